@@ -1,0 +1,166 @@
+/* apsp: all-pairs shortest paths by blocked Floyd-Warshall on OpenCL devices or CPU threads.
+ *
+ * The public library API. The `apsp` command-line tool uses nothing else.
+ *
+ * Typical use:
+ *     apsp_error err;
+ *     apsp_matrix *m;
+ *     if (apsp_read_hw3("in.bin", &m, &err) != APSP_OK) { puts(err.message); ... }
+ *     apsp_options opts;
+ *     apsp_options_init(&opts);
+ *     apsp_solve(m, &opts, NULL, &err);
+ *     apsp_write_hw3("out.bin", m, &err);
+ *     apsp_matrix_destroy(m);
+ */
+#ifndef APSP_H
+#define APSP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Distance of an unreachable pair in the hw3 format: 2^30 - 1. Two finite distances below it
+ * sum to less than 2^31, so `min(c, a + b)` never overflows int32. */
+#define APSP_INF 1073741823
+
+/* Every host matrix is padded to a multiple of this many rows and columns. */
+#define APSP_MATRIX_ALIGN 64
+
+typedef enum apsp_status {
+    APSP_OK = 0,
+    APSP_ERR_USAGE,        /* an invalid option or argument */
+    APSP_ERR_INPUT,        /* the input cannot be read or is malformed */
+    APSP_ERR_OUTPUT,       /* the output cannot be written */
+    APSP_ERR_TOO_LARGE,    /* the problem exceeds host or device memory */
+    APSP_ERR_NO_MEMORY,    /* an allocation failed */
+    APSP_ERR_NO_DEVICE,    /* the requested device or backend does not exist */
+    APSP_ERR_DEVICE,       /* a device call failed (OpenCL error, out of device memory) */
+    APSP_ERR_KERNEL_BUILD, /* the OpenCL kernels did not compile for the device */
+    APSP_ERR_INTERNAL,     /* a bug: please report it */
+} apsp_status;
+
+/* A short constant name of a status, e.g. "input error". Never NULL. */
+const char *apsp_status_name(apsp_status status);
+
+/* Details of a failure, filled in by every function that takes one (the pointer may be NULL).
+ * The message is one line without a trailing newline, e.g.
+ * "in.bin: edge 17 at byte offset 212: source vertex 5000 is out of range [0, 5000)". */
+typedef struct apsp_error {
+    apsp_status status;
+    char message[1024];
+} apsp_error;
+
+typedef enum apsp_backend_kind {
+    APSP_BACKEND_AUTO = 0, /* a GPU if there is one, else the CPU threads */
+    APSP_BACKEND_CPU,      /* the native pthread backend */
+    APSP_BACKEND_OPENCL,   /* an OpenCL device; an error if none is usable */
+} apsp_backend_kind;
+
+/* Parses "auto", "cpu" or "opencl". Returns -1 for anything else. */
+int apsp_backend_parse(const char *text, apsp_backend_kind *kind);
+const char *apsp_backend_name(apsp_backend_kind kind);
+
+/* Called after each round of the solve; rounds_done runs up to rounds_total. */
+typedef void (*apsp_progress_fn)(void *context, size_t rounds_done, size_t rounds_total);
+
+typedef struct apsp_options {
+    apsp_backend_kind backend;
+    const char *device; /* device spec (see apsp_select_device); NULL: $APSP_DEVICE, or auto */
+    int tile;           /* OpenCL round depth / tile edge; 0: the device's default */
+    int threads;        /* CPU threads; 0: all online cores */
+    uint64_t max_buffer_bytes; /* cap one device buffer below the driver's limit; 0: no cap */
+    apsp_progress_fn progress;
+    void *progress_context;
+} apsp_options;
+
+void apsp_options_init(apsp_options *options);
+
+/* A dense distance matrix of n vertices, padded to `padded` rows and columns (a multiple of
+ * APSP_MATRIX_ALIGN) with row pitch `stride` elements (>= padded). Padding cells hold APSP_INF
+ * off the diagonal and 0 on it, so they never change a real distance. */
+typedef struct apsp_matrix {
+    size_t n;
+    size_t padded;
+    size_t stride;
+    int32_t *data;
+} apsp_matrix;
+
+/* Bytes a matrix of n vertices needs, or 0 if that overflows size_t. */
+uint64_t apsp_matrix_bytes(uint64_t n);
+
+/* Creates the matrix of n vertices with no edges: 0 on the diagonal, APSP_INF elsewhere.
+ * Refuses (APSP_ERR_TOO_LARGE) before allocating when the matrix exceeds physical memory. */
+apsp_status apsp_matrix_create(size_t n, apsp_matrix **out, apsp_error *error);
+void apsp_matrix_destroy(apsp_matrix *matrix); /* accepts NULL */
+
+static inline int32_t *apsp_matrix_row(const apsp_matrix *m, size_t i) {
+    return m->data + i * m->stride;
+}
+
+/* What a solve did, for -v. Times are seconds. */
+typedef struct apsp_report {
+    char backend[16];
+    char device[256];
+    size_t padded;        /* the size the kernels ran over: relaxations = padded^3 */
+    int tile;             /* round depth used */
+    int threads;          /* CPU threads used (0 for OpenCL) */
+    double setup_seconds; /* device set-up and kernel build */
+    double upload_seconds;
+    double compute_seconds;
+    double download_seconds;
+} apsp_report;
+
+/* Replaces every distance by the shortest-path distance, in place. Weights must be >= 0. */
+apsp_status apsp_solve(apsp_matrix *matrix, const apsp_options *options, apsp_report *report,
+                       apsp_error *error);
+
+/* One entry of the device list. The pthread backend is an entry of its own. */
+typedef struct apsp_device_info {
+    int index; /* the 0-based selection index, as accepted by options.device */
+    apsp_backend_kind backend;
+    char platform[128];
+    char name[256];
+    char type[16]; /* "gpu", "cpu", "accelerator", "host" or "other" */
+    unsigned compute_units;
+    uint64_t global_memory;
+    uint64_t max_allocation;
+    uint64_t local_memory;
+    size_t max_work_group;
+    char driver[128];
+} apsp_device_info;
+
+/* Lists every OpenCL device (no platform at all is an empty list, not an error), then the CPU
+ * backend. Free the array with free(). */
+apsp_status apsp_list_devices(apsp_device_info **devices, size_t *count, apsp_error *error);
+
+/* The hw3 format: little-endian int32 V, E, then E triples (src, dst, w).
+ * The reader is strict: every malformed input is refused with its byte offset or edge index.
+ * Self-loops are ignored, duplicate edges keep the least weight, and weights must satisfy
+ * 0 <= w and (V - 1) * w < APSP_INF so that no distance can reach the unreachable marker. */
+apsp_status apsp_read_hw3(const char *path, apsp_matrix **out, apsp_error *error);
+
+/* Writes V*V int32 row-major, atomically: into a temporary file beside `path`, renamed over it
+ * only when everything was written. */
+apsp_status apsp_write_hw3(const char *path, const apsp_matrix *matrix, apsp_error *error);
+
+/* Atomic output in two steps, so that a bad output path is refused before any computing:
+ * apsp_output_open creates the temporary file; apsp_output_commit writes and renames it;
+ * apsp_output_abort removes it. Commit and abort both free the handle. */
+typedef struct apsp_output apsp_output;
+apsp_status apsp_output_open(const char *path, apsp_output **out, apsp_error *error);
+apsp_status apsp_output_commit_hw3(apsp_output *output, const apsp_matrix *matrix,
+                                   apsp_error *error);
+void apsp_output_abort(apsp_output *output); /* accepts NULL */
+/* The temporary file's path, for removal from a signal handler. */
+const char *apsp_output_temp_path(const apsp_output *output);
+
+const char *apsp_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

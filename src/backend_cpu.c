@@ -1,0 +1,238 @@
+/* The native backend: blocked Floyd-Warshall on POSIX threads.
+ *
+ * The matrix is cut into B x B blocks (B = ROUND_DEPTH). Round r relaxes every pair through the
+ * intermediate vertices of block r in three phases, each ending in a barrier:
+ *   1. the pivot block (r, r), by plain Floyd-Warshall inside it (one thread);
+ *   2. the pivot row (r, j) and pivot column (i, r) blocks, against the pivot block;
+ *   3. every other block: C(i, j) = min(C(i, j), A(i, r) (+) B(r, j)), a min-plus product.
+ * The threads live for the whole solve; the blocks of phases 2 and 3 are split evenly. */
+#include "backend.h"
+#include "error.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { ROUND_DEPTH = 64 };
+
+static inline int32_t min32(int32_t a, int32_t b) {
+    return a < b ? a : b;
+}
+
+/* Floyd-Warshall inside one block. k must be the outer loop: step k reads row k and column k
+ * as left by step k - 1 (they do not change at step k because d(k,k) = 0). */
+static void close_block(int32_t *restrict c, size_t stride) {
+    for (size_t k = 0; k < ROUND_DEPTH; k++) {
+        const int32_t *ck = c + k * stride;
+        for (size_t i = 0; i < ROUND_DEPTH; i++) {
+            int32_t *ci = c + i * stride;
+            int32_t cik = ci[k];
+            for (size_t j = 0; j < ROUND_DEPTH; j++)
+                ci[j] = min32(ci[j], cik + ck[j]);
+        }
+    }
+}
+
+/* C = min(C, P (+) C) for a pivot-row block: column j of C depends only on itself, so k stays
+ * the outer loop. */
+static void relax_row_block(int32_t *restrict c, const int32_t *restrict pivot, size_t stride) {
+    for (size_t k = 0; k < ROUND_DEPTH; k++) {
+        const int32_t *ck = c + k * stride;
+        for (size_t i = 0; i < ROUND_DEPTH; i++) {
+            int32_t *ci = c + i * stride;
+            int32_t pik = pivot[i * stride + k];
+            for (size_t j = 0; j < ROUND_DEPTH; j++)
+                ci[j] = min32(ci[j], pik + ck[j]);
+        }
+    }
+}
+
+/* C = min(C, A (+) B) with C distinct from A and B: any loop order is exact, so i-k-j keeps a
+ * row of C in L1 and streams rows of B. Also serves the pivot-column blocks (B = pivot, A = C),
+ * where row i of C depends only on itself and step k leaves C(i, k) unchanged. */
+static void relax_block(int32_t *c, const int32_t *a, const int32_t *restrict b, size_t stride) {
+    for (size_t i = 0; i < ROUND_DEPTH; i++) {
+        int32_t *ci = c + i * stride;
+        const int32_t *ai = a + i * stride;
+        for (size_t k = 0; k < ROUND_DEPTH; k++) {
+            int32_t aik = ai[k];
+            const int32_t *bk = b + k * stride;
+            for (size_t j = 0; j < ROUND_DEPTH; j++)
+                ci[j] = min32(ci[j], aik + bk[j]);
+        }
+    }
+}
+
+typedef struct solve_state {
+    apsp_matrix *m;
+    size_t blocks; /* per side */
+    unsigned threads;
+    pthread_barrier_t barrier;
+    const apsp_options *options;
+    /* Workers wait at this gate until the thread count is final. */
+    pthread_mutex_t gate_lock;
+    pthread_cond_t gate_open;
+    int started;
+} solve_state;
+
+typedef struct worker {
+    solve_state *state;
+    unsigned id;
+} worker;
+
+static int32_t *block_at(const solve_state *s, size_t bi, size_t bj) {
+    return apsp_matrix_row(s->m, bi * ROUND_DEPTH) + bj * ROUND_DEPTH;
+}
+
+/* The slice [begin, end) of `total` items that worker `id` of `threads` takes. */
+static void share(size_t total, unsigned id, unsigned threads, size_t *begin, size_t *end) {
+    *begin = total * id / threads;
+    *end = total * (id + 1) / threads;
+}
+
+static void phase2(const solve_state *s, size_t r, unsigned id) {
+    size_t stride = s->m->stride, begin, end;
+    const int32_t *pivot = block_at(s, r, r);
+    share(2 * (s->blocks - 1), id, s->threads, &begin, &end);
+    for (size_t t = begin; t < end; t++) {
+        size_t other = t / 2 < r ? t / 2 : t / 2 + 1;
+        if (t % 2 == 0)
+            relax_row_block(block_at(s, r, other), pivot, stride);
+        else {
+            int32_t *c = block_at(s, other, r);
+            relax_block(c, c, pivot, stride);
+        }
+    }
+}
+
+static void phase3(const solve_state *s, size_t r, unsigned id) {
+    size_t stride = s->m->stride, others = s->blocks - 1, begin, end;
+    share(others * others, id, s->threads, &begin, &end);
+    for (size_t t = begin; t < end; t++) {
+        size_t bi = t / others, bj = t % others;
+        bi += bi >= r;
+        bj += bj >= r;
+        relax_block(block_at(s, bi, bj), block_at(s, bi, r), block_at(s, r, bj), stride);
+    }
+}
+
+static void wait_for_start(solve_state *s) {
+    pthread_mutex_lock(&s->gate_lock);
+    while (!s->started)
+        pthread_cond_wait(&s->gate_open, &s->gate_lock);
+    pthread_mutex_unlock(&s->gate_lock);
+}
+
+static void *run_worker(void *arg) {
+    const worker *w = arg;
+    solve_state *s = w->state;
+    wait_for_start(s);
+    for (size_t r = 0; r < s->blocks; r++) {
+        if (w->id == 0)
+            close_block(block_at(s, r, r), s->m->stride);
+        pthread_barrier_wait(&s->barrier);
+        phase2(s, r, w->id);
+        pthread_barrier_wait(&s->barrier);
+        phase3(s, r, w->id);
+        pthread_barrier_wait(&s->barrier);
+        if (w->id == 0 && s->options->progress)
+            s->options->progress(s->options->progress_context, r + 1, s->blocks);
+    }
+    return NULL;
+}
+
+static unsigned online_cores(void) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1;
+}
+
+static double seconds_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static apsp_status cpu_solve(apsp_matrix *m, const apsp_options *options,
+                             const apsp_device_info *device, apsp_report *report,
+                             apsp_error *error) {
+    (void)device;
+    if (m->padded % ROUND_DEPTH != 0)
+        return fail(error, APSP_ERR_INTERNAL, "matrix padding %zu is not a multiple of %d",
+                    m->padded, ROUND_DEPTH);
+    if (options->threads < 0)
+        return fail(error, APSP_ERR_USAGE, "--threads=%d: must be at least 1", options->threads);
+    solve_state s = {.m = m, .blocks = m->padded / ROUND_DEPTH, .options = options};
+    s.threads = options->threads > 0 ? (unsigned)options->threads : online_cores();
+    /* More threads than phase-3 blocks would idle; keep at least one. */
+    size_t useful = (s.blocks - 1) * (s.blocks - 1);
+    if (s.threads > useful)
+        s.threads = useful > 0 ? (unsigned)useful : 1;
+
+    worker *workers = calloc(s.threads, sizeof *workers);
+    pthread_t *ids = calloc(s.threads, sizeof *ids);
+    if (!workers || !ids) {
+        free(workers);
+        free(ids);
+        return fail(error, APSP_ERR_NO_MEMORY, "out of memory starting %u threads", s.threads);
+    }
+    pthread_mutex_init(&s.gate_lock, NULL);
+    pthread_cond_init(&s.gate_open, NULL);
+    for (unsigned t = 0; t < s.threads; t++)
+        workers[t] = (worker){.state = &s, .id = t};
+    /* If the system refuses a thread, run with the ones it gave: the split of the work is fixed
+     * only when the gate opens. */
+    unsigned created = 1;
+    while (created < s.threads &&
+           pthread_create(&ids[created], NULL, run_worker, &workers[created]) == 0)
+        created++;
+    double start = seconds_now();
+    pthread_mutex_lock(&s.gate_lock);
+    s.threads = created;
+    pthread_barrier_init(&s.barrier, NULL, s.threads);
+    s.started = 1;
+    pthread_cond_broadcast(&s.gate_open);
+    pthread_mutex_unlock(&s.gate_lock);
+    run_worker(&workers[0]);
+    for (unsigned t = 1; t < created; t++)
+        pthread_join(ids[t], NULL);
+    pthread_barrier_destroy(&s.barrier);
+    pthread_cond_destroy(&s.gate_open);
+    pthread_mutex_destroy(&s.gate_lock);
+    free(workers);
+    free(ids);
+    if (report) {
+        snprintf(report->backend, sizeof report->backend, "cpu");
+        snprintf(report->device, sizeof report->device, "%u POSIX threads", s.threads);
+        report->padded = m->padded;
+        report->tile = ROUND_DEPTH;
+        report->threads = (int)s.threads;
+        report->compute_seconds = seconds_now() - start;
+    }
+    return APSP_OK;
+}
+
+static apsp_status cpu_list(device_list *list, apsp_error *error) {
+    apsp_device_info *d = device_list_add(list);
+    if (!d)
+        return fail(error, APSP_ERR_NO_MEMORY, "out of memory listing devices");
+    d->backend = APSP_BACKEND_CPU;
+    snprintf(d->platform, sizeof d->platform, "apsp native");
+    snprintf(d->name, sizeof d->name, "CPU threads (pthread backend)");
+    snprintf(d->type, sizeof d->type, "host");
+    d->compute_units = online_cores();
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    d->global_memory = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+    d->max_allocation = d->global_memory;
+    snprintf(d->driver, sizeof d->driver, "apsp %s", apsp_version());
+    return APSP_OK;
+}
+
+const apsp_backend_impl apsp_backend_cpu = {
+    .name = "cpu",
+    .kind = APSP_BACKEND_CPU,
+    .list = cpu_list,
+    .solve = cpu_solve,
+};

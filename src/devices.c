@@ -1,0 +1,151 @@
+#include "devices.h"
+#include "error.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const apsp_backend_impl *const backends[] = {
+#ifdef APSP_HAVE_OPENCL
+    &apsp_backend_opencl,
+#endif
+    &apsp_backend_cpu,
+};
+enum { BACKEND_COUNT = sizeof backends / sizeof backends[0] };
+
+apsp_device_info *device_list_add(device_list *list) {
+    if (list->count == list->capacity) {
+        size_t capacity = list->capacity ? 2 * list->capacity : 8;
+        apsp_device_info *items = realloc(list->items, capacity * sizeof *items);
+        if (!items)
+            return NULL;
+        list->items = items;
+        list->capacity = capacity;
+    }
+    apsp_device_info *d = &list->items[list->count];
+    memset(d, 0, sizeof *d);
+    d->index = (int)list->count++;
+    return d;
+}
+
+apsp_status devices_collect(device_list *list, apsp_error *error) {
+    memset(list, 0, sizeof *list);
+    for (size_t b = 0; b < BACKEND_COUNT; b++) {
+        apsp_status status = backends[b]->list(list, error);
+        if (status != APSP_OK) {
+            devices_free(list);
+            return status;
+        }
+    }
+    return APSP_OK;
+}
+
+void devices_free(device_list *list) {
+    free(list->items);
+    memset(list, 0, sizeof *list);
+}
+
+const apsp_backend_impl *backend_for(const apsp_device_info *device) {
+    for (size_t b = 0; b < BACKEND_COUNT; b++)
+        if (backends[b]->kind == device->backend)
+            return backends[b];
+    return NULL;
+}
+
+static int contains_ignoring_case(const char *haystack, const char *needle) {
+    size_t n = strlen(needle);
+    for (; *haystack; haystack++) {
+        size_t i = 0;
+        while (i < n && tolower((unsigned char)haystack[i]) == tolower((unsigned char)needle[i]))
+            i++;
+        if (i == n)
+            return 1;
+    }
+    return n == 0;
+}
+
+static int accepts(apsp_backend_kind backend, const apsp_device_info *d) {
+    return backend == APSP_BACKEND_AUTO || d->backend == backend;
+}
+
+static const apsp_device_info *first_of_type(const device_list *list, apsp_backend_kind backend,
+                                             const char *type) {
+    for (size_t i = 0; i < list->count; i++)
+        if (accepts(backend, &list->items[i]) && strcmp(list->items[i].type, type) == 0)
+            return &list->items[i];
+    return NULL;
+}
+
+static int parse_index(const char *spec, size_t *index) {
+    char *end;
+    if (!isdigit((unsigned char)spec[0]))
+        return -1;
+    unsigned long long v = strtoull(spec, &end, 10);
+    if (*end != '\0')
+        return -1;
+    *index = (size_t)v;
+    return 0;
+}
+
+static const apsp_device_info *match_spec(const device_list *list, apsp_backend_kind backend,
+                                          const char *spec) {
+    size_t index;
+    if (parse_index(spec, &index) == 0)
+        return index < list->count && accepts(backend, &list->items[index]) ? &list->items[index]
+                                                                            : NULL;
+    static const char *const types[] = {"gpu", "cpu", "accelerator", "host"};
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+        const apsp_device_info *d;
+        if (strcasecmp(spec, types[t]) == 0 && (d = first_of_type(list, backend, types[t])))
+            return d;
+    }
+    for (size_t i = 0; i < list->count; i++) {
+        const apsp_device_info *d = &list->items[i];
+        if (accepts(backend, d) &&
+            (contains_ignoring_case(d->name, spec) || contains_ignoring_case(d->platform, spec)))
+            return d;
+    }
+    return NULL;
+}
+
+static const apsp_device_info *default_device(const device_list *list, apsp_backend_kind backend) {
+    const apsp_device_info *gpu = first_of_type(list, backend, "gpu");
+    if (gpu)
+        return gpu;
+    for (size_t i = 0; i < list->count; i++) {
+        const apsp_device_info *d = &list->items[i];
+        /* auto runs on the pthread backend rather than on an OpenCL CPU device. */
+        if (accepts(backend, d) && (backend != APSP_BACKEND_AUTO || d->backend == APSP_BACKEND_CPU))
+            return d;
+    }
+    return NULL;
+}
+
+/* "0: NVIDIA H100 (gpu), 1: CPU threads (host)" for error messages. */
+static void describe_devices(const device_list *list, char *buf, size_t size) {
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < list->count && used < size; i++) {
+        int w = snprintf(buf + used, size - used, "%s%d: %s (%s)", i ? ", " : "",
+                         list->items[i].index, list->items[i].name, list->items[i].type);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
+apsp_status devices_select(const device_list *list, apsp_backend_kind backend, const char *spec,
+                           const apsp_device_info **chosen, apsp_error *error) {
+    *chosen = spec && *spec ? match_spec(list, backend, spec) : default_device(list, backend);
+    if (*chosen)
+        return APSP_OK;
+    char known[640];
+    describe_devices(list, known, sizeof known);
+    if (spec && *spec)
+        return fail(error, APSP_ERR_NO_DEVICE, "no %s device matches '%s'; the devices are: %s",
+                    backend == APSP_BACKEND_AUTO ? "" : apsp_backend_name(backend), spec, known);
+    return fail(error, APSP_ERR_NO_DEVICE, "no usable %s device was found; the devices are: %s",
+                apsp_backend_name(backend), known);
+}

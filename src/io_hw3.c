@@ -1,0 +1,218 @@
+/* The hw3 format of the course: little-endian int32 V, E, then E triples (src, dst, w); the
+ * output is V*V int32 row-major with APSP_INF for unreachable pairs.
+ *
+ * The reader trusts nothing in the file: it checks the header against the file size before
+ * allocating, every endpoint and weight, and that the file ends exactly after the last edge. */
+#include "apsp.h"
+#include "error.h"
+#include "output_file.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+enum { HEADER_BYTES = 8, EDGE_BYTES = 12, EDGES_PER_CHUNK = 1 << 16 };
+
+static int32_t load_le32(const unsigned char *p) {
+    return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                     (uint32_t)p[3] << 24);
+}
+
+typedef struct hw3_reader {
+    const char *path;
+    FILE *file;
+    int32_t vertices;
+    int32_t edges;
+    int32_t max_weight; /* (V - 1) * w must stay below APSP_INF */
+} hw3_reader;
+
+static apsp_status read_header(hw3_reader *r, apsp_error *error) {
+    unsigned char header[HEADER_BYTES];
+    size_t got = fread(header, 1, sizeof header, r->file);
+    if (got < sizeof header) {
+        if (ferror(r->file))
+            return fail(error, APSP_ERR_INPUT, "%s: read error: %s", r->path, strerror(errno));
+        return fail(error, APSP_ERR_INPUT,
+                    "%s: truncated header: the file has %zu bytes, the header needs 8", r->path,
+                    got);
+    }
+    r->vertices = load_le32(header);
+    r->edges = load_le32(header + 4);
+    if (r->vertices <= 0)
+        return fail(error, APSP_ERR_INPUT,
+                    "%s: byte offset 0: vertex count V = %d, it must be at least 1", r->path,
+                    r->vertices);
+    if (r->edges < 0)
+        return fail(error, APSP_ERR_INPUT,
+                    "%s: byte offset 4: edge count E = %d, it must not be negative", r->path,
+                    r->edges);
+    r->max_weight = r->vertices > 1 ? (APSP_INF - 1) / (r->vertices - 1) : APSP_INF - 1;
+    return APSP_OK;
+}
+
+/* For a regular file the size tells at once whether the edge list is complete. */
+static apsp_status check_file_size(const hw3_reader *r, apsp_error *error) {
+    struct stat st;
+    if (fstat(fileno(r->file), &st) != 0 || !S_ISREG(st.st_mode))
+        return APSP_OK;
+    uint64_t size = (uint64_t)st.st_size;
+    uint64_t expected = HEADER_BYTES + (uint64_t)r->edges * EDGE_BYTES;
+    if (size < expected) {
+        uint64_t complete = (size - HEADER_BYTES) / EDGE_BYTES;
+        return fail(error, APSP_ERR_INPUT,
+                    "%s: truncated: E = %d edges need %llu bytes but the file has %llu; "
+                    "edge %llu at byte offset %llu is incomplete or missing",
+                    r->path, r->edges, (unsigned long long)expected, (unsigned long long)size,
+                    (unsigned long long)complete,
+                    (unsigned long long)(HEADER_BYTES + complete * EDGE_BYTES));
+    }
+    if (size > expected)
+        return fail(error, APSP_ERR_INPUT,
+                    "%s: %llu bytes of trailing garbage after the last of E = %d edges "
+                    "(from byte offset %llu)",
+                    r->path, (unsigned long long)(size - expected), r->edges,
+                    (unsigned long long)expected);
+    return APSP_OK;
+}
+
+static apsp_status check_edge(const hw3_reader *r, int64_t index, int32_t src, int32_t dst,
+                              int32_t w, apsp_error *error) {
+    unsigned long long offset = HEADER_BYTES + (unsigned long long)index * EDGE_BYTES;
+    if (src < 0 || src >= r->vertices)
+        return fail(error, APSP_ERR_INPUT,
+                    "%s: edge %lld at byte offset %llu: source vertex %d is out of range [0, %d)",
+                    r->path, (long long)index, offset, src, r->vertices);
+    if (dst < 0 || dst >= r->vertices)
+        return fail(error, APSP_ERR_INPUT,
+                    "%s: edge %lld at byte offset %llu: destination vertex %d is out of range "
+                    "[0, %d)",
+                    r->path, (long long)index, offset + 4, dst, r->vertices);
+    if (w < 0)
+        return fail(error, APSP_ERR_INPUT,
+                    "%s: edge %lld at byte offset %llu: negative weight %d is not supported",
+                    r->path, (long long)index, offset + 8, w);
+    if (w > r->max_weight)
+        return fail(error, APSP_ERR_INPUT,
+                    "%s: edge %lld at byte offset %llu: weight %d is too large: with V = %d, "
+                    "weights above %d could give distances that reach the unreachable marker %d",
+                    r->path, (long long)index, offset + 8, w, r->vertices, r->max_weight, APSP_INF);
+    return APSP_OK;
+}
+
+static apsp_status read_edges(hw3_reader *r, apsp_matrix *m, apsp_error *error) {
+    unsigned char *chunk = malloc((size_t)EDGES_PER_CHUNK * EDGE_BYTES);
+    if (!chunk)
+        return fail(error, APSP_ERR_NO_MEMORY, "out of memory reading %s", r->path);
+    apsp_status status = APSP_OK;
+    for (int64_t done = 0; done < r->edges && status == APSP_OK;) {
+        size_t want =
+            (size_t)(r->edges - done < EDGES_PER_CHUNK ? r->edges - done : EDGES_PER_CHUNK);
+        size_t got = fread(chunk, EDGE_BYTES, want, r->file);
+        for (size_t e = 0; e < got && status == APSP_OK; e++) {
+            const unsigned char *p = chunk + e * EDGE_BYTES;
+            int32_t src = load_le32(p), dst = load_le32(p + 4), w = load_le32(p + 8);
+            status = check_edge(r, done + (int64_t)e, src, dst, w, error);
+            if (status == APSP_OK && src != dst) {
+                int32_t *cell = apsp_matrix_row(m, (size_t)src) + dst;
+                if (w < *cell)
+                    *cell = w; /* duplicates keep the least weight */
+            }
+        }
+        if (status == APSP_OK && got < want) {
+            if (ferror(r->file))
+                status =
+                    fail(error, APSP_ERR_INPUT, "%s: read error: %s", r->path, strerror(errno));
+            else
+                status = fail(error, APSP_ERR_INPUT,
+                              "%s: truncated: the file ends inside or before edge %lld "
+                              "(byte offset %llu) of E = %d",
+                              r->path, (long long)(done + (int64_t)got),
+                              (unsigned long long)(HEADER_BYTES +
+                                                   (uint64_t)(done + (int64_t)got) * EDGE_BYTES),
+                              r->edges);
+        }
+        done += (int64_t)got;
+    }
+    free(chunk);
+    return status;
+}
+
+/* Needed for pipes, where the size was not known in advance. */
+static apsp_status check_end_of_file(const hw3_reader *r, apsp_error *error) {
+    if (fgetc(r->file) != EOF)
+        return fail(error, APSP_ERR_INPUT,
+                    "%s: trailing garbage after the last of E = %d edges (from byte offset %llu)",
+                    r->path, r->edges,
+                    (unsigned long long)(HEADER_BYTES + (uint64_t)r->edges * EDGE_BYTES));
+    return APSP_OK;
+}
+
+apsp_status apsp_read_hw3(const char *path, apsp_matrix **out, apsp_error *error) {
+    *out = NULL;
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return fail(error, APSP_ERR_INPUT, "%s: is a directory, not an input file", path);
+    hw3_reader r = {.path = path, .file = fopen(path, "rb")};
+    if (!r.file)
+        return fail(error, APSP_ERR_INPUT, "%s: cannot open: %s", path, strerror(errno));
+
+    apsp_matrix *m = NULL;
+    apsp_status status = read_header(&r, error);
+    if (status == APSP_OK)
+        status = check_file_size(&r, error);
+    if (status == APSP_OK)
+        status = apsp_matrix_create((size_t)r.vertices, &m, error);
+    if (status == APSP_OK)
+        status = read_edges(&r, m, error);
+    if (status == APSP_OK)
+        status = check_end_of_file(&r, error);
+    fclose(r.file);
+    if (status != APSP_OK) {
+        apsp_matrix_destroy(m);
+        return status;
+    }
+    *out = m;
+    return APSP_OK;
+}
+
+static int host_is_little_endian(void) {
+    const uint16_t probe = 1;
+    return *(const unsigned char *)&probe == 1;
+}
+
+static int write_row_le32(FILE *stream, const int32_t *row, size_t n) {
+    if (host_is_little_endian())
+        return fwrite(row, sizeof *row, n, stream) == n ? 0 : -1;
+    for (size_t j = 0; j < n; j++) {
+        uint32_t v = (uint32_t)row[j];
+        unsigned char b[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
+                              (unsigned char)(v >> 24)};
+        if (fwrite(b, 1, 4, stream) != 4)
+            return -1;
+    }
+    return 0;
+}
+
+apsp_status apsp_output_commit_hw3(apsp_output *output, const apsp_matrix *matrix,
+                                   apsp_error *error) {
+    FILE *stream = output_stream(output);
+    for (size_t i = 0; i < matrix->n; i++) {
+        if (write_row_le32(stream, apsp_matrix_row(matrix, i), matrix->n) != 0) {
+            apsp_status s = fail(error, APSP_ERR_OUTPUT, "%s: writing the output failed: %s",
+                                 output_target_path(output), strerror(errno));
+            apsp_output_abort(output);
+            return s;
+        }
+    }
+    return output_finish(output, error);
+}
+
+apsp_status apsp_write_hw3(const char *path, const apsp_matrix *matrix, apsp_error *error) {
+    apsp_output *output;
+    apsp_status status = apsp_output_open(path, &output, error);
+    if (status != APSP_OK)
+        return status;
+    return apsp_output_commit_hw3(output, matrix, error);
+}

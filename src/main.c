@@ -1,0 +1,320 @@
+/* The apsp command: `apsp INPUT OUTPUT` like the course binary, everything else an option. */
+#include "apsp.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Exit codes, documented in --help and the README. */
+enum {
+    EXIT_OK = 0,
+    EXIT_INTERNAL = 1,
+    EXIT_USAGE = 2,
+    EXIT_INPUT = 3,
+    EXIT_OUTPUT = 4,
+    EXIT_MEMORY = 5,
+    EXIT_DEVICE = 6,
+};
+
+static int exit_code(apsp_status status) {
+    switch (status) {
+    case APSP_OK:
+        return EXIT_OK;
+    case APSP_ERR_USAGE:
+        return EXIT_USAGE;
+    case APSP_ERR_INPUT:
+        return EXIT_INPUT;
+    case APSP_ERR_OUTPUT:
+        return EXIT_OUTPUT;
+    case APSP_ERR_TOO_LARGE:
+    case APSP_ERR_NO_MEMORY:
+        return EXIT_MEMORY;
+    case APSP_ERR_NO_DEVICE:
+    case APSP_ERR_DEVICE:
+    case APSP_ERR_KERNEL_BUILD:
+        return EXIT_DEVICE;
+    case APSP_ERR_INTERNAL:
+        break;
+    }
+    return EXIT_INTERNAL;
+}
+
+static const char usage_text[] =
+    "usage: apsp [OPTIONS] INPUT OUTPUT\n"
+    "       apsp --list-devices\n"
+    "\n"
+    "All-pairs shortest paths of the directed graph in INPUT (hw3 format: little-endian int32\n"
+    "V, E, then E triples src dst weight), written to OUTPUT as V*V int32 distances, row-major,\n"
+    "1073741823 for unreachable pairs. OUTPUT appears only when the run succeeds.\n"
+    "\n"
+    "options:\n"
+    "  --backend=auto|cpu|opencl  auto (default): a GPU if there is one, else CPU threads;\n"
+    "                             opencl: an OpenCL device or an error, never a fallback\n"
+    "  -d, --device=SPEC          a 0-based index from --list-devices, a type word (gpu, cpu,\n"
+    "                             accelerator, host) or a case-insensitive substring of the\n"
+    "                             device or platform name; default: $APSP_DEVICE\n"
+    "  --list-devices             list every device with its index and exit\n"
+    "  --tile=N                   OpenCL round depth (16, 32, 64, ...); default: per device\n"
+    "  --threads=N                CPU threads; default: all online cores\n"
+    "  --max-buffer-bytes=N       cap on one OpenCL buffer (suffixes K, M, G); default: driver's\n"
+    "  -q, --quiet                no progress display\n"
+    "  -v, --verbose              backend, device, sizes and a timing breakdown on stderr\n"
+    "  -h, --help                 this text\n"
+    "  --version                  the version\n"
+    "\n"
+    "exit codes: 0 success, 1 internal error, 2 usage error, 3 input error (unreadable or\n"
+    "malformed), 4 output error, 5 too large for memory, 6 device error (no such device,\n"
+    "OpenCL failure, kernel build failure)\n";
+
+typedef struct cli {
+    apsp_options options;
+    const char *input;
+    const char *output;
+    int list_devices;
+    int verbose;
+    int quiet;
+} cli;
+
+static int usage_error(const char *format, const char *arg) {
+    fprintf(stderr, "apsp: ");
+    fprintf(stderr, format, arg);
+    fprintf(stderr, " (see apsp --help)\n");
+    return EXIT_USAGE;
+}
+
+static int parse_int(const char *text, long min, long max, int *out) {
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end != '\0' || v < min || v > max)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+/* "512M" -> 536870912. */
+static int parse_bytes(const char *text, uint64_t *out) {
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || end == text || text[0] == '-')
+        return -1;
+    unsigned shift = 0;
+    if (*end && strchr("kK", *end))
+        shift = 10;
+    else if (*end && strchr("mM", *end))
+        shift = 20;
+    else if (*end && strchr("gG", *end))
+        shift = 30;
+    if (shift)
+        end++;
+    if (*end != '\0' || v == 0 || v > (UINT64_MAX >> shift))
+        return -1;
+    *out = (uint64_t)v << shift;
+    return 0;
+}
+
+enum { OPT_BACKEND = 256, OPT_LIST, OPT_TILE, OPT_THREADS, OPT_MAX_BUFFER, OPT_VERSION };
+
+/* Returns -1 to go on, or an exit code. */
+static int parse_args(int argc, char **argv, cli *c) {
+    static const struct option longs[] = {
+        {"backend", required_argument, NULL, OPT_BACKEND},
+        {"device", required_argument, NULL, 'd'},
+        {"list-devices", no_argument, NULL, OPT_LIST},
+        {"tile", required_argument, NULL, OPT_TILE},
+        {"threads", required_argument, NULL, OPT_THREADS},
+        {"max-buffer-bytes", required_argument, NULL, OPT_MAX_BUFFER},
+        {"quiet", no_argument, NULL, 'q'},
+        {"verbose", no_argument, NULL, 'v'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, OPT_VERSION},
+        {NULL, 0, NULL, 0},
+    };
+    memset(c, 0, sizeof *c);
+    apsp_options_init(&c->options);
+    opterr = 0;
+    int opt;
+    while ((opt = getopt_long(argc, argv, ":d:qvh", longs, NULL)) != -1) {
+        switch (opt) {
+        case OPT_BACKEND:
+            if (apsp_backend_parse(optarg, &c->options.backend) != 0)
+                return usage_error("--backend=%s: expected auto, cpu or opencl", optarg);
+            break;
+        case 'd':
+            c->options.device = optarg;
+            break;
+        case OPT_LIST:
+            c->list_devices = 1;
+            break;
+        case OPT_TILE:
+            if (parse_int(optarg, 1, 1024, &c->options.tile) != 0)
+                return usage_error("--tile=%s: expected a whole number from 1 to 1024", optarg);
+            break;
+        case OPT_THREADS:
+            if (parse_int(optarg, 1, 4096, &c->options.threads) != 0)
+                return usage_error("--threads=%s: expected a whole number from 1 to 4096", optarg);
+            break;
+        case OPT_MAX_BUFFER:
+            if (parse_bytes(optarg, &c->options.max_buffer_bytes) != 0)
+                return usage_error("--max-buffer-bytes=%s: expected a positive size like 512M",
+                                   optarg);
+            break;
+        case 'q':
+            c->quiet = 1;
+            break;
+        case 'v':
+            c->verbose = 1;
+            break;
+        case 'h':
+            fputs(usage_text, stdout);
+            return EXIT_OK;
+        case OPT_VERSION:
+            printf("apsp %s\n", apsp_version());
+            return EXIT_OK;
+        case ':':
+            return usage_error("%s needs a value", argv[optind - 1]);
+        default:
+            return usage_error("unknown option %s", argv[optind - 1]);
+        }
+    }
+    if (c->list_devices)
+        return optind == argc ? -1 : usage_error("--list-devices takes no files%s", "");
+    if (argc - optind != 2)
+        return usage_error("expected INPUT and OUTPUT, got %s",
+                           argc - optind < 2 ? "fewer" : "more");
+    c->input = argv[optind];
+    c->output = argv[optind + 1];
+    return -1;
+}
+
+static double seconds_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int list_devices(void) {
+    apsp_device_info *devices;
+    size_t count;
+    apsp_error err;
+    apsp_status status = apsp_list_devices(&devices, &count, &err);
+    if (status != APSP_OK) {
+        fprintf(stderr, "apsp: %s\n", err.message);
+        return exit_code(status);
+    }
+    for (size_t i = 0; i < count; i++) {
+        const apsp_device_info *d = &devices[i];
+        printf("%d: %s [%s] (%s backend)\n", d->index, d->name, d->type,
+               apsp_backend_name(d->backend));
+        printf("    platform: %s; driver: %s\n", d->platform, d->driver);
+        printf("    compute units: %u; global memory: %llu MiB; max allocation: %llu MiB; "
+               "local memory: %llu KiB; max work-group: %zu\n",
+               d->compute_units, (unsigned long long)(d->global_memory >> 20),
+               (unsigned long long)(d->max_allocation >> 20),
+               (unsigned long long)(d->local_memory >> 10), d->max_work_group);
+    }
+    free(devices);
+    return EXIT_OK;
+}
+
+/* On a terminal, a one-line progress display that rewrites itself. */
+typedef struct progress {
+    double start;
+    double last_shown;
+} progress;
+
+static void show_progress(void *context, size_t done, size_t total) {
+    progress *p = context;
+    double now = seconds_now();
+    if (done < total && now - p->last_shown < 0.5)
+        return;
+    p->last_shown = now;
+    double elapsed = now - p->start;
+    double eta = done ? elapsed * (double)(total - done) / (double)done : 0.0;
+    fprintf(stderr, "\rapsp: round %zu/%zu, %.1f s elapsed, about %.1f s left   ", done, total,
+            elapsed, eta);
+    if (done == total)
+        fputs("\r\033[K", stderr);
+}
+
+/* A signal must not leave the temporary output behind. */
+static char temp_output[4096];
+
+static void remove_temp_and_die(int sig) {
+    if (temp_output[0])
+        unlink(temp_output);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void print_report(const cli *c, const apsp_matrix *m, const apsp_report *r, double read_s,
+                         double write_s, double total_s) {
+    double relax = (double)r->padded * (double)r->padded * (double)r->padded;
+    fprintf(stderr, "apsp: backend %s on %s; V = %zu padded to %zu; round depth %d\n", r->backend,
+            r->device, m->n, r->padded, r->tile);
+    fprintf(stderr,
+            "apsp: read %.3f s, setup %.3f s, upload %.3f s, compute %.3f s (%.2f G relax/s), "
+            "download %.3f s, write %.3f s, total %.3f s\n",
+            read_s, r->setup_seconds, r->upload_seconds, r->compute_seconds,
+            r->compute_seconds > 0 ? relax / r->compute_seconds / 1e9 : 0.0, r->download_seconds,
+            write_s, total_s);
+    (void)c;
+}
+
+static int run(cli *c) {
+    double t0 = seconds_now();
+    apsp_error err = {0};
+    apsp_output *out = NULL;
+    apsp_matrix *m = NULL;
+    apsp_report report;
+    progress prog = {.start = t0};
+    /* The output path is checked (and its temporary file made) before any computing. */
+    apsp_status status = apsp_output_open(c->output, &out, &err);
+    if (status == APSP_OK) {
+        snprintf(temp_output, sizeof temp_output, "%s", apsp_output_temp_path(out));
+        status = apsp_read_hw3(c->input, &m, &err);
+    }
+    double t1 = seconds_now();
+    if (status == APSP_OK) {
+        if (!c->quiet && isatty(STDERR_FILENO)) {
+            c->options.progress = show_progress;
+            c->options.progress_context = &prog;
+        }
+        status = apsp_solve(m, &c->options, &report, &err);
+    }
+    double t2 = seconds_now();
+    if (status == APSP_OK) {
+        status = apsp_output_commit_hw3(out, m, &err);
+        out = NULL;
+    }
+    double t3 = seconds_now();
+    temp_output[0] = '\0';
+    apsp_output_abort(out);
+    if (status == APSP_OK && c->verbose)
+        print_report(c, m, &report, t1 - t0, t3 - t2, t3 - t0);
+    apsp_matrix_destroy(m);
+    if (status != APSP_OK) {
+        fprintf(stderr, "apsp: %s\n", err.message);
+        return exit_code(status);
+    }
+    return EXIT_OK;
+}
+
+int main(int argc, char **argv) {
+    cli c;
+    int code = parse_args(argc, argv, &c);
+    if (code >= 0)
+        return code;
+    if (c.list_devices)
+        return list_devices();
+    signal(SIGINT, remove_temp_and_die);
+    signal(SIGTERM, remove_temp_and_die);
+    signal(SIGHUP, remove_temp_and_die);
+    return run(&c);
+}

@@ -1,0 +1,80 @@
+/* The padded host distance matrix. */
+#include "apsp.h"
+#include "error.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+static size_t padded_size(uint64_t n) {
+    return (size_t)((n + APSP_MATRIX_ALIGN - 1) / APSP_MATRIX_ALIGN * APSP_MATRIX_ALIGN);
+}
+
+/* Rows that start a multiple of 4 KiB apart map to the same cache sets; a little slack in the
+ * pitch spreads them out. 16 ints keep every row 64-byte aligned. */
+static size_t row_stride(size_t padded) {
+    return padded % 1024 == 0 ? padded + 16 : padded;
+}
+
+uint64_t apsp_matrix_bytes(uint64_t n) {
+    if (n == 0 || n > (uint64_t)1 << 31)
+        return 0;
+    uint64_t padded = padded_size(n);
+    uint64_t stride = row_stride((size_t)padded);
+    if (padded > SIZE_MAX / stride / sizeof(int32_t))
+        return 0;
+    return padded * stride * sizeof(int32_t);
+}
+
+static uint64_t physical_memory(void) {
+    long pages = sysconf(_SC_PHYS_PAGES);
+    long page_size = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page_size <= 0)
+        return UINT64_MAX;
+    return (uint64_t)pages * (uint64_t)page_size;
+}
+
+apsp_status apsp_matrix_create(size_t n, apsp_matrix **out, apsp_error *error) {
+    *out = NULL;
+    char need[32], have[32];
+    uint64_t bytes = apsp_matrix_bytes(n);
+    if (n == 0)
+        return fail(error, APSP_ERR_USAGE, "a matrix needs at least one vertex");
+    if (bytes == 0)
+        return fail(error, APSP_ERR_TOO_LARGE,
+                    "V = %zu: the distance matrix would need more memory than can be addressed", n);
+    uint64_t memory = physical_memory();
+    if (bytes > memory)
+        return fail(error, APSP_ERR_TOO_LARGE,
+                    "V = %zu: the distance matrix needs %s but this machine has %s of memory", n,
+                    format_bytes(bytes, need, sizeof need),
+                    format_bytes(memory, have, sizeof have));
+
+    apsp_matrix *m = malloc(sizeof *m);
+    if (!m)
+        return fail(error, APSP_ERR_NO_MEMORY, "out of memory allocating a matrix header");
+    m->n = n;
+    m->padded = padded_size(n);
+    m->stride = row_stride(m->padded);
+    m->data = aligned_alloc(64, (size_t)bytes);
+    if (!m->data) {
+        free(m);
+        return fail(error, APSP_ERR_NO_MEMORY,
+                    "V = %zu: could not allocate %s for the distance matrix", n,
+                    format_bytes(bytes, need, sizeof need));
+    }
+    for (size_t i = 0; i < m->padded; i++) {
+        int32_t *row = apsp_matrix_row(m, i);
+        for (size_t j = 0; j < m->stride; j++)
+            row[j] = APSP_INF;
+        row[i] = 0;
+    }
+    *out = m;
+    return APSP_OK;
+}
+
+void apsp_matrix_destroy(apsp_matrix *matrix) {
+    if (!matrix)
+        return;
+    free(matrix->data);
+    free(matrix);
+}

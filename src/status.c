@@ -1,0 +1,61 @@
+/* Names of statuses and backends, option defaults, the version. */
+#include "apsp.h"
+
+#include <string.h>
+
+const char *apsp_status_name(apsp_status status) {
+    switch (status) {
+    case APSP_OK:
+        return "success";
+    case APSP_ERR_USAGE:
+        return "usage error";
+    case APSP_ERR_INPUT:
+        return "input error";
+    case APSP_ERR_OUTPUT:
+        return "output error";
+    case APSP_ERR_TOO_LARGE:
+        return "too large";
+    case APSP_ERR_NO_MEMORY:
+        return "out of memory";
+    case APSP_ERR_NO_DEVICE:
+        return "no such device";
+    case APSP_ERR_DEVICE:
+        return "device error";
+    case APSP_ERR_KERNEL_BUILD:
+        return "kernel build failed";
+    case APSP_ERR_INTERNAL:
+        return "internal error";
+    }
+    return "unknown status";
+}
+
+static const char *const backend_names[] = {
+    [APSP_BACKEND_AUTO] = "auto",
+    [APSP_BACKEND_CPU] = "cpu",
+    [APSP_BACKEND_OPENCL] = "opencl",
+};
+
+int apsp_backend_parse(const char *text, apsp_backend_kind *kind) {
+    for (size_t i = 0; i < sizeof backend_names / sizeof backend_names[0]; i++) {
+        if (strcmp(text, backend_names[i]) == 0) {
+            *kind = (apsp_backend_kind)i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+const char *apsp_backend_name(apsp_backend_kind kind) {
+    if ((size_t)kind < sizeof backend_names / sizeof backend_names[0])
+        return backend_names[kind];
+    return "unknown";
+}
+
+void apsp_options_init(apsp_options *options) {
+    memset(options, 0, sizeof *options);
+    options->backend = APSP_BACKEND_AUTO;
+}
+
+const char *apsp_version(void) {
+    return APSP_VERSION;
+}
