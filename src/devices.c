@@ -144,8 +144,9 @@ apsp_status devices_select(const device_list *list, apsp_backend_kind backend, c
     char known[640];
     describe_devices(list, known, sizeof known);
     if (spec && *spec)
-        return fail(error, APSP_ERR_NO_DEVICE, "no %s device matches '%s'; the devices are: %s",
-                    backend == APSP_BACKEND_AUTO ? "" : apsp_backend_name(backend), spec, known);
+        return fail(error, APSP_ERR_NO_DEVICE, "no %s%sdevice matches '%s'; the devices are: %s",
+                    backend == APSP_BACKEND_AUTO ? "" : apsp_backend_name(backend),
+                    backend == APSP_BACKEND_AUTO ? "" : " ", spec, known);
     return fail(error, APSP_ERR_NO_DEVICE, "no usable %s device was found; the devices are: %s",
                 apsp_backend_name(backend), known);
 }

@@ -162,8 +162,12 @@ apsp_status apsp_read_hw3(const char *path, apsp_matrix **out, apsp_error *error
     apsp_status status = read_header(&r, error);
     if (status == APSP_OK)
         status = check_file_size(&r, error);
-    if (status == APSP_OK)
-        status = apsp_matrix_create((size_t)r.vertices, &m, error);
+    if (status == APSP_OK && (status = apsp_matrix_create((size_t)r.vertices, &m, error)) &&
+        error) {
+        char detail[sizeof error->message];
+        memcpy(detail, error->message, sizeof detail);
+        fail(error, status, "%s: %s", path, detail);
+    }
     if (status == APSP_OK)
         status = read_edges(&r, m, error);
     if (status == APSP_OK)

@@ -1,0 +1,202 @@
+/* The small promises of include/apsp.h that the other tests do not reach: matrix geometry and
+ * initial contents, size arithmetic, names, device listing and selection, solve defaults. */
+#include "apsp.h"
+#include "oracle.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int checks, failures;
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        checks++;                                                                                  \
+        if (!(cond)) {                                                                             \
+            failures++;                                                                            \
+            fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                                        \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fputc('\n', stderr);                                                                   \
+        }                                                                                          \
+    } while (0)
+
+static void test_matrix(void) {
+    static const size_t sizes[] = {1, 2, 63, 64, 65, 129, 1000, 1024, 1025};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        size_t n = sizes[s];
+        apsp_error err;
+        apsp_matrix *m = NULL;
+        apsp_status got = apsp_matrix_create(n, &m, &err);
+        CHECK(got == APSP_OK && m, "create(%zu): %s", n, got ? err.message : "NULL");
+        if (!m)
+            continue;
+        CHECK(m->n == n && m->padded >= n && m->padded < n + APSP_MATRIX_ALIGN &&
+                  m->padded % APSP_MATRIX_ALIGN == 0 && m->stride >= m->padded,
+              "create(%zu): n=%zu padded=%zu stride=%zu", n, m->n, m->padded, m->stride);
+        CHECK((uintptr_t)m->data % 64 == 0, "create(%zu): rows are not 64-byte aligned", n);
+        uint64_t bytes = apsp_matrix_bytes(n);
+        CHECK(bytes >= (uint64_t)m->padded * m->stride * sizeof(int32_t),
+              "apsp_matrix_bytes(%zu) = %llu is less than the matrix", n,
+              (unsigned long long)bytes);
+        size_t wrong = 0;
+        for (size_t i = 0; i < m->padded; i++)
+            for (size_t j = 0; j < m->padded; j++)
+                wrong += apsp_matrix_row(m, i)[j] != (i == j ? 0 : APSP_INF);
+        CHECK(wrong == 0, "create(%zu): %zu cells are not 0 on the diagonal, INF elsewhere", n,
+              wrong);
+        apsp_matrix_destroy(m);
+    }
+    apsp_matrix_destroy(NULL);
+
+    apsp_error err;
+    apsp_matrix *m = NULL;
+    apsp_status got = apsp_matrix_create(0, &m, &err);
+    CHECK(got != APSP_OK && !m, "create(0) must fail, got %s", apsp_status_name(got));
+    got = apsp_matrix_create((size_t)1 << 40, &m, &err);
+    CHECK(got == APSP_ERR_TOO_LARGE && !m, "create(2^40): %s", apsp_status_name(got));
+    CHECK(apsp_matrix_bytes(0) == 0, "apsp_matrix_bytes(0) must be 0");
+    CHECK(apsp_matrix_bytes(UINT64_MAX) == 0, "apsp_matrix_bytes(UINT64_MAX) must be 0");
+    CHECK(apsp_matrix_bytes((uint64_t)1 << 32) == 0, "apsp_matrix_bytes(2^32) overflows size_t");
+    CHECK(apsp_matrix_bytes(1) >= 64 * 64 * 4, "apsp_matrix_bytes(1) is below one padded tile");
+}
+
+static void test_names(void) {
+    for (int s = APSP_OK; s <= APSP_ERR_INTERNAL; s++) {
+        const char *name = apsp_status_name((apsp_status)s);
+        CHECK(name && *name, "status %d has no name", s);
+        for (int t = APSP_OK; t < s; t++)
+            CHECK(strcmp(name, apsp_status_name((apsp_status)t)) != 0,
+                  "statuses %d and %d share the name %s", s, t, name);
+    }
+    CHECK(apsp_status_name((apsp_status)999) != NULL, "an unknown status must still have a name");
+    static const char *const backends[] = {"auto", "cpu", "opencl"};
+    for (size_t b = 0; b < 3; b++) {
+        apsp_backend_kind kind = (apsp_backend_kind)77;
+        CHECK(apsp_backend_parse(backends[b], &kind) == 0, "'%s' is not parsed", backends[b]);
+        CHECK(strcmp(apsp_backend_name(kind), backends[b]) == 0, "'%s' does not round-trip",
+              backends[b]);
+    }
+    apsp_backend_kind kind;
+    CHECK(apsp_backend_parse("gpu", &kind) == -1 && apsp_backend_parse("", &kind) == -1 &&
+              apsp_backend_parse("CPU ", &kind) == -1,
+          "apsp_backend_parse accepts nonsense");
+    apsp_options o;
+    memset(&o, 0x5a, sizeof o);
+    apsp_options_init(&o);
+    CHECK(o.backend == APSP_BACKEND_AUTO && o.device == NULL && o.tile == 0 && o.threads == 0 &&
+              o.max_buffer_bytes == 0 && o.progress == NULL && o.progress_context == NULL,
+          "apsp_options_init does not give the documented defaults");
+    CHECK(apsp_version() && *apsp_version(), "no version");
+}
+
+static void test_devices(void) {
+    apsp_device_info *list = NULL;
+    size_t count = 0;
+    apsp_error err;
+    apsp_status got = apsp_list_devices(&list, &count, &err);
+    CHECK(got == APSP_OK, "apsp_list_devices: %s", got ? err.message : "");
+    if (got != APSP_OK)
+        return;
+    size_t cpu = count;
+    for (size_t i = 0; i < count; i++) {
+        CHECK(list[i].index == (int)i, "device %zu has index %d", i, list[i].index);
+        CHECK(list[i].name[0] && list[i].type[0], "device %zu has no name or type", i);
+        if (list[i].backend == APSP_BACKEND_CPU)
+            cpu = i;
+    }
+    CHECK(cpu < count && strcmp(list[cpu].type, "host") == 0,
+          "the pthread backend is not listed as a host device");
+    free(list);
+}
+
+/* A 70-vertex ring 0 -> 1 -> ... -> 69 -> 0 with weight 1 + i % 3, solved through each way
+ * of naming the CPU backend; the answer comes from the oracle. */
+static void test_solve(void) {
+    enum { V = 70 };
+    int32_t *want = oracle_matrix_new(V);
+    if (!want) {
+        CHECK(0, "out of memory");
+        return;
+    }
+    for (int32_t i = 0; i < V; i++)
+        oracle_add_edge(want, V, i, (i + 1) % V, 1 + i % 3);
+    oracle_floyd_warshall(want, V);
+
+    apsp_device_info *list = NULL;
+    size_t count = 0;
+    apsp_error err;
+    char host_index[16] = "";
+    if (apsp_list_devices(&list, &count, &err) == APSP_OK) {
+        for (size_t i = 0; i < count; i++)
+            if (list[i].backend == APSP_BACKEND_CPU)
+                snprintf(host_index, sizeof host_index, "%d", list[i].index);
+        free(list);
+    }
+    static const struct {
+        apsp_backend_kind backend;
+        const char *device;
+        int threads;
+    } ways[] = {
+        {APSP_BACKEND_CPU, NULL, 0},
+        {APSP_BACKEND_CPU, NULL, 64},
+        {APSP_BACKEND_CPU, "host", 2},
+        {APSP_BACKEND_AUTO, "host", 1},
+        {APSP_BACKEND_AUTO, "HOST", 3},
+        {APSP_BACKEND_AUTO, "", 1}, /* index of the host entry, filled in below */
+    };
+    for (size_t w = 0; w <= sizeof ways / sizeof ways[0]; w++) {
+        apsp_matrix *m = NULL;
+        if (apsp_matrix_create(V, &m, &err) != APSP_OK) {
+            CHECK(0, "create: %s", err.message);
+            break;
+        }
+        for (int32_t i = 0; i < V; i++)
+            apsp_matrix_row(m, (size_t)i)[(i + 1) % V] = 1 + i % 3;
+        apsp_status got;
+        apsp_options o;
+        apsp_options_init(&o);
+        if (w == sizeof ways / sizeof ways[0]) {
+            got = apsp_solve(m, NULL, NULL, &err); /* all defaults */
+        } else {
+            o.backend = ways[w].backend;
+            o.device = ways[w].device && !*ways[w].device ? host_index : ways[w].device;
+            o.threads = ways[w].threads;
+            apsp_report r;
+            got = apsp_solve(m, &o, &r, &err);
+            if (got == APSP_OK)
+                CHECK(strcmp(r.backend, "cpu") == 0, "way %zu ran on '%s', not cpu", w, r.backend);
+        }
+        CHECK(got == APSP_OK, "way %zu: %s: %s", w, apsp_status_name(got), got ? err.message : "");
+        size_t wrong = 0;
+        for (size_t i = 0; got == APSP_OK && i < V; i++)
+            for (size_t j = 0; j < V; j++)
+                wrong += apsp_matrix_row(m, i)[j] != want[i * V + j];
+        CHECK(wrong == 0, "way %zu: %zu wrong distances", w, wrong);
+        apsp_matrix_destroy(m);
+    }
+
+    /* Devices that do not exist. */
+    apsp_matrix *m = NULL;
+    if (apsp_matrix_create(3, &m, &err) == APSP_OK) {
+        apsp_options o;
+        apsp_options_init(&o);
+        o.device = "no device is called this";
+        apsp_status got = apsp_solve(m, &o, NULL, &err);
+        CHECK(got == APSP_ERR_NO_DEVICE && strstr(err.message, "no device is called this"),
+              "an unknown device name: %s: %s", apsp_status_name(got), err.message);
+        o.device = "4096";
+        got = apsp_solve(m, &o, NULL, &err);
+        CHECK(got == APSP_ERR_NO_DEVICE, "device index 4096: %s", apsp_status_name(got));
+        apsp_matrix_destroy(m);
+    }
+    free(want);
+}
+
+int main(void) {
+    test_matrix();
+    test_names();
+    test_devices();
+    test_solve();
+    printf("%d checks, %d failed\n", checks, failures);
+    return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,350 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the apsp command (python3 standard library only).
+
+    test_cli.py APSP [--testcases=DIR] [--apsp-arg=ARG]... [--cases-only]
+
+Runs `APSP [ARG...] NAME.in OUT` for every testcases/NAME.in and compares OUT with NAME.out
+byte for byte; then (unless --cases-only) checks the CLI's behaviour: exit codes, one-line
+errors, --help/--version, atomic output (no partial or temporary file after a failure, an
+existing output untouched), pipes, signals. Each --apsp-arg is passed to every solving run, e.g.
+--apsp-arg=--backend=opencl --apsp-arg=--tile=16 (write them with '=').
+
+Exit status: 0 all passed, 1 a failure, 77 (skipped) when the first case finds no such device,
+unless APSP_TEST_REQUIRE_DEVICE=1 makes that a failure.
+"""
+import argparse
+import os
+import re
+import signal
+import stat
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+INF = 1073741823
+EXIT_USAGE, EXIT_INPUT, EXIT_OUTPUT, EXIT_MEMORY, EXIT_DEVICE = 2, 3, 4, 5, 6
+TIMEOUT = 300
+
+failures = []
+passed = 0
+
+
+def check(cond, what):
+    global passed
+    if cond:
+        passed += 1
+    else:
+        failures.append(what)
+        print("FAIL: " + what, flush=True)
+    return cond
+
+
+def hw3(v, e, edges):
+    return struct.pack("<2i", v, e) + b"".join(struct.pack("<3i", *t) for t in edges)
+
+
+class Apsp:
+    def __init__(self, exe, extra):
+        self.exe = exe
+        self.extra = extra
+
+    def run(self, args, solve=True, **kw):
+        cmd = [self.exe] + (self.extra if solve else []) + args
+        kw.setdefault("stdin", subprocess.DEVNULL)
+        return subprocess.run(cmd, capture_output=True, timeout=TIMEOUT, **kw)
+
+
+def temp_files(directory):
+    return sorted(n for n in os.listdir(directory) if re.match(r"^\..*\.apsp-", n))
+
+
+def one_error_line(p):
+    err = p.stderr.decode(errors="replace")
+    return err.startswith("apsp: ") and err.endswith("\n") and err.count("\n") == 1
+
+
+def describe(p):
+    return "exit %d, stderr %r" % (p.returncode, p.stderr.decode(errors="replace")[:300])
+
+
+def first_difference(got, want):
+    if len(got) != len(want):
+        return "%d bytes, expected %d" % (len(got), len(want))
+    n = int(round((len(want) // 4) ** 0.5))
+    for k in range(0, len(want), 4):
+        if got[k : k + 4] != want[k : k + 4]:
+            g, w = struct.unpack("<i", got[k : k + 4])[0], struct.unpack("<i", want[k : k + 4])[0]
+            return "first difference at i=%d j=%d: got %d, expected %d" % (
+                k // 4 // n, k // 4 % n, g, w)
+    return None
+
+
+def no_device(p):
+    text = p.stderr.decode(errors="replace")
+    return p.returncode == EXIT_DEVICE and re.search(r"\bno\b.*\bdevice", text)
+
+
+def run_cases(apsp, cases, work):
+    names = sorted(f[:-3] for f in os.listdir(cases) if f.endswith(".in"))
+    if not check(len(names) > 0, "no testcases in %s" % cases):
+        return
+    out_dir = os.path.join(work, "cases")
+    os.mkdir(out_dir)
+    for index, name in enumerate(names):
+        out = os.path.join(out_dir, name + ".out")
+        p = apsp.run([os.path.join(cases, name + ".in"), out])
+        if index == 0 and no_device(p):
+            print("no device for %s: %s" % (" ".join(apsp.extra), p.stderr.decode().strip()))
+            if os.environ.get("APSP_TEST_REQUIRE_DEVICE") == "1":
+                check(False, "APSP_TEST_REQUIRE_DEVICE=1: a missing device is a failure")
+                return
+            print("skipped")
+            sys.exit(77)
+        if not check(p.returncode == 0, "case %s: %s" % (name, describe(p))):
+            continue
+        with open(os.path.join(cases, name + ".out"), "rb") as f:
+            want = f.read()
+        with open(out, "rb") as f:
+            got = f.read()
+        check(got == want, "case %s: %s" % (name, first_difference(got, want)))
+        os.unlink(out)
+    check(temp_files(out_dir) == [], "cases left temporary files: %s" % temp_files(out_dir))
+    print("%d cases run" % len(names), flush=True)
+
+
+def check_usage(apsp, work, example):
+    for flag in ("--help", "-h"):
+        p = apsp.run([flag], solve=False)
+        check(p.returncode == 0 and p.stdout.startswith(b"usage: apsp") and not p.stderr,
+              "%s: %s" % (flag, describe(p)))
+    p = apsp.run(["--version"], solve=False)
+    check(p.returncode == 0 and re.match(rb"^apsp \d+\.\d+\.\d+\S*\n$", p.stdout) and not p.stderr,
+          "--version: %s, stdout %r" % (describe(p), p.stdout))
+    p = apsp.run(["--list-devices"], solve=False)
+    check(p.returncode == 0 and re.search(rb"^0: ", p.stdout, re.M) and b"cpu" in p.stdout,
+          "--list-devices: %s" % describe(p))
+
+    out = os.path.join(work, "usage.out")
+    bad = [
+        [],
+        [example],
+        [example, out, out + "2"],
+        ["--bogus", example, out],
+        ["-x", example, out],
+        ["--tile=0", example, out],
+        ["--tile=abc", example, out],
+        ["--tile=", example, out],
+        ["--tile=5000", example, out],
+        ["--threads=0", example, out],
+        ["--threads=-1", example, out],
+        ["--threads=2x", example, out],
+        ["--backend=gpu", example, out],
+        ["--backend=", example, out],
+        ["--max-buffer-bytes=-1", example, out],
+        ["--max-buffer-bytes=0", example, out],
+        ["--max-buffer-bytes=12Q", example, out],
+        ["--list-devices", example],
+        [example, out, "--tile"],
+        [example, out, "-d"],
+    ]
+    for args in bad:
+        p = apsp.run(args, solve=False)
+        what = "usage error for %s" % args
+        check(p.returncode == EXIT_USAGE, "%s: %s" % (what, describe(p)))
+        check(one_error_line(p), "%s: not one 'apsp: ' line: %r" % (what, p.stderr))
+        check(not p.stdout, "%s: wrote to stdout" % what)
+        check(not os.path.exists(out), "%s: created the output" % what)
+
+
+def check_failures(apsp, work, example):
+    """Every failing run: the right exit code, one error line naming the problem, no output,
+    no temporary file, an existing output untouched."""
+    inputs = os.path.join(work, "inputs")
+    out_dir = os.path.join(work, "failed")
+    os.mkdir(inputs)
+    os.mkdir(out_dir)
+
+    def write(name, data):
+        path = os.path.join(inputs, name)
+        with open(path, "wb") as f:
+            f.write(data)
+        return path
+
+    good_edges = [(0, 1, 5), (1, 2, 7), (2, 0, 1)]
+    bad_inputs = [
+        ("empty", b"", "truncated header"),
+        ("short-header", b"\x03\x00\x00", "truncated header"),
+        ("v-zero", hw3(0, 0, []), "V = 0"),
+        ("v-negative", hw3(-7, 0, []), "V = -7"),
+        ("e-negative", hw3(3, -1, []), "E = -1"),
+        ("missing-edge", hw3(3, 4, good_edges), "edge 3"),
+        ("partial-edge", hw3(3, 3, good_edges)[:-5], "edge 2"),
+        ("trailing-byte", hw3(3, 3, good_edges) + b"\0", "trailing garbage"),
+        ("trailing-edge", hw3(3, 2, good_edges), "trailing garbage"),
+        ("src-out-of-range", hw3(3, 3, good_edges[:2] + [(3, 0, 1)]), "edge 2"),
+        ("dst-negative", hw3(3, 3, [(0, -1, 1)] + good_edges[1:]), "edge 0"),
+        ("weight-negative", hw3(3, 3, [(0, 1, -5)] + good_edges[1:]), "negative weight -5"),
+        ("weight-too-large", hw3(3, 1, [(0, 1, 536870912)]), "weight 536870912"),
+    ]
+    cases = [(name, write(name, data), EXIT_INPUT, [name, expect])
+             for name, data, expect in bad_inputs]
+    cases.append(("missing-input", os.path.join(inputs, "nope.bin"), EXIT_INPUT, ["nope.bin"]))
+    cases.append(("directory-input", inputs, EXIT_INPUT, ["directory"]))
+    cases.append(("too-large", write("too-large", hw3(2147483647, 0, [])), EXIT_MEMORY,
+                  ["V = 2147483647"]))
+
+    previous = b"an existing output that a failed run must leave alone\n" * 10
+    for name, path, code, expect in cases:
+        for existing in (False, True):
+            out = os.path.join(out_dir, "result.bin")
+            if existing:
+                with open(out, "wb") as f:
+                    f.write(previous)
+            p = apsp.run([path, out])
+            what = "%s%s" % (name, " over an existing output" if existing else "")
+            check(p.returncode == code, "%s: expected exit %d, %s" % (what, code, describe(p)))
+            check(one_error_line(p), "%s: not one 'apsp: ' line: %r" % (what, p.stderr))
+            for text in expect:
+                check(text.encode() in p.stderr, "%s: the error lacks %r: %r" % (what, text,
+                                                                               p.stderr))
+            if existing:
+                with open(out, "rb") as f:
+                    check(f.read() == previous, "%s: the existing output was changed" % what)
+                os.unlink(out)
+            else:
+                check(not os.path.exists(out), "%s: left an output file" % what)
+            check(temp_files(out_dir) == [], "%s: left %s" % (what, temp_files(out_dir)))
+            check(os.listdir(out_dir) == [], "%s: left %s" % (what, os.listdir(out_dir)))
+
+    # Output errors, found before anything is computed.
+    for name, out in (("output-in-missing-directory", os.path.join(out_dir, "no", "r.bin")),
+                      ("output-is-a-directory", out_dir),
+                      ("output-with-trailing-slash", out_dir + "/")):
+        p = apsp.run([example, out])
+        check(p.returncode == EXIT_OUTPUT, "%s: expected exit 4, %s" % (name, describe(p)))
+        check(one_error_line(p), "%s: not one 'apsp: ' line: %r" % (name, p.stderr))
+        check(os.listdir(out_dir) == [], "%s: left %s" % (name, os.listdir(out_dir)))
+
+
+def check_success(apsp, work, example, example_out):
+    with open(example_out, "rb") as f:
+        want = f.read()
+    with open(example, "rb") as f:
+        example_bytes = f.read()
+    out_dir = os.path.join(work, "ok")
+    os.mkdir(out_dir)
+    out = os.path.join(out_dir, "result.bin")
+
+    old_umask = os.umask(0o022)
+    try:
+        p = apsp.run([example, out])
+    finally:
+        os.umask(old_umask)
+    check(p.returncode == 0 and not p.stdout and not p.stderr,
+          "a plain run must be silent off a terminal: %s, stdout %r" % (describe(p), p.stdout))
+    check(os.path.exists(out) and open(out, "rb").read() == want, "plain run: wrong output")
+    if os.path.exists(out):
+        mode = stat.S_IMODE(os.stat(out).st_mode)
+        check(mode == 0o644, "output mode %o, expected 644 (0666 minus umask 022)" % mode)
+
+    # An existing (longer) output is replaced whole.
+    with open(out, "wb") as f:
+        f.write(b"\xff" * (len(want) * 3))
+    p = apsp.run([example, out])
+    check(p.returncode == 0 and open(out, "rb").read() == want,
+          "overwriting an existing output: %s" % describe(p))
+    os.unlink(out)
+
+    # A bare file name: the output and its temporary file go to the working directory.
+    p = apsp.run([example, "bare.bin"], cwd=out_dir)
+    bare = os.path.join(out_dir, "bare.bin")
+    check(p.returncode == 0 and os.path.exists(bare) and open(bare, "rb").read() == want,
+          "output as a bare name in the working directory: %s" % describe(p))
+    check(sorted(os.listdir(out_dir)) == ["bare.bin"], "left %s" % os.listdir(out_dir))
+    os.unlink(bare)
+
+    # A pipe as input: no file size to check in advance.
+    p = apsp.run(["/dev/stdin", out], input=example_bytes, stdin=None)
+    check(p.returncode == 0 and open(out, "rb").read() == want, "input from a pipe: %s"
+          % describe(p))
+    os.unlink(out)
+    p = apsp.run(["/dev/stdin", out], input=example_bytes[:-3], stdin=None)
+    check(p.returncode == EXIT_INPUT and one_error_line(p) and b"truncated" in p.stderr,
+          "truncated input from a pipe: %s" % describe(p))
+    p = apsp.run(["/dev/stdin", out], input=example_bytes + b"\0", stdin=None)
+    check(p.returncode == EXIT_INPUT and one_error_line(p) and b"trailing" in p.stderr,
+          "trailing garbage from a pipe: %s" % describe(p))
+    check(os.listdir(out_dir) == [], "failed pipe runs left %s" % os.listdir(out_dir))
+
+    # -v: a report on stderr, every line prefixed; the output is the same.
+    p = apsp.run(["-v", example, out])
+    lines = p.stderr.decode(errors="replace").splitlines()
+    check(p.returncode == 0 and lines and all(l.startswith("apsp: ") for l in lines)
+          and "backend" in p.stderr.decode(errors="replace"), "-v: %s" % describe(p))
+    check(open(out, "rb").read() == want, "-v: wrong output")
+    os.unlink(out)
+
+
+def check_signal(apsp, work):
+    """SIGTERM or SIGINT during a long solve removes the temporary file and writes nothing."""
+    out_dir = os.path.join(work, "signal")
+    os.mkdir(out_dir)
+    big = os.path.join(work, "big.in")
+    v = 4000  # long enough to still be computing when the signal comes
+    with open(big, "wb") as f:
+        f.write(hw3(v, v, [(i, (i * 7 + 1) % v, i % 100) for i in range(v)]))
+    out = os.path.join(out_dir, "big.out")
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        proc = subprocess.Popen([apsp.exe] + apsp.extra + [big, out], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 60
+        while not temp_files(out_dir) and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.002)
+        seen = temp_files(out_dir) != []
+        time.sleep(0.05)  # past the read, into the solve
+        finished_early = proc.poll() is not None
+        proc.send_signal(sig)
+        try:
+            _, err = proc.communicate(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            _, err = proc.communicate()
+        name = signal.Signals(sig).name
+        check(seen, "%s: the temporary output file never appeared" % name)
+        if finished_early:
+            print("%s: the run ended before the signal (exit %d); nothing to check"
+                  % (name, proc.returncode))
+            if os.path.exists(out):
+                os.unlink(out)
+            continue
+        check(proc.returncode == -sig, "%s: exit %s, expected death by the signal: %r"
+              % (name, proc.returncode, err))
+        check(os.listdir(out_dir) == [], "%s: left %s" % (name, os.listdir(out_dir)))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("apsp")
+    here = os.path.dirname(os.path.abspath(__file__))
+    parser.add_argument("--testcases", default=os.path.join(os.path.dirname(here), "testcases"))
+    parser.add_argument("--apsp-arg", action="append", default=[])
+    parser.add_argument("--cases-only", action="store_true")
+    args = parser.parse_args()
+    apsp = Apsp(os.path.abspath(args.apsp), args.apsp_arg)
+    cases = os.path.abspath(args.testcases)
+    with tempfile.TemporaryDirectory(prefix="apsp-test-cli-") as work:
+        run_cases(apsp, cases, work)
+        if not args.cases_only:
+            example = os.path.join(cases, "example.in")
+            check_usage(apsp, work, example)
+            check_failures(apsp, work, example)
+            check_success(apsp, work, example, os.path.join(cases, "example.out"))
+            check_signal(apsp, work)
+    print("%d checks passed, %d failed" % (passed, len(failures)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
