@@ -130,6 +130,7 @@ typedef struct apsp_device_info {
     uint64_t local_memory;
     size_t max_work_group;
     char driver[128];
+    int backend_index; /* the position among its own backend's entries (for that backend) */
 } apsp_device_info;
 
 /* Lists every OpenCL device (no platform at all is an empty list, not an error), then the CPU

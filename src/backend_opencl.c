@@ -1,0 +1,870 @@
+/* The OpenCL backend: device discovery, kernel build, banded device buffers, the three phases.
+ *
+ * The distance matrix lives on the device padded to n (a multiple of the round depth TILE and of
+ * the phase-3 block edges), as row bands of whole tile rows, one buffer per band, so
+ * that a matrix larger than the driver's biggest single allocation still fits. Besides the bands
+ * there are two panel buffers, refreshed every round by device-side copies:
+ *     row panel: the TILE pivot rows (TILE x n, pitch n), copied from the band holding them;
+ *     col panel: the TILE pivot columns (n x TILE, pitch TILE), copied from every band.
+ * Phase 1 closes the pivot block in the row panel, phase 2 (one launch) updates the pivot row
+ * blocks there, and phase 3 (one launch per band) relaxes the whole band against the panels,
+ * which also gives the band's pivot row and column their new values: the pivot column needs no
+ * phase 2 of its own (cl/fw.cl shows why), and nothing is copied back.
+ * All commands go to one in-order queue; the host waits only after upload, at the end, and when
+ * a progress callback is set, on the round a few rounds behind the one being queued.
+ *
+ * Everything about one device sits in cl_state, so that one solve could later span several
+ * devices, each with its own bands.
+ *
+ * Statuses: a --tile that is not a power of two is APSP_ERR_USAGE, as is a buffer cap
+ * (--max-buffer-bytes, $APSP_MAX_BUFFER_BYTES) below one band of one tile's rows; a tile the
+ * device cannot run (work-groups or local memory over its limits) is APSP_ERR_DEVICE, like every
+ * failed OpenCL call; a matrix over the device's global memory (or one band over the driver's
+ * largest allocation) is APSP_ERR_TOO_LARGE; a kernel that does not compile is
+ * APSP_ERR_KERNEL_BUILD, with the options and the build log printed on stderr.
+ *
+ * Environment: APSP_KERNEL_DIR=DIR builds DIR/fw.cl instead of the embedded copy (kernel work
+ * without rebuilding); APSP_MAX_BUFFER_BYTES=N[K|M|G] caps one buffer when the option does not;
+ * APSP_KERNEL_PARAMS=NAME=N,... overrides kernel parameters (see override_params). */
+#include "backend.h"
+#include "cl_util.h"
+#include "error.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+/* Tuning parameters of cl/fw.cl, passed as -D defines (see the comments there). */
+typedef struct kernel_params {
+    int tile;        /* TILE: round depth */
+    int pivot_items; /* PIVOT_ITEMS: phases 1-2 work-group edge */
+    int k_chunk;     /* K_CHUNK */
+    int thread_rows; /* THREAD_ROWS x THREAD_COLS: phase-3 micro-tile per work-item */
+    int thread_cols;
+    int group_rows; /* GROUP_ROWS x GROUP_COLS: phase-3 work-group */
+    int group_cols;
+} kernel_params;
+
+enum {
+    MAX_PIVOT_CELLS = 8, /* phases 1-2: at most 8 x 8 cells per work-item */
+    PROGRESS_LAG = 4,    /* rounds queued ahead of the one waited on for progress */
+};
+
+typedef struct device_limits {
+    cl_device_type type;
+    cl_ulong global_memory;
+    cl_ulong max_allocation;
+    cl_ulong local_memory;
+    size_t max_work_group;
+    size_t max_item[3];
+} device_limits;
+
+typedef struct cl_band {
+    cl_mem buffer;
+    size_t row0; /* first row in the whole matrix */
+    size_t rows;
+} cl_band;
+
+typedef struct cl_state {
+    cl_platform_id platform;
+    cl_device_id device;
+    char name[256];
+    device_limits limits;
+    cl_context context;
+    cl_command_queue queue;
+    cl_program program;
+    cl_kernel phase1, phase2, phase3, pad;
+    kernel_params params;
+    char build_options[512];
+    size_t real_n;   /* vertices */
+    size_t n;        /* padded size on the device */
+    size_t row_unit; /* every band's height is a multiple of this */
+    cl_band *bands;
+    size_t band_count;
+    cl_mem row_panel, col_panel;
+} cl_state;
+
+static double seconds_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static size_t gcd(size_t a, size_t b) {
+    while (b) {
+        size_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+static size_t lcm(size_t a, size_t b) {
+    return a / gcd(a, b) * b;
+}
+
+static int is_power_of_two(int x) {
+    return x > 0 && (x & (x - 1)) == 0;
+}
+
+/* ---- discovery ---------------------------------------------------------------------------- */
+
+/* Called for every available device in platform order; returns nonzero to stop. */
+typedef int (*device_visitor)(void *context, cl_platform_id platform, cl_device_id device);
+
+/* Visits every available OpenCL device. No loader, no platform (CL_PLATFORM_NOT_FOUND_KHR) or a
+ * platform that fails to list its devices all mean "no devices": OpenCL trouble must never keep
+ * the pthread backend from running. */
+static apsp_status for_each_device(device_visitor visit, void *context, apsp_error *error) {
+    cl_uint platform_count = 0;
+    if (clGetPlatformIDs(0, NULL, &platform_count) != CL_SUCCESS || platform_count == 0)
+        return APSP_OK;
+    cl_platform_id *platforms = calloc(platform_count, sizeof *platforms);
+    if (!platforms)
+        return fail(error, APSP_ERR_NO_MEMORY, "out of memory listing OpenCL platforms");
+    if (clGetPlatformIDs(platform_count, platforms, &platform_count) != CL_SUCCESS)
+        platform_count = 0;
+    int stop = 0;
+    for (cl_uint p = 0; p < platform_count && !stop; p++) {
+        cl_uint device_count = 0;
+        if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 0, NULL, &device_count) !=
+                CL_SUCCESS ||
+            device_count == 0)
+            continue;
+        cl_device_id *devices = calloc(device_count, sizeof *devices);
+        if (!devices) {
+            free(platforms);
+            return fail(error, APSP_ERR_NO_MEMORY, "out of memory listing OpenCL devices");
+        }
+        if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, device_count, devices,
+                           &device_count) != CL_SUCCESS)
+            device_count = 0;
+        for (cl_uint d = 0; d < device_count && !stop; d++) {
+            cl_bool available = CL_FALSE;
+            if (clGetDeviceInfo(devices[d], CL_DEVICE_AVAILABLE, sizeof available, &available,
+                                NULL) == CL_SUCCESS &&
+                available)
+                stop = visit(context, platforms[p], devices[d]);
+        }
+        free(devices);
+    }
+    free(platforms);
+    return APSP_OK;
+}
+
+/* Whether needle occurs in haystack, ignoring case. */
+static int contains_ignoring_case(const char *haystack, const char *needle) {
+    size_t n = strlen(needle);
+    for (; *haystack; haystack++)
+        if (strncasecmp(haystack, needle, n) == 0)
+            return 1;
+    return n == 0;
+}
+
+static const char *type_word(cl_device_type type) {
+    if (type & CL_DEVICE_TYPE_GPU)
+        return "gpu";
+    if (type & CL_DEVICE_TYPE_CPU)
+        return "cpu";
+    if (type & CL_DEVICE_TYPE_ACCELERATOR)
+        return "accelerator";
+    return "other";
+}
+
+/* Every clGetDeviceInfo query below has a fixed-size result; a failed one leaves 0. */
+static void query_limits(cl_device_id device, device_limits *lim) {
+    memset(lim, 0, sizeof *lim);
+    clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof lim->type, &lim->type, NULL);
+    clGetDeviceInfo(device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof lim->global_memory,
+                    &lim->global_memory, NULL);
+    clGetDeviceInfo(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof lim->max_allocation,
+                    &lim->max_allocation, NULL);
+    clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lim->local_memory, &lim->local_memory,
+                    NULL);
+    clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof lim->max_work_group,
+                    &lim->max_work_group, NULL);
+    cl_uint dims = 0;
+    clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, sizeof dims, &dims, NULL);
+    if (dims >= 3) {
+        size_t sizes[16] = {0};
+        if (dims <= 16 && clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_ITEM_SIZES,
+                                          dims * sizeof sizes[0], sizes, NULL) == CL_SUCCESS)
+            memcpy(lim->max_item, sizes, sizeof lim->max_item);
+    }
+}
+
+typedef struct list_context {
+    device_list *list;
+    int count;
+    int out_of_memory;
+} list_context;
+
+static int list_one(void *context, cl_platform_id platform, cl_device_id device) {
+    list_context *lc = context;
+    apsp_device_info *d = device_list_add(lc->list);
+    if (!d) {
+        lc->out_of_memory = 1;
+        return 1;
+    }
+    device_limits lim;
+    query_limits(device, &lim);
+    cl_uint units = 0;
+    clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL);
+    char driver[60], version[60]; /* both fit d->driver */
+    cl_device_string(device, CL_DRIVER_VERSION, driver, sizeof driver);
+    cl_device_string(device, CL_DEVICE_VERSION, version, sizeof version);
+
+    d->backend = APSP_BACKEND_OPENCL;
+    d->backend_index = lc->count++;
+    /* The platform's name, and its vendor where the name does not say it, so that a spec like
+     * "pocl" or "amd" finds "Portable Computing Language (The pocl project)". */
+    char name[96], vendor[96], first[96];
+    cl_platform_string(platform, CL_PLATFORM_NAME, name, sizeof name);
+    cl_platform_string(platform, CL_PLATFORM_VENDOR, vendor, sizeof vendor);
+    snprintf(first, sizeof first, "%.*s", (int)strcspn(vendor, " ,"), vendor);
+    if (vendor[0] && !contains_ignoring_case(name, first))
+        snprintf(d->platform, sizeof d->platform, "%.*s (%.*s)", 60, name, 60, vendor);
+    else
+        snprintf(d->platform, sizeof d->platform, "%s", name);
+    cl_device_string(device, CL_DEVICE_NAME, d->name, sizeof d->name);
+    snprintf(d->type, sizeof d->type, "%s", type_word(lim.type));
+    d->compute_units = units;
+    d->global_memory = lim.global_memory;
+    d->max_allocation = lim.max_allocation;
+    d->local_memory = lim.local_memory;
+    d->max_work_group = lim.max_work_group;
+    /* "3.1+debian, OpenCL 3.0": the driver's version and the first two words of the device's. */
+    int words = 0;
+    for (char *c = version; *c; c++)
+        if (*c == ' ' && ++words == 2)
+            *c = '\0';
+    snprintf(d->driver, sizeof d->driver, "%s, %s", driver, version);
+    return 0;
+}
+
+static apsp_status opencl_list(device_list *list, apsp_error *error) {
+    list_context lc = {.list = list};
+    apsp_status status = for_each_device(list_one, &lc, error);
+    if (status == APSP_OK && lc.out_of_memory)
+        status = fail(error, APSP_ERR_NO_MEMORY, "out of memory listing devices");
+    return status;
+}
+
+typedef struct find_context {
+    int wanted, seen;
+    cl_platform_id platform;
+    cl_device_id device;
+} find_context;
+
+static int find_one(void *context, cl_platform_id platform, cl_device_id device) {
+    find_context *fc = context;
+    if (fc->seen++ != fc->wanted)
+        return 0;
+    fc->platform = platform;
+    fc->device = device;
+    return 1;
+}
+
+/* ---- kernel parameters ---------------------------------------------------------------------- */
+
+static int group_fits(const device_limits *lim, size_t cols, size_t rows) {
+    return cols * rows <= lim->max_work_group && cols <= lim->max_item[0] &&
+           rows <= lim->max_item[1];
+}
+
+/* The defaults for round depth `tile` on this device: 16 x 16 work-groups (smaller where the
+ * device allows less; larger in phases 1-2 for tiles above 128), 4 x 4 micro-tiles in phase 3,
+ * 32-deep k-chunks. */
+static void default_params(int tile, const device_limits *lim, kernel_params *p) {
+    p->tile = tile;
+    p->pivot_items = tile < 16 ? tile : 16;
+    while (tile / p->pivot_items > MAX_PIVOT_CELLS)
+        p->pivot_items *= 2;
+    while (p->pivot_items > 1 && tile / (p->pivot_items / 2) <= MAX_PIVOT_CELLS &&
+           !group_fits(lim, (size_t)p->pivot_items, (size_t)p->pivot_items))
+        p->pivot_items /= 2;
+    p->k_chunk = tile < 32 ? tile : 32;
+    p->thread_rows = p->thread_cols = 4;
+    p->group_rows = p->group_cols = 16;
+    while (p->group_rows * p->group_cols > 1 &&
+           !group_fits(lim, (size_t)p->group_cols, (size_t)p->group_rows)) {
+        if (p->group_rows >= p->group_cols)
+            p->group_rows /= 2;
+        else
+            p->group_cols /= 2;
+    }
+}
+
+/* $APSP_KERNEL_PARAMS, e.g. "K_CHUNK=16,THREAD_ROWS=2", overrides parameters (for tuning and
+ * for testing other shapes); TILE is --tile's. */
+static apsp_status override_params(kernel_params *p, apsp_error *error) {
+    const char *text = getenv("APSP_KERNEL_PARAMS");
+    if (!text || !*text)
+        return APSP_OK;
+    static const struct {
+        const char *name;
+        size_t offset;
+    } fields[] = {
+        {"PIVOT_ITEMS", offsetof(kernel_params, pivot_items)},
+        {"K_CHUNK", offsetof(kernel_params, k_chunk)},
+        {"THREAD_ROWS", offsetof(kernel_params, thread_rows)},
+        {"THREAD_COLS", offsetof(kernel_params, thread_cols)},
+        {"GROUP_ROWS", offsetof(kernel_params, group_rows)},
+        {"GROUP_COLS", offsetof(kernel_params, group_cols)},
+    };
+    const char *s = text;
+    while (*s) {
+        size_t len = strcspn(s, "=");
+        size_t f = 0;
+        while (f < sizeof fields / sizeof fields[0] &&
+               !(strlen(fields[f].name) == len && strncmp(fields[f].name, s, len) == 0))
+            f++;
+        char *end = (char *)s;
+        errno = 0;
+        long v = s[len] == '=' ? strtol(s + len + 1, &end, 10) : 0;
+        if (f == sizeof fields / sizeof fields[0] || s[len] != '=' || errno || v < 1 || v > 1024 ||
+            end == s + len + 1 || (*end != ',' && *end != '\0'))
+            return fail(error, APSP_ERR_USAGE,
+                        "APSP_KERNEL_PARAMS=%s: expected NAME=N[,NAME=N...] with NAME one of "
+                        "PIVOT_ITEMS, K_CHUNK, THREAD_ROWS, THREAD_COLS, GROUP_ROWS, GROUP_COLS",
+                        text);
+        *(int *)((char *)p + fields[f].offset) = (int)v;
+        s = *end == ',' ? end + 1 : end;
+    }
+    return APSP_OK;
+}
+
+/* Checks parameters against the kernel's rules and the device's limits: a misfit is
+ * APSP_ERR_DEVICE (exit 6, "tile does not fit"); `explicit` says whether the user chose it. */
+static apsp_status check_params(const kernel_params *p, const device_limits *lim,
+                                const char *device_name, int explicit, apsp_error *error) {
+    apsp_status status = APSP_ERR_DEVICE;
+    char what[32];
+    snprintf(what, sizeof what, explicit ? "--tile=%d" : "tile %d", p->tile);
+    if (p->tile % p->pivot_items != 0 || p->tile % p->k_chunk != 0)
+        return fail(error, APSP_ERR_USAGE,
+                    "%s: must be a multiple of PIVOT_ITEMS (%d) and K_CHUNK (%d)", what,
+                    p->pivot_items, p->k_chunk);
+    if (p->tile / p->pivot_items > MAX_PIVOT_CELLS)
+        return fail(error, status,
+                    "%s does not fit %s: phases 1-2 need work-groups of at least %d x %d "
+                    "work-items and the device allows %zu",
+                    what, device_name, p->tile / MAX_PIVOT_CELLS, p->tile / MAX_PIVOT_CELLS,
+                    lim->max_work_group);
+    if (!group_fits(lim, (size_t)p->pivot_items, (size_t)p->pivot_items))
+        return fail(error, status,
+                    "%s does not fit %s: phases 1-2 need work-groups of %d x %d work-items and the "
+                    "device allows %zu (per dimension %zu x %zu)",
+                    what, device_name, p->pivot_items, p->pivot_items, lim->max_work_group,
+                    lim->max_item[0], lim->max_item[1]);
+    if (!group_fits(lim, (size_t)p->group_cols, (size_t)p->group_rows))
+        return fail(error, status,
+                    "%s does not fit %s: phase 3 needs work-groups of %d x %d work-items and the "
+                    "device allows %zu (per dimension %zu x %zu)",
+                    what, device_name, p->group_cols, p->group_rows, lim->max_work_group,
+                    lim->max_item[0], lim->max_item[1]);
+    uint64_t phase1 = (uint64_t)p->tile * (uint64_t)p->tile * 4;
+    uint64_t phase2 = 2 * (uint64_t)p->tile * (uint64_t)p->k_chunk * 4;
+    uint64_t phase3 = ((uint64_t)p->group_rows * (uint64_t)p->thread_rows +
+                       (uint64_t)p->group_cols * (uint64_t)p->thread_cols) *
+                      (uint64_t)p->k_chunk * 4;
+    uint64_t need = phase1 > phase2 ? phase1 : phase2;
+    need = need > phase3 ? need : phase3;
+    if (need > lim->local_memory)
+        return fail(error, status,
+                    "%s does not fit %s: the kernels need %llu bytes of local memory and the "
+                    "device has %llu",
+                    what, device_name, (unsigned long long)need,
+                    (unsigned long long)lim->local_memory);
+    return APSP_OK;
+}
+
+/* The round depth: --tile, checked; or the largest default for the device type that fits. */
+static apsp_status choose_params(const apsp_options *options, const device_limits *lim,
+                                 const char *device_name, kernel_params *p, apsp_error *error) {
+    if (options->tile != 0) {
+        if (!is_power_of_two(options->tile))
+            return fail(error, APSP_ERR_USAGE,
+                        "--tile=%d: the OpenCL backend needs a power of two (8, 16, 32, 64, ...)",
+                        options->tile);
+        default_params(options->tile, lim, p);
+        apsp_status status = override_params(p, error);
+        if (status == APSP_OK)
+            status = check_params(p, lim, device_name, 1, error);
+        return status;
+    }
+    /* On PoCL, tiles 16 to 64 measured about the same; 32 halves phase 1's serial steps. */
+    int tile = lim->type & CL_DEVICE_TYPE_CPU ? 32 : 64;
+    for (;; tile /= 2) {
+        default_params(tile, lim, p);
+        apsp_status status = override_params(p, error);
+        if (status != APSP_OK)
+            return status;
+        status = check_params(p, lim, device_name, 0, error);
+        if (status == APSP_OK || tile == 1)
+            return status;
+    }
+}
+
+/* ---- set-up ---------------------------------------------------------------------------------- */
+
+/* $APSP_MAX_BUFFER_BYTES: "65536", "64K", "512M", "2G". */
+static apsp_status env_buffer_cap(uint64_t *cap, apsp_error *error) {
+    const char *text = getenv("APSP_MAX_BUFFER_BYTES");
+    *cap = 0;
+    if (!text || !*text)
+        return APSP_OK;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    unsigned shift = 0;
+    if (*end == 'k' || *end == 'K')
+        shift = 10;
+    else if (*end == 'm' || *end == 'M')
+        shift = 20;
+    else if (*end == 'g' || *end == 'G')
+        shift = 30;
+    if (shift)
+        end++;
+    if (errno || end == text || text[0] == '-' || *end != '\0' || v == 0 ||
+        v > (UINT64_MAX >> shift))
+        return fail(error, APSP_ERR_USAGE,
+                    "APSP_MAX_BUFFER_BYTES=%s: expected a positive size like 64K or 512M", text);
+    *cap = (uint64_t)v << shift;
+    return APSP_OK;
+}
+
+/* Decides the padded size and the bands; refuses what cannot fit. */
+/* Decides the padded size and the bands; refuses what cannot fit. Bands are whole multiples of
+ * row_unit = lcm(TILE, phase-3 block height) rows, so that the pivot rows lie in one band and
+ * phase 3 tiles every band exactly; n is also a multiple of the phase-3 block width. */
+static apsp_status plan_layout(cl_state *s, const apsp_options *options, apsp_error *error) {
+    kernel_params *p = &s->params;
+    char need[32], have[32];
+    uint64_t cap = s->limits.max_allocation, user_cap = options->max_buffer_bytes;
+    const char *cap_source = "the device's largest single allocation";
+    const char *user_source = "--max-buffer-bytes";
+    if (!user_cap) {
+        apsp_status status = env_buffer_cap(&user_cap, error);
+        if (status != APSP_OK)
+            return status;
+        user_source = "APSP_MAX_BUFFER_BYTES";
+    }
+    int user_limited = user_cap && user_cap < cap;
+    if (user_limited) {
+        cap = user_cap;
+        cap_source = user_source;
+    }
+
+    size_t row_unit, unit;
+    uint64_t unit_bytes; /* one band of the least height */
+    for (;;) {
+        size_t block_rows = (size_t)(p->group_rows * p->thread_rows);
+        row_unit = lcm((size_t)p->tile, block_rows);
+        unit = lcm(row_unit, (size_t)(p->group_cols * p->thread_cols));
+        s->n = (s->real_n + unit - 1) / unit * unit;
+        unit_bytes = (uint64_t)row_unit * s->n * 4;
+        if (unit_bytes <= cap || row_unit == (size_t)p->tile)
+            break;
+        /* Under a tight buffer cap, lower phase-3 blocks allow bands as low as one tile. */
+        if (p->group_rows > 1)
+            p->group_rows /= 2;
+        else if (p->thread_rows > 1)
+            p->thread_rows /= 2;
+        else
+            break;
+    }
+    s->row_unit = row_unit;
+    /* The kernels index within a band and the panels in int. */
+    if ((uint64_t)s->n * ((uint64_t)row_unit + (uint64_t)p->tile + 1) > INT32_MAX)
+        return fail(error, APSP_ERR_TOO_LARGE, "V = %zu is too large for the OpenCL kernels",
+                    s->real_n);
+    uint64_t n = s->n;
+    uint64_t matrix = n * n * 4, panels = 2 * n * (uint64_t)p->tile * 4;
+    if (matrix + panels > s->limits.global_memory)
+        return fail(error, APSP_ERR_TOO_LARGE,
+                    "V = %zu: the %llu x %llu distance matrix and its panels need %s but %s has "
+                    "%s of global memory",
+                    s->real_n, (unsigned long long)n, (unsigned long long)n,
+                    format_bytes(matrix + panels, need, sizeof need), s->name,
+                    format_bytes(s->limits.global_memory, have, sizeof have));
+    if (unit_bytes > cap)
+        return fail(error, user_limited ? APSP_ERR_USAGE : APSP_ERR_TOO_LARGE,
+                    "V = %zu: the smallest band of the matrix (%zu rows of %llu) needs %s but "
+                    "one buffer may hold at most %s (%s)",
+                    s->real_n, row_unit, (unsigned long long)n,
+                    format_bytes(unit_bytes, need, sizeof need),
+                    format_bytes(cap, have, sizeof have), cap_source);
+
+    /* As few bands as the cap allows, of even heights in whole units. */
+    size_t units = s->n / row_unit;
+    size_t units_per_band = (size_t)(cap / unit_bytes);
+    s->band_count = (units + units_per_band - 1) / units_per_band;
+    units_per_band = (units + s->band_count - 1) / s->band_count;
+    s->band_count = (units + units_per_band - 1) / units_per_band;
+    s->bands = calloc(s->band_count, sizeof *s->bands);
+    if (!s->bands)
+        return fail(error, APSP_ERR_NO_MEMORY, "out of memory");
+    for (size_t b = 0; b < s->band_count; b++) {
+        s->bands[b].row0 = b * units_per_band * row_unit;
+        size_t end = s->bands[b].row0 + units_per_band * row_unit;
+        s->bands[b].rows = (end < s->n ? end : s->n) - s->bands[b].row0;
+    }
+    return APSP_OK;
+}
+
+static apsp_status build_program(cl_state *s, apsp_error *error) {
+    const kernel_params *p = &s->params;
+    snprintf(s->build_options, sizeof s->build_options,
+             "-DTILE=%d -DPIVOT_ITEMS=%d -DK_CHUNK=%d -DTHREAD_ROWS=%d -DTHREAD_COLS=%d "
+             "-DGROUP_ROWS=%d -DGROUP_COLS=%d -DINF=%d",
+             p->tile, p->pivot_items, p->k_chunk, p->thread_rows, p->thread_cols, p->group_rows,
+             p->group_cols, APSP_INF);
+    char *source, origin[1024];
+    apsp_status status = cl_load_source("fw.cl", &source, origin, sizeof origin, error);
+    if (status != APSP_OK)
+        return status;
+    cl_int err;
+    const char *text = source;
+    s->program = clCreateProgramWithSource(s->context, 1, &text, NULL, &err);
+    free(source);
+    if (err != CL_SUCCESS)
+        return cl_fail(error, APSP_ERR_KERNEL_BUILD, err, "clCreateProgramWithSource(%s)", origin);
+    err = clBuildProgram(s->program, 1, &s->device, s->build_options, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        /* The log is many lines; the error message is one. Print the failure and the log on
+         * stderr now, and return the same line. */
+        cl_fail(error, APSP_ERR_KERNEL_BUILD, err, "clBuildProgram(%s) for %s with options '%s'",
+                origin, s->name, s->build_options);
+        char *log = cl_build_log(s->program, s->device);
+        if (error)
+            fprintf(stderr, "apsp: %s; build log:\n%s\n", error->message,
+                    log ? log : "(the driver gave no build log)");
+        free(log);
+        return APSP_ERR_KERNEL_BUILD;
+    }
+    struct {
+        cl_kernel *kernel;
+        const char *name;
+        size_t items;
+    } kernels[] = {
+        {&s->phase1, "fw_phase1", (size_t)p->pivot_items * (size_t)p->pivot_items},
+        {&s->phase2, "fw_phase2", (size_t)p->pivot_items * (size_t)p->pivot_items},
+        {&s->phase3, "fw_phase3", (size_t)p->group_rows * (size_t)p->group_cols},
+        {&s->pad, "fw_pad", 1},
+    };
+    for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
+        *kernels[k].kernel = clCreateKernel(s->program, kernels[k].name, &err);
+        if (err != CL_SUCCESS)
+            return cl_fail(error, APSP_ERR_KERNEL_BUILD, err, "clCreateKernel(%s)",
+                           kernels[k].name);
+        /* A kernel's own limit can be below the device's (registers, local memory). */
+        size_t most = 0;
+        err = clGetKernelWorkGroupInfo(*kernels[k].kernel, s->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                       sizeof most, &most, NULL);
+        if (err != CL_SUCCESS)
+            return cl_fail(error, APSP_ERR_DEVICE, err, "clGetKernelWorkGroupInfo(%s)",
+                           kernels[k].name);
+        if (most < kernels[k].items)
+            return fail(error, APSP_ERR_DEVICE,
+                        "tile %d: kernel %s needs work-groups of %zu work-items but %s runs it "
+                        "with at most %zu (options '%s')",
+                        p->tile, kernels[k].name, kernels[k].items, s->name, most,
+                        s->build_options);
+    }
+    return APSP_OK;
+}
+
+static apsp_status create_buffers(cl_state *s, apsp_error *error) {
+    cl_int err;
+    for (size_t b = 0; b < s->band_count; b++) {
+        s->bands[b].buffer = clCreateBuffer(s->context, CL_MEM_READ_WRITE,
+                                            s->bands[b].rows * s->n * sizeof(cl_int), NULL, &err);
+        if (err != CL_SUCCESS)
+            return cl_fail(error, APSP_ERR_DEVICE, err, "clCreateBuffer(band %zu of %zu rows)", b,
+                           s->bands[b].rows);
+    }
+    size_t panel = (size_t)s->params.tile * s->n * sizeof(cl_int);
+    s->row_panel = clCreateBuffer(s->context, CL_MEM_READ_WRITE, panel, NULL, &err);
+    if (err != CL_SUCCESS)
+        return cl_fail(error, APSP_ERR_DEVICE, err, "clCreateBuffer(row panel)");
+    s->col_panel = clCreateBuffer(s->context, CL_MEM_READ_WRITE, panel, NULL, &err);
+    if (err != CL_SUCCESS)
+        return cl_fail(error, APSP_ERR_DEVICE, err, "clCreateBuffer(column panel)");
+    return APSP_OK;
+}
+
+static apsp_status open_device(cl_state *s, const apsp_device_info *device, apsp_error *error) {
+    find_context fc = {.wanted = device->backend_index};
+    apsp_status status = for_each_device(find_one, &fc, error);
+    if (status != APSP_OK)
+        return status;
+    if (!fc.device)
+        return fail(error, APSP_ERR_NO_DEVICE, "OpenCL device %d (%s) is gone", device->index,
+                    device->name);
+    s->platform = fc.platform;
+    s->device = fc.device;
+    cl_device_string(s->device, CL_DEVICE_NAME, s->name, sizeof s->name);
+    query_limits(s->device, &s->limits);
+    cl_int err;
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)s->platform, 0};
+    s->context = clCreateContext(props, 1, &s->device, NULL, NULL, &err);
+    if (err != CL_SUCCESS)
+        return cl_fail(error, APSP_ERR_DEVICE, err, "clCreateContext(%s)", s->name);
+    s->queue = clCreateCommandQueue(s->context, s->device, 0, &err);
+    if (err != CL_SUCCESS)
+        return cl_fail(error, APSP_ERR_DEVICE, err, "clCreateCommandQueue(%s)", s->name);
+    return APSP_OK;
+}
+
+static void close_device(cl_state *s) {
+    if (s->queue)
+        clFinish(s->queue);
+    for (size_t b = 0; b < s->band_count; b++)
+        if (s->bands[b].buffer)
+            clReleaseMemObject(s->bands[b].buffer);
+    free(s->bands);
+    if (s->row_panel)
+        clReleaseMemObject(s->row_panel);
+    if (s->col_panel)
+        clReleaseMemObject(s->col_panel);
+    cl_kernel kernels[] = {s->phase1, s->phase2, s->phase3, s->pad};
+    for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++)
+        if (kernels[k])
+            clReleaseKernel(kernels[k]);
+    if (s->program)
+        clReleaseProgram(s->program);
+    if (s->queue)
+        clReleaseCommandQueue(s->queue);
+    if (s->context)
+        clReleaseContext(s->context);
+    memset(s, 0, sizeof *s);
+}
+
+/* ---- transfers and rounds ------------------------------------------------------------------ */
+
+/* Sets kernel argument `index`, reporting the kernel's name on failure. */
+#define SET_ARG(kernel, name, index, value)                                                        \
+    do {                                                                                           \
+        cl_int e_ = clSetKernelArg(kernel, index, sizeof(value), &(value));                        \
+        if (e_ != CL_SUCCESS)                                                                      \
+            return cl_fail(error, APSP_ERR_DEVICE, e_, "clSetKernelArg(%s, %d)", name, index);     \
+    } while (0)
+
+static apsp_status upload(cl_state *s, const apsp_matrix *m, apsp_error *error) {
+    cl_int err, n = (cl_int)s->n, real_n = (cl_int)s->real_n;
+    for (size_t b = 0; b < s->band_count; b++) {
+        const cl_band *band = &s->bands[b];
+        if (band->row0 < s->real_n) {
+            size_t end = band->row0 + band->rows < s->real_n ? band->row0 + band->rows : s->real_n;
+            size_t device_origin[3] = {0, 0, 0};
+            size_t host_origin[3] = {0, band->row0, 0};
+            size_t region[3] = {s->real_n * sizeof(cl_int), end - band->row0, 1};
+            err = clEnqueueWriteBufferRect(s->queue, band->buffer, CL_FALSE, device_origin,
+                                           host_origin, region, s->n * sizeof(cl_int), 0,
+                                           m->stride * sizeof(cl_int), 0, m->data, 0, NULL, NULL);
+            if (err != CL_SUCCESS)
+                return cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueWriteBufferRect(band %zu)",
+                               b);
+        }
+        if (s->n > s->real_n) {
+            cl_int row0 = (cl_int)band->row0;
+            SET_ARG(s->pad, "pad", 0, band->buffer);
+            SET_ARG(s->pad, "pad", 1, n);
+            SET_ARG(s->pad, "pad", 2, row0);
+            SET_ARG(s->pad, "pad", 3, real_n);
+            size_t global[2] = {s->n, band->rows};
+            err = clEnqueueNDRangeKernel(s->queue, s->pad, 2, NULL, global, NULL, 0, NULL, NULL);
+            if (err != CL_SUCCESS)
+                return cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueNDRangeKernel(pad, band %zu)",
+                               b);
+        }
+    }
+    err = clFinish(s->queue);
+    if (err != CL_SUCCESS)
+        return cl_fail(error, APSP_ERR_DEVICE, err, "clFinish(upload)");
+    return APSP_OK;
+}
+
+static apsp_status download(cl_state *s, apsp_matrix *m, apsp_error *error) {
+    cl_int err;
+    for (size_t b = 0; b < s->band_count && s->bands[b].row0 < s->real_n; b++) {
+        const cl_band *band = &s->bands[b];
+        size_t end = band->row0 + band->rows < s->real_n ? band->row0 + band->rows : s->real_n;
+        size_t device_origin[3] = {0, 0, 0};
+        size_t host_origin[3] = {0, band->row0, 0};
+        size_t region[3] = {s->real_n * sizeof(cl_int), end - band->row0, 1};
+        err = clEnqueueReadBufferRect(s->queue, band->buffer, CL_FALSE, device_origin, host_origin,
+                                      region, s->n * sizeof(cl_int), 0, m->stride * sizeof(cl_int),
+                                      0, m->data, 0, NULL, NULL);
+        if (err != CL_SUCCESS)
+            return cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueReadBufferRect(band %zu)", b);
+    }
+    err = clFinish(s->queue);
+    if (err != CL_SUCCESS)
+        return cl_fail(error, APSP_ERR_DEVICE, err, "clFinish(download)");
+    return APSP_OK;
+}
+
+/* Queues round r: the panel copies, phase 1, phase 2 and phase 3 per band. When `done` is not
+ * NULL it receives an event that completes with the round. */
+static apsp_status queue_round(cl_state *s, cl_int r, cl_event *done, apsp_error *error) {
+    const kernel_params *p = &s->params;
+    const size_t tile = (size_t)p->tile, row_bytes = s->n * sizeof(cl_int);
+    const size_t pivot_row = (size_t)r * tile;
+    cl_int err;
+
+    /* The band holding the pivot rows: bands are whole tiles, so it holds all of them. */
+    size_t pb = 0;
+    while (pivot_row >= s->bands[pb].row0 + s->bands[pb].rows)
+        pb++;
+    err = clEnqueueCopyBuffer(s->queue, s->bands[pb].buffer, s->row_panel,
+                              (pivot_row - s->bands[pb].row0) * row_bytes, 0, tile * row_bytes, 0,
+                              NULL, NULL);
+    if (err != CL_SUCCESS)
+        return cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueCopyBuffer(row panel, round %d)",
+                       (int)r);
+    for (size_t b = 0; b < s->band_count; b++) {
+        size_t src_origin[3] = {pivot_row * sizeof(cl_int), 0, 0};
+        size_t dst_origin[3] = {0, s->bands[b].row0, 0};
+        size_t region[3] = {tile * sizeof(cl_int), s->bands[b].rows, 1};
+        err = clEnqueueCopyBufferRect(s->queue, s->bands[b].buffer, s->col_panel, src_origin,
+                                      dst_origin, region, row_bytes, 0, tile * sizeof(cl_int), 0, 0,
+                                      NULL, NULL);
+        if (err != CL_SUCCESS)
+            return cl_fail(error, APSP_ERR_DEVICE, err,
+                           "clEnqueueCopyBufferRect(column panel, band %zu, round %d)", b, (int)r);
+    }
+
+    SET_ARG(s->phase1, "phase1", 2, r);
+    size_t pivot_local[2] = {(size_t)p->pivot_items, (size_t)p->pivot_items};
+    err = clEnqueueNDRangeKernel(s->queue, s->phase1, 2, NULL, pivot_local, pivot_local, 0, NULL,
+                                 NULL);
+    if (err != CL_SUCCESS)
+        return cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueNDRangeKernel(phase1, round %d)",
+                       (int)r);
+
+    SET_ARG(s->phase2, "phase2", 2, r);
+    size_t phase2_global[2] = {(size_t)p->pivot_items * (s->n / tile), (size_t)p->pivot_items};
+    err = clEnqueueNDRangeKernel(s->queue, s->phase2, 2, NULL, phase2_global, pivot_local, 0, NULL,
+                                 NULL);
+    if (err != CL_SUCCESS)
+        return cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueNDRangeKernel(phase2, round %d)",
+                       (int)r);
+
+    size_t block_rows = (size_t)(p->group_rows * p->thread_rows);
+    size_t block_cols = (size_t)(p->group_cols * p->thread_cols);
+    size_t local[2] = {(size_t)p->group_cols, (size_t)p->group_rows};
+    for (size_t b = 0; b < s->band_count; b++) {
+        cl_int row0 = (cl_int)s->bands[b].row0;
+        SET_ARG(s->phase3, "phase3", 0, s->bands[b].buffer);
+        SET_ARG(s->phase3, "phase3", 4, row0);
+        size_t global[2] = {s->n / block_cols * local[0], s->bands[b].rows / block_rows * local[1]};
+        int last = b + 1 == s->band_count;
+        err = clEnqueueNDRangeKernel(s->queue, s->phase3, 2, NULL, global, local, 0, NULL,
+                                     last ? done : NULL);
+        if (err != CL_SUCCESS)
+            return cl_fail(error, APSP_ERR_DEVICE, err,
+                           "clEnqueueNDRangeKernel(phase3, band %zu, round %d)", b, (int)r);
+    }
+    return APSP_OK;
+}
+
+static apsp_status run_rounds(cl_state *s, const apsp_options *options, apsp_error *error) {
+    cl_int n = (cl_int)s->n;
+    SET_ARG(s->phase1, "phase1", 0, s->row_panel);
+    SET_ARG(s->phase1, "phase1", 1, n);
+    SET_ARG(s->phase2, "phase2", 0, s->row_panel);
+    SET_ARG(s->phase2, "phase2", 1, n);
+    SET_ARG(s->phase3, "phase3", 1, s->col_panel);
+    SET_ARG(s->phase3, "phase3", 2, s->row_panel);
+    SET_ARG(s->phase3, "phase3", 3, n);
+
+    const size_t rounds = s->n / (size_t)s->params.tile;
+    const int report = options->progress != NULL;
+    /* With progress, round r's end event is kept until round r + PROGRESS_LAG is queued, then
+     * waited on: the device stays busy while the host reports. */
+    cl_event pending[PROGRESS_LAG] = {0};
+    size_t reported = 0;
+    apsp_status status = APSP_OK;
+    for (size_t r = 0; r < rounds && status == APSP_OK; r++) {
+        cl_event *slot = report ? &pending[r % PROGRESS_LAG] : NULL;
+        if (slot && *slot) {
+            cl_int err = clWaitForEvents(1, slot);
+            clReleaseEvent(*slot);
+            *slot = NULL;
+            if (err != CL_SUCCESS) {
+                status =
+                    cl_fail(error, APSP_ERR_DEVICE, err, "clWaitForEvents(round %zu)", reported);
+                break;
+            }
+            options->progress(options->progress_context, ++reported, rounds);
+        }
+        status = queue_round(s, (cl_int)r, slot, error);
+        if (status == APSP_OK) {
+            cl_int err = clFlush(s->queue);
+            if (err != CL_SUCCESS)
+                status = cl_fail(error, APSP_ERR_DEVICE, err, "clFlush(round %zu)", r);
+        }
+    }
+    cl_int err = clFinish(s->queue);
+    if (status == APSP_OK && err != CL_SUCCESS)
+        status = cl_fail(error, APSP_ERR_DEVICE, err, "clFinish(rounds)");
+    for (size_t k = 0; k < PROGRESS_LAG; k++)
+        if (pending[k])
+            clReleaseEvent(pending[k]);
+    while (status == APSP_OK && report && reported < rounds)
+        options->progress(options->progress_context, ++reported, rounds);
+    return status;
+}
+
+/* ---- the backend ----------------------------------------------------------------------------- */
+
+static apsp_status opencl_solve(apsp_matrix *m, const apsp_options *options,
+                                const apsp_device_info *device, apsp_report *report,
+                                apsp_error *error) {
+    cl_state s = {.real_n = m->n};
+    double t0 = seconds_now();
+    apsp_status status = open_device(&s, device, error);
+    if (status == APSP_OK)
+        status = choose_params(options, &s.limits, s.name, &s.params, error);
+    if (status == APSP_OK)
+        status = plan_layout(&s, options, error);
+    if (status == APSP_OK)
+        status = build_program(&s, error);
+    if (status == APSP_OK)
+        status = create_buffers(&s, error);
+    double t1 = seconds_now();
+    if (status == APSP_OK)
+        status = upload(&s, m, error);
+    double t2 = seconds_now();
+    if (status == APSP_OK)
+        status = run_rounds(&s, options, error);
+    double t3 = seconds_now();
+    if (status == APSP_OK)
+        status = download(&s, m, error);
+    double t4 = seconds_now();
+    if (status == APSP_OK && report) {
+        snprintf(report->backend, sizeof report->backend, "opencl");
+        snprintf(report->device, sizeof report->device, "%s", s.name);
+        report->padded = s.n;
+        report->tile = s.params.tile;
+        report->threads = 0;
+        report->setup_seconds = t1 - t0;
+        report->upload_seconds = t2 - t1;
+        report->compute_seconds = t3 - t2;
+        report->download_seconds = t4 - t3;
+    }
+    close_device(&s);
+    return status;
+}
+
+const apsp_backend_impl apsp_backend_opencl = {
+    .name = "opencl",
+    .kind = APSP_BACKEND_OPENCL,
+    .list = opencl_list,
+    .solve = opencl_solve,
+};

@@ -1,0 +1,351 @@
+#!/usr/bin/env python3
+"""Device listing, selection and failure behaviour of the apsp command's OpenCL backend.
+
+    test_opencl.py APSP TESTCASES_DIR KERNEL_DIR TEST
+
+TEST is one of the names in TESTS below. Exit status: 0 passed, 1 failed, 77 (skipped) when the
+test needs an OpenCL device and there is none, unless APSP_TEST_REQUIRE_DEVICE=1 makes that a
+failure. 'no-platform' needs no device: it hides every OpenCL platform from the ICD loader.
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+EXIT_USAGE, EXIT_DEVICE = 2, 6
+SKIP = 77
+CASE = "v333-random"  # several rounds at every tile, and several bands under a 64K buffer cap
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL: " + what, flush=True)
+    return cond
+
+
+def clean_env(**extra):
+    """The environment without the variables that steer device choice and kernels."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("APSP_DEVICE", "APSP_KERNEL_DIR", "APSP_MAX_BUFFER_BYTES", "APSP_KERNEL_PARAMS")
+    }
+    env.update(extra)
+    return env
+
+
+class Ctx:
+    def __init__(self, apsp, cases, kernels, work):
+        self.apsp = apsp
+        self.cases = cases
+        self.kernels = kernels
+        self.work = work
+
+    def run(self, args, env=None):
+        p = subprocess.run(
+            [self.apsp] + args,
+            capture_output=True,
+            stdin=subprocess.DEVNULL,
+            env=env or clean_env(),
+            timeout=300,
+        )
+        p.err = p.stderr.decode(errors="replace")
+        p.out = p.stdout.decode(errors="replace")
+        return p
+
+    def devices(self, env=None):
+        """--list-devices as dicts: index, name, type, backend, platform, driver, numbers."""
+        p = self.run(["--list-devices"], env)
+        check(p.returncode == 0, "--list-devices exits %d: %s" % (p.returncode, p.err))
+        found = []
+        for line in p.out.splitlines():
+            m = re.match(r"^(\d+): (.*) \[(\w+)\] \((\w+) backend\)$", line)
+            if m:
+                found.append(
+                    dict(index=int(m[1]), name=m[2], type=m[3], backend=m[4], lines=[])
+                )
+                continue
+            check(found and line.startswith("    "), "--list-devices: stray line %r" % line)
+            if not found:
+                continue
+            found[-1]["lines"].append(line.strip())
+            m = re.match(r"^platform: (.*); driver: (.*)$", line.strip())
+            if m:
+                found[-1]["platform"], found[-1]["driver"] = m[1], m[2]
+            m = re.match(
+                r"^compute units: (\d+); global memory: (\d+) MiB; max allocation: (\d+) MiB; "
+                r"local memory: (\d+) KiB; max work-group: (\d+)$",
+                line.strip(),
+            )
+            if m:
+                found[-1]["numbers"] = [int(x) for x in m.groups()]
+        return found
+
+    def opencl_devices(self):
+        return [d for d in self.devices() if d["backend"] == "opencl"]
+
+    def case(self, name=CASE):
+        return os.path.join(self.cases, name + ".in"), os.path.join(self.cases, name + ".out")
+
+    def solve(self, args, env=None, name=CASE):
+        """Runs apsp -v on a testcase; returns (process, backend, device name, output correct)."""
+        src, want = self.case(name)
+        out = os.path.join(self.work, "out.bin")
+        if os.path.exists(out):
+            os.unlink(out)
+        p = self.run(["-v"] + args + [src, out], env)
+        m = re.search(r"^apsp: backend (\w+) on (.*); V = ", p.err, re.M)
+        correct = False
+        if p.returncode == 0 and os.path.exists(out):
+            with open(out, "rb") as f, open(want, "rb") as g:
+                correct = f.read() == g.read()
+        return p, m[1] if m else None, m[2] if m else None, correct
+
+
+def need_device(ctx):
+    devices = ctx.opencl_devices()
+    if devices:
+        return devices
+    print("no OpenCL device")
+    if os.environ.get("APSP_TEST_REQUIRE_DEVICE") == "1":
+        check(False, "APSP_TEST_REQUIRE_DEVICE=1: a missing device is a failure")
+        return None
+    sys.exit(SKIP)
+
+
+def expect_solved_on(ctx, args, want, what, env=None):
+    p, backend, name, correct = ctx.solve(args, env)
+    check(p.returncode == 0, "%s: exit %d: %s" % (what, p.returncode, p.err.strip()))
+    # The pthread backend reports its thread count rather than its list entry's name.
+    if want["backend"] == "cpu":
+        name = want["name"] if backend == "cpu" else name
+    check(
+        (backend, name) == (want["backend"], want["name"]),
+        "%s: ran on %s '%s', expected %s '%s'"
+        % (what, backend, name, want["backend"], want["name"]),
+    )
+    check(correct, "%s: wrong output" % what)
+
+
+def test_list(ctx):
+    devices = ctx.devices()
+    if need_device(ctx) is None:
+        return
+    check(
+        [d["index"] for d in devices] == list(range(len(devices))),
+        "indices are not 0, 1, 2, ...: %s" % [d["index"] for d in devices],
+    )
+    cpu = [d for d in devices if d["backend"] == "cpu"]
+    check(len(cpu) == 1 and devices[-1] is cpu[0], "the pthread entry is not last and alone")
+    for d in devices:
+        if d["backend"] != "opencl":
+            continue
+        print("found %d: %s [%s] on %s" % (d["index"], d["name"], d["type"], d.get("platform")))
+        check(d["name"] != "", "device %d has no name" % d["index"])
+        check(d["type"] in ("gpu", "cpu", "accelerator", "other"), "device %d type" % d["index"])
+        check(d.get("platform", "") != "", "device %d: no platform line" % d["index"])
+        check(d.get("driver", "") != "", "device %d: no driver version" % d["index"])
+        n = d.get("numbers")
+        if check(n is not None, "device %d: no limits line" % d["index"]):
+            units, glob, alloc, local, group = n
+            check(units > 0 and glob > 0 and alloc > 0 and local > 0 and group > 0,
+                  "device %d: a zero limit: %s" % (d["index"], n))
+            check(alloc <= glob, "device %d: max allocation above global memory" % d["index"])
+
+
+def test_select_index(ctx):
+    devices = need_device(ctx)
+    if devices:
+        d = devices[-1]  # the last OpenCL device: not merely the default
+        expect_solved_on(ctx, ["--device=%d" % d["index"]], d, "--device=%d" % d["index"])
+        expect_solved_on(ctx, ["-d", str(d["index"])], d, "-d %d" % d["index"])
+
+
+def first_match(devices, word):
+    word = word.lower()
+    for d in devices:
+        if word in d["name"].lower() or word in d.get("platform", "").lower():
+            return d
+    return None
+
+
+def test_select_name(ctx):
+    devices = need_device(ctx)
+    if not devices:
+        return
+    everything = ctx.devices()
+    d = devices[-1]
+    # A piece of the name in the other case, so that matching must ignore case.
+    words = [
+        w
+        for w in re.split(r"[^A-Za-z0-9]+", d["name"])
+        if len(w) >= 3 and not w.isdigit() and w.lower() not in ("gpu", "cpu", "accelerator", "host")
+    ]
+    piece = (words[-1] if words else d["name"]).swapcase()
+    want = first_match(everything, piece)
+    expect_solved_on(ctx, ["--device=" + piece], want, "--device=" + piece)
+
+
+def test_select_type(ctx):
+    devices = need_device(ctx)
+    if not devices:
+        return
+    everything = ctx.devices()
+    types = sorted({d["type"] for d in devices if d["type"] != "other"})
+    for t in types:
+        want = next(d for d in everything if d["type"] == t)
+        expect_solved_on(ctx, ["--device=" + t.upper()], want, "--device=" + t.upper())
+    host = next(d for d in everything if d["type"] == "host")
+    expect_solved_on(ctx, ["--device=host"], host, "--device=host")
+    # --backend=opencl picks an OpenCL device even when it is a CPU one (PoCL).
+    gpus = [d for d in devices if d["type"] == "gpu"]
+    expect_solved_on(ctx, ["--backend=opencl"], gpus[0] if gpus else devices[0], "--backend=opencl")
+    # auto prefers a GPU and never takes an OpenCL CPU device by itself.
+    expect_solved_on(ctx, [], gpus[0] if gpus else host, "auto")
+
+
+def test_select_env(ctx):
+    devices = need_device(ctx)
+    if devices:
+        d = devices[-1]
+        expect_solved_on(
+            ctx, [], d, "APSP_DEVICE=%d" % d["index"], clean_env(APSP_DEVICE=str(d["index"]))
+        )
+        # An explicit --device wins over the variable.
+        host = ctx.devices()[-1]
+        expect_solved_on(
+            ctx, ["--device=host"], host, "APSP_DEVICE with --device",
+            clean_env(APSP_DEVICE=str(d["index"])),
+        )
+
+
+def expect_failure(ctx, args, code, what, env=None, needles=()):
+    p, _, _, _ = ctx.solve(args, env)
+    check(p.returncode == code, "%s: exit %d, expected %d: %s" % (what, p.returncode, code, p.err))
+    check(not os.path.exists(os.path.join(ctx.work, "out.bin")), "%s: output left behind" % what)
+    last = p.err.strip().splitlines()[-1] if p.err.strip() else ""
+    check(last.startswith("apsp: "), "%s: no 'apsp: ' error line: %r" % (what, p.err))
+    for needle in needles:
+        check(needle.lower() in p.err.lower(), "%s: stderr lacks %r: %s" % (what, needle, p.err))
+    return p
+
+
+def test_unknown_device(ctx):
+    devices = need_device(ctx)
+    if not devices:
+        return
+    everything = ctx.devices()
+    p = expect_failure(ctx, ["--device=no-such-device-xyz"], EXIT_DEVICE, "unknown device",
+                       needles=["no-such-device-xyz"] + [d["name"] for d in everything[:2]])
+    check(len(p.err.strip().splitlines()) == 1, "unknown device: more than one line: %s" % p.err)
+    expect_failure(ctx, ["--device=%d" % len(everything)], EXIT_DEVICE, "index past the end")
+    # The pthread entry is no OpenCL device.
+    expect_failure(ctx, ["--backend=opencl", "--device=host"], EXIT_DEVICE, "opencl + host")
+
+
+def test_no_platform(ctx):
+    empty = os.path.join(ctx.work, "no-vendors")
+    os.mkdir(empty)
+    env = clean_env(OCL_ICD_VENDORS=empty)
+    env.pop("OCL_ICD_FILENAMES", None)
+    devices = ctx.devices(env)
+    if any(d["backend"] == "opencl" for d in devices):
+        print("the ICD loader ignores OCL_ICD_VENDORS; cannot hide the platforms")
+        sys.exit(SKIP)
+    check(
+        len(devices) == 1 and devices[0]["backend"] == "cpu" and devices[0]["index"] == 0,
+        "without platforms the list is not just the pthread entry: %s" % devices,
+    )
+    if devices:
+        expect_solved_on(ctx, [], devices[0], "auto without platforms", env)
+        expect_solved_on(ctx, ["--backend=auto"], devices[0], "--backend=auto", env)
+    expect_failure(ctx, ["--backend=opencl"], EXIT_DEVICE, "--backend=opencl without platforms",
+                   env, needles=["opencl"])
+    expect_failure(ctx, ["--device=gpu"], EXIT_DEVICE, "--device=gpu without platforms", env)
+
+
+def test_tile_misfit(ctx):
+    if not need_device(ctx):
+        return
+    expect_failure(ctx, ["--backend=opencl", "--tile=1024"], EXIT_DEVICE, "--tile=1024",
+                   needles=["--tile=1024", "does not fit"])
+    expect_failure(ctx, ["--backend=opencl", "--tile=48"], EXIT_USAGE, "--tile=48",
+                   needles=["--tile=48", "power of two"])
+
+
+def test_build_failure(ctx):
+    if not need_device(ctx):
+        return
+    broken = os.path.join(ctx.work, "broken")
+    os.mkdir(broken)
+    with open(os.path.join(broken, "fw.cl"), "w") as f:
+        f.write("__kernel void fw_phase1(__global int *d) {\n    d[0] = deliberately_undefined;\n}\n")
+    p = expect_failure(
+        ctx, ["--backend=opencl", "--tile=32"], EXIT_DEVICE, "broken kernel",
+        clean_env(APSP_KERNEL_DIR=broken),
+        needles=["clBuildProgram", "CL_BUILD_PROGRAM_FAILURE", "-DTILE=32", "deliberately_undefined"],
+    )
+    lines = p.err.strip().splitlines()
+    first = next((i for i, l in enumerate(lines) if "clBuildProgram" in l), None)
+    log = next((i for i, l in enumerate(lines) if "deliberately_undefined" in l), None)
+    check(first is not None and "-DTILE=32" in lines[first] and log is not None and log > first,
+          "broken kernel: the line with the options does not come before the log: %s" % p.err)
+    expect_failure(ctx, ["--backend=opencl"], EXIT_DEVICE, "missing kernel folder",
+                   clean_env(APSP_KERNEL_DIR=os.path.join(ctx.work, "nowhere")),
+                   needles=["APSP_KERNEL_DIR", "fw.cl"])
+    # The source folder itself builds and solves.
+    devices = ctx.opencl_devices()
+    expect_solved_on(ctx, ["--backend=opencl", "--device=%d" % devices[0]["index"]], devices[0],
+                     "APSP_KERNEL_DIR=cl", clean_env(APSP_KERNEL_DIR=ctx.kernels))
+
+
+def test_buffer_cap(ctx):
+    devices = need_device(ctx)
+    if not devices:
+        return
+    d = devices[0]
+    args = ["--device=%d" % d["index"], "--tile=16"]
+    expect_solved_on(ctx, args, d, "APSP_MAX_BUFFER_BYTES=64K",
+                     clean_env(APSP_MAX_BUFFER_BYTES="64K"))
+    # 16 rows of 384 ints: exactly one band of the least height per buffer.
+    expect_solved_on(ctx, args + ["--max-buffer-bytes=24K"], d, "--max-buffer-bytes=24K")
+    expect_failure(ctx, args, EXIT_USAGE, "APSP_MAX_BUFFER_BYTES=1K",
+                   clean_env(APSP_MAX_BUFFER_BYTES="1K"), needles=["APSP_MAX_BUFFER_BYTES"])
+    expect_failure(ctx, args, EXIT_USAGE, "APSP_MAX_BUFFER_BYTES=junk",
+                   clean_env(APSP_MAX_BUFFER_BYTES="junk"), needles=["APSP_MAX_BUFFER_BYTES"])
+    expect_failure(ctx, args + ["--max-buffer-bytes=1K"], EXIT_USAGE, "--max-buffer-bytes=1K",
+                   needles=["--max-buffer-bytes"])
+
+
+TESTS = {
+    "list": test_list,
+    "select-index": test_select_index,
+    "select-name": test_select_name,
+    "select-type": test_select_type,
+    "select-env": test_select_env,
+    "unknown-device": test_unknown_device,
+    "no-platform": test_no_platform,
+    "tile-misfit": test_tile_misfit,
+    "build-failure": test_build_failure,
+    "buffer-cap": test_buffer_cap,
+}
+
+
+def main(argv):
+    if len(argv) != 5 or argv[4] not in TESTS:
+        sys.stderr.write("usage: test_opencl.py APSP TESTCASES_DIR KERNEL_DIR {%s}\n"
+                         % ",".join(TESTS))
+        return 2
+    with tempfile.TemporaryDirectory(prefix="apsp-opencl-") as work:
+        ctx = Ctx(os.path.abspath(argv[1]), argv[2], argv[3], work)
+        TESTS[argv[4]](ctx)
+    print("%s: %s" % (argv[4], "%d failures" % len(failures) if failures else "passed"))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

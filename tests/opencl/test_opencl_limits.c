@@ -1,0 +1,211 @@
+/* The OpenCL backend through the public API: what it refuses and what it reports.
+ *
+ *   test-opencl-limits
+ *
+ * On the first OpenCL device:
+ *   - a matrix larger than the device's global memory: APSP_ERR_TOO_LARGE, refused before any
+ *     upload (the matrix given has no data at all);
+ *   - a tile that does not fit the device: APSP_ERR_DEVICE; one that is not a power of two,
+ *     and a buffer cap below one band: APSP_ERR_USAGE;
+ *   - a solve spread over several bands: the oracle's answer, the report's fields, and one
+ *     progress call per round, in order.
+ * Exit status: 0 passed, 1 failed, 77 (skipped) when there is no OpenCL device, unless
+ * APSP_TEST_REQUIRE_DEVICE=1 makes that a failure. */
+#include "apsp.h"
+#include "graphgen.h"
+#include "oracle.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            failures++;                                                                            \
+            fprintf(stderr, "FAIL (line %d): ", __LINE__);                                         \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fputc('\n', stderr);                                                                   \
+        }                                                                                          \
+    } while (0)
+
+typedef struct progress_log {
+    size_t calls, last_done, total;
+    int out_of_order;
+} progress_log;
+
+static void on_progress(void *context, size_t done, size_t total) {
+    progress_log *p = context;
+    if (done != p->last_done + 1 || (p->calls > 0 && total != p->total))
+        p->out_of_order = 1;
+    p->calls++;
+    p->last_done = done;
+    p->total = total;
+}
+
+/* A random graph of v vertices as a library matrix and as the oracle's answer. */
+static int make_case(int32_t v, apsp_matrix **m, int32_t **expected) {
+    gg_graph g;
+    const char *why;
+    apsp_error err;
+    *m = NULL;
+    *expected = NULL;
+    if (gg_generate(GG_RANDOM, v, 4 * (int64_t)v, 12345, &g, &why) != 0) {
+        fprintf(stderr, "cannot make a graph: %s\n", why);
+        return -1;
+    }
+    *expected = oracle_matrix_new(v);
+    if (!*expected || apsp_matrix_create((size_t)v, m, &err) != APSP_OK) {
+        gg_free(&g);
+        return -1;
+    }
+    for (size_t e = 0; e < g.e; e++) {
+        const gg_edge *edge = &g.edges[e];
+        oracle_add_edge(*expected, v, edge->src, edge->dst, edge->w);
+        int32_t *cell = apsp_matrix_row(*m, (size_t)edge->src) + edge->dst;
+        if (edge->src != edge->dst && edge->w < *cell)
+            *cell = edge->w;
+    }
+    oracle_floyd_warshall(*expected, v);
+    gg_free(&g);
+    return 0;
+}
+
+static apsp_status solve_with(apsp_matrix *m, const char *device, int tile, uint64_t cap,
+                              apsp_report *report, apsp_error *err) {
+    apsp_options o;
+    apsp_options_init(&o);
+    o.backend = APSP_BACKEND_OPENCL;
+    o.device = device;
+    o.tile = tile;
+    o.max_buffer_bytes = cap;
+    memset(err, 0, sizeof *err);
+    return apsp_solve(m, &o, report, err);
+}
+
+static void test_too_large(const apsp_device_info *d, const char *spec) {
+    /* The least multiple of 64 whose matrix exceeds the device's memory. */
+    size_t v = 64;
+    while ((uint64_t)v * v * 4 <= d->global_memory)
+        v += 64;
+    apsp_matrix m = {.n = v, .padded = v, .stride = v, .data = NULL};
+    apsp_report report;
+    apsp_error err;
+    apsp_status status = solve_with(&m, spec, 0, 0, &report, &err);
+    CHECK(status == APSP_ERR_TOO_LARGE, "V = %zu on %s: status %s (%s), expected too large", v,
+          d->name, apsp_status_name(status), err.message);
+    CHECK(strstr(err.message, "global memory") != NULL,
+          "V = %zu: the message does not name the device's memory: %s", v, err.message);
+}
+
+static void test_refusals(const char *spec) {
+    apsp_matrix *m;
+    int32_t *expected;
+    if (make_case(300, &m, &expected) != 0) {
+        CHECK(0, "cannot make the V = 300 case");
+        return;
+    }
+    apsp_report report;
+    apsp_error err;
+    static const struct {
+        int tile;
+        apsp_status want;
+    } bad_tiles[] = {{1024, APSP_ERR_DEVICE}, {48, APSP_ERR_USAGE}, {3, APSP_ERR_USAGE}};
+    for (size_t t = 0; t < sizeof bad_tiles / sizeof bad_tiles[0]; t++) {
+        apsp_status status = solve_with(m, spec, bad_tiles[t].tile, 0, &report, &err);
+        CHECK(status == bad_tiles[t].want, "tile %d: status %s (%s), expected %s",
+              bad_tiles[t].tile, apsp_status_name(status), err.message,
+              apsp_status_name(bad_tiles[t].want));
+    }
+    /* One band is at least 64 rows of 320 ints at tile 64: 80 KiB. */
+    apsp_status status = solve_with(m, spec, 64, 4096, &report, &err);
+    CHECK(status == APSP_ERR_USAGE && strstr(err.message, "--max-buffer-bytes"),
+          "a 4 KiB buffer cap: status %s (%s), expected a usage error naming the option",
+          apsp_status_name(status), err.message);
+    apsp_matrix_destroy(m);
+    free(expected);
+}
+
+static void test_banded_solve(const apsp_device_info *d, const char *spec) {
+    const int32_t v = 333;
+    const int tile = 16;
+    apsp_matrix *m;
+    int32_t *expected;
+    if (make_case(v, &m, &expected) != 0) {
+        CHECK(0, "cannot make the V = %d case", v);
+        return;
+    }
+    apsp_options o;
+    apsp_options_init(&o);
+    o.backend = APSP_BACKEND_OPENCL;
+    o.device = spec;
+    o.tile = tile;
+    o.max_buffer_bytes = 32 * 1024; /* rows of 384 ints: 24 bands of 16 rows (24 KiB) */
+    progress_log progress = {0};
+    o.progress = on_progress;
+    o.progress_context = &progress;
+    apsp_report r;
+    apsp_error err = {0};
+    apsp_status status = apsp_solve(m, &o, &r, &err);
+    CHECK(status == APSP_OK, "banded solve: %s: %s", apsp_status_name(status), err.message);
+    if (status == APSP_OK) {
+        size_t bad = 0;
+        for (int32_t i = 0; i < v; i++)
+            for (int32_t j = 0; j < v; j++)
+                bad += apsp_matrix_row(m, (size_t)i)[j] != expected[(size_t)i * (size_t)v + j];
+        CHECK(bad == 0, "banded solve: %zu wrong distances", bad);
+        CHECK(strcmp(r.backend, "opencl") == 0, "report.backend = '%s'", r.backend);
+        CHECK(strcmp(r.device, d->name) == 0, "report.device = '%s', expected '%s'", r.device,
+              d->name);
+        CHECK(r.tile == tile, "report.tile = %d", r.tile);
+        CHECK(r.padded >= (size_t)v && r.padded % (size_t)tile == 0 && r.padded < (size_t)v + 64,
+              "report.padded = %zu", r.padded);
+        CHECK(r.threads == 0, "report.threads = %d", r.threads);
+        CHECK(r.setup_seconds > 0 && r.upload_seconds >= 0 && r.compute_seconds > 0 &&
+                  r.download_seconds >= 0,
+              "report times: setup %g upload %g compute %g download %g", r.setup_seconds,
+              r.upload_seconds, r.compute_seconds, r.download_seconds);
+        size_t rounds = r.padded / (size_t)tile;
+        CHECK(progress.calls == rounds && progress.total == rounds && !progress.out_of_order,
+              "progress: %zu calls, last %zu of %zu%s; expected %zu rounds", progress.calls,
+              progress.last_done, progress.total, progress.out_of_order ? ", out of order" : "",
+              rounds);
+    }
+    apsp_matrix_destroy(m);
+    free(expected);
+}
+
+int main(void) {
+    apsp_device_info *devices;
+    size_t count;
+    apsp_error err;
+    if (apsp_list_devices(&devices, &count, &err) != APSP_OK) {
+        fprintf(stderr, "apsp_list_devices: %s\n", err.message);
+        return 1;
+    }
+    const apsp_device_info *d = NULL;
+    for (size_t i = 0; i < count && !d; i++)
+        if (devices[i].backend == APSP_BACKEND_OPENCL)
+            d = &devices[i];
+    if (!d) {
+        free(devices);
+        const char *require = getenv("APSP_TEST_REQUIRE_DEVICE");
+        if (require && strcmp(require, "1") == 0) {
+            fprintf(stderr, "no OpenCL device, and APSP_TEST_REQUIRE_DEVICE=1\n");
+            return 1;
+        }
+        printf("no OpenCL device: skipped\n");
+        return 77;
+    }
+    char spec[16];
+    snprintf(spec, sizeof spec, "%d", d->index);
+    printf("device %s: %s\n", spec, d->name);
+    test_too_large(d, spec);
+    test_refusals(spec);
+    test_banded_solve(d, spec);
+    free(devices);
+    printf("%s\n", failures ? "FAILED" : "passed");
+    return failures ? 1 : 0;
+}
