@@ -8,6 +8,7 @@
  * The threads live for the whole solve; the blocks of phases 2 and 3 are split evenly. */
 #include "backend.h"
 #include "error.h"
+#include "fault.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -18,13 +19,21 @@
 
 enum { ROUND_DEPTH = 64 };
 
+/* Phases 1 and 2 are simple loops that the compiler vectorises; cloned per instruction set
+ * (SSE2 alone has no packed 32-bit min) and picked by the loader for the CPU at hand. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define CLONED_FOR_ISAS __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define CLONED_FOR_ISAS
+#endif
+
 static inline int32_t min32(int32_t a, int32_t b) {
     return a < b ? a : b;
 }
 
 /* Floyd-Warshall inside one block. k must be the outer loop: step k reads row k and column k
  * as left by step k - 1 (they do not change at step k because d(k,k) = 0). */
-static void close_block(int32_t *restrict c, size_t stride) {
+CLONED_FOR_ISAS static void close_block(int32_t *restrict c, size_t stride) {
     for (size_t k = 0; k < ROUND_DEPTH; k++) {
         const int32_t *ck = c + k * stride;
         for (size_t i = 0; i < ROUND_DEPTH; i++) {
@@ -38,7 +47,8 @@ static void close_block(int32_t *restrict c, size_t stride) {
 
 /* C = min(C, P (+) C) for a pivot-row block: column j of C depends only on itself, so k stays
  * the outer loop. */
-static void relax_row_block(int32_t *restrict c, const int32_t *restrict pivot, size_t stride) {
+CLONED_FOR_ISAS static void relax_row_block(int32_t *restrict c, const int32_t *restrict pivot,
+                                            size_t stride) {
     for (size_t k = 0; k < ROUND_DEPTH; k++) {
         const int32_t *ck = c + k * stride;
         for (size_t i = 0; i < ROUND_DEPTH; i++) {
@@ -52,7 +62,8 @@ static void relax_row_block(int32_t *restrict c, const int32_t *restrict pivot, 
 
 /* C = min(C, C (+) P) for a pivot-column block: row i of C depends only on itself, and step k
  * leaves C(i, k) unchanged (P(k, k) = 0), so each row can run all its k-steps at once. */
-static void relax_column_block(int32_t *restrict c, const int32_t *restrict pivot, size_t stride) {
+CLONED_FOR_ISAS static void relax_column_block(int32_t *restrict c, const int32_t *restrict pivot,
+                                               size_t stride) {
     for (size_t i = 0; i < ROUND_DEPTH; i++) {
         int32_t *ci = c + i * stride;
         for (size_t k = 0; k < ROUND_DEPTH; k++) {
@@ -94,14 +105,26 @@ static inline __attribute__((always_inline)) void relax_micro_tile(int32_t *rest
             c[r * stride + j] = acc[r][j];
 }
 
+/* The C cells of the next micro-tile come from memory (a round touches the whole matrix, which
+ * rarely fits in cache); asking for them one tile ahead hides most of that latency. Reading a
+ * little past the block is harmless: prefetches never fault. */
+static inline __attribute__((always_inline)) void prefetch_rows(const int32_t *c, size_t stride,
+                                                                size_t rows) {
+    for (size_t r = 0; r < rows; r++)
+        for (size_t j = 0; j < MICRO_COLS; j += 64 / sizeof(int32_t))
+            __builtin_prefetch(c + r * stride + j, 1);
+}
+
 static inline __attribute__((always_inline)) void relax_block_in_tiles(int32_t *restrict c,
                                                                        const int32_t *restrict a,
                                                                        const int32_t *restrict b,
                                                                        size_t stride, size_t rows) {
     for (size_t j = 0; j < ROUND_DEPTH; j += MICRO_COLS) {
         size_t i = 0;
-        for (; i + rows <= ROUND_DEPTH; i += rows)
+        for (; i + rows <= ROUND_DEPTH; i += rows) {
+            prefetch_rows(c + (i + rows) * stride + j, stride, rows);
             relax_micro_tile(c + i * stride + j, a + i * stride, b + j, stride, rows);
+        }
         for (; i < ROUND_DEPTH; i++)
             relax_micro_tile(c + i * stride + j, a + i * stride, b + j, stride, 1);
     }
@@ -264,8 +287,8 @@ static apsp_status cpu_solve(apsp_matrix *m, const apsp_options *options,
     if (s.threads > useful)
         s.threads = useful > 0 ? (unsigned)useful : 1;
 
-    worker *workers = calloc(s.threads, sizeof *workers);
-    pthread_t *ids = calloc(s.threads, sizeof *ids);
+    worker *workers = apsp_calloc(s.threads, sizeof *workers);
+    pthread_t *ids = apsp_calloc(s.threads, sizeof *ids);
     if (!workers || !ids) {
         free(workers);
         free(ids);
@@ -278,7 +301,7 @@ static apsp_status cpu_solve(apsp_matrix *m, const apsp_options *options,
     /* If the system refuses a thread, run with the ones it gave: the split of the work is fixed
      * only when the gate opens. */
     unsigned created = 1;
-    while (created < s.threads &&
+    while (created < s.threads && !fault_hit(FAULT_ALLOC) &&
            pthread_create(&ids[created], NULL, run_worker, &workers[created]) == 0)
         created++;
     double start = seconds_now();

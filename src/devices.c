@@ -1,5 +1,6 @@
 #include "devices.h"
 #include "error.h"
+#include "fault.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -18,7 +19,7 @@ enum { BACKEND_COUNT = sizeof backends / sizeof backends[0] };
 apsp_device_info *device_list_add(device_list *list) {
     if (list->count == list->capacity) {
         size_t capacity = list->capacity ? 2 * list->capacity : 8;
-        apsp_device_info *items = realloc(list->items, capacity * sizeof *items);
+        apsp_device_info *items = apsp_realloc(list->items, capacity * sizeof *items);
         if (!items)
             return NULL;
         list->items = items;

@@ -5,6 +5,7 @@
  * allocating, every endpoint and weight, and that the file ends exactly after the last edge. */
 #include "apsp.h"
 #include "error.h"
+#include "fault.h"
 #include "output_file.h"
 
 #include <errno.h>
@@ -48,7 +49,8 @@ static apsp_status read_header(hw3_reader *r, apsp_error *error) {
         return fail(error, APSP_ERR_INPUT,
                     "%s: byte offset 4: edge count E = %d, it must not be negative", r->path,
                     r->edges);
-    r->max_weight = r->vertices > 1 ? (APSP_INF - 1) / (r->vertices - 1) : APSP_INF - 1;
+    /* With V = 1 every edge is an ignored self-loop: (V - 1) * w = 0 for any w. */
+    r->max_weight = r->vertices > 1 ? (APSP_INF - 1) / (r->vertices - 1) : INT32_MAX;
     return APSP_OK;
 }
 
@@ -102,7 +104,7 @@ static apsp_status check_edge(const hw3_reader *r, int64_t index, int32_t src, i
 }
 
 static apsp_status read_edges(hw3_reader *r, apsp_matrix *m, apsp_error *error) {
-    unsigned char *chunk = malloc((size_t)EDGES_PER_CHUNK * EDGE_BYTES);
+    unsigned char *chunk = apsp_malloc((size_t)EDGES_PER_CHUNK * EDGE_BYTES);
     if (!chunk)
         return fail(error, APSP_ERR_NO_MEMORY, "out of memory reading %s", r->path);
     apsp_status status = APSP_OK;

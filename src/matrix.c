@@ -1,6 +1,7 @@
 /* The padded host distance matrix. */
 #include "apsp.h"
 #include "error.h"
+#include "fault.h"
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -49,13 +50,13 @@ apsp_status apsp_matrix_create(size_t n, apsp_matrix **out, apsp_error *error) {
                     format_bytes(bytes, need, sizeof need),
                     format_bytes(memory, have, sizeof have));
 
-    apsp_matrix *m = malloc(sizeof *m);
+    apsp_matrix *m = apsp_malloc(sizeof *m);
     if (!m)
         return fail(error, APSP_ERR_NO_MEMORY, "out of memory allocating a matrix header");
     m->n = n;
     m->padded = padded_size(n);
     m->stride = row_stride(m->padded);
-    m->data = aligned_alloc(64, (size_t)bytes);
+    m->data = apsp_aligned_alloc(64, (size_t)bytes);
     if (!m->data) {
         free(m);
         return fail(error, APSP_ERR_NO_MEMORY,

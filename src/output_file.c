@@ -1,5 +1,6 @@
 #include "output_file.h"
 #include "error.h"
+#include "fault.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -29,7 +30,7 @@ static char *temp_template(const char *path) {
     size_t dir_len = slash ? (size_t)(slash - path + 1) : 0;
     const char *base = path + dir_len;
     size_t size = strlen(path) + sizeof ".apsp-XXXXXX" + 1;
-    char *t = malloc(size);
+    char *t = apsp_malloc(size);
     if (t)
         snprintf(t, size, "%.*s.%s.apsp-XXXXXX", (int)dir_len, path, base);
     return t;
@@ -49,12 +50,12 @@ apsp_status apsp_output_open(const char *path, apsp_output **out, apsp_error *er
     if (path[strlen(path) - 1] == '/' || (stat(path, &st) == 0 && S_ISDIR(st.st_mode)))
         return fail(error, APSP_ERR_OUTPUT, "%s: the output path is a directory", path);
 
-    apsp_output *o = calloc(1, sizeof *o);
+    apsp_output *o = apsp_calloc(1, sizeof *o);
     if (!o)
         return fail(error, APSP_ERR_NO_MEMORY, "out of memory opening the output");
-    o->path = strdup(path);
+    o->path = apsp_strdup(path);
     o->temp_path = temp_template(path);
-    o->buffer = malloc(STREAM_BUFFER_BYTES);
+    o->buffer = apsp_malloc(STREAM_BUFFER_BYTES);
     if (!o->path || !o->temp_path || !o->buffer) {
         output_free(o);
         return fail(error, APSP_ERR_NO_MEMORY, "out of memory opening the output");

@@ -1,0 +1,51 @@
+/* Fault injection, a test-only hook. In a build configured with -Dfault_injection=true,
+ * APSP_FAULT=KIND:N in the environment makes the N-th call (counting from 1) of that kind fail:
+ *   alloc  host allocations (malloc, calloc, realloc, aligned_alloc, strdup) and thread starts
+ *   cl     OpenCL calls that create, build, enqueue or read back
+ * so that a test can walk N = 1, 2, ... over every site a run reaches and check that each
+ * failure ends in a clean error. In a normal build the hooks compile to nothing. */
+#ifndef APSP_FAULT_H
+#define APSP_FAULT_H
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum fault_kind { FAULT_ALLOC, FAULT_CL } fault_kind;
+
+#ifdef APSP_FAULT_INJECTION
+/* True when this call is the one APSP_FAULT names. Thread-safe. */
+int fault_hit(fault_kind kind);
+#else
+static inline int fault_hit(fault_kind kind)
+{
+    (void)kind;
+    return 0;
+}
+#endif
+
+static inline void *apsp_malloc(size_t size)
+{
+    return fault_hit(FAULT_ALLOC) ? NULL : malloc(size);
+}
+
+static inline void *apsp_calloc(size_t count, size_t size)
+{
+    return fault_hit(FAULT_ALLOC) ? NULL : calloc(count, size);
+}
+
+static inline void *apsp_realloc(void *p, size_t size)
+{
+    return fault_hit(FAULT_ALLOC) ? NULL : realloc(p, size);
+}
+
+static inline void *apsp_aligned_alloc(size_t alignment, size_t size)
+{
+    return fault_hit(FAULT_ALLOC) ? NULL : aligned_alloc(alignment, size);
+}
+
+static inline char *apsp_strdup(const char *s)
+{
+    return fault_hit(FAULT_ALLOC) ? NULL : strdup(s);
+}
+
+#endif
