@@ -45,37 +45,8 @@ CLONED_FOR_ISAS static void close_block(int32_t *restrict c, size_t stride) {
     }
 }
 
-/* C = min(C, P (+) C) for a pivot-row block: column j of C depends only on itself, so k stays
- * the outer loop. */
-CLONED_FOR_ISAS static void relax_row_block(int32_t *restrict c, const int32_t *restrict pivot,
-                                            size_t stride) {
-    for (size_t k = 0; k < ROUND_DEPTH; k++) {
-        const int32_t *ck = c + k * stride;
-        for (size_t i = 0; i < ROUND_DEPTH; i++) {
-            int32_t *ci = c + i * stride;
-            int32_t pik = pivot[i * stride + k];
-            for (size_t j = 0; j < ROUND_DEPTH; j++)
-                ci[j] = min32(ci[j], pik + ck[j]);
-        }
-    }
-}
-
-/* C = min(C, C (+) P) for a pivot-column block: row i of C depends only on itself, and step k
- * leaves C(i, k) unchanged (P(k, k) = 0), so each row can run all its k-steps at once. */
-CLONED_FOR_ISAS static void relax_column_block(int32_t *restrict c, const int32_t *restrict pivot,
-                                               size_t stride) {
-    for (size_t i = 0; i < ROUND_DEPTH; i++) {
-        int32_t *ci = c + i * stride;
-        for (size_t k = 0; k < ROUND_DEPTH; k++) {
-            int32_t cik = ci[k];
-            const int32_t *pk = pivot + k * stride;
-            for (size_t j = 0; j < ROUND_DEPTH; j++)
-                ci[j] = min32(ci[j], cik + pk[j]);
-        }
-    }
-}
-
-/* Phase 3's min-plus product C = min(C, A (+) B) on one block, C distinct from A and B.
+/* The min-plus product C = min(C, A (+) B) on one block, C distinct from A and B: all of
+ * phase 3, and phase 2 on a copy of its block (see phase2). Each operand has its own row pitch.
  *
  * A micro-tile of `rows` x MICRO_COLS cells of C stays in registers while k runs over the whole
  * block: per k, `rows` broadcasts of A and MICRO_COLS / lanes vector loads of B feed
@@ -84,25 +55,29 @@ CLONED_FOR_ISAS static void relax_column_block(int32_t *restrict c, const int32_
  * the register file, so each instruction set gets its own instance (relax_block_* below). */
 enum { MICRO_COLS = 32, MAX_MICRO_ROWS = 8 };
 
-static inline __attribute__((always_inline)) void relax_micro_tile(int32_t *restrict c,
-                                                                   const int32_t *restrict a,
-                                                                   const int32_t *restrict b,
-                                                                   size_t stride, size_t rows) {
+/* Row pitches, in elements, of the three operands of a block product. */
+typedef struct block_pitches {
+    size_t c, a, b;
+} block_pitches;
+
+static inline __attribute__((always_inline)) void
+relax_micro_tile(int32_t *restrict c, const int32_t *restrict a, const int32_t *restrict b,
+                 const block_pitches *p, size_t rows) {
     int32_t acc[MAX_MICRO_ROWS][MICRO_COLS];
     for (size_t r = 0; r < rows; r++)
         for (size_t j = 0; j < MICRO_COLS; j++)
-            acc[r][j] = c[r * stride + j];
+            acc[r][j] = c[r * p->c + j];
     for (size_t k = 0; k < ROUND_DEPTH; k++) {
-        const int32_t *bk = b + k * stride;
+        const int32_t *bk = b + k * p->b;
         for (size_t r = 0; r < rows; r++) {
-            int32_t ark = a[r * stride + k];
+            int32_t ark = a[r * p->a + k];
             for (size_t j = 0; j < MICRO_COLS; j++)
                 acc[r][j] = min32(acc[r][j], ark + bk[j]);
         }
     }
     for (size_t r = 0; r < rows; r++)
         for (size_t j = 0; j < MICRO_COLS; j++)
-            c[r * stride + j] = acc[r][j];
+            c[r * p->c + j] = acc[r][j];
 }
 
 /* The C cells of the next micro-tile come from memory (a round touches the whole matrix, which
@@ -115,43 +90,42 @@ static inline __attribute__((always_inline)) void prefetch_rows(const int32_t *c
             __builtin_prefetch(c + r * stride + j, 1);
 }
 
-static inline __attribute__((always_inline)) void relax_block_in_tiles(int32_t *restrict c,
-                                                                       const int32_t *restrict a,
-                                                                       const int32_t *restrict b,
-                                                                       size_t stride, size_t rows) {
+static inline __attribute__((always_inline)) void
+relax_block_in_tiles(int32_t *restrict c, const int32_t *restrict a, const int32_t *restrict b,
+                     const block_pitches *p, size_t rows) {
     for (size_t j = 0; j < ROUND_DEPTH; j += MICRO_COLS) {
         size_t i = 0;
         for (; i + rows <= ROUND_DEPTH; i += rows) {
-            prefetch_rows(c + (i + rows) * stride + j, stride, rows);
-            relax_micro_tile(c + i * stride + j, a + i * stride, b + j, stride, rows);
+            prefetch_rows(c + (i + rows) * p->c + j, p->c, rows);
+            relax_micro_tile(c + i * p->c + j, a + i * p->a, b + j, p, rows);
         }
         for (; i < ROUND_DEPTH; i++)
-            relax_micro_tile(c + i * stride + j, a + i * stride, b + j, stride, 1);
+            relax_micro_tile(c + i * p->c + j, a + i * p->a, b + j, p, 1);
     }
 }
 
 typedef void (*relax_block_fn)(int32_t *restrict c, const int32_t *restrict a,
-                               const int32_t *restrict b, size_t stride);
+                               const int32_t *restrict b, const block_pitches *p);
 
 /* Baseline instruction set: SSE2 on x86-64, NEON on AArch64, scalar elsewhere. */
 static void relax_block_portable(int32_t *restrict c, const int32_t *restrict a,
-                                 const int32_t *restrict b, size_t stride) {
-    relax_block_in_tiles(c, a, b, stride, 4);
+                                 const int32_t *restrict b, const block_pitches *p) {
+    relax_block_in_tiles(c, a, b, p, 4);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
 /* Row counts measured on Zen 4: 4 rows for 32 zmm registers, 3 for 16 ymm registers. */
 __attribute__((target("avx512f,avx512vl,avx512bw"))) static void
 relax_block_avx512(int32_t *restrict c, const int32_t *restrict a, const int32_t *restrict b,
-                   size_t stride) {
-    relax_block_in_tiles(c, a, b, stride, 4);
+                   const block_pitches *p) {
+    relax_block_in_tiles(c, a, b, p, 4);
 }
 
 __attribute__((target("avx2"))) static void relax_block_avx2(int32_t *restrict c,
                                                              const int32_t *restrict a,
                                                              const int32_t *restrict b,
-                                                             size_t stride) {
-    relax_block_in_tiles(c, a, b, stride, 3);
+                                                             const block_pitches *p) {
+    relax_block_in_tiles(c, a, b, p, 3);
 }
 #endif
 
@@ -207,27 +181,38 @@ static void share(size_t total, unsigned id, unsigned threads, size_t *begin, si
     *end = total * (id + 1) / threads;
 }
 
+/* Phase 2. With the pivot block P closed, the k-ordered update of a pivot-row block equals the
+ * product C = min(C, P (+) C) (a path from pivot row i leaves the pivot block for good at its
+ * last pivot vertex k, and P(i, k) is the shortest way to reach it), and a pivot-column block
+ * is C = min(C, C (+) P). So phase 2 runs on the fast block product too, reading the old C
+ * from a copy since the product must not overwrite an operand it still reads. */
 static void phase2(const solve_state *s, size_t r, unsigned id) {
+    _Alignas(64) int32_t old[ROUND_DEPTH * ROUND_DEPTH];
     size_t stride = s->m->stride, begin, end;
     const int32_t *pivot = block_at(s, r, r);
     share(2 * (s->blocks - 1), id, s->threads, &begin, &end);
     for (size_t t = begin; t < end; t++) {
         size_t other = t / 2 < r ? t / 2 : t / 2 + 1;
-        if (t % 2 == 0)
-            relax_row_block(block_at(s, r, other), pivot, stride);
+        int pivot_row = t % 2 == 0;
+        int32_t *c = pivot_row ? block_at(s, r, other) : block_at(s, other, r);
+        for (size_t i = 0; i < ROUND_DEPTH; i++)
+            memcpy(old + i * ROUND_DEPTH, c + i * stride, sizeof(int32_t) * ROUND_DEPTH);
+        if (pivot_row)
+            s->relax_block(c, pivot, old, &(block_pitches){stride, stride, ROUND_DEPTH});
         else
-            relax_column_block(block_at(s, other, r), pivot, stride);
+            s->relax_block(c, old, pivot, &(block_pitches){stride, ROUND_DEPTH, stride});
     }
 }
 
 static void phase3(const solve_state *s, size_t r, unsigned id) {
     size_t stride = s->m->stride, others = s->blocks - 1, begin, end;
+    const block_pitches pitches = {stride, stride, stride};
     share(others * others, id, s->threads, &begin, &end);
     for (size_t t = begin; t < end; t++) {
         size_t bi = t / others, bj = t % others;
         bi += bi >= r;
         bj += bj >= r;
-        s->relax_block(block_at(s, bi, bj), block_at(s, bi, r), block_at(s, r, bj), stride);
+        s->relax_block(block_at(s, bi, bj), block_at(s, bi, r), block_at(s, r, bj), &pitches);
     }
 }
 
@@ -292,7 +277,8 @@ static apsp_status cpu_solve(apsp_matrix *m, const apsp_options *options,
     if (!workers || !ids) {
         free(workers);
         free(ids);
-        return fail(error, APSP_ERR_NO_MEMORY, "out of memory starting %u threads", s.threads);
+        return fail(error, APSP_ERR_NO_MEMORY, "out of memory preparing %u worker thread(s)",
+                    s.threads);
     }
     pthread_mutex_init(&s.gate_lock, NULL);
     pthread_cond_init(&s.gate_open, NULL);
