@@ -27,7 +27,7 @@ extern "C" {
 #define APSP_INF 1073741823
 
 /* Every host matrix is padded to a multiple of this many rows and columns. */
-#define APSP_MATRIX_ALIGN 64
+#define APSP_MATRIX_ALIGN 128
 
 typedef enum apsp_status {
     APSP_OK = 0,

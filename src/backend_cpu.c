@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { ROUND_DEPTH = 64 };
+enum { ROUND_DEPTH = 128 };
 
 /* Phases 1 and 2 are simple loops that the compiler vectorises; cloned per instruction set
  * (SSE2 alone has no packed 32-bit min) and picked by the loader for the CPU at hand. */
