@@ -5,19 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(build-essential meson ninja-build pkg-config python3
-          ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo)
-missing=()
-for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    echo "setup: installing ${missing[*]}"
-    sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+bash tools/install-packages.sh build-essential meson ninja-build pkg-config python3 \
+    ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
 
 werror=false
 [ "${APSP_WERROR:-0}" = 1 ] && werror=true

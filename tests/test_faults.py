@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Fault injection: every allocation and OpenCL call a run reaches is made to fail in turn.
+
+Needs a build configured with -Dfault_injection=true (see src/fault.h). For each kind and each
+N from 1 to the number of such calls a clean run makes, `APSP_FAULT=KIND:N apsp ...` must either
+end in exactly one error line on stderr, a non-zero exit, no output file (an existing one kept
+byte for byte) and no temporary file; or, where the fault is survivable (a thread that could not
+be started), succeed with the right answer. Under AddressSanitizer a leak fails the run.
+
+usage: test_faults.py APSP TESTCASES_DIR [--backend=cpu|opencl]
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+SKIP = 77
+
+
+def run(apsp, args, env_extra):
+    env = dict(os.environ, **env_extra)
+    return subprocess.run([apsp] + args, capture_output=True, env=env, timeout=120)
+
+
+def count_calls(apsp, args):
+    r = run(apsp, args, {"APSP_FAULT_COUNT": "1"})
+    m = re.search(rb"apsp-fault: alloc=(\d+) cl=(\d+)", r.stderr)
+    if r.returncode != 0 or not m:
+        sys.exit(f"the clean run failed or this build has no fault injection:\n{r.stderr.decode()}")
+    return {"alloc": int(m.group(1)), "cl": int(m.group(2))}
+
+
+def check_one(apsp, args, out, expected, kind, n, failures):
+    sentinel = b"an existing output file that a failed run must not touch\n"
+    with open(out, "wb") as f:
+        f.write(sentinel)
+    r = run(apsp, args, {"APSP_FAULT": f"{kind}:{n}"})
+    lines = r.stderr.decode(errors="replace").splitlines()
+    leftovers = [p for p in os.listdir(os.path.dirname(out)) if ".apsp-" in p]
+    where = f"{kind}:{n}"
+    if leftovers:
+        failures.append(f"{where}: temporary files left behind: {leftovers}")
+    with open(out, "rb") as f:
+        content = f.read()
+    if r.returncode == 0:
+        if content != expected:
+            failures.append(f"{where}: exit 0 but the output is wrong")
+        return "survived"
+    if len(lines) != 1 or not lines[0].startswith("apsp: "):
+        failures.append(f"{where}: exit {r.returncode}, expected one 'apsp: ' line, got:\n"
+                        + "\n".join(lines[:20]))
+    if content != sentinel:
+        failures.append(f"{where}: the existing output file was changed")
+    return lines[0] if lines else ""
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    apsp, cases = sys.argv[1], sys.argv[2]
+    extra = sys.argv[3:]
+    graph = os.path.join(cases, "v333-random.in")
+    if not os.path.exists(graph):
+        graph = sorted(os.path.join(cases, f) for f in os.listdir(cases) if f.endswith(".in"))[-1]
+    with open(graph[:-3] + ".out", "rb") as f:
+        expected = f.read()
+    failures = []
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "result.out")
+        args = extra + ["--threads=2", graph, out]
+        counts = count_calls(apsp, args)
+        if "--backend=opencl" in extra and counts["cl"] == 0:
+            print("no OpenCL call was made: no device?")
+            sys.exit(1 if os.environ.get("APSP_TEST_REQUIRE_DEVICE") == "1" else SKIP)
+        for kind, total in counts.items():
+            for n in range(1, total + 1):
+                outcome = check_one(apsp, args, out, expected, kind, n, failures)
+                print(f"{kind}:{n}: {outcome}")
+    print(f"{sum(counts.values())} faults injected ({counts}), {len(failures)} failures")
+    for f in failures:
+        print("FAIL", f)
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
