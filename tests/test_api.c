@@ -1,24 +1,12 @@
 /* The small promises of include/apsp.h that the other tests do not reach: matrix geometry and
  * initial contents, size arithmetic, names, device listing and selection, solve defaults. */
 #include "apsp.h"
+#include "check.h"
 #include "oracle.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int checks, failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        checks++;                                                                                  \
-        if (!(cond)) {                                                                             \
-            failures++;                                                                            \
-            fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                                        \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fputc('\n', stderr);                                                                   \
-        }                                                                                          \
-    } while (0)
 
 static void test_matrix(void) {
     static const size_t sizes[] = {1, 2, 63, 64, 65, 129, 1000, 1024, 1025};

@@ -6,6 +6,7 @@
  * place (edge index, byte offset, value). Accepted inputs are compared cell by cell with the
  * test oracle's own reader. */
 #include "apsp.h"
+#include "check.h"
 #include "oracle.h"
 
 #include <dirent.h>
@@ -19,19 +20,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-static int checks, failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        checks++;                                                                                  \
-        if (!(cond)) {                                                                             \
-            failures++;                                                                            \
-            fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                                        \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fputc('\n', stderr);                                                                   \
-        }                                                                                          \
-    } while (0)
 
 static char dir[256];
 
