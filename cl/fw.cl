@@ -1,36 +1,43 @@
-/* Blocked Floyd-Warshall: the three phases of one round, and the padding fill.
+/* Blocked Floyd-Warshall: the three phases of one round, the column-panel copy and the padding.
  *
  * The host (src/backend_opencl.c) keeps the padded n x n distance matrix as row bands, one
- * buffer each (row pitch n), and two small panel buffers per round:
- *   row panel: the TILE pivot rows, TILE x n, row pitch n, copied from the pivot's band;
- *   col panel: the TILE pivot columns, n x TILE, row pitch TILE, copied from every band.
- * Round r then runs
- *   fw_phase1: closes the pivot block P (Floyd-Warshall inside it), in the row panel;
+ * buffer each (row pitch n), and two pairs of panel buffers, all TILE x n with pitch n:
+ *   row panel: the TILE pivot rows: row panel[k][j] = d(p + k, j);
+ *   col panel: the TILE pivot columns, transposed: col panel[k][i] = d(i, p + k);
+ * with p = r * TILE the first pivot row and column of round r. Round r uses pair r % 2; round 0's
+ * panels are copied from the bands (a buffer copy, and fw_col_panel once per band), every later
+ * round's are written by the phase 3 before it. Round r runs
+ *   fw_phase1: closes the pivot block P (Floyd-Warshall inside it), held in registers; writes
+ *              it to the row panel and, transposed, to the col panel;
  *   fw_phase2: one launch over the other blocks of the pivot row, in the row panel: C = P (x) C,
  *              with (x) the min-plus product (P is closed, so this equals the k-ordered update
  *              and needs no barrier per k);
  *   fw_phase3: once per band, C = min(C, A (x) B) over every block of the band, A from the col
- *              panel (copied before phase 1) and B from the row panel.
+ *              panel and B from the row panel: a min-plus GEMM; the work-groups that hold the
+ *              next round's pivot rows or columns also write them to the other pair of panels.
  * Why the pivot column needs no phase 2: its update would be A' = A (x) P, and phase 3 would use
  * A' (x) B = A (x) (P (x) B) = A (x) B, because P (x) B = B (P is closed and B was multiplied by
  * P in phase 2). On the pivot column itself phase 3 gives min(A, A (x) P) = A', and on the pivot
- * rows min(B_old, P_old (x) B) = B (P_old has a zero diagonal and P_old >= P). So phase 3 relaxes
- * every block of every band, the pivot row and column included, and nothing is copied back.
+ * rows min(B_old, P (x) B) = B (P has a zero diagonal and P (x) B = B; the col panel holds the
+ * closed P in the pivot rows). So phase 3 relaxes every block of every band, the pivot row and
+ * column included, and nothing is copied back.
+ * Both panels are k-major, so phase 3 stages A and B alike: rows of k, VECTOR ints at a time,
+ * coalesced in global memory and without bank conflicts in local memory.
  * Distances are int; with weights >= 0 and unreachable = INF = 2^30 - 1, a + b never overflows.
  * Every parameter below is a -D define from the host; the defaults are for reading only.
  */
 
 #ifndef TILE
-#define TILE 64 /* round depth B: the pivot block is TILE x TILE, panels are TILE wide */
+#define TILE 64 /* round depth B: the pivot block is TILE x TILE, panels are TILE deep */
 #endif
 #ifndef PIVOT_ITEMS
 #define PIVOT_ITEMS 16 /* phases 1 and 2: work-group of PIVOT_ITEMS x PIVOT_ITEMS work-items */
 #endif
 #ifndef THREAD_ROWS
-#define THREAD_ROWS 4 /* phase 3: rows of the micro-tile each work-item keeps in registers */
+#define THREAD_ROWS 8 /* phase 3: rows of the micro-tile each work-item keeps in registers */
 #endif
 #ifndef THREAD_COLS
-#define THREAD_COLS 4 /* phase 3: columns of the micro-tile each work-item keeps in registers */
+#define THREAD_COLS 8 /* phase 3: columns of the micro-tile each work-item keeps in registers */
 #endif
 #ifndef GROUP_ROWS
 #define GROUP_ROWS 16 /* phase 3: work-group height in work-items (local size, dimension 1) */
@@ -41,142 +48,334 @@
 #ifndef K_CHUNK
 #define K_CHUNK 32 /* phases 2 and 3: k-steps of the panels staged in local memory at a time */
 #endif
+#ifndef VECTOR
+#define VECTOR 4 /* phase 3: ints per global and local access (1, 2 or 4) */
+#endif
+#ifndef K_UNROLL
+#define K_UNROLL K_CHUNK /* phase 3: k-steps unrolled in the inner loop (divides K_CHUNK) */
+#endif
+#ifndef PIVOT_SPLIT
+#define PIVOT_SPLIT 1 /* phase 2: work-groups per pivot-row block (column slabs) */
+#endif
+#ifndef PREFETCH
+#define PREFETCH 0 /* phase 3: 1 = two local buffers, the next k-chunk loaded during this one */
+#endif
+#ifndef COPY_EDGE
+#define COPY_EDGE 16 /* fw_col_panel: work-groups of COPY_EDGE x COPY_EDGE work-items (<= TILE) */
+#endif
 #ifndef INF
 #define INF 1073741823 /* the unreachable distance, 2^30 - 1 */
 #endif
 
 /* Derived sizes. */
-#define PIVOT_CELLS (TILE / PIVOT_ITEMS)       /* cells per work-item and side, phases 1-2 */
+#define PIVOT_CELLS (TILE / PIVOT_ITEMS)        /* cells per work-item and side, phases 1-2 */
 #define PIVOT_GROUP (PIVOT_ITEMS * PIVOT_ITEMS) /* work-items per phase 1-2 work-group */
-#define BLOCK_ROWS (GROUP_ROWS * THREAD_ROWS)  /* phase-3 output block height */
-#define BLOCK_COLS (GROUP_COLS * THREAD_COLS)  /* phase-3 output block width */
-#define GROUP_SIZE (GROUP_ROWS * GROUP_COLS)   /* work-items per phase-3 work-group */
+#define SLAB (TILE / PIVOT_SPLIT)               /* phase 2: columns per work-group */
+#define SLAB_CELLS (PIVOT_CELLS / PIVOT_SPLIT)  /* phase 2: columns per work-item */
+#define BLOCK_ROWS (GROUP_ROWS * THREAD_ROWS)   /* phase-3 output block height */
+#define BLOCK_COLS (GROUP_COLS * THREAD_COLS)   /* phase-3 output block width */
+#define GROUP_SIZE (GROUP_ROWS * GROUP_COLS)    /* work-items per phase-3 work-group */
+#define ROW_VECTORS (BLOCK_ROWS / VECTOR)       /* vectors across a phase-3 block's rows */
+#define COL_VECTORS (BLOCK_COLS / VECTOR)       /* vectors across a phase-3 block's columns */
+#define CHUNK_VECTORS (K_CHUNK * (ROW_VECTORS > COL_VECTORS ? ROW_VECTORS : COL_VECTORS))
+#define STAGE_STEPS ((CHUNK_VECTORS + GROUP_SIZE - 1) / GROUP_SIZE) /* staging loads per item */
+#define STAGES (PREFETCH ? 2 : 1) /* phase-3 local buffers */
 
 #if TILE % PIVOT_ITEMS != 0 || TILE % K_CHUNK != 0
 #error "TILE must be a multiple of PIVOT_ITEMS and of K_CHUNK"
 #endif
+#if PIVOT_CELLS % PIVOT_SPLIT != 0
+#error "PIVOT_SPLIT must divide TILE / PIVOT_ITEMS"
+#endif
+#if K_CHUNK % K_UNROLL != 0
+#error "K_UNROLL must divide K_CHUNK"
+#endif
+#if THREAD_ROWS % VECTOR != 0 || THREAD_COLS % VECTOR != 0
+#error "VECTOR must divide THREAD_ROWS and THREAD_COLS"
+#endif
 
-/* Work-items own cells strided by the group size, (ty + a * ITEMS, tx + b * ITEMS), so that
- * neighbouring work-items touch neighbouring addresses in global and local memory. */
+/* vint: VECTOR ints; VSPLIT stores one into dst[o .. o + VECTOR - 1], VJOIN makes one from
+ * src[o .. o + VECTOR - 1]. */
+#if VECTOR == 4
+typedef int4 vint;
+#define VSPLIT(v, dst, o)                                                                          \
+    ((dst)[(o)] = (v).s0, (dst)[(o) + 1] = (v).s1, (dst)[(o) + 2] = (v).s2, (dst)[(o) + 3] = (v).s3)
+#define VJOIN(src, o) ((int4)((src)[(o)], (src)[(o) + 1], (src)[(o) + 2], (src)[(o) + 3]))
+#elif VECTOR == 2
+typedef int2 vint;
+#define VSPLIT(v, dst, o) ((dst)[(o)] = (v).s0, (dst)[(o) + 1] = (v).s1)
+#define VJOIN(src, o) ((int2)((src)[(o)], (src)[(o) + 1]))
+#elif VECTOR == 1
+typedef int vint;
+#define VSPLIT(v, dst, o) ((dst)[(o)] = (v))
+#define VJOIN(src, o) ((src)[(o)])
+#else
+#error "VECTOR must be 1, 2 or 4"
+#endif
 
-/* Phase 1: Floyd-Warshall inside the pivot block, one work-group. */
+/* The pivot columns of one band into the col panel, transposed: col_panel[k][row0 + i] =
+ * band[i][p + k]. Global size (rows of the band, TILE); local memory turns the reads along k
+ * into writes along i. row0 is the band's first row in the whole matrix. */
+__kernel __attribute__((reqd_work_group_size(COPY_EDGE, COPY_EDGE, 1))) void
+fw_col_panel(__global const int *band, __global int *col_panel, int n, int row0, int r) {
+    __local int part[COPY_EDGE][COPY_EDGE + 1];
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    const size_t i0 = get_group_id(0) * (size_t)COPY_EDGE; /* band-relative */
+    const int k0 = get_group_id(1) * COPY_EDGE;
+    part[ly][lx] = band[(i0 + ly) * n + r * TILE + k0 + lx]; /* row i0 + ly, column k0 + lx */
+    barrier(CLK_LOCAL_MEM_FENCE);
+    col_panel[(size_t)(k0 + ly) * n + row0 + i0 + lx] = part[lx][ly];
+}
+
+/* Phase 1: Floyd-Warshall inside the pivot block, one work-group. Each work-item keeps its
+ * PIVOT_CELLS x PIVOT_CELLS cells (ty + a * PIVOT_ITEMS, tx + b * PIVOT_ITEMS) in registers; at
+ * step k the owners of row k and of column k publish them in local memory, double-buffered by
+ * the parity of k so that one barrier per step suffices. Splitting k into a * PIVOT_ITEMS + t,
+ * with a unrolled, keeps every register index a compile-time constant. */
 __kernel __attribute__((reqd_work_group_size(PIVOT_ITEMS, PIVOT_ITEMS, 1))) void
-fw_phase1(__global int *row_panel, int n, int r) {
-    __local int block[TILE][TILE];
+fw_phase1(__global int *row_panel, __global int *col_panel, int n, int r) {
+    __local int row_k[2][TILE], col_k[2][TILE];
     const int tx = get_local_id(0), ty = get_local_id(1);
     __global int *pivot = row_panel + r * TILE; /* pitch n */
 
+    int cell[PIVOT_CELLS][PIVOT_CELLS];
+#pragma unroll
     for (int a = 0; a < PIVOT_CELLS; a++)
-        for (int b = 0; b < PIVOT_CELLS; b++) {
-            const int i = ty + a * PIVOT_ITEMS, j = tx + b * PIVOT_ITEMS;
-            block[i][j] = pivot[i * n + j];
-        }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int k = 0; k < TILE; k++) {
-        /* Row k and column k do not change at step k (d(k,k) = 0), so a cell is written only
-         * when it improves: no work-item writes what another reads in this step. */
-        for (int a = 0; a < PIVOT_CELLS; a++)
+#pragma unroll
+        for (int b = 0; b < PIVOT_CELLS; b++)
+            cell[a][b] = pivot[(ty + a * PIVOT_ITEMS) * n + tx + b * PIVOT_ITEMS];
+#pragma unroll
+    for (int a = 0; a < PIVOT_CELLS; a++) {
+        for (int t = 0; t < PIVOT_ITEMS; t++) {
+            const int k = a * PIVOT_ITEMS + t, buf = k & 1;
+            /* Row k and column k do not change at step k (d(k,k) = 0). */
+            if (ty == t)
+#pragma unroll
+                for (int b = 0; b < PIVOT_CELLS; b++)
+                    row_k[buf][tx + b * PIVOT_ITEMS] = cell[a][b];
+            if (tx == t)
+#pragma unroll
+                for (int b = 0; b < PIVOT_CELLS; b++)
+                    col_k[buf][ty + b * PIVOT_ITEMS] = cell[b][a];
+            barrier(CLK_LOCAL_MEM_FENCE);
+            int rk[PIVOT_CELLS], ck[PIVOT_CELLS];
+#pragma unroll
             for (int b = 0; b < PIVOT_CELLS; b++) {
-                const int i = ty + a * PIVOT_ITEMS, j = tx + b * PIVOT_ITEMS;
-                const int via = block[i][k] + block[k][j];
-                if (via < block[i][j])
-                    block[i][j] = via;
+                rk[b] = row_k[buf][tx + b * PIVOT_ITEMS];
+                ck[b] = col_k[buf][ty + b * PIVOT_ITEMS];
             }
-        barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+            for (int i = 0; i < PIVOT_CELLS; i++)
+#pragma unroll
+                for (int j = 0; j < PIVOT_CELLS; j++)
+                    cell[i][j] = min(cell[i][j], ck[i] + rk[j]);
+        }
     }
+    __global int *pivot_t = col_panel + r * TILE; /* pitch n, transposed */
+#pragma unroll
     for (int a = 0; a < PIVOT_CELLS; a++)
+#pragma unroll
         for (int b = 0; b < PIVOT_CELLS; b++) {
             const int i = ty + a * PIVOT_ITEMS, j = tx + b * PIVOT_ITEMS;
-            pivot[i * n + j] = block[i][j];
+            pivot[i * n + j] = cell[a][b];
+            pivot_t[j * n + i] = cell[a][b];
         }
 }
 
-/* Phase 2: the pivot row blocks, C = P (x) C, one block per work-group (group index t along
- * dimension 0). Each block is both an input and the output; the work-group reads all of it
- * into local memory before writing any of it. */
+/* Phase 2: the pivot row blocks, C = P (x) C, P read transposed from the col panel. Each
+ * output column depends only on the same column of C, so a block is split into PIVOT_SPLIT slabs
+ * of SLAB columns, one per work-group (group index t * PIVOT_SPLIT + slab along dimension 0):
+ * more, shorter work-groups for this step that nothing overlaps. Each slab is both an input and
+ * the output; the work-group reads all of it into local memory before writing any of it. */
 __kernel __attribute__((reqd_work_group_size(PIVOT_ITEMS, PIVOT_ITEMS, 1))) void
-fw_phase2(__global int *row_panel, int n, int r) {
+fw_phase2(__global int *row_panel, __global const int *col_panel, int n, int r) {
     __local int p_part[K_CHUNK][TILE]; /* P(i, k0 + k), transposed: [k][i] */
-    __local int c_part[K_CHUNK][TILE]; /* C(k0 + k, j) */
-    const int t = get_group_id(0);
+    __local int c_part[K_CHUNK][SLAB]; /* C(k0 + k, j) */
+    const int t = get_group_id(0) / PIVOT_SPLIT, slab = get_group_id(0) % PIVOT_SPLIT;
     if (t == r)
         return; /* the pivot block itself, final after phase 1 (uniform per work-group) */
     const int tx = get_local_id(0), ty = get_local_id(1);
     const int lid = ty * PIVOT_ITEMS + tx;
-    __global const int *pivot = row_panel + r * TILE; /* pitch n */
-    __global int *c = row_panel + t * TILE;           /* pitch n */
+    __global const int *pivot_t = col_panel + r * TILE;   /* pitch n */
+    __global int *c = row_panel + t * TILE + slab * SLAB; /* pitch n */
 
-    int acc[PIVOT_CELLS][PIVOT_CELLS];
+    int acc[PIVOT_CELLS][SLAB_CELLS];
+#pragma unroll
     for (int y = 0; y < PIVOT_CELLS; y++)
-        for (int x = 0; x < PIVOT_CELLS; x++)
+#pragma unroll
+        for (int x = 0; x < SLAB_CELLS; x++)
             acc[y][x] = c[(ty + y * PIVOT_ITEMS) * n + tx + x * PIVOT_ITEMS];
     for (int k0 = 0; k0 < TILE; k0 += K_CHUNK) {
-        for (int e = lid; e < TILE * K_CHUNK; e += PIVOT_GROUP) {
-            const int i = e / K_CHUNK, k = e % K_CHUNK;
-            p_part[k][i] = pivot[i * n + k0 + k];
-            const int kk = e / TILE, j = e % TILE;
-            c_part[kk][j] = c[(k0 + kk) * n + j];
+        for (int e = lid; e < TILE * K_CHUNK; e += PIVOT_GROUP)
+            p_part[e / TILE][e % TILE] = pivot_t[(k0 + e / TILE) * n + e % TILE];
+        for (int e = lid; e < SLAB * K_CHUNK; e += PIVOT_GROUP)
+            c_part[e / SLAB][e % SLAB] = c[(k0 + e / SLAB) * n + e % SLAB];
+        barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll 4
+        for (int k = 0; k < K_CHUNK; k++) {
+            int pv[PIVOT_CELLS], cv[SLAB_CELLS];
+#pragma unroll
+            for (int y = 0; y < PIVOT_CELLS; y++)
+                pv[y] = p_part[k][ty + y * PIVOT_ITEMS];
+#pragma unroll
+            for (int x = 0; x < SLAB_CELLS; x++)
+                cv[x] = c_part[k][tx + x * PIVOT_ITEMS];
+#pragma unroll
+            for (int y = 0; y < PIVOT_CELLS; y++)
+#pragma unroll
+                for (int x = 0; x < SLAB_CELLS; x++)
+                    acc[y][x] = min(acc[y][x], pv[y] + cv[x]);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (int k = 0; k < K_CHUNK; k++)
-            for (int y = 0; y < PIVOT_CELLS; y++) {
-                const int py = p_part[k][ty + y * PIVOT_ITEMS];
-                for (int x = 0; x < PIVOT_CELLS; x++)
-                    acc[y][x] = min(acc[y][x], py + c_part[k][tx + x * PIVOT_ITEMS]);
-            }
-        barrier(CLK_LOCAL_MEM_FENCE);
     }
+#pragma unroll
     for (int y = 0; y < PIVOT_CELLS; y++)
-        for (int x = 0; x < PIVOT_CELLS; x++)
+#pragma unroll
+        for (int x = 0; x < SLAB_CELLS; x++)
             c[(ty + y * PIVOT_ITEMS) * n + tx + x * PIVOT_ITEMS] = acc[y][x];
 }
 
 /* Phase 3 on one band: a min-plus GEMM, C = min(C, A (x) B), one BLOCK_ROWS x BLOCK_COLS output
- * block per work-group (group dimension 0: block column, 1: block row within the band). Each
- * work-item keeps its THREAD_ROWS x THREAD_COLS outputs in registers; K_CHUNK-deep slices of A
- * and B pass through local memory. row0 is the band's first row in the whole matrix. */
+ * block per work-group (group dimension 0: block column, 1: block row within the band).
+ *
+ * Each work-item keeps THREAD_ROWS x THREAD_COLS outputs in registers. Its rows come in runs of
+ * VECTOR: run g is rows g * GROUP_ROWS * VECTOR + ty * VECTOR + (0 .. VECTOR - 1), and its
+ * columns likewise with tx, so that one vector load from local memory gives VECTOR rows (or
+ * columns) and neighbouring work-items read neighbouring vectors: no bank conflicts, and the
+ * work-items of a row share (broadcast) their A vector. K_CHUNK-deep slices of both panels pass
+ * through local memory, k-major like the panels. row0 is the band's first row in the matrix. */
+#define ROW_OF(y) (((y) / VECTOR) * GROUP_ROWS * VECTOR + ty * VECTOR + (y) % VECTOR)
+#define COLV_OF(h) ((h)*GROUP_COLS + tx) /* column vector h of this work-item */
+#define ROWV_OF(g) ((g)*GROUP_ROWS + ty) /* row vector g of this work-item */
+
 __kernel __attribute__((reqd_work_group_size(GROUP_COLS, GROUP_ROWS, 1))) void
-fw_phase3(__global int *band, __global const int *col_panel, __global const int *row_panel,
-          int n, int row0) {
-    __local int a_part[K_CHUNK][BLOCK_ROWS]; /* A(i, k0 + k), transposed: [k][i] */
-    __local int b_part[K_CHUNK][BLOCK_COLS]; /* B(k0 + k, j) */
+fw_phase3(__global vint *band, __global const vint *col_panel, __global const vint *row_panel,
+          int n, int row0, __global int *next_col_panel, __global vint *next_row_panel, int next) {
+    /* A(i, k0 + k) and B(k0 + k, j), k-major, in STAGES buffers of K_CHUNK k-steps. */
+    __local vint a_part[STAGES * K_CHUNK * ROW_VECTORS];
+    __local vint b_part[STAGES * K_CHUNK * COL_VECTORS];
     const int tx = get_local_id(0), ty = get_local_id(1);
     const int lid = ty * GROUP_COLS + tx;
-    const size_t i0 = get_group_id(1) * (size_t)BLOCK_ROWS; /* band-relative */
-    const size_t j0 = get_group_id(0) * (size_t)BLOCK_COLS;
-    __global int *c = band + i0 * n + j0;                              /* pitch n */
-    __global const int *a = col_panel + ((size_t)row0 + i0) * TILE; /* pitch TILE */
-    __global const int *b = row_panel + j0;                            /* pitch n */
+    const int nv = n / VECTOR;                                      /* row pitch in vectors */
+    const size_t i0 = get_group_id(1) * (size_t)BLOCK_ROWS;         /* band-relative */
+    const int j0 = get_group_id(0) * COL_VECTORS;                   /* in vectors */
+    __global vint *c = band + i0 * nv + j0;                         /* pitch nv */
+    __global const vint *a = col_panel + (row0 + (int)i0) / VECTOR; /* pitch nv, k-major */
+    __global const vint *b = row_panel + j0;                        /* pitch nv, k-major */
 
     int acc[THREAD_ROWS][THREAD_COLS];
+#pragma unroll
     for (int y = 0; y < THREAD_ROWS; y++)
-        for (int x = 0; x < THREAD_COLS; x++)
-            acc[y][x] = c[(ty + y * GROUP_ROWS) * n + tx + x * GROUP_COLS];
-    for (int k0 = 0; k0 < TILE; k0 += K_CHUNK) {
-        for (int e = lid; e < BLOCK_ROWS * K_CHUNK; e += GROUP_SIZE) {
-            const int i = e / K_CHUNK, k = e % K_CHUNK;
-            a_part[k][i] = a[i * TILE + k0 + k];
+#pragma unroll
+        for (int h = 0; h < THREAD_COLS / VECTOR; h++) {
+            const vint v = c[ROW_OF(y) * nv + COLV_OF(h)];
+            VSPLIT(v, acc[y], h * VECTOR);
         }
-        for (int e = lid; e < K_CHUNK * BLOCK_COLS; e += GROUP_SIZE) {
-            const int k = e / BLOCK_COLS, j = e % BLOCK_COLS;
-            b_part[k][j] = b[(k0 + k) * n + j];
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        for (int k = 0; k < K_CHUNK; k++) {
-            int av[THREAD_ROWS], bv[THREAD_COLS];
-            for (int y = 0; y < THREAD_ROWS; y++)
-                av[y] = a_part[k][ty + y * GROUP_ROWS];
-            for (int x = 0; x < THREAD_COLS; x++)
-                bv[x] = b_part[k][tx + x * GROUP_COLS];
-            for (int y = 0; y < THREAD_ROWS; y++)
-                for (int x = 0; x < THREAD_COLS; x++)
-                    acc[y][x] = min(acc[y][x], av[y] + bv[x]);
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
+
+    /* Chunk q travels from global memory into registers (a_next, b_next), then into local
+     * memory. With PREFETCH, chunk q + 1 is loaded while chunk q is multiplied and goes to the
+     * other buffer: one barrier per chunk. */
+    vint a_next[STAGE_STEPS], b_next[STAGE_STEPS];
+#pragma unroll
+    for (int s = 0; s < STAGE_STEPS; s++) {
+        const int e = lid + s * GROUP_SIZE;
+        if (e < K_CHUNK * ROW_VECTORS)
+            a_next[s] = a[(e / ROW_VECTORS) * nv + e % ROW_VECTORS];
+        if (e < K_CHUNK * COL_VECTORS)
+            b_next[s] = b[(e / COL_VECTORS) * nv + e % COL_VECTORS];
     }
+    for (int q = 0; q < TILE / K_CHUNK; q++) {
+        __local vint *ap = a_part + (PREFETCH ? (q & 1) * K_CHUNK * ROW_VECTORS : 0);
+        __local vint *bp = b_part + (PREFETCH ? (q & 1) * K_CHUNK * COL_VECTORS : 0);
+#pragma unroll
+        for (int s = 0; s < STAGE_STEPS; s++) {
+            const int e = lid + s * GROUP_SIZE;
+            if (e < K_CHUNK * ROW_VECTORS)
+                ap[e] = a_next[s];
+            if (e < K_CHUNK * COL_VECTORS)
+                bp[e] = b_next[s];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const int k1 = (q + 1) * K_CHUNK; /* the next chunk's first k-step */
+        if (PREFETCH && k1 < TILE) {
+#pragma unroll
+            for (int s = 0; s < STAGE_STEPS; s++) {
+                const int e = lid + s * GROUP_SIZE;
+                if (e < K_CHUNK * ROW_VECTORS)
+                    a_next[s] = a[(k1 + e / ROW_VECTORS) * nv + e % ROW_VECTORS];
+                if (e < K_CHUNK * COL_VECTORS)
+                    b_next[s] = b[(k1 + e / COL_VECTORS) * nv + e % COL_VECTORS];
+            }
+        }
+        /* K_UNROLL k-steps unrolled at a time: the whole chunk by default; fewer keep the loop
+         * body within the instruction cache. */
+#pragma unroll 1
+        for (int k0 = 0; k0 < K_CHUNK; k0 += K_UNROLL) {
+#pragma unroll
+            for (int u = 0; u < K_UNROLL; u++) {
+                const int k = k0 + u;
+                int av[THREAD_ROWS], bv[THREAD_COLS];
+#pragma unroll
+                for (int g = 0; g < THREAD_ROWS / VECTOR; g++) {
+                    const vint v = ap[k * ROW_VECTORS + ROWV_OF(g)];
+                    VSPLIT(v, av, g * VECTOR);
+                }
+#pragma unroll
+                for (int h = 0; h < THREAD_COLS / VECTOR; h++) {
+                    const vint v = bp[k * COL_VECTORS + COLV_OF(h)];
+                    VSPLIT(v, bv, h * VECTOR);
+                }
+#pragma unroll
+                for (int y = 0; y < THREAD_ROWS; y++)
+#pragma unroll
+                    for (int x = 0; x < THREAD_COLS; x++)
+                        acc[y][x] = min(acc[y][x], av[y] + bv[x]);
+            }
+        }
+        if (!PREFETCH) {
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (k1 < TILE) {
+#pragma unroll
+                for (int s = 0; s < STAGE_STEPS; s++) {
+                    const int e = lid + s * GROUP_SIZE;
+                    if (e < K_CHUNK * ROW_VECTORS)
+                        a_next[s] = a[(k1 + e / ROW_VECTORS) * nv + e % ROW_VECTORS];
+                    if (e < K_CHUNK * COL_VECTORS)
+                        b_next[s] = b[(k1 + e / COL_VECTORS) * nv + e % COL_VECTORS];
+                }
+            }
+        }
+    }
+
+#pragma unroll
     for (int y = 0; y < THREAD_ROWS; y++)
-        for (int x = 0; x < THREAD_COLS; x++)
-            c[(ty + y * GROUP_ROWS) * n + tx + x * GROUP_COLS] = acc[y][x];
+#pragma unroll
+        for (int h = 0; h < THREAD_COLS / VECTOR; h++)
+            c[ROW_OF(y) * nv + COLV_OF(h)] = VJOIN(acc[y], h * VECTOR);
+
+    /* This round's values of the next round's pivot rows and columns (from `next` on; -1 in the
+     * last round) are final: they go to the next round's panels too, so no copy is needed. */
+    const int r0 = row0 + (int)i0, c0 = j0 * VECTOR; /* the block's first row and column */
+    if (next >= 0 && next < r0 + BLOCK_ROWS && r0 < next + TILE) {
+#pragma unroll
+        for (int y = 0; y < THREAD_ROWS; y++) {
+            const int i = r0 + ROW_OF(y) - next;
+            if (i >= 0 && i < TILE)
+#pragma unroll
+                for (int h = 0; h < THREAD_COLS / VECTOR; h++)
+                    next_row_panel[i * nv + j0 + COLV_OF(h)] = VJOIN(acc[y], h * VECTOR);
+        }
+    }
+    if (next >= 0 && next < c0 + BLOCK_COLS && c0 < next + TILE) {
+#pragma unroll
+        for (int x = 0; x < THREAD_COLS; x++) {
+            const int k = c0 + COLV_OF(x / VECTOR) * VECTOR + x % VECTOR - next;
+            if (k >= 0 && k < TILE)
+#pragma unroll
+                for (int y = 0; y < THREAD_ROWS; y++)
+                    next_col_panel[k * n + r0 + ROW_OF(y)] = acc[y][x];
+        }
+    }
 }
 
 /* Sets the cells of a band outside the real_n x real_n graph to INF, and their diagonal to 0.

@@ -3,13 +3,17 @@
  * The distance matrix lives on the device padded to n (a multiple of the round depth TILE and of
  * the phase-3 block edges), as row bands of whole tile rows, one buffer per band, so
  * that a matrix larger than the driver's biggest single allocation still fits. Besides the bands
- * there are two panel buffers, refreshed every round by device-side copies:
- *     row panel: the TILE pivot rows (TILE x n, pitch n), copied from the band holding them;
- *     col panel: the TILE pivot columns (n x TILE, pitch TILE), copied from every band.
- * Phase 1 closes the pivot block in the row panel, phase 2 (one launch) updates the pivot row
- * blocks there, and phase 3 (one launch per band) relaxes the whole band against the panels,
+ * there are two pairs of panel buffers, TILE x n each; round r uses pair r % 2:
+ *     row panel: the TILE pivot rows;
+ *     col panel: the TILE pivot columns, transposed (k-major like the row panel).
+ * Round 0's panels are copied from the bands (a buffer copy, and fw_col_panel per band). Phase 1
+ * closes the pivot block (into both panels), phase 2 (one launch) updates the pivot row blocks in
+ * the row panel, and phase 3 (one launch per band) relaxes the whole band against the panels,
  * which also gives the band's pivot row and column their new values: the pivot column needs no
- * phase 2 of its own (cl/fw.cl shows why), and nothing is copied back.
+ * phase 2 of its own (cl/fw.cl shows why), and nothing is copied back. Phase 3 also writes the
+ * next round's pivot rows and columns into the other pair, so no copies run between rounds.
+ * Kernel parameters come from a small per-device table (param_table), adapted to the round depth
+ * and the device's limits; tests/gpu/tune.sh searches for new entries.
  * All commands go to one in-order queue; the host waits only after upload, at the end, and when
  * a progress callback is set, on the round a few rounds behind the one being queued.
  *
@@ -25,7 +29,9 @@
  *
  * Environment: APSP_KERNEL_DIR=DIR builds DIR/fw.cl instead of the embedded copy (kernel work
  * without rebuilding); APSP_MAX_BUFFER_BYTES=N[K|M|G] caps one buffer when the option does not;
- * APSP_KERNEL_PARAMS=NAME=N,... overrides kernel parameters (see override_params). */
+ * APSP_KERNEL_PARAMS=NAME=N,... overrides kernel parameters (see override_params);
+ * APSP_BUILD_OPTIONS, APSP_SHOW_BUILD and APSP_DUMP_PROGRAM help kernel work (see show_build);
+ * APSP_PROFILE=1 prints the device time of each step of the rounds (see cl_state). */
 #include "backend.h"
 #include "cl_util.h"
 #include "error.h"
@@ -41,26 +47,35 @@
 typedef struct kernel_params {
     int tile;        /* TILE: round depth */
     int pivot_items; /* PIVOT_ITEMS: phases 1-2 work-group edge */
+    int pivot_split; /* PIVOT_SPLIT: phase-2 work-groups per block (column slabs) */
     int k_chunk;     /* K_CHUNK */
     int thread_rows; /* THREAD_ROWS x THREAD_COLS: phase-3 micro-tile per work-item */
     int thread_cols;
     int group_rows; /* GROUP_ROWS x GROUP_COLS: phase-3 work-group */
     int group_cols;
+    int vector;   /* VECTOR: ints per phase-3 load and store (1, 2 or 4) */
+    int prefetch; /* PREFETCH: 1 = phase 3 loads the next k-chunk during this one */
+    int k_unroll; /* K_UNROLL: phase-3 k-steps unrolled at a time; 0: all of K_CHUNK */
 } kernel_params;
 
 enum {
     MAX_PIVOT_CELLS = 8, /* phases 1-2: at most 8 x 8 cells per work-item */
+    MAX_COPY_EDGE = 16,  /* fw_col_panel: work-groups of up to 16 x 16 work-items */
     PROGRESS_LAG = 4,    /* rounds queued ahead of the one waited on for progress */
 };
 
 typedef struct device_limits {
     cl_device_type type;
+    char vendor[128]; /* CL_DEVICE_VENDOR, to pick parameters */
     cl_ulong global_memory;
     cl_ulong max_allocation;
     cl_ulong local_memory;
     size_t max_work_group;
     size_t max_item[3];
 } device_limits;
+
+/* The steps of a round, for $APSP_PROFILE=1. */
+enum { STEP_ROW_PANEL, STEP_COL_PANEL, STEP_PHASE1, STEP_PHASE2, STEP_PHASE3, STEP_COUNT };
 
 typedef struct cl_band {
     cl_mem buffer;
@@ -76,15 +91,24 @@ typedef struct cl_state {
     cl_context context;
     cl_command_queue queue;
     cl_program program;
-    cl_kernel phase1, phase2, phase3, pad;
+    cl_kernel col_copy, phase1, phase2, phase3, pad;
     kernel_params params;
-    char build_options[512];
+    const char *extra_options; /* the device's build options beyond the -D defines */
+    char build_options[1024];
     size_t real_n;   /* vertices */
     size_t n;        /* padded size on the device */
     size_t row_unit; /* every band's height is a multiple of this */
     cl_band *bands;
     size_t band_count;
-    cl_mem row_panel, col_panel;
+    cl_mem row_panel[2], col_panel[2]; /* round r uses pair r % 2 (see cl/fw.cl) */
+    /* $APSP_PROFILE=1: every command of a round gets an event; the device time of each step is
+     * summed after the round (which then waits for the device: the total grows, the steps do
+     * not) and printed at the end. */
+    int profile;
+    cl_event *step_events;
+    int *step_kinds;
+    size_t step_count;
+    double step_seconds[STEP_COUNT];
 } cl_state;
 
 static double seconds_now(void) {
@@ -178,6 +202,7 @@ static const char *type_word(cl_device_type type) {
 static void query_limits(cl_device_id device, device_limits *lim) {
     memset(lim, 0, sizeof *lim);
     clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof lim->type, &lim->type, NULL);
+    cl_device_string(device, CL_DEVICE_VENDOR, lim->vendor, sizeof lim->vendor);
     clGetDeviceInfo(device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof lim->global_memory,
                     &lim->global_memory, NULL);
     clGetDeviceInfo(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof lim->max_allocation,
@@ -275,20 +300,116 @@ static int group_fits(const device_limits *lim, size_t cols, size_t rows) {
            rows <= lim->max_item[1];
 }
 
-/* The defaults for round depth `tile` on this device: 16 x 16 work-groups (smaller where the
- * device allows less; larger in phases 1-2 for tiles above 128), 4 x 4 micro-tiles in phase 3,
- * 32-deep k-chunks. */
-static void default_params(int tile, const device_limits *lim, kernel_params *p) {
+/* The parameter table, CLBlast's database idea in small: the first entry whose vendor and name
+ * substrings and device type match the device gives its defaults (a vendor's architecture or
+ * model first, then the vendor, then the device type). `tile` is the default round depth; the
+ * other fields hold at every round depth, adapted to it and to the device's limits by
+ * derive_params. tests/gpu/tune.sh searches a grid of these on a device and prints the entry to
+ * add; tests/gpu/NOTES.md keeps what was measured. */
+typedef struct param_entry {
+    const char *vendor;  /* substring of CL_DEVICE_VENDOR (any case); NULL: any */
+    const char *name;    /* substring of CL_DEVICE_NAME (any case); NULL: any */
+    cl_device_type type; /* CL_DEVICE_TYPE_* bits, one of which must match; 0: any */
+    kernel_params params;
+    const char *options; /* build options for this driver beyond the -D defines */
+} param_entry;
+
+/* clang-format off */
+static const param_entry param_table[] = {
+    /* NVIDIA Hopper (H100, H200), NVIDIA OpenCL 3.0 (driver 580): measured on an H200 with
+     * tests/gpu/tune.sh (tests/gpu/NOTES.md): 14.3 T relax/s at V = 20000, 14.8 T at 40000.
+     * 64 x 128 blocks of 8 x 8 micro-tiles per work-group of 8 x 16 (153 registers: three
+     * work-groups per multiprocessor), int4 accesses, 16-deep k-chunks double-buffered
+     * (PREFETCH), the k-loop unrolled 8 steps at a time; phase 2 in 4 column slabs per block
+     * (1, 2, 4 and 8 measured the same). */
+    {"NVIDIA", "H200", CL_DEVICE_TYPE_GPU,
+     {.tile = 128, .pivot_items = 16, .pivot_split = 4, .k_chunk = 16,
+      .thread_rows = 8, .thread_cols = 8, .group_rows = 8, .group_cols = 16,
+      .vector = 4, .prefetch = 1, .k_unroll = 8},
+     ""},
+    /* The H100 is the same chip with slower memory: the H200's entry, not measured. */
+    {"NVIDIA", "H100", CL_DEVICE_TYPE_GPU,
+     {.tile = 128, .pivot_items = 16, .pivot_split = 4, .k_chunk = 16,
+      .thread_rows = 8, .thread_cols = 8, .group_rows = 8, .group_cols = 16,
+      .vector = 4, .prefetch = 1, .k_unroll = 8},
+     ""},
+    /* Other NVIDIA GPUs: Hopper's shape, not measured (every NVIDIA GPU since Kepler has 48 KB of
+     * local memory per work-group and 64K registers per multiprocessor). */
+    {"NVIDIA", NULL, CL_DEVICE_TYPE_GPU,
+     {.tile = 128, .pivot_items = 16, .pivot_split = 4, .k_chunk = 16,
+      .thread_rows = 8, .thread_cols = 8, .group_rows = 8, .group_cols = 16,
+      .vector = 4, .prefetch = 1, .k_unroll = 8},
+     ""},
+    /* Other GPUs (AMD, Intel): the same shape, not measured. 32 KB of local memory; nothing
+     * assumes a sub-group width (AMD's wavefronts are 64 wide). */
+    {NULL, NULL, CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR,
+     {.tile = 128, .pivot_items = 16, .pivot_split = 4, .k_chunk = 16,
+      .thread_rows = 8, .thread_cols = 8, .group_rows = 8, .group_cols = 16,
+      .vector = 4, .prefetch = 1, .k_unroll = 8},
+     ""},
+    /* CPUs (PoCL): tiles 16 to 64 measured about the same; 32 halves phase 1's serial steps.
+     * Scalar accesses and 4 x 4 micro-tiles beat int4 and 8 x 8 on PoCL (2 cores, AVX-512). */
+    {NULL, NULL, CL_DEVICE_TYPE_CPU,
+     {.tile = 32, .pivot_items = 16, .pivot_split = 1, .k_chunk = 32,
+      .thread_rows = 4, .thread_cols = 4, .group_rows = 16, .group_cols = 16,
+      .vector = 1, .prefetch = 0, .k_unroll = 0},
+     ""},
+    /* Anything else. */
+    {NULL, NULL, 0,
+     {.tile = 64, .pivot_items = 16, .pivot_split = 1, .k_chunk = 16,
+      .thread_rows = 4, .thread_cols = 4, .group_rows = 16, .group_cols = 16,
+      .vector = 4, .prefetch = 0, .k_unroll = 0},
+     ""},
+};
+/* clang-format on */
+
+static const param_entry *find_entry(const device_limits *lim, const char *device_name) {
+    size_t count = sizeof param_table / sizeof param_table[0];
+    for (size_t e = 0; e + 1 < count; e++) {
+        const param_entry *entry = &param_table[e];
+        if ((!entry->vendor || contains_ignoring_case(lim->vendor, entry->vendor)) &&
+            (!entry->name || contains_ignoring_case(device_name, entry->name)) &&
+            (!entry->type || (entry->type & lim->type)))
+            return entry;
+    }
+    return &param_table[count - 1];
+}
+
+/* Local memory the kernels need, in bytes: the most any of them declares. */
+static uint64_t local_bytes(const kernel_params *p) {
+    uint64_t tile = (uint64_t)p->tile, chunk = (uint64_t)p->k_chunk;
+    uint64_t edge = (uint64_t)(p->tile < MAX_COPY_EDGE ? p->tile : MAX_COPY_EDGE);
+    uint64_t phase1 = 4 * tile * 4;
+    uint64_t phase2 = (tile + tile / (uint64_t)p->pivot_split) * chunk * 4;
+    uint64_t phase3 = (p->prefetch ? 2u : 1u) *
+                      ((uint64_t)p->group_rows * (uint64_t)p->thread_rows +
+                       (uint64_t)p->group_cols * (uint64_t)p->thread_cols) *
+                      chunk * 4;
+    uint64_t copy = edge * (edge + 1) * 4;
+    uint64_t need = phase1 > phase2 ? phase1 : phase2;
+    need = need > phase3 ? need : phase3;
+    return need > copy ? need : copy;
+}
+
+/* The entry's parameters at round depth `tile`, fitted to the device where that is possible:
+ * PIVOT_ITEMS such that each work-item of phases 1-2 has at most 8 x 8 cells and the work-group
+ * fits; K_CHUNK at most the tile, and halved while local memory is short; phase-3 work-groups
+ * halved while they do not fit. What still does not fit is left for check_params to report. */
+static void derive_params(const param_entry *entry, int tile, const device_limits *lim,
+                          kernel_params *p) {
+    *p = entry->params;
     p->tile = tile;
-    p->pivot_items = tile < 16 ? tile : 16;
+    if (p->pivot_items > tile)
+        p->pivot_items = tile;
     while (tile / p->pivot_items > MAX_PIVOT_CELLS)
         p->pivot_items *= 2;
     while (p->pivot_items > 1 && tile / (p->pivot_items / 2) <= MAX_PIVOT_CELLS &&
            !group_fits(lim, (size_t)p->pivot_items, (size_t)p->pivot_items))
         p->pivot_items /= 2;
-    p->k_chunk = tile < 32 ? tile : 32;
-    p->thread_rows = p->thread_cols = 4;
-    p->group_rows = p->group_cols = 16;
+    while ((tile / p->pivot_items) % p->pivot_split)
+        p->pivot_split /= 2;
+    if (p->k_chunk > tile)
+        p->k_chunk = tile;
     while (p->group_rows * p->group_cols > 1 &&
            !group_fits(lim, (size_t)p->group_cols, (size_t)p->group_rows)) {
         if (p->group_rows >= p->group_cols)
@@ -296,10 +417,19 @@ static void default_params(int tile, const device_limits *lim, kernel_params *p)
         else
             p->group_cols /= 2;
     }
+    while (local_bytes(p) > lim->local_memory && (p->prefetch || p->k_chunk > 1)) {
+        if (p->prefetch)
+            p->prefetch = 0;
+        else
+            p->k_chunk /= 2;
+    }
+    if (p->k_unroll >= p->k_chunk)
+        p->k_unroll = 0; /* the whole chunk */
 }
 
 /* $APSP_KERNEL_PARAMS, e.g. "K_CHUNK=16,THREAD_ROWS=2", overrides parameters (for tuning and
- * for testing other shapes); TILE is --tile's. */
+ * for testing other shapes); TILE is --tile's. PIVOT_SPLIT is capped to what the round depth
+ * allows (TILE / PIVOT_ITEMS), so that one setting serves every --tile. */
 static apsp_status override_params(kernel_params *p, apsp_error *error) {
     const char *text = getenv("APSP_KERNEL_PARAMS");
     if (!text || !*text)
@@ -307,13 +437,18 @@ static apsp_status override_params(kernel_params *p, apsp_error *error) {
     static const struct {
         const char *name;
         size_t offset;
+        long least;
     } fields[] = {
-        {"PIVOT_ITEMS", offsetof(kernel_params, pivot_items)},
-        {"K_CHUNK", offsetof(kernel_params, k_chunk)},
-        {"THREAD_ROWS", offsetof(kernel_params, thread_rows)},
-        {"THREAD_COLS", offsetof(kernel_params, thread_cols)},
-        {"GROUP_ROWS", offsetof(kernel_params, group_rows)},
-        {"GROUP_COLS", offsetof(kernel_params, group_cols)},
+        {"PIVOT_ITEMS", offsetof(kernel_params, pivot_items), 1},
+        {"PIVOT_SPLIT", offsetof(kernel_params, pivot_split), 1},
+        {"K_CHUNK", offsetof(kernel_params, k_chunk), 1},
+        {"THREAD_ROWS", offsetof(kernel_params, thread_rows), 1},
+        {"THREAD_COLS", offsetof(kernel_params, thread_cols), 1},
+        {"GROUP_ROWS", offsetof(kernel_params, group_rows), 1},
+        {"GROUP_COLS", offsetof(kernel_params, group_cols), 1},
+        {"VECTOR", offsetof(kernel_params, vector), 1},
+        {"PREFETCH", offsetof(kernel_params, prefetch), 0},
+        {"K_UNROLL", offsetof(kernel_params, k_unroll), 0},
     };
     const char *s = text;
     while (*s) {
@@ -325,15 +460,20 @@ static apsp_status override_params(kernel_params *p, apsp_error *error) {
         char *end = (char *)s;
         errno = 0;
         long v = s[len] == '=' ? strtol(s + len + 1, &end, 10) : 0;
-        if (f == sizeof fields / sizeof fields[0] || s[len] != '=' || errno || v < 1 || v > 1024 ||
-            end == s + len + 1 || (*end != ',' && *end != '\0'))
+        if (f == sizeof fields / sizeof fields[0] || s[len] != '=' || errno ||
+            v < fields[f].least || v > 1024 || end == s + len + 1 || (*end != ',' && *end != '\0'))
             return fail(error, APSP_ERR_USAGE,
                         "APSP_KERNEL_PARAMS=%s: expected NAME=N[,NAME=N...] with NAME one of "
-                        "PIVOT_ITEMS, K_CHUNK, THREAD_ROWS, THREAD_COLS, GROUP_ROWS, GROUP_COLS",
+                        "PIVOT_ITEMS, PIVOT_SPLIT, K_CHUNK, THREAD_ROWS, THREAD_COLS, GROUP_ROWS, "
+                        "GROUP_COLS, "
+                        "VECTOR, PREFETCH, K_UNROLL",
                         text);
         *(int *)((char *)p + fields[f].offset) = (int)v;
         s = *end == ',' ? end + 1 : end;
     }
+    while (p->pivot_split > 1 && p->tile % p->pivot_items == 0 &&
+           (p->tile / p->pivot_items) % p->pivot_split)
+        p->pivot_split /= 2;
     return APSP_OK;
 }
 
@@ -348,6 +488,18 @@ static apsp_status check_params(const kernel_params *p, const device_limits *lim
         return fail(error, APSP_ERR_USAGE,
                     "%s: must be a multiple of PIVOT_ITEMS (%d) and K_CHUNK (%d)", what,
                     p->pivot_items, p->k_chunk);
+    if ((p->vector != 1 && p->vector != 2 && p->vector != 4) || p->thread_rows % p->vector ||
+        p->thread_cols % p->vector || p->prefetch > 1 || (p->k_unroll && p->k_chunk % p->k_unroll))
+        return fail(error, APSP_ERR_USAGE,
+                    "kernel parameters: VECTOR (%d) must be 1, 2 or 4 and divide THREAD_ROWS (%d) "
+                    "and THREAD_COLS (%d); PREFETCH (%d) must be 0 or 1; K_UNROLL (%d) must "
+                    "divide K_CHUNK (%d)",
+                    p->vector, p->thread_rows, p->thread_cols, p->prefetch, p->k_unroll,
+                    p->k_chunk);
+    if ((p->tile / p->pivot_items) % p->pivot_split)
+        return fail(error, APSP_ERR_USAGE,
+                    "%s: PIVOT_SPLIT (%d) must divide TILE / PIVOT_ITEMS (%d)", what,
+                    p->pivot_split, p->tile / p->pivot_items);
     if (p->tile / p->pivot_items > MAX_PIVOT_CELLS)
         return fail(error, status,
                     "%s does not fit %s: phases 1-2 need work-groups of at least %d x %d "
@@ -366,13 +518,14 @@ static apsp_status check_params(const kernel_params *p, const device_limits *lim
                     "device allows %zu (per dimension %zu x %zu)",
                     what, device_name, p->group_cols, p->group_rows, lim->max_work_group,
                     lim->max_item[0], lim->max_item[1]);
-    uint64_t phase1 = (uint64_t)p->tile * (uint64_t)p->tile * 4;
-    uint64_t phase2 = 2 * (uint64_t)p->tile * (uint64_t)p->k_chunk * 4;
-    uint64_t phase3 = ((uint64_t)p->group_rows * (uint64_t)p->thread_rows +
-                       (uint64_t)p->group_cols * (uint64_t)p->thread_cols) *
-                      (uint64_t)p->k_chunk * 4;
-    uint64_t need = phase1 > phase2 ? phase1 : phase2;
-    need = need > phase3 ? need : phase3;
+    size_t edge = (size_t)(p->tile < MAX_COPY_EDGE ? p->tile : MAX_COPY_EDGE);
+    if (!group_fits(lim, edge, edge))
+        return fail(error, status,
+                    "%s does not fit %s: the column copy needs work-groups of %zu x %zu "
+                    "work-items and the device allows %zu (per dimension %zu x %zu)",
+                    what, device_name, edge, edge, lim->max_work_group, lim->max_item[0],
+                    lim->max_item[1]);
+    uint64_t need = local_bytes(p);
     if (need > lim->local_memory)
         return fail(error, status,
                     "%s does not fit %s: the kernels need %llu bytes of local memory and the "
@@ -382,24 +535,26 @@ static apsp_status check_params(const kernel_params *p, const device_limits *lim
     return APSP_OK;
 }
 
-/* The round depth: --tile, checked; or the largest default for the device type that fits. */
+/* The parameters: the device's table entry at --tile's round depth, checked; or at the entry's
+ * own depth, halved until it fits. $APSP_KERNEL_PARAMS applies to either. */
 static apsp_status choose_params(const apsp_options *options, const device_limits *lim,
-                                 const char *device_name, kernel_params *p, apsp_error *error) {
+                                 const char *device_name, kernel_params *p,
+                                 const char **extra_options, apsp_error *error) {
+    const param_entry *entry = find_entry(lim, device_name);
+    *extra_options = entry->options;
     if (options->tile != 0) {
         if (!is_power_of_two(options->tile))
             return fail(error, APSP_ERR_USAGE,
                         "--tile=%d: the OpenCL backend needs a power of two (8, 16, 32, 64, ...)",
                         options->tile);
-        default_params(options->tile, lim, p);
+        derive_params(entry, options->tile, lim, p);
         apsp_status status = override_params(p, error);
         if (status == APSP_OK)
             status = check_params(p, lim, device_name, 1, error);
         return status;
     }
-    /* On PoCL, tiles 16 to 64 measured about the same; 32 halves phase 1's serial steps. */
-    int tile = lim->type & CL_DEVICE_TYPE_CPU ? 32 : 64;
-    for (;; tile /= 2) {
-        default_params(tile, lim, p);
+    for (int tile = entry->params.tile;; tile /= 2) {
+        derive_params(entry, tile, lim, p);
         apsp_status status = override_params(p, error);
         if (status != APSP_OK)
             return status;
@@ -476,6 +631,8 @@ static apsp_status plan_layout(cl_state *s, const apsp_options *options, apsp_er
             p->thread_rows /= 2;
         else
             break;
+        while (p->thread_rows % p->vector)
+            p->vector /= 2;
     }
     s->row_unit = row_unit;
     /* The kernels index within a band and the panels in int. */
@@ -483,7 +640,7 @@ static apsp_status plan_layout(cl_state *s, const apsp_options *options, apsp_er
         return fail(error, APSP_ERR_TOO_LARGE, "V = %zu is too large for the OpenCL kernels",
                     s->real_n);
     uint64_t n = s->n;
-    uint64_t matrix = n * n * 4, panels = 2 * n * (uint64_t)p->tile * 4;
+    uint64_t matrix = n * n * 4, panels = 4 * n * (uint64_t)p->tile * 4;
     if (matrix + panels > s->limits.global_memory)
         return fail(error, APSP_ERR_TOO_LARGE,
                     "V = %zu: the %llu x %llu distance matrix and its panels need %s but %s has "
@@ -516,13 +673,51 @@ static apsp_status plan_layout(cl_state *s, const apsp_options *options, apsp_er
     return APSP_OK;
 }
 
+/* Development aids after a successful build: $APSP_SHOW_BUILD=1 prints the options and the build
+ * log on stderr (with -cl-nv-verbose in $APSP_BUILD_OPTIONS, NVIDIA's log gives each kernel's
+ * registers and spills); $APSP_DUMP_PROGRAM=FILE writes the program binary (PTX on NVIDIA). */
+static void show_build(const cl_state *s) {
+    const char *show = getenv("APSP_SHOW_BUILD");
+    if (show && strcmp(show, "1") == 0) {
+        char *log = cl_build_log(s->program, s->device);
+        fprintf(stderr, "apsp: built for %s with '%s'; build log:\n%s\n", s->name, s->build_options,
+                log ? log : "(empty)");
+        free(log);
+    }
+    const char *dump = getenv("APSP_DUMP_PROGRAM");
+    if (!dump || !*dump)
+        return;
+    size_t size = 0;
+    unsigned char *binary = NULL;
+    if (clGetProgramInfo(s->program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) ==
+            CL_SUCCESS &&
+        size > 0 && (binary = malloc(size)) != NULL &&
+        clGetProgramInfo(s->program, CL_PROGRAM_BINARIES, sizeof binary, &binary, NULL) ==
+            CL_SUCCESS) {
+        FILE *f = fopen(dump, "wb");
+        if (f) {
+            fwrite(binary, 1, size, f);
+            fclose(f);
+        }
+    }
+    free(binary);
+}
+
 static apsp_status build_program(cl_state *s, apsp_error *error) {
     const kernel_params *p = &s->params;
+    /* $APSP_BUILD_OPTIONS adds build options (e.g. -cl-nv-verbose, -cl-nv-maxrregcount=128). */
+    const char *more = getenv("APSP_BUILD_OPTIONS");
     snprintf(s->build_options, sizeof s->build_options,
-             "-DTILE=%d -DPIVOT_ITEMS=%d -DK_CHUNK=%d -DTHREAD_ROWS=%d -DTHREAD_COLS=%d "
-             "-DGROUP_ROWS=%d -DGROUP_COLS=%d -DINF=%d",
-             p->tile, p->pivot_items, p->k_chunk, p->thread_rows, p->thread_cols, p->group_rows,
-             p->group_cols, APSP_INF);
+             "-DTILE=%d -DPIVOT_ITEMS=%d -DPIVOT_SPLIT=%d -DK_CHUNK=%d -DTHREAD_ROWS=%d "
+             "-DTHREAD_COLS=%d "
+             "-DGROUP_ROWS=%d -DGROUP_COLS=%d -DVECTOR=%d -DPREFETCH=%d -DK_UNROLL=%d "
+             "-DCOPY_EDGE=%d -DINF=%d%s%s%s%s",
+             p->tile, p->pivot_items, p->pivot_split, p->k_chunk, p->thread_rows, p->thread_cols,
+             p->group_rows, p->group_cols, p->vector, p->prefetch,
+             p->k_unroll ? p->k_unroll : p->k_chunk,
+             p->tile < MAX_COPY_EDGE ? p->tile : MAX_COPY_EDGE, APSP_INF,
+             s->extra_options && *s->extra_options ? " " : "",
+             s->extra_options ? s->extra_options : "", more && *more ? " " : "", more ? more : "");
     char *source, origin[1024];
     apsp_status status = cl_load_source("fw.cl", &source, origin, sizeof origin, error);
     if (status != APSP_OK)
@@ -546,11 +741,14 @@ static apsp_status build_program(cl_state *s, apsp_error *error) {
         free(log);
         return APSP_ERR_KERNEL_BUILD;
     }
+    show_build(s);
     struct {
         cl_kernel *kernel;
         const char *name;
         size_t items;
     } kernels[] = {
+        {&s->col_copy, "fw_col_panel",
+         (size_t)(p->tile < MAX_COPY_EDGE ? p->tile * p->tile : MAX_COPY_EDGE * MAX_COPY_EDGE)},
         {&s->phase1, "fw_phase1", (size_t)p->pivot_items * (size_t)p->pivot_items},
         {&s->phase2, "fw_phase2", (size_t)p->pivot_items * (size_t)p->pivot_items},
         {&s->phase3, "fw_phase3", (size_t)p->group_rows * (size_t)p->group_cols},
@@ -588,12 +786,14 @@ static apsp_status create_buffers(cl_state *s, apsp_error *error) {
                            s->bands[b].rows);
     }
     size_t panel = (size_t)s->params.tile * s->n * sizeof(cl_int);
-    s->row_panel = clCreateBuffer(s->context, CL_MEM_READ_WRITE, panel, NULL, &err);
-    if (err != CL_SUCCESS)
-        return cl_fail(error, APSP_ERR_DEVICE, err, "clCreateBuffer(row panel)");
-    s->col_panel = clCreateBuffer(s->context, CL_MEM_READ_WRITE, panel, NULL, &err);
-    if (err != CL_SUCCESS)
-        return cl_fail(error, APSP_ERR_DEVICE, err, "clCreateBuffer(column panel)");
+    for (int k = 0; k < 2; k++) {
+        s->row_panel[k] = clCreateBuffer(s->context, CL_MEM_READ_WRITE, panel, NULL, &err);
+        if (err != CL_SUCCESS)
+            return cl_fail(error, APSP_ERR_DEVICE, err, "clCreateBuffer(row panel)");
+        s->col_panel[k] = clCreateBuffer(s->context, CL_MEM_READ_WRITE, panel, NULL, &err);
+        if (err != CL_SUCCESS)
+            return cl_fail(error, APSP_ERR_DEVICE, err, "clCreateBuffer(column panel)");
+    }
     return APSP_OK;
 }
 
@@ -614,7 +814,10 @@ static apsp_status open_device(cl_state *s, const apsp_device_info *device, apsp
     s->context = clCreateContext(props, 1, &s->device, NULL, NULL, &err);
     if (err != CL_SUCCESS)
         return cl_fail(error, APSP_ERR_DEVICE, err, "clCreateContext(%s)", s->name);
-    s->queue = clCreateCommandQueue(s->context, s->device, 0, &err);
+    const char *profile = getenv("APSP_PROFILE");
+    s->profile = profile && strcmp(profile, "1") == 0;
+    s->queue = clCreateCommandQueue(s->context, s->device,
+                                    s->profile ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
     if (err != CL_SUCCESS)
         return cl_fail(error, APSP_ERR_DEVICE, err, "clCreateCommandQueue(%s)", s->name);
     return APSP_OK;
@@ -627,11 +830,17 @@ static void close_device(cl_state *s) {
         if (s->bands[b].buffer)
             clReleaseMemObject(s->bands[b].buffer);
     free(s->bands);
-    if (s->row_panel)
-        clReleaseMemObject(s->row_panel);
-    if (s->col_panel)
-        clReleaseMemObject(s->col_panel);
-    cl_kernel kernels[] = {s->phase1, s->phase2, s->phase3, s->pad};
+    for (size_t k = 0; k < s->step_count; k++)
+        clReleaseEvent(s->step_events[k]);
+    free(s->step_events);
+    free(s->step_kinds);
+    for (int k = 0; k < 2; k++) {
+        if (s->row_panel[k])
+            clReleaseMemObject(s->row_panel[k]);
+        if (s->col_panel[k])
+            clReleaseMemObject(s->col_panel[k]);
+    }
+    cl_kernel kernels[] = {s->col_copy, s->phase1, s->phase2, s->phase3, s->pad};
     for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++)
         if (kernels[k])
             clReleaseKernel(kernels[k]);
@@ -711,46 +920,91 @@ static apsp_status download(cl_state *s, apsp_matrix *m, apsp_error *error) {
 
 /* Queues round r: the panel copies, phase 1, phase 2 and phase 3 per band. When `done` is not
  * NULL it receives an event that completes with the round. */
-static apsp_status queue_round(cl_state *s, cl_int r, cl_event *done, apsp_error *error) {
-    const kernel_params *p = &s->params;
-    const size_t tile = (size_t)p->tile, row_bytes = s->n * sizeof(cl_int);
-    const size_t pivot_row = (size_t)r * tile;
-    cl_int err;
+/* Where the next command of step `kind` puts its event: NULL unless profiling. */
+static cl_event *step_event(cl_state *s, int kind) {
+    if (!s->profile)
+        return NULL;
+    s->step_kinds[s->step_count] = kind;
+    return &s->step_events[s->step_count++];
+}
 
-    /* The band holding the pivot rows: bands are whole tiles, so it holds all of them. */
-    size_t pb = 0;
-    while (pivot_row >= s->bands[pb].row0 + s->bands[pb].rows)
-        pb++;
-    err = clEnqueueCopyBuffer(s->queue, s->bands[pb].buffer, s->row_panel,
-                              (pivot_row - s->bands[pb].row0) * row_bytes, 0, tile * row_bytes, 0,
-                              NULL, NULL);
+/* Waits for the round's commands and adds their device times to the steps' sums. */
+static apsp_status collect_steps(cl_state *s, apsp_error *error) {
+    cl_int err = clFinish(s->queue);
+    for (size_t k = 0; k < s->step_count; k++) {
+        cl_ulong start = 0, end = 0;
+        if (err == CL_SUCCESS)
+            err = clGetEventProfilingInfo(s->step_events[k], CL_PROFILING_COMMAND_START,
+                                          sizeof start, &start, NULL);
+        if (err == CL_SUCCESS)
+            err = clGetEventProfilingInfo(s->step_events[k], CL_PROFILING_COMMAND_END, sizeof end,
+                                          &end, NULL);
+        if (err == CL_SUCCESS)
+            s->step_seconds[s->step_kinds[k]] += 1e-9 * (double)(end - start);
+        clReleaseEvent(s->step_events[k]);
+    }
+    s->step_count = 0;
     if (err != CL_SUCCESS)
-        return cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueCopyBuffer(row panel, round %d)",
-                       (int)r);
+        return cl_fail(error, APSP_ERR_DEVICE, err, "profiling a round");
+    return APSP_OK;
+}
+
+/* Queues the copies of round 0's panels from the bands (later rounds' come from phase 3). */
+static apsp_status queue_first_panels(cl_state *s, apsp_error *error) {
+    const size_t tile = (size_t)s->params.tile, row_bytes = s->n * sizeof(cl_int);
+    cl_int err = clEnqueueCopyBuffer(s->queue, s->bands[0].buffer, s->row_panel[0], 0, 0,
+                                     tile * row_bytes, 0, NULL, step_event(s, STEP_ROW_PANEL));
+    if (err != CL_SUCCESS)
+        return cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueCopyBuffer(row panel)");
+    /* The pivot columns, transposed into the col panel by fw_col_panel, band by band. */
+    const size_t edge = tile < MAX_COPY_EDGE ? tile : MAX_COPY_EDGE;
+    size_t copy_local[2] = {edge, edge};
+    cl_int n = (cl_int)s->n, r = 0;
+    SET_ARG(s->col_copy, "col_panel", 1, s->col_panel[0]);
+    SET_ARG(s->col_copy, "col_panel", 2, n);
+    SET_ARG(s->col_copy, "col_panel", 4, r);
     for (size_t b = 0; b < s->band_count; b++) {
-        size_t src_origin[3] = {pivot_row * sizeof(cl_int), 0, 0};
-        size_t dst_origin[3] = {0, s->bands[b].row0, 0};
-        size_t region[3] = {tile * sizeof(cl_int), s->bands[b].rows, 1};
-        err = clEnqueueCopyBufferRect(s->queue, s->bands[b].buffer, s->col_panel, src_origin,
-                                      dst_origin, region, row_bytes, 0, tile * sizeof(cl_int), 0, 0,
-                                      NULL, NULL);
+        cl_int row0 = (cl_int)s->bands[b].row0;
+        SET_ARG(s->col_copy, "col_panel", 0, s->bands[b].buffer);
+        SET_ARG(s->col_copy, "col_panel", 3, row0);
+        size_t global[2] = {s->bands[b].rows, tile};
+        err = clEnqueueNDRangeKernel(s->queue, s->col_copy, 2, NULL, global, copy_local, 0, NULL,
+                                     step_event(s, STEP_COL_PANEL));
         if (err != CL_SUCCESS)
             return cl_fail(error, APSP_ERR_DEVICE, err,
-                           "clEnqueueCopyBufferRect(column panel, band %zu, round %d)", b, (int)r);
+                           "clEnqueueNDRangeKernel(col_panel, band %zu)", b);
     }
+    return APSP_OK;
+}
 
-    SET_ARG(s->phase1, "phase1", 2, r);
+/* Queues round r: phase 1, phase 2 and phase 3 per band, on panel pair r % 2; phase 3 writes
+ * the next round's panels into the other pair. When `done` is not NULL it receives an event
+ * that completes with the round. */
+static apsp_status queue_round(cl_state *s, cl_int r, cl_event *done, apsp_error *error) {
+    const kernel_params *p = &s->params;
+    const size_t tile = (size_t)p->tile, rounds = s->n / tile;
+    cl_mem row_panel = s->row_panel[r % 2], col_panel = s->col_panel[r % 2];
+    cl_mem next_row_panel = s->row_panel[(r + 1) % 2], next_col_panel = s->col_panel[(r + 1) % 2];
+    cl_int next = (size_t)r + 1 < rounds ? (r + 1) * (cl_int)tile : -1;
+    cl_int err;
+
+    SET_ARG(s->phase1, "phase1", 0, row_panel);
+    SET_ARG(s->phase1, "phase1", 1, col_panel);
+    SET_ARG(s->phase1, "phase1", 3, r);
     size_t pivot_local[2] = {(size_t)p->pivot_items, (size_t)p->pivot_items};
     err = clEnqueueNDRangeKernel(s->queue, s->phase1, 2, NULL, pivot_local, pivot_local, 0, NULL,
-                                 NULL);
+                                 step_event(s, STEP_PHASE1));
     if (err != CL_SUCCESS)
         return cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueNDRangeKernel(phase1, round %d)",
                        (int)r);
 
-    SET_ARG(s->phase2, "phase2", 2, r);
-    size_t phase2_global[2] = {(size_t)p->pivot_items * (s->n / tile), (size_t)p->pivot_items};
+    SET_ARG(s->phase2, "phase2", 0, row_panel);
+    SET_ARG(s->phase2, "phase2", 1, col_panel);
+    SET_ARG(s->phase2, "phase2", 3, r);
+    size_t phase2_global[2] = {(size_t)(p->pivot_items * p->pivot_split) * (s->n / tile),
+                               (size_t)p->pivot_items};
     err = clEnqueueNDRangeKernel(s->queue, s->phase2, 2, NULL, phase2_global, pivot_local, 0, NULL,
-                                 NULL);
+                                 step_event(s, STEP_PHASE2));
     if (err != CL_SUCCESS)
         return cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueNDRangeKernel(phase2, round %d)",
                        (int)r);
@@ -758,6 +1012,11 @@ static apsp_status queue_round(cl_state *s, cl_int r, cl_event *done, apsp_error
     size_t block_rows = (size_t)(p->group_rows * p->thread_rows);
     size_t block_cols = (size_t)(p->group_cols * p->thread_cols);
     size_t local[2] = {(size_t)p->group_cols, (size_t)p->group_rows};
+    SET_ARG(s->phase3, "phase3", 1, col_panel);
+    SET_ARG(s->phase3, "phase3", 2, row_panel);
+    SET_ARG(s->phase3, "phase3", 5, next_col_panel);
+    SET_ARG(s->phase3, "phase3", 6, next_row_panel);
+    SET_ARG(s->phase3, "phase3", 7, next);
     for (size_t b = 0; b < s->band_count; b++) {
         cl_int row0 = (cl_int)s->bands[b].row0;
         SET_ARG(s->phase3, "phase3", 0, s->bands[b].buffer);
@@ -765,7 +1024,13 @@ static apsp_status queue_round(cl_state *s, cl_int r, cl_event *done, apsp_error
         size_t global[2] = {s->n / block_cols * local[0], s->bands[b].rows / block_rows * local[1]};
         int last = b + 1 == s->band_count;
         err = clEnqueueNDRangeKernel(s->queue, s->phase3, 2, NULL, global, local, 0, NULL,
-                                     last ? done : NULL);
+                                     s->profile ? step_event(s, STEP_PHASE3)
+                                     : last     ? done
+                                                : NULL);
+        if (s->profile && last && done && err == CL_SUCCESS) {
+            *done = s->step_events[s->step_count - 1];
+            clRetainEvent(*done);
+        }
         if (err != CL_SUCCESS)
             return cl_fail(error, APSP_ERR_DEVICE, err,
                            "clEnqueueNDRangeKernel(phase3, band %zu, round %d)", b, (int)r);
@@ -775,16 +1040,21 @@ static apsp_status queue_round(cl_state *s, cl_int r, cl_event *done, apsp_error
 
 static apsp_status run_rounds(cl_state *s, const apsp_options *options, apsp_error *error) {
     cl_int n = (cl_int)s->n;
-    SET_ARG(s->phase1, "phase1", 0, s->row_panel);
-    SET_ARG(s->phase1, "phase1", 1, n);
-    SET_ARG(s->phase2, "phase2", 0, s->row_panel);
-    SET_ARG(s->phase2, "phase2", 1, n);
-    SET_ARG(s->phase3, "phase3", 1, s->col_panel);
-    SET_ARG(s->phase3, "phase3", 2, s->row_panel);
+    SET_ARG(s->phase1, "phase1", 2, n);
+    SET_ARG(s->phase2, "phase2", 2, n);
     SET_ARG(s->phase3, "phase3", 3, n);
 
     const size_t rounds = s->n / (size_t)s->params.tile;
     const int report = options->progress != NULL;
+    if (s->profile) {
+        s->step_events = calloc(2 * s->band_count + 3, sizeof *s->step_events);
+        s->step_kinds = calloc(2 * s->band_count + 3, sizeof *s->step_kinds);
+        if (!s->step_events || !s->step_kinds)
+            return fail(error, APSP_ERR_NO_MEMORY, "out of memory");
+    }
+    apsp_status first = queue_first_panels(s, error);
+    if (first != APSP_OK)
+        return first;
     /* With progress, round r's end event is kept until round r + PROGRESS_LAG is queued, then
      * waited on: the device stays busy while the host reports. */
     cl_event pending[PROGRESS_LAG] = {0};
@@ -804,6 +1074,8 @@ static apsp_status run_rounds(cl_state *s, const apsp_options *options, apsp_err
             options->progress(options->progress_context, ++reported, rounds);
         }
         status = queue_round(s, (cl_int)r, slot, error);
+        if (status == APSP_OK && s->profile)
+            status = collect_steps(s, error);
         if (status == APSP_OK) {
             cl_int err = clFlush(s->queue);
             if (err != CL_SUCCESS)
@@ -818,6 +1090,13 @@ static apsp_status run_rounds(cl_state *s, const apsp_options *options, apsp_err
             clReleaseEvent(pending[k]);
     while (status == APSP_OK && report && reported < rounds)
         options->progress(options->progress_context, ++reported, rounds);
+    if (status == APSP_OK && s->profile)
+        fprintf(stderr,
+                "apsp: profile, device seconds per step over %zu rounds: row panel %.4f, col "
+                "panel %.4f, phase 1 %.4f, phase 2 %.4f, phase 3 %.4f\n",
+                rounds, s->step_seconds[STEP_ROW_PANEL], s->step_seconds[STEP_COL_PANEL],
+                s->step_seconds[STEP_PHASE1], s->step_seconds[STEP_PHASE2],
+                s->step_seconds[STEP_PHASE3]);
     return status;
 }
 
@@ -830,7 +1109,7 @@ static apsp_status opencl_solve(apsp_matrix *m, const apsp_options *options,
     double t0 = seconds_now();
     apsp_status status = open_device(&s, device, error);
     if (status == APSP_OK)
-        status = choose_params(options, &s.limits, s.name, &s.params, error);
+        status = choose_params(options, &s.limits, s.name, &s.params, &s.extra_options, error);
     if (status == APSP_OK)
         status = plan_layout(&s, options, error);
     if (status == APSP_OK)

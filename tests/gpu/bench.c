@@ -1,0 +1,104 @@
+/* Times apsp_solve on the anchors' random graph without file input or output, for tuning and for
+ * side-by-side runs with the reference programs of ../shared/gpu/anchors.
+ *
+ * usage: bench V E SEED [REPS] [TILE]
+ *
+ * The graph is the one fw_cuda and fw_ocl build for `V E SEED` (tests/gpu/anchor_graph.c writes
+ * the same one as a file). Each repetition solves a fresh copy with the OpenCL backend on the
+ * default device ($APSP_DEVICE picks another; $APSP_KERNEL_PARAMS and the other variables of
+ * src/backend_opencl.c apply). Prints one line per repetition, then a summary line with the
+ * median compute time, V^3 and n^3 relaxations per second, and the FNV-1a checksum of the V x V
+ * result computed as fw_cuda computes it, so that the two can be compared at any size. Built by
+ * tests/gpu/run.sh against the static library; not part of the Meson build. */
+#include "apsp.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t state;
+
+static uint64_t next_random(void) {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+}
+
+static int compare_doubles(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 4 || argc > 6) {
+        fprintf(stderr, "usage: bench V E SEED [REPS] [TILE]\n");
+        return 2;
+    }
+    long v = atol(argv[1]);
+    long long e = atoll(argv[2]);
+    int reps = argc > 4 ? atoi(argv[4]) : 3;
+    int tile = argc > 5 ? atoi(argv[5]) : 0;
+    if (v < 2 || v > 100000 || e < 0 || reps < 1 || reps > 100 || tile < 0) {
+        fprintf(stderr, "bench: bad arguments\n");
+        return 2;
+    }
+    state = strtoull(argv[3], NULL, 10) * 2654435761ull + 1;
+
+    apsp_error err;
+    apsp_matrix *graph, *m;
+    if (apsp_matrix_create((size_t)v, &graph, &err) != APSP_OK ||
+        apsp_matrix_create((size_t)v, &m, &err) != APSP_OK) {
+        fprintf(stderr, "bench: %s\n", err.message);
+        return 1;
+    }
+    for (long long k = 0; k < e; k++) {
+        size_t s = (size_t)(next_random() % (uint64_t)v);
+        size_t t = (size_t)(next_random() % (uint64_t)v);
+        int32_t w = (int32_t)(next_random() % 1001);
+        int32_t *cell = &apsp_matrix_row(graph, s)[t];
+        if (s != t && w < *cell)
+            *cell = w;
+    }
+    size_t bytes = graph->padded * graph->stride * sizeof(int32_t);
+
+    apsp_options options;
+    apsp_options_init(&options);
+    options.backend = APSP_BACKEND_OPENCL;
+    options.tile = tile;
+    double *compute = calloc((size_t)reps, sizeof *compute);
+    apsp_report r = {0};
+    for (int rep = 0; rep < reps; rep++) {
+        memcpy(m->data, graph->data, bytes);
+        apsp_status status = apsp_solve(m, &options, &r, &err);
+        if (status != APSP_OK) {
+            fprintf(stderr, "bench: %s\n", err.message);
+            return 1;
+        }
+        compute[rep] = r.compute_seconds;
+        printf("rep %d: setup %.3f s, upload %.3f s, compute %.4f s, download %.3f s\n", rep + 1,
+               r.setup_seconds, r.upload_seconds, r.compute_seconds, r.download_seconds);
+    }
+    qsort(compute, (size_t)reps, sizeof *compute, compare_doubles);
+    double median = compute[reps / 2];
+
+    uint64_t checksum = 1469598103934665603ull;
+    for (long i = 0; i < v; i++) {
+        const int32_t *row = apsp_matrix_row(m, (size_t)i);
+        for (long j = 0; j < v; j++) {
+            checksum ^= (uint32_t)row[j];
+            checksum *= 1099511628211ull;
+        }
+    }
+    double real = (double)v * (double)v * (double)v;
+    double padded = (double)r.padded * (double)r.padded * (double)r.padded;
+    printf("BENCH V=%ld n=%zu tile=%d device=\"%s\" compute_median=%.4f min=%.4f "
+           "Trelax_V=%.2f Trelax_n=%.2f checksum=%016llx\n",
+           v, r.padded, r.tile, r.device, median, compute[0], real / median / 1e12,
+           padded / median / 1e12, (unsigned long long)checksum);
+    free(compute);
+    apsp_matrix_destroy(m);
+    apsp_matrix_destroy(graph);
+    return 0;
+}
