@@ -6,8 +6,7 @@
 
 static atomic_long counters[2];
 
-static long target(fault_kind kind)
-{
+static long target(fault_kind kind) {
     static const char *const names[] = {[FAULT_ALLOC] = "alloc", [FAULT_CL] = "cl"};
     const char *spec = getenv("APSP_FAULT");
     size_t len = strlen(names[kind]);
@@ -18,14 +17,12 @@ static long target(fault_kind kind)
 
 /* APSP_FAULT_COUNT=1 prints at exit how many calls of each kind the run made, so a test knows
  * how far to walk N. */
-static void print_counts(void)
-{
+static void print_counts(void) {
     fprintf(stderr, "apsp-fault: alloc=%ld cl=%ld\n", atomic_load(&counters[FAULT_ALLOC]),
             atomic_load(&counters[FAULT_CL]));
 }
 
-int fault_hit(fault_kind kind)
-{
+int fault_hit(fault_kind kind) {
     static atomic_flag registered = ATOMIC_FLAG_INIT;
     if (getenv("APSP_FAULT_COUNT") && !atomic_flag_test_and_set(&registered))
         atexit(print_counts);

@@ -16,35 +16,29 @@ typedef enum fault_kind { FAULT_ALLOC, FAULT_CL } fault_kind;
 /* True when this call is the one APSP_FAULT names. Thread-safe. */
 int fault_hit(fault_kind kind);
 #else
-static inline int fault_hit(fault_kind kind)
-{
+static inline int fault_hit(fault_kind kind) {
     (void)kind;
     return 0;
 }
 #endif
 
-static inline void *apsp_malloc(size_t size)
-{
+static inline void *apsp_malloc(size_t size) {
     return fault_hit(FAULT_ALLOC) ? NULL : malloc(size);
 }
 
-static inline void *apsp_calloc(size_t count, size_t size)
-{
+static inline void *apsp_calloc(size_t count, size_t size) {
     return fault_hit(FAULT_ALLOC) ? NULL : calloc(count, size);
 }
 
-static inline void *apsp_realloc(void *p, size_t size)
-{
+static inline void *apsp_realloc(void *p, size_t size) {
     return fault_hit(FAULT_ALLOC) ? NULL : realloc(p, size);
 }
 
-static inline void *apsp_aligned_alloc(size_t alignment, size_t size)
-{
+static inline void *apsp_aligned_alloc(size_t alignment, size_t size) {
     return fault_hit(FAULT_ALLOC) ? NULL : aligned_alloc(alignment, size);
 }
 
-static inline char *apsp_strdup(const char *s)
-{
+static inline char *apsp_strdup(const char *s) {
     return fault_hit(FAULT_ALLOC) ? NULL : strdup(s);
 }
 

@@ -14,24 +14,21 @@
 
 static uint64_t state;
 
-static uint64_t next_random(void)
-{
+static uint64_t next_random(void) {
     state ^= state << 13;
     state ^= state >> 7;
     state ^= state << 17;
     return state;
 }
 
-static void put_le32(unsigned char *p, uint32_t v)
-{
+static void put_le32(unsigned char *p, uint32_t v) {
     p[0] = (unsigned char)v;
     p[1] = (unsigned char)(v >> 8);
     p[2] = (unsigned char)(v >> 16);
     p[3] = (unsigned char)(v >> 24);
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     if (argc != 5) {
         fprintf(stderr, "usage: anchor_graph V E SEED OUTPUT\n");
         return 2;
