@@ -63,6 +63,15 @@
 #ifndef COPY_EDGE
 #define COPY_EDGE 16 /* fw_col_panel: work-groups of COPY_EDGE x COPY_EDGE work-items (<= TILE) */
 #endif
+#ifndef CPU_KERNELS
+#define CPU_KERNELS 0 /* 1: phases 2-3 with one work-item per slab or block (CPU devices) */
+#endif
+#ifndef CPU_ROWS
+#define CPU_ROWS 8 /* CPU kernels: rows of C a work-item keeps in registers at a time */
+#endif
+#ifndef CPU_COLS
+#define CPU_COLS 32 /* CPU kernels: columns of those rows (two 16-wide vectors) */
+#endif
 #ifndef INF
 #define INF 1073741823 /* the unreachable distance, 2^30 - 1 */
 #endif
@@ -181,6 +190,86 @@ fw_phase1(__global int *row_panel, __global int *col_panel, int n, int r) {
             pivot_t[j * n + i] = cell[a][b];
         }
 }
+
+#if CPU_KERNELS
+
+/* The CPU kernels (CPU_KERNELS = 1). An OpenCL CPU compiler spreads the work-items of a
+ * work-group over SIMD lanes only when it can; these kernels instead give each work-item a whole
+ * slab or block and write the SIMD themselves, with 16-wide vectors: CPU_ROWS x CPU_COLS cells of
+ * C stay in registers while k runs over the round, as in the pthread backend's micro-kernel.
+ * No local memory: the CPU's caches hold the panels. */
+
+/* C(rows, cols) = min(C, A (x) B) for CPU_ROWS rows and CPU_COLS columns; A is k-major (pitch
+ * a_pitch: A(y, k) = a[k * a_pitch + y]) and B row-major (pitch b_pitch). */
+#define CPU_MICRO_TILE(c, c_pitch, a, a_pitch, b, b_pitch)                                         \
+    do {                                                                                           \
+        int16 lo[CPU_ROWS], hi[CPU_ROWS];                                                          \
+        _Pragma("unroll") for (int y = 0; y < CPU_ROWS; y++) {                                     \
+            lo[y] = vload16(0, (c) + y * (c_pitch));                                               \
+            hi[y] = vload16(1, (c) + y * (c_pitch));                                               \
+        }                                                                                          \
+        for (int k = 0; k < TILE; k++) {                                                           \
+            const int16 b_lo = vload16(0, (b) + k * (b_pitch));                                    \
+            const int16 b_hi = vload16(1, (b) + k * (b_pitch));                                    \
+            _Pragma("unroll") for (int y = 0; y < CPU_ROWS; y++) {                                 \
+                const int16 ay = (int16)((a)[k * (a_pitch) + y]);                                  \
+                lo[y] = min(lo[y], ay + b_lo);                                                     \
+                hi[y] = min(hi[y], ay + b_hi);                                                     \
+            }                                                                                      \
+        }                                                                                          \
+        _Pragma("unroll") for (int y = 0; y < CPU_ROWS; y++) {                                     \
+            vstore16(lo[y], 0, (c) + y * (c_pitch));                                               \
+            vstore16(hi[y], 1, (c) + y * (c_pitch));                                               \
+        }                                                                                          \
+    } while (0)
+
+/* Phase 2: one work-item per CPU_COLS-wide slab of the pivot rows (outside the pivot block),
+ * C = min(C, P (x) C) with P read k-major from the col panel, on a private copy of the slab
+ * because every output row reads every row of it. */
+__kernel __attribute__((reqd_work_group_size(1, 1, 1))) void
+fw_phase2(__global int *row_panel, __global const int *col_panel, int n, int r) {
+    const int j = get_group_id(0) * CPU_COLS;
+    if (j / TILE == r)
+        return; /* the pivot block itself, final after phase 1 */
+    __global int *c = row_panel + j; /* pitch n */
+    int old[TILE * CPU_COLS];
+    for (int k = 0; k < TILE; k++) {
+        vstore16(vload16(0, c + k * n), 0, old + k * CPU_COLS);
+        vstore16(vload16(1, c + k * n), 1, old + k * CPU_COLS);
+    }
+    __global const int *pivot_t = col_panel + r * TILE; /* P(i, k) = pivot_t[k * n + i] */
+    for (int i = 0; i < TILE; i += CPU_ROWS)
+        CPU_MICRO_TILE(c + i * n, n, pivot_t + i, n, old, CPU_COLS);
+}
+
+/* Phase 3: one work-item per BLOCK_ROWS x BLOCK_COLS block of a band, in micro-tiles; the rows
+ * and columns of the next round's pivot also go to the next round's panels, as in the
+ * work-group version below. */
+__kernel __attribute__((reqd_work_group_size(1, 1, 1))) void
+fw_phase3(__global int *band, __global const int *col_panel, __global const int *row_panel, int n,
+          int row0, __global int *next_col_panel, __global int *next_row_panel, int next) {
+    const int i0 = get_group_id(1) * BLOCK_ROWS; /* band-relative */
+    const int j0 = get_group_id(0) * BLOCK_COLS;
+    for (int j = j0; j < j0 + BLOCK_COLS; j += CPU_COLS)
+        for (int i = i0; i < i0 + BLOCK_ROWS; i += CPU_ROWS)
+            CPU_MICRO_TILE(band + (size_t)i * n + j, n, col_panel + row0 + i, n, row_panel + j, n);
+    if (next < 0)
+        return;
+    for (int i = i0; i < i0 + BLOCK_ROWS; i++) {
+        const int k = row0 + i - next; /* a next pivot row */
+        if (k >= 0 && k < TILE)
+            for (int j = j0; j < j0 + BLOCK_COLS; j++)
+                next_row_panel[k * n + j] = band[(size_t)i * n + j];
+    }
+    for (int j = j0; j < j0 + BLOCK_COLS; j++) {
+        const int k = j - next; /* a next pivot column */
+        if (k >= 0 && k < TILE)
+            for (int i = i0; i < i0 + BLOCK_ROWS; i++)
+                next_col_panel[k * n + row0 + i] = band[(size_t)i * n + j];
+    }
+}
+
+#else /* the work-group kernels, for GPUs */
 
 /* Phase 2: the pivot row blocks, C = P (x) C, P read transposed from the col panel. Each
  * output column depends only on the same column of C, so a block is split into PIVOT_SPLIT slabs
@@ -377,6 +466,8 @@ fw_phase3(__global vint *band, __global const vint *col_panel, __global const vi
         }
     }
 }
+
+#endif /* CPU_KERNELS */
 
 /* Sets the cells of a band outside the real_n x real_n graph to INF, and their diagonal to 0.
  * Global size: (n, rows of the band); row0 is the band's first row in the whole matrix. */

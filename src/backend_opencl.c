@@ -53,14 +53,17 @@ typedef struct kernel_params {
     int thread_cols;
     int group_rows; /* GROUP_ROWS x GROUP_COLS: phase-3 work-group */
     int group_cols;
-    int vector;   /* VECTOR: ints per phase-3 load and store (1, 2 or 4) */
-    int prefetch; /* PREFETCH: 1 = phase 3 loads the next k-chunk during this one */
-    int k_unroll; /* K_UNROLL: phase-3 k-steps unrolled at a time; 0: all of K_CHUNK */
+    int vector;      /* VECTOR: ints per phase-3 load and store (1, 2 or 4) */
+    int prefetch;    /* PREFETCH: 1 = phase 3 loads the next k-chunk during this one */
+    int k_unroll;    /* K_UNROLL: phase-3 k-steps unrolled at a time; 0: all of K_CHUNK */
+    int cpu_kernels; /* CPU_KERNELS: 1 = phases 2-3 one work-item per block, wide vectors */
 } kernel_params;
 
 enum {
     MAX_PIVOT_CELLS = 8, /* phases 1-2: at most 8 x 8 cells per work-item */
     MAX_COPY_EDGE = 16,  /* fw_col_panel: work-groups of up to 16 x 16 work-items */
+    CPU_ROWS = 8,        /* CPU kernels: rows of a micro-tile (CPU_ROWS in cl/fw.cl) */
+    CPU_COLS = 32,       /* CPU kernels: columns of a micro-tile and of a phase-2 slab */
     PROGRESS_LAG = 4,    /* rounds queued ahead of the one waited on for progress */
 };
 
@@ -347,12 +350,14 @@ static const param_entry param_table[] = {
       .thread_rows = 8, .thread_cols = 8, .group_rows = 8, .group_cols = 16,
       .vector = 4, .prefetch = 1, .k_unroll = 8},
      ""},
-    /* CPUs (PoCL): tiles 16 to 64 measured about the same; 32 halves phase 1's serial steps.
-     * Scalar accesses and 4 x 4 micro-tiles beat int4 and 8 x 8 on PoCL (2 cores, AVX-512). */
+    /* CPUs (PoCL): the CPU kernels, one work-item per 64 x 64 block, which the compiler turns
+     * into the pthread backend's SIMD micro-kernel; round depth 128 halves the matrix traffic of
+     * 64 (measured on 2 Zen 4 cores, docs/performance.md). Tiles below 32 fall back to the
+     * work-group kernels, with 4 x 4 scalar micro-tiles. */
     {NULL, NULL, CL_DEVICE_TYPE_CPU,
-     {.tile = 32, .pivot_items = 16, .pivot_split = 1, .k_chunk = 32,
-      .thread_rows = 4, .thread_cols = 4, .group_rows = 16, .group_cols = 16,
-      .vector = 1, .prefetch = 0, .k_unroll = 0},
+     {.tile = 128, .pivot_items = 16, .pivot_split = 1, .k_chunk = 32,
+      .thread_rows = 64, .thread_cols = 64, .group_rows = 1, .group_cols = 1,
+      .vector = 1, .prefetch = 0, .k_unroll = 0, .cpu_kernels = 1},
      ""},
     /* Anything else. */
     {NULL, NULL, 0,
@@ -449,6 +454,7 @@ static apsp_status override_params(kernel_params *p, apsp_error *error) {
         {"VECTOR", offsetof(kernel_params, vector), 1},
         {"PREFETCH", offsetof(kernel_params, prefetch), 0},
         {"K_UNROLL", offsetof(kernel_params, k_unroll), 0},
+        {"CPU_KERNELS", offsetof(kernel_params, cpu_kernels), 0},
     };
     const char *s = text;
     while (*s) {
@@ -466,7 +472,7 @@ static apsp_status override_params(kernel_params *p, apsp_error *error) {
                         "APSP_KERNEL_PARAMS=%s: expected NAME=N[,NAME=N...] with NAME one of "
                         "PIVOT_ITEMS, PIVOT_SPLIT, K_CHUNK, THREAD_ROWS, THREAD_COLS, GROUP_ROWS, "
                         "GROUP_COLS, "
-                        "VECTOR, PREFETCH, K_UNROLL",
+                        "VECTOR, PREFETCH, K_UNROLL, CPU_KERNELS",
                         text);
         *(int *)((char *)p + fields[f].offset) = (int)v;
         s = *end == ',' ? end + 1 : end;
@@ -596,6 +602,25 @@ static apsp_status env_buffer_cap(uint64_t *cap, apsp_error *error) {
 /* Decides the padded size and the bands; refuses what cannot fit. Bands are whole multiples of
  * row_unit = lcm(TILE, phase-3 block height) rows, so that the pivot rows lie in one band and
  * phase 3 tiles every band exactly; n is also a multiple of the phase-3 block width. */
+/* The CPU kernels take whole micro-tiles of CPU_ROWS x CPU_COLS and phase-2 slabs of CPU_COLS. */
+static int cpu_kernels_fit(const kernel_params *p) {
+    return p->tile % CPU_COLS == 0 && p->group_rows == 1 && p->group_cols == 1 &&
+           p->thread_rows % CPU_ROWS == 0 && p->thread_cols % CPU_COLS == 0;
+}
+
+/* Round depths below CPU_COLS, bands lower than CPU_ROWS rows, or a work-group shape asked for
+ * in APSP_KERNEL_PARAMS: the work-group kernels; the CPU entry's one-item shape becomes the one
+ * that suits CPUs there (4 x 4 scalar micro-tiles). */
+static void use_work_group_kernels(kernel_params *p) {
+    p->cpu_kernels = 0;
+    if (p->group_rows == 1 && p->group_cols == 1) {
+        p->thread_rows = p->thread_cols = 4;
+        p->group_rows = p->group_cols = 16;
+        p->vector = 1;
+        p->prefetch = 0;
+    }
+}
+
 static apsp_status plan_layout(cl_state *s, const apsp_options *options, apsp_error *error) {
     kernel_params *p = &s->params;
     char need[32], have[32];
@@ -617,6 +642,8 @@ static apsp_status plan_layout(cl_state *s, const apsp_options *options, apsp_er
     size_t row_unit, unit;
     uint64_t unit_bytes; /* one band of the least height */
     for (;;) {
+        if (p->cpu_kernels && !cpu_kernels_fit(p))
+            use_work_group_kernels(p);
         size_t block_rows = (size_t)(p->group_rows * p->thread_rows);
         row_unit = lcm((size_t)p->tile, block_rows);
         unit = lcm(row_unit, (size_t)(p->group_cols * p->thread_cols));
@@ -711,10 +738,10 @@ static apsp_status build_program(cl_state *s, apsp_error *error) {
              "-DTILE=%d -DPIVOT_ITEMS=%d -DPIVOT_SPLIT=%d -DK_CHUNK=%d -DTHREAD_ROWS=%d "
              "-DTHREAD_COLS=%d "
              "-DGROUP_ROWS=%d -DGROUP_COLS=%d -DVECTOR=%d -DPREFETCH=%d -DK_UNROLL=%d "
-             "-DCOPY_EDGE=%d -DINF=%d%s%s%s%s",
+             "-DCPU_KERNELS=%d -DCPU_ROWS=%d -DCPU_COLS=%d -DCOPY_EDGE=%d -DINF=%d%s%s%s%s",
              p->tile, p->pivot_items, p->pivot_split, p->k_chunk, p->thread_rows, p->thread_cols,
              p->group_rows, p->group_cols, p->vector, p->prefetch,
-             p->k_unroll ? p->k_unroll : p->k_chunk,
+             p->k_unroll ? p->k_unroll : p->k_chunk, p->cpu_kernels, CPU_ROWS, CPU_COLS,
              p->tile < MAX_COPY_EDGE ? p->tile : MAX_COPY_EDGE, APSP_INF,
              s->extra_options && *s->extra_options ? " " : "",
              s->extra_options ? s->extra_options : "", more && *more ? " " : "", more ? more : "");
@@ -750,7 +777,8 @@ static apsp_status build_program(cl_state *s, apsp_error *error) {
         {&s->col_copy, "fw_col_panel",
          (size_t)(p->tile < MAX_COPY_EDGE ? p->tile * p->tile : MAX_COPY_EDGE * MAX_COPY_EDGE)},
         {&s->phase1, "fw_phase1", (size_t)p->pivot_items * (size_t)p->pivot_items},
-        {&s->phase2, "fw_phase2", (size_t)p->pivot_items * (size_t)p->pivot_items},
+        {&s->phase2, "fw_phase2",
+         p->cpu_kernels ? 1 : (size_t)p->pivot_items * (size_t)p->pivot_items},
         {&s->phase3, "fw_phase3", (size_t)p->group_rows * (size_t)p->group_cols},
         {&s->pad, "fw_pad", 1},
     };
@@ -1003,8 +1031,10 @@ static apsp_status queue_round(cl_state *s, cl_int r, cl_event *done, apsp_error
     SET_ARG(s->phase2, "phase2", 3, r);
     size_t phase2_global[2] = {(size_t)(p->pivot_items * p->pivot_split) * (s->n / tile),
                                (size_t)p->pivot_items};
-    err = clEnqueueNDRangeKernel(s->queue, s->phase2, 2, NULL, phase2_global, pivot_local, 0, NULL,
-                                 step_event(s, STEP_PHASE2));
+    size_t cpu_global[2] = {s->n / CPU_COLS, 1}, cpu_local[2] = {1, 1}; /* a slab per item */
+    err = clEnqueueNDRangeKernel(
+        s->queue, s->phase2, 2, NULL, p->cpu_kernels ? cpu_global : phase2_global,
+        p->cpu_kernels ? cpu_local : pivot_local, 0, NULL, step_event(s, STEP_PHASE2));
     if (err != CL_SUCCESS)
         return cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueNDRangeKernel(phase2, round %d)",
                        (int)r);
