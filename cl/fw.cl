@@ -88,7 +88,7 @@
 #define COL_VECTORS (BLOCK_COLS / VECTOR)       /* vectors across a phase-3 block's columns */
 #define CHUNK_VECTORS (K_CHUNK * (ROW_VECTORS > COL_VECTORS ? ROW_VECTORS : COL_VECTORS))
 #define STAGE_STEPS ((CHUNK_VECTORS + GROUP_SIZE - 1) / GROUP_SIZE) /* staging loads per item */
-#define STAGES (PREFETCH ? 2 : 1) /* phase-3 local buffers */
+#define STAGES (PREFETCH ? 2 : 1)                                   /* phase-3 local buffers */
 
 #if TILE % PIVOT_ITEMS != 0 || TILE % K_CHUNK != 0
 #error "TILE must be a multiple of PIVOT_ITEMS and of K_CHUNK"
@@ -230,7 +230,7 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void
 fw_phase2(__global int *row_panel, __global const int *col_panel, int n, int r) {
     const int j = get_group_id(0) * CPU_COLS;
     if (j / TILE == r)
-        return; /* the pivot block itself, final after phase 1 */
+        return;                      /* the pivot block itself, final after phase 1 */
     __global int *c = row_panel + j; /* pitch n */
     int old[TILE * CPU_COLS];
     for (int k = 0; k < TILE; k++) {
