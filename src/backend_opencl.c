@@ -149,7 +149,7 @@ static apsp_status for_each_device(device_visitor visit, void *context, apsp_err
     cl_uint platform_count = 0;
     if (clGetPlatformIDs(0, NULL, &platform_count) != CL_SUCCESS || platform_count == 0)
         return APSP_OK;
-    cl_platform_id *platforms = calloc(platform_count, sizeof *platforms);
+    cl_platform_id *platforms = apsp_calloc(platform_count, sizeof *platforms);
     if (!platforms)
         return fail(error, APSP_ERR_NO_MEMORY, "out of memory listing OpenCL platforms");
     if (clGetPlatformIDs(platform_count, platforms, &platform_count) != CL_SUCCESS)
@@ -161,7 +161,7 @@ static apsp_status for_each_device(device_visitor visit, void *context, apsp_err
                 CL_SUCCESS ||
             device_count == 0)
             continue;
-        cl_device_id *devices = calloc(device_count, sizeof *devices);
+        cl_device_id *devices = apsp_calloc(device_count, sizeof *devices);
         if (!devices) {
             free(platforms);
             return fail(error, APSP_ERR_NO_MEMORY, "out of memory listing OpenCL devices");
@@ -686,12 +686,14 @@ static apsp_status plan_layout(cl_state *s, const apsp_options *options, apsp_er
     /* As few bands as the cap allows, of even heights in whole units. */
     size_t units = s->n / row_unit;
     size_t units_per_band = (size_t)(cap / unit_bytes);
-    s->band_count = (units + units_per_band - 1) / units_per_band;
-    units_per_band = (units + s->band_count - 1) / s->band_count;
-    s->band_count = (units + units_per_band - 1) / units_per_band;
-    s->bands = calloc(s->band_count, sizeof *s->bands);
+    size_t bands = (units + units_per_band - 1) / units_per_band;
+    units_per_band = (units + bands - 1) / bands;
+    bands = (units + units_per_band - 1) / units_per_band;
+    /* band_count counts the entries of `bands` that exist, for close_device. */
+    s->bands = apsp_calloc(bands, sizeof *s->bands);
     if (!s->bands)
-        return fail(error, APSP_ERR_NO_MEMORY, "out of memory");
+        return fail(error, APSP_ERR_NO_MEMORY, "out of memory planning %zu buffers", bands);
+    s->band_count = bands;
     for (size_t b = 0; b < s->band_count; b++) {
         s->bands[b].row0 = b * units_per_band * row_unit;
         size_t end = s->bands[b].row0 + units_per_band * row_unit;
@@ -751,11 +753,11 @@ static apsp_status build_program(cl_state *s, apsp_error *error) {
         return status;
     cl_int err;
     const char *text = source;
-    s->program = clCreateProgramWithSource(s->context, 1, &text, NULL, &err);
+    s->program = FAULT_CL_OBJECT(&err, clCreateProgramWithSource(s->context, 1, &text, NULL, &err));
     free(source);
     if (err != CL_SUCCESS)
         return cl_fail(error, APSP_ERR_KERNEL_BUILD, err, "clCreateProgramWithSource(%s)", origin);
-    err = clBuildProgram(s->program, 1, &s->device, s->build_options, NULL, NULL);
+    err = FAULT_CL_STATUS(clBuildProgram(s->program, 1, &s->device, s->build_options, NULL, NULL));
     if (err != CL_SUCCESS) {
         /* The log is many lines; the error message is one. Print the failure and the log on
          * stderr now, and return the same line. */
@@ -783,7 +785,8 @@ static apsp_status build_program(cl_state *s, apsp_error *error) {
         {&s->pad, "fw_pad", 1},
     };
     for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
-        *kernels[k].kernel = clCreateKernel(s->program, kernels[k].name, &err);
+        *kernels[k].kernel =
+            FAULT_CL_OBJECT(&err, clCreateKernel(s->program, kernels[k].name, &err));
         if (err != CL_SUCCESS)
             return cl_fail(error, APSP_ERR_KERNEL_BUILD, err, "clCreateKernel(%s)",
                            kernels[k].name);
@@ -807,18 +810,21 @@ static apsp_status build_program(cl_state *s, apsp_error *error) {
 static apsp_status create_buffers(cl_state *s, apsp_error *error) {
     cl_int err;
     for (size_t b = 0; b < s->band_count; b++) {
-        s->bands[b].buffer = clCreateBuffer(s->context, CL_MEM_READ_WRITE,
-                                            s->bands[b].rows * s->n * sizeof(cl_int), NULL, &err);
+        s->bands[b].buffer = FAULT_CL_OBJECT(
+            &err, clCreateBuffer(s->context, CL_MEM_READ_WRITE,
+                                 s->bands[b].rows * s->n * sizeof(cl_int), NULL, &err));
         if (err != CL_SUCCESS)
             return cl_fail(error, APSP_ERR_DEVICE, err, "clCreateBuffer(band %zu of %zu rows)", b,
                            s->bands[b].rows);
     }
     size_t panel = (size_t)s->params.tile * s->n * sizeof(cl_int);
     for (int k = 0; k < 2; k++) {
-        s->row_panel[k] = clCreateBuffer(s->context, CL_MEM_READ_WRITE, panel, NULL, &err);
+        s->row_panel[k] =
+            FAULT_CL_OBJECT(&err, clCreateBuffer(s->context, CL_MEM_READ_WRITE, panel, NULL, &err));
         if (err != CL_SUCCESS)
             return cl_fail(error, APSP_ERR_DEVICE, err, "clCreateBuffer(row panel)");
-        s->col_panel[k] = clCreateBuffer(s->context, CL_MEM_READ_WRITE, panel, NULL, &err);
+        s->col_panel[k] =
+            FAULT_CL_OBJECT(&err, clCreateBuffer(s->context, CL_MEM_READ_WRITE, panel, NULL, &err));
         if (err != CL_SUCCESS)
             return cl_fail(error, APSP_ERR_DEVICE, err, "clCreateBuffer(column panel)");
     }
@@ -839,13 +845,14 @@ static apsp_status open_device(cl_state *s, const apsp_device_info *device, apsp
     query_limits(s->device, &s->limits);
     cl_int err;
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)s->platform, 0};
-    s->context = clCreateContext(props, 1, &s->device, NULL, NULL, &err);
+    s->context = FAULT_CL_OBJECT(&err, clCreateContext(props, 1, &s->device, NULL, NULL, &err));
     if (err != CL_SUCCESS)
         return cl_fail(error, APSP_ERR_DEVICE, err, "clCreateContext(%s)", s->name);
     const char *profile = getenv("APSP_PROFILE");
     s->profile = profile && strcmp(profile, "1") == 0;
-    s->queue = clCreateCommandQueue(s->context, s->device,
-                                    s->profile ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
+    s->queue = FAULT_CL_OBJECT(
+        &err, clCreateCommandQueue(s->context, s->device,
+                                   s->profile ? CL_QUEUE_PROFILING_ENABLE : 0, &err));
     if (err != CL_SUCCESS)
         return cl_fail(error, APSP_ERR_DEVICE, err, "clCreateCommandQueue(%s)", s->name);
     return APSP_OK;
@@ -900,9 +907,9 @@ static apsp_status upload(cl_state *s, const apsp_matrix *m, apsp_error *error) 
             size_t device_origin[3] = {0, 0, 0};
             size_t host_origin[3] = {0, band->row0, 0};
             size_t region[3] = {s->real_n * sizeof(cl_int), end - band->row0, 1};
-            err = clEnqueueWriteBufferRect(s->queue, band->buffer, CL_FALSE, device_origin,
-                                           host_origin, region, s->n * sizeof(cl_int), 0,
-                                           m->stride * sizeof(cl_int), 0, m->data, 0, NULL, NULL);
+            err = FAULT_CL_STATUS(clEnqueueWriteBufferRect(
+                s->queue, band->buffer, CL_FALSE, device_origin, host_origin, region,
+                s->n * sizeof(cl_int), 0, m->stride * sizeof(cl_int), 0, m->data, 0, NULL, NULL));
             if (err != CL_SUCCESS)
                 return cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueWriteBufferRect(band %zu)",
                                b);
@@ -914,13 +921,14 @@ static apsp_status upload(cl_state *s, const apsp_matrix *m, apsp_error *error) 
             SET_ARG(s->pad, "pad", 2, row0);
             SET_ARG(s->pad, "pad", 3, real_n);
             size_t global[2] = {s->n, band->rows};
-            err = clEnqueueNDRangeKernel(s->queue, s->pad, 2, NULL, global, NULL, 0, NULL, NULL);
+            err = FAULT_CL_STATUS(
+                clEnqueueNDRangeKernel(s->queue, s->pad, 2, NULL, global, NULL, 0, NULL, NULL));
             if (err != CL_SUCCESS)
                 return cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueNDRangeKernel(pad, band %zu)",
                                b);
         }
     }
-    err = clFinish(s->queue);
+    err = FAULT_CL_STATUS(clFinish(s->queue));
     if (err != CL_SUCCESS)
         return cl_fail(error, APSP_ERR_DEVICE, err, "clFinish(upload)");
     return APSP_OK;
@@ -934,13 +942,13 @@ static apsp_status download(cl_state *s, apsp_matrix *m, apsp_error *error) {
         size_t device_origin[3] = {0, 0, 0};
         size_t host_origin[3] = {0, band->row0, 0};
         size_t region[3] = {s->real_n * sizeof(cl_int), end - band->row0, 1};
-        err = clEnqueueReadBufferRect(s->queue, band->buffer, CL_FALSE, device_origin, host_origin,
-                                      region, s->n * sizeof(cl_int), 0, m->stride * sizeof(cl_int),
-                                      0, m->data, 0, NULL, NULL);
+        err = FAULT_CL_STATUS(clEnqueueReadBufferRect(
+            s->queue, band->buffer, CL_FALSE, device_origin, host_origin, region,
+            s->n * sizeof(cl_int), 0, m->stride * sizeof(cl_int), 0, m->data, 0, NULL, NULL));
         if (err != CL_SUCCESS)
             return cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueReadBufferRect(band %zu)", b);
     }
-    err = clFinish(s->queue);
+    err = FAULT_CL_STATUS(clFinish(s->queue));
     if (err != CL_SUCCESS)
         return cl_fail(error, APSP_ERR_DEVICE, err, "clFinish(download)");
     return APSP_OK;
@@ -958,7 +966,7 @@ static cl_event *step_event(cl_state *s, int kind) {
 
 /* Waits for the round's commands and adds their device times to the steps' sums. */
 static apsp_status collect_steps(cl_state *s, apsp_error *error) {
-    cl_int err = clFinish(s->queue);
+    cl_int err = FAULT_CL_STATUS(clFinish(s->queue));
     for (size_t k = 0; k < s->step_count; k++) {
         cl_ulong start = 0, end = 0;
         if (err == CL_SUCCESS)
@@ -980,8 +988,9 @@ static apsp_status collect_steps(cl_state *s, apsp_error *error) {
 /* Queues the copies of round 0's panels from the bands (later rounds' come from phase 3). */
 static apsp_status queue_first_panels(cl_state *s, apsp_error *error) {
     const size_t tile = (size_t)s->params.tile, row_bytes = s->n * sizeof(cl_int);
-    cl_int err = clEnqueueCopyBuffer(s->queue, s->bands[0].buffer, s->row_panel[0], 0, 0,
-                                     tile * row_bytes, 0, NULL, step_event(s, STEP_ROW_PANEL));
+    cl_int err = FAULT_CL_STATUS(clEnqueueCopyBuffer(s->queue, s->bands[0].buffer, s->row_panel[0],
+                                                     0, 0, tile * row_bytes, 0, NULL,
+                                                     step_event(s, STEP_ROW_PANEL)));
     if (err != CL_SUCCESS)
         return cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueCopyBuffer(row panel)");
     /* The pivot columns, transposed into the col panel by fw_col_panel, band by band. */
@@ -996,8 +1005,9 @@ static apsp_status queue_first_panels(cl_state *s, apsp_error *error) {
         SET_ARG(s->col_copy, "col_panel", 0, s->bands[b].buffer);
         SET_ARG(s->col_copy, "col_panel", 3, row0);
         size_t global[2] = {s->bands[b].rows, tile};
-        err = clEnqueueNDRangeKernel(s->queue, s->col_copy, 2, NULL, global, copy_local, 0, NULL,
-                                     step_event(s, STEP_COL_PANEL));
+        err = FAULT_CL_STATUS(clEnqueueNDRangeKernel(s->queue, s->col_copy, 2, NULL, global,
+                                                     copy_local, 0, NULL,
+                                                     step_event(s, STEP_COL_PANEL)));
         if (err != CL_SUCCESS)
             return cl_fail(error, APSP_ERR_DEVICE, err,
                            "clEnqueueNDRangeKernel(col_panel, band %zu)", b);
@@ -1020,8 +1030,8 @@ static apsp_status queue_round(cl_state *s, cl_int r, cl_event *done, apsp_error
     SET_ARG(s->phase1, "phase1", 1, col_panel);
     SET_ARG(s->phase1, "phase1", 3, r);
     size_t pivot_local[2] = {(size_t)p->pivot_items, (size_t)p->pivot_items};
-    err = clEnqueueNDRangeKernel(s->queue, s->phase1, 2, NULL, pivot_local, pivot_local, 0, NULL,
-                                 step_event(s, STEP_PHASE1));
+    err = FAULT_CL_STATUS(clEnqueueNDRangeKernel(s->queue, s->phase1, 2, NULL, pivot_local,
+                                                 pivot_local, 0, NULL, step_event(s, STEP_PHASE1)));
     if (err != CL_SUCCESS)
         return cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueNDRangeKernel(phase1, round %d)",
                        (int)r);
@@ -1032,9 +1042,9 @@ static apsp_status queue_round(cl_state *s, cl_int r, cl_event *done, apsp_error
     size_t phase2_global[2] = {(size_t)(p->pivot_items * p->pivot_split) * (s->n / tile),
                                (size_t)p->pivot_items};
     size_t cpu_global[2] = {s->n / CPU_COLS, 1}, cpu_local[2] = {1, 1}; /* a slab per item */
-    err = clEnqueueNDRangeKernel(
+    err = FAULT_CL_STATUS(clEnqueueNDRangeKernel(
         s->queue, s->phase2, 2, NULL, p->cpu_kernels ? cpu_global : phase2_global,
-        p->cpu_kernels ? cpu_local : pivot_local, 0, NULL, step_event(s, STEP_PHASE2));
+        p->cpu_kernels ? cpu_local : pivot_local, 0, NULL, step_event(s, STEP_PHASE2)));
     if (err != CL_SUCCESS)
         return cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueNDRangeKernel(phase2, round %d)",
                        (int)r);
@@ -1053,10 +1063,11 @@ static apsp_status queue_round(cl_state *s, cl_int r, cl_event *done, apsp_error
         SET_ARG(s->phase3, "phase3", 4, row0);
         size_t global[2] = {s->n / block_cols * local[0], s->bands[b].rows / block_rows * local[1]};
         int last = b + 1 == s->band_count;
-        err = clEnqueueNDRangeKernel(s->queue, s->phase3, 2, NULL, global, local, 0, NULL,
-                                     s->profile ? step_event(s, STEP_PHASE3)
-                                     : last     ? done
-                                                : NULL);
+        err = FAULT_CL_STATUS(clEnqueueNDRangeKernel(s->queue, s->phase3, 2, NULL, global, local, 0,
+                                                     NULL,
+                                                     s->profile ? step_event(s, STEP_PHASE3)
+                                                     : last     ? done
+                                                                : NULL));
         if (s->profile && last && done && err == CL_SUCCESS) {
             *done = s->step_events[s->step_count - 1];
             clRetainEvent(*done);
@@ -1093,7 +1104,7 @@ static apsp_status run_rounds(cl_state *s, const apsp_options *options, apsp_err
     for (size_t r = 0; r < rounds && status == APSP_OK; r++) {
         cl_event *slot = report ? &pending[r % PROGRESS_LAG] : NULL;
         if (slot && *slot) {
-            cl_int err = clWaitForEvents(1, slot);
+            cl_int err = FAULT_CL_STATUS(clWaitForEvents(1, slot));
             clReleaseEvent(*slot);
             *slot = NULL;
             if (err != CL_SUCCESS) {
@@ -1112,7 +1123,7 @@ static apsp_status run_rounds(cl_state *s, const apsp_options *options, apsp_err
                 status = cl_fail(error, APSP_ERR_DEVICE, err, "clFlush(round %zu)", r);
         }
     }
-    cl_int err = clFinish(s->queue);
+    cl_int err = FAULT_CL_STATUS(clFinish(s->queue));
     if (status == APSP_OK && err != CL_SUCCESS)
         status = cl_fail(error, APSP_ERR_DEVICE, err, "clFinish(rounds)");
     for (size_t k = 0; k < PROGRESS_LAG; k++)

@@ -207,7 +207,7 @@ apsp_status cl_load_source(const char *name, char **text, char *origin, size_t o
     for (size_t i = 0; i < apsp_cl_source_count; i++) {
         if (strcmp(apsp_cl_sources[i].name, name) == 0) {
             snprintf(origin, origin_size, "embedded %s", name);
-            *text = strdup(apsp_cl_sources[i].text);
+            *text = apsp_strdup(apsp_cl_sources[i].text);
             return *text ? APSP_OK : fail(error, APSP_ERR_NO_MEMORY, "out of memory");
         }
     }

@@ -9,8 +9,16 @@
 #include <CL/cl.h>
 
 #include "error.h"
+#include "fault.h"
 
 #include <stddef.h>
+
+/* OpenCL calls that fail on purpose in fault-injection builds (src/fault.h) when they are the
+ * N-th: FAULT_CL_STATUS for calls that return a status, FAULT_CL_OBJECT for calls that create an
+ * object and report through *errp. In normal builds they are the call itself. */
+#define FAULT_CL_STATUS(call) (fault_hit(FAULT_CL) ? CL_OUT_OF_RESOURCES : (call))
+#define FAULT_CL_OBJECT(errp, call)                                                                \
+    (fault_hit(FAULT_CL) ? (*(errp) = CL_OUT_OF_RESOURCES, NULL) : (call))
 
 /* Not in every header version: the ICD loader's "no platform installed". */
 #ifndef CL_PLATFORM_NOT_FOUND_KHR
