@@ -321,6 +321,31 @@ def test_buffer_cap(ctx):
                    needles=["--max-buffer-bytes"])
 
 
+def test_concurrent(ctx):
+    """Several apsp processes at once on the same OpenCL device, each on its own testcase and
+    two tile sizes, all with the right bytes."""
+    devices = need_device(ctx)
+    if not devices:
+        return
+    d = devices[0]
+    cases = sorted(f[:-3] for f in os.listdir(ctx.cases) if f.endswith(".in"))[-4:]
+    running = []
+    for i, name in enumerate(cases * 2):
+        src, want = ctx.case(name)
+        out = os.path.join(ctx.work, "concurrent-%d.out" % i)
+        tile = "--tile=%d" % (32 if i < len(cases) else 64)
+        cmd = [ctx.apsp, "--backend=opencl", "--device=%d" % d["index"], tile, src, out]
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, env=clean_env())
+        running.append((proc, out, want, " ".join(cmd[1:])))
+    for proc, out, want, what in running:
+        _, err = proc.communicate(timeout=300)
+        check(proc.returncode == 0, "%s: exit %d: %s" % (what, proc.returncode, err.decode()))
+        with open(out, "rb") as f, open(want, "rb") as g:
+            check(f.read() == g.read(), "%s: wrong output" % what)
+    print("%d concurrent runs" % len(running))
+
+
 TESTS = {
     "list": test_list,
     "select-index": test_select_index,
@@ -332,6 +357,7 @@ TESTS = {
     "tile-misfit": test_tile_misfit,
     "build-failure": test_build_failure,
     "buffer-cap": test_buffer_cap,
+    "concurrent": test_concurrent,
 }
 
 
