@@ -898,17 +898,29 @@ static void close_device(cl_state *s) {
             return cl_fail(error, APSP_ERR_DEVICE, e_, "clSetKernelArg(%s, %d)", name, index);     \
     } while (0)
 
+/* A band's real rows (none when it is all padding) as the origins and region of a rect copy
+ * between the band (pitch n) and the host matrix (pitch stride). */
+typedef struct band_rect {
+    size_t device_origin[3], host_origin[3], region[3];
+} band_rect;
+
+static int band_has_real_rows(const cl_state *s, const cl_band *band, band_rect *rect) {
+    if (band->row0 >= s->real_n)
+        return 0;
+    size_t end = band->row0 + band->rows < s->real_n ? band->row0 + band->rows : s->real_n;
+    *rect = (band_rect){.host_origin = {0, band->row0, 0},
+                        .region = {s->real_n * sizeof(cl_int), end - band->row0, 1}};
+    return 1;
+}
+
 static apsp_status upload(cl_state *s, const apsp_matrix *m, apsp_error *error) {
     cl_int err, n = (cl_int)s->n, real_n = (cl_int)s->real_n;
     for (size_t b = 0; b < s->band_count; b++) {
         const cl_band *band = &s->bands[b];
-        if (band->row0 < s->real_n) {
-            size_t end = band->row0 + band->rows < s->real_n ? band->row0 + band->rows : s->real_n;
-            size_t device_origin[3] = {0, 0, 0};
-            size_t host_origin[3] = {0, band->row0, 0};
-            size_t region[3] = {s->real_n * sizeof(cl_int), end - band->row0, 1};
+        band_rect r;
+        if (band_has_real_rows(s, band, &r)) {
             err = FAULT_CL_STATUS(clEnqueueWriteBufferRect(
-                s->queue, band->buffer, CL_FALSE, device_origin, host_origin, region,
+                s->queue, band->buffer, CL_FALSE, r.device_origin, r.host_origin, r.region,
                 s->n * sizeof(cl_int), 0, m->stride * sizeof(cl_int), 0, m->data, 0, NULL, NULL));
             if (err != CL_SUCCESS)
                 return cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueWriteBufferRect(band %zu)",
@@ -936,14 +948,10 @@ static apsp_status upload(cl_state *s, const apsp_matrix *m, apsp_error *error) 
 
 static apsp_status download(cl_state *s, apsp_matrix *m, apsp_error *error) {
     cl_int err;
-    for (size_t b = 0; b < s->band_count && s->bands[b].row0 < s->real_n; b++) {
-        const cl_band *band = &s->bands[b];
-        size_t end = band->row0 + band->rows < s->real_n ? band->row0 + band->rows : s->real_n;
-        size_t device_origin[3] = {0, 0, 0};
-        size_t host_origin[3] = {0, band->row0, 0};
-        size_t region[3] = {s->real_n * sizeof(cl_int), end - band->row0, 1};
+    band_rect r;
+    for (size_t b = 0; b < s->band_count && band_has_real_rows(s, &s->bands[b], &r); b++) {
         err = FAULT_CL_STATUS(clEnqueueReadBufferRect(
-            s->queue, band->buffer, CL_FALSE, device_origin, host_origin, region,
+            s->queue, s->bands[b].buffer, CL_FALSE, r.device_origin, r.host_origin, r.region,
             s->n * sizeof(cl_int), 0, m->stride * sizeof(cl_int), 0, m->data, 0, NULL, NULL));
         if (err != CL_SUCCESS)
             return cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueReadBufferRect(band %zu)", b);
