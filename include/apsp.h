@@ -144,7 +144,8 @@ apsp_status apsp_list_devices(apsp_device_info **devices, size_t *count, apsp_er
 apsp_status apsp_read_hw3(const char *path, apsp_matrix **out, apsp_error *error);
 
 /* Writes V*V int32 row-major, atomically: into a temporary file beside `path`, renamed over it
- * only when everything was written. */
+ * only when everything was written. A path that exists and is not a regular file (/dev/null, a
+ * pipe) is written directly. */
 apsp_status apsp_write_hw3(const char *path, const apsp_matrix *matrix, apsp_error *error);
 
 /* Atomic output in two steps, so that a bad output path is refused before any computing:
@@ -155,7 +156,8 @@ apsp_status apsp_output_open(const char *path, apsp_output **out, apsp_error *er
 apsp_status apsp_output_commit_hw3(apsp_output *output, const apsp_matrix *matrix,
                                    apsp_error *error);
 void apsp_output_abort(apsp_output *output); /* accepts NULL */
-/* The temporary file's path, for removal from a signal handler. */
+/* The temporary file's path, for removal from a signal handler; NULL when the output is not a
+ * regular file (/dev/null, a pipe), which is written directly. */
 const char *apsp_output_temp_path(const apsp_output *output);
 
 const char *apsp_version(void);

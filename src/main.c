@@ -277,7 +277,8 @@ static int run(cli *c) {
     /* The output path is checked (and its temporary file made) before any computing. */
     apsp_status status = apsp_output_open(c->output, &out, &err);
     if (status == APSP_OK) {
-        snprintf(temp_output, sizeof temp_output, "%s", apsp_output_temp_path(out));
+        const char *temp = apsp_output_temp_path(out);
+        snprintf(temp_output, sizeof temp_output, "%s", temp ? temp : "");
         status = apsp_read_hw3(c->input, &m, &err);
     }
     double t1 = seconds_now();

@@ -42,6 +42,19 @@ static mode_t current_umask(void) {
     return mask;
 }
 
+static apsp_status open_special(apsp_output *o, apsp_output **out, apsp_error *error) {
+    o->stream = fopen(o->path, "wb");
+    if (!o->stream) {
+        apsp_status status = fail(error, APSP_ERR_OUTPUT, "%s: cannot open for writing: %s",
+                                  o->path, strerror(errno));
+        output_free(o);
+        return status;
+    }
+    setvbuf(o->stream, o->buffer, _IOFBF, STREAM_BUFFER_BYTES);
+    *out = o;
+    return APSP_OK;
+}
+
 apsp_status apsp_output_open(const char *path, apsp_output **out, apsp_error *error) {
     *out = NULL;
     struct stat st;
@@ -53,13 +66,18 @@ apsp_status apsp_output_open(const char *path, apsp_output **out, apsp_error *er
     apsp_output *o = apsp_calloc(1, sizeof *o);
     if (!o)
         return fail(error, APSP_ERR_NO_MEMORY, "out of memory opening the output");
+    /* /dev/null, a pipe or a terminal is written directly: renaming a file over it would
+     * replace the device (as root) rather than write to it. */
+    int special = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
     o->path = apsp_strdup(path);
-    o->temp_path = temp_template(path);
+    o->temp_path = special ? NULL : temp_template(path);
     o->buffer = apsp_malloc(STREAM_BUFFER_BYTES);
-    if (!o->path || !o->temp_path || !o->buffer) {
+    if (!o->path || (!special && !o->temp_path) || !o->buffer) {
         output_free(o);
         return fail(error, APSP_ERR_NO_MEMORY, "out of memory opening the output");
     }
+    if (special)
+        return open_special(o, out, error);
     int fd = mkstemp(o->temp_path);
     if (fd < 0) {
         int e = errno;
@@ -98,7 +116,8 @@ void apsp_output_abort(apsp_output *output) {
         return;
     if (output->stream)
         fclose(output->stream);
-    unlink(output->temp_path);
+    if (output->temp_path)
+        unlink(output->temp_path);
     output_free(output);
 }
 
@@ -111,7 +130,7 @@ apsp_status output_finish(apsp_output *output, apsp_error *error) {
     if (write_failed || close_failed)
         status = fail(error, APSP_ERR_OUTPUT, "%s: writing the output failed: %s", output->path,
                       strerror(e));
-    else if (rename(output->temp_path, output->path) != 0)
+    else if (output->temp_path && rename(output->temp_path, output->path) != 0)
         status = fail(error, APSP_ERR_OUTPUT, "%s: cannot move the output into place: %s",
                       output->path, strerror(errno));
     if (status != APSP_OK) {

@@ -278,6 +278,15 @@ def check_success(apsp, work, example, example_out):
           "trailing garbage from a pipe: %s" % describe(p))
     check(os.listdir(out_dir) == [], "failed pipe runs left %s" % os.listdir(out_dir))
 
+    # Outputs that are not regular files are written directly: a pipe gets the bytes, and
+    # /dev/null stays a device (a rename over it, as root, would have replaced it).
+    p = apsp.run([example, "/dev/stdout"])
+    check(p.returncode == 0 and p.stdout == want, "output to a pipe: %s" % describe(p))
+    p = apsp.run([example, "/dev/null"])
+    check(p.returncode == 0 and stat.S_ISCHR(os.stat("/dev/null").st_mode),
+          "output to /dev/null: %s" % describe(p))
+    check(not [f for f in os.listdir("/dev") if ".apsp-" in f], "a temporary file in /dev")
+
     # -v: a report on stderr, every line prefixed; the output is the same.
     p = apsp.run(["-v", example, out])
     lines = p.stderr.decode(errors="replace").splitlines()
