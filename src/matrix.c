@@ -2,6 +2,7 @@
 #include "apsp.h"
 #include "error.h"
 #include "fault.h"
+#include "parallel.h"
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -34,6 +35,20 @@ static uint64_t physical_memory(void) {
     return (uint64_t)pages * (uint64_t)page_size;
 }
 
+enum { PARALLEL_FILL_BYTES = 64 << 20 };
+
+/* Rows [begin, end) of an edgeless matrix: 0 on the diagonal, APSP_INF elsewhere. */
+static int fill_rows(void *context, size_t begin, size_t end) {
+    const apsp_matrix *m = context;
+    for (size_t i = begin; i < end; i++) {
+        int32_t *row = apsp_matrix_row(m, i);
+        for (size_t j = 0; j < m->stride; j++)
+            row[j] = APSP_INF;
+        row[i] = 0;
+    }
+    return 0;
+}
+
 apsp_status apsp_matrix_create(size_t n, apsp_matrix **out, apsp_error *error) {
     *out = NULL;
     char need[32], have[32];
@@ -63,12 +78,8 @@ apsp_status apsp_matrix_create(size_t n, apsp_matrix **out, apsp_error *error) {
                     "V = %zu: could not allocate %s for the distance matrix", n,
                     format_bytes(bytes, need, sizeof need));
     }
-    for (size_t i = 0; i < m->padded; i++) {
-        int32_t *row = apsp_matrix_row(m, i);
-        for (size_t j = 0; j < m->stride; j++)
-            row[j] = APSP_INF;
-        row[i] = 0;
-    }
+    /* Filling a large matrix is mostly page faults, which cores take in parallel. */
+    parallel_slices(m->padded, bytes < PARALLEL_FILL_BYTES ? 1 : 0, fill_rows, m);
     *out = m;
     return APSP_OK;
 }

@@ -103,6 +103,12 @@ FILE *output_stream(apsp_output *output) {
     return output->stream;
 }
 
+int output_file_fd(apsp_output *output) {
+    if (!output->temp_path || fflush(output->stream) != 0)
+        return -1;
+    return fileno(output->stream);
+}
+
 const char *output_target_path(const apsp_output *output) {
     return output->path;
 }

@@ -1,0 +1,15 @@
+/* Splitting simple host work (filling the matrix, writing the output) over threads. */
+#ifndef APSP_PARALLEL_H
+#define APSP_PARALLEL_H
+
+#include <stddef.h>
+
+/* One slice of the work: items [begin, end). Returns 0, or an errno value on failure. */
+typedef int (*slice_fn)(void *context, size_t begin, size_t end);
+
+/* Runs work over [0, count) in up to `threads` contiguous slices (0: one per online core, at
+ * most 16), the calling thread taking one. A slice whose thread the system refuses runs on the
+ * calling thread, so the work always completes. Returns the first non-zero result, or 0. */
+int parallel_slices(size_t count, unsigned threads, slice_fn work, void *context);
+
+#endif
