@@ -253,8 +253,8 @@ static void remove_temp_and_die(int sig) {
     raise(sig);
 }
 
-static void print_report(const cli *c, const apsp_matrix *m, const apsp_report *r, double read_s,
-                         double write_s, double total_s) {
+static void print_report(const apsp_matrix *m, const apsp_report *r, double read_s, double write_s,
+                         double total_s) {
     double relax = (double)r->padded * (double)r->padded * (double)r->padded;
     fprintf(stderr, "apsp: backend %s on %s; V = %zu padded to %zu; round depth %d\n", r->backend,
             r->device, m->n, r->padded, r->tile);
@@ -264,7 +264,6 @@ static void print_report(const cli *c, const apsp_matrix *m, const apsp_report *
             read_s, r->setup_seconds, r->upload_seconds, r->compute_seconds,
             r->compute_seconds > 0 ? relax / r->compute_seconds / 1e9 : 0.0, r->download_seconds,
             write_s, total_s);
-    (void)c;
 }
 
 static int run(cli *c) {
@@ -298,7 +297,7 @@ static int run(cli *c) {
     temp_output[0] = '\0';
     apsp_output_abort(out);
     if (status == APSP_OK && c->verbose)
-        print_report(c, m, &report, t1 - t0, t3 - t2, t3 - t0);
+        print_report(m, &report, t1 - t0, t3 - t2, t3 - t0);
     apsp_matrix_destroy(m);
     if (status != APSP_OK) {
         fprintf(stderr, "apsp: %s\n", err.message);
