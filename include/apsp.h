@@ -72,6 +72,8 @@ typedef struct apsp_options {
     int tile;           /* OpenCL round depth / tile edge; 0: the device's default */
     int threads;        /* CPU threads; 0: all online cores */
     uint64_t max_buffer_bytes; /* cap one device buffer below the driver's limit; 0: no cap */
+    const char *kernel_params; /* "NAME=N,..." over the device's OpenCL kernel parameters;
+                                  NULL: $APSP_KERNEL_PARAMS */
     apsp_progress_fn progress;
     void *progress_context;
 } apsp_options;

@@ -432,11 +432,13 @@ static void derive_params(const param_entry *entry, int tile, const device_limit
         p->k_unroll = 0; /* the whole chunk */
 }
 
-/* $APSP_KERNEL_PARAMS, e.g. "K_CHUNK=16,THREAD_ROWS=2", overrides parameters (for tuning and
- * for testing other shapes); TILE is --tile's. PIVOT_SPLIT is capped to what the round depth
- * allows (TILE / PIVOT_ITEMS), so that one setting serves every --tile. */
-static apsp_status override_params(kernel_params *p, apsp_error *error) {
-    const char *text = getenv("APSP_KERNEL_PARAMS");
+/* --kernel-params or else $APSP_KERNEL_PARAMS, e.g. "K_CHUNK=16,THREAD_ROWS=2", overrides
+ * parameters (for tuning and for testing other shapes); TILE is --tile's. PIVOT_SPLIT is capped
+ * to what the round depth allows (TILE / PIVOT_ITEMS), so that one setting serves every --tile. */
+static apsp_status override_params(const apsp_options *options, kernel_params *p,
+                                   apsp_error *error) {
+    const char *source = options->kernel_params ? "--kernel-params" : "APSP_KERNEL_PARAMS";
+    const char *text = options->kernel_params ? options->kernel_params : getenv(source);
     if (!text || !*text)
         return APSP_OK;
     static const struct {
@@ -469,11 +471,11 @@ static apsp_status override_params(kernel_params *p, apsp_error *error) {
         if (f == sizeof fields / sizeof fields[0] || s[len] != '=' || errno ||
             v < fields[f].least || v > 1024 || end == s + len + 1 || (*end != ',' && *end != '\0'))
             return fail(error, APSP_ERR_USAGE,
-                        "APSP_KERNEL_PARAMS=%s: expected NAME=N[,NAME=N...] with NAME one of "
+                        "%s=%s: expected NAME=N[,NAME=N...] with NAME one of "
                         "PIVOT_ITEMS, PIVOT_SPLIT, K_CHUNK, THREAD_ROWS, THREAD_COLS, GROUP_ROWS, "
                         "GROUP_COLS, "
                         "VECTOR, PREFETCH, K_UNROLL, CPU_KERNELS",
-                        text);
+                        source, text);
         *(int *)((char *)p + fields[f].offset) = (int)v;
         s = *end == ',' ? end + 1 : end;
     }
@@ -554,14 +556,14 @@ static apsp_status choose_params(const apsp_options *options, const device_limit
                         "--tile=%d: the OpenCL backend needs a power of two (8, 16, 32, 64, ...)",
                         options->tile);
         derive_params(entry, options->tile, lim, p);
-        apsp_status status = override_params(p, error);
+        apsp_status status = override_params(options, p, error);
         if (status == APSP_OK)
             status = check_params(p, lim, device_name, 1, error);
         return status;
     }
     for (int tile = entry->params.tile;; tile /= 2) {
         derive_params(entry, tile, lim, p);
-        apsp_status status = override_params(p, error);
+        apsp_status status = override_params(options, p, error);
         if (status != APSP_OK)
             return status;
         status = check_params(p, lim, device_name, 0, error);
@@ -608,9 +610,11 @@ static int cpu_kernels_fit(const kernel_params *p) {
            p->thread_rows % CPU_ROWS == 0 && p->thread_cols % CPU_COLS == 0;
 }
 
-/* Round depths below CPU_COLS, bands lower than CPU_ROWS rows, or a work-group shape asked for
- * in APSP_KERNEL_PARAMS: the work-group kernels; the CPU entry's one-item shape becomes the one
- * that suits CPUs there (4 x 4 scalar micro-tiles). */
+/* Round depths below CPU_COLS, bands lower than CPU_ROWS rows, CPU_KERNELS=0 or a work-group
+ * shape asked for in the kernel parameters: the work-group kernels. The CPU entry's one-item
+ * shape becomes the one that suits CPUs there (4 x 4 scalar micro-tiles): the work-group
+ * kernels are not meant for one work-item with thousands of cells (PoCL 3.1's compiler even
+ * aborts on them). */
 static void use_work_group_kernels(kernel_params *p) {
     p->cpu_kernels = 0;
     if (p->group_rows == 1 && p->group_cols == 1) {
@@ -642,7 +646,7 @@ static apsp_status plan_layout(cl_state *s, const apsp_options *options, apsp_er
     size_t row_unit, unit;
     uint64_t unit_bytes; /* one band of the least height */
     for (;;) {
-        if (p->cpu_kernels && !cpu_kernels_fit(p))
+        if (!p->cpu_kernels || !cpu_kernels_fit(p))
             use_work_group_kernels(p);
         size_t block_rows = (size_t)(p->group_rows * p->thread_rows);
         row_unit = lcm((size_t)p->tile, block_rows);

@@ -62,6 +62,8 @@ static const char usage_text[] =
     "  --tile=N                   OpenCL round depth (16, 32, 64, ...); default: per device\n"
     "  --threads=N                CPU threads; default: all online cores\n"
     "  --max-buffer-bytes=N       cap on one OpenCL buffer (suffixes K, M, G); default: driver's\n"
+    "  --kernel-params=NAME=N,... OpenCL kernel parameters over the device's defaults (see\n"
+    "                             cl/fw.cl); default: $APSP_KERNEL_PARAMS\n"
     "  -q, --quiet                no progress display\n"
     "  -v, --verbose              backend, device, sizes and a timing breakdown on stderr\n"
     "  -h, --help                 this text\n"
@@ -119,7 +121,15 @@ static int parse_bytes(const char *text, uint64_t *out) {
     return 0;
 }
 
-enum { OPT_BACKEND = 256, OPT_LIST, OPT_TILE, OPT_THREADS, OPT_MAX_BUFFER, OPT_VERSION };
+enum {
+    OPT_BACKEND = 256,
+    OPT_LIST,
+    OPT_TILE,
+    OPT_THREADS,
+    OPT_MAX_BUFFER,
+    OPT_KERNEL_PARAMS,
+    OPT_VERSION
+};
 
 /* Returns -1 to go on, or an exit code. */
 static int parse_args(int argc, char **argv, cli *c) {
@@ -130,6 +140,7 @@ static int parse_args(int argc, char **argv, cli *c) {
         {"tile", required_argument, NULL, OPT_TILE},
         {"threads", required_argument, NULL, OPT_THREADS},
         {"max-buffer-bytes", required_argument, NULL, OPT_MAX_BUFFER},
+        {"kernel-params", required_argument, NULL, OPT_KERNEL_PARAMS},
         {"quiet", no_argument, NULL, 'q'},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
@@ -164,6 +175,9 @@ static int parse_args(int argc, char **argv, cli *c) {
             if (parse_bytes(optarg, &c->options.max_buffer_bytes) != 0)
                 return usage_error("--max-buffer-bytes=%s: expected a positive size like 512M",
                                    optarg);
+            break;
+        case OPT_KERNEL_PARAMS:
+            c->options.kernel_params = optarg;
             break;
         case 'q':
             c->quiet = 1;

@@ -321,6 +321,24 @@ def test_buffer_cap(ctx):
                    needles=["--max-buffer-bytes"])
 
 
+def test_kernel_params(ctx):
+    """--kernel-params overrides the table and $APSP_KERNEL_PARAMS; a bad one is a usage error."""
+    devices = need_device(ctx)
+    if not devices:
+        return
+    d = devices[0]
+    args = ["--device=%d" % d["index"]]
+    expect_solved_on(ctx, args + ["--kernel-params=CPU_KERNELS=0,K_CHUNK=16"], d,
+                     "--kernel-params=CPU_KERNELS=0,K_CHUNK=16")
+    expect_solved_on(ctx, args + ["--kernel-params=K_CHUNK=16"], d,
+                     "--kernel-params over a bad APSP_KERNEL_PARAMS",
+                     clean_env(APSP_KERNEL_PARAMS="NOPE=1"))
+    expect_failure(ctx, args + ["--kernel-params=NOPE=1"], EXIT_USAGE, "--kernel-params=NOPE=1",
+                   needles=["--kernel-params=NOPE=1"])
+    expect_failure(ctx, args, EXIT_USAGE, "APSP_KERNEL_PARAMS=NOPE=1",
+                   clean_env(APSP_KERNEL_PARAMS="NOPE=1"), needles=["APSP_KERNEL_PARAMS=NOPE=1"])
+
+
 def test_concurrent(ctx):
     """Several apsp processes at once on the same OpenCL device, each on its own testcase and
     two tile sizes, all with the right bytes."""
@@ -358,6 +376,7 @@ TESTS = {
     "build-failure": test_build_failure,
     "buffer-cap": test_buffer_cap,
     "concurrent": test_concurrent,
+    "kernel-params": test_kernel_params,
 }
 
 
