@@ -63,6 +63,10 @@ typedef enum apsp_backend_kind {
 int apsp_backend_parse(const char *text, apsp_backend_kind *kind);
 const char *apsp_backend_name(apsp_backend_kind kind);
 
+/* Parses a positive byte count with an optional K, M or G suffix (powers of 1024), as in
+ * "65536", "64K" or "512M". Returns -1 for anything else. */
+int apsp_parse_bytes(const char *text, uint64_t *bytes);
+
 /* Called after each round of the solve; rounds_done runs up to rounds_total. */
 typedef void (*apsp_progress_fn)(void *context, size_t rounds_done, size_t rounds_total);
 

@@ -9,12 +9,12 @@
 #include "backend.h"
 #include "error.h"
 #include "fault.h"
+#include "util.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 enum { ROUND_DEPTH = 128 };
@@ -241,17 +241,6 @@ static void *run_worker(void *arg) {
     return NULL;
 }
 
-static unsigned online_cores(void) {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (unsigned)n : 1;
-}
-
-static double seconds_now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static apsp_status cpu_solve(apsp_matrix *m, const apsp_options *options,
                              const apsp_device_info *device, apsp_report *report,
                              apsp_error *error) {
@@ -325,8 +314,7 @@ static apsp_status cpu_list(device_list *list, apsp_error *error) {
     snprintf(d->name, sizeof d->name, "CPU threads (pthread backend)");
     snprintf(d->type, sizeof d->type, "host");
     d->compute_units = online_cores();
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    d->global_memory = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+    d->global_memory = physical_memory();
     d->max_allocation = d->global_memory;
     snprintf(d->driver, sizeof d->driver, "apsp %s", apsp_version());
     return APSP_OK;

@@ -35,13 +35,12 @@
 #include "backend.h"
 #include "cl_util.h"
 #include "error.h"
+#include "util.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <time.h>
 
 /* Tuning parameters of cl/fw.cl, passed as -D defines (see the comments there). */
 typedef struct kernel_params {
@@ -114,12 +113,6 @@ typedef struct cl_state {
     double step_seconds[STEP_COUNT];
 } cl_state;
 
-static double seconds_now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static size_t gcd(size_t a, size_t b) {
     while (b) {
         size_t t = a % b;
@@ -180,15 +173,6 @@ static apsp_status for_each_device(device_visitor visit, void *context, apsp_err
     }
     free(platforms);
     return APSP_OK;
-}
-
-/* Whether needle occurs in haystack, ignoring case. */
-static int contains_ignoring_case(const char *haystack, const char *needle) {
-    size_t n = strlen(needle);
-    for (; *haystack; haystack++)
-        if (strncasecmp(haystack, needle, n) == 0)
-            return 1;
-    return n == 0;
 }
 
 static const char *type_word(cl_device_type type) {
@@ -581,30 +565,12 @@ static apsp_status env_buffer_cap(uint64_t *cap, apsp_error *error) {
     *cap = 0;
     if (!text || !*text)
         return APSP_OK;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    unsigned shift = 0;
-    if (*end == 'k' || *end == 'K')
-        shift = 10;
-    else if (*end == 'm' || *end == 'M')
-        shift = 20;
-    else if (*end == 'g' || *end == 'G')
-        shift = 30;
-    if (shift)
-        end++;
-    if (errno || end == text || text[0] == '-' || *end != '\0' || v == 0 ||
-        v > (UINT64_MAX >> shift))
+    if (apsp_parse_bytes(text, cap) != 0)
         return fail(error, APSP_ERR_USAGE,
                     "APSP_MAX_BUFFER_BYTES=%s: expected a positive size like 64K or 512M", text);
-    *cap = (uint64_t)v << shift;
     return APSP_OK;
 }
 
-/* Decides the padded size and the bands; refuses what cannot fit. */
-/* Decides the padded size and the bands; refuses what cannot fit. Bands are whole multiples of
- * row_unit = lcm(TILE, phase-3 block height) rows, so that the pivot rows lie in one band and
- * phase 3 tiles every band exactly; n is also a multiple of the phase-3 block width. */
 /* The CPU kernels take whole micro-tiles of CPU_ROWS x CPU_COLS and phase-2 slabs of CPU_COLS. */
 static int cpu_kernels_fit(const kernel_params *p) {
     return p->tile % CPU_COLS == 0 && p->group_rows == 1 && p->group_cols == 1 &&
@@ -626,6 +592,9 @@ static void use_work_group_kernels(kernel_params *p) {
     }
 }
 
+/* Decides the padded size and the bands; refuses what cannot fit. Bands are whole multiples of
+ * row_unit = lcm(TILE, phase-3 block height) rows, so that the pivot rows lie in one band and
+ * phase 3 tiles every band exactly; n is also a multiple of the phase-3 block width. */
 static apsp_status plan_layout(cl_state *s, const apsp_options *options, apsp_error *error) {
     kernel_params *p = &s->params;
     char need[32], have[32];

@@ -1,6 +1,7 @@
 #include "devices.h"
 #include "error.h"
 #include "fault.h"
+#include "util.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -53,18 +54,6 @@ const apsp_backend_impl *backend_for(const apsp_device_info *device) {
         if (backends[b]->kind == device->backend)
             return backends[b];
     return NULL;
-}
-
-static int contains_ignoring_case(const char *haystack, const char *needle) {
-    size_t n = strlen(needle);
-    for (; *haystack; haystack++) {
-        size_t i = 0;
-        while (i < n && tolower((unsigned char)haystack[i]) == tolower((unsigned char)needle[i]))
-            i++;
-        if (i == n)
-            return 1;
-    }
-    return n == 0;
 }
 
 static int accepts(apsp_backend_kind backend, const apsp_device_info *d) {

@@ -99,28 +99,6 @@ static int parse_int(const char *text, long min, long max, int *out) {
     return 0;
 }
 
-/* "512M" -> 536870912. */
-static int parse_bytes(const char *text, uint64_t *out) {
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (errno || end == text || text[0] == '-')
-        return -1;
-    unsigned shift = 0;
-    if (*end && strchr("kK", *end))
-        shift = 10;
-    else if (*end && strchr("mM", *end))
-        shift = 20;
-    else if (*end && strchr("gG", *end))
-        shift = 30;
-    if (shift)
-        end++;
-    if (*end != '\0' || v == 0 || v > (UINT64_MAX >> shift))
-        return -1;
-    *out = (uint64_t)v << shift;
-    return 0;
-}
-
 enum {
     OPT_BACKEND = 256,
     OPT_LIST,
@@ -172,7 +150,7 @@ static int parse_args(int argc, char **argv, cli *c) {
                 return usage_error("--threads=%s: expected a whole number from 1 to 4096", optarg);
             break;
         case OPT_MAX_BUFFER:
-            if (parse_bytes(optarg, &c->options.max_buffer_bytes) != 0)
+            if (apsp_parse_bytes(optarg, &c->options.max_buffer_bytes) != 0)
                 return usage_error("--max-buffer-bytes=%s: expected a positive size like 512M",
                                    optarg);
             break;

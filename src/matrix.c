@@ -3,6 +3,7 @@
 #include "error.h"
 #include "fault.h"
 #include "parallel.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -25,14 +26,6 @@ uint64_t apsp_matrix_bytes(uint64_t n) {
     if (padded > SIZE_MAX / stride / sizeof(int32_t))
         return 0;
     return padded * stride * sizeof(int32_t);
-}
-
-static uint64_t physical_memory(void) {
-    long pages = sysconf(_SC_PHYS_PAGES);
-    long page_size = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || page_size <= 0)
-        return UINT64_MAX;
-    return (uint64_t)pages * (uint64_t)page_size;
 }
 
 enum { PARALLEL_FILL_BYTES = 64 << 20 };
@@ -59,7 +52,7 @@ apsp_status apsp_matrix_create(size_t n, apsp_matrix **out, apsp_error *error) {
         return fail(error, APSP_ERR_TOO_LARGE,
                     "V = %zu: the distance matrix would need more memory than can be addressed", n);
     uint64_t memory = physical_memory();
-    if (bytes > memory)
+    if (memory && bytes > memory)
         return fail(error, APSP_ERR_TOO_LARGE,
                     "V = %zu: the distance matrix needs %s but this machine has %s of memory", n,
                     format_bytes(bytes, need, sizeof need),

@@ -1,6 +1,8 @@
 /* Names of statuses and backends, option defaults, the version. */
 #include "apsp.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *apsp_status_name(apsp_status status) {
@@ -43,6 +45,27 @@ int apsp_backend_parse(const char *text, apsp_backend_kind *kind) {
         }
     }
     return -1;
+}
+
+int apsp_parse_bytes(const char *text, uint64_t *bytes) {
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || end == text || text[0] == '-')
+        return -1;
+    unsigned shift = 0;
+    if (*end && strchr("kK", *end))
+        shift = 10;
+    else if (*end && strchr("mM", *end))
+        shift = 20;
+    else if (*end && strchr("gG", *end))
+        shift = 30;
+    if (shift)
+        end++;
+    if (*end != '\0' || v == 0 || v > (UINT64_MAX >> shift))
+        return -1;
+    *bytes = (uint64_t)v << shift;
+    return 0;
 }
 
 const char *apsp_backend_name(apsp_backend_kind kind) {

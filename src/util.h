@@ -1,0 +1,20 @@
+/* Small host facilities shared by the library's files: the clock, the machine's cores and
+ * memory, and case-insensitive matching. */
+#ifndef APSP_UTIL_H
+#define APSP_UTIL_H
+
+#include <stdint.h>
+
+/* A monotonic clock in seconds, for the timings of apsp_report. */
+double seconds_now(void);
+
+/* Online cores, at least 1. */
+unsigned online_cores(void);
+
+/* Physical memory in bytes; 0 when the system does not say. */
+uint64_t physical_memory(void);
+
+/* Whether needle occurs in haystack, ignoring case (an empty needle always does). */
+int contains_ignoring_case(const char *haystack, const char *needle);
+
+#endif
