@@ -499,25 +499,22 @@ static apsp_status check_params(const kernel_params *p, const device_limits *lim
                     "work-items and the device allows %zu",
                     what, device_name, p->tile / MAX_PIVOT_CELLS, p->tile / MAX_PIVOT_CELLS,
                     lim->max_work_group);
-    if (!group_fits(lim, (size_t)p->pivot_items, (size_t)p->pivot_items))
-        return fail(error, status,
-                    "%s does not fit %s: phases 1-2 need work-groups of %d x %d work-items and the "
-                    "device allows %zu (per dimension %zu x %zu)",
-                    what, device_name, p->pivot_items, p->pivot_items, lim->max_work_group,
-                    lim->max_item[0], lim->max_item[1]);
-    if (!group_fits(lim, (size_t)p->group_cols, (size_t)p->group_rows))
-        return fail(error, status,
-                    "%s does not fit %s: phase 3 needs work-groups of %d x %d work-items and the "
-                    "device allows %zu (per dimension %zu x %zu)",
-                    what, device_name, p->group_cols, p->group_rows, lim->max_work_group,
-                    lim->max_item[0], lim->max_item[1]);
     size_t edge = (size_t)(p->tile < MAX_COPY_EDGE ? p->tile : MAX_COPY_EDGE);
-    if (!group_fits(lim, edge, edge))
-        return fail(error, status,
-                    "%s does not fit %s: the column copy needs work-groups of %zu x %zu "
-                    "work-items and the device allows %zu (per dimension %zu x %zu)",
-                    what, device_name, edge, edge, lim->max_work_group, lim->max_item[0],
-                    lim->max_item[1]);
+    const struct {
+        const char *kernel; /* "... need(s) work-groups of" */
+        size_t cols, rows;
+    } groups[] = {
+        {"phases 1-2 need", (size_t)p->pivot_items, (size_t)p->pivot_items},
+        {"phase 3 needs", (size_t)p->group_cols, (size_t)p->group_rows},
+        {"the column copy needs", edge, edge},
+    };
+    for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
+        if (!group_fits(lim, groups[g].cols, groups[g].rows))
+            return fail(error, status,
+                        "%s does not fit %s: %s work-groups of %zu x %zu work-items and the device "
+                        "allows %zu (per dimension %zu x %zu)",
+                        what, device_name, groups[g].kernel, groups[g].cols, groups[g].rows,
+                        lim->max_work_group, lim->max_item[0], lim->max_item[1]);
     uint64_t need = local_bytes(p);
     if (need > lim->local_memory)
         return fail(error, status,
