@@ -11,7 +11,11 @@
  *     apsp_solve(m, &opts, NULL, &err);
  *     apsp_write_hw3("out.bin", m, &err);
  *     apsp_matrix_destroy(m);
- */
+ * A program that solves many graphs keeps one apsp_solver instead (apsp_solver_create): the
+ * device is opened and the kernels compiled once.
+ *
+ * The library prints nothing and reads no environment variable: diagnostics go to the log
+ * function in apsp_options, and every setting is an option. */
 #ifndef APSP_H
 #define APSP_H
 
@@ -20,6 +24,15 @@
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/* Marks the library's API: the only symbols the shared library exports. */
+#if defined(_WIN32)
+#define APSP_EXPORT
+#elif defined(__GNUC__)
+#define APSP_EXPORT __attribute__((visibility("default")))
+#else
+#define APSP_EXPORT
 #endif
 
 /* Distance of an unreachable pair in the hw3 format: 2^30 - 1. Two finite distances below it
@@ -43,7 +56,7 @@ typedef enum apsp_status {
 } apsp_status;
 
 /* A short constant name of a status, e.g. "input error". Never NULL. */
-const char *apsp_status_name(apsp_status status);
+APSP_EXPORT const char *apsp_status_name(apsp_status status);
 
 /* Details of a failure, filled in by every function that takes one (the pointer may be NULL).
  * The message is one line without a trailing newline, e.g.
@@ -60,29 +73,46 @@ typedef enum apsp_backend_kind {
 } apsp_backend_kind;
 
 /* Parses "auto", "cpu" or "opencl". Returns -1 for anything else. */
-int apsp_backend_parse(const char *text, apsp_backend_kind *kind);
-const char *apsp_backend_name(apsp_backend_kind kind);
+APSP_EXPORT int apsp_backend_parse(const char *text, apsp_backend_kind *kind);
+APSP_EXPORT const char *apsp_backend_name(apsp_backend_kind kind);
 
 /* Parses a positive byte count with an optional K, M or G suffix (powers of 1024), as in
  * "65536", "64K" or "512M". Returns -1 for anything else. */
-int apsp_parse_bytes(const char *text, uint64_t *bytes);
+APSP_EXPORT int apsp_parse_bytes(const char *text, uint64_t *bytes);
 
 /* Called after each round of the solve; rounds_done runs up to rounds_total. */
 typedef void (*apsp_progress_fn)(void *context, size_t rounds_done, size_t rounds_total);
 
+/* Diagnostics the library does not print itself: a kernel build log (APSP_LOG_ERROR when the
+ * build failed, APSP_LOG_DEBUG after a successful one), the per-step profile (APSP_LOG_INFO).
+ * The message may span several lines and has no trailing newline. */
+typedef enum apsp_log_level { APSP_LOG_ERROR, APSP_LOG_INFO, APSP_LOG_DEBUG } apsp_log_level;
+typedef void (*apsp_log_fn)(void *context, apsp_log_level level, const char *message);
+
 typedef struct apsp_options {
     apsp_backend_kind backend;
-    const char *device; /* device spec (see apsp_select_device); NULL: $APSP_DEVICE, or auto */
-    int tile;           /* OpenCL round depth / tile edge; 0: the device's default */
-    int threads;        /* CPU threads; 0: all online cores */
+    const char *device;        /* device spec, as apsp_list_devices numbers them: a 0-based index, a
+                                  type word (gpu, cpu, accelerator, host) or a name substring; NULL or
+                                  "": a GPU if there is one, else the backend's first device */
+    int tile;                  /* OpenCL round depth / tile edge; 0: the device's default */
+    int threads;               /* CPU threads; 0: all online cores */
     uint64_t max_buffer_bytes; /* cap one device buffer below the driver's limit; 0: no cap */
-    const char *kernel_params; /* "NAME=N,..." over the device's OpenCL kernel parameters;
-                                  NULL: $APSP_KERNEL_PARAMS */
+    const char *kernel_params; /* "NAME=N,..." over the device's OpenCL kernel parameters
+                                  (apsp_kernel_params lists them); NULL: the device's own */
+    const char *cpu_isa;       /* the pthread backend's micro-kernel: "avx512", "avx2" or "portable"
+                                  (a set the CPU lacks falls to the next one down); NULL: the best */
+    /* Kernel development. */
+    const char *kernel_dir;    /* build DIR/fw.cl instead of the embedded kernels; NULL: embedded */
+    const char *build_options; /* more OpenCL build options, e.g. "-cl-nv-verbose"; NULL: none */
+    const char *dump_program;  /* write the built program binary (PTX on NVIDIA) to this path */
+    int profile;               /* 1: log the device time of each step of the rounds */
     apsp_progress_fn progress;
     void *progress_context;
+    apsp_log_fn log; /* NULL: diagnostics are dropped */
+    void *log_context;
 } apsp_options;
 
-void apsp_options_init(apsp_options *options);
+APSP_EXPORT void apsp_options_init(apsp_options *options);
 
 /* A dense distance matrix of n vertices, padded to `padded` rows and columns (a multiple of
  * APSP_MATRIX_ALIGN) with row pitch `stride` elements (>= padded). Padding cells hold APSP_INF
@@ -95,12 +125,12 @@ typedef struct apsp_matrix {
 } apsp_matrix;
 
 /* Bytes a matrix of n vertices needs, or 0 if that overflows size_t. */
-uint64_t apsp_matrix_bytes(uint64_t n);
+APSP_EXPORT uint64_t apsp_matrix_bytes(uint64_t n);
 
 /* Creates the matrix of n vertices with no edges: 0 on the diagonal, APSP_INF elsewhere.
  * Refuses (APSP_ERR_TOO_LARGE) before allocating when the matrix exceeds physical memory. */
-apsp_status apsp_matrix_create(size_t n, apsp_matrix **out, apsp_error *error);
-void apsp_matrix_destroy(apsp_matrix *matrix); /* accepts NULL */
+APSP_EXPORT apsp_status apsp_matrix_create(size_t n, apsp_matrix **out, apsp_error *error);
+APSP_EXPORT void apsp_matrix_destroy(apsp_matrix *matrix); /* accepts NULL */
 
 static inline int32_t *apsp_matrix_row(const apsp_matrix *m, size_t i) {
     return m->data + i * m->stride;
@@ -117,11 +147,35 @@ typedef struct apsp_report {
     double upload_seconds;
     double compute_seconds;
     double download_seconds;
+    int program_builds; /* OpenCL programs compiled during this call (0 when reused) */
 } apsp_report;
 
-/* Replaces every distance by the shortest-path distance, in place. Weights must be >= 0. */
-apsp_status apsp_solve(apsp_matrix *matrix, const apsp_options *options, apsp_report *report,
-                       apsp_error *error);
+/* Replaces every distance by the shortest-path distance, in place. Weights must be >= 0.
+ * Opens the device, solves and closes it: apsp_solver_create, apsp_solver_solve and
+ * apsp_solver_destroy in one call. */
+APSP_EXPORT apsp_status apsp_solve(apsp_matrix *matrix, const apsp_options *options,
+                                   apsp_report *report, apsp_error *error);
+
+/* A solver: a device opened, and its kernels compiled, once for any number of solves of any
+ * size. The options are copied (the strings they point to must outlive the solver). One solver
+ * serves one thread at a time; solvers on different threads are independent. */
+typedef struct apsp_solver apsp_solver;
+APSP_EXPORT apsp_status apsp_solver_create(const apsp_options *options, apsp_solver **out,
+                                           apsp_error *error);
+APSP_EXPORT apsp_status apsp_solver_solve(apsp_solver *solver, apsp_matrix *matrix,
+                                          apsp_report *report, apsp_error *error);
+APSP_EXPORT void apsp_solver_destroy(apsp_solver *solver); /* accepts NULL */
+
+/* One tunable parameter of the OpenCL kernels, as --kernel-params takes it. */
+typedef struct apsp_kernel_param {
+    const char *name; /* the -D define in cl/fw.cl, e.g. "K_CHUNK" */
+    int fallback;     /* the value on a device the tuning table does not know */
+    int least, most;  /* the accepted range */
+    const char *meaning;
+} apsp_kernel_param;
+
+/* The kernel parameters, in a static array of *count entries (empty without OpenCL). */
+APSP_EXPORT const apsp_kernel_param *apsp_kernel_params(size_t *count);
 
 /* One entry of the device list. The pthread backend is an entry of its own. */
 typedef struct apsp_device_info {
@@ -141,32 +195,34 @@ typedef struct apsp_device_info {
 
 /* Lists every OpenCL device (no platform at all is an empty list, not an error), then the CPU
  * backend. Free the array with free(). */
-apsp_status apsp_list_devices(apsp_device_info **devices, size_t *count, apsp_error *error);
+APSP_EXPORT apsp_status apsp_list_devices(apsp_device_info **devices, size_t *count,
+                                          apsp_error *error);
 
 /* The hw3 format: little-endian int32 V, E, then E triples (src, dst, w).
  * The reader is strict: every malformed input is refused with its byte offset or edge index.
  * Self-loops are ignored, duplicate edges keep the least weight, and weights must satisfy
  * 0 <= w and (V - 1) * w < APSP_INF so that no distance can reach the unreachable marker. */
-apsp_status apsp_read_hw3(const char *path, apsp_matrix **out, apsp_error *error);
+APSP_EXPORT apsp_status apsp_read_hw3(const char *path, apsp_matrix **out, apsp_error *error);
 
 /* Writes V*V int32 row-major, atomically: into a temporary file beside `path`, renamed over it
  * only when everything was written. A path that exists and is not a regular file (/dev/null, a
  * pipe) is written directly. */
-apsp_status apsp_write_hw3(const char *path, const apsp_matrix *matrix, apsp_error *error);
+APSP_EXPORT apsp_status apsp_write_hw3(const char *path, const apsp_matrix *matrix,
+                                       apsp_error *error);
 
 /* Atomic output in two steps, so that a bad output path is refused before any computing:
- * apsp_output_open creates the temporary file; apsp_output_commit writes and renames it;
+ * apsp_output_open creates the temporary file; apsp_output_commit_hw3 writes and renames it;
  * apsp_output_abort removes it. Commit and abort both free the handle. */
 typedef struct apsp_output apsp_output;
-apsp_status apsp_output_open(const char *path, apsp_output **out, apsp_error *error);
-apsp_status apsp_output_commit_hw3(apsp_output *output, const apsp_matrix *matrix,
-                                   apsp_error *error);
-void apsp_output_abort(apsp_output *output); /* accepts NULL */
+APSP_EXPORT apsp_status apsp_output_open(const char *path, apsp_output **out, apsp_error *error);
+APSP_EXPORT apsp_status apsp_output_commit_hw3(apsp_output *output, const apsp_matrix *matrix,
+                                               apsp_error *error);
+APSP_EXPORT void apsp_output_abort(apsp_output *output); /* accepts NULL */
 /* The temporary file's path, for removal from a signal handler; NULL when the output is not a
  * regular file (/dev/null, a pipe), which is written directly. */
-const char *apsp_output_temp_path(const apsp_output *output);
+APSP_EXPORT const char *apsp_output_temp_path(const apsp_output *output);
 
-const char *apsp_version(void);
+APSP_EXPORT const char *apsp_version(void);
 
 #ifdef __cplusplus
 }

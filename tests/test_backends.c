@@ -11,6 +11,7 @@
  * Exit status: 0 all cases passed, 1 a failure, 2 bad arguments, 77 (skipped) when the first
  * solve finds no such device, unless APSP_TEST_REQUIRE_DEVICE=1 makes that a failure. */
 #include "apsp.h"
+#include "env_options.h"
 #include "graphgen.h"
 #include "oracle.h"
 
@@ -145,6 +146,13 @@ static int parse_args(int argc, char **argv, config *c) {
                     a);
             return -1;
         }
+    }
+    /* $APSP_KERNEL_PARAMS, $APSP_CPU_ISA and the rest, as the apsp command reads them. */
+    int show_build;
+    char message[256];
+    if (env_options_apply(&c->options, &show_build, message, sizeof message) != 0) {
+        fprintf(stderr, "test-backends: %s\n", message);
+        return -1;
     }
     return 0;
 }

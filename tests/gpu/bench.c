@@ -11,6 +11,7 @@
  * result computed as fw_cuda computes it, so that the two can be compared at any size. Built by
  * tests/gpu/run.sh against the static library; not part of the Meson build. */
 #include "apsp.h"
+#include "env_options.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -29,6 +30,13 @@ static uint64_t next_random(void) {
 static int compare_doubles(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
+}
+
+/* $APSP_PROFILE's lines and build failures. */
+static void print_log(void *context, apsp_log_level level, const char *message) {
+    (void)context;
+    if (level != APSP_LOG_DEBUG)
+        fprintf(stderr, "bench: %s\n", message);
 }
 
 int main(int argc, char **argv) {
@@ -67,6 +75,13 @@ int main(int argc, char **argv) {
     apsp_options_init(&options);
     options.backend = APSP_BACKEND_OPENCL;
     options.tile = tile;
+    int show_build;
+    char message[256];
+    if (env_options_apply(&options, &show_build, message, sizeof message) != 0) {
+        fprintf(stderr, "bench: %s\n", message);
+        return 2;
+    }
+    options.log = print_log;
     double *compute = calloc((size_t)reps, sizeof *compute);
     apsp_report r = {0};
     for (int rep = 0; rep < reps; rep++) {

@@ -40,8 +40,9 @@ build() {
     meson setup "$build" -Dopencl=enabled -Dwerror=false >"$out/build.log" 2>&1 ||
         { cat "$out/build.log"; exit 1; }
     ninja -C "$build" >>"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
-    gcc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -I"$root/include" -o "$bench" \
-        "$root/tests/gpu/bench.c" "$build/src/libapsp.a" -lOpenCL -lpthread -lm || exit 1
+    gcc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -I"$root/include" -I"$root/src/cli" -o "$bench" \
+        "$root/tests/gpu/bench.c" "$root/src/cli/env_options.c" "$build/src/libapsp.a" \
+        -lOpenCL -lpthread -lm || exit 1
     gcc -O2 -o /tmp/anchor_graph "$root/tests/gpu/anchor_graph.c" || exit 1
     nvcc -O3 -arch=sm_90 -o /tmp/fw_cuda "$root/.gpu/anchors/fw_cuda.cu" || exit 1
     nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw \

@@ -1,12 +1,11 @@
 /* The combined device list of all backends and choosing one entry from it. */
-#ifndef APSP_DEVICES_H
-#define APSP_DEVICES_H
+#ifndef APSP_BACKENDS_H
+#define APSP_BACKENDS_H
 
 #include "backend.h"
 
 /* Every backend's devices, OpenCL first, then the pthread backend. */
 apsp_status devices_collect(device_list *list, apsp_error *error);
-void devices_free(device_list *list);
 
 /* Picks the entry to run on for `backend` and `spec` (NULL: the default for the backend).
  * A spec is a 0-based index, a type word (gpu, cpu, accelerator, host), or a case-insensitive

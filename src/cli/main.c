@@ -1,5 +1,6 @@
 /* The apsp command: `apsp INPUT OUTPUT` like the course binary, everything else an option. */
 #include "apsp.h"
+#include "env_options.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -62,8 +63,8 @@ static const char usage_text[] =
     "  --tile=N                   OpenCL round depth (16, 32, 64, ...); default: per device\n"
     "  --threads=N                CPU threads; default: all online cores\n"
     "  --max-buffer-bytes=N       cap on one OpenCL buffer (suffixes K, M, G); default: driver's\n"
-    "  --kernel-params=NAME=N,... OpenCL kernel parameters over the device's defaults (see\n"
-    "                             cl/fw.cl); default: $APSP_KERNEL_PARAMS\n"
+    "  --kernel-params=NAME=N,... OpenCL kernel parameters over the device's defaults;\n"
+    "                             default: $APSP_KERNEL_PARAMS; --kernel-params=help lists them\n"
     "  -q, --quiet                no progress display\n"
     "  -v, --verbose              backend, device, sizes and a timing breakdown on stderr\n"
     "  -h, --help                 this text\n"
@@ -80,6 +81,7 @@ typedef struct cli {
     int list_devices;
     int verbose;
     int quiet;
+    int show_build; /* APSP_SHOW_BUILD=1: the log of a successful kernel build too */
 } cli;
 
 static int usage_error(const char *format, const char *arg) {
@@ -108,6 +110,21 @@ enum {
     OPT_KERNEL_PARAMS,
     OPT_VERSION
 };
+
+/* --kernel-params=help: the parameters, from the library's list (the README's table is this). */
+static int list_kernel_params(void) {
+    size_t count;
+    const apsp_kernel_param *params = apsp_kernel_params(&count);
+    if (count == 0) {
+        puts("this apsp was built without OpenCL: there are no kernel parameters");
+        return EXIT_OK;
+    }
+    printf("| name | fallback | range | meaning |\n|---|---|---|---|\n");
+    for (size_t i = 0; i < count; i++)
+        printf("| %s | %d | %d-%d | %s |\n", params[i].name, params[i].fallback, params[i].least,
+               params[i].most, params[i].meaning);
+    return EXIT_OK;
+}
 
 /* Returns -1 to go on, or an exit code. */
 static int parse_args(int argc, char **argv, cli *c) {
@@ -155,6 +172,8 @@ static int parse_args(int argc, char **argv, cli *c) {
                                    optarg);
             break;
         case OPT_KERNEL_PARAMS:
+            if (strcmp(optarg, "help") == 0)
+                return list_kernel_params();
             c->options.kernel_params = optarg;
             break;
         case 'q':
@@ -182,6 +201,9 @@ static int parse_args(int argc, char **argv, cli *c) {
                            argc - optind < 2 ? "fewer" : "more");
     c->input = argv[optind];
     c->output = argv[optind + 1];
+    char message[256];
+    if (env_options_apply(&c->options, &c->show_build, message, sizeof message) != 0)
+        return usage_error("%s", message);
     return -1;
 }
 
@@ -258,6 +280,13 @@ static void print_report(const apsp_matrix *m, const apsp_report *r, double read
             write_s, total_s);
 }
 
+/* The library's diagnostics: build logs and profiles, on stderr. */
+static void log_to_stderr(void *context, apsp_log_level level, const char *message) {
+    const cli *c = context;
+    if (level != APSP_LOG_DEBUG || c->show_build)
+        fprintf(stderr, "apsp: %s\n", message);
+}
+
 static int run(cli *c) {
     double t0 = seconds_now();
     apsp_error err = {0};
@@ -278,6 +307,8 @@ static int run(cli *c) {
             c->options.progress = show_progress;
             c->options.progress_context = &prog;
         }
+        c->options.log = log_to_stderr;
+        c->options.log_context = c;
         status = apsp_solve(m, &c->options, &report, &err);
     }
     double t2 = seconds_now();

@@ -1,7 +1,7 @@
-#include "devices.h"
-#include "error.h"
-#include "fault.h"
-#include "util.h"
+/* The backends this build has, the combined device list, and choosing an entry from it. */
+#include "backends.h"
+#include "base/error.h"
+#include "base/util.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -17,36 +17,16 @@ static const apsp_backend_impl *const backends[] = {
 };
 enum { BACKEND_COUNT = sizeof backends / sizeof backends[0] };
 
-apsp_device_info *device_list_add(device_list *list) {
-    if (list->count == list->capacity) {
-        size_t capacity = list->capacity ? 2 * list->capacity : 8;
-        apsp_device_info *items = apsp_realloc(list->items, capacity * sizeof *items);
-        if (!items)
-            return NULL;
-        list->items = items;
-        list->capacity = capacity;
-    }
-    apsp_device_info *d = &list->items[list->count];
-    memset(d, 0, sizeof *d);
-    d->index = (int)list->count++;
-    return d;
-}
-
 apsp_status devices_collect(device_list *list, apsp_error *error) {
     memset(list, 0, sizeof *list);
     for (size_t b = 0; b < BACKEND_COUNT; b++) {
         apsp_status status = backends[b]->list(list, error);
         if (status != APSP_OK) {
-            devices_free(list);
+            device_list_free(list);
             return status;
         }
     }
     return APSP_OK;
-}
-
-void devices_free(device_list *list) {
-    free(list->items);
-    memset(list, 0, sizeof *list);
 }
 
 const apsp_backend_impl *backend_for(const apsp_device_info *device) {

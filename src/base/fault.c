@@ -1,5 +1,5 @@
 /* See fault.h. Compiled only into fault-injection builds. */
-#include "fault.h"
+#include "base/fault.h"
 
 #include <stdatomic.h>
 #include <stdio.h>

@@ -4,10 +4,10 @@
  * The reader trusts nothing in the file: it checks the header against the file size before
  * allocating, every endpoint and weight, and that the file ends exactly after the last edge. */
 #include "apsp.h"
-#include "error.h"
-#include "fault.h"
-#include "output_file.h"
-#include "parallel.h"
+#include "base/error.h"
+#include "base/fault.h"
+#include "formats/output_file.h"
+#include "base/parallel.h"
 
 #include <errno.h>
 #include <stdio.h>

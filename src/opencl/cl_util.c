@@ -1,4 +1,4 @@
-#include "cl_util.h"
+#include "opencl/cl_util.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -169,7 +169,7 @@ char *cl_build_log(cl_program program, cl_device_id device) {
 static apsp_status read_text_file(const char *path, char **text, apsp_error *error) {
     FILE *f = fopen(path, "rb");
     if (!f)
-        return fail(error, APSP_ERR_KERNEL_BUILD, "APSP_KERNEL_DIR: cannot open %s: %s", path,
+        return fail(error, APSP_ERR_KERNEL_BUILD, "kernel folder: cannot open %s: %s", path,
                     strerror(errno));
     size_t size = 0, capacity = 16384;
     char *buf = malloc(capacity);
@@ -189,17 +189,16 @@ static apsp_status read_text_file(const char *path, char **text, apsp_error *err
         return fail(error, APSP_ERR_NO_MEMORY, "out of memory reading %s", path);
     if (read_error) {
         free(buf);
-        return fail(error, APSP_ERR_KERNEL_BUILD, "APSP_KERNEL_DIR: error reading %s", path);
+        return fail(error, APSP_ERR_KERNEL_BUILD, "kernel folder: error reading %s", path);
     }
     buf[size] = '\0';
     *text = buf;
     return APSP_OK;
 }
 
-apsp_status cl_load_source(const char *name, char **text, char *origin, size_t origin_size,
-                           apsp_error *error) {
+apsp_status cl_load_source(const char *name, const char *dir, char **text, char *origin,
+                           size_t origin_size, apsp_error *error) {
     *text = NULL;
-    const char *dir = getenv("APSP_KERNEL_DIR");
     if (dir && *dir) {
         snprintf(origin, origin_size, "%s/%s", dir, name);
         return read_text_file(origin, text, error);

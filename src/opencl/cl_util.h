@@ -8,8 +8,8 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 
-#include "error.h"
-#include "fault.h"
+#include "base/error.h"
+#include "base/fault.h"
 
 #include <stddef.h>
 
@@ -50,10 +50,10 @@ typedef struct apsp_cl_source {
 extern const apsp_cl_source apsp_cl_sources[];
 extern const size_t apsp_cl_source_count;
 
-/* The text of kernel file `name`: read from $APSP_KERNEL_DIR/name when that variable is set
- * (kernel development without rebuilding), else the embedded copy. *text is malloc'ed; *origin
- * receives "embedded fw.cl" or the path, for messages. */
-apsp_status cl_load_source(const char *name, char **text, char *origin, size_t origin_size,
-                           apsp_error *error);
+/* The text of kernel file `name`: read from dir/name when dir is set (kernel development
+ * without rebuilding), else the embedded copy. *text is malloc'ed; *origin receives
+ * "embedded fw.cl" or the path, for messages. */
+apsp_status cl_load_source(const char *name, const char *dir, char **text, char *origin,
+                           size_t origin_size, apsp_error *error);
 
 #endif

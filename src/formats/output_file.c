@@ -1,6 +1,6 @@
-#include "output_file.h"
-#include "error.h"
-#include "fault.h"
+#include "formats/output_file.h"
+#include "base/error.h"
+#include "base/fault.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,9 +1,9 @@
 /* The padded host distance matrix. */
 #include "apsp.h"
-#include "error.h"
-#include "fault.h"
-#include "parallel.h"
-#include "util.h"
+#include "base/error.h"
+#include "base/fault.h"
+#include "base/parallel.h"
+#include "base/util.h"
 
 #include <stdlib.h>
 #include <unistd.h>

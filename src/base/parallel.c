@@ -1,8 +1,8 @@
-#include "parallel.h"
-#include "fault.h"
+#include "base/parallel.h"
+#include "base/fault.h"
+#include "base/util.h"
 
 #include <pthread.h>
-#include <unistd.h>
 
 enum { MAX_SLICES = 16 };
 
@@ -20,10 +20,8 @@ static void *run_slice(void *arg) {
 }
 
 int parallel_slices(size_t count, unsigned threads, slice_fn work, void *context) {
-    if (threads == 0) {
-        long cores = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = cores > 0 ? (unsigned)cores : 1;
-    }
+    if (threads == 0)
+        threads = online_cores();
     if (threads > MAX_SLICES)
         threads = MAX_SLICES;
     if (threads > count)

@@ -1,0 +1,37 @@
+#include "env_options.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The variable's value, or NULL when it is unset or empty. */
+static const char *env(const char *name) {
+    const char *value = getenv(name);
+    return value && *value ? value : NULL;
+}
+
+static void fill(const char **field, const char *name) {
+    if (!*field)
+        *field = env(name);
+}
+
+int env_options_apply(apsp_options *o, int *show_build, char *message, size_t size) {
+    if (o->backend != APSP_BACKEND_CPU)
+        fill(&o->device, "APSP_DEVICE");
+    fill(&o->kernel_params, "APSP_KERNEL_PARAMS");
+    fill(&o->cpu_isa, "APSP_CPU_ISA");
+    fill(&o->kernel_dir, "APSP_KERNEL_DIR");
+    fill(&o->build_options, "APSP_BUILD_OPTIONS");
+    fill(&o->dump_program, "APSP_DUMP_PROGRAM");
+    const char *profile = env("APSP_PROFILE"), *show = env("APSP_SHOW_BUILD");
+    if (profile && strcmp(profile, "1") == 0)
+        o->profile = 1;
+    *show_build = show && strcmp(show, "1") == 0;
+    const char *cap = env("APSP_MAX_BUFFER_BYTES");
+    if (cap && !o->max_buffer_bytes && apsp_parse_bytes(cap, &o->max_buffer_bytes) != 0) {
+        snprintf(message, size,
+                 "APSP_MAX_BUFFER_BYTES=%s: expected a positive size like 64K or 512M", cap);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,273 @@
+/* The native backend: blocked Floyd-Warshall on POSIX threads, in place in the host matrix.
+ *
+ * The matrix is cut into B x B blocks (B = ROUND_DEPTH). Round r relaxes every pair through the
+ * intermediate vertices of block r:
+ *   close_pivot: the pivot block (r, r) by plain Floyd-Warshall inside it (one thread), then the
+ *                pivot row blocks (r, j) against it;
+ *   relax:       the pivot column blocks (i, r) of the device's rows against it, then every other
+ *                block of its rows, C(i, j) = min(C(i, j), A(i, r) (+) B(r, j)): the min-plus
+ *                product that is nearly all of the work.
+ * The device's pool of threads does each step, the blocks split evenly. The pivot rows B come
+ * from the matrix, or from a panel another device handed in (put_row_panel). */
+#include "backend.h"
+#include "base/error.h"
+#include "base/fault.h"
+#include "base/util.h"
+#include "cpu/kernels.h"
+#include "cpu/pool.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct backend_device {
+    const apsp_options *options;
+    pool *pool;
+    relax_block_fn relax_block;
+    const char *isa;
+    /* The solve. */
+    apsp_matrix *m;
+    size_t blocks;                 /* per side */
+    size_t block_begin, block_end; /* the device's block rows */
+    size_t round;                  /* the round the pool's tasks work on */
+    int32_t *panel;                /* the pivot rows handed in, ROUND_DEPTH x n */
+    const int32_t *pivot_rows;     /* this round's: in the matrix, or the panel */
+    size_t pivot_pitch;
+    unsigned used_threads; /* the most threads a step of this solve could use */
+};
+
+static int32_t *block_at(const backend_device *d, size_t bi, size_t bj) {
+    return apsp_matrix_row(d->m, bi * ROUND_DEPTH) + bj * ROUND_DEPTH;
+}
+
+/* Block (r, bj) of the pivot rows, and its row pitch. */
+static const int32_t *pivot_block(const backend_device *d, size_t bj) {
+    return d->pivot_rows + bj * ROUND_DEPTH;
+}
+
+static int holds_block_row(const backend_device *d, size_t bi) {
+    return bi >= d->block_begin && bi < d->block_end;
+}
+
+/* The slice [begin, end) of `total` items that thread `id` of `threads` takes. */
+static void share(size_t total, unsigned id, unsigned threads, size_t *begin, size_t *end) {
+    *begin = total * id / threads;
+    *end = total * (id + 1) / threads;
+}
+
+/* The k-th of the other blocks, skipping the pivot's index r. */
+static size_t other(size_t k, size_t r) {
+    return k < r ? k : k + 1;
+}
+
+/* ---- the steps, as pool tasks ------------------------------------------------------------- */
+
+/* With the pivot block P closed, the k-ordered update of a pivot-row block equals the product
+ * C = min(C, P (+) C) (a path from pivot row i leaves the pivot block for good at its last pivot
+ * vertex k, and P(i, k) is the shortest way to reach it), and a pivot-column block is
+ * C = min(C, C (+) P). So phase 2 runs on the fast block product too, reading the old C from a
+ * copy since the product must not overwrite an operand it still reads. */
+static void copy_block(int32_t *restrict old, const int32_t *c, size_t stride) {
+    for (size_t i = 0; i < ROUND_DEPTH; i++)
+        memcpy(old + i * ROUND_DEPTH, c + i * stride, sizeof(int32_t) * ROUND_DEPTH);
+}
+
+static void pivot_row_task(void *context, unsigned id, unsigned threads) {
+    const backend_device *d = context;
+    _Alignas(64) int32_t old[ROUND_DEPTH * ROUND_DEPTH];
+    const size_t r = d->round, stride = d->m->stride;
+    size_t begin, end;
+    share(d->blocks - 1, id, threads, &begin, &end);
+    for (size_t t = begin; t < end; t++) {
+        int32_t *c = block_at(d, r, other(t, r));
+        copy_block(old, c, stride);
+        d->relax_block(c, block_at(d, r, r), old, &(block_pitches){stride, stride, ROUND_DEPTH});
+    }
+}
+
+static void pivot_column_task(void *context, unsigned id, unsigned threads) {
+    const backend_device *d = context;
+    _Alignas(64) int32_t old[ROUND_DEPTH * ROUND_DEPTH];
+    const size_t r = d->round, stride = d->m->stride;
+    size_t begin, end;
+    share(d->block_end - d->block_begin, id, threads, &begin, &end);
+    for (size_t bi = d->block_begin + begin; bi < d->block_begin + end; bi++) {
+        if (bi == r)
+            continue;
+        int32_t *c = block_at(d, bi, r);
+        copy_block(old, c, stride);
+        d->relax_block(c, old, pivot_block(d, r),
+                       &(block_pitches){stride, ROUND_DEPTH, d->pivot_pitch});
+    }
+}
+
+static void phase3_task(void *context, unsigned id, unsigned threads) {
+    const backend_device *d = context;
+    const size_t r = d->round, others = d->blocks - 1, rows = d->block_end - d->block_begin;
+    const block_pitches pitches = {d->m->stride, d->m->stride, d->pivot_pitch};
+    size_t begin, end;
+    share(rows * others, id, threads, &begin, &end);
+    for (size_t t = begin; t < end; t++) {
+        size_t bi = d->block_begin + t / others, bj = other(t % others, r);
+        if (bi != r)
+            d->relax_block(block_at(d, bi, bj), block_at(d, bi, r), pivot_block(d, bj), &pitches);
+    }
+}
+
+/* ---- the interface ------------------------------------------------------------------------- */
+
+static void cpu_close(backend_device *d) {
+    if (!d)
+        return;
+    pool_destroy(d->pool);
+    free(d->panel);
+    free(d);
+}
+
+static apsp_status cpu_open(const apsp_device_info *info, const apsp_options *options,
+                            backend_device **out, apsp_error *error) {
+    (void)info;
+    *out = NULL;
+    if (options->threads < 0)
+        return fail(error, APSP_ERR_USAGE, "--threads=%d: must be at least 1", options->threads);
+    unsigned threads = options->threads > 0 ? (unsigned)options->threads : online_cores();
+    backend_device *d = apsp_calloc(1, sizeof *d);
+    if (d)
+        d->pool = pool_create(threads);
+    if (!d || !d->pool) {
+        cpu_close(d);
+        return fail(error, APSP_ERR_NO_MEMORY, "out of memory preparing %u worker thread(s)",
+                    threads);
+    }
+    d->options = options;
+    d->relax_block = choose_relax_block(options->cpu_isa, &d->isa);
+    *out = d;
+    return APSP_OK;
+}
+
+static apsp_status cpu_plan(backend_device *d, size_t vertices, solve_geometry *g,
+                            apsp_error *error) {
+    (void)d;
+    (void)error;
+    g->vertices = vertices;
+    g->tile = g->row_unit = ROUND_DEPTH;
+    g->n = (vertices + ROUND_DEPTH - 1) / ROUND_DEPTH * ROUND_DEPTH;
+    return APSP_OK;
+}
+
+static apsp_status cpu_load(backend_device *d, const solve_geometry *g, apsp_matrix *m,
+                            size_t row_begin, size_t row_end, apsp_error *error) {
+    if (m->padded != g->n || row_begin % ROUND_DEPTH || row_end % ROUND_DEPTH)
+        return fail(error, APSP_ERR_INTERNAL,
+                    "matrix padding %zu and rows %zu-%zu do not fit "
+                    "blocks of %d",
+                    m->padded, row_begin, row_end, ROUND_DEPTH);
+    d->m = m;
+    d->blocks = g->n / ROUND_DEPTH;
+    d->block_begin = row_begin / ROUND_DEPTH;
+    d->block_end = row_end / ROUND_DEPTH;
+    /* More threads than phase-3 blocks would idle; keep at least one. */
+    size_t useful = (d->block_end - d->block_begin) * (d->blocks - 1);
+    d->used_threads = pool_threads(d->pool);
+    if (d->used_threads > useful)
+        d->used_threads = useful > 0 ? (unsigned)useful : 1;
+    return APSP_OK;
+}
+
+static apsp_status cpu_close_pivot(backend_device *d, size_t round, apsp_error *error) {
+    if (!holds_block_row(d, round))
+        return fail(error, APSP_ERR_INTERNAL, "round %zu: the pivot rows are not here", round);
+    d->round = round;
+    d->pivot_rows = apsp_matrix_row(d->m, round * ROUND_DEPTH);
+    d->pivot_pitch = d->m->stride;
+    close_block(block_at(d, round, round), d->m->stride);
+    pool_run(d->pool, pivot_row_task, d);
+    return APSP_OK;
+}
+
+static apsp_status cpu_get_row_panel(backend_device *d, size_t round, int32_t *panel,
+                                     apsp_error *error) {
+    (void)error;
+    const size_t n = d->m->padded;
+    for (size_t k = 0; k < ROUND_DEPTH; k++)
+        memcpy(panel + k * n, apsp_matrix_row(d->m, round * ROUND_DEPTH + k), n * sizeof *panel);
+    return APSP_OK;
+}
+
+static apsp_status cpu_put_row_panel(backend_device *d, size_t round, const int32_t *panel,
+                                     apsp_error *error) {
+    const size_t n = d->m->padded;
+    if (!d->panel && !(d->panel = apsp_malloc(ROUND_DEPTH * n * sizeof *d->panel)))
+        return fail(error, APSP_ERR_NO_MEMORY, "out of memory for a panel of %zu rows", n);
+    memcpy(d->panel, panel, ROUND_DEPTH * n * sizeof *panel);
+    d->round = round;
+    d->pivot_rows = d->panel;
+    d->pivot_pitch = n;
+    return APSP_OK;
+}
+
+static apsp_status cpu_relax(backend_device *d, size_t round, apsp_error *error) {
+    if (d->round != round || !d->pivot_rows)
+        return fail(error, APSP_ERR_INTERNAL, "round %zu: no pivot rows", round);
+    pool_run(d->pool, pivot_column_task, d);
+    pool_run(d->pool, phase3_task, d);
+    d->pivot_rows = NULL;
+    return APSP_OK;
+}
+
+/* Every step returns when it is done. */
+static apsp_status cpu_wait_round(backend_device *d, size_t round, apsp_error *error) {
+    (void)d, (void)round, (void)error;
+    return APSP_OK;
+}
+
+static apsp_status cpu_store(backend_device *d, apsp_matrix *m, apsp_error *error) {
+    (void)d, (void)m, (void)error;
+    return APSP_OK; /* the work was done in place */
+}
+
+static void cpu_unload(backend_device *d) {
+    free(d->panel);
+    d->panel = NULL;
+    d->m = NULL;
+    d->pivot_rows = NULL;
+}
+
+static void cpu_summarize(backend_device *d, device_summary *s) {
+    snprintf(s->device, sizeof s->device, "%u POSIX threads, %s", d->used_threads, d->isa);
+    s->tile = ROUND_DEPTH;
+    s->threads = (int)d->used_threads;
+    s->program_builds = 0;
+}
+
+static apsp_status cpu_list(device_list *list, apsp_error *error) {
+    apsp_device_info *d = device_list_add(list);
+    if (!d)
+        return fail(error, APSP_ERR_NO_MEMORY, "out of memory listing devices");
+    d->backend = APSP_BACKEND_CPU;
+    snprintf(d->platform, sizeof d->platform, "apsp native");
+    snprintf(d->name, sizeof d->name, "CPU threads (pthread backend)");
+    snprintf(d->type, sizeof d->type, "host");
+    d->compute_units = online_cores();
+    d->global_memory = physical_memory();
+    d->max_allocation = d->global_memory;
+    snprintf(d->driver, sizeof d->driver, "apsp %s", apsp_version());
+    return APSP_OK;
+}
+
+const apsp_backend_impl apsp_backend_cpu = {
+    .kind = APSP_BACKEND_CPU,
+    .list = cpu_list,
+    .open = cpu_open,
+    .close = cpu_close,
+    .plan = cpu_plan,
+    .load = cpu_load,
+    .close_pivot = cpu_close_pivot,
+    .get_row_panel = cpu_get_row_panel,
+    .put_row_panel = cpu_put_row_panel,
+    .relax = cpu_relax,
+    .wait_round = cpu_wait_round,
+    .store = cpu_store,
+    .unload = cpu_unload,
+    .summarize = cpu_summarize,
+};

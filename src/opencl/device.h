@@ -1,0 +1,108 @@
+/* The OpenCL backend's instance: one opened device. What lives across solves (the context, the
+ * queue, the compiled program) and what one solve holds (the layout of its rows on the device)
+ * sit here; each file of src/opencl/ works on one part of it:
+ *   discovery.c  finding and listing devices          params.c   the kernel parameters
+ *   program.c    the program and its kernels          layout.c   padding, bands, transfers
+ *   rounds.c     enqueueing the phases of a round     backend.c  the interface of backend.h
+ *
+ * The layout: the padded matrix (n, a multiple of the round depth TILE and of the phase-3 block
+ * edges) lives as row bands of whole tile rows, one buffer per band, so that a matrix larger than
+ * the driver's biggest single allocation still fits; a device holds the bands of its own rows.
+ * Besides the bands there are two pairs of panel buffers, TILE x n each; round r uses pair r % 2:
+ *     row panel: the TILE pivot rows;
+ *     col panel: the TILE pivot columns, transposed (k-major like the row panel), for own rows.
+ * cl/fw.cl says what each kernel does with them. */
+#ifndef APSP_OPENCL_DEVICE_H
+#define APSP_OPENCL_DEVICE_H
+
+#include "backend.h"
+#include "opencl/cl_util.h"
+#include "opencl/params.h"
+
+/* The steps of a round, for options->profile. */
+enum { STEP_ROW_PANEL, STEP_COL_PANEL, STEP_PHASE1, STEP_PHASE2, STEP_PHASE3, STEP_COUNT };
+
+/* Rounds whose end events are kept for wait_round. */
+enum { ROUND_EVENTS = 8 };
+
+typedef struct cl_kernels {
+    cl_program program;
+    cl_kernel col_copy, phase1, phase2, phase3, pad;
+    char options[1024]; /* the build options of the program; "" before the first build */
+} cl_kernels;
+
+typedef struct cl_band {
+    cl_mem buffer;
+    size_t row0; /* first row in the whole matrix */
+    size_t rows;
+} cl_band;
+
+typedef struct cl_layout {
+    solve_geometry geometry;
+    size_t row_begin, row_end; /* the rows this device holds */
+    cl_band *bands;
+    size_t band_count; /* entries of `bands` that exist, for layout_release */
+    cl_mem row_panel[2], col_panel[2];
+} cl_layout;
+
+/* options->profile: every command of a round gets an event; the device time of each step is
+ * summed after the round (which then waits for the device: the total grows, the steps do not)
+ * and logged when the solve is stored. */
+typedef struct cl_profile {
+    cl_event *events;
+    int *kinds;
+    size_t count, capacity;
+    double seconds[STEP_COUNT];
+} cl_profile;
+
+struct backend_device {
+    const apsp_options *options;
+    cl_platform_id platform;
+    cl_device_id device;
+    char name[256];
+    device_limits limits;
+    cl_context context;
+    cl_command_queue queue;
+    kernel_params chosen;      /* choose_params' answer, at open */
+    const char *extra_options; /* the device's build options beyond the -D defines */
+    kernel_params params;      /* the solve's: `chosen`, adapted to the layout by layout_plan */
+    cl_kernels kernels;
+    int builds; /* programs built since the last summary */
+    cl_layout layout;
+    cl_event round_done[ROUND_EVENTS]; /* round r's last command at r % ROUND_EVENTS */
+    cl_profile profile;
+};
+
+/* program.c: builds the program for d->params unless the one built already matches. */
+apsp_status program_prepare(backend_device *d, apsp_error *error);
+void program_release(cl_kernels *kernels);
+
+/* layout.c */
+apsp_status layout_plan(backend_device *d, size_t vertices, solve_geometry *geometry,
+                        apsp_error *error);
+apsp_status layout_load(backend_device *d, const solve_geometry *geometry, apsp_matrix *matrix,
+                        size_t row_begin, size_t row_end, apsp_error *error);
+apsp_status layout_store(backend_device *d, apsp_matrix *matrix, apsp_error *error);
+void layout_release(backend_device *d);
+
+/* rounds.c */
+apsp_status rounds_first_panels(backend_device *d, apsp_error *error);
+apsp_status rounds_close_pivot(backend_device *d, size_t round, apsp_error *error);
+apsp_status rounds_relax(backend_device *d, size_t round, apsp_error *error);
+apsp_status rounds_get_row_panel(backend_device *d, size_t round, int32_t *panel,
+                                 apsp_error *error);
+apsp_status rounds_put_row_panel(backend_device *d, size_t round, const int32_t *panel,
+                                 apsp_error *error);
+apsp_status rounds_wait(backend_device *d, size_t round, apsp_error *error);
+void rounds_log_profile(const backend_device *d); /* with options->profile */
+void rounds_release(backend_device *d);
+
+/* Sets kernel argument `index`, reporting the kernel's name on failure. */
+#define SET_ARG(kernel, name, index, value)                                                        \
+    do {                                                                                           \
+        cl_int e_ = clSetKernelArg(kernel, index, sizeof(value), &(value));                        \
+        if (e_ != CL_SUCCESS)                                                                      \
+            return cl_fail(error, APSP_ERR_DEVICE, e_, "clSetKernelArg(%s, %d)", name, index);     \
+    } while (0)
+
+#endif

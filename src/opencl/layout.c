@@ -1,0 +1,263 @@
+/* The layout of a solve on an OpenCL device: the padded size, the row bands and panels, and the
+ * transfers between them and the host matrix (see device.h). */
+#include "base/error.h"
+#include "base/fault.h"
+#include "opencl/device.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static size_t gcd(size_t a, size_t b) {
+    while (b) {
+        size_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+static size_t lcm(size_t a, size_t b) {
+    return a / gcd(a, b) * b;
+}
+
+/* The cap on one buffer and where it comes from, for messages. */
+typedef struct buffer_cap {
+    uint64_t bytes;
+    const char *source;
+    int user; /* the user's cap, below the driver's */
+} buffer_cap;
+
+static buffer_cap buffer_cap_of(const backend_device *d) {
+    buffer_cap cap = {d->limits.max_allocation, "the device's largest single allocation", 0};
+    if (d->options->max_buffer_bytes && d->options->max_buffer_bytes < cap.bytes)
+        cap = (buffer_cap){d->options->max_buffer_bytes, "--max-buffer-bytes", 1};
+    return cap;
+}
+
+/* The padded size for these parameters: bands are whole multiples of row_unit = lcm(TILE,
+ * phase-3 block height) rows, so that the pivot rows lie in one band and phase 3 tiles every
+ * band exactly; n is also a multiple of the phase-3 block width. */
+static void geometry_of(const kernel_params *p, size_t vertices, solve_geometry *g) {
+    size_t block_rows = (size_t)(p->group_rows * p->thread_rows);
+    g->vertices = vertices;
+    g->tile = (size_t)p->tile;
+    g->row_unit = lcm((size_t)p->tile, block_rows);
+    size_t unit = lcm(g->row_unit, (size_t)(p->group_cols * p->thread_cols));
+    g->n = (vertices + unit - 1) / unit * unit;
+}
+
+/* Under a tight buffer cap, lower phase-3 blocks allow bands as low as one tile. */
+static int lower_blocks(kernel_params *p) {
+    if (p->group_rows > 1)
+        p->group_rows /= 2;
+    else if (p->thread_rows > 1)
+        p->thread_rows /= 2;
+    else
+        return 0;
+    while (p->thread_rows % p->vector)
+        p->vector /= 2;
+    return 1;
+}
+
+apsp_status layout_plan(backend_device *d, size_t vertices, solve_geometry *g, apsp_error *error) {
+    kernel_params *p = &d->params;
+    buffer_cap cap = buffer_cap_of(d);
+    *p = d->chosen;
+    uint64_t unit_bytes; /* one band of the least height */
+    for (;;) {
+        geometry_of(p, vertices, g);
+        unit_bytes = (uint64_t)g->row_unit * g->n * 4;
+        if (unit_bytes <= cap.bytes || g->row_unit == g->tile || !lower_blocks(p))
+            break;
+    }
+    /* The kernels index within a band and the panels in int. */
+    if ((uint64_t)g->n * ((uint64_t)g->row_unit + g->tile + 1) > INT32_MAX)
+        return fail(error, APSP_ERR_TOO_LARGE, "V = %zu is too large for the OpenCL kernels",
+                    vertices);
+    if (unit_bytes > cap.bytes) {
+        char need[32], have[32];
+        return fail(error, cap.user ? APSP_ERR_USAGE : APSP_ERR_TOO_LARGE,
+                    "V = %zu: the smallest band of the matrix (%zu rows of %zu) needs %s but "
+                    "one buffer may hold at most %s (%s)",
+                    vertices, g->row_unit, g->n, format_bytes(unit_bytes, need, sizeof need),
+                    format_bytes(cap.bytes, have, sizeof have), cap.source);
+    }
+    return program_prepare(d, error);
+}
+
+/* Refuses rows that do not fit the device's global memory with their panels. */
+static apsp_status check_memory(const backend_device *d, size_t rows, apsp_error *error) {
+    const solve_geometry *g = &d->layout.geometry;
+    uint64_t n = g->n, matrix = (uint64_t)rows * n * 4, panels = 4 * n * (uint64_t)g->tile * 4;
+    if (matrix + panels <= d->limits.global_memory)
+        return APSP_OK;
+    char need[32], have[32];
+    return fail(error, APSP_ERR_TOO_LARGE,
+                "V = %zu: the %llu x %llu distance matrix and its panels need %s but %s has "
+                "%s of global memory",
+                g->vertices, (unsigned long long)rows, (unsigned long long)n,
+                format_bytes(matrix + panels, need, sizeof need), d->name,
+                format_bytes(d->limits.global_memory, have, sizeof have));
+}
+
+/* As few bands over the device's rows as the cap allows, of even heights in whole units. */
+static apsp_status plan_bands(backend_device *d, apsp_error *error) {
+    cl_layout *l = &d->layout;
+    const size_t unit = l->geometry.row_unit;
+    uint64_t unit_bytes = (uint64_t)unit * l->geometry.n * 4;
+    size_t units = (l->row_end - l->row_begin) / unit;
+    size_t units_per_band = (size_t)(buffer_cap_of(d).bytes / unit_bytes);
+    size_t bands = (units + units_per_band - 1) / units_per_band;
+    units_per_band = (units + bands - 1) / bands;
+    bands = (units + units_per_band - 1) / units_per_band;
+    l->bands = apsp_calloc(bands, sizeof *l->bands);
+    if (!l->bands)
+        return fail(error, APSP_ERR_NO_MEMORY, "out of memory planning %zu buffers", bands);
+    l->band_count = bands;
+    for (size_t b = 0; b < bands; b++) {
+        l->bands[b].row0 = l->row_begin + b * units_per_band * unit;
+        size_t end = l->bands[b].row0 + units_per_band * unit;
+        l->bands[b].rows = (end < l->row_end ? end : l->row_end) - l->bands[b].row0;
+    }
+    return APSP_OK;
+}
+
+static apsp_status create_buffer(const backend_device *d, size_t bytes, cl_mem *buffer,
+                                 const char *what, apsp_error *error) {
+    cl_int err;
+    *buffer =
+        FAULT_CL_OBJECT(&err, clCreateBuffer(d->context, CL_MEM_READ_WRITE, bytes, NULL, &err));
+    return err == CL_SUCCESS ? APSP_OK
+                             : cl_fail(error, APSP_ERR_DEVICE, err, "clCreateBuffer(%s)", what);
+}
+
+static apsp_status create_buffers(backend_device *d, apsp_error *error) {
+    cl_layout *l = &d->layout;
+    const size_t row_bytes = l->geometry.n * sizeof(cl_int);
+    apsp_status status = APSP_OK;
+    for (size_t b = 0; b < l->band_count && status == APSP_OK; b++) {
+        char what[64];
+        snprintf(what, sizeof what, "band %zu of %zu rows", b, l->bands[b].rows);
+        status = create_buffer(d, l->bands[b].rows * row_bytes, &l->bands[b].buffer, what, error);
+    }
+    for (int k = 0; k < 2 && status == APSP_OK; k++) {
+        status =
+            create_buffer(d, l->geometry.tile * row_bytes, &l->row_panel[k], "row panel", error);
+        if (status == APSP_OK)
+            status = create_buffer(d, l->geometry.tile * row_bytes, &l->col_panel[k],
+                                   "column panel", error);
+    }
+    return status;
+}
+
+/* A band's real rows (none when it is all padding) as the origins and region of a rect copy
+ * between the band (pitch n) and the host matrix (pitch stride). */
+typedef struct band_rect {
+    size_t device_origin[3], host_origin[3], region[3];
+} band_rect;
+
+static int band_has_real_rows(const cl_layout *l, const cl_band *band, band_rect *rect) {
+    const size_t real_n = l->geometry.vertices;
+    if (band->row0 >= real_n)
+        return 0;
+    size_t end = band->row0 + band->rows < real_n ? band->row0 + band->rows : real_n;
+    *rect = (band_rect){.host_origin = {0, band->row0, 0},
+                        .region = {real_n * sizeof(cl_int), end - band->row0, 1}};
+    return 1;
+}
+
+/* Sets the band's cells outside the real graph to INF, and their diagonal to 0. */
+static apsp_status queue_padding(backend_device *d, const cl_band *band, apsp_error *error) {
+    const cl_layout *l = &d->layout;
+    cl_int n = (cl_int)l->geometry.n, real_n = (cl_int)l->geometry.vertices;
+    cl_int row0 = (cl_int)band->row0;
+    SET_ARG(d->kernels.pad, "pad", 0, band->buffer);
+    SET_ARG(d->kernels.pad, "pad", 1, n);
+    SET_ARG(d->kernels.pad, "pad", 2, row0);
+    SET_ARG(d->kernels.pad, "pad", 3, real_n);
+    size_t global[2] = {l->geometry.n, band->rows};
+    cl_int err = FAULT_CL_STATUS(
+        clEnqueueNDRangeKernel(d->queue, d->kernels.pad, 2, NULL, global, NULL, 0, NULL, NULL));
+    return err == CL_SUCCESS ? APSP_OK
+                             : cl_fail(error, APSP_ERR_DEVICE, err,
+                                       "clEnqueueNDRangeKernel(pad, rows from %zu)", band->row0);
+}
+
+static apsp_status upload(backend_device *d, const apsp_matrix *m, apsp_error *error) {
+    const cl_layout *l = &d->layout;
+    for (size_t b = 0; b < l->band_count; b++) {
+        const cl_band *band = &l->bands[b];
+        band_rect r;
+        if (band_has_real_rows(l, band, &r)) {
+            cl_int err = FAULT_CL_STATUS(
+                clEnqueueWriteBufferRect(d->queue, band->buffer, CL_FALSE, r.device_origin,
+                                         r.host_origin, r.region, l->geometry.n * sizeof(cl_int), 0,
+                                         m->stride * sizeof(cl_int), 0, m->data, 0, NULL, NULL));
+            if (err != CL_SUCCESS)
+                return cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueWriteBufferRect(band %zu)",
+                               b);
+        }
+        if (l->geometry.n > l->geometry.vertices) {
+            apsp_status status = queue_padding(d, band, error);
+            if (status != APSP_OK)
+                return status;
+        }
+    }
+    return APSP_OK;
+}
+
+apsp_status layout_load(backend_device *d, const solve_geometry *g, apsp_matrix *m,
+                        size_t row_begin, size_t row_end, apsp_error *error) {
+    cl_layout *l = &d->layout;
+    l->geometry = *g;
+    l->row_begin = row_begin;
+    l->row_end = row_end;
+    apsp_status status = check_memory(d, row_end - row_begin, error);
+    if (status == APSP_OK)
+        status = plan_bands(d, error);
+    if (status == APSP_OK)
+        status = create_buffers(d, error);
+    if (status == APSP_OK)
+        status = upload(d, m, error);
+    if (status == APSP_OK)
+        status = rounds_first_panels(d, error);
+    cl_int err = status == APSP_OK ? FAULT_CL_STATUS(clFinish(d->queue)) : CL_SUCCESS;
+    if (err != CL_SUCCESS)
+        status = cl_fail(error, APSP_ERR_DEVICE, err, "clFinish(upload)");
+    return status;
+}
+
+apsp_status layout_store(backend_device *d, apsp_matrix *m, apsp_error *error) {
+    const cl_layout *l = &d->layout;
+    band_rect r;
+    for (size_t b = 0; b < l->band_count && band_has_real_rows(l, &l->bands[b], &r); b++) {
+        cl_int err = FAULT_CL_STATUS(
+            clEnqueueReadBufferRect(d->queue, l->bands[b].buffer, CL_FALSE, r.device_origin,
+                                    r.host_origin, r.region, l->geometry.n * sizeof(cl_int), 0,
+                                    m->stride * sizeof(cl_int), 0, m->data, 0, NULL, NULL));
+        if (err != CL_SUCCESS)
+            return cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueReadBufferRect(band %zu)", b);
+    }
+    cl_int err = FAULT_CL_STATUS(clFinish(d->queue));
+    if (err != CL_SUCCESS)
+        return cl_fail(error, APSP_ERR_DEVICE, err, "clFinish(download)");
+    return APSP_OK;
+}
+
+void layout_release(backend_device *d) {
+    cl_layout *l = &d->layout;
+    if (d->queue)
+        clFinish(d->queue);
+    for (size_t b = 0; b < l->band_count; b++)
+        if (l->bands[b].buffer)
+            clReleaseMemObject(l->bands[b].buffer);
+    free(l->bands);
+    for (int k = 0; k < 2; k++) {
+        if (l->row_panel[k])
+            clReleaseMemObject(l->row_panel[k]);
+        if (l->col_panel[k])
+            clReleaseMemObject(l->col_panel[k]);
+    }
+    memset(l, 0, sizeof *l);
+}

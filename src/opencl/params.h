@@ -1,0 +1,54 @@
+/* The tunable parameters of cl/fw.cl: one list, from which everything else is derived (the
+ * struct, the -D options, the --kernel-params parser and its messages, the range checks, the
+ * public table of apsp_kernel_params). Adding a parameter touches cl/fw.cl and KERNEL_PARAMS.
+ *
+ * The per-device tuning table (params.c) says in the same NAME=N words how a device differs from
+ * the fallbacks here; choose_params adapts the result to the round depth and the device's
+ * limits and checks it. */
+#ifndef APSP_OPENCL_PARAMS_H
+#define APSP_OPENCL_PARAMS_H
+
+#include "apsp.h"
+#include "opencl/cl_util.h"
+#include "opencl/param_list.h"
+
+/* What choose_params needs to know of a device. */
+typedef struct device_limits {
+    cl_device_type type;
+    char vendor[128]; /* CL_DEVICE_VENDOR, to pick parameters */
+    cl_ulong global_memory;
+    cl_ulong max_allocation;
+    cl_ulong local_memory;
+    size_t max_work_group;
+    size_t max_item[3];
+} device_limits;
+
+/* The parameters for a device: its table entry at --tile's round depth (or the entry's own,
+ * halved until it fits), with options->kernel_params over it, checked against the device.
+ * *extra_options receives the entry's build options beyond the -D defines. */
+apsp_status choose_params(const apsp_options *options, const device_limits *limits,
+                          const char *device_name, kernel_params *params,
+                          const char **extra_options, apsp_error *error);
+
+/* The parameters of a solve after plan_layout changed the phase-3 block height (a tight buffer
+ * cap), checked again. */
+apsp_status check_params(const kernel_params *params, const device_limits *limits,
+                         const char *device_name, int explicit_tile, apsp_error *error);
+
+/* Whether the CPU kernels can run these parameters (whole CPU_ROWS x CPU_COLS micro-tiles). */
+int cpu_kernels_fit(const kernel_params *params);
+
+/* Round depths below CPU_COLS, CPU_KERNELS=0 or a work-group shape asked for: the work-group
+ * kernels, with a one-item shape turned into one that suits CPUs. */
+void use_work_group_kernels(kernel_params *params);
+
+/* The -D options for these parameters and the fixed sizes, into buf. Returns buf. */
+const char *kernel_defines(const kernel_params *params, char *buf, size_t size);
+
+/* The work-group edge of fw_col_panel at this round depth. */
+int copy_edge(const kernel_params *params);
+
+/* Whether two work-group dimensions fit the device. */
+int group_fits(const device_limits *limits, size_t cols, size_t rows);
+
+#endif

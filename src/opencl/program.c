@@ -1,0 +1,137 @@
+/* The program: cl/fw.cl (embedded, or from options->kernel_dir) built with the parameters as
+ * -D defines, its kernels, and the build log for the caller's log function. A device keeps one
+ * program and rebuilds it only when a solve needs other parameters. */
+#include "base/error.h"
+#include "base/fault.h"
+#include "base/log.h"
+#include "opencl/device.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* options->dump_program: the program binary (PTX on NVIDIA), for kernel work. */
+static void dump_program(const backend_device *d) {
+    const char *path = d->options->dump_program;
+    size_t size = 0;
+    unsigned char *binary = NULL;
+    if (!path || !*path)
+        return;
+    if (clGetProgramInfo(d->kernels.program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) ==
+            CL_SUCCESS &&
+        size > 0 && (binary = malloc(size)) != NULL &&
+        clGetProgramInfo(d->kernels.program, CL_PROGRAM_BINARIES, sizeof binary, &binary, NULL) ==
+            CL_SUCCESS) {
+        FILE *f = fopen(path, "wb");
+        if (f) {
+            fwrite(binary, 1, size, f);
+            fclose(f);
+        }
+    }
+    free(binary);
+}
+
+/* The build log at `level`, after `headline`. */
+static void log_build(const backend_device *d, apsp_log_level level, const char *headline) {
+    char *build_log = cl_build_log(d->kernels.program, d->device);
+    log_message(d->options, level, "%s; build log:\n%s", headline,
+                build_log ? build_log : "(the driver gave no build log)");
+    free(build_log);
+}
+
+static apsp_status compile(backend_device *d, apsp_error *error) {
+    char *source, origin[1024];
+    apsp_status status =
+        cl_load_source("fw.cl", d->options->kernel_dir, &source, origin, sizeof origin, error);
+    if (status != APSP_OK)
+        return status;
+    cl_int err;
+    const char *text = source;
+    d->kernels.program =
+        FAULT_CL_OBJECT(&err, clCreateProgramWithSource(d->context, 1, &text, NULL, &err));
+    free(source);
+    if (err != CL_SUCCESS)
+        return cl_fail(error, APSP_ERR_KERNEL_BUILD, err, "clCreateProgramWithSource(%s)", origin);
+    d->builds++;
+    err = FAULT_CL_STATUS(
+        clBuildProgram(d->kernels.program, 1, &d->device, d->kernels.options, NULL, NULL));
+    if (err != CL_SUCCESS) {
+        /* The log is many lines and the error message one: the log goes to the log function. */
+        cl_fail(error, APSP_ERR_KERNEL_BUILD, err, "clBuildProgram(%s) for %s with options '%s'",
+                origin, d->name, d->kernels.options);
+        log_build(d, APSP_LOG_ERROR, error ? error->message : "clBuildProgram failed");
+        return APSP_ERR_KERNEL_BUILD;
+    }
+    char headline[1400];
+    snprintf(headline, sizeof headline, "built for %s with '%s'", d->name, d->kernels.options);
+    log_build(d, APSP_LOG_DEBUG, headline);
+    dump_program(d);
+    return APSP_OK;
+}
+
+/* Creates one kernel and checks that the driver runs it with work-groups of `items`: a kernel's
+ * own limit can be below the device's (registers, local memory). */
+static apsp_status create_kernel(backend_device *d, cl_kernel *kernel, const char *name,
+                                 size_t items, apsp_error *error) {
+    cl_int err;
+    *kernel = FAULT_CL_OBJECT(&err, clCreateKernel(d->kernels.program, name, &err));
+    if (err != CL_SUCCESS)
+        return cl_fail(error, APSP_ERR_KERNEL_BUILD, err, "clCreateKernel(%s)", name);
+    size_t most = 0;
+    err = clGetKernelWorkGroupInfo(*kernel, d->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof most,
+                                   &most, NULL);
+    if (err != CL_SUCCESS)
+        return cl_fail(error, APSP_ERR_DEVICE, err, "clGetKernelWorkGroupInfo(%s)", name);
+    if (most < items)
+        return fail(error, APSP_ERR_DEVICE,
+                    "tile %d: kernel %s needs work-groups of %zu work-items but %s runs it with "
+                    "at most %zu (options '%s')",
+                    d->params.tile, name, items, d->name, most, d->kernels.options);
+    return APSP_OK;
+}
+
+static apsp_status create_kernels(backend_device *d, apsp_error *error) {
+    const kernel_params *p = &d->params;
+    const size_t pivot_group = (size_t)p->pivot_items * (size_t)p->pivot_items;
+    const size_t edge = (size_t)copy_edge(p);
+    cl_kernels *k = &d->kernels;
+    apsp_status status = create_kernel(d, &k->col_copy, "fw_col_panel", edge * edge, error);
+    if (status == APSP_OK)
+        status = create_kernel(d, &k->phase1, "fw_phase1", pivot_group, error);
+    if (status == APSP_OK)
+        status = create_kernel(d, &k->phase2, "fw_phase2", p->cpu_kernels ? 1 : pivot_group, error);
+    if (status == APSP_OK)
+        status = create_kernel(d, &k->phase3, "fw_phase3",
+                               (size_t)p->group_rows * (size_t)p->group_cols, error);
+    if (status == APSP_OK)
+        status = create_kernel(d, &k->pad, "fw_pad", 1, error);
+    return status;
+}
+
+apsp_status program_prepare(backend_device *d, apsp_error *error) {
+    char options[sizeof d->kernels.options], defines[768];
+    const char *extra = d->options->build_options;
+    snprintf(options, sizeof options, "%s%s%s%s%s",
+             kernel_defines(&d->params, defines, sizeof defines), *d->extra_options ? " " : "",
+             d->extra_options, extra && *extra ? " " : "", extra ? extra : "");
+    if (d->kernels.program && strcmp(options, d->kernels.options) == 0)
+        return APSP_OK;
+    program_release(&d->kernels);
+    snprintf(d->kernels.options, sizeof d->kernels.options, "%s", options);
+    apsp_status status = compile(d, error);
+    if (status == APSP_OK)
+        status = create_kernels(d, error);
+    if (status != APSP_OK)
+        program_release(&d->kernels);
+    return status;
+}
+
+void program_release(cl_kernels *k) {
+    cl_kernel kernels[] = {k->col_copy, k->phase1, k->phase2, k->phase3, k->pad};
+    for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++)
+        if (kernels[i])
+            clReleaseKernel(kernels[i]);
+    if (k->program)
+        clReleaseProgram(k->program);
+    memset(k, 0, sizeof *k);
+}

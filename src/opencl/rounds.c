@@ -1,0 +1,251 @@
+/* The rounds on an OpenCL device: the kernels of each phase enqueued on the device's one
+ * in-order queue, the pivot-row panel handed out and taken in, and the events that say when a
+ * round is done. Phase 3 also writes the next round's panels, so nothing is copied between
+ * rounds (cl/fw.cl says why the pivot column needs no phase 2 of its own). */
+#include "base/error.h"
+#include "base/fault.h"
+#include "base/log.h"
+#include "opencl/device.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- profiling (options->profile) ----------------------------------------------------------- */
+
+/* Where the next command of step `kind` puts its event: NULL unless profiling (or when the
+ * event table cannot grow, which only loses that command's time). */
+static cl_event *step_event(backend_device *d, int kind) {
+    cl_profile *p = &d->profile;
+    if (!d->options->profile)
+        return NULL;
+    if (p->count == p->capacity) {
+        size_t capacity = p->capacity ? 2 * p->capacity : 16;
+        cl_event *events = apsp_realloc(p->events, capacity * sizeof *events);
+        if (events)
+            p->events = events;
+        int *kinds = events ? apsp_realloc(p->kinds, capacity * sizeof *kinds) : NULL;
+        if (kinds)
+            p->kinds = kinds;
+        if (!events || !kinds)
+            return NULL;
+        p->capacity = capacity;
+    }
+    p->kinds[p->count] = kind;
+    return &p->events[p->count++];
+}
+
+/* Waits for the round's commands and adds their device times to the steps' sums. */
+static apsp_status collect_steps(backend_device *d, apsp_error *error) {
+    cl_profile *p = &d->profile;
+    cl_int err = FAULT_CL_STATUS(clFinish(d->queue));
+    for (size_t k = 0; k < p->count; k++) {
+        cl_ulong start = 0, end = 0;
+        if (err == CL_SUCCESS)
+            err = clGetEventProfilingInfo(p->events[k], CL_PROFILING_COMMAND_START, sizeof start,
+                                          &start, NULL);
+        if (err == CL_SUCCESS)
+            err = clGetEventProfilingInfo(p->events[k], CL_PROFILING_COMMAND_END, sizeof end, &end,
+                                          NULL);
+        if (err == CL_SUCCESS)
+            p->seconds[p->kinds[k]] += 1e-9 * (double)(end - start);
+        clReleaseEvent(p->events[k]);
+    }
+    p->count = 0;
+    if (err != CL_SUCCESS)
+        return cl_fail(error, APSP_ERR_DEVICE, err, "profiling a round");
+    return APSP_OK;
+}
+
+/* ---- the phases ------------------------------------------------------------------------------ */
+
+static apsp_status enqueue(backend_device *d, cl_kernel kernel, const size_t *global,
+                           const size_t *local, cl_event *event, const char *what, size_t round,
+                           apsp_error *error) {
+    cl_int err = FAULT_CL_STATUS(
+        clEnqueueNDRangeKernel(d->queue, kernel, 2, NULL, global, local, 0, NULL, event));
+    return err == CL_SUCCESS ? APSP_OK
+                             : cl_fail(error, APSP_ERR_DEVICE, err,
+                                       "clEnqueueNDRangeKernel(%s, round %zu)", what, round);
+}
+
+/* The band that holds row `row`, or NULL when the device does not hold it. */
+static const cl_band *band_of(const backend_device *d, size_t row) {
+    const cl_layout *l = &d->layout;
+    for (size_t b = 0; b < l->band_count; b++)
+        if (row >= l->bands[b].row0 && row < l->bands[b].row0 + l->bands[b].rows)
+            return &l->bands[b];
+    return NULL;
+}
+
+/* Round 0's panels from the bands (later rounds' come from phase 3): the pivot rows, when the
+ * device holds them, and the pivot columns of its rows, transposed by fw_col_panel. */
+apsp_status rounds_first_panels(backend_device *d, apsp_error *error) {
+    const cl_layout *l = &d->layout;
+    const size_t tile = l->geometry.tile, row_bytes = l->geometry.n * sizeof(cl_int);
+    const cl_band *pivot_band = band_of(d, 0);
+    if (pivot_band) {
+        cl_int err = FAULT_CL_STATUS(clEnqueueCopyBuffer(d->queue, pivot_band->buffer,
+                                                         l->row_panel[0], 0, 0, tile * row_bytes, 0,
+                                                         NULL, step_event(d, STEP_ROW_PANEL)));
+        if (err != CL_SUCCESS)
+            return cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueCopyBuffer(row panel)");
+    }
+    const size_t edge = (size_t)copy_edge(&d->params);
+    size_t copy_local[2] = {edge, edge};
+    cl_int n = (cl_int)l->geometry.n, r = 0;
+    SET_ARG(d->kernels.col_copy, "col_panel", 1, l->col_panel[0]);
+    SET_ARG(d->kernels.col_copy, "col_panel", 2, n);
+    SET_ARG(d->kernels.col_copy, "col_panel", 4, r);
+    for (size_t b = 0; b < l->band_count; b++) {
+        cl_int row0 = (cl_int)l->bands[b].row0;
+        SET_ARG(d->kernels.col_copy, "col_panel", 0, l->bands[b].buffer);
+        SET_ARG(d->kernels.col_copy, "col_panel", 3, row0);
+        size_t global[2] = {l->bands[b].rows, tile};
+        apsp_status status = enqueue(d, d->kernels.col_copy, global, copy_local,
+                                     step_event(d, STEP_COL_PANEL), "col_panel", 0, error);
+        if (status != APSP_OK)
+            return status;
+    }
+    return APSP_OK;
+}
+
+/* Phase 1 closes the pivot block (into both panels); phase 2, one launch, the pivot row blocks
+ * in the row panel. */
+apsp_status rounds_close_pivot(backend_device *d, size_t round, apsp_error *error) {
+    const kernel_params *p = &d->params;
+    const cl_layout *l = &d->layout;
+    cl_mem row_panel = l->row_panel[round % 2], col_panel = l->col_panel[round % 2];
+    cl_int n = (cl_int)l->geometry.n, r = (cl_int)round;
+    cl_kernel phase1 = d->kernels.phase1, phase2 = d->kernels.phase2;
+    SET_ARG(phase1, "phase1", 0, row_panel);
+    SET_ARG(phase1, "phase1", 1, col_panel);
+    SET_ARG(phase1, "phase1", 2, n);
+    SET_ARG(phase1, "phase1", 3, r);
+    size_t pivot_local[2] = {(size_t)p->pivot_items, (size_t)p->pivot_items};
+    apsp_status status = enqueue(d, phase1, pivot_local, pivot_local, step_event(d, STEP_PHASE1),
+                                 "phase1", round, error);
+    if (status != APSP_OK)
+        return status;
+
+    SET_ARG(phase2, "phase2", 0, row_panel);
+    SET_ARG(phase2, "phase2", 1, col_panel);
+    SET_ARG(phase2, "phase2", 2, n);
+    SET_ARG(phase2, "phase2", 3, r);
+    const size_t blocks = l->geometry.n / l->geometry.tile;
+    size_t group_global[2] = {(size_t)(p->pivot_items * p->pivot_split) * blocks,
+                              (size_t)p->pivot_items};
+    size_t cpu_global[2] = {l->geometry.n / CPU_COLS, 1}, cpu_local[2] = {1, 1}; /* slabs */
+    return enqueue(d, phase2, p->cpu_kernels ? cpu_global : group_global,
+                   p->cpu_kernels ? cpu_local : pivot_local, step_event(d, STEP_PHASE2), "phase2",
+                   round, error);
+}
+
+/* The event slot of round r's last command; any older event there is released. */
+static cl_event *round_slot(backend_device *d, size_t round) {
+    cl_event *slot = &d->round_done[round % ROUND_EVENTS];
+    if (*slot)
+        clReleaseEvent(*slot);
+    *slot = NULL;
+    return slot;
+}
+
+/* Phase 3 once per band: the whole band against the panels, and the next round's panels. */
+apsp_status rounds_relax(backend_device *d, size_t round, apsp_error *error) {
+    const kernel_params *p = &d->params;
+    const cl_layout *l = &d->layout;
+    const size_t rounds = l->geometry.n / l->geometry.tile;
+    cl_int n = (cl_int)l->geometry.n;
+    cl_int next = round + 1 < rounds ? (cl_int)((round + 1) * l->geometry.tile) : -1;
+    cl_kernel phase3 = d->kernels.phase3;
+    SET_ARG(phase3, "phase3", 1, l->col_panel[round % 2]);
+    SET_ARG(phase3, "phase3", 2, l->row_panel[round % 2]);
+    SET_ARG(phase3, "phase3", 3, n);
+    SET_ARG(phase3, "phase3", 5, l->col_panel[(round + 1) % 2]);
+    SET_ARG(phase3, "phase3", 6, l->row_panel[(round + 1) % 2]);
+    SET_ARG(phase3, "phase3", 7, next);
+    const size_t block_rows = (size_t)(p->group_rows * p->thread_rows);
+    const size_t block_cols = (size_t)(p->group_cols * p->thread_cols);
+    size_t local[2] = {(size_t)p->group_cols, (size_t)p->group_rows};
+    cl_event *done = round_slot(d, round);
+    for (size_t b = 0; b < l->band_count; b++) {
+        cl_int row0 = (cl_int)l->bands[b].row0;
+        SET_ARG(phase3, "phase3", 0, l->bands[b].buffer);
+        SET_ARG(phase3, "phase3", 4, row0);
+        size_t global[2] = {l->geometry.n / block_cols * local[0],
+                            l->bands[b].rows / block_rows * local[1]};
+        cl_event *event = step_event(d, STEP_PHASE3);
+        int last = b + 1 == l->band_count;
+        apsp_status status = enqueue(d, phase3, global, local,
+                                     event  ? event
+                                     : last ? done
+                                            : NULL,
+                                     "phase3", round, error);
+        if (status != APSP_OK)
+            return status;
+        if (event && last && clRetainEvent(*event) == CL_SUCCESS)
+            *done = *event;
+    }
+    if (d->options->profile)
+        return collect_steps(d, error);
+    cl_int err = clFlush(d->queue);
+    return err == CL_SUCCESS ? APSP_OK
+                             : cl_fail(error, APSP_ERR_DEVICE, err, "clFlush(round %zu)", round);
+}
+
+/* ---- panels in and out, waiting ------------------------------------------------------------ */
+
+apsp_status rounds_get_row_panel(backend_device *d, size_t round, int32_t *panel,
+                                 apsp_error *error) {
+    const cl_layout *l = &d->layout;
+    cl_int err = FAULT_CL_STATUS(clEnqueueReadBuffer(
+        d->queue, l->row_panel[round % 2], CL_TRUE, 0,
+        l->geometry.tile * l->geometry.n * sizeof(cl_int), panel, 0, NULL, NULL));
+    return err == CL_SUCCESS ? APSP_OK
+                             : cl_fail(error, APSP_ERR_DEVICE, err,
+                                       "clEnqueueReadBuffer(row panel, round %zu)", round);
+}
+
+apsp_status rounds_put_row_panel(backend_device *d, size_t round, const int32_t *panel,
+                                 apsp_error *error) {
+    const cl_layout *l = &d->layout;
+    cl_int err = FAULT_CL_STATUS(clEnqueueWriteBuffer(
+        d->queue, l->row_panel[round % 2], CL_TRUE, 0,
+        l->geometry.tile * l->geometry.n * sizeof(cl_int), panel, 0, NULL, NULL));
+    return err == CL_SUCCESS ? APSP_OK
+                             : cl_fail(error, APSP_ERR_DEVICE, err,
+                                       "clEnqueueWriteBuffer(row panel, round %zu)", round);
+}
+
+/* Waits for round r's last command if its event is still kept, else for everything. */
+apsp_status rounds_wait(backend_device *d, size_t round, apsp_error *error) {
+    cl_event event = d->round_done[round % ROUND_EVENTS];
+    cl_int err = FAULT_CL_STATUS(event ? clWaitForEvents(1, &event) : clFinish(d->queue));
+    return err == CL_SUCCESS ? APSP_OK
+                             : cl_fail(error, APSP_ERR_DEVICE, err, "waiting for round %zu", round);
+}
+
+void rounds_log_profile(const backend_device *d) {
+    const cl_profile *p = &d->profile;
+    if (d->options->profile)
+        log_message(d->options, APSP_LOG_INFO,
+                    "profile, device seconds per step over %zu rounds: row panel %.4f, col panel "
+                    "%.4f, phase 1 %.4f, phase 2 %.4f, phase 3 %.4f",
+                    d->layout.geometry.n / d->layout.geometry.tile, p->seconds[STEP_ROW_PANEL],
+                    p->seconds[STEP_COL_PANEL], p->seconds[STEP_PHASE1], p->seconds[STEP_PHASE2],
+                    p->seconds[STEP_PHASE3]);
+}
+
+/* Lets go of the events. */
+void rounds_release(backend_device *d) {
+    cl_profile *p = &d->profile;
+    for (size_t k = 0; k < p->count; k++)
+        clReleaseEvent(p->events[k]);
+    free(p->events);
+    free(p->kinds);
+    memset(p, 0, sizeof *p);
+    for (size_t k = 0; k < ROUND_EVENTS; k++)
+        if (d->round_done[k])
+            clReleaseEvent(d->round_done[k]);
+    memset(d->round_done, 0, sizeof d->round_done);
+}

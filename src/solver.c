@@ -1,0 +1,100 @@
+/* The library's entry points that span backends: listing devices, the solver instance, and the
+ * one-shot solve. */
+#include "backends.h"
+#include "base/error.h"
+#include "base/fault.h"
+#include "base/util.h"
+#include "drivers/drivers.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct apsp_solver {
+    apsp_options options; /* the device keeps a pointer to these */
+    const apsp_backend_impl *impl;
+    backend_device *device;
+    double open_seconds; /* reported as set-up by the first solve */
+    int open_builds;     /* programs built while opening, likewise */
+};
+
+apsp_status apsp_list_devices(apsp_device_info **devices, size_t *count, apsp_error *error) {
+    device_list list;
+    apsp_status status = devices_collect(&list, error);
+    *devices = status == APSP_OK ? list.items : NULL;
+    *count = status == APSP_OK ? list.count : 0;
+    return status;
+}
+
+/* Opens the device the options select. */
+static apsp_status open_selected(apsp_solver *s, apsp_error *error) {
+    device_list list;
+    apsp_status status = devices_collect(&list, error);
+    if (status != APSP_OK)
+        return status;
+    const apsp_device_info *info;
+    status = devices_select(&list, s->options.backend, s->options.device, &info, error);
+    if (status == APSP_OK) {
+        s->impl = backend_for(info);
+        status = s->impl ? s->impl->open(info, &s->options, &s->device, error)
+                         : fail(error, APSP_ERR_INTERNAL, "no backend runs device %d", info->index);
+    }
+    device_list_free(&list);
+    return status;
+}
+
+apsp_status apsp_solver_create(const apsp_options *options, apsp_solver **out, apsp_error *error) {
+    double start = seconds_now();
+    *out = NULL;
+    apsp_solver *s = apsp_calloc(1, sizeof *s);
+    if (!s)
+        return fail(error, APSP_ERR_NO_MEMORY, "out of memory creating a solver");
+    if (options)
+        s->options = *options;
+    else
+        apsp_options_init(&s->options);
+    apsp_status status = open_selected(s, error);
+    if (status != APSP_OK) {
+        apsp_solver_destroy(s);
+        return status;
+    }
+    device_summary summary;
+    s->impl->summarize(s->device, &summary);
+    s->open_builds = summary.program_builds;
+    s->open_seconds = seconds_now() - start;
+    *out = s;
+    return APSP_OK;
+}
+
+apsp_status apsp_solver_solve(apsp_solver *s, apsp_matrix *matrix, apsp_report *report,
+                              apsp_error *error) {
+    if (report)
+        memset(report, 0, sizeof *report);
+    apsp_status status = drive_single(s->impl, s->device, matrix, &s->options, report, error);
+    if (status == APSP_OK && report) {
+        report->setup_seconds += s->open_seconds;
+        report->program_builds += s->open_builds;
+        s->open_seconds = 0;
+        s->open_builds = 0;
+    }
+    return status;
+}
+
+void apsp_solver_destroy(apsp_solver *s) {
+    if (!s)
+        return;
+    if (s->device)
+        s->impl->close(s->device);
+    free(s);
+}
+
+apsp_status apsp_solve(apsp_matrix *matrix, const apsp_options *options, apsp_report *report,
+                       apsp_error *error) {
+    apsp_solver *solver;
+    if (report)
+        memset(report, 0, sizeof *report);
+    apsp_status status = apsp_solver_create(options, &solver, error);
+    if (status == APSP_OK)
+        status = apsp_solver_solve(solver, matrix, report, error);
+    apsp_solver_destroy(solver);
+    return status;
+}
