@@ -1,6 +1,6 @@
 /* Blocked Floyd-Warshall: the three phases of one round, the column-panel copy and the padding.
  *
- * The host (src/backend_opencl.c) keeps the padded n x n distance matrix as row bands, one
+ * The host (src/opencl/, device.h) keeps the padded n x n distance matrix as row bands, one
  * buffer each (row pitch n), and two pairs of panel buffers, all TILE x n with pitch n:
  *   row panel: the TILE pivot rows: row panel[k][j] = d(p + k, j);
  *   col panel: the TILE pivot columns, transposed: col panel[k][i] = d(i, p + k);
@@ -24,56 +24,19 @@
  * Both panels are k-major, so phase 3 stages A and B alike: rows of k, VECTOR ints at a time,
  * coalesced in global memory and without bank conflicts in local memory.
  * Distances are int; with weights >= 0 and unreachable = INF = 2^30 - 1, a + b never overflows.
- * Every parameter below is a -D define from the host; the defaults are for reading only.
  */
 
-#ifndef TILE
-#define TILE 64 /* round depth B: the pivot block is TILE x TILE, panels are TILE deep */
-#endif
-#ifndef PIVOT_ITEMS
-#define PIVOT_ITEMS 16 /* phases 1 and 2: work-group of PIVOT_ITEMS x PIVOT_ITEMS work-items */
-#endif
-#ifndef THREAD_ROWS
-#define THREAD_ROWS 8 /* phase 3: rows of the micro-tile each work-item keeps in registers */
-#endif
-#ifndef THREAD_COLS
-#define THREAD_COLS 8 /* phase 3: columns of the micro-tile each work-item keeps in registers */
-#endif
-#ifndef GROUP_ROWS
-#define GROUP_ROWS 16 /* phase 3: work-group height in work-items (local size, dimension 1) */
-#endif
-#ifndef GROUP_COLS
-#define GROUP_COLS 16 /* phase 3: work-group width in work-items (local size, dimension 0) */
-#endif
-#ifndef K_CHUNK
-#define K_CHUNK 32 /* phases 2 and 3: k-steps of the panels staged in local memory at a time */
-#endif
-#ifndef VECTOR
-#define VECTOR 4 /* phase 3: ints per global and local access (1, 2 or 4) */
-#endif
-#ifndef K_UNROLL
-#define K_UNROLL K_CHUNK /* phase 3: k-steps unrolled in the inner loop (divides K_CHUNK) */
-#endif
-#ifndef PIVOT_SPLIT
-#define PIVOT_SPLIT 1 /* phase 2: work-groups per pivot-row block (column slabs) */
-#endif
-#ifndef PREFETCH
-#define PREFETCH 0 /* phase 3: 1 = two local buffers, the next k-chunk loaded during this one */
-#endif
-#ifndef COPY_EDGE
-#define COPY_EDGE 16 /* fw_col_panel: work-groups of COPY_EDGE x COPY_EDGE work-items (<= TILE) */
-#endif
-#ifndef CPU_KERNELS
-#define CPU_KERNELS 0 /* 1: phases 2-3 with one work-item per slab or block (CPU devices) */
-#endif
-#ifndef CPU_ROWS
-#define CPU_ROWS 8 /* CPU kernels: rows of C a work-item keeps in registers at a time */
-#endif
-#ifndef CPU_COLS
-#define CPU_COLS 32 /* CPU kernels: columns of those rows (two 16-wide vectors) */
-#endif
-#ifndef INF
-#define INF 1073741823 /* the unreachable distance, 2^30 - 1 */
+/* Every parameter is a -D define from the host: the tunable ones are declared, with their
+ * meaning and range, in src/opencl/param_list.h (`apsp --kernel-params=help` lists them); the
+ * fixed sizes CPU_ROWS, CPU_COLS (CPU kernels: micro-tiles of CPU_ROWS x CPU_COLS cells),
+ * COPY_EDGE (fw_col_panel: work-groups of COPY_EDGE x COPY_EDGE) and INF (the unreachable
+ * distance, 2^30 - 1) come from src/opencl/params.c. */
+#if !defined(TILE) || !defined(PIVOT_ITEMS) || !defined(PIVOT_SPLIT) || !defined(K_CHUNK) ||       \
+    !defined(THREAD_ROWS) || !defined(THREAD_COLS) || !defined(GROUP_ROWS) ||                      \
+    !defined(GROUP_COLS) || !defined(VECTOR) || !defined(PREFETCH) || !defined(K_UNROLL) ||        \
+    !defined(CPU_KERNELS) || !defined(CPU_ROWS) || !defined(CPU_COLS) || !defined(COPY_EDGE) ||    \
+    !defined(INF)
+#error "build with a -D define for every parameter (src/opencl/params.c: kernel_defines)"
 #endif
 
 /* Derived sizes. */
@@ -336,6 +299,18 @@ fw_phase2(__global int *row_panel, __global const int *col_panel, int n, int r) 
 #define ROW_OF(y) (((y) / VECTOR) * GROUP_ROWS * VECTOR + ty * VECTOR + (y) % VECTOR)
 #define COLV_OF(h) ((h)*GROUP_COLS + tx) /* column vector h of this work-item */
 #define ROWV_OF(g) ((g)*GROUP_ROWS + ty) /* row vector g of this work-item */
+/* The chunk of both panels from k-step k1 into this work-item's registers a_next and b_next:
+ * its share of the K_CHUNK x ROW_VECTORS vectors of A and K_CHUNK x COL_VECTORS of B. */
+#define LOAD_CHUNK(k1)                                                                             \
+    do {                                                                                           \
+        _Pragma("unroll") for (int s = 0; s < STAGE_STEPS; s++) {                                  \
+            const int e = lid + s * GROUP_SIZE;                                                    \
+            if (e < K_CHUNK * ROW_VECTORS)                                                         \
+                a_next[s] = a[((k1) + e / ROW_VECTORS) * nv + e % ROW_VECTORS];                    \
+            if (e < K_CHUNK * COL_VECTORS)                                                         \
+                b_next[s] = b[((k1) + e / COL_VECTORS) * nv + e % COL_VECTORS];                    \
+        }                                                                                          \
+    } while (0)
 
 __kernel __attribute__((reqd_work_group_size(GROUP_COLS, GROUP_ROWS, 1))) void
 fw_phase3(__global vint *band, __global const vint *col_panel, __global const vint *row_panel,
@@ -365,14 +340,7 @@ fw_phase3(__global vint *band, __global const vint *col_panel, __global const vi
      * memory. With PREFETCH, chunk q + 1 is loaded while chunk q is multiplied and goes to the
      * other buffer: one barrier per chunk. */
     vint a_next[STAGE_STEPS], b_next[STAGE_STEPS];
-#pragma unroll
-    for (int s = 0; s < STAGE_STEPS; s++) {
-        const int e = lid + s * GROUP_SIZE;
-        if (e < K_CHUNK * ROW_VECTORS)
-            a_next[s] = a[(e / ROW_VECTORS) * nv + e % ROW_VECTORS];
-        if (e < K_CHUNK * COL_VECTORS)
-            b_next[s] = b[(e / COL_VECTORS) * nv + e % COL_VECTORS];
-    }
+    LOAD_CHUNK(0);
     for (int q = 0; q < TILE / K_CHUNK; q++) {
         __local vint *ap = a_part + (PREFETCH ? (q & 1) * K_CHUNK * ROW_VECTORS : 0);
         __local vint *bp = b_part + (PREFETCH ? (q & 1) * K_CHUNK * COL_VECTORS : 0);
@@ -387,14 +355,7 @@ fw_phase3(__global vint *band, __global const vint *col_panel, __global const vi
         barrier(CLK_LOCAL_MEM_FENCE);
         const int k1 = (q + 1) * K_CHUNK; /* the next chunk's first k-step */
         if (PREFETCH && k1 < TILE) {
-#pragma unroll
-            for (int s = 0; s < STAGE_STEPS; s++) {
-                const int e = lid + s * GROUP_SIZE;
-                if (e < K_CHUNK * ROW_VECTORS)
-                    a_next[s] = a[(k1 + e / ROW_VECTORS) * nv + e % ROW_VECTORS];
-                if (e < K_CHUNK * COL_VECTORS)
-                    b_next[s] = b[(k1 + e / COL_VECTORS) * nv + e % COL_VECTORS];
-            }
+            LOAD_CHUNK(k1);
         }
         /* K_UNROLL k-steps unrolled at a time: the whole chunk by default; fewer keep the loop
          * body within the instruction cache. */
@@ -424,14 +385,7 @@ fw_phase3(__global vint *band, __global const vint *col_panel, __global const vi
         if (!PREFETCH) {
             barrier(CLK_LOCAL_MEM_FENCE);
             if (k1 < TILE) {
-#pragma unroll
-                for (int s = 0; s < STAGE_STEPS; s++) {
-                    const int e = lid + s * GROUP_SIZE;
-                    if (e < K_CHUNK * ROW_VECTORS)
-                        a_next[s] = a[(k1 + e / ROW_VECTORS) * nv + e % ROW_VECTORS];
-                    if (e < K_CHUNK * COL_VECTORS)
-                        b_next[s] = b[(k1 + e / COL_VECTORS) * nv + e % COL_VECTORS];
-                }
+                LOAD_CHUNK(k1);
             }
         }
     }

@@ -1,5 +1,6 @@
-/* Every graph shape at sizes around the tile edges, solved by the library and by the oracle;
- * all V*V distances must be identical.
+/* Every graph shape at sizes around the tile edges, solved by the library (one apsp_solver for
+ * every case, so one device and one program build) and by the oracle; all V*V distances must be
+ * identical, and only the first solve may report a program build.
  *
  *   test-backends [--backend=cpu|opencl|auto] [--device=SPEC] [--tile=N] [--threads=N]
  *                 [--max-buffer-bytes=N] [--sizes=1,2,...] [--shapes=random,chain,...]
@@ -225,7 +226,32 @@ static int check_result(const char *name, const apsp_matrix *m, const int32_t *e
     return failed;
 }
 
-static outcome run_case(const config *c, gg_shape shape, int32_t v, apsp_error *err) {
+/* One solver serves every case of a run, as a program solving many graphs would keep one:
+ * its device is opened and its kernels built once (the first report counts the builds, later
+ * ones must count none unless a tight buffer cap changes the kernels' shape for a size). */
+typedef struct run_state {
+    apsp_solver *solver;
+    progress_log progress; /* the solver's progress context, reset for each case */
+    size_t solves;
+} run_state;
+
+static int check_builds(const char *name, const config *c, const apsp_report *report,
+                        size_t solves) {
+    int opencl = strcmp(report->backend, "opencl") == 0;
+    if (solves == 0 && opencl && report->program_builds < 1) {
+        fprintf(stderr, "%s: the first OpenCL solve reports no program build\n", name);
+        return 1;
+    }
+    if (solves > 0 && report->program_builds != 0 && !c->options.max_buffer_bytes) {
+        fprintf(stderr, "%s: solve %zu of one solver built %d program(s); expected none\n", name,
+                solves + 1, report->program_builds);
+        return 1;
+    }
+    return 0;
+}
+
+static outcome run_case(const config *c, run_state *run, gg_shape shape, int32_t v,
+                        apsp_error *err) {
     char name[96];
     snprintf(name, sizeof name, "%s V=%d", gg_shape_name(shape), v);
     gg_graph g;
@@ -259,23 +285,29 @@ static outcome run_case(const config *c, gg_shape shape, int32_t v, apsp_error *
     }
     oracle_floyd_warshall(expected, v);
 
-    progress_log progress = {0};
-    apsp_options options = c->options;
-    options.progress = on_progress;
-    options.progress_context = &progress;
-    apsp_report report;
-    status = apsp_solve(m, &options, &report, err);
-    if (status == APSP_ERR_NO_DEVICE) {
-        result = CASE_NO_DEVICE;
-        goto done;
+    memset(&run->progress, 0, sizeof run->progress);
+    if (!run->solver) {
+        apsp_options options = c->options;
+        options.progress = on_progress;
+        options.progress_context = &run->progress;
+        status = apsp_solver_create(&options, &run->solver, err);
+        if (status == APSP_ERR_NO_DEVICE) {
+            result = CASE_NO_DEVICE;
+            goto done;
+        }
     }
+    apsp_report report;
+    if (status == APSP_OK)
+        status = apsp_solver_solve(run->solver, m, &report, err);
     if (status != APSP_OK) {
-        fprintf(stderr, "%s: apsp_solve failed: %s: %s\n", name, apsp_status_name(status),
+        fprintf(stderr, "%s: solving failed: %s: %s\n", name, apsp_status_name(status),
                 err->message);
         goto done;
     }
-    if (check_result(name, m, expected, &report, &progress, c) == 0)
+    if (check_result(name, m, expected, &report, &run->progress, c) == 0 &&
+        check_builds(name, c, &report, run->solves) == 0)
         result = CASE_PASS;
+    run->solves++;
     if (c->verbose)
         printf("%-22s E=%-8zu %s on %s (padded %zu, tile %d): %s\n", name, g.e, report.backend,
                report.device, report.padded, report.tile, result == CASE_PASS ? "ok" : "FAILED");
@@ -294,12 +326,13 @@ int main(int argc, char **argv) {
     int device_required = require && strcmp(require, "1") == 0;
     size_t cases = 0, failures = 0;
     apsp_error err;
+    run_state run = {0};
     for (size_t si = 0; si < c.size_count; si++) {
         for (int s = 0; s < GG_SHAPE_COUNT; s++) {
             if (!c.shape_on[s])
                 continue;
             memset(&err, 0, sizeof err);
-            outcome o = run_case(&c, (gg_shape)s, c.sizes[si], &err);
+            outcome o = run_case(&c, &run, (gg_shape)s, c.sizes[si], &err);
             if (o == CASE_NO_DEVICE && cases == 0) {
                 printf("no device for backend %s: %s\n", apsp_backend_name(c.options.backend),
                        err.message);
@@ -321,13 +354,14 @@ int main(int argc, char **argv) {
         if (!c.shape_on[extra_cases[x].shape])
             continue;
         memset(&err, 0, sizeof err);
-        outcome o = run_case(&c, extra_cases[x].shape, extra_cases[x].v, &err);
+        outcome o = run_case(&c, &run, extra_cases[x].shape, extra_cases[x].v, &err);
         if (o == CASE_NO_DEVICE)
             fprintf(stderr, "V=%d: no device: %s\n", extra_cases[x].v, err.message);
         cases++;
         failures += o != CASE_PASS;
     }
-    printf("%zu of %zu cases passed (backend %s)\n", cases - failures, cases,
+    apsp_solver_destroy(run.solver);
+    printf("%zu of %zu cases passed (backend %s, one solver)\n", cases - failures, cases,
            apsp_backend_name(c.options.backend));
     return failures == 0 && cases > 0 ? 0 : 1;
 }

@@ -270,8 +270,9 @@ static void remove_temp_and_die(int sig) {
 static void print_report(const apsp_matrix *m, const apsp_report *r, double read_s, double write_s,
                          double total_s) {
     double relax = (double)r->padded * (double)r->padded * (double)r->padded;
-    fprintf(stderr, "apsp: backend %s on %s; V = %zu padded to %zu; round depth %d\n", r->backend,
-            r->device, m->n, r->padded, r->tile);
+    fprintf(stderr,
+            "apsp: backend %s on %s; V = %zu padded to %zu; round depth %d; programs built %d\n",
+            r->backend, r->device, m->n, r->padded, r->tile, r->program_builds);
     fprintf(stderr,
             "apsp: read %.3f s, setup %.3f s, upload %.3f s, compute %.3f s (%.2f G relax/s), "
             "download %.3f s, write %.3f s, total %.3f s\n",
