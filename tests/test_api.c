@@ -180,11 +180,62 @@ static void test_solve(void) {
     free(want);
 }
 
+/* The solver's lifecycle on the pthread backend: a refused device leaves no solver, destroy
+ * takes NULL, and one solver solves graphs of growing and shrinking sizes (chains, whose
+ * distances the oracle knows), building no program. */
+static void test_solver(void) {
+    apsp_error err;
+    apsp_options o;
+    apsp_options_init(&o);
+    apsp_solver *solver = (apsp_solver *)&o; /* must be overwritten */
+    o.device = "no device is called this";
+    apsp_status got = apsp_solver_create(&o, &solver, &err);
+    CHECK(got == APSP_ERR_NO_DEVICE && solver == NULL, "create on an unknown device: %s",
+          apsp_status_name(got));
+    apsp_solver_destroy(NULL);
+
+    apsp_options_init(&o);
+    o.backend = APSP_BACKEND_CPU;
+    o.threads = 2;
+    got = apsp_solver_create(&o, &solver, &err);
+    CHECK(got == APSP_OK && solver, "create: %s", got ? err.message : "");
+    static const int32_t sizes[] = {5, 300, 1, 129, 64};
+    for (size_t s = 0; solver && s < sizeof sizes / sizeof sizes[0]; s++) {
+        int32_t v = sizes[s];
+        apsp_matrix *m = NULL;
+        int32_t *want = oracle_matrix_new(v);
+        CHECK(want && apsp_matrix_create((size_t)v, &m, &err) == APSP_OK, "V=%d: set-up", v);
+        if (!want || !m) {
+            free(want);
+            apsp_matrix_destroy(m);
+            break;
+        }
+        for (int32_t i = 0; i + 1 < v; i++) {
+            apsp_matrix_row(m, (size_t)i)[i + 1] = 3;
+            oracle_add_edge(want, v, i, i + 1, 3);
+        }
+        oracle_floyd_warshall(want, v);
+        apsp_report r;
+        got = apsp_solver_solve(solver, m, &r, &err);
+        size_t wrong = 0;
+        for (int32_t i = 0; got == APSP_OK && i < v; i++)
+            wrong += memcmp(apsp_matrix_row(m, (size_t)i), want + (size_t)i * (size_t)v,
+                            (size_t)v * sizeof(int32_t)) != 0;
+        CHECK(got == APSP_OK && wrong == 0 && r.program_builds == 0 && r.padded == m->padded,
+              "solve %zu (V=%d): %s, %zu wrong rows, %d builds", s + 1, v, got ? err.message : "ok",
+              wrong, r.program_builds);
+        apsp_matrix_destroy(m);
+        free(want);
+    }
+    apsp_solver_destroy(solver);
+}
+
 int main(void) {
     test_matrix();
     test_names();
     test_devices();
     test_solve();
+    test_solver();
     printf("%d checks, %d failed\n", checks, failures);
     return failures == 0 ? 0 : 1;
 }

@@ -127,6 +127,56 @@ static int list_kernel_params(void) {
 }
 
 /* Returns -1 to go on, or an exit code. */
+/* One option from getopt_long. Returns -1 to go on, or an exit code. */
+static int apply_option(cli *c, int opt, const char *arg, const char *spelled) {
+    apsp_options *o = &c->options;
+    switch (opt) {
+    case OPT_BACKEND:
+        return apsp_backend_parse(arg, &o->backend) == 0
+                   ? -1
+                   : usage_error("--backend=%s: expected auto, cpu or opencl", arg);
+    case 'd':
+        o->device = arg;
+        return -1;
+    case OPT_LIST:
+        c->list_devices = 1;
+        return -1;
+    case OPT_TILE:
+        return parse_int(arg, 1, 1024, &o->tile) == 0
+                   ? -1
+                   : usage_error("--tile=%s: expected a whole number from 1 to 1024", arg);
+    case OPT_THREADS:
+        return parse_int(arg, 1, 4096, &o->threads) == 0
+                   ? -1
+                   : usage_error("--threads=%s: expected a whole number from 1 to 4096", arg);
+    case OPT_MAX_BUFFER:
+        return apsp_parse_bytes(arg, &o->max_buffer_bytes) == 0
+                   ? -1
+                   : usage_error("--max-buffer-bytes=%s: expected a positive size like 512M", arg);
+    case OPT_KERNEL_PARAMS:
+        if (strcmp(arg, "help") == 0)
+            return list_kernel_params();
+        o->kernel_params = arg;
+        return -1;
+    case 'q':
+        c->quiet = 1;
+        return -1;
+    case 'v':
+        c->verbose = 1;
+        return -1;
+    case 'h':
+        fputs(usage_text, stdout);
+        return EXIT_OK;
+    case OPT_VERSION:
+        printf("apsp %s\n", apsp_version());
+        return EXIT_OK;
+    case ':':
+        return usage_error("%s needs a value", spelled);
+    }
+    return usage_error("unknown option %s", spelled);
+}
+
+/* Returns -1 to go on, or an exit code. */
 static int parse_args(int argc, char **argv, cli *c) {
     static const struct option longs[] = {
         {"backend", required_argument, NULL, OPT_BACKEND},
@@ -145,55 +195,10 @@ static int parse_args(int argc, char **argv, cli *c) {
     memset(c, 0, sizeof *c);
     apsp_options_init(&c->options);
     opterr = 0;
-    int opt;
-    while ((opt = getopt_long(argc, argv, ":d:qvh", longs, NULL)) != -1) {
-        switch (opt) {
-        case OPT_BACKEND:
-            if (apsp_backend_parse(optarg, &c->options.backend) != 0)
-                return usage_error("--backend=%s: expected auto, cpu or opencl", optarg);
-            break;
-        case 'd':
-            c->options.device = optarg;
-            break;
-        case OPT_LIST:
-            c->list_devices = 1;
-            break;
-        case OPT_TILE:
-            if (parse_int(optarg, 1, 1024, &c->options.tile) != 0)
-                return usage_error("--tile=%s: expected a whole number from 1 to 1024", optarg);
-            break;
-        case OPT_THREADS:
-            if (parse_int(optarg, 1, 4096, &c->options.threads) != 0)
-                return usage_error("--threads=%s: expected a whole number from 1 to 4096", optarg);
-            break;
-        case OPT_MAX_BUFFER:
-            if (apsp_parse_bytes(optarg, &c->options.max_buffer_bytes) != 0)
-                return usage_error("--max-buffer-bytes=%s: expected a positive size like 512M",
-                                   optarg);
-            break;
-        case OPT_KERNEL_PARAMS:
-            if (strcmp(optarg, "help") == 0)
-                return list_kernel_params();
-            c->options.kernel_params = optarg;
-            break;
-        case 'q':
-            c->quiet = 1;
-            break;
-        case 'v':
-            c->verbose = 1;
-            break;
-        case 'h':
-            fputs(usage_text, stdout);
-            return EXIT_OK;
-        case OPT_VERSION:
-            printf("apsp %s\n", apsp_version());
-            return EXIT_OK;
-        case ':':
-            return usage_error("%s needs a value", argv[optind - 1]);
-        default:
-            return usage_error("unknown option %s", argv[optind - 1]);
-        }
-    }
+    int opt, code;
+    while ((opt = getopt_long(argc, argv, ":d:qvh", longs, NULL)) != -1)
+        if ((code = apply_option(c, opt, optarg, argv[optind - 1])) >= 0)
+            return code;
     if (c->list_devices)
         return optind == argc ? -1 : usage_error("--list-devices takes no files%s", "");
     if (argc - optind != 2)

@@ -42,17 +42,24 @@ static mode_t current_umask(void) {
     return mask;
 }
 
-static apsp_status open_special(apsp_output *o, apsp_output **out, apsp_error *error) {
+/* /dev/null, a pipe or a terminal: written directly. */
+static int open_special(apsp_output *o) {
     o->stream = fopen(o->path, "wb");
-    if (!o->stream) {
-        apsp_status status = fail(error, APSP_ERR_OUTPUT, "%s: cannot open for writing: %s",
-                                  o->path, strerror(errno));
-        output_free(o);
-        return status;
-    }
-    setvbuf(o->stream, o->buffer, _IOFBF, STREAM_BUFFER_BYTES);
-    *out = o;
-    return APSP_OK;
+    return o->stream ? 0 : -1;
+}
+
+/* A regular file (or none yet): a temporary file beside it, with the mode fopen() would give. */
+static int open_temporary(apsp_output *o) {
+    int fd = mkstemp(o->temp_path);
+    if (fd < 0)
+        return -1;
+    if (fchmod(fd, 0666 & ~current_umask()) == 0 && (o->stream = fdopen(fd, "wb")))
+        return 0;
+    int e = errno;
+    close(fd);
+    unlink(o->temp_path);
+    errno = e;
+    return -1;
 }
 
 apsp_status apsp_output_open(const char *path, apsp_output **out, apsp_error *error) {
@@ -62,37 +69,26 @@ apsp_status apsp_output_open(const char *path, apsp_output **out, apsp_error *er
         return fail(error, APSP_ERR_OUTPUT, "the output path is empty");
     if (path[strlen(path) - 1] == '/' || (stat(path, &st) == 0 && S_ISDIR(st.st_mode)))
         return fail(error, APSP_ERR_OUTPUT, "%s: the output path is a directory", path);
-
-    apsp_output *o = apsp_calloc(1, sizeof *o);
-    if (!o)
-        return fail(error, APSP_ERR_NO_MEMORY, "out of memory opening the output");
     /* /dev/null, a pipe or a terminal is written directly: renaming a file over it would
      * replace the device (as root) rather than write to it. */
     int special = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
-    o->path = apsp_strdup(path);
-    o->temp_path = special ? NULL : temp_template(path);
-    o->buffer = apsp_malloc(STREAM_BUFFER_BYTES);
-    if (!o->path || (!special && !o->temp_path) || !o->buffer) {
-        output_free(o);
-        return fail(error, APSP_ERR_NO_MEMORY, "out of memory opening the output");
+    apsp_output *o = apsp_calloc(1, sizeof *o);
+    if (o) {
+        o->path = apsp_strdup(path);
+        o->temp_path = special ? NULL : temp_template(path);
+        o->buffer = apsp_malloc(STREAM_BUFFER_BYTES);
     }
-    if (special)
-        return open_special(o, out, error);
-    int fd = mkstemp(o->temp_path);
-    if (fd < 0) {
-        int e = errno;
-        output_free(o);
-        return fail(error, APSP_ERR_OUTPUT, "%s: cannot create the output file there: %s", path,
-                    strerror(e));
-    }
-    /* mkstemp makes 0600; give the file the mode a plain fopen() would. */
-    if (fchmod(fd, 0666 & ~current_umask()) != 0 || !(o->stream = fdopen(fd, "wb"))) {
-        int e = errno;
-        close(fd);
-        unlink(o->temp_path);
-        output_free(o);
-        return fail(error, APSP_ERR_OUTPUT, "%s: cannot prepare the output file: %s", path,
-                    strerror(e));
+    apsp_status status = APSP_OK;
+    if (!o || !o->path || (!special && !o->temp_path) || !o->buffer)
+        status = fail(error, APSP_ERR_NO_MEMORY, "out of memory opening the output");
+    else if ((special ? open_special(o) : open_temporary(o)) != 0)
+        status = fail(error, APSP_ERR_OUTPUT, "%s: %s: %s", path,
+                      special ? "cannot open for writing" : "cannot create the output file there",
+                      strerror(errno));
+    if (status != APSP_OK) {
+        if (o)
+            output_free(o);
+        return status;
     }
     setvbuf(o->stream, o->buffer, _IOFBF, STREAM_BUFFER_BYTES);
     *out = o;
