@@ -312,6 +312,64 @@ fw_phase2(__global int *row_panel, __global const int *col_panel, int n, int r) 
         }                                                                                          \
     } while (0)
 
+/* acc = min(acc, A (x) B) over one staged chunk, A and B k-major in local memory. K_UNROLL
+ * k-steps are unrolled at a time: the whole chunk by default; fewer keep the loop body within
+ * the instruction cache. */
+void multiply_chunk(int acc[THREAD_ROWS][THREAD_COLS], __local const vint *ap,
+                    __local const vint *bp, const int tx, const int ty) {
+#pragma unroll 1
+    for (int k0 = 0; k0 < K_CHUNK; k0 += K_UNROLL) {
+#pragma unroll
+        for (int u = 0; u < K_UNROLL; u++) {
+            const int k = k0 + u;
+            int av[THREAD_ROWS], bv[THREAD_COLS];
+#pragma unroll
+            for (int g = 0; g < THREAD_ROWS / VECTOR; g++) {
+                const vint v = ap[k * ROW_VECTORS + ROWV_OF(g)];
+                VSPLIT(v, av, g * VECTOR);
+            }
+#pragma unroll
+            for (int h = 0; h < THREAD_COLS / VECTOR; h++) {
+                const vint v = bp[k * COL_VECTORS + COLV_OF(h)];
+                VSPLIT(v, bv, h * VECTOR);
+            }
+#pragma unroll
+            for (int y = 0; y < THREAD_ROWS; y++)
+#pragma unroll
+                for (int x = 0; x < THREAD_COLS; x++)
+                    acc[y][x] = min(acc[y][x], av[y] + bv[x]);
+        }
+    }
+}
+
+/* The cells of a finished block (first row r0, first column vector j0) that lie in the next
+ * round's pivot rows (from row `next`) or pivot columns, into the next round's panels. */
+void write_next_panels(int acc[THREAD_ROWS][THREAD_COLS], const int r0, const int j0, const int nv,
+                       const int next, __global int *next_col_panel, __global vint *next_row_panel,
+                       const int tx, const int ty) {
+    const int c0 = j0 * VECTOR;
+    if (next < r0 + BLOCK_ROWS && r0 < next + TILE) {
+#pragma unroll
+        for (int y = 0; y < THREAD_ROWS; y++) {
+            const int i = r0 + ROW_OF(y) - next;
+            if (i >= 0 && i < TILE)
+#pragma unroll
+                for (int h = 0; h < THREAD_COLS / VECTOR; h++)
+                    next_row_panel[i * nv + j0 + COLV_OF(h)] = VJOIN(acc[y], h * VECTOR);
+        }
+    }
+    if (next < c0 + BLOCK_COLS && c0 < next + TILE) {
+#pragma unroll
+        for (int x = 0; x < THREAD_COLS; x++) {
+            const int k = c0 + COLV_OF(x / VECTOR) * VECTOR + x % VECTOR - next;
+            if (k >= 0 && k < TILE)
+#pragma unroll
+                for (int y = 0; y < THREAD_ROWS; y++)
+                    next_col_panel[k * nv * VECTOR + r0 + ROW_OF(y)] = acc[y][x];
+        }
+    }
+}
+
 __kernel __attribute__((reqd_work_group_size(GROUP_COLS, GROUP_ROWS, 1))) void
 fw_phase3(__global vint *band, __global const vint *col_panel, __global const vint *row_panel,
           int n, int row0, __global int *next_col_panel, __global vint *next_row_panel, int next) {
@@ -357,31 +415,7 @@ fw_phase3(__global vint *band, __global const vint *col_panel, __global const vi
         if (PREFETCH && k1 < TILE) {
             LOAD_CHUNK(k1);
         }
-        /* K_UNROLL k-steps unrolled at a time: the whole chunk by default; fewer keep the loop
-         * body within the instruction cache. */
-#pragma unroll 1
-        for (int k0 = 0; k0 < K_CHUNK; k0 += K_UNROLL) {
-#pragma unroll
-            for (int u = 0; u < K_UNROLL; u++) {
-                const int k = k0 + u;
-                int av[THREAD_ROWS], bv[THREAD_COLS];
-#pragma unroll
-                for (int g = 0; g < THREAD_ROWS / VECTOR; g++) {
-                    const vint v = ap[k * ROW_VECTORS + ROWV_OF(g)];
-                    VSPLIT(v, av, g * VECTOR);
-                }
-#pragma unroll
-                for (int h = 0; h < THREAD_COLS / VECTOR; h++) {
-                    const vint v = bp[k * COL_VECTORS + COLV_OF(h)];
-                    VSPLIT(v, bv, h * VECTOR);
-                }
-#pragma unroll
-                for (int y = 0; y < THREAD_ROWS; y++)
-#pragma unroll
-                    for (int x = 0; x < THREAD_COLS; x++)
-                        acc[y][x] = min(acc[y][x], av[y] + bv[x]);
-            }
-        }
+        multiply_chunk(acc, ap, bp, tx, ty);
         if (!PREFETCH) {
             barrier(CLK_LOCAL_MEM_FENCE);
             if (k1 < TILE) {
@@ -398,27 +432,9 @@ fw_phase3(__global vint *band, __global const vint *col_panel, __global const vi
 
     /* This round's values of the next round's pivot rows and columns (from `next` on; -1 in the
      * last round) are final: they go to the next round's panels too, so no copy is needed. */
-    const int r0 = row0 + (int)i0, c0 = j0 * VECTOR; /* the block's first row and column */
-    if (next >= 0 && next < r0 + BLOCK_ROWS && r0 < next + TILE) {
-#pragma unroll
-        for (int y = 0; y < THREAD_ROWS; y++) {
-            const int i = r0 + ROW_OF(y) - next;
-            if (i >= 0 && i < TILE)
-#pragma unroll
-                for (int h = 0; h < THREAD_COLS / VECTOR; h++)
-                    next_row_panel[i * nv + j0 + COLV_OF(h)] = VJOIN(acc[y], h * VECTOR);
-        }
-    }
-    if (next >= 0 && next < c0 + BLOCK_COLS && c0 < next + TILE) {
-#pragma unroll
-        for (int x = 0; x < THREAD_COLS; x++) {
-            const int k = c0 + COLV_OF(x / VECTOR) * VECTOR + x % VECTOR - next;
-            if (k >= 0 && k < TILE)
-#pragma unroll
-                for (int y = 0; y < THREAD_ROWS; y++)
-                    next_col_panel[k * n + r0 + ROW_OF(y)] = acc[y][x];
-        }
-    }
+    if (next >= 0)
+        write_next_panels(acc, row0 + (int)i0, j0, nv, next, next_col_panel, next_row_panel, tx,
+                          ty);
 }
 
 #endif /* CPU_KERNELS */

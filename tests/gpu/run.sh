@@ -109,7 +109,7 @@ profile() {
         APSP_PROFILE=1 APSP_KERNEL_PARAMS="${TUNED_PARAMS:-}" \
             APSP_BUILD_OPTIONS="${TUNED_OPTIONS:-}" $bench "$V" $((V * 20)) 1 1 "${TUNED_TILE:-0}" \
             2>&1 | tee -a "$out/profile.log"
-        note "PROFILE V=$V: $(grep '^apsp: profile' "$out/profile.log" | tail -1 | sed 's/^apsp: //')"
+        note "PROFILE V=$V: $(grep 'profile, device seconds' "$out/profile.log" | tail -1 | sed 's/^[a-z]*: //')"
         note "PROFILE V=$V: $(grep '^rep 1' "$out/profile.log" | tail -1)"
     done
 }
