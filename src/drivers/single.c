@@ -33,6 +33,9 @@ static apsp_status run_rounds(const apsp_backend_impl *impl, backend_device *dev
     }
     while (status == APSP_OK && options->progress && reported < rounds)
         status = report_round(impl, device, options, reported++, rounds, error);
+    /* The rounds' time is the compute time: wait for the last one before the download. */
+    if (status == APSP_OK && rounds > 0)
+        status = impl->wait_round(device, rounds - 1, error);
     return status;
 }
 
