@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""The shared library exports exactly the API: the functions that include/apsp.h declares with
+APSP_EXPORT, and nothing else (src/meson.build says how the rest is hidden).
+
+usage: test_exports.py LIBAPSP_SO APSP_H
+
+Lists the library's dynamic symbols with `nm -D --defined-only` ($NM overrides nm) and fails on
+any that the header does not declare, and on any declared function that is missing. nm missing
+is a failure too: it comes with binutils, which building the library needs anyway."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+# Defined by the linker in every shared object, not by the library's code.
+LINKER_SYMBOLS = {"_init", "_fini", "_edata", "_end", "__bss_start"}
+
+# nm's letters for code: T (text), i (GNU indirect function), W (weak).
+FUNCTION_TYPES = {"T", "i", "W"}
+
+
+def declared_exports(header_path):
+    with open(header_path, encoding="utf-8") as f:
+        text = f.read()
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)  # comments
+    text = re.sub(r"//[^\n]*", " ", text)
+    text = re.sub(r"(?m)^\s*#.*$", " ", text)  # the preprocessor, APSP_EXPORT's own #define
+    # APSP_EXPORT <return type> apsp_name(   (a declaration may span lines)
+    names = re.findall(r"\bAPSP_EXPORT\b[^;{}()]*?\b(apsp_\w+)\s*\(", text)
+    return set(names)
+
+
+def exported_symbols(nm, library_path):
+    result = subprocess.run(
+        [nm, "-D", "--defined-only", library_path],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if result.returncode != 0:
+        sys.exit(f"FAIL: {nm} -D --defined-only {library_path}: {result.stderr.strip()}")
+    symbols = {}
+    for line in result.stdout.splitlines():
+        fields = line.split()
+        if len(fields) < 2:
+            continue
+        kind, name = fields[-2], fields[-1]
+        name = name.split("@")[0]  # a symbol version, if any
+        if name not in LINKER_SYMBOLS:
+            symbols[name] = kind
+    return symbols
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    library_path, header_path = sys.argv[1], sys.argv[2]
+    nm = os.environ.get("NM", "nm")
+    if shutil.which(nm) is None:
+        sys.exit(f"FAIL: {nm} not found (binutils)")
+
+    declared = declared_exports(header_path)
+    if not declared:
+        sys.exit(f"FAIL: found no APSP_EXPORT function in {header_path}")
+    exported = exported_symbols(nm, library_path)
+
+    problems = []
+    for name in sorted(set(exported) - declared):
+        problems.append(f"exported but not declared APSP_EXPORT: {exported[name]} {name}")
+    for name in sorted(declared - set(exported)):
+        problems.append(f"declared APSP_EXPORT but not exported: {name}")
+    for name in sorted(declared & set(exported)):
+        if exported[name] not in FUNCTION_TYPES:
+            problems.append(f"exported as type {exported[name]}, not as a function: {name}")
+
+    print(f"{len(declared)} APSP_EXPORT functions in {header_path}")
+    print(f"{len(exported)} symbols exported by {library_path}")
+    for problem in problems:
+        print("FAIL: " + problem)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
