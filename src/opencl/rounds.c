@@ -167,7 +167,9 @@ apsp_status rounds_relax(backend_device *d, size_t round, apsp_error *error) {
     const size_t block_rows = (size_t)(p->group_rows * p->thread_rows);
     const size_t block_cols = (size_t)(p->group_cols * p->thread_cols);
     size_t local[2] = {(size_t)p->group_cols, (size_t)p->group_rows};
-    cl_event *done = round_slot(d, round);
+    /* An event per round only for a caller that waits on rounds (progress): creating one costs
+     * a little every round; without it, waiting means waiting for everything. */
+    cl_event *done = d->options->progress ? round_slot(d, round) : NULL;
     for (size_t b = 0; b < l->band_count; b++) {
         cl_int row0 = (cl_int)l->bands[b].row0;
         SET_ARG(phase3, "phase3", 0, l->bands[b].buffer);
@@ -183,7 +185,7 @@ apsp_status rounds_relax(backend_device *d, size_t round, apsp_error *error) {
                                      "phase3", round, error);
         if (status != APSP_OK)
             return status;
-        if (event && last && clRetainEvent(*event) == CL_SUCCESS)
+        if (event && last && done && clRetainEvent(*event) == CL_SUCCESS)
             *done = *event;
     }
     if (d->options->profile)
