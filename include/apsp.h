@@ -91,9 +91,11 @@ typedef void (*apsp_log_fn)(void *context, apsp_log_level level, const char *mes
 
 typedef struct apsp_options {
     apsp_backend_kind backend;
-    const char *device;        /* device spec, as apsp_list_devices numbers them: a 0-based index, a
-                                  type word (gpu, cpu, accelerator, host) or a name substring; NULL or
-                                  "": a GPU if there is one, else the backend's first device */
+    /* Devices, as apsp_list_devices numbers them: a comma-separated list of 0-based indices,
+     * type words (gpu, cpu, accelerator, host: the first of the type), plurals (gpus, cpus,
+     * accelerators: every one) or name substrings; several share the solve by rows. NULL or
+     * "": a GPU if there is one, else the backend's first device. */
+    const char *device;
     int tile;                  /* OpenCL round depth / tile edge; 0: the device's default */
     int threads;               /* CPU threads; 0: all online cores */
     uint64_t max_buffer_bytes; /* cap one device buffer below the driver's limit; 0: no cap */
@@ -148,6 +150,7 @@ typedef struct apsp_report {
     double compute_seconds;
     double download_seconds;
     int program_builds; /* OpenCL programs compiled during this call (0 when reused) */
+    int devices;        /* devices that shared the solve; `device` names each and its rows */
 } apsp_report;
 
 /* Replaces every distance by the shortest-path distance, in place. Weights must be >= 0.

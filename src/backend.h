@@ -5,21 +5,25 @@
  * lives across solves (an OpenCL context, queue and compiled program; a pool of threads). A solve
  * then drives the device round by round:
  *
- *     plan(vertices)          the padded size n and round depth T the device works with
- *     load(rows b..e)         take those rows of the matrix (all of them for one device)
+ *     plan(vertices)          the geometry the device needs: round depth T, units of n and rows
+ *     load(rows b..e)         take those rows of the padded matrix (all of them for one device)
  *     for r in 0 .. n/T - 1:
  *         close_pivot(r)      only on the owner of the pivot rows r*T .. r*T + T - 1: closes the
  *                             pivot block and updates the pivot rows (phases 1 and 2)
  *         get_row_panel(r) / put_row_panel(r)
  *                             hand the T x n pivot rows out of the owner, into the others
- *         relax(r)            phase 2 on its pivot-column blocks and phase 3 on all its rows
+ *         relax(r, rows)      phase 2 on its pivot-column blocks and phase 3, on those of its
+ *                             rows (a driver may relax the next round's pivot rows first)
  *     store()                 give the rows back to the matrix
- *     unload()                drop the solve's buffers (always, also after a failure)
+ *     drain(), unload()       wait for the queues, drop the solve's buffers (always, also
+ *                             after a failure; every device drains before any unloads)
  *
  * Drivers (src/drivers/) decide who owns which rows and move the panels; every cell sees its k
  * in the same order whatever the driver, so the results are identical.
  * Calls may only queue work (OpenCL does): wait_round(r) blocks until round r is done, and
- * store() until everything is. Nothing outside a backend's folder knows how it works. */
+ * store() until everything is; a panel handed out carries the backend's event that says when
+ * it is there, and put_row_panel and the later rounds wait for it on the device, not on the
+ * host. Nothing outside a backend's folder knows how it works. */
 #ifndef APSP_BACKEND_H
 #define APSP_BACKEND_H
 
@@ -31,13 +35,24 @@
 /* An opened device; each backend defines the struct. */
 typedef struct backend_device backend_device;
 
-/* How a device lays out a solve of `vertices` vertices. */
+/* How a device lays out a solve of `vertices` vertices. Devices that share a solve take the
+ * same tile, and n and the rows they own in multiples of every device's units. */
 typedef struct solve_geometry {
     size_t vertices; /* real vertices */
-    size_t n;        /* padded size: a multiple of tile and of row_unit */
+    size_t n;        /* padded size: a multiple of tile, row_unit and col_unit */
     size_t tile;     /* round depth T: pivot rows per round */
     size_t row_unit; /* the rows a device owns begin and end on multiples of this */
+    size_t col_unit; /* n is a multiple of this */
 } solve_geometry;
+
+/* A pivot-row panel on its way from one device to others: where it is in host memory (owned by
+ * the sender, reused two rounds later once every receiver has taken it) and the sender's event
+ * for its arrival there (NULL: it is there already). */
+typedef struct panel_handoff {
+    const int32_t *host;
+    void *ready;
+    backend_device *sender; /* receivers of its backend tell it when they have taken it */
+} panel_handoff;
 
 /* What the device ran with, for apsp_report. */
 typedef struct device_summary {
@@ -51,27 +66,36 @@ typedef struct apsp_backend_impl {
     apsp_backend_kind kind; /* its name is apsp_backend_name(kind) */
     /* Appends this backend's devices to the list. Finding none is not an error. */
     apsp_status (*list)(device_list *list, apsp_error *error);
-    /* Opens the listed device `device` (one of this backend's entries) with the options, which
-     * must outlive the device. */
-    apsp_status (*open)(const apsp_device_info *device, const apsp_options *options,
-                        backend_device **out, apsp_error *error);
+    /* Opens `count` listed devices of this backend together (devices that share a solve may
+     * need to share a context) with the options, which must outlive them; out[i] for
+     * infos[i]. On failure none is left open. */
+    apsp_status (*open)(const apsp_device_info *const *infos, size_t count,
+                        const apsp_options *options, backend_device **out, apsp_error *error);
     void (*close)(backend_device *device); /* accepts NULL */
 
     apsp_status (*plan)(backend_device *device, size_t vertices, solve_geometry *geometry,
                         apsp_error *error);
+    /* Relaxations per second the device can be expected to do, to share rows by. */
+    double (*speed)(backend_device *device);
     /* Rows [row_begin, row_end) of the geometry's padded matrix, from `matrix` (rows and columns
      * at or past matrix->n are padding, which the device makes itself). */
     apsp_status (*load)(backend_device *device, const solve_geometry *geometry, apsp_matrix *matrix,
                         size_t row_begin, size_t row_end, apsp_error *error);
     apsp_status (*close_pivot)(backend_device *device, size_t round, apsp_error *error);
-    /* Round r's pivot rows, T x n row-major, out of (after close_pivot) or into the device. */
-    apsp_status (*get_row_panel)(backend_device *device, size_t round, int32_t *panel,
+    /* Round r's pivot rows, T x n row-major, out of the owner (after close_pivot: the handoff
+     * stays valid until round r + 2 is handed out) and into another device. */
+    apsp_status (*get_row_panel)(backend_device *device, size_t round, panel_handoff *handoff,
                                  apsp_error *error);
-    apsp_status (*put_row_panel)(backend_device *device, size_t round, const int32_t *panel,
+    apsp_status (*put_row_panel)(backend_device *device, size_t round, const panel_handoff *handoff,
                                  apsp_error *error);
-    apsp_status (*relax)(backend_device *device, size_t round, apsp_error *error);
+    /* Round r on the device's rows within [row_begin, row_end) (multiples of row_unit). */
+    apsp_status (*relax)(backend_device *device, size_t round, size_t row_begin, size_t row_end,
+                         apsp_error *error);
     apsp_status (*wait_round)(backend_device *device, size_t round, apsp_error *error);
     apsp_status (*store)(backend_device *device, apsp_matrix *matrix, apsp_error *error);
+    /* Waits for everything queued, also after a failure: a device may be reading another's
+     * pinned panel, so every device drains before any unloads. */
+    void (*drain)(backend_device *device);
     void (*unload)(backend_device *device);
 
     void (*summarize)(backend_device *device, device_summary *summary);

@@ -106,11 +106,32 @@ static void describe_devices(const device_list *list, char *buf, size_t size) {
     }
 }
 
-apsp_status devices_select(const device_list *list, apsp_backend_kind backend, const char *spec,
-                           const apsp_device_info **chosen, apsp_error *error) {
-    *chosen = spec && *spec ? match_spec(list, backend, spec) : default_device(list, backend);
-    if (*chosen)
-        return APSP_OK;
+/* Every device of type `type` ("gpus" names every "gpu"): appended to chosen. */
+static size_t all_of_type(const device_list *list, apsp_backend_kind backend, const char *type,
+                          const apsp_device_info **chosen, size_t count) {
+    for (size_t i = 0; i < list->count && count < MAX_DEVICES; i++)
+        if (accepts(backend, &list->items[i]) && strcmp(list->items[i].type, type) == 0)
+            chosen[count++] = &list->items[i];
+    return count;
+}
+
+/* The devices one comma-separated item names, appended to chosen; the new count (unchanged
+ * when it names none). */
+static size_t match_item(const device_list *list, apsp_backend_kind backend, const char *item,
+                         const apsp_device_info **chosen, size_t count) {
+    static const char *const plurals[][2] = {
+        {"gpus", "gpu"}, {"cpus", "cpu"}, {"accelerators", "accelerator"}};
+    for (size_t p = 0; p < sizeof plurals / sizeof plurals[0]; p++)
+        if (strcasecmp(item, plurals[p][0]) == 0)
+            return all_of_type(list, backend, plurals[p][1], chosen, count);
+    const apsp_device_info *d = match_spec(list, backend, item);
+    if (d && count < MAX_DEVICES)
+        chosen[count++] = d;
+    return count;
+}
+
+static apsp_status no_match(const device_list *list, apsp_backend_kind backend, const char *spec,
+                            apsp_error *error) {
     char known[640];
     describe_devices(list, known, sizeof known);
     if (spec && *spec)
@@ -119,4 +140,44 @@ apsp_status devices_select(const device_list *list, apsp_backend_kind backend, c
                     backend == APSP_BACKEND_AUTO ? "" : " ", spec, known);
     return fail(error, APSP_ERR_NO_DEVICE, "no usable %s device was found; the devices are: %s",
                 apsp_backend_name(backend), known);
+}
+
+/* Several devices share a solve only when they are different devices of one backend. */
+static apsp_status check_together(const apsp_device_info *const *chosen, size_t count,
+                                  const char *spec, apsp_error *error) {
+    for (size_t i = 1; i < count; i++) {
+        if (chosen[i]->backend != chosen[0]->backend)
+            return fail(error, APSP_ERR_USAGE,
+                        "-d %s: devices %d (%s backend) and %d (%s backend) cannot share a solve",
+                        spec, chosen[0]->index, apsp_backend_name(chosen[0]->backend),
+                        chosen[i]->index, apsp_backend_name(chosen[i]->backend));
+        for (size_t j = 0; j < i; j++)
+            if (chosen[j] == chosen[i])
+                return fail(error, APSP_ERR_USAGE, "-d %s: device %d is named twice", spec,
+                            chosen[i]->index);
+    }
+    return APSP_OK;
+}
+
+apsp_status devices_select(const device_list *list, apsp_backend_kind backend, const char *spec,
+                           const apsp_device_info **chosen, size_t *count, apsp_error *error) {
+    *count = 0;
+    if (!spec || !*spec) {
+        chosen[0] = default_device(list, backend);
+        *count = chosen[0] ? 1 : 0;
+        return *count ? APSP_OK : no_match(list, backend, spec, error);
+    }
+    for (const char *item = spec; *item;) {
+        size_t len = strcspn(item, ",");
+        if (len == 0)
+            return fail(error, APSP_ERR_USAGE, "-d %s: an empty item in the device list", spec);
+        char word[256];
+        snprintf(word, sizeof word, "%.*s", (int)len, item);
+        size_t before = *count;
+        *count = match_item(list, backend, word, chosen, *count);
+        if (*count == before)
+            return no_match(list, backend, word, error);
+        item += len + (item[len] == ',');
+    }
+    return check_together(chosen, *count, spec, error);
 }

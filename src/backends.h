@@ -7,11 +7,16 @@
 /* Every backend's devices, OpenCL first, then the pthread backend. */
 apsp_status devices_collect(device_list *list, apsp_error *error);
 
-/* Picks the entry to run on for `backend` and `spec` (NULL: the default for the backend).
- * A spec is a 0-based index, a type word (gpu, cpu, accelerator, host), or a case-insensitive
- * substring of the device or platform name. */
+/* The most devices one solve can share. */
+enum { MAX_DEVICES = 16 };
+
+/* Picks the entries to run on for `backend` and `spec` (NULL or "": the backend's default, one
+ * device) into chosen[MAX_DEVICES]. A spec is a comma-separated list of items, each a 0-based
+ * index, a type word (gpu, cpu, accelerator, host: the first of that type), a plural (gpus,
+ * cpus, accelerators: every device of that type) or a case-insensitive substring of the device
+ * or platform name. Several devices must be different devices of one backend. */
 apsp_status devices_select(const device_list *list, apsp_backend_kind backend, const char *spec,
-                           const apsp_device_info **chosen, apsp_error *error);
+                           const apsp_device_info **chosen, size_t *count, apsp_error *error);
 
 /* The implementation that runs a listed entry. */
 const apsp_backend_impl *backend_for(const apsp_device_info *device);

@@ -12,7 +12,8 @@
 struct apsp_solver {
     apsp_options options; /* the device keeps a pointer to these */
     const apsp_backend_impl *impl;
-    backend_device *device;
+    backend_device *devices[MAX_DEVICES];
+    size_t count;
     double open_seconds; /* reported as set-up by the first solve */
     int open_builds;     /* programs built while opening, likewise */
 };
@@ -25,19 +26,23 @@ apsp_status apsp_list_devices(apsp_device_info **devices, size_t *count, apsp_er
     return status;
 }
 
-/* Opens the device the options select. */
+/* Opens the devices the options select, together. */
 static apsp_status open_selected(apsp_solver *s, apsp_error *error) {
     device_list list;
     apsp_status status = devices_collect(&list, error);
     if (status != APSP_OK)
         return status;
-    const apsp_device_info *info;
-    status = devices_select(&list, s->options.backend, s->options.device, &info, error);
+    const apsp_device_info *chosen[MAX_DEVICES];
+    size_t count;
+    status = devices_select(&list, s->options.backend, s->options.device, chosen, &count, error);
     if (status == APSP_OK) {
-        s->impl = backend_for(info);
-        status = s->impl ? s->impl->open(info, &s->options, &s->device, error)
-                         : fail(error, APSP_ERR_INTERNAL, "no backend runs device %d", info->index);
+        s->impl = backend_for(chosen[0]);
+        status =
+            s->impl ? s->impl->open(chosen, count, &s->options, s->devices, error)
+                    : fail(error, APSP_ERR_INTERNAL, "no backend runs device %d", chosen[0]->index);
     }
+    if (status == APSP_OK)
+        s->count = count;
     device_list_free(&list);
     return status;
 }
@@ -57,9 +62,11 @@ apsp_status apsp_solver_create(const apsp_options *options, apsp_solver **out, a
         apsp_solver_destroy(s);
         return status;
     }
-    device_summary summary;
-    s->impl->summarize(s->device, &summary);
-    s->open_builds = summary.program_builds;
+    for (size_t i = 0; i < s->count; i++) {
+        device_summary summary;
+        s->impl->summarize(s->devices[i], &summary);
+        s->open_builds += summary.program_builds;
+    }
     s->open_seconds = seconds_now() - start;
     *out = s;
     return APSP_OK;
@@ -69,7 +76,8 @@ apsp_status apsp_solver_solve(apsp_solver *s, apsp_matrix *matrix, apsp_report *
                               apsp_error *error) {
     if (report)
         memset(report, 0, sizeof *report);
-    apsp_status status = drive_single(s->impl, s->device, matrix, &s->options, report, error);
+    apsp_status status =
+        drive_rows(s->impl, s->devices, s->count, matrix, &s->options, report, error);
     if (status == APSP_OK && report) {
         report->setup_seconds += s->open_seconds;
         report->program_builds += s->open_builds;
@@ -82,8 +90,8 @@ apsp_status apsp_solver_solve(apsp_solver *s, apsp_matrix *matrix, apsp_report *
 void apsp_solver_destroy(apsp_solver *s) {
     if (!s)
         return;
-    if (s->device)
-        s->impl->close(s->device);
+    for (size_t i = 0; i < s->count; i++)
+        s->impl->close(s->devices[i]);
     free(s);
 }
 

@@ -4,7 +4,7 @@
  *
  *   test-backends [--backend=cpu|opencl|auto] [--device=SPEC] [--tile=N] [--threads=N]
  *                 [--max-buffer-bytes=N] [--sizes=1,2,...] [--shapes=random,chain,...]
- *                 [--seed=N] [--large] [--verbose]
+ *                 [--seed=N] [--devices=N] [--large] [--verbose]
  *
  * --large adds V = 1000 (padded to 1024, where the row pitch is wider than the padded row);
  * slow under the sanitizers, so only one of the registered runs asks for it.
@@ -37,6 +37,7 @@ typedef struct config {
     size_t size_count;
     int shape_on[GG_SHAPE_COUNT];
     int large;
+    uint64_t devices; /* --devices=N: every solve must report N devices sharing it */
     uint64_t seed;
     int verbose;
 } config;
@@ -134,6 +135,8 @@ static int parse_args(int argc, char **argv, config *c) {
             ok = parse_list(v, c, 1) == 0;
         else if ((v = value_of(a, "--seed")))
             ok = parse_u64(v, UINT64_MAX, &c->seed) == 0;
+        else if ((v = value_of(a, "--devices")))
+            ok = parse_u64(v, 64, &c->devices) == 0;
         else if (strcmp(a, "--large") == 0)
             c->large = 1;
         else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0)
@@ -211,6 +214,11 @@ static int check_result(const char *name, const apsp_matrix *m, const int32_t *e
         strcmp(report->backend, apsp_backend_name(c->options.backend)) != 0) {
         fprintf(stderr, "%s: asked for backend %s, the report says it ran on '%s'\n", name,
                 apsp_backend_name(c->options.backend), report->backend);
+        failed = 1;
+    }
+    if (c->devices && (uint64_t)report->devices != c->devices) {
+        fprintf(stderr, "%s: expected %llu devices to share the solve, the report says %d (%s)\n",
+                name, (unsigned long long)c->devices, report->devices, report->device);
         failed = 1;
     }
     if (report->padded < n) {

@@ -6,10 +6,11 @@
  * Each graph is drawn from its own 64-bit seed: V in [1, --max-v] (default 400; half of them
  * next to a multiple of 16), a shape (the generator's seven, or "raw": random pairs with
  * self-loops, repeats and weights up to the reader's limit), an edge count from empty to
- * complete, a CPU thread count (1-8) and micro-kernel (APSP_CPU_ISA). The graph is written in
- * the hw3 format, read back with apsp_read_hw3, and solved by the CPU backend and by every
+ * complete, a CPU thread count (1-8) and micro-kernel (options.cpu_isa). The graph is written
+ * in the hw3 format, read back with apsp_read_hw3, and solved by the CPU backend and by every
  * OpenCL device at tiles 16, 32 and 64 (some runs under a --max-buffer-bytes cap that splits
- * the matrix into row bands); every distance and padding cell must match the oracle.
+ * the matrix into row bands), and, with several OpenCL devices, by all of them together;
+ * every distance and padding cell must match the oracle.
  *
  * A failure prints the graph's seed; --replay=SEED runs that graph alone. --graphs defaults to
  * $APSP_RANDOM_GRAPHS or 20, --seed to $APSP_RANDOM_SEED or a fixed value; --seed=time draws a
@@ -46,7 +47,7 @@ typedef struct config {
 
 /* The OpenCL devices, and the tiles each refused. */
 typedef struct cl_device {
-    int index;
+    char spec[64]; /* the device's index, or a list of every OpenCL device */
     char name[256];
     int tile_refused[TILE_COUNT];
 } cl_device;
@@ -226,12 +227,8 @@ static size_t run_graph(uint64_t seed, size_t number, const config *c) {
     apsp_options_init(&options);
     options.backend = APSP_BACKEND_CPU;
     options.threads = p.threads;
-    if (p.isa)
-        setenv("APSP_CPU_ISA", p.isa, 1);
-    else
-        unsetenv("APSP_CPU_ISA");
-    snprintf(what, sizeof what, "cpu threads=%d APSP_CPU_ISA=%s", p.threads,
-             p.isa ? p.isa : "(unset)");
+    options.cpu_isa = p.isa;
+    snprintf(what, sizeof what, "cpu threads=%d cpu_isa=%s", p.threads, p.isa ? p.isa : "(best)");
     failures += run_one(&p, number, input, expect, &options, what) != RUN_PASS;
     solves_cpu++;
 
@@ -240,11 +237,9 @@ static size_t run_graph(uint64_t seed, size_t number, const config *c) {
         for (int t = 0; t < TILE_COUNT; t++) {
             if (dev->tile_refused[t])
                 continue;
-            char spec[16];
-            snprintf(spec, sizeof spec, "%d", dev->index);
             apsp_options_init(&options);
             options.backend = APSP_BACKEND_OPENCL;
-            options.device = spec;
+            options.device = dev->spec;
             options.tile = tiles[t];
             if (p.cap_divisor) {
                 /* Splits the matrix into 2-4 bands, never below 256 rows of a 128-padded V. */
@@ -252,8 +247,8 @@ static size_t run_graph(uint64_t seed, size_t number, const config *c) {
                 uint64_t cap = rounded * rounded * 4 / p.cap_divisor;
                 options.max_buffer_bytes = cap > 256 * rounded * 4 ? cap : 256 * rounded * 4;
             }
-            snprintf(what, sizeof what, "opencl device %d (%s) tile=%d max_buffer_bytes=%llu",
-                     dev->index, dev->name, tiles[t], (unsigned long long)options.max_buffer_bytes);
+            snprintf(what, sizeof what, "opencl -d %.60s (%.200s) tile=%d max_buffer_bytes=%llu",
+                     dev->spec, dev->name, tiles[t], (unsigned long long)options.max_buffer_bytes);
             run_result r = run_one(&p, number, input, expect, &options, what);
             if (r == RUN_TILE_REFUSED)
                 dev->tile_refused[t] = 1;
@@ -356,11 +351,22 @@ static int find_devices(void) {
         if (list[i].backend != APSP_BACKEND_OPENCL)
             continue;
         cl_device *d = &cl_devices[cl_device_count++];
-        d->index = list[i].index;
+        snprintf(d->spec, sizeof d->spec, "%d", list[i].index);
         snprintf(d->name, sizeof d->name, "%s", list[i].name);
-        printf("OpenCL device %d: %s (%s), tiles 16, 32, 64\n", d->index, d->name, list[i].type);
+        printf("OpenCL device %s: %s (%s), tiles 16, 32, 64\n", d->spec, d->name, list[i].type);
     }
     free(list);
+    /* Several devices: also all of them sharing each solve. */
+    if (cl_device_count >= 2 && cl_device_count < MAX_CL_DEVICES) {
+        cl_device *all = &cl_devices[cl_device_count];
+        size_t used = 0;
+        for (size_t i = 0; i < cl_device_count; i++)
+            used += (size_t)snprintf(all->spec + used, sizeof all->spec - used, "%s%s",
+                                     i ? "," : "", cl_devices[i].spec);
+        snprintf(all->name, sizeof all->name, "all %zu OpenCL devices", cl_device_count);
+        printf("OpenCL devices %s together, tiles 16, 32, 64\n", all->spec);
+        cl_device_count++;
+    }
     if (cl_device_count == 0) {
         printf("no OpenCL device: the OpenCL backend is NOT tested here, only the CPU backend\n");
         const char *require = getenv("APSP_TEST_REQUIRE_DEVICE");

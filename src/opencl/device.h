@@ -22,6 +22,9 @@
 /* The steps of a round, for options->profile. */
 enum { STEP_ROW_PANEL, STEP_COL_PANEL, STEP_PHASE1, STEP_PHASE2, STEP_PHASE3, STEP_COUNT };
 
+/* The most devices one device hands a panel to. */
+enum { MAX_RECEIVERS = 64 };
+
 /* Rounds whose end events are kept for wait_round. */
 enum { ROUND_EVENTS = 8 };
 
@@ -45,6 +48,21 @@ typedef struct cl_layout {
     cl_mem row_panel[2], col_panel[2];
 } cl_layout;
 
+/* Several devices: the order between the two queues, by events per panel pair (r % 2), and the
+ * pinned host memory the panels this device hands out pass through. */
+typedef struct cl_panel_sync {
+    cl_event copied[2];  /* the last transfer of row panel k (out to host, or in) */
+    cl_event relaxed[2]; /* the last phase 3 that read row panel k */
+    cl_event closed;     /* the last phase 2: the panel it made is final */
+    cl_mem staging[2];   /* pinned (CL_MEM_ALLOC_HOST_PTR), mapped at staging_host */
+    int32_t *staging_host[2];
+    /* The receivers' copies out of staging k: the next panel into it waits for them (a
+     * receiver may run rounds behind). `foreign` ones belong to another context. */
+    cl_event taken[2][MAX_RECEIVERS];
+    int foreign[2][MAX_RECEIVERS];
+    size_t taken_count[2];
+} cl_panel_sync;
+
 /* options->profile: every command of a round gets an event; the device time of each step is
  * summed after the round (which then waits for the device: the total grows, the steps do not)
  * and logged when the solve is stored. */
@@ -62,15 +80,18 @@ struct backend_device {
     char name[256];
     device_limits limits;
     cl_context context;
-    cl_command_queue queue;
-    kernel_params chosen;      /* choose_params' answer, at open */
-    const char *extra_options; /* the device's build options beyond the -D defines */
-    kernel_params params;      /* the solve's: `chosen`, adapted to the layout by layout_plan */
+    cl_command_queue queue;      /* the kernels, in order */
+    cl_command_queue copy_queue; /* panels in and out, beside the kernels */
+    kernel_params chosen;        /* choose_params' answer, at open */
+    const char *extra_options;   /* the device's build options beyond the -D defines */
+    kernel_params params;        /* the solve's: `chosen`, adapted to the layout by layout_plan */
     cl_kernels kernels;
     int builds; /* programs built since the last summary */
+    int shares; /* other devices hold rows of this solve: panels go in and out */
     cl_layout layout;
     cl_event round_done[ROUND_EVENTS]; /* round r's last command at r % ROUND_EVENTS */
     cl_profile profile;
+    cl_panel_sync sync;
 };
 
 /* program.c: builds the program for d->params unless the one built already matches. */
@@ -88,11 +109,19 @@ void layout_release(backend_device *d);
 /* rounds.c */
 apsp_status rounds_first_panels(backend_device *d, apsp_error *error);
 apsp_status rounds_close_pivot(backend_device *d, size_t round, apsp_error *error);
-apsp_status rounds_relax(backend_device *d, size_t round, apsp_error *error);
-apsp_status rounds_get_row_panel(backend_device *d, size_t round, int32_t *panel,
-                                 apsp_error *error);
-apsp_status rounds_put_row_panel(backend_device *d, size_t round, const int32_t *panel,
-                                 apsp_error *error);
+apsp_status rounds_relax(backend_device *d, size_t round, size_t row_begin, size_t row_end,
+                         apsp_error *error);
+
+/* panels.c: the pivot-row panel out of and into a device, beside the kernels. */
+apsp_status panels_get(backend_device *d, size_t round, panel_handoff *handoff, apsp_error *error);
+apsp_status panels_put(backend_device *d, size_t round, const panel_handoff *handoff,
+                       apsp_error *error);
+/* The events phase 3 of round r waits for: the last transfer of the panel it reads, and when it
+ * writes the next round's panel (writes_next), of that one. */
+cl_uint panels_wait_list(const backend_device *d, size_t round, int writes_next, cl_event list[2]);
+/* Keeps `event` (retained) as the latest of its kind; releases the one it replaces. */
+void panels_keep(cl_event *slot, cl_event event);
+void panels_release(backend_device *d);
 apsp_status rounds_wait(backend_device *d, size_t round, apsp_error *error);
 void rounds_log_profile(const backend_device *d); /* with options->profile */
 void rounds_release(backend_device *d);

@@ -43,8 +43,8 @@ static void geometry_of(const kernel_params *p, size_t vertices, solve_geometry 
     g->vertices = vertices;
     g->tile = (size_t)p->tile;
     g->row_unit = lcm((size_t)p->tile, block_rows);
-    size_t unit = lcm(g->row_unit, (size_t)(p->group_cols * p->thread_cols));
-    g->n = (vertices + unit - 1) / unit * unit;
+    g->col_unit = lcm(g->row_unit, (size_t)(p->group_cols * p->thread_cols));
+    g->n = (vertices + g->col_unit - 1) / g->col_unit * g->col_unit;
 }
 
 /* Under a tight buffer cap, lower phase-3 blocks allow bands as low as one tile. */
@@ -108,6 +108,9 @@ static apsp_status plan_bands(backend_device *d, apsp_error *error) {
     uint64_t unit_bytes = (uint64_t)unit * l->geometry.n * 4;
     size_t units = (l->row_end - l->row_begin) / unit;
     size_t units_per_band = (size_t)(buffer_cap_of(d).bytes / unit_bytes);
+    if (units_per_band == 0) /* another device's geometry made n wider than planned */
+        return fail(error, APSP_ERR_TOO_LARGE, "%s: one band of %zu rows of %zu exceeds the %s",
+                    d->name, unit, l->geometry.n, buffer_cap_of(d).source);
     size_t bands = (units + units_per_band - 1) / units_per_band;
     units_per_band = (units + bands - 1) / bands;
     bands = (units + units_per_band - 1) / units_per_band;
@@ -213,6 +216,7 @@ apsp_status layout_load(backend_device *d, const solve_geometry *g, apsp_matrix 
     l->geometry = *g;
     l->row_begin = row_begin;
     l->row_end = row_end;
+    d->shares = row_begin > 0 || row_end < g->n;
     apsp_status status = check_memory(d, row_end - row_begin, error);
     if (status == APSP_OK)
         status = plan_bands(d, error);

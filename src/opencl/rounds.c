@@ -59,14 +59,29 @@ static apsp_status collect_steps(backend_device *d, apsp_error *error) {
 
 /* ---- the phases ------------------------------------------------------------------------------ */
 
-static apsp_status enqueue(backend_device *d, cl_kernel kernel, const size_t *global,
-                           const size_t *local, cl_event *event, const char *what, size_t round,
-                           apsp_error *error) {
-    cl_int err = FAULT_CL_STATUS(
-        clEnqueueNDRangeKernel(d->queue, kernel, 2, NULL, global, local, 0, NULL, event));
+/* One kernel launch: global and local sizes, an offset (or NULL), the events it waits for. */
+typedef struct launch {
+    const size_t *global, *local, *offset;
+    cl_uint waits;
+    const cl_event *wait_list;
+} launch;
+
+static apsp_status enqueue_launch(backend_device *d, cl_kernel kernel, const launch *l,
+                                  cl_event *event, const char *what, size_t round,
+                                  apsp_error *error) {
+    cl_int err =
+        FAULT_CL_STATUS(clEnqueueNDRangeKernel(d->queue, kernel, 2, l->offset, l->global, l->local,
+                                               l->waits, l->waits ? l->wait_list : NULL, event));
     return err == CL_SUCCESS ? APSP_OK
                              : cl_fail(error, APSP_ERR_DEVICE, err,
                                        "clEnqueueNDRangeKernel(%s, round %zu)", what, round);
+}
+
+static apsp_status enqueue(backend_device *d, cl_kernel kernel, const size_t *global,
+                           const size_t *local, cl_event *event, const char *what, size_t round,
+                           apsp_error *error) {
+    launch l = {.global = global, .local = local};
+    return enqueue_launch(d, kernel, &l, event, what, round, error);
 }
 
 /* The band that holds row `row`, or NULL when the device does not hold it. */
@@ -136,9 +151,19 @@ apsp_status rounds_close_pivot(backend_device *d, size_t round, apsp_error *erro
     size_t group_global[2] = {(size_t)(p->pivot_items * p->pivot_split) * blocks,
                               (size_t)p->pivot_items};
     size_t cpu_global[2] = {l->geometry.n / CPU_COLS, 1}, cpu_local[2] = {1, 1}; /* slabs */
-    return enqueue(d, phase2, p->cpu_kernels ? cpu_global : group_global,
-                   p->cpu_kernels ? cpu_local : pivot_local, step_event(d, STEP_PHASE2), "phase2",
-                   round, error);
+    /* A device that shares the solve hands this panel out after phase 2: keep its event. */
+    cl_event closed = NULL, *event = step_event(d, STEP_PHASE2);
+    status = enqueue(d, phase2, p->cpu_kernels ? cpu_global : group_global,
+                     p->cpu_kernels ? cpu_local : pivot_local,
+                     event       ? event
+                     : d->shares ? &closed
+                                 : NULL,
+                     "phase2", round, error);
+    if (status == APSP_OK && d->shares && event && clRetainEvent(*event) == CL_SUCCESS)
+        closed = *event;
+    if (closed)
+        panels_keep(&d->sync.closed, closed);
+    return status;
 }
 
 /* The event slot of round r's last command; any older event there is released. */
@@ -150,9 +175,48 @@ static cl_event *round_slot(backend_device *d, size_t round) {
     return slot;
 }
 
-/* Phase 3 once per band: the whole band against the panels, and the next round's panels. */
-apsp_status rounds_relax(backend_device *d, size_t round, apsp_error *error) {
+/* Phase 3 over the rows of band b within [row_begin, row_end), as a launch offset in block
+ * rows (fw_phase3 counts its blocks from the global id for that reason). */
+static apsp_status relax_band(backend_device *d, size_t round, const cl_band *band,
+                              size_t row_begin, size_t row_end, const launch *waits,
+                              cl_event *event, apsp_error *error) {
     const kernel_params *p = &d->params;
+    const size_t block_rows = (size_t)(p->group_rows * p->thread_rows);
+    const size_t block_cols = (size_t)(p->group_cols * p->thread_cols);
+    size_t begin = row_begin > band->row0 ? row_begin - band->row0 : 0;
+    size_t end = row_end < band->row0 + band->rows ? row_end - band->row0 : band->rows;
+    cl_int row0 = (cl_int)band->row0;
+    SET_ARG(d->kernels.phase3, "phase3", 0, band->buffer);
+    SET_ARG(d->kernels.phase3, "phase3", 4, row0);
+    size_t local[2] = {(size_t)p->group_cols, (size_t)p->group_rows};
+    size_t global[2] = {d->layout.geometry.n / block_cols * local[0],
+                        (end - begin) / block_rows * local[1]};
+    size_t offset[2] = {0, begin / block_rows * local[1]};
+    launch l = {global, local, offset, waits->waits, waits->wait_list};
+    return enqueue_launch(d, d->kernels.phase3, &l, event, "phase3", round, error);
+}
+
+/* After the round's launches: its last event (one reference of ours) goes where it is waited for
+ * (progress, the panel transfers of a shared solve); the queue is flushed, or with a profile
+ * drained. */
+static apsp_status finish_relax(backend_device *d, size_t round, cl_event last, apsp_error *error) {
+    if (last && d->options->progress && clRetainEvent(last) == CL_SUCCESS)
+        *round_slot(d, round) = last;
+    if (last && d->shares && clRetainEvent(last) == CL_SUCCESS)
+        panels_keep(&d->sync.relaxed[round % 2], last);
+    if (last)
+        clReleaseEvent(last);
+    if (d->options->profile)
+        return collect_steps(d, error);
+    cl_int err = clFlush(d->queue);
+    return err == CL_SUCCESS ? APSP_OK
+                             : cl_fail(error, APSP_ERR_DEVICE, err, "clFlush(round %zu)", round);
+}
+
+/* Phase 3, once per band that meets [row_begin, row_end): the band against the panels, which
+ * also writes the next round's panels. */
+apsp_status rounds_relax(backend_device *d, size_t round, size_t row_begin, size_t row_end,
+                         apsp_error *error) {
     const cl_layout *l = &d->layout;
     const size_t rounds = l->geometry.n / l->geometry.tile;
     cl_int n = (cl_int)l->geometry.n;
@@ -164,60 +228,41 @@ apsp_status rounds_relax(backend_device *d, size_t round, apsp_error *error) {
     SET_ARG(phase3, "phase3", 5, l->col_panel[(round + 1) % 2]);
     SET_ARG(phase3, "phase3", 6, l->row_panel[(round + 1) % 2]);
     SET_ARG(phase3, "phase3", 7, next);
-    const size_t block_rows = (size_t)(p->group_rows * p->thread_rows);
-    const size_t block_cols = (size_t)(p->group_cols * p->thread_cols);
-    size_t local[2] = {(size_t)p->group_cols, (size_t)p->group_rows};
-    /* An event per round only for a caller that waits on rounds (progress): creating one costs
-     * a little every round; without it, waiting means waiting for everything. */
-    cl_event *done = d->options->progress ? round_slot(d, round) : NULL;
-    for (size_t b = 0; b < l->band_count; b++) {
-        cl_int row0 = (cl_int)l->bands[b].row0;
-        SET_ARG(phase3, "phase3", 0, l->bands[b].buffer);
-        SET_ARG(phase3, "phase3", 4, row0);
-        size_t global[2] = {l->geometry.n / block_cols * local[0],
-                            l->bands[b].rows / block_rows * local[1]};
-        cl_event *event = step_event(d, STEP_PHASE3);
-        int last = b + 1 == l->band_count;
-        apsp_status status = enqueue(d, phase3, global, local,
-                                     event  ? event
-                                     : last ? done
-                                            : NULL,
-                                     "phase3", round, error);
-        if (status != APSP_OK)
-            return status;
-        if (event && last && done && clRetainEvent(*event) == CL_SUCCESS)
-            *done = *event;
+    /* Events only where someone waits: creating one costs a little every round. */
+    const int want_event = d->options->progress || d->shares;
+    cl_event wait_list[2], last = NULL;
+    const int writes_next = next >= 0 && (size_t)next >= l->row_begin && (size_t)next < l->row_end;
+    launch waits = {.waits = panels_wait_list(d, round, writes_next, wait_list),
+                    .wait_list = wait_list};
+    apsp_status status = APSP_OK;
+    for (size_t b = 0; b < l->band_count && status == APSP_OK; b++) {
+        const cl_band *band = &l->bands[b];
+        if (band->row0 >= row_end || band->row0 + band->rows <= row_begin)
+            continue;
+        cl_event *profiled = step_event(d, STEP_PHASE3), event = NULL;
+        status = relax_band(d, round, band, row_begin, row_end, &waits,
+                            profiled     ? profiled
+                            : want_event ? &event
+                                         : NULL,
+                            error);
+        if (status == APSP_OK && profiled && clRetainEvent(*profiled) == CL_SUCCESS)
+            event = *profiled; /* one reference of our own, as for the others */
+        if (event) {
+            if (last)
+                clReleaseEvent(last);
+            last = event;
+        }
+        waits.waits = 0; /* the queue is in order */
     }
-    if (d->options->profile)
-        return collect_steps(d, error);
-    cl_int err = clFlush(d->queue);
-    return err == CL_SUCCESS ? APSP_OK
-                             : cl_fail(error, APSP_ERR_DEVICE, err, "clFlush(round %zu)", round);
+    if (status != APSP_OK) {
+        if (last)
+            clReleaseEvent(last);
+        return status;
+    }
+    return finish_relax(d, round, last, error);
 }
 
 /* ---- panels in and out, waiting ------------------------------------------------------------ */
-
-apsp_status rounds_get_row_panel(backend_device *d, size_t round, int32_t *panel,
-                                 apsp_error *error) {
-    const cl_layout *l = &d->layout;
-    cl_int err = FAULT_CL_STATUS(clEnqueueReadBuffer(
-        d->queue, l->row_panel[round % 2], CL_TRUE, 0,
-        l->geometry.tile * l->geometry.n * sizeof(cl_int), panel, 0, NULL, NULL));
-    return err == CL_SUCCESS ? APSP_OK
-                             : cl_fail(error, APSP_ERR_DEVICE, err,
-                                       "clEnqueueReadBuffer(row panel, round %zu)", round);
-}
-
-apsp_status rounds_put_row_panel(backend_device *d, size_t round, const int32_t *panel,
-                                 apsp_error *error) {
-    const cl_layout *l = &d->layout;
-    cl_int err = FAULT_CL_STATUS(clEnqueueWriteBuffer(
-        d->queue, l->row_panel[round % 2], CL_TRUE, 0,
-        l->geometry.tile * l->geometry.n * sizeof(cl_int), panel, 0, NULL, NULL));
-    return err == CL_SUCCESS ? APSP_OK
-                             : cl_fail(error, APSP_ERR_DEVICE, err,
-                                       "clEnqueueWriteBuffer(row panel, round %zu)", round);
-}
 
 /* Waits for round r's last command if its event is still kept, else for everything. */
 apsp_status rounds_wait(backend_device *d, size_t round, apsp_error *error) {

@@ -1,0 +1,246 @@
+/* The matrix's rows over one or more devices of one backend (../shared/DESIGN.md section 9).
+ *
+ * Each device holds a contiguous share of the rows, in proportion to its speed, for the whole
+ * solve. Per round, the owner of the pivot rows closes them (close_pivot) and hands the panel
+ * to the others (get_row_panel, put_row_panel); every device relaxes its own rows.
+ *
+ * Look-ahead, with several devices: the owner of round r + 1's pivot rows relaxes those rows of
+ * round r first, closes them and hands them out, and only then relaxes the rest of its rows, so
+ * that the panel travels while every device runs round r's phase 3. The backends order the
+ * transfers on the devices with events; the host queues ahead and waits only for progress and
+ * at the end. One device does the plain order, which has nothing to hide. */
+#include "backends.h"
+#include "base/error.h"
+#include "base/util.h"
+#include "drivers/drivers.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* With progress, round r is waited on when round r + PROGRESS_LAG has been queued: the devices
+ * stay busy while the caller reports. */
+enum { PROGRESS_LAG = 4 };
+
+typedef struct team {
+    const apsp_backend_impl *impl;
+    backend_device *const *devices;
+    size_t count;
+    const apsp_options *options;
+    solve_geometry geometry;
+    size_t begin[MAX_DEVICES + 1]; /* device i holds rows [begin[i], begin[i + 1]) */
+} team;
+
+static size_t gcd(size_t a, size_t b) {
+    while (b) {
+        size_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+static size_t lcm(size_t a, size_t b) {
+    return a / gcd(a, b) * b;
+}
+
+/* One geometry for every device: the same round depth, n and the shares in units of all. */
+static apsp_status plan_team(team *t, size_t vertices, apsp_error *error) {
+    solve_geometry *g = &t->geometry;
+    for (size_t i = 0; i < t->count; i++) {
+        solve_geometry own;
+        apsp_status status = t->impl->plan(t->devices[i], vertices, &own, error);
+        if (status != APSP_OK)
+            return status;
+        if (i > 0 && own.tile != g->tile)
+            return fail(error, APSP_ERR_USAGE,
+                        "the devices need different round depths (%zu and %zu): choose one "
+                        "with --tile",
+                        g->tile, own.tile);
+        if (i == 0)
+            *g = own;
+        g->row_unit = lcm(g->row_unit, own.row_unit);
+        g->col_unit = lcm(lcm(g->col_unit, own.col_unit), g->row_unit);
+    }
+    g->n = (vertices + g->col_unit - 1) / g->col_unit * g->col_unit;
+    return APSP_OK;
+}
+
+/* Shares of whole row units in proportion to the devices' speeds. */
+static void share_rows(team *t) {
+    const size_t units = t->geometry.n / t->geometry.row_unit;
+    double speed[MAX_DEVICES], total = 0, before = 0;
+    for (size_t i = 0; i < t->count; i++)
+        total += speed[i] = t->impl->speed(t->devices[i]);
+    for (size_t i = 0; i < t->count; i++) {
+        t->begin[i] = (size_t)((double)units * before / total + 0.5) * t->geometry.row_unit;
+        before += speed[i];
+    }
+    t->begin[t->count] = t->geometry.n;
+}
+
+static int holds_rows(const team *t, size_t i) {
+    return t->begin[i] < t->begin[i + 1];
+}
+
+/* The device that holds round r's pivot rows. */
+static size_t owner_of(const team *t, size_t round) {
+    size_t row = round * t->geometry.tile, i = 0;
+    while (row >= t->begin[i + 1])
+        i++;
+    return i;
+}
+
+/* Round r's closed panel from its owner into every other device that holds rows. */
+static apsp_status hand_out(const team *t, size_t round, size_t owner, apsp_error *error) {
+    if (t->count == 1)
+        return APSP_OK;
+    panel_handoff handoff;
+    apsp_status status = t->impl->get_row_panel(t->devices[owner], round, &handoff, error);
+    for (size_t i = 0; i < t->count && status == APSP_OK; i++)
+        if (i != owner && holds_rows(t, i))
+            status = t->impl->put_row_panel(t->devices[i], round, &handoff, error);
+    return status;
+}
+
+/* Round r on device i's rows; with look-ahead, the next pivot rows' unit first, then round
+ * r + 1's pivot closed and handed out, then the rest. */
+static apsp_status relax_device(const team *t, size_t i, size_t round, apsp_error *error) {
+    const apsp_backend_impl *impl = t->impl;
+    backend_device *d = t->devices[i];
+    const size_t rounds = t->geometry.n / t->geometry.tile;
+    if (t->count == 1 || round + 1 >= rounds || owner_of(t, round + 1) != i)
+        return impl->relax(d, round, t->begin[i], t->begin[i + 1], error);
+    const size_t unit = t->geometry.row_unit;
+    const size_t first = (round + 1) * t->geometry.tile / unit * unit, last = first + unit;
+    apsp_status status = impl->relax(d, round, first, last, error);
+    if (status == APSP_OK)
+        status = impl->close_pivot(d, round + 1, error);
+    if (status == APSP_OK)
+        status = hand_out(t, round + 1, i, error);
+    if (status == APSP_OK)
+        status = impl->relax(d, round, t->begin[i], first, error);
+    if (status == APSP_OK)
+        status = impl->relax(d, round, last, t->begin[i + 1], error);
+    return status;
+}
+
+static apsp_status wait_for_round(const team *t, size_t round, apsp_error *error) {
+    apsp_status status = APSP_OK;
+    for (size_t i = 0; i < t->count && status == APSP_OK; i++)
+        if (holds_rows(t, i))
+            status = t->impl->wait_round(t->devices[i], round, error);
+    return status;
+}
+
+static apsp_status report_round(const team *t, size_t round, size_t rounds, apsp_error *error) {
+    apsp_status status = wait_for_round(t, round, error);
+    if (status == APSP_OK)
+        t->options->progress(t->options->progress_context, round + 1, rounds);
+    return status;
+}
+
+static apsp_status run_rounds(const team *t, apsp_error *error) {
+    const size_t rounds = t->geometry.n / t->geometry.tile;
+    const size_t first_owner = owner_of(t, 0);
+    apsp_status status = t->impl->close_pivot(t->devices[first_owner], 0, error);
+    if (status == APSP_OK)
+        status = hand_out(t, 0, first_owner, error);
+    size_t reported = 0;
+    for (size_t r = 0; r < rounds && status == APSP_OK; r++) {
+        /* With one device, the pivot of every round after the first is closed here. */
+        if (t->count == 1 && r > 0)
+            status = t->impl->close_pivot(t->devices[0], r, error);
+        /* The next round's owner first: its look-ahead hands the panel out early. */
+        const size_t next = r + 1 < rounds ? owner_of(t, r + 1) : 0;
+        for (size_t k = 0; k < t->count && status == APSP_OK; k++) {
+            size_t i = (next + k) % t->count;
+            if (holds_rows(t, i))
+                status = relax_device(t, i, r, error);
+        }
+        if (status == APSP_OK && t->options->progress && r >= PROGRESS_LAG)
+            status = report_round(t, reported++, rounds, error);
+    }
+    while (status == APSP_OK && t->options->progress && reported < rounds)
+        status = report_round(t, reported++, rounds, error);
+    /* The rounds' time is the compute time: wait for the last one before the download. */
+    if (status == APSP_OK && rounds > 0)
+        status = wait_for_round(t, rounds - 1, error);
+    return status;
+}
+
+/* "NAME" for one device; "2 devices: NAME rows 0-20095 (50%), ..." for several. */
+static void describe_team(const team *t, apsp_report *report) {
+    device_summary summary;
+    size_t used = 0;
+    const size_t size = sizeof report->device;
+    if (t->count > 1)
+        used += (size_t)snprintf(report->device, size, "%zu devices: ", t->count);
+    for (size_t i = 0; i < t->count; i++) {
+        t->impl->summarize(t->devices[i], &summary);
+        report->program_builds += summary.program_builds;
+        size_t rows = t->begin[i + 1] - t->begin[i];
+        if (t->count == 1)
+            snprintf(report->device, size, "%s", summary.device);
+        else if (used < size)
+            used += (size_t)snprintf(report->device + used, size - used,
+                                     "%s%s rows %zu-%zu (%.0f%%)", i ? ", " : "", summary.device,
+                                     t->begin[i], rows ? t->begin[i + 1] - 1 : t->begin[i],
+                                     100.0 * (double)rows / (double)t->geometry.n);
+        if (i == 0) {
+            report->tile = summary.tile;
+            report->threads = summary.threads;
+        }
+    }
+    report->devices = (int)t->count;
+    report->padded = t->geometry.n;
+}
+
+static apsp_status load_team(const team *t, apsp_matrix *m, apsp_error *error) {
+    apsp_status status = APSP_OK;
+    for (size_t i = 0; i < t->count && status == APSP_OK; i++)
+        if (holds_rows(t, i))
+            status =
+                t->impl->load(t->devices[i], &t->geometry, m, t->begin[i], t->begin[i + 1], error);
+    return status;
+}
+
+static apsp_status store_team(const team *t, apsp_matrix *m, apsp_error *error) {
+    apsp_status status = APSP_OK;
+    for (size_t i = 0; i < t->count && status == APSP_OK; i++)
+        if (holds_rows(t, i))
+            status = t->impl->store(t->devices[i], m, error);
+    return status;
+}
+
+apsp_status drive_rows(const apsp_backend_impl *impl, backend_device *const *devices, size_t count,
+                       apsp_matrix *m, const apsp_options *options, apsp_report *report,
+                       apsp_error *error) {
+    team t = {.impl = impl, .devices = devices, .count = count, .options = options};
+    double t0 = seconds_now();
+    apsp_status status = plan_team(&t, m->n, error);
+    if (status == APSP_OK)
+        share_rows(&t);
+    double t1 = seconds_now();
+    if (status == APSP_OK)
+        status = load_team(&t, m, error);
+    double t2 = seconds_now();
+    if (status == APSP_OK)
+        status = run_rounds(&t, error);
+    double t3 = seconds_now();
+    if (status == APSP_OK)
+        status = store_team(&t, m, error);
+    double t4 = seconds_now();
+    for (size_t i = 0; i < count; i++)
+        impl->drain(devices[i]);
+    for (size_t i = 0; i < count; i++)
+        impl->unload(devices[i]);
+    if (status != APSP_OK || !report)
+        return status;
+    snprintf(report->backend, sizeof report->backend, "%s", apsp_backend_name(impl->kind));
+    describe_team(&t, report);
+    report->setup_seconds = t1 - t0;
+    report->upload_seconds = t2 - t1;
+    report->compute_seconds = t3 - t2;
+    report->download_seconds = t4 - t3;
+    return APSP_OK;
+}
