@@ -96,6 +96,9 @@ typedef struct apsp_options {
      * accelerators: every one) or name substrings; several share the solve by rows. NULL or
      * "": a GPU if there is one, else the backend's first device. */
     const char *device;
+    /* Several devices: their shares of the rows, "W,W,..." in the order of `device`; NULL:
+     * in proportion to each device's estimated speed. */
+    const char *device_shares;
     int tile;                  /* OpenCL round depth / tile edge; 0: the device's default */
     int threads;               /* CPU threads; 0: all online cores */
     uint64_t max_buffer_bytes; /* cap one device buffer below the driver's limit; 0: no cap */

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash tools/install-packages.sh build-essential meson ninja-build pkg-config python3 \
-    ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
+    ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo oclgrind
 
 werror=false
 [ "${APSP_WERROR:-0}" = 1 ] && werror=true

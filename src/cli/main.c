@@ -56,9 +56,13 @@ static const char usage_text[] =
     "options:\n"
     "  --backend=auto|cpu|opencl  auto (default): a GPU if there is one, else CPU threads;\n"
     "                             opencl: an OpenCL device or an error, never a fallback\n"
-    "  -d, --device=SPEC          a 0-based index from --list-devices, a type word (gpu, cpu,\n"
-    "                             accelerator, host) or a case-insensitive substring of the\n"
-    "                             device or platform name; default: $APSP_DEVICE\n"
+    "  -d, --device=SPEC[,SPEC]   a 0-based index from --list-devices, a type word (gpu, cpu,\n"
+    "                             accelerator, host), a plural (gpus, cpus: every one) or a\n"
+    "                             case-insensitive substring of the device or platform name;\n"
+    "                             several devices share the solve by rows; default:\n"
+    "                             $APSP_DEVICE, else one GPU\n"
+    "  --device-shares=W,W,...    several devices: their shares of the rows, in -d order;\n"
+    "                             default: in proportion to each device's estimated speed\n"
     "  --list-devices             list every device with its index and exit\n"
     "  --tile=N                   OpenCL round depth (16, 32, 64, ...); default: per device\n"
     "  --threads=N                CPU threads; default: all online cores\n"
@@ -108,6 +112,7 @@ enum {
     OPT_THREADS,
     OPT_MAX_BUFFER,
     OPT_KERNEL_PARAMS,
+    OPT_DEVICE_SHARES,
     OPT_VERSION
 };
 
@@ -158,6 +163,9 @@ static int apply_option(cli *c, int opt, const char *arg, const char *spelled) {
             return list_kernel_params();
         o->kernel_params = arg;
         return -1;
+    case OPT_DEVICE_SHARES:
+        o->device_shares = arg;
+        return -1;
     case 'q':
         c->quiet = 1;
         return -1;
@@ -186,6 +194,7 @@ static int parse_args(int argc, char **argv, cli *c) {
         {"threads", required_argument, NULL, OPT_THREADS},
         {"max-buffer-bytes", required_argument, NULL, OPT_MAX_BUFFER},
         {"kernel-params", required_argument, NULL, OPT_KERNEL_PARAMS},
+        {"device-shares", required_argument, NULL, OPT_DEVICE_SHARES},
         {"quiet", no_argument, NULL, 'q'},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},

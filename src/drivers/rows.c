@@ -15,6 +15,7 @@
 #include "drivers/drivers.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* With progress, round r is waited on when round r + PROGRESS_LAG has been queued: the devices
@@ -65,17 +66,46 @@ static apsp_status plan_team(team *t, size_t vertices, apsp_error *error) {
     return APSP_OK;
 }
 
-/* Shares of whole row units in proportion to the devices' speeds. */
-static void share_rows(team *t) {
+/* The weights of options->device_shares, one positive number per device. */
+static apsp_status parse_shares(const team *t, double *weight, apsp_error *error) {
+    const char *text = t->options->device_shares;
+    char *end = (char *)text;
+    size_t i = 0;
+    for (; i < t->count && *end; i++) {
+        const char *start = i == 0 ? text : end + 1;
+        weight[i] = strtod(start, &end);
+        if (end == start || !(weight[i] > 0) || (*end != ',' && *end != '\0'))
+            break;
+    }
+    if (i != t->count || *end != '\0')
+        return fail(error, APSP_ERR_USAGE,
+                    "--device-shares=%s: expected %zu positive numbers separated by commas, one "
+                    "per device",
+                    text, t->count);
+    return APSP_OK;
+}
+
+/* Shares of whole row units in proportion to the devices' weights: the options' or their
+ * estimated speeds. */
+static apsp_status share_rows(team *t, apsp_error *error) {
     const size_t units = t->geometry.n / t->geometry.row_unit;
     double speed[MAX_DEVICES], total = 0, before = 0;
+    if (t->options->device_shares) {
+        apsp_status status = parse_shares(t, speed, error);
+        if (status != APSP_OK)
+            return status;
+    } else {
+        for (size_t i = 0; i < t->count; i++)
+            speed[i] = t->impl->speed(t->devices[i]);
+    }
     for (size_t i = 0; i < t->count; i++)
-        total += speed[i] = t->impl->speed(t->devices[i]);
+        total += speed[i];
     for (size_t i = 0; i < t->count; i++) {
         t->begin[i] = (size_t)((double)units * before / total + 0.5) * t->geometry.row_unit;
         before += speed[i];
     }
     t->begin[t->count] = t->geometry.n;
+    return APSP_OK;
 }
 
 static int holds_rows(const team *t, size_t i) {
@@ -181,11 +211,14 @@ static void describe_team(const team *t, apsp_report *report) {
         size_t rows = t->begin[i + 1] - t->begin[i];
         if (t->count == 1)
             snprintf(report->device, size, "%s", summary.device);
+        else if (used < size && rows == 0)
+            used += (size_t)snprintf(report->device + used, size - used, "%s%s no rows",
+                                     i ? ", " : "", summary.device);
         else if (used < size)
-            used += (size_t)snprintf(report->device + used, size - used,
-                                     "%s%s rows %zu-%zu (%.0f%%)", i ? ", " : "", summary.device,
-                                     t->begin[i], rows ? t->begin[i + 1] - 1 : t->begin[i],
-                                     100.0 * (double)rows / (double)t->geometry.n);
+            used +=
+                (size_t)snprintf(report->device + used, size - used, "%s%s rows %zu-%zu (%.0f%%)",
+                                 i ? ", " : "", summary.device, t->begin[i], t->begin[i + 1] - 1,
+                                 100.0 * (double)rows / (double)t->geometry.n);
         if (i == 0) {
             report->tile = summary.tile;
             report->threads = summary.threads;
@@ -219,7 +252,7 @@ apsp_status drive_rows(const apsp_backend_impl *impl, backend_device *const *dev
     double t0 = seconds_now();
     apsp_status status = plan_team(&t, m->n, error);
     if (status == APSP_OK)
-        share_rows(&t);
+        status = share_rows(&t, error);
     double t1 = seconds_now();
     if (status == APSP_OK)
         status = load_team(&t, m, error);

@@ -364,6 +364,70 @@ def test_concurrent(ctx):
     print("%d concurrent runs" % len(running))
 
 
+def test_device_list(ctx):
+    """-d with several devices: a list, a plural, shares; and what it refuses."""
+    env = clean_env(POCL_DEVICES="pthread pthread")
+    devices = [d for d in ctx.devices(env) if d["backend"] == "opencl"]
+    if len(devices) < 2:
+        need_device(ctx)
+        check(False, "POCL_DEVICES='pthread pthread' gives %d OpenCL devices" % len(devices))
+        return
+    a, b = devices[0]["index"], devices[1]["index"]
+    for spec in ("%d,%d" % (a, b), "%d,%d" % (b, a), "cpus"):
+        p, backend, name, correct = ctx.solve(["-d", spec], env)
+        check(p.returncode == 0 and correct, "-d %s: exit %d, correct %s: %s"
+              % (spec, p.returncode, correct, p.err.strip()))
+        check(name and name.startswith("2 devices: ") and "rows 0-" in name,
+              "-d %s: -v does not name both devices and their rows: %r" % (spec, name))
+    # n = 512 in row units of 64: 6 and 2 of them.
+    p, _, name, correct = ctx.solve(["-d", "cpus", "--device-shares=3,1", "--tile=32"], env,
+                                    name="v500-disconnected")
+    check(p.returncode == 0 and correct and "(75%)" in (name or "") and "(25%)" in (name or ""),
+          "--device-shares=3,1: %r, correct %s: %s" % (name, correct, p.err.strip()))
+    p = ctx.run(["-v", "-d", "host", ctx.case()[0], os.path.join(ctx.work, "o.bin")],
+                dict(env, APSP_DEVICE="cpus"))
+    check(p.returncode == 0, "--device wins over APSP_DEVICE: %s" % p.err.strip())
+    p, _, name, correct = ctx.solve([], dict(env, APSP_DEVICE="%d,%d" % (a, b)))
+    check(correct and (name or "").startswith("2 devices: "), "APSP_DEVICE=%d,%d: %r" % (a, b, name))
+    for args, code, needle in (
+        (["-d", "%d,%d" % (a, a)], EXIT_USAGE, "named twice"),
+        (["-d", "%d,host" % a], EXIT_USAGE, "cannot share"),
+        (["-d", "%d,,%d" % (a, b)], EXIT_USAGE, "empty item"),
+        (["-d", "cpus", "--device-shares=1"], EXIT_USAGE, "2 positive numbers"),
+        (["-d", "cpus", "--device-shares=1,0"], EXIT_USAGE, "positive"),
+        (["-d", "cpus", "--device-shares=1,x"], EXIT_USAGE, "device-shares"),
+        (["-d", "%d,no-such-device-xyz" % a], EXIT_DEVICE, "no-such-device-xyz"),
+    ):
+        expect_failure(ctx, args, code, "-d %s" % " ".join(args), env, needles=[needle])
+
+
+def test_two_platforms(ctx):
+    """A PoCL device and Oclgrind's simulated device share a solve: two platforms, two
+    contexts, so each panel between them waits on the host (src/opencl/panels.c)."""
+    icd = "/usr/lib/oclgrind/liboclgrind-rt-icd.so"
+    pocl = "/etc/OpenCL/vendors/pocl.icd"
+    if not (os.path.exists(icd) and os.path.exists(pocl)):
+        print("needs Oclgrind (Debian: oclgrind) and PoCL")
+        if os.environ.get("APSP_TEST_REQUIRE_DEVICE") == "1":
+            check(False, "APSP_TEST_REQUIRE_DEVICE=1: Oclgrind or PoCL is missing")
+            return
+        sys.exit(SKIP)
+    vendors = os.path.join(ctx.work, "vendors")
+    os.mkdir(vendors)
+    with open(os.path.join(vendors, "oclgrind.icd"), "w") as f:
+        f.write(icd + "\n")
+    with open(pocl) as f, open(os.path.join(vendors, "pocl.icd"), "w") as g:
+        g.write(f.read())
+    env = clean_env(OCL_ICD_VENDORS=vendors)
+    env.pop("OCL_ICD_FILENAMES", None)
+    for spec in ("pthread,oclgrind", "oclgrind,pthread"):
+        p, _, name, correct = ctx.solve(
+            ["-d", spec, "--device-shares=1,1", "--tile=16"], env, name="v65-disconnected")
+        check(p.returncode == 0 and correct and "(50%)" in (name or ""),
+              "-d %s: exit %d, correct %s, %r: %s" % (spec, p.returncode, correct, name,
+                                                      p.err.strip()))
+
+
 TESTS = {
     "list": test_list,
     "select-index": test_select_index,
@@ -377,6 +441,8 @@ TESTS = {
     "buffer-cap": test_buffer_cap,
     "concurrent": test_concurrent,
     "kernel-params": test_kernel_params,
+    "device-list": test_device_list,
+    "two-platforms": test_two_platforms,
 }
 
 
