@@ -142,8 +142,19 @@ const char *kernel_defines(const kernel_params *params, char *buf, size_t size) 
 
 /* ---- fitting the device ---------------------------------------------------------------------- */
 
+/* A CPU device (PoCL) reports 4096 work-items per work-group but runs a work-group on one
+ * thread, its work-items' private arrays on that thread's stack: 64 x 64 work-items of phase 1
+ * at round depth 512 overflow it (SIGSEGV with PoCL 3.1). apsp gives CPU devices at most this. */
+enum { CPU_MAX_WORK_GROUP = 1024 };
+
+static size_t usable_work_group(const device_limits *lim) {
+    int cpu = (lim->type & CL_DEVICE_TYPE_CPU) != 0;
+    return cpu && lim->max_work_group > CPU_MAX_WORK_GROUP ? CPU_MAX_WORK_GROUP
+                                                           : lim->max_work_group;
+}
+
 int group_fits(const device_limits *lim, size_t cols, size_t rows) {
-    return cols * rows <= lim->max_work_group && cols <= lim->max_item[0] &&
+    return cols * rows <= usable_work_group(lim) && cols <= lim->max_item[0] &&
            rows <= lim->max_item[1];
 }
 
@@ -255,7 +266,7 @@ apsp_status check_params(const kernel_params *p, const device_limits *lim, const
                     "%s does not fit %s: phases 1-2 need work-groups of at least %d x %d "
                     "work-items and the device allows %zu",
                     what, device_name, p->tile / MAX_PIVOT_CELLS, p->tile / MAX_PIVOT_CELLS,
-                    lim->max_work_group);
+                    usable_work_group(lim));
     size_t edge = (size_t)copy_edge(p);
     const struct {
         const char *kernel; /* "... need(s) work-groups of" */
@@ -271,7 +282,7 @@ apsp_status check_params(const kernel_params *p, const device_limits *lim, const
                         "%s does not fit %s: %s work-groups of %zu x %zu work-items and the device "
                         "allows %zu (per dimension %zu x %zu)",
                         what, device_name, groups[g].kernel, groups[g].cols, groups[g].rows,
-                        lim->max_work_group, lim->max_item[0], lim->max_item[1]);
+                        usable_work_group(lim), lim->max_item[0], lim->max_item[1]);
     uint64_t need = local_bytes(p);
     if (need > lim->local_memory)
         return fail(error, APSP_ERR_DEVICE,
@@ -347,9 +358,19 @@ apsp_status choose_params(const apsp_options *options, const device_limits *lim,
     kernel_params entry_params = fallback_params;
     int tile_set = 0;
     apply_params("tuning table", entry->params, &entry_params, &tile_set, NULL);
+    /* The device's round depth, halved until everything fits; when none does, the reason at
+     * the depth tried first is the one to give (not "tile 1"). */
+    apsp_error first = {0};
     for (tile = entry_params.tile;; tile /= 2) {
         status = params_at(entry, tile, options, lim, device_name, 0, p, error);
-        if (status == APSP_OK || status == APSP_ERR_USAGE || tile == 1)
+        if (status == APSP_OK || status == APSP_ERR_USAGE)
             return status;
+        if (tile == entry_params.tile && error)
+            first = *error;
+        if (tile == 1) {
+            if (error)
+                *error = first;
+            return first.status ? first.status : status;
+        }
     }
 }
