@@ -49,6 +49,8 @@ int apsp_backend_parse(const char *text, apsp_backend_kind *kind) {
 
 int apsp_parse_bytes(const char *text, uint64_t *bytes) {
     char *end;
+    if (!text || *text < '0' || *text > '9')
+        return -1; /* strtoull would skip blanks and take a sign */
     errno = 0;
     unsigned long long v = strtoull(text, &end, 10);
     if (errno || end == text || text[0] == '-')

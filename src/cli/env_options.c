@@ -18,7 +18,8 @@ static void fill(const char **field, const char *name) {
 int env_options_apply(apsp_options *o, int *show_build, char *message, size_t size) {
     if (o->backend != APSP_BACKEND_CPU)
         fill(&o->device, "APSP_DEVICE");
-    fill(&o->kernel_params, "APSP_KERNEL_PARAMS");
+    if (o->backend != APSP_BACKEND_CPU) /* OpenCL's: the pthread backend would refuse it */
+        fill(&o->kernel_params, "APSP_KERNEL_PARAMS");
     fill(&o->cpu_isa, "APSP_CPU_ISA");
     fill(&o->kernel_dir, "APSP_KERNEL_DIR");
     fill(&o->build_options, "APSP_BUILD_OPTIONS");

@@ -9,7 +9,7 @@
 
 /* Fills what the options leave unset from the environment:
  *   APSP_DEVICE            options->device (not with --backend=cpu)
- *   APSP_KERNEL_PARAMS     options->kernel_params
+ *   APSP_KERNEL_PARAMS     options->kernel_params (not with --backend=cpu)
  *   APSP_MAX_BUFFER_BYTES  options->max_buffer_bytes ("64K", "512M")
  *   APSP_CPU_ISA           options->cpu_isa
  *   APSP_KERNEL_DIR, APSP_BUILD_OPTIONS, APSP_DUMP_PROGRAM, APSP_PROFILE=1: kernel work

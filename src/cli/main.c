@@ -97,6 +97,8 @@ static int usage_error(const char *format, const char *arg) {
 
 static int parse_int(const char *text, long min, long max, int *out) {
     char *end;
+    if (*text < '0' || *text > '9')
+        return -1; /* strtol would skip blanks and take a sign */
     errno = 0;
     long v = strtol(text, &end, 10);
     if (errno || end == text || *end != '\0' || v < min || v > max)

@@ -128,6 +128,28 @@ static void cpu_close(backend_device *d) {
     free(d);
 }
 
+/* What the options ask of this backend: an instruction set it knows, and no OpenCL settings
+ * (a --tile or --kernel-params silently ignored would be a surprise). */
+static apsp_status check_options(const apsp_options *o, apsp_error *error) {
+    static const char *const isas[] = {"avx512", "avx2", "portable"};
+    int known = !o->cpu_isa;
+    for (size_t i = 0; i < sizeof isas / sizeof isas[0] && !known; i++)
+        known = strcmp(o->cpu_isa, isas[i]) == 0;
+    if (!known)
+        return fail(error, APSP_ERR_USAGE, "cpu_isa '%s': expected avx512, avx2 or portable",
+                    o->cpu_isa);
+    if (o->tile && o->tile != ROUND_DEPTH)
+        return fail(error, APSP_ERR_USAGE,
+                    "--tile=%d: the pthread backend runs this solve, and its round depth is %d",
+                    o->tile, ROUND_DEPTH);
+    if (o->kernel_params)
+        return fail(error, APSP_ERR_USAGE,
+                    "--kernel-params=%s: the pthread backend runs this solve, and it has no "
+                    "OpenCL kernels",
+                    o->kernel_params);
+    return APSP_OK;
+}
+
 /* The pthread backend runs alone: its threads already use every core. */
 static apsp_status cpu_open(const apsp_device_info *const *infos, size_t count,
                             const apsp_options *options, backend_device **out, apsp_error *error) {
@@ -138,6 +160,9 @@ static apsp_status cpu_open(const apsp_device_info *const *infos, size_t count,
                     infos[0]->name);
     if (options->threads < 0)
         return fail(error, APSP_ERR_USAGE, "--threads=%d: must be at least 1", options->threads);
+    apsp_status status = check_options(options, error);
+    if (status != APSP_OK)
+        return status;
     unsigned threads = options->threads > 0 ? (unsigned)options->threads : online_cores();
     backend_device *d = apsp_calloc(1, sizeof *d);
     if (d)

@@ -53,13 +53,10 @@ static apsp_status create_queues(backend_device *d, apsp_error *error) {
     return APSP_OK;
 }
 
-/* The parameters of every solve unless a tight buffer cap lowers the phase-3 blocks: the
- * CPU kernels where they fit, else the work-group kernels. */
+/* The parameters of every solve unless a tight buffer cap lowers the phase-3 blocks. */
 static apsp_status choose(backend_device *d, apsp_error *error) {
     apsp_status status =
         choose_params(d->options, &d->limits, d->name, &d->chosen, &d->extra_options, error);
-    if (status == APSP_OK && (!d->chosen.cpu_kernels || !cpu_kernels_fit(&d->chosen)))
-        use_work_group_kernels(&d->chosen);
     d->params = d->chosen;
     return status;
 }

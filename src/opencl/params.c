@@ -28,15 +28,27 @@ typedef struct param_entry {
     const char *options; /* build options for this driver beyond the -D defines */
 } param_entry;
 
+/* AMD GPUs, compile-checked and not measured: tests/amd/compile.py compiles cl/fw.cl with clang-14
+ * for gfx90a (MI210) and gfx1030 (docs/performance.md, "AMD: compile-checked"). There the GPU
+ * row's phase 3 takes 214 VGPRs and 24 KiB of local memory per 128 work-items, so a compute
+ * unit's 64 KiB holds two work-groups: one wave per SIMD. 64 x 128 blocks of 4 x 8 micro-tiles
+ * per work-group of 16 x 16 (ROCm's largest, 256) with 8-deep k-chunks double-buffered take 113
+ * VGPRs and 12 KiB, without spills: four waves per SIMD on gfx90a, eight on gfx1030. Both
+ * spellings of the vendor: ROCm says "Advanced Micro Devices, Inc.", Mesa's drivers "AMD". */
+#define AMD_GPU_PARAMS "TILE=128,PIVOT_SPLIT=4,THREAD_ROWS=4,THREAD_COLS=8,K_CHUNK=8,PREFETCH=1"
+
 static const param_entry param_table[] = {
+    {"Advanced Micro Devices", NULL, CL_DEVICE_TYPE_GPU, AMD_GPU_PARAMS, ""},
+    {"AMD", NULL, CL_DEVICE_TYPE_GPU, AMD_GPU_PARAMS, ""},
     /* GPUs. Measured on NVIDIA Hopper through NVIDIA OpenCL 3.0 (driver 580) with
      * tests/gpu/tune.sh (tests/gpu/NOTES.md): H200 14.3 T relax/s at V = 20000 and 14.8 T at
      * 40000, H100 80GB HBM3 the same. 64 x 128 blocks of 8 x 8 micro-tiles per work-group of
      * 8 x 16 (153 registers: three work-groups per multiprocessor), int4 accesses, 16-deep
      * k-chunks double-buffered, the k-loop unrolled 8 steps at a time; phase 2 in 4 column slabs
      * per block (1, 2, 4 and 8 measured the same). Other NVIDIA GPUs (48 KB of local memory and
-     * 64K registers per multiprocessor since Kepler), AMD and Intel GPUs (32 KB of local memory;
-     * nothing assumes a sub-group width) get the same shape, not measured. */
+     * 64K registers per multiprocessor since Kepler) and Intel GPUs (32 KB of local memory;
+     * nothing assumes a sub-group width) get the same shape, not measured; AMD GPUs the rows
+     * above. */
     {NULL, NULL, CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR,
      "TILE=128,PIVOT_SPLIT=4,THREAD_ROWS=8,THREAD_COLS=8,GROUP_ROWS=8,GROUP_COLS=16,PREFETCH=1,"
      "K_UNROLL=8",
@@ -98,16 +110,19 @@ static const char *param_names(char *buf, size_t size) {
     return buf;
 }
 
-/* Applies "NAME=N,..." (text, from `source`) to p; *tile_set says whether TILE was among them. */
+/* Applies "NAME=N,..." (text, from `source`) to p; *set receives a bit per parameter named
+ * (1 << its position in KERNEL_PARAMS). */
 static apsp_status apply_params(const char *source, const char *text, kernel_params *p,
-                                int *tile_set, apsp_error *error) {
+                                unsigned *set, apsp_error *error) {
     for (const char *s = text; *s;) {
         size_t len = strcspn(s, "=,");
         const param_field *field = find_field(s, len);
         char *end = (char *)s + len;
         errno = 0;
-        long v = s[len] == '=' ? strtol(s + len + 1, &end, 10) : 0;
-        if (!field || s[len] != '=' || errno || end == s + len + 1 ||
+        /* strtol would skip blanks and take a sign: the value must start with a digit. */
+        int digit = s[len] == '=' && s[len + 1] >= '0' && s[len + 1] <= '9';
+        long v = digit ? strtol(s + len + 1, &end, 10) : 0;
+        if (!field || !digit || errno || end == s + len + 1 ||
             (*end != ',' && *end != '\0')) {
             char names[256];
             return fail(error, APSP_ERR_USAGE,
@@ -118,8 +133,7 @@ static apsp_status apply_params(const char *source, const char *text, kernel_par
             return fail(error, APSP_ERR_USAGE, "%s=%s: %s must be from %d to %d", source, text,
                         field->name, field->least, field->most);
         *(int *)((char *)p + field->offset) = (int)v;
-        if (field->offset == offsetof(kernel_params, tile))
-            *tile_set = 1;
+        *set |= 1u << (field - param_fields);
         s = *end == ',' ? end + 1 : end;
     }
     return APSP_OK;
@@ -226,8 +240,8 @@ static void fit_phase3(kernel_params *p, const device_limits *lim) {
 static apsp_status derive_params(const param_entry *entry, int tile, const device_limits *lim,
                                  kernel_params *p, apsp_error *error) {
     *p = fallback_params;
-    int tile_set = 0;
-    if (apply_params("tuning table", entry->params, p, &tile_set, error) != APSP_OK)
+    unsigned set = 0;
+    if (apply_params("tuning table", entry->params, p, &set, error) != APSP_OK)
         return fail(error, APSP_ERR_INTERNAL, "the tuning table: %s", error ? error->message : "");
     p->tile = tile;
     fit_pivot_items(p, lim);
@@ -312,13 +326,48 @@ void use_work_group_kernels(kernel_params *p) {
 }
 
 /* One try at round depth `tile`: derive, apply the user's words over it, check. */
+_Static_assert(PARAM_COUNT <= 32, "apply_params reports the parameters set in 32 bits");
+
+/* The bit of apply_params' mask for the parameter `name`. */
+static unsigned param_bit(const char *name) {
+    return 1u << (find_field(name, strlen(name)) - param_fields);
+}
+
+/* The user's words over the derived parameters. A table's CPU shape that cannot run the CPU
+ * kernels (a round depth below CPU_COLS, or the user's CPU_KERNELS=0) becomes the work-group
+ * kernels' CPU shape first, so that the user's own values stay as given; CPU_KERNELS=1 asked
+ * for with a shape they cannot run is refused. */
+static apsp_status apply_user_params(const apsp_options *options, kernel_params *p,
+                                     apsp_error *error) {
+    const char *words = options->kernel_params ? options->kernel_params : "";
+    kernel_params wanted = *p;
+    unsigned set = 0;
+    apsp_status status = apply_params("--kernel-params", words, &wanted, &set, error);
+    if (status != APSP_OK)
+        return status;
+    if (!wanted.cpu_kernels || !cpu_kernels_fit(&wanted)) {
+        use_work_group_kernels(p);
+        set = 0;
+        apply_params("--kernel-params", words, p, &set, NULL);
+    } else {
+        *p = wanted;
+    }
+    if (p->cpu_kernels && !cpu_kernels_fit(p) && (set & param_bit("CPU_KERNELS")))
+        return fail(error, APSP_ERR_USAGE,
+                    "--kernel-params=%s: CPU_KERNELS=1 needs GROUP_ROWS = GROUP_COLS = 1, "
+                    "THREAD_ROWS a multiple of %d, THREAD_COLS and TILE multiples of %d",
+                    words, CPU_ROWS, CPU_COLS);
+    if (p->cpu_kernels && !cpu_kernels_fit(p))
+        use_work_group_kernels(p);
+    return APSP_OK;
+}
+
 static apsp_status params_at(const param_entry *entry, int tile, const apsp_options *options,
                              const device_limits *lim, const char *device_name, int explicit_tile,
                              kernel_params *p, apsp_error *error) {
     apsp_status status = derive_params(entry, tile, lim, p, error);
-    int tile_set = 0;
-    if (status == APSP_OK && options->kernel_params)
-        status = apply_params("--kernel-params", options->kernel_params, p, &tile_set, error);
+    if (status == APSP_OK)
+        status = apply_user_params(options, p, error);
     if (status != APSP_OK)
         return status;
     p->tile = tile; /* TILE among the user's words was taken as the round depth already */
@@ -329,14 +378,14 @@ static apsp_status params_at(const param_entry *entry, int tile, const apsp_opti
 /* TILE from --tile, or else from --kernel-params; 0: the device's. */
 static apsp_status explicit_tile(const apsp_options *options, int *tile, apsp_error *error) {
     kernel_params scratch = fallback_params;
-    int tile_set = 0;
+    unsigned set = 0;
     *tile = options->tile;
     if (!*tile && options->kernel_params) {
         apsp_status status =
-            apply_params("--kernel-params", options->kernel_params, &scratch, &tile_set, error);
+            apply_params("--kernel-params", options->kernel_params, &scratch, &set, error);
         if (status != APSP_OK)
             return status;
-        *tile = tile_set ? scratch.tile : 0;
+        *tile = (set & param_bit("TILE")) ? scratch.tile : 0;
     }
     if (*tile && !is_power_of_two(*tile))
         return fail(error, APSP_ERR_USAGE,
@@ -356,8 +405,8 @@ apsp_status choose_params(const apsp_options *options, const device_limits *lim,
         return status != APSP_OK ? status
                                  : params_at(entry, tile, options, lim, device_name, 1, p, error);
     kernel_params entry_params = fallback_params;
-    int tile_set = 0;
-    apply_params("tuning table", entry->params, &entry_params, &tile_set, NULL);
+    unsigned set = 0;
+    apply_params("tuning table", entry->params, &entry_params, &set, NULL);
     /* The device's round depth, halved until everything fits; when none does, the reason at
      * the depth tried first is the one to give (not "tile 1"). */
     apsp_error first = {0};

@@ -11,24 +11,43 @@
 #include <string.h>
 
 /* options->dump_program: the program binary (PTX on NVIDIA), for kernel work. */
-static void dump_program(const backend_device *d) {
+static apsp_status dump_program(const backend_device *d, apsp_error *error) {
     const char *path = d->options->dump_program;
     size_t size = 0;
     unsigned char *binary = NULL;
     if (!path || !*path)
-        return;
-    if (clGetProgramInfo(d->kernels.program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) ==
-            CL_SUCCESS &&
-        size > 0 && (binary = malloc(size)) != NULL &&
-        clGetProgramInfo(d->kernels.program, CL_PROGRAM_BINARIES, sizeof binary, &binary, NULL) ==
-            CL_SUCCESS) {
-        FILE *f = fopen(path, "wb");
-        if (f) {
-            fwrite(binary, 1, size, f);
-            fclose(f);
-        }
-    }
+        return APSP_OK;
+    int got = clGetProgramInfo(d->kernels.program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size,
+                               NULL) == CL_SUCCESS &&
+              size > 0 && (binary = malloc(size)) != NULL &&
+              clGetProgramInfo(d->kernels.program, CL_PROGRAM_BINARIES, sizeof binary, &binary,
+                               NULL) == CL_SUCCESS;
+    FILE *f = got ? fopen(path, "wb") : NULL;
+    int written = f && fwrite(binary, 1, size, f) == size;
+    int closed = f && fclose(f) == 0;
     free(binary);
+    if (!got)
+        return fail(error, APSP_ERR_DEVICE, "%s gave no program binary to write to %s", d->name,
+                    path);
+    return written && closed ? APSP_OK
+                             : fail(error, APSP_ERR_OUTPUT, "%s: cannot write the program binary",
+                                    path);
+}
+
+/* More build options may not define what the library defines itself (a wrong INF or TILE
+ * would give wrong answers silently). */
+static apsp_status check_build_options(const char *extra, const char *defines,
+                                       apsp_error *error) {
+    for (const char *d = extra ? strstr(extra, "-D") : NULL; d; d = strstr(d + 2, "-D")) {
+        size_t len = strcspn(d + 2, "= ");
+        char own[80];
+        snprintf(own, sizeof own, "-D%.*s=", (int)(len < 60 ? len : 60), d + 2);
+        if (len > 0 && strstr(defines, own))
+            return fail(error, APSP_ERR_USAGE,
+                        "build options '%s': %.*s is set by apsp itself (use --kernel-params)",
+                        extra, (int)len + 2, d);
+    }
+    return APSP_OK;
 }
 
 /* The build log at `level`, after `headline`. */
@@ -65,8 +84,7 @@ static apsp_status compile(backend_device *d, apsp_error *error) {
     char headline[1400];
     snprintf(headline, sizeof headline, "built for %s with '%s'", d->name, d->kernels.options);
     log_build(d, APSP_LOG_DEBUG, headline);
-    dump_program(d);
-    return APSP_OK;
+    return dump_program(d, error);
 }
 
 /* Creates one kernel and checks that the driver runs it with work-groups of `items`: a kernel's
@@ -116,6 +134,9 @@ apsp_status program_prepare(backend_device *d, apsp_error *error) {
              d->extra_options, extra && *extra ? " " : "", extra ? extra : "");
     if (d->kernels.program && strcmp(options, d->kernels.options) == 0)
         return APSP_OK;
+    apsp_status checked = check_build_options(extra, defines, error);
+    if (checked != APSP_OK)
+        return checked;
     program_release(&d->kernels);
     snprintf(d->kernels.options, sizeof d->kernels.options, "%s", options);
     apsp_status status = compile(d, error);

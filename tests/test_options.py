@@ -1,0 +1,88 @@
+"""Options and variables the apsp command must refuse, or take exactly as given (regressions of
+the small validation holes found by a hostile read): each case runs the command on a testcase
+and checks the exit code, the one error line and, for a run, the bytes.
+
+    test_options.py APSP TESTCASES_DIR
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+CASE = "v129-dense"
+
+
+def main():
+    apsp, cases = sys.argv[1], sys.argv[2]
+    src = os.path.join(cases, CASE + ".in")
+    with open(os.path.join(cases, CASE + ".out"), "rb") as f:
+        want = f.read()
+    has_opencl = "(opencl backend)" in subprocess.run(
+        [apsp, "--list-devices"], capture_output=True, text=True).stdout
+    failures = []
+    with tempfile.TemporaryDirectory() as work:
+        out = os.path.join(work, "out.bin")
+
+        def run(args, env=None):
+            if os.path.exists(out):
+                os.unlink(out)
+            full = dict(os.environ, **(env or {}))
+            for k in ("APSP_DEVICE", "APSP_KERNEL_PARAMS", "APSP_MAX_BUFFER_BYTES"):
+                if not env or k not in env:
+                    full.pop(k, None)
+            return subprocess.run([apsp] + args + [src, out], capture_output=True, text=True,
+                                  env=full, timeout=300)
+
+        def expect(args, code, needle="", env=None, opencl=False):
+            if opencl and not has_opencl:
+                print("skip (no OpenCL device): %s" % args)
+                return
+            p = run(args, env)
+            lines = p.stderr.strip().splitlines()
+            what = "%s %s" % (" ".join("%s=%s" % kv for kv in (env or {}).items()), args)
+            if code == 0:
+                ok = p.returncode == 0 and open(out, "rb").read() == want
+            else:
+                ok = (p.returncode == code and len(lines) == 1 and lines[0].startswith("apsp: ")
+                      and needle.lower() in lines[0].lower() and not os.path.exists(out))
+            print("%-4s %s -> exit %d %s" % ("ok" if ok else "FAIL", what, p.returncode,
+                                              lines[-1][:110] if lines else ""))
+            if not ok:
+                failures.append(what)
+            return p
+
+        expect(["--tile= 16"], 2, "--tile")
+        expect(["--threads= 2"], 2, "--threads")
+        expect(["--threads=-2"], 2, "--threads")
+        expect(["--max-buffer-bytes= -1"], 2, "--max-buffer-bytes")
+        expect(["--backend=opencl"], 2, "APSP_MAX_BUFFER_BYTES", {"APSP_MAX_BUFFER_BYTES": " -1"},
+               opencl=True)
+        expect(["--backend=opencl", "--kernel-params=K_CHUNK= 16"], 2, "K_CHUNK", opencl=True)
+        expect(["--backend=opencl", "--kernel-params=CPU_KERNELS=5"], 2, "CPU_KERNELS",
+               opencl=True)
+        expect(["--backend=opencl", "--kernel-params=CPU_KERNELS=1,GROUP_ROWS=4"], 2,
+               "CPU_KERNELS=1 needs", opencl=True)
+        # Taken as given, not silently replaced by the device's shape.
+        p = expect(["--backend=opencl", "--kernel-params=CPU_KERNELS=0,THREAD_ROWS=7"], 0,
+                   env={"APSP_SHOW_BUILD": "1"}, opencl=True)
+        if p is not None and "-DTHREAD_ROWS=7 " not in p.stderr:
+            failures.append("THREAD_ROWS=7 was not built as given")
+            print("FAIL THREAD_ROWS=7 was not built as given")
+        expect(["--backend=cpu"], 2, "cpu_isa", {"APSP_CPU_ISA": "garbage"})
+        expect(["--backend=opencl"], 4, "/nonexistent/x", {"APSP_DUMP_PROGRAM": "/nonexistent/x"},
+               opencl=True)
+        expect(["--backend=opencl"], 2, "-DINF", {"APSP_BUILD_OPTIONS": "-DINF=5"}, opencl=True)
+        expect(["--backend=cpu", "--tile=64"], 2, "pthread backend")
+        expect(["--backend=cpu", "--kernel-params=K_CHUNK=8"], 2, "pthread backend")
+        expect(["--backend=cpu", "--tile=128"], 0)
+        # The variable is OpenCL's: with --backend=cpu it does not apply.
+        expect(["--backend=cpu"], 0, env={"APSP_KERNEL_PARAMS": "K_CHUNK=8"})
+        # A reason names the round depth that was tried, not "tile 1".
+        p = expect(["--backend=opencl", "--kernel-params=CPU_KERNELS=0,GROUP_ROWS=64,GROUP_COLS=64"],
+                   6, "tile 128", opencl=True)
+    print("%d failures" % len(failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
