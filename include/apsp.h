@@ -15,7 +15,12 @@
  * device is opened and the kernels compiled once.
  *
  * The library prints nothing and reads no environment variable: diagnostics go to the log
- * function in apsp_options, and every setting is an option. */
+ * function in apsp_options, and every setting is an option.
+ *
+ * Pointers: every `apsp_error *error` and `apsp_report *report` may be NULL (nothing is
+ * reported); `const apsp_options *` may be NULL (the defaults); the destroy and abort functions
+ * accept NULL; apsp_solver_solve refuses a NULL solver or matrix with APSP_ERR_USAGE; every other
+ * pointer argument must point at what the comment says. */
 #ifndef APSP_H
 #define APSP_H
 
@@ -156,7 +161,10 @@ typedef struct apsp_report {
     int devices;        /* devices that shared the solve; `device` names each and its rows */
 } apsp_report;
 
-/* Replaces every distance by the shortest-path distance, in place. Weights must be >= 0.
+/* Replaces every distance by the shortest-path distance, in place. The matrix is checked before
+ * it is changed (APSP_ERR_USAGE naming the first problem): the geometry apsp_matrix_create
+ * gives, distances 0 to APSP_INF with 0 on the diagonal and APSP_INF in the padding, and
+ * (V - 1) * (largest weight) < APSP_INF, the hw3 reader's rule.
  * Opens the device, solves and closes it: apsp_solver_create, apsp_solver_solve and
  * apsp_solver_destroy in one call. */
 APSP_EXPORT apsp_status apsp_solve(apsp_matrix *matrix, const apsp_options *options,

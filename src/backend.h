@@ -6,7 +6,8 @@
  * then drives the device round by round:
  *
  *     plan(vertices)          the geometry the device needs: round depth T, units of n and rows
- *     load(rows b..e)         take those rows of the padded matrix (all of them for one device)
+ *     prepare(rows b..e)      check that those rows fit, and make room for them
+ *     load()                  take those rows of the padded matrix (all of them for one device)
  *     for r in 0 .. n/T - 1:
  *         close_pivot(r)      only on the owner of the pivot rows r*T .. r*T + T - 1: closes the
  *                             pivot block and updates the pivot rows (phases 1 and 2)
@@ -77,10 +78,13 @@ typedef struct apsp_backend_impl {
                         apsp_error *error);
     /* Relaxations per second the device can be expected to do, to share rows by. */
     double (*speed)(backend_device *device);
-    /* Rows [row_begin, row_end) of the geometry's padded matrix, from `matrix` (rows and columns
-     * at or past matrix->n are padding, which the device makes itself). */
-    apsp_status (*load)(backend_device *device, const solve_geometry *geometry, apsp_matrix *matrix,
-                        size_t row_begin, size_t row_end, apsp_error *error);
+    /* Rows [row_begin, row_end) of the geometry's padded matrix: refused when they cannot fit
+     * (before the matrix is read), else room made for them. */
+    apsp_status (*prepare)(backend_device *device, const solve_geometry *geometry, size_t row_begin,
+                           size_t row_end, apsp_error *error);
+    /* Those rows from `matrix` (rows and columns at or past matrix->n are padding, which the
+     * device makes itself). */
+    apsp_status (*load)(backend_device *device, apsp_matrix *matrix, apsp_error *error);
     apsp_status (*close_pivot)(backend_device *device, size_t round, apsp_error *error);
     /* Round r's pivot rows, T x n row-major, out of the owner (after close_pivot: the handoff
      * stays valid until round r + 2 is handed out) and into another device. */

@@ -3,6 +3,7 @@
 #include "backends.h"
 #include "base/error.h"
 #include "base/fault.h"
+#include "base/matrix.h"
 #include "base/util.h"
 #include "drivers/drivers.h"
 
@@ -76,6 +77,11 @@ apsp_status apsp_solver_solve(apsp_solver *s, apsp_matrix *matrix, apsp_report *
                               apsp_error *error) {
     if (report)
         memset(report, 0, sizeof *report);
+    if (!s)
+        return fail(error, APSP_ERR_USAGE, "apsp_solver_solve: no solver");
+    apsp_status checked = matrix_check_shape(matrix, error);
+    if (checked != APSP_OK)
+        return checked;
     apsp_status status =
         drive_rows(s->impl, s->devices, s->count, matrix, &s->options, report, error);
     if (status == APSP_OK && report) {

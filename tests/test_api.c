@@ -230,12 +230,63 @@ static void test_solver(void) {
     apsp_solver_destroy(solver);
 }
 
+/* A matrix built by hand is checked before anything reads or changes it: each wrong one is
+ * APSP_ERR_USAGE naming the problem, and the matrix is left as it was. */
+static void test_matrix_checks(void) {
+    apsp_options o;
+    apsp_options_init(&o);
+    o.backend = APSP_BACKEND_CPU;
+    apsp_solver *solver = NULL;
+    apsp_error err;
+    CHECK(apsp_solver_create(&o, &solver, &err) == APSP_OK, "create: %s", err.message);
+    CHECK(apsp_solver_solve(NULL, NULL, NULL, &err) == APSP_ERR_USAGE, "no solver");
+    CHECK(apsp_solver_solve(solver, NULL, NULL, &err) == APSP_ERR_USAGE, "no matrix");
+    static const struct {
+        size_t i, j;
+        int32_t value;
+        const char *needle;
+    } bad[] = {
+        {0, 1, INT32_MAX, "0 to APSP_INF"},
+        {0, 1, -1, "0 to APSP_INF"},
+        {2, 2, 5, "diagonal"},
+        {0, 1, APSP_INF - 1, "reach APSP_INF"}, /* (V - 1) w >= APSP_INF: V = 3 */
+        {1, 100, 7, "padding"},
+    };
+    for (size_t b = 0; solver && b < sizeof bad / sizeof bad[0]; b++) {
+        apsp_matrix *m = NULL;
+        CHECK(apsp_matrix_create(3, &m, &err) == APSP_OK, "create(3)");
+        if (!m)
+            break;
+        apsp_matrix_row(m, bad[b].i)[bad[b].j] = bad[b].value;
+        apsp_status got = apsp_solver_solve(solver, m, NULL, &err);
+        CHECK(got == APSP_ERR_USAGE && strstr(err.message, bad[b].needle) &&
+                  apsp_matrix_row(m, bad[b].i)[bad[b].j] == bad[b].value &&
+                  apsp_matrix_row(m, 0)[2] == APSP_INF,
+              "cell (%zu, %zu) = %d: %s: %s", bad[b].i, bad[b].j, bad[b].value,
+              apsp_status_name(got), err.message);
+        apsp_matrix_destroy(m);
+    }
+    int32_t cells[128 * 128];
+    apsp_matrix shapes[] = {
+        {.n = 0, .padded = 128, .stride = 128, .data = cells},
+        {.n = 100, .padded = 100, .stride = 100, .data = cells},
+        {.n = 100, .padded = 128, .stride = 64, .data = cells},
+        {.n = 100, .padded = 128, .stride = 128, .data = NULL},
+    };
+    for (size_t k = 0; solver && k < sizeof shapes / sizeof shapes[0]; k++)
+        CHECK(apsp_solver_solve(solver, &shapes[k], NULL, &err) == APSP_ERR_USAGE,
+              "shape %zu (n %zu, padded %zu, stride %zu) is accepted", k, shapes[k].n,
+              shapes[k].padded, shapes[k].stride);
+    apsp_solver_destroy(solver);
+}
+
 int main(void) {
     test_matrix();
     test_names();
     test_devices();
     test_solve();
     test_solver();
+    test_matrix_checks();
     printf("%d checks, %d failed\n", checks, failures);
     return failures == 0 ? 0 : 1;
 }

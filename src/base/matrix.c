@@ -1,10 +1,12 @@
 /* The padded host distance matrix. */
-#include "apsp.h"
+#include "base/matrix.h"
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/parallel.h"
 #include "base/util.h"
 
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -82,4 +84,83 @@ void apsp_matrix_destroy(apsp_matrix *matrix) {
         return;
     free(matrix->data);
     free(matrix);
+}
+
+/* ---- checking a caller's matrix ------------------------------------------------------------ */
+
+typedef struct matrix_scan {
+    const apsp_matrix *m;
+    pthread_mutex_t lock;
+    size_t bad_i, bad_j; /* the first wrong cell in row-major order; bad_i = SIZE_MAX: none */
+    int32_t max_weight;  /* the largest finite off-diagonal distance */
+} matrix_scan;
+
+/* What cell (i, j) must hold: a distance 0..APSP_INF in the graph (0 on the diagonal), and in
+ * the padding exactly what apsp_matrix_create puts there. */
+static int cell_ok(const apsp_matrix *m, size_t i, size_t j, int32_t c) {
+    if (i == j)
+        return c == 0;
+    if (i >= m->n || j >= m->n)
+        return c == APSP_INF;
+    return c >= 0 && c <= APSP_INF;
+}
+
+static int scan_rows(void *context, size_t begin, size_t end) {
+    matrix_scan *s = context;
+    const apsp_matrix *m = s->m;
+    size_t bad_i = SIZE_MAX, bad_j = 0;
+    int32_t max_weight = 0;
+    for (size_t i = begin; i < end && bad_i == SIZE_MAX; i++) {
+        const int32_t *row = apsp_matrix_row(m, i);
+        for (size_t j = 0; j < m->padded; j++) {
+            int32_t c = row[j];
+            if (!cell_ok(m, i, j, c) && bad_i == SIZE_MAX) {
+                bad_i = i;
+                bad_j = j;
+            }
+            if (c != APSP_INF && c > max_weight && i < m->n && j < m->n)
+                max_weight = c;
+        }
+    }
+    pthread_mutex_lock(&s->lock);
+    if (bad_i < s->bad_i || (bad_i == s->bad_i && bad_j < s->bad_j)) {
+        s->bad_i = bad_i;
+        s->bad_j = bad_j;
+    }
+    if (max_weight > s->max_weight)
+        s->max_weight = max_weight;
+    pthread_mutex_unlock(&s->lock);
+    return 0;
+}
+
+apsp_status matrix_check_shape(const apsp_matrix *m, apsp_error *error) {
+    if (!m || !m->data || m->n == 0)
+        return fail(error, APSP_ERR_USAGE, "the matrix is missing or has no vertices");
+    if (m->padded < m->n || m->padded % APSP_MATRIX_ALIGN || m->stride < m->padded)
+        return fail(error, APSP_ERR_USAGE,
+                    "matrix of %zu vertices: padded = %zu must be a multiple of %d and at least "
+                    "n, stride = %zu at least padded (apsp_matrix_create makes such matrices)",
+                    m->n, m->padded, APSP_MATRIX_ALIGN, m->stride);
+    return APSP_OK;
+}
+
+apsp_status matrix_check_cells(const apsp_matrix *m, apsp_error *error) {
+    matrix_scan s = {.m = m, .bad_i = SIZE_MAX};
+    pthread_mutex_init(&s.lock, NULL);
+    size_t bytes = m->padded * m->stride * sizeof(int32_t);
+    parallel_slices(m->padded, bytes < PARALLEL_FILL_BYTES ? 1 : 0, scan_rows, &s);
+    pthread_mutex_destroy(&s.lock);
+    if (s.bad_i != SIZE_MAX)
+        return fail(error, APSP_ERR_USAGE, "matrix cell (%zu, %zu) is %d: %s", s.bad_i, s.bad_j,
+                    apsp_matrix_row(m, s.bad_i)[s.bad_j],
+                    s.bad_i == s.bad_j                   ? "the diagonal must be 0"
+                    : s.bad_i >= m->n || s.bad_j >= m->n ? "padding cells must be APSP_INF"
+                                                         : "distances must be 0 to APSP_INF");
+    /* As the reader requires: no path of V - 1 edges may reach the unreachable marker. */
+    if (m->n > 1 && (uint64_t)s.max_weight * (m->n - 1) >= APSP_INF)
+        return fail(error, APSP_ERR_USAGE,
+                    "matrix: a weight of %d with V = %zu lets a path reach APSP_INF; weights must "
+                    "stay at most %d",
+                    s.max_weight, m->n, (int32_t)((APSP_INF - 1) / (m->n - 1)));
+    return APSP_OK;
 }

@@ -188,14 +188,11 @@ static apsp_status cpu_plan(backend_device *d, size_t vertices, solve_geometry *
     return APSP_OK;
 }
 
-static apsp_status cpu_load(backend_device *d, const solve_geometry *g, apsp_matrix *m,
-                            size_t row_begin, size_t row_end, apsp_error *error) {
-    if (m->padded != g->n || row_begin % ROUND_DEPTH || row_end % ROUND_DEPTH)
-        return fail(error, APSP_ERR_INTERNAL,
-                    "matrix padding %zu and rows %zu-%zu do not fit "
-                    "blocks of %d",
-                    m->padded, row_begin, row_end, ROUND_DEPTH);
-    d->m = m;
+static apsp_status cpu_prepare(backend_device *d, const solve_geometry *g, size_t row_begin,
+                               size_t row_end, apsp_error *error) {
+    if (row_begin % ROUND_DEPTH || row_end % ROUND_DEPTH)
+        return fail(error, APSP_ERR_INTERNAL, "rows %zu-%zu do not fit blocks of %d", row_begin,
+                    row_end, ROUND_DEPTH);
     d->blocks = g->n / ROUND_DEPTH;
     d->block_begin = row_begin / ROUND_DEPTH;
     d->block_end = row_end / ROUND_DEPTH;
@@ -204,6 +201,15 @@ static apsp_status cpu_load(backend_device *d, const solve_geometry *g, apsp_mat
     d->used_threads = pool_threads(d->pool);
     if (d->used_threads > useful)
         d->used_threads = useful > 0 ? (unsigned)useful : 1;
+    return APSP_OK;
+}
+
+/* The work is done in place in the caller's matrix. */
+static apsp_status cpu_load(backend_device *d, apsp_matrix *m, apsp_error *error) {
+    if (m->padded != d->blocks * ROUND_DEPTH)
+        return fail(error, APSP_ERR_INTERNAL, "matrix padding %zu is not %zu blocks of %d",
+                    m->padded, d->blocks, ROUND_DEPTH);
+    d->m = m;
     return APSP_OK;
 }
 
@@ -323,6 +329,7 @@ const apsp_backend_impl apsp_backend_cpu = {
     .open = cpu_open,
     .close = cpu_close,
     .plan = cpu_plan,
+    .prepare = cpu_prepare,
     .load = cpu_load,
     .close_pivot = cpu_close_pivot,
     .speed = cpu_speed,

@@ -11,6 +11,7 @@
  * at the end. One device does the plain order, which has nothing to hide. */
 #include "backends.h"
 #include "base/error.h"
+#include "base/matrix.h"
 #include "base/util.h"
 #include "drivers/drivers.h"
 
@@ -228,12 +229,20 @@ static void describe_team(const team *t, apsp_report *report) {
     report->padded = t->geometry.n;
 }
 
-static apsp_status load_team(const team *t, apsp_matrix *m, apsp_error *error) {
+static apsp_status prepare_team(const team *t, apsp_error *error) {
     apsp_status status = APSP_OK;
     for (size_t i = 0; i < t->count && status == APSP_OK; i++)
         if (holds_rows(t, i))
             status =
-                t->impl->load(t->devices[i], &t->geometry, m, t->begin[i], t->begin[i + 1], error);
+                t->impl->prepare(t->devices[i], &t->geometry, t->begin[i], t->begin[i + 1], error);
+    return status;
+}
+
+static apsp_status load_team(const team *t, apsp_matrix *m, apsp_error *error) {
+    apsp_status status = APSP_OK;
+    for (size_t i = 0; i < t->count && status == APSP_OK; i++)
+        if (holds_rows(t, i))
+            status = t->impl->load(t->devices[i], m, error);
     return status;
 }
 
@@ -253,6 +262,10 @@ apsp_status drive_rows(const apsp_backend_impl *impl, backend_device *const *dev
     apsp_status status = plan_team(&t, m->n, error);
     if (status == APSP_OK)
         status = share_rows(&t, error);
+    if (status == APSP_OK)
+        status = prepare_team(&t, error);
+    if (status == APSP_OK) /* read only once the devices said they can take it */
+        status = matrix_check_cells(m, error);
     double t1 = seconds_now();
     if (status == APSP_OK)
         status = load_team(&t, m, error);

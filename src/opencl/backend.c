@@ -167,6 +167,7 @@ const apsp_backend_impl apsp_backend_opencl = {
     .open = opencl_open,
     .close = opencl_close,
     .plan = layout_plan,
+    .prepare = layout_prepare,
     .load = layout_load,
     .close_pivot = rounds_close_pivot,
     .speed = opencl_speed,

@@ -101,8 +101,9 @@ void program_release(cl_kernels *kernels);
 /* layout.c */
 apsp_status layout_plan(backend_device *d, size_t vertices, solve_geometry *geometry,
                         apsp_error *error);
-apsp_status layout_load(backend_device *d, const solve_geometry *geometry, apsp_matrix *matrix,
-                        size_t row_begin, size_t row_end, apsp_error *error);
+apsp_status layout_prepare(backend_device *d, const solve_geometry *geometry, size_t row_begin,
+                           size_t row_end, apsp_error *error);
+apsp_status layout_load(backend_device *d, apsp_matrix *matrix, apsp_error *error);
 apsp_status layout_store(backend_device *d, apsp_matrix *matrix, apsp_error *error);
 void layout_release(backend_device *d);
 

@@ -210,8 +210,8 @@ static apsp_status upload(backend_device *d, const apsp_matrix *m, apsp_error *e
     return APSP_OK;
 }
 
-apsp_status layout_load(backend_device *d, const solve_geometry *g, apsp_matrix *m,
-                        size_t row_begin, size_t row_end, apsp_error *error) {
+apsp_status layout_prepare(backend_device *d, const solve_geometry *g, size_t row_begin,
+                           size_t row_end, apsp_error *error) {
     cl_layout *l = &d->layout;
     l->geometry = *g;
     l->row_begin = row_begin;
@@ -222,8 +222,11 @@ apsp_status layout_load(backend_device *d, const solve_geometry *g, apsp_matrix 
         status = plan_bands(d, error);
     if (status == APSP_OK)
         status = create_buffers(d, error);
-    if (status == APSP_OK)
-        status = upload(d, m, error);
+    return status;
+}
+
+apsp_status layout_load(backend_device *d, apsp_matrix *m, apsp_error *error) {
+    apsp_status status = upload(d, m, error);
     if (status == APSP_OK)
         status = rounds_first_panels(d, error);
     cl_int err = status == APSP_OK ? FAULT_CL_STATUS(clFinish(d->queue)) : CL_SUCCESS;

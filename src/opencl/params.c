@@ -122,8 +122,7 @@ static apsp_status apply_params(const char *source, const char *text, kernel_par
         /* strtol would skip blanks and take a sign: the value must start with a digit. */
         int digit = s[len] == '=' && s[len + 1] >= '0' && s[len + 1] <= '9';
         long v = digit ? strtol(s + len + 1, &end, 10) : 0;
-        if (!field || !digit || errno || end == s + len + 1 ||
-            (*end != ',' && *end != '\0')) {
+        if (!field || !digit || errno || end == s + len + 1 || (*end != ',' && *end != '\0')) {
             char names[256];
             return fail(error, APSP_ERR_USAGE,
                         "%s=%s: expected NAME=N[,NAME=N...] with NAME one of %s", source, text,

@@ -29,15 +29,14 @@ static apsp_status dump_program(const backend_device *d, apsp_error *error) {
     if (!got)
         return fail(error, APSP_ERR_DEVICE, "%s gave no program binary to write to %s", d->name,
                     path);
-    return written && closed ? APSP_OK
-                             : fail(error, APSP_ERR_OUTPUT, "%s: cannot write the program binary",
-                                    path);
+    return written && closed
+               ? APSP_OK
+               : fail(error, APSP_ERR_OUTPUT, "%s: cannot write the program binary", path);
 }
 
 /* More build options may not define what the library defines itself (a wrong INF or TILE
  * would give wrong answers silently). */
-static apsp_status check_build_options(const char *extra, const char *defines,
-                                       apsp_error *error) {
+static apsp_status check_build_options(const char *extra, const char *defines, apsp_error *error) {
     for (const char *d = extra ? strstr(extra, "-D") : NULL; d; d = strstr(d + 2, "-D")) {
         size_t len = strcspn(d + 2, "= ");
         char own[80];

@@ -4,7 +4,7 @@
  *
  * On the first OpenCL device:
  *   - a matrix larger than the device's global memory: APSP_ERR_TOO_LARGE, refused before any
- *     upload (the matrix given has no data at all);
+ *     upload and before the matrix is read (it has one cell of data);
  *   - a tile that does not fit the device: APSP_ERR_DEVICE; one that is not a power of two,
  *     and a buffer cap below one band: APSP_ERR_USAGE;
  *   - a solve spread over several bands: the oracle's answer, the report's fields, and one
@@ -90,7 +90,11 @@ static void test_too_large(const apsp_device_info *d, const char *spec) {
     size_t v = 64;
     while ((uint64_t)v * v * 4 <= d->global_memory)
         v += 64;
-    apsp_matrix m = {.n = v, .padded = v, .stride = v, .data = NULL};
+    /* Refused before it is read: one cell stands for its v * v, which the library must not
+     * touch. */
+    int32_t cell = 0;
+    size_t padded = (v + APSP_MATRIX_ALIGN - 1) / APSP_MATRIX_ALIGN * APSP_MATRIX_ALIGN;
+    apsp_matrix m = {.n = v, .padded = padded, .stride = padded, .data = &cell};
     apsp_report report;
     apsp_error err;
     apsp_status status = solve_with(&m, spec, 0, 0, &report, &err);

@@ -1,0 +1,17 @@
+/* The library's own use of the public matrix: checking one a caller built. */
+#ifndef APSP_MATRIX_H
+#define APSP_MATRIX_H
+
+#include "apsp.h"
+
+/* APSP_ERR_USAGE, naming the first wrong thing, unless the matrix is one a solve can take.
+ * The shape: the geometry of apsp_matrix_create (data, n >= 1, padded a multiple of
+ * APSP_MATRIX_ALIGN, stride >= padded); cheap, checked first. The cells (after the device has
+ * planned, so that a matrix too large is refused before it is read): distances 0 to APSP_INF
+ * with 0 on the diagonal and APSP_INF in the padding, and weights small enough that no path of
+ * V - 1 edges reaches APSP_INF (the rule of the hw3 reader); every cell is read, on all cores
+ * for a large matrix. */
+apsp_status matrix_check_shape(const apsp_matrix *matrix, apsp_error *error);
+apsp_status matrix_check_cells(const apsp_matrix *matrix, apsp_error *error);
+
+#endif
