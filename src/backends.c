@@ -4,6 +4,7 @@
 #include "base/util.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,27 @@ static const apsp_device_info *match_spec(const device_list *list, apsp_backend_
     return NULL;
 }
 
+/* A name substring that also matches a device of another name (PoCL's "pthread-..." and the
+ * pthread backend for "pthread") would pick one of two different things silently: the other
+ * one, or NULL when the spec is no name or matches one kind of device only. */
+static const apsp_device_info *other_match(const device_list *list, apsp_backend_kind backend,
+                                           const char *spec, const apsp_device_info *first) {
+    size_t index;
+    if (parse_index(spec, &index) == 0 || !first)
+        return NULL;
+    static const char *const types[] = {"gpu", "cpu", "accelerator", "host"};
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
+        if (strcasecmp(spec, types[t]) == 0)
+            return NULL;
+    for (size_t i = 0; i < list->count; i++) {
+        const apsp_device_info *d = &list->items[i];
+        if (accepts(backend, d) && strcmp(d->name, first->name) != 0 &&
+            (contains_ignoring_case(d->name, spec) || contains_ignoring_case(d->platform, spec)))
+            return d;
+    }
+    return NULL;
+}
+
 static const apsp_device_info *default_device(const device_list *list, apsp_backend_kind backend) {
     const apsp_device_info *gpu = first_of_type(list, backend, "gpu");
     if (gpu)
@@ -118,13 +140,20 @@ static size_t all_of_type(const device_list *list, apsp_backend_kind backend, co
 /* The devices one comma-separated item names, appended to chosen; the new count (unchanged
  * when it names none). */
 static size_t match_item(const device_list *list, apsp_backend_kind backend, const char *item,
-                         const apsp_device_info **chosen, size_t count) {
+                         const apsp_device_info **chosen, size_t count, apsp_error *error) {
     static const char *const plurals[][2] = {
         {"gpus", "gpu"}, {"cpus", "cpu"}, {"accelerators", "accelerator"}};
     for (size_t p = 0; p < sizeof plurals / sizeof plurals[0]; p++)
         if (strcasecmp(item, plurals[p][0]) == 0)
             return all_of_type(list, backend, plurals[p][1], chosen, count);
     const apsp_device_info *d = match_spec(list, backend, item);
+    const apsp_device_info *other = other_match(list, backend, item, d);
+    if (other) {
+        fail(error, APSP_ERR_USAGE,
+             "-d %s matches device %d (%s) and device %d (%s): name one by its index", item,
+             d->index, d->name, other->index, other->name);
+        return SIZE_MAX;
+    }
     if (d && count < MAX_DEVICES)
         chosen[count++] = d;
     return count;
@@ -174,9 +203,12 @@ apsp_status devices_select(const device_list *list, apsp_backend_kind backend, c
         char word[256];
         snprintf(word, sizeof word, "%.*s", (int)len, item);
         size_t before = *count;
-        *count = match_item(list, backend, word, chosen, *count);
-        if (*count == before)
+        size_t after = match_item(list, backend, word, chosen, *count, error);
+        if (after == SIZE_MAX)
+            return APSP_ERR_USAGE; /* ambiguous: the error says so */
+        if (after == before)
             return no_match(list, backend, word, error);
+        *count = after;
         item += len + (item[len] == ',');
     }
     return check_together(chosen, *count, spec, error);
