@@ -15,11 +15,12 @@ apsp_status fail(apsp_error *error, apsp_status status, const char *format, ...)
 }
 
 const char *format_bytes(uint64_t bytes, char *buf, size_t size) {
-    static const char *const units[] = {"bytes", "kB", "MB", "GB", "TB", "PB", "EB"};
+    /* Powers of 1024, as --max-buffer-bytes and --list-devices count. */
+    static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
     double value = (double)bytes;
     size_t unit = 0;
-    while (value >= 1000.0 && unit + 1 < sizeof units / sizeof units[0]) {
-        value /= 1000.0;
+    while (value >= 1024.0 && unit + 1 < sizeof units / sizeof units[0]) {
+        value /= 1024.0;
         unit++;
     }
     if (unit == 0)

@@ -14,7 +14,7 @@
  * `return fail(error, APSP_ERR_INPUT, "...", ...);`. */
 apsp_status fail(apsp_error *error, apsp_status status, const char *format, ...) APSP_PRINTF(3, 4);
 
-/* Formats a byte count for people: "6.40 GB". Returns buf. */
+/* Formats a byte count for people in powers of 1024: "5.96 GiB". Returns buf. */
 const char *format_bytes(uint64_t bytes, char *buf, size_t size);
 
 #endif

@@ -1,4 +1,9 @@
+/* sched_getaffinity and CPU_COUNT are GNU extensions. */
+#define _GNU_SOURCE
 #include "base/util.h"
+
+#include <sched.h>
+#include <stdio.h>
 
 #include <string.h>
 #include <strings.h>
@@ -11,14 +16,32 @@ double seconds_now(void) {
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* The cores this process may run on (taskset, a container's cpuset), not all online ones. */
 unsigned online_cores(void) {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return (unsigned)CPU_COUNT(&set);
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (unsigned)n : 1;
 }
 
+/* A cgroup v2 limit on this process's memory (a container's), or 0 when there is none. */
+static uint64_t cgroup_memory_limit(void) {
+    FILE *f = fopen("/sys/fs/cgroup/memory.max", "r");
+    unsigned long long limit = 0;
+    if (f) {
+        if (fscanf(f, "%llu", &limit) != 1) /* "max": no limit */
+            limit = 0;
+        fclose(f);
+    }
+    return (uint64_t)limit;
+}
+
 uint64_t physical_memory(void) {
     long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGESIZE);
-    return pages > 0 && page_size > 0 ? (uint64_t)pages * (uint64_t)page_size : 0;
+    uint64_t memory = pages > 0 && page_size > 0 ? (uint64_t)pages * (uint64_t)page_size : 0;
+    uint64_t limit = cgroup_memory_limit();
+    return limit && (limit < memory || !memory) ? limit : memory;
 }
 
 int contains_ignoring_case(const char *haystack, const char *needle) {

@@ -8,10 +8,11 @@
 /* A monotonic clock in seconds, for the timings of apsp_report. */
 double seconds_now(void);
 
-/* Online cores, at least 1. */
+/* The cores this process may run on (its CPU affinity), at least 1. */
 unsigned online_cores(void);
 
-/* Physical memory in bytes; 0 when the system does not say. */
+/* Physical memory in bytes, or the cgroup's memory.max when that is lower; 0 when the system
+ * does not say. */
 uint64_t physical_memory(void);
 
 /* Whether needle occurs in haystack, ignoring case (an empty needle always does). */

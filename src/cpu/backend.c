@@ -302,7 +302,8 @@ static void cpu_unload(backend_device *d) {
 }
 
 static void cpu_summarize(backend_device *d, device_summary *s) {
-    snprintf(s->device, sizeof s->device, "%u POSIX threads, %s", d->used_threads, d->isa);
+    snprintf(s->device, sizeof s->device, "%u POSIX thread%s, %s", d->used_threads,
+             d->used_threads == 1 ? "" : "s", d->isa);
     s->tile = ROUND_DEPTH;
     s->threads = (int)d->used_threads;
     s->program_builds = 0;
