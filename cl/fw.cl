@@ -280,6 +280,10 @@ fw_phase2(__global int *row_panel, __global const int *col_panel, int n, int r) 
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+    /* The slab is read above by other work-items than write it below, and the loop's barriers
+     * order local memory only: without this one the reads and writes of C race (Oclgrind's
+     * --data-races, tests/opencl/oclgrind.py; docs/reliability.md). */
+    barrier(CLK_GLOBAL_MEM_FENCE);
 #pragma unroll
     for (int y = 0; y < PIVOT_CELLS; y++)
 #pragma unroll

@@ -5,8 +5,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# clang-14 and libclc-14 (libclc's amdgcn bitcode): the suite's AMD compile check
+# (tests/amd/compile.py), which fails instead of skipping in CI.
 bash tools/install-packages.sh build-essential meson ninja-build pkg-config python3 \
-    ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo oclgrind
+    ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo oclgrind clang-14 libclc-14
 
 werror=false
 [ "${APSP_WERROR:-0}" = 1 ] && werror=true
