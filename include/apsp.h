@@ -179,6 +179,9 @@ APSP_EXPORT apsp_status apsp_solver_create(const apsp_options *options, apsp_sol
 APSP_EXPORT apsp_status apsp_solver_solve(apsp_solver *solver, apsp_matrix *matrix,
                                           apsp_report *report, apsp_error *error);
 APSP_EXPORT void apsp_solver_destroy(apsp_solver *solver); /* accepts NULL */
+/* Whether a solve of `vertices` vertices fits the solver's devices (round depth, buffer caps,
+ * device memory), before any matrix exists: what apsp_solver_solve would refuse for its size. */
+APSP_EXPORT apsp_status apsp_solver_check(apsp_solver *solver, size_t vertices, apsp_error *error);
 
 /* One tunable parameter of the OpenCL kernels, as --kernel-params takes it. */
 typedef struct apsp_kernel_param {
@@ -218,22 +221,42 @@ APSP_EXPORT apsp_status apsp_list_devices(apsp_device_info **devices, size_t *co
  * 0 <= w and (V - 1) * w < APSP_INF so that no distance can reach the unreachable marker. */
 APSP_EXPORT apsp_status apsp_read_hw3(const char *path, apsp_matrix **out, apsp_error *error);
 
-/* Writes V*V int32 row-major, atomically: into a temporary file beside `path`, renamed over it
- * only when everything was written. A path that exists and is not a regular file (/dev/null, a
- * pipe) is written directly. */
+/* The vertex count of a regular hw3 file, read from its header and checked against its size
+ * (the errors apsp_read_hw3 would give for those), without reading the edges; *vertices = 0 for
+ * a pipe or another stream, which is left unread. */
+APSP_EXPORT apsp_status apsp_hw3_vertices(const char *path, size_t *vertices, apsp_error *error);
+
+/* Writes V*V int32 row-major, atomically: into a temporary file beside the file `path` names
+ * (symbolic links followed), renamed over it only when everything was written and synced. A path
+ * that is not a regular file (/dev/null, a pipe, /proc/self/fd/N) is written directly. See
+ * apsp_output_open for the details. */
 APSP_EXPORT apsp_status apsp_write_hw3(const char *path, const apsp_matrix *matrix,
                                        apsp_error *error);
 
 /* Atomic output in two steps, so that a bad output path is refused before any computing:
- * apsp_output_open creates the temporary file; apsp_output_commit_hw3 writes and renames it;
- * apsp_output_abort removes it. Commit and abort both free the handle. */
+ * apsp_output_open creates the temporary file; apsp_output_commit_hw3 writes, syncs and renames
+ * it; apsp_output_abort removes it. Commit and abort both free the handle.
+ *
+ * The temporary file is unnamed where the system allows (Linux O_TMPFILE): it vanishes with the
+ * process, even one killed by SIGKILL, and is linked in at commit. Elsewhere it is a hidden
+ * `.NAME.apsp-XXXXXX` (NAME cut short where the whole would pass 255 bytes). The replacement keeps
+ * the target's mode, and its owner where the process may set it. Where a rename cannot work,
+ * OUTPUT is written in place instead (its old bytes go at commit, so a run that fails while
+ * writing leaves it partial): its directory refuses a new file, it belongs to another user in a
+ * sticky directory, it has several hard links (all keep the result), or the rename was refused
+ * at commit. apsp_output_set_log says so. */
 typedef struct apsp_output apsp_output;
 APSP_EXPORT apsp_status apsp_output_open(const char *path, apsp_output **out, apsp_error *error);
 APSP_EXPORT apsp_status apsp_output_commit_hw3(apsp_output *output, const apsp_matrix *matrix,
                                                apsp_error *error);
 APSP_EXPORT void apsp_output_abort(apsp_output *output); /* accepts NULL */
-/* The temporary file's path, for removal from a signal handler; NULL when the output is not a
- * regular file (/dev/null, a pipe), which is written directly. */
+/* Where OUTPUT is written in place rather than replaced, one line naming it and the reason goes
+ * to `log` at APSP_LOG_INFO: at once when apsp_output_open decided so, else from the commit that
+ * found the rename refused. The library prints nothing itself. */
+APSP_EXPORT void apsp_output_set_log(apsp_output *output, apsp_log_fn log, void *context);
+/* The temporary file's name, for removal from a signal handler: the named file's, or the name an
+ * unnamed one has for an instant at commit (before the rename). NULL when the output is written
+ * directly (/dev/null, a pipe) or in place. */
 APSP_EXPORT const char *apsp_output_temp_path(const apsp_output *output);
 
 APSP_EXPORT const char *apsp_version(void);

@@ -93,6 +93,12 @@ apsp_status apsp_solver_solve(apsp_solver *s, apsp_matrix *matrix, apsp_report *
     return status;
 }
 
+apsp_status apsp_solver_check(apsp_solver *s, size_t vertices, apsp_error *error) {
+    if (!s || vertices == 0)
+        return fail(error, APSP_ERR_USAGE, "apsp_solver_check: no solver, or no vertices");
+    return drive_check(s->impl, s->devices, s->count, vertices, &s->options, error);
+}
+
 void apsp_solver_destroy(apsp_solver *s) {
     if (!s)
         return;

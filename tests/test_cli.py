@@ -60,6 +60,19 @@ def temp_files(directory):
     return sorted(n for n in os.listdir(directory) if re.match(r"^\..*\.apsp-", n))
 
 
+def holds_temp_file(proc, directory):
+    """The run has made its temporary output: a named .NAME.apsp-XXXXXX, or (Linux O_TMPFILE) an
+    unnamed file, which only /proc/PID/fd shows, as 'DIRECTORY/#INODE (deleted)'."""
+    if temp_files(directory):
+        return True
+    fd_dir = "/proc/%d/fd" % proc.pid
+    try:
+        return any(os.readlink(os.path.join(fd_dir, n)).startswith(directory + "/")
+                   for n in os.listdir(fd_dir))
+    except OSError:
+        return False
+
+
 def one_error_line(p):
     err = p.stderr.decode(errors="replace")
     return err.startswith("apsp: ") and err.endswith("\n") and err.count("\n") == 1
@@ -309,9 +322,10 @@ def check_signal(apsp, work):
         proc = subprocess.Popen([apsp.exe] + apsp.extra + [big, out], stdout=subprocess.DEVNULL,
                                 stderr=subprocess.PIPE)
         deadline = time.monotonic() + 60
-        while not temp_files(out_dir) and proc.poll() is None and time.monotonic() < deadline:
+        while (not holds_temp_file(proc, out_dir) and proc.poll() is None
+               and time.monotonic() < deadline):
             time.sleep(0.002)
-        seen = temp_files(out_dir) != []
+        seen = holds_temp_file(proc, out_dir)
         time.sleep(0.05)  # past the read, into the solve
         finished_early = proc.poll() is not None
         proc.send_signal(sig)

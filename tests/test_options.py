@@ -5,6 +5,7 @@ and checks the exit code, the one error line and, for a run, the bytes.
     test_options.py APSP TESTCASES_DIR
 """
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -23,21 +24,24 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         out = os.path.join(work, "out.bin")
 
-        def run(args, env=None):
+        def run(args, env=None, source=None, limit=None, stdin=None):
             if os.path.exists(out):
                 os.unlink(out)
             full = dict(os.environ, **(env or {}))
             for k in ("APSP_DEVICE", "APSP_KERNEL_PARAMS", "APSP_MAX_BUFFER_BYTES"):
                 if not env or k not in env:
                     full.pop(k, None)
-            return subprocess.run([apsp] + args + [src, out], capture_output=True, text=True,
-                                  env=full, timeout=300)
+            preexec = (lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit))) \
+                if limit else None
+            return subprocess.run([apsp] + args + [source or src, out], capture_output=True,
+                                  text=True, env=full, timeout=300, preexec_fn=preexec,
+                                  stdin=stdin)
 
-        def expect(args, code, needle="", env=None, opencl=False):
+        def expect(args, code, needle="", env=None, opencl=False, **more):
             if opencl and not has_opencl:
                 print("skip (no OpenCL device): %s" % args)
                 return
-            p = run(args, env)
+            p = run(args, env, **more)
             lines = p.stderr.strip().splitlines()
             what = "%s %s" % (" ".join("%s=%s" % kv for kv in (env or {}).items()), args)
             if code == 0:
@@ -80,6 +84,36 @@ def main():
         # A reason names the round depth that was tried, not "tile 1".
         p = expect(["--backend=opencl", "--kernel-params=CPU_KERNELS=0,GROUP_ROWS=64,GROUP_COLS=64"],
                    6, "tile 128", opencl=True)
+        # Refused before the V x V matrix exists: an 8-byte file claiming V = 40000 (6.4 GB)
+        # under a 3 GB address-space limit, where allocating the matrix would fail (exit 5).
+        # A sanitizer build cannot run under the limit at all: then this part is skipped.
+        limit = 3 << 30
+        probe = subprocess.run([apsp, "--version"], capture_output=True,
+                               preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS,
+                                                                     (limit, limit)))
+        big = os.path.join(work, "v40000.in")
+        with open(big, "wb") as f:
+            f.write((40000).to_bytes(4, "little") + (0).to_bytes(4, "little"))
+        if probe.returncode != 0:
+            print("skip the address-space checks: this build cannot run under RLIMIT_AS")
+        else:
+            expect(["--backend=cpu", "--tile=3"], 2, "--tile=3", source=big, limit=limit)
+            expect(["-d", "no-such-device-xyz"], 6, "no-such-device-xyz", source=big, limit=limit)
+            expect(["--backend=opencl", "--kernel-params=garbage"], 2, "garbage", source=big,
+                   limit=limit, opencl=True)
+            expect(["--backend=opencl", "--max-buffer-bytes=1"], 2, "one buffer may hold",
+                   source=big, limit=limit, opencl=True)
+            # From a pipe: a 20-byte stream claiming V = 40000 and 5 edges is truncated.
+            short = os.path.join(work, "short.in")
+            with open(short, "wb") as f:
+                f.write((40000).to_bytes(4, "little") + (5).to_bytes(4, "little") + bytes(12))
+            read_end, write_end = os.pipe()
+            with open(short, "rb") as f:
+                os.write(write_end, f.read())
+            os.close(write_end)
+            expect(["--backend=cpu"], 3, "truncated: the file ends", source="/dev/stdin",
+                   limit=limit, stdin=read_end)
+            os.close(read_end)
     print("%d failures" % len(failures))
     return 1 if failures else 0
 

@@ -51,3 +51,13 @@ int contains_ignoring_case(const char *haystack, const char *needle) {
             return 1;
     return n == 0;
 }
+
+size_t least_common_multiple(size_t a, size_t b) {
+    size_t x = a, y = b;
+    while (y) { /* Euclid: x becomes gcd(a, b) */
+        size_t t = x % y;
+        x = y;
+        y = t;
+    }
+    return a / x * b;
+}

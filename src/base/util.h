@@ -3,6 +3,7 @@
 #ifndef APSP_UTIL_H
 #define APSP_UTIL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* A monotonic clock in seconds, for the timings of apsp_report. */
@@ -17,5 +18,8 @@ uint64_t physical_memory(void);
 
 /* Whether needle occurs in haystack, ignoring case (an empty needle always does). */
 int contains_ignoring_case(const char *haystack, const char *needle);
+
+/* The least common multiple of two positive sizes. */
+size_t least_common_multiple(size_t a, size_t b);
 
 #endif

@@ -1,10 +1,10 @@
 /* The apsp command: `apsp INPUT OUTPUT` like the course binary, everything else an option. */
 #include "apsp.h"
 #include "env_options.h"
+#include "signals.h"
 
 #include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -273,16 +273,6 @@ static void show_progress(void *context, size_t done, size_t total) {
         fputs("\r\033[K", stderr);
 }
 
-/* A signal must not leave the temporary output behind. */
-static char temp_output[4096];
-
-static void remove_temp_and_die(int sig) {
-    if (temp_output[0])
-        unlink(temp_output);
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
 static void print_report(const apsp_matrix *m, const apsp_report *r, double read_s, double write_s,
                          double total_s) {
     double relax = (double)r->padded * (double)r->padded * (double)r->padded;
@@ -304,40 +294,60 @@ static void log_to_stderr(void *context, apsp_log_level level, const char *messa
         fprintf(stderr, "apsp: %s\n", message);
 }
 
+/* Everything that can be refused is refused before the matrix exists: the output path, the
+ * devices and options (the solver), then the input's size on them. */
+static apsp_status prepare(cli *c, apsp_output **out, apsp_solver **solver, apsp_error *err) {
+    apsp_status status = apsp_output_open(c->output, out, err);
+    if (status == APSP_OK) {
+        signals_watch_output(*out);
+        apsp_output_set_log(*out, log_to_stderr, c);
+        status = apsp_solver_create(&c->options, solver, err);
+    }
+    return status;
+}
+
+static apsp_status read_input(const cli *c, apsp_solver *solver, apsp_matrix **m, apsp_error *err) {
+    size_t vertices = 0;
+    apsp_status status = apsp_hw3_vertices(c->input, &vertices, err);
+    if (status == APSP_OK && vertices > 0)
+        status = apsp_solver_check(solver, vertices, err);
+    if (status == APSP_OK)
+        status = apsp_read_hw3(c->input, m, err);
+    return status;
+}
+
 static int run(cli *c) {
     double t0 = seconds_now();
     apsp_error err = {0};
     apsp_output *out = NULL;
+    apsp_solver *solver = NULL;
     apsp_matrix *m = NULL;
     apsp_report report;
     progress prog = {.start = t0};
-    /* The output path is checked (and its temporary file made) before any computing. */
-    apsp_status status = apsp_output_open(c->output, &out, &err);
-    if (status == APSP_OK) {
-        const char *temp = apsp_output_temp_path(out);
-        snprintf(temp_output, sizeof temp_output, "%s", temp ? temp : "");
-        status = apsp_read_hw3(c->input, &m, &err);
+    if (!c->quiet && isatty(STDERR_FILENO)) {
+        c->options.progress = show_progress;
+        c->options.progress_context = &prog;
     }
+    c->options.log = log_to_stderr;
+    c->options.log_context = c;
+    apsp_status status = prepare(c, &out, &solver, &err);
     double t1 = seconds_now();
-    if (status == APSP_OK) {
-        if (!c->quiet && isatty(STDERR_FILENO)) {
-            c->options.progress = show_progress;
-            c->options.progress_context = &prog;
-        }
-        c->options.log = log_to_stderr;
-        c->options.log_context = c;
-        status = apsp_solve(m, &c->options, &report, &err);
-    }
+    if (status == APSP_OK)
+        status = read_input(c, solver, &m, &err);
     double t2 = seconds_now();
+    if (status == APSP_OK)
+        status = apsp_solver_solve(solver, m, &report, &err);
+    double t3 = seconds_now();
     if (status == APSP_OK) {
         status = apsp_output_commit_hw3(out, m, &err);
         out = NULL;
     }
-    double t3 = seconds_now();
-    temp_output[0] = '\0';
+    double t4 = seconds_now();
     apsp_output_abort(out);
+    signals_watch_output(NULL);
+    apsp_solver_destroy(solver);
     if (status == APSP_OK && c->verbose)
-        print_report(m, &report, t1 - t0, t3 - t2, t3 - t0);
+        print_report(m, &report, t2 - t1, t4 - t3, t4 - t0);
     apsp_matrix_destroy(m);
     if (status != APSP_OK) {
         fprintf(stderr, "apsp: %s\n", err.message);
@@ -353,8 +363,6 @@ int main(int argc, char **argv) {
         return code;
     if (c.list_devices)
         return list_devices();
-    signal(SIGINT, remove_temp_and_die);
-    signal(SIGTERM, remove_temp_and_die);
-    signal(SIGHUP, remove_temp_and_die);
+    signals_install();
     return run(&c);
 }

@@ -12,4 +12,9 @@ apsp_status drive_rows(const apsp_backend_impl *impl, backend_device *const *dev
                        apsp_matrix *matrix, const apsp_options *options, apsp_report *report,
                        apsp_error *error);
 
+/* Whether a solve of `vertices` vertices can run on the devices (the geometry, the buffer caps,
+ * the devices' memory), without a matrix. */
+apsp_status drive_check(const apsp_backend_impl *impl, backend_device *const *devices, size_t count,
+                        size_t vertices, const apsp_options *options, apsp_error *error);
+
 #endif

@@ -32,19 +32,6 @@ typedef struct team {
     size_t begin[MAX_DEVICES + 1]; /* device i holds rows [begin[i], begin[i + 1]) */
 } team;
 
-static size_t gcd(size_t a, size_t b) {
-    while (b) {
-        size_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
-static size_t lcm(size_t a, size_t b) {
-    return a / gcd(a, b) * b;
-}
-
 /* One geometry for every device: the same round depth, n and the shares in units of all. */
 static apsp_status plan_team(team *t, size_t vertices, apsp_error *error) {
     solve_geometry *g = &t->geometry;
@@ -60,8 +47,9 @@ static apsp_status plan_team(team *t, size_t vertices, apsp_error *error) {
                         g->tile, own.tile);
         if (i == 0)
             *g = own;
-        g->row_unit = lcm(g->row_unit, own.row_unit);
-        g->col_unit = lcm(lcm(g->col_unit, own.col_unit), g->row_unit);
+        g->row_unit = least_common_multiple(g->row_unit, own.row_unit);
+        g->col_unit =
+            least_common_multiple(least_common_multiple(g->col_unit, own.col_unit), g->row_unit);
     }
     g->n = (vertices + g->col_unit - 1) / g->col_unit * g->col_unit;
     return APSP_OK;
@@ -251,6 +239,19 @@ static apsp_status store_team(const team *t, apsp_matrix *m, apsp_error *error) 
     for (size_t i = 0; i < t->count && status == APSP_OK; i++)
         if (holds_rows(t, i))
             status = t->impl->store(t->devices[i], m, error);
+    return status;
+}
+
+apsp_status drive_check(const apsp_backend_impl *impl, backend_device *const *devices, size_t count,
+                        size_t vertices, const apsp_options *options, apsp_error *error) {
+    team t = {.impl = impl, .devices = devices, .count = count, .options = options};
+    apsp_status status = plan_team(&t, vertices, error);
+    if (status == APSP_OK)
+        status = share_rows(&t, error);
+    if (status == APSP_OK)
+        status = prepare_team(&t, error);
+    for (size_t i = 0; i < count; i++)
+        impl->unload(devices[i]);
     return status;
 }
 

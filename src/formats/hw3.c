@@ -30,6 +30,7 @@ typedef struct hw3_reader {
     int32_t vertices;
     int32_t edges;
     int32_t max_weight; /* (V - 1) * w must stay below APSP_INF */
+    int regular;        /* a regular file, whose size was checked against E */
 } hw3_reader;
 
 static apsp_status read_header(hw3_reader *r, apsp_error *error) {
@@ -58,10 +59,11 @@ static apsp_status read_header(hw3_reader *r, apsp_error *error) {
 }
 
 /* For a regular file the size tells at once whether the edge list is complete. */
-static apsp_status check_file_size(const hw3_reader *r, apsp_error *error) {
+static apsp_status check_file_size(hw3_reader *r, apsp_error *error) {
     struct stat st;
     if (fstat(fileno(r->file), &st) != 0 || !S_ISREG(st.st_mode))
         return APSP_OK;
+    r->regular = 1;
     uint64_t size = (uint64_t)st.st_size;
     uint64_t expected = HEADER_BYTES + (uint64_t)r->edges * EDGE_BYTES;
     if (size < expected) {
@@ -106,25 +108,39 @@ static apsp_status check_edge(const hw3_reader *r, int64_t index, int32_t src, i
     return APSP_OK;
 }
 
-static apsp_status read_edges(hw3_reader *r, apsp_matrix *m, apsp_error *error) {
-    unsigned char *chunk = apsp_malloc((size_t)EDGES_PER_CHUNK * EDGE_BYTES);
-    if (!chunk)
+/* Checks `count` edges from edge `first` on, and puts them into m unless it is NULL. */
+static apsp_status take_edges(const hw3_reader *r, const unsigned char *edges, int64_t first,
+                              size_t count, apsp_matrix *m, apsp_error *error) {
+    for (size_t e = 0; e < count; e++) {
+        const unsigned char *p = edges + e * EDGE_BYTES;
+        int32_t src = load_le32(p), dst = load_le32(p + 4), w = load_le32(p + 8);
+        apsp_status status = check_edge(r, first + (int64_t)e, src, dst, w, error);
+        if (status != APSP_OK)
+            return status;
+        if (m && src != dst) {
+            int32_t *cell = apsp_matrix_row(m, (size_t)src) + dst;
+            if (w < *cell)
+                *cell = w; /* duplicates keep the least weight */
+        }
+    }
+    return APSP_OK;
+}
+
+/* Reads the edges from edge `done` on into m. A pipe (m NULL, `held` set) is read ahead into
+ * `held` instead, up to `room` edges, so that a stream that claims a large V and ends early
+ * costs no V x V matrix; *done says how far it got. */
+static apsp_status read_edges(hw3_reader *r, apsp_matrix *m, unsigned char *held, int64_t room,
+                              int64_t *done_edges, apsp_error *error) {
+    unsigned char *chunk = held ? NULL : apsp_malloc((size_t)EDGES_PER_CHUNK * EDGE_BYTES);
+    if (!held && !chunk)
         return fail(error, APSP_ERR_NO_MEMORY, "out of memory reading %s", r->path);
     apsp_status status = APSP_OK;
-    for (int64_t done = 0; done < r->edges && status == APSP_OK;) {
-        size_t want =
-            (size_t)(r->edges - done < EDGES_PER_CHUNK ? r->edges - done : EDGES_PER_CHUNK);
-        size_t got = fread(chunk, EDGE_BYTES, want, r->file);
-        for (size_t e = 0; e < got && status == APSP_OK; e++) {
-            const unsigned char *p = chunk + e * EDGE_BYTES;
-            int32_t src = load_le32(p), dst = load_le32(p + 4), w = load_le32(p + 8);
-            status = check_edge(r, done + (int64_t)e, src, dst, w, error);
-            if (status == APSP_OK && src != dst) {
-                int32_t *cell = apsp_matrix_row(m, (size_t)src) + dst;
-                if (w < *cell)
-                    *cell = w; /* duplicates keep the least weight */
-            }
-        }
+    int64_t done = *done_edges, end = held && room < r->edges ? room : r->edges;
+    while (done < end && status == APSP_OK) {
+        size_t want = (size_t)(end - done < EDGES_PER_CHUNK ? end - done : EDGES_PER_CHUNK);
+        unsigned char *into = held ? held + (size_t)done * EDGE_BYTES : chunk;
+        size_t got = fread(into, EDGE_BYTES, want, r->file);
+        status = take_edges(r, into, done, got, m, error);
         if (status == APSP_OK && got < want) {
             if (ferror(r->file))
                 status =
@@ -141,7 +157,34 @@ static apsp_status read_edges(hw3_reader *r, apsp_matrix *m, apsp_error *error) 
         done += (int64_t)got;
     }
     free(chunk);
+    *done_edges = done;
     return status;
+}
+
+static apsp_status create_matrix(const hw3_reader *r, apsp_matrix **m, apsp_error *error) {
+    apsp_status status = apsp_matrix_create((size_t)r->vertices, m, error);
+    if (status != APSP_OK && error) {
+        char detail[sizeof error->message];
+        memcpy(detail, error->message, sizeof detail);
+        fail(error, status, "%s: %s", r->path, detail);
+    }
+    return status;
+}
+
+/* From a pipe, as many edges as the matrix has bytes (at most) are read and checked before the
+ * matrix is made: a short or malformed stream is refused at the cost of its own size. */
+static apsp_status read_ahead(hw3_reader *r, unsigned char **held, int64_t *count,
+                              apsp_error *error) {
+    uint64_t matrix = apsp_matrix_bytes((uint64_t)r->vertices);
+    int64_t room = (int64_t)(matrix / EDGE_BYTES);
+    room = room < r->edges ? room : r->edges;
+    *count = 0;
+    if (room == 0)
+        return APSP_OK;
+    *held = apsp_malloc((size_t)room * EDGE_BYTES);
+    if (!*held)
+        return fail(error, APSP_ERR_NO_MEMORY, "out of memory reading %s", r->path);
+    return read_edges(r, NULL, *held, room, count, error);
 }
 
 /* Needed for pipes, where the size was not known in advance. */
@@ -154,6 +197,23 @@ static apsp_status check_end_of_file(const hw3_reader *r, apsp_error *error) {
     return APSP_OK;
 }
 
+apsp_status apsp_hw3_vertices(const char *path, size_t *vertices, apsp_error *error) {
+    struct stat st;
+    *vertices = 0;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return APSP_OK; /* a stream is read once, by apsp_read_hw3; errors are its to give */
+    hw3_reader r = {.path = path, .file = fopen(path, "rb")};
+    if (!r.file)
+        return fail(error, APSP_ERR_INPUT, "%s: cannot open: %s", path, strerror(errno));
+    apsp_status status = read_header(&r, error);
+    if (status == APSP_OK)
+        status = check_file_size(&r, error);
+    fclose(r.file);
+    if (status == APSP_OK)
+        *vertices = (size_t)r.vertices;
+    return status;
+}
+
 apsp_status apsp_read_hw3(const char *path, apsp_matrix **out, apsp_error *error) {
     *out = NULL;
     struct stat st;
@@ -164,17 +224,21 @@ apsp_status apsp_read_hw3(const char *path, apsp_matrix **out, apsp_error *error
         return fail(error, APSP_ERR_INPUT, "%s: cannot open: %s", path, strerror(errno));
 
     apsp_matrix *m = NULL;
+    unsigned char *held = NULL;
+    int64_t done = 0, held_count = 0;
     apsp_status status = read_header(&r, error);
     if (status == APSP_OK)
         status = check_file_size(&r, error);
-    if (status == APSP_OK && (status = apsp_matrix_create((size_t)r.vertices, &m, error)) &&
-        error) {
-        char detail[sizeof error->message];
-        memcpy(detail, error->message, sizeof detail);
-        fail(error, status, "%s: %s", path, detail);
-    }
+    if (status == APSP_OK && !r.regular)
+        status = read_ahead(&r, &held, &held_count, error);
     if (status == APSP_OK)
-        status = read_edges(&r, m, error);
+        status = create_matrix(&r, &m, error);
+    if (status == APSP_OK)
+        status = take_edges(&r, held, 0, (size_t)held_count, m, error);
+    done = held_count;
+    free(held);
+    if (status == APSP_OK)
+        status = read_edges(&r, m, NULL, 0, &done, error);
     if (status == APSP_OK)
         status = check_end_of_file(&r, error);
     fclose(r.file);
@@ -290,6 +354,11 @@ apsp_status apsp_output_commit_hw3(apsp_output *output, const apsp_matrix *matri
     row_writer w = {
         .matrix = matrix, .fd = output_file_fd(output), .stream = output_stream(output)};
     uint64_t bytes = (uint64_t)matrix->n * matrix->n * sizeof(int32_t);
+    apsp_status status = output_begin(output, bytes, error);
+    if (status != APSP_OK) {
+        apsp_output_abort(output);
+        return status;
+    }
     /* Writing gigabytes is bound by copying into the page cache, which threads share out. */
     unsigned threads = w.fd >= 0 && bytes >= PARALLEL_WRITE_BYTES ? WRITE_THREADS : 1;
     int err = parallel_slices(matrix->n, threads, write_rows, &w);

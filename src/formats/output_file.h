@@ -1,11 +1,16 @@
-/* Atomic output: everything goes to a temporary file beside the target, which is renamed over
- * the target only after the last byte was written. A failed run leaves no partial file and
- * never clobbers an existing one. Format writers (io_*.c) write into the stream. */
+/* The output file. A regular OUTPUT (or a new one) is replaced atomically: everything goes to a
+ * temporary file in the target's directory (on Linux an unnamed one, which vanishes with the
+ * process however it dies), synced and renamed over the target only after the last byte was
+ * written, so a failed run leaves no partial file and never clobbers an existing one. Symbolic
+ * links are followed to the file they name. A pipe or a device is written directly; a target that
+ * cannot be replaced is written in place, with a warning (output_file.c says when). Format
+ * writers (hw3.c) write through this handle. */
 #ifndef APSP_OUTPUT_FILE_H
 #define APSP_OUTPUT_FILE_H
 
 #include "apsp.h"
 
+#include <stdint.h>
 #include <stdio.h>
 
 /* apsp_output (declared in apsp.h) is this module's handle. */
@@ -14,7 +19,10 @@ const char *output_target_path(const apsp_output *output);
 /* The descriptor of a regular output file, for positioned writes (pwrite) in place of the
  * stream; -1 when the output is a pipe or a device, which only the stream can write. */
 int output_file_fd(apsp_output *output);
-/* Closes the stream and renames the temporary file into place; frees the handle either way. */
+/* Before the first byte of `bytes`: a file written in place loses its old bytes now, and room for
+ * the whole output is asked for at once, so that a full disk fails before the writing. */
+apsp_status output_begin(apsp_output *output, uint64_t bytes, apsp_error *error);
+/* Syncs and closes the file and puts it into place; frees the handle either way. */
 apsp_status output_finish(apsp_output *output, apsp_error *error);
 
 #endif

@@ -1,25 +1,13 @@
 /* The layout of a solve on an OpenCL device: the padded size, the row bands and panels, and the
  * transfers between them and the host matrix (see device.h). */
 #include "base/error.h"
+#include "base/util.h"
 #include "base/fault.h"
 #include "opencl/device.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static size_t gcd(size_t a, size_t b) {
-    while (b) {
-        size_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
-static size_t lcm(size_t a, size_t b) {
-    return a / gcd(a, b) * b;
-}
 
 /* The cap on one buffer and where it comes from, for messages. */
 typedef struct buffer_cap {
@@ -35,15 +23,15 @@ static buffer_cap buffer_cap_of(const backend_device *d) {
     return cap;
 }
 
-/* The padded size for these parameters: bands are whole multiples of row_unit = lcm(TILE,
- * phase-3 block height) rows, so that the pivot rows lie in one band and phase 3 tiles every
- * band exactly; n is also a multiple of the phase-3 block width. */
+/* The padded size for these parameters: bands are whole multiples of row_unit =
+ * least_common_multiple(TILE, phase-3 block height) rows, so that the pivot rows lie in one band
+ * and phase 3 tiles every band exactly; n is also a multiple of the phase-3 block width. */
 static void geometry_of(const kernel_params *p, size_t vertices, solve_geometry *g) {
     size_t block_rows = (size_t)(p->group_rows * p->thread_rows);
     g->vertices = vertices;
     g->tile = (size_t)p->tile;
-    g->row_unit = lcm((size_t)p->tile, block_rows);
-    g->col_unit = lcm(g->row_unit, (size_t)(p->group_cols * p->thread_cols));
+    g->row_unit = least_common_multiple((size_t)p->tile, block_rows);
+    g->col_unit = least_common_multiple(g->row_unit, (size_t)(p->group_cols * p->thread_cols));
     g->n = (vertices + g->col_unit - 1) / g->col_unit * g->col_unit;
 }
 

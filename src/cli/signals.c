@@ -1,0 +1,139 @@
+/* The apsp command's signals (signals.h).
+ *
+ * What there is to remove: on Linux mostly nothing, since the library writes into an unnamed
+ * file that vanishes with the process (even one killed by SIGKILL). A named temporary file exists
+ * where the file system has no O_TMPFILE, and for an instant at commit; apsp_output_temp_path
+ * names it, and a signal removes it before the process ends.
+ *
+ * Why not a plain sigaction(): loading the OpenCL platform (PoCL's LLVM) installs handlers of its
+ * own over ours, in the middle of apsp_solve; on SIGQUIT, SIGUSR1, SIGXCPU, SIGXFSZ and the fault
+ * signals they put the previous handlers back and return, so a signal sent with kill(1) was lost
+ * and the run went on to exit 0. So:
+ *   - the asynchronous signals are blocked here, before any other thread exists (every thread
+ *     inherits the mask), and a thread of ours takes them with sigtimedwait(): no handler, ours
+ *     or a library's, runs for them, whatever was installed;
+ *   - the fault signals cannot be blocked (a fault while blocked kills at once, with no cleanup
+ *     and no sanitizer report), and SIGPIPE stays unblocked so that writing into a closed pipe
+ *     ends the run as it ends any filter: they get a handler, which the same thread puts back
+ *     whenever something has replaced it. */
+#include "signals.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Taken by the signal thread. SIGABRT too: abort() unblocks it for its own raise. */
+static const int async_signals[] = {SIGHUP,  SIGINT,  SIGQUIT, SIGTERM, SIGALRM,
+                                    SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ, SIGABRT};
+/* Given to on_signal, and kept there. */
+static const int handled_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGPIPE};
+
+enum {
+    COUNT_ASYNC = sizeof async_signals / sizeof async_signals[0],
+    COUNT_HANDLED = sizeof handled_signals / sizeof handled_signals[0],
+    CHECK_INTERVAL_NS = 50 * 1000 * 1000, /* how soon a replaced handler is put back */
+};
+
+static char temp_path[PATH_MAX];
+static atomic_int armed; /* temp_path is set */
+static sigset_t async_set;
+static struct sigaction ours;
+static struct sigaction previous[NSIG]; /* before ours: a sanitizer's handler, or the default */
+
+static void remove_temporary(void) {
+    if (atomic_load(&armed))
+        unlink(temp_path);
+}
+
+/* Ends the process by `sig` with its default action, from on_signal or the signal thread. */
+static void die_by(int sig) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = SIG_DFL;
+    sigemptyset(&action.sa_mask);
+    sigaction(sig, &action, NULL);
+    sigset_t one;
+    sigemptyset(&one);
+    sigaddset(&one, sig);
+    raise(sig); /* pending here while blocked, delivered by the unblocking */
+    pthread_sigmask(SIG_UNBLOCK, &one, NULL);
+    _exit(128 + sig); /* not reached: the default action of each of these ends the process */
+}
+
+static int is_fault(int sig) {
+    return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL;
+}
+
+static void on_signal(int sig, siginfo_t *info, void *context) {
+    (void)context;
+    remove_temporary();
+    /* A real fault (the kernel's si_code > 0) happens again when the handler returns and then
+     * meets what was there before: the default action, or a sanitizer's report. One sent by
+     * kill(1) would not come again. */
+    if (is_fault(sig) && info && info->si_code > 0) {
+        sigaction(sig, &previous[sig], NULL);
+        return;
+    }
+    die_by(sig);
+}
+
+/* Puts on_signal back wherever a library has put its own handler over it. */
+static void keep_handlers(void) {
+    for (int i = 0; i < COUNT_HANDLED; i++) {
+        struct sigaction now;
+        int sig = handled_signals[i];
+        if (sigaction(sig, NULL, &now) == 0 &&
+            !((now.sa_flags & SA_SIGINFO) && now.sa_sigaction == on_signal))
+            sigaction(sig, &ours, NULL);
+    }
+}
+
+static void *signal_thread(void *unused) {
+    (void)unused;
+    const struct timespec interval = {0, CHECK_INTERVAL_NS};
+    for (;;) {
+        int sig = sigtimedwait(&async_set, NULL, &interval);
+        if (sig > 0) {
+            remove_temporary();
+            die_by(sig);
+        }
+        keep_handlers();
+    }
+    return NULL;
+}
+
+void signals_install(void) {
+    memset(&ours, 0, sizeof ours);
+    ours.sa_sigaction = on_signal;
+    ours.sa_flags = SA_SIGINFO;
+    sigfillset(&ours.sa_mask);
+    sigemptyset(&async_set);
+    /* The asynchronous ones get the handler too, for the case without the thread. */
+    for (int i = 0; i < COUNT_ASYNC; i++) {
+        sigaction(async_signals[i], &ours, &previous[async_signals[i]]);
+        sigaddset(&async_set, async_signals[i]);
+    }
+    for (int i = 0; i < COUNT_HANDLED; i++)
+        sigaction(handled_signals[i], &ours, &previous[handled_signals[i]]);
+    pthread_sigmask(SIG_BLOCK, &async_set, NULL);
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, signal_thread, NULL) != 0) {
+        pthread_sigmask(SIG_UNBLOCK, &async_set, NULL); /* then the handler takes them */
+        return;
+    }
+    pthread_detach(thread);
+}
+
+void signals_watch_output(const apsp_output *output) {
+    atomic_store(&armed, 0);
+    const char *temp = output ? apsp_output_temp_path(output) : NULL;
+    size_t len = temp ? strlen(temp) : 0;
+    if (!temp || len >= sizeof temp_path)
+        return; /* longer than any path open() takes: there is no such file */
+    memcpy(temp_path, temp, len + 1);
+    atomic_store(&armed, 1);
+}

@@ -1,0 +1,486 @@
+#!/usr/bin/env python3
+"""Output paths and signals, end to end (python3 standard library only).
+
+    test_output.py APSP GEN_GRAPH [--testcases=DIR]
+
+Runs the apsp command on testcases/*.in with known .out files and checks what README.md ("The
+hw3 format") promises about OUTPUT: a symbolic link is written through (the link stays a link);
+/proc/self/fd/N and /dev/stdout reach the open file; a dangling link creates its target; a file
+that cannot be replaced (a directory that refuses new files, another user's file in a sticky
+directory, several hard links, a rename refused at commit) is written in place with one warning
+line; mode and owner are kept; names up to 255 bytes work; and a run ended by any signal, or by
+`ulimit -f`, leaves neither a temporary file nor an output, with an exit status that says the
+signal. GEN_GRAPH (tests/gen_graph.c) makes a graph large enough to still be computing when the
+signal comes. Checks that need root (another user, a private mount namespace) say SKIP
+otherwise; the real /dev is never touched.
+
+Each check prints what it tried and its result. Exit status: 0 all passed, 1 a failure.
+"""
+import argparse
+import os
+import resource
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+
+TIMEOUT = 300
+NOBODY, OTHER = 65534, 65533  # unprivileged ids for the runs that need another user
+SIGNALS = ["SIGHUP", "SIGINT", "SIGQUIT", "SIGTERM", "SIGALRM", "SIGPIPE", "SIGUSR1", "SIGUSR2",
+           "SIGXCPU", "SIGXFSZ", "SIGSEGV", "SIGBUS", "SIGFPE", "SIGILL", "SIGABRT", "SIGKILL"]
+BIG_V = 8000  # seconds of work for either backend, so that the signal comes mid-solve
+
+failures = []
+counts = {"ok": 0, "FAIL": 0, "SKIP": 0}
+
+
+def report(what, ok, detail=""):
+    """ok: True, False, or None for a check that cannot run here."""
+    word = "SKIP" if ok is None else "ok" if ok else "FAIL"
+    counts[word] += 1
+    if ok is False:
+        failures.append(what)
+    print("%s: %s%s" % (word, what, " (%s)" % detail if detail else ""), flush=True)
+    return ok
+
+
+def no_core():
+    """SIGQUIT, SIGSEGV and friends dump core by default: not into the test's directories."""
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def as_user(uid, gid):
+    def drop():
+        no_core()
+        os.setgroups([])
+        os.setgid(gid)
+        os.setuid(uid)
+    return drop
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def write(path, data, mode=None):
+    with open(path, "wb") as f:
+        f.write(data)
+    if mode is not None:
+        os.chmod(path, mode)
+
+
+def remove(path):
+    if os.path.lexists(path):
+        os.unlink(path)
+
+
+def listing(directory):
+    return sorted(os.listdir(directory))
+
+
+def err_lines(p):
+    return p.stderr.decode(errors="replace").splitlines()
+
+
+def one_line(p, words=""):
+    lines = err_lines(p)
+    return len(lines) == 1 and lines[0].startswith("apsp: ") and words in lines[0]
+
+
+def describe(p):
+    return "exit %d, stderr %r" % (p.returncode, p.stderr.decode(errors="replace")[:300])
+
+
+class Apsp:
+    def __init__(self, exe, cases):
+        self.exe = exe
+        self.cases = cases
+
+    def case(self, name):
+        return os.path.join(self.cases, name + ".in"), read(os.path.join(self.cases, name + ".out"))
+
+    def run(self, args, preexec_fn=no_core, **kw):
+        kw.setdefault("stdin", subprocess.DEVNULL)
+        kw.setdefault("capture_output", "stdout" not in kw)
+        if "stdout" in kw:
+            kw.setdefault("stderr", subprocess.PIPE)
+        return subprocess.run([self.exe, "--backend=cpu"] + args, timeout=TIMEOUT,
+                              preexec_fn=preexec_fn, **kw)
+
+
+def fresh_dir(work, name, mode=0o755):
+    path = os.path.join(work, name)
+    os.mkdir(path)
+    os.chmod(path, mode)
+    return path
+
+
+def check_symlinks(apsp, work):
+    inp, want = apsp.case("example")
+    d = fresh_dir(work, "links")
+    target, link = os.path.join(d, "target.bin"), os.path.join(d, "link.bin")
+    write(target, b"an old output\n")
+    os.symlink("target.bin", link)
+    p = apsp.run([inp, link])
+    report("link.bin -> target.bin: the target is written, the link stays",
+           p.returncode == 0 and read(target) == want and os.readlink(link) == "target.bin"
+           and listing(d) == ["link.bin", "target.bin"], describe(p))
+
+    # A chain across directories, relative links, ending in a name that does not exist yet.
+    for sub in ("a", "b", "b/c"):
+        os.mkdir(os.path.join(d, sub))
+    os.symlink("../b/hop", os.path.join(d, "a", "start"))
+    os.symlink("c/new.bin", os.path.join(d, "b", "hop"))
+    p = apsp.run([inp, os.path.join(d, "a", "start")])
+    created = os.path.join(d, "b", "c", "new.bin")
+    report("a/start -> ../b/hop -> c/new.bin (dangling): the final target is created",
+           p.returncode == 0 and os.path.exists(created) and read(created) == want
+           and os.path.islink(os.path.join(d, "a", "start"))
+           and os.path.islink(os.path.join(d, "b", "hop")), describe(p))
+
+    os.symlink("missing-dir/x.bin", os.path.join(d, "nowhere"))
+    before = listing(d)
+    p = apsp.run([inp, os.path.join(d, "nowhere")])
+    report("dangling link into a missing directory: exit 4, one line, nothing made",
+           p.returncode == 4 and one_line(p, "nowhere") and listing(d) == before, describe(p))
+
+    os.symlink("loop2", os.path.join(d, "loop1"))
+    os.symlink("loop1", os.path.join(d, "loop2"))
+    p = apsp.run([inp, os.path.join(d, "loop1")])
+    report("a symlink loop: exit 4, one line", p.returncode == 4 and one_line(p, "loop1"),
+           describe(p))
+
+
+def check_descriptors(apsp, work):
+    inp, want = apsp.case("example")
+    d = fresh_dir(work, "fds")
+    s = os.path.join(d, "s")
+    os.symlink("/proc/self/fd/1", s)
+    f = os.path.join(d, "f")
+    with open(f, "wb") as out:
+        p = apsp.run([inp, s], stdout=out)
+    report("s -> /proc/self/fd/1 with stdout a file: the file gets the output, s stays a link",
+           p.returncode == 0 and read(f) == want and os.readlink(s) == "/proc/self/fd/1"
+           and listing(d) == ["f", "s"], describe(p))
+    p = apsp.run([inp, s])
+    report("s -> /proc/self/fd/1 with stdout a pipe: the pipe gets the output",
+           p.returncode == 0 and p.stdout == want, describe(p))
+    with open(f, "wb") as out:
+        p = apsp.run([inp, "/proc/self/fd/1"], stdout=out)
+    report("/proc/self/fd/1 with stdout a file", p.returncode == 0 and read(f) == want,
+           describe(p))
+
+
+def in_namespace(script, *args):
+    """Runs `sh -c script` as root in a private mount namespace; None where that cannot be."""
+    if os.geteuid() != 0:
+        return None
+    try:
+        p = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", script, "sh"]
+                           + list(args), capture_output=True, timeout=TIMEOUT, preexec_fn=no_core)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return None if p.returncode == 97 else p  # 97: the namespace could not be set up
+
+
+def check_dev_stdout(apsp, work):
+    """As root, `apsp IN /dev/stdout > f` replaced the system's /dev/stdout symlink with a file.
+    Tried only on a copy: a private mount namespace with a tmpfs over /dev."""
+    inp, want = apsp.case("example")
+    d = fresh_dir(work, "devstdout")
+    f = os.path.join(d, "f")
+    script = """
+        mount -t tmpfs tmpfs /dev 2>/dev/null || exit 97
+        mknod -m 666 /dev/null c 1 3; mknod -m 666 /dev/zero c 1 5
+        mknod -m 666 /dev/urandom c 1 9; mknod -m 666 /dev/random c 1 8; mkdir /dev/shm
+        ln -s /proc/self/fd /dev/fd; ln -s /proc/self/fd/0 /dev/stdin
+        ln -s /proc/self/fd/1 /dev/stdout; ln -s /proc/self/fd/2 /dev/stderr
+        "$1" --backend=cpu "$2" /dev/stdout > "$3"; rc=$?
+        [ -L /dev/stdout ] && echo "still a link" >&2
+        exit $rc
+    """
+    p = in_namespace(script, apsp.exe, inp, f)
+    if p is None:
+        return report("/dev/stdout with stdout a file, as root", None,
+                      "needs root and unshare -m")
+    report("/dev/stdout with stdout a file, as root (private /dev): the file gets the output, "
+           "/dev/stdout stays a link", p.returncode == 0 and read(f) == want
+           and b"still a link" in p.stderr, describe(p))
+
+
+def check_attributes(apsp, work):
+    inp, want = apsp.case("v100-chain")
+    d = fresh_dir(work, "attrs")
+    t = os.path.join(d, "t.bin")
+    write(t, b"old", 0o640)
+    p = apsp.run([inp, t])
+    mode = stat.S_IMODE(os.stat(t).st_mode)
+    report("mode 0640 kept by the replacement", p.returncode == 0 and read(t) == want
+           and mode == 0o640, "mode %o, %s" % (mode, describe(p)))
+    if os.geteuid() == 0:
+        os.chown(t, NOBODY, NOBODY)
+        p = apsp.run([inp, t])
+        st = os.stat(t)
+        report("owner %d:%d kept by the replacement (root)" % (NOBODY, NOBODY),
+               p.returncode == 0 and (st.st_uid, st.st_gid) == (NOBODY, NOBODY),
+               "owner %d:%d, %s" % (st.st_uid, st.st_gid, describe(p)))
+    else:
+        report("owner kept by the replacement", None, "needs root")
+
+    h = os.path.join(d, "h.bin")
+    os.link(t, h)
+    p = apsp.run([inp, t])
+    st_t, st_h = os.stat(t), os.stat(h)
+    report("a file with 2 hard links: written in place, both names see it, one warning",
+           p.returncode == 0 and read(h) == want and read(t) == want
+           and st_t.st_ino == st_h.st_ino and one_line(p, "written in place"), describe(p))
+    report("the warning names the file and the reason", one_line(p, t)
+           and "hard links" in p.stderr.decode(), describe(p))
+
+
+def check_unwritable_dir(apsp, work):
+    """A writable file in a directory that refuses new files: written in place, with a warning.
+    Root ignores permissions, so as root the run drops to another user."""
+    inp, want = apsp.case("v100-chain")
+    d = fresh_dir(work, "ro")
+    t = os.path.join(d, "out.bin")
+    write(t, b"old", 0o666)
+    os.chmod(d, 0o555)
+    drop = as_user(NOBODY, NOBODY) if os.geteuid() == 0 else no_core
+    p = apsp.run([inp, t], preexec_fn=drop)
+    report("writable file in a read-only directory: written in place, one warning",
+           p.returncode == 0 and read(t) == want and listing(d) == ["out.bin"]
+           and one_line(p, "cannot create a temporary file"), describe(p))
+    p = apsp.run([inp, os.path.join(d, "new.bin")], preexec_fn=drop)
+    report("a new file in a read-only directory: exit 4, one line, nothing made",
+           p.returncode == 4 and one_line(p, "new.bin") and listing(d) == ["out.bin"],
+           describe(p))
+    os.chmod(d, 0o755)
+
+
+def check_sticky(apsp, work):
+    """Another user's file in a sticky directory: a rename over it fails with EPERM."""
+    if os.geteuid() != 0:
+        return report("another user's file in a sticky directory", None, "needs root")
+    inp, want = apsp.case("v100-chain")
+    d = fresh_dir(work, "sticky", 0o1777)
+    t = os.path.join(d, "theirs.bin")
+    write(t, b"old", 0o666)
+    os.chown(t, NOBODY, NOBODY)
+    p = apsp.run([inp, t], preexec_fn=as_user(OTHER, OTHER))
+    st = os.stat(t)
+    report("another user's writable file in a sticky directory: written in place, one warning, "
+           "owner kept", p.returncode == 0 and read(t) == want and st.st_uid == NOBODY
+           and listing(d) == ["theirs.bin"] and one_line(p, "sticky"), describe(p))
+
+
+def check_rename_refused(apsp, work):
+    """A rename refused only at commit (here EBUSY: the target is a mount point): the bytes are
+    copied over the target, with a warning."""
+    inp, want = apsp.case("v100-chain")
+    d = fresh_dir(work, "busy")
+    t, src = os.path.join(d, "t.bin"), os.path.join(d, "mounted.bin")
+    write(t, b"under the mount")
+    write(src, b"old")
+    p = in_namespace('mount --bind "$3" "$4" || exit 97; exec "$1" --backend=cpu "$2" "$4"',
+                     apsp.exe, inp, src, t)
+    if p is None:
+        return report("a rename refused at commit (a mount point)", None,
+                      "needs root and unshare -m")
+    report("a rename refused at commit (the target is a mount point): copied in place, "
+           "one warning", p.returncode == 0 and read(src) == want
+           and one_line(p, "rename was refused")
+           and sorted(listing(d)) == ["mounted.bin", "t.bin"], describe(p))
+
+
+def check_disk_room(apsp, work):
+    """A disk with room for one copy: replacing cannot work, and is not given up for writing in
+    place; the run fails at once and keeps the old file. Tried on a 64 KiB tmpfs."""
+    inp, want = apsp.case("v100-chain")  # 40000 bytes, 10 pages: two copies need 20 of 16
+    d = fresh_dir(work, "full")
+    script = """
+        mount -t tmpfs -o size=64k tmpfs "$3" || exit 97
+        head -c 40000 /dev/zero > "$3/out.bin"
+        "$1" --backend=cpu "$2" "$3/out.bin"; rc=$?
+        head -c 40000 /dev/zero | cmp -s "$3/out.bin" - && echo "kept" >&2
+        ls -A "$3" >&2
+        exit $rc
+    """
+    p = in_namespace(script, apsp.exe, inp, d)
+    if p is None:
+        return report("a disk with room for one copy", None, "needs root and unshare -m")
+    lines = err_lines(p)
+    report("a disk with room for one copy: exit 4 at once, 'no room', the old file kept, "
+           "nothing else", p.returncode == 4 and lines[:1] and "no room" in lines[0]
+           and lines[1:] == ["kept", "out.bin"], describe(p))
+
+
+def check_long_names(apsp, work):
+    inp, want = apsp.case("example")
+    d = fresh_dir(work, "names")
+    for length in (242, 243, 250, 255):
+        name = os.path.join(d, "n" * length)
+        write(name, b"old")
+        p = apsp.run([inp, name])
+        report("a %d-byte name over an existing file" % length,
+               p.returncode == 0 and read(name) == want and listing(d) == ["n" * length],
+               describe(p))
+        remove(name)
+        p = apsp.run([inp, name])
+        report("a %d-byte new name" % length, p.returncode == 0 and os.path.exists(name)
+               and read(name) == want and listing(d) == ["n" * length], describe(p))
+        remove(name)
+
+
+def check_file_size_limit(apsp, work):
+    inp, want = apsp.case("v100-chain")  # 40000 bytes of output
+    d = fresh_dir(work, "fsize")
+    t = os.path.join(d, "out.bin")
+
+    def limit():
+        no_core()
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+    for existing in (False, True):
+        if existing:
+            write(t, b"old")
+        p = apsp.run([inp, t], preexec_fn=limit)
+        ended = p.returncode == -signal.SIGXFSZ or (p.returncode > 0 and one_line(p))
+        kept = read(t) == b"old" if existing else listing(d) == []
+        report("ulimit -f 4 KiB%s: exit non-zero with one line (or SIGXFSZ), %s"
+               % (" over an existing output" if existing else "",
+                  "the output kept" if existing else "no file"),
+               ended and kept and listing(d) == (["out.bin"] if existing else []), describe(p))
+
+
+def o_tmpfile_works(directory):
+    try:
+        os.close(os.open(directory, os.O_TMPFILE | os.O_WRONLY, 0o600))
+        return True
+    except (OSError, AttributeError):
+        return False
+
+
+def wait_computing(proc, out_dir, settle=1.0):
+    """Until the run holds its temporary file (an unnamed one shows as 'DIR/#INODE (deleted)'
+    in /proc/PID/fd), then a moment more: past the read, into the solve."""
+    deadline = time.monotonic() + 60
+    fd_dir = "/proc/%d/fd" % proc.pid
+    while proc.poll() is None and time.monotonic() < deadline:
+        try:
+            targets = [os.readlink(os.path.join(fd_dir, n)) for n in os.listdir(fd_dir)]
+        except OSError:
+            targets = []
+        if any(t.startswith(out_dir + "/") for t in targets):
+            time.sleep(settle)
+            return proc.poll() is None
+        time.sleep(0.01)
+    return False
+
+
+def signal_run(cmd, sig, out_dir, preexec_fn=no_core, seen_named=None):
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, preexec_fn=preexec_fn)
+    running = wait_computing(proc, out_dir)
+    if seen_named is not None:
+        seen_named.append([n for n in listing(out_dir) if ".apsp-" in n])
+    if running:
+        proc.send_signal(sig)
+    try:
+        _, err = proc.communicate(timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _, err = proc.communicate()
+    return running, proc.returncode, err
+
+
+def backends(apsp):
+    p = subprocess.run([apsp.exe, "--list-devices"], capture_output=True, timeout=TIMEOUT)
+    return ["cpu"] + (["opencl"] if b"(opencl backend)" in p.stdout else [])
+
+
+def check_signals(apsp, work, big):
+    for backend in backends(apsp):
+        d = fresh_dir(work, "signals-" + backend)
+        unnamed = o_tmpfile_works(d)
+        for name in SIGNALS:
+            sig = getattr(signal, name)
+            what = "--backend=%s, %s mid-solve: dies by it, no temporary file, no output" % (
+                backend, name)
+            if sig == signal.SIGKILL and not unnamed:
+                report(what, None, "no O_TMPFILE here: a named file cannot survive SIGKILL")
+                continue
+            out = os.path.join(d, "big.out")
+            cmd = [apsp.exe, "--backend=" + backend, "--threads=1", big, out]
+            running, code, err = signal_run(cmd, sig, d)
+            if not running:
+                report(what, False, "the run was not computing when the signal was due: exit "
+                       "%s, %r" % (code, err[:200]))
+                continue
+            left = listing(d)
+            report(what, code == -sig and left == [], "exit %s, left %s, %r" % (code, left,
+                                                                              err[:200]))
+            for name_left in left:  # so that each signal is judged alone
+                remove(os.path.join(d, name_left))
+
+
+def check_named_fallback(apsp, work, big):
+    """Where the unnamed file cannot be had, a named `.NAME.apsp-XXXXXX` is used: tried as root in
+    a namespace whose /proc is an empty tmpfs (no /proc/self/fd to link an unnamed file from)."""
+    if os.geteuid() != 0 or in_namespace("true") is None:
+        return report("the named temporary file (no O_TMPFILE)", None, "needs root and unshare -m")
+    d = fresh_dir(work, "named")
+    script = 'mount -t tmpfs none /proc || exit 97; exec "$@"'
+    for name in ("SIGINT", "SIGQUIT", "SIGUSR1", "SIGSEGV", "SIGXFSZ", "SIGPIPE", "SIGTERM"):
+        sig = getattr(signal, name)
+        out = os.path.join(d, "n" * 250)
+        cmd = ["unshare", "-m", "--propagation", "private", "sh", "-c", script, "sh", apsp.exe,
+               "--backend=cpu", "--threads=1", big, out]
+        seen = []
+        running, code, err = signal_run(cmd, sig, d, seen_named=seen)
+        temps = seen[0] if seen else []
+        ok = (running and code == -sig and listing(d) == [] and len(temps) == 1
+              and len(temps[0]) <= 255 and temps[0].startswith("." + "n" * 200))
+        left = listing(d)
+        report("named temporary file, 250-byte name, %s: the file (%s) is removed, exit by the "
+               "signal" % (name, "%d-byte name" % len(temps[0]) if temps else "never seen"), ok,
+               "exit %s, left %s, %r" % (code, left, err[:200]))
+        for name_left in left:
+            remove(os.path.join(d, name_left))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("apsp")
+    parser.add_argument("gen_graph")
+    here = os.path.dirname(os.path.abspath(__file__))
+    parser.add_argument("--testcases", default=os.path.join(os.path.dirname(here), "testcases"))
+    args = parser.parse_args()
+    apsp = Apsp(os.path.abspath(args.apsp), os.path.abspath(args.testcases))
+    with tempfile.TemporaryDirectory(prefix="apsp-test-output-") as work:
+        os.chmod(work, 0o755)  # runs as another user must reach their directories
+        check_symlinks(apsp, work)
+        check_descriptors(apsp, work)
+        check_dev_stdout(apsp, work)
+        check_attributes(apsp, work)
+        check_unwritable_dir(apsp, work)
+        check_sticky(apsp, work)
+        check_rename_refused(apsp, work)
+        check_disk_room(apsp, work)
+        check_long_names(apsp, work)
+        check_file_size_limit(apsp, work)
+        big = os.path.join(work, "big.in")
+        subprocess.run([args.gen_graph, "random", str(BIG_V), str(8 * BIG_V), "7", big],
+                       check=True, timeout=TIMEOUT)
+        check_signals(apsp, work, big)
+        check_named_fallback(apsp, work, big)
+    print("%d ok, %d failed, %d skipped" % (counts["ok"], counts["FAIL"], counts["SKIP"]))
+    for what in failures:
+        print("FAIL: " + what)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
