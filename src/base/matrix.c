@@ -44,8 +44,7 @@ static int fill_rows(void *context, size_t begin, size_t end) {
     return 0;
 }
 
-apsp_status apsp_matrix_create(size_t n, apsp_matrix **out, apsp_error *error) {
-    *out = NULL;
+apsp_status matrix_fits_memory(size_t n, apsp_error *error) {
     char need[32], have[32];
     uint64_t bytes = apsp_matrix_bytes(n);
     if (n == 0)
@@ -59,6 +58,16 @@ apsp_status apsp_matrix_create(size_t n, apsp_matrix **out, apsp_error *error) {
                     "V = %zu: the distance matrix needs %s but this machine has %s of memory", n,
                     format_bytes(bytes, need, sizeof need),
                     format_bytes(memory, have, sizeof have));
+    return APSP_OK;
+}
+
+apsp_status apsp_matrix_create(size_t n, apsp_matrix **out, apsp_error *error) {
+    *out = NULL;
+    char need[32];
+    uint64_t bytes = apsp_matrix_bytes(n);
+    apsp_status fits = matrix_fits_memory(n, error);
+    if (fits != APSP_OK)
+        return fits;
 
     apsp_matrix *m = apsp_malloc(sizeof *m);
     if (!m)

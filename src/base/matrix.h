@@ -11,6 +11,9 @@
  * with 0 on the diagonal and APSP_INF in the padding, and weights small enough that no path of
  * V - 1 edges reaches APSP_INF (the rule of the hw3 reader); every cell is read, on all cores
  * for a large matrix. */
+/* Whether a matrix of n vertices can be made here (APSP_ERR_TOO_LARGE naming both sizes). */
+apsp_status matrix_fits_memory(size_t n, apsp_error *error);
+
 apsp_status matrix_check_shape(const apsp_matrix *matrix, apsp_error *error);
 apsp_status matrix_check_cells(const apsp_matrix *matrix, apsp_error *error);
 

@@ -6,6 +6,7 @@
 #include "apsp.h"
 #include "base/error.h"
 #include "base/fault.h"
+#include "base/matrix.h"
 #include "formats/output_file.h"
 #include "base/parallel.h"
 
@@ -161,30 +162,44 @@ static apsp_status read_edges(hw3_reader *r, apsp_matrix *m, unsigned char *held
     return status;
 }
 
+/* The error's message with the file's name in front. */
+static apsp_status with_path(const hw3_reader *r, apsp_status status, apsp_error *error) {
+    if (!error)
+        return status;
+    char detail[sizeof error->message];
+    memcpy(detail, error->message, sizeof detail);
+    return fail(error, status, "%s: %s", r->path, detail);
+}
+
 static apsp_status create_matrix(const hw3_reader *r, apsp_matrix **m, apsp_error *error) {
     apsp_status status = apsp_matrix_create((size_t)r->vertices, m, error);
-    if (status != APSP_OK && error) {
-        char detail[sizeof error->message];
-        memcpy(detail, error->message, sizeof detail);
-        fail(error, status, "%s: %s", r->path, detail);
-    }
-    return status;
+    return status == APSP_OK ? status : with_path(r, status, error);
 }
 
 /* From a pipe, as many edges as the matrix has bytes (at most) are read and checked before the
  * matrix is made: a short or malformed stream is refused at the cost of its own size. */
 static apsp_status read_ahead(hw3_reader *r, unsigned char **held, int64_t *count,
                               apsp_error *error) {
-    uint64_t matrix = apsp_matrix_bytes((uint64_t)r->vertices);
-    int64_t room = (int64_t)(matrix / EDGE_BYTES);
-    room = room < r->edges ? room : r->edges;
     *count = 0;
-    if (room == 0)
-        return APSP_OK;
-    *held = apsp_malloc((size_t)room * EDGE_BYTES);
-    if (!*held)
-        return fail(error, APSP_ERR_NO_MEMORY, "out of memory reading %s", r->path);
-    return read_edges(r, NULL, *held, room, count, error);
+    /* A V whose matrix cannot be made is refused first, as apsp_matrix_create would. */
+    apsp_status status = matrix_fits_memory((size_t)r->vertices, error);
+    if (status != APSP_OK)
+        return with_path(r, status, error);
+    uint64_t matrix = apsp_matrix_bytes((uint64_t)r->vertices);
+    int64_t room = (int64_t)(matrix / EDGE_BYTES), capacity = 0;
+    room = room < r->edges ? room : r->edges;
+    /* The buffer grows with what arrives: a stream that claims many edges and brings few costs
+     * only what it brings. */
+    while (status == APSP_OK && *count == capacity && capacity < room) {
+        capacity = capacity ? 2 * capacity : EDGES_PER_CHUNK;
+        capacity = capacity < room ? capacity : room;
+        unsigned char *bigger = apsp_realloc(*held, (size_t)capacity * EDGE_BYTES);
+        if (!bigger)
+            return fail(error, APSP_ERR_NO_MEMORY, "out of memory reading %s", r->path);
+        *held = bigger;
+        status = read_edges(r, NULL, *held, capacity, count, error);
+    }
+    return status;
 }
 
 /* Needed for pipes, where the size was not known in advance. */
