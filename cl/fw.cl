@@ -211,7 +211,7 @@ fw_phase2(__global int *row_panel, __global const int *col_panel, int n, int r) 
 __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void
 fw_phase3(__global int *band, __global const int *col_panel, __global const int *row_panel, int n,
           int row0, __global int *next_col_panel, __global int *next_row_panel, int next) {
-    const int i0 = get_global_id(1) * BLOCK_ROWS; /* band-relative (global id: with the offset) */
+    const int i0 = get_group_id(1) * BLOCK_ROWS; /* band-relative */
     const int j0 = get_group_id(0) * BLOCK_COLS;
     for (int j = j0; j < j0 + BLOCK_COLS; j += CPU_COLS)
         for (int i = i0; i < i0 + BLOCK_ROWS; i += CPU_ROWS)
@@ -383,8 +383,7 @@ fw_phase3(__global vint *band, __global const vint *col_panel, __global const vi
     const int tx = get_local_id(0), ty = get_local_id(1);
     const int lid = ty * GROUP_COLS + tx;
     const int nv = n / VECTOR;                                      /* row pitch in vectors */
-    /* band-relative; from the global id, which includes the launch's offset (a range of rows) */
-    const size_t i0 = get_global_id(1) / GROUP_ROWS * (size_t)BLOCK_ROWS;
+    const size_t i0 = get_group_id(1) * (size_t)BLOCK_ROWS;         /* band-relative */
     const int j0 = get_group_id(0) * COL_VECTORS;                   /* in vectors */
     __global vint *c = band + i0 * nv + j0;                         /* pitch nv */
     __global const vint *a = col_panel + (row0 + (int)i0) / VECTOR; /* pitch nv, k-major */
