@@ -4,6 +4,7 @@ and checks the exit code, the one error line and, for a run, the bytes.
 
     test_options.py APSP TESTCASES_DIR
 """
+import json
 import os
 import resource
 import subprocess
@@ -84,6 +85,20 @@ def main():
         # A reason names the round depth that was tried, not "tile 1".
         p = expect(["--backend=opencl", "--kernel-params=CPU_KERNELS=0,GROUP_ROWS=64,GROUP_COLS=64"],
                    6, "tile 128", opencl=True)
+        # --stats-json: one JSON line with the -v figures; --progress: lines off a terminal.
+        p = run(["--backend=cpu", "--stats-json", "--progress"])
+        lines = p.stderr.strip().splitlines()
+        try:
+            stats = json.loads(lines[-1])
+            ok = (p.returncode == 0 and stats["vertices"] == 129 and stats["padded"] == 256
+                  and stats["backend"] == "cpu" and stats["compute_s"] >= 0
+                  and any(l.startswith("apsp: round 2/2") for l in lines))
+        except (ValueError, KeyError, IndexError):
+            ok = False
+        print("%-4s --stats-json --progress: %s" % ("ok" if ok else "FAIL", lines[-1:]))
+        if not ok:
+            failures.append("--stats-json --progress")
+
         # Refused before the V x V matrix exists: an 8-byte file claiming V = 40000 (6.4 GB)
         # under a 3 GB address-space limit, where allocating the matrix would fail (exit 5).
         # A sanitizer build cannot run under the limit at all: then this part is skipped.

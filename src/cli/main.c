@@ -1,6 +1,7 @@
 /* The apsp command: `apsp INPUT OUTPUT` like the course binary, everything else an option. */
 #include "apsp.h"
 #include "env_options.h"
+#include "report.h"
 #include "signals.h"
 
 #include <errno.h>
@@ -8,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 /* Exit codes, documented in --help and the README. */
@@ -70,6 +70,8 @@ static const char usage_text[] =
     "  --kernel-params=NAME=N,... OpenCL kernel parameters over the device's defaults;\n"
     "                             default: $APSP_KERNEL_PARAMS; --kernel-params=help lists them\n"
     "  -q, --quiet                no progress display\n"
+    "  --progress                 progress as a line every few seconds, also off a terminal\n"
+    "  --stats-json               the -v figures as one JSON line on stderr\n"
     "  -v, --verbose              backend, device, sizes and a timing breakdown on stderr\n"
     "  -h, --help                 this text\n"
     "  --version                  the version\n"
@@ -85,7 +87,9 @@ typedef struct cli {
     int list_devices;
     int verbose;
     int quiet;
-    int show_build; /* APSP_SHOW_BUILD=1: the log of a successful kernel build too */
+    int progress_lines; /* --progress: progress as lines, also off a terminal */
+    int stats_json;     /* --stats-json */
+    int show_build;     /* APSP_SHOW_BUILD=1: the log of a successful kernel build too */
 } cli;
 
 static int usage_error(const char *format, const char *arg) {
@@ -115,6 +119,8 @@ enum {
     OPT_MAX_BUFFER,
     OPT_KERNEL_PARAMS,
     OPT_DEVICE_SHARES,
+    OPT_PROGRESS,
+    OPT_STATS_JSON,
     OPT_VERSION
 };
 
@@ -168,6 +174,12 @@ static int apply_option(cli *c, int opt, const char *arg, const char *spelled) {
     case OPT_DEVICE_SHARES:
         o->device_shares = arg;
         return -1;
+    case OPT_PROGRESS:
+        c->progress_lines = 1;
+        return -1;
+    case OPT_STATS_JSON:
+        c->stats_json = 1;
+        return -1;
     case 'q':
         c->quiet = 1;
         return -1;
@@ -197,6 +209,8 @@ static int parse_args(int argc, char **argv, cli *c) {
         {"max-buffer-bytes", required_argument, NULL, OPT_MAX_BUFFER},
         {"kernel-params", required_argument, NULL, OPT_KERNEL_PARAMS},
         {"device-shares", required_argument, NULL, OPT_DEVICE_SHARES},
+        {"progress", no_argument, NULL, OPT_PROGRESS},
+        {"stats-json", no_argument, NULL, OPT_STATS_JSON},
         {"quiet", no_argument, NULL, 'q'},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
@@ -223,12 +237,6 @@ static int parse_args(int argc, char **argv, cli *c) {
     return -1;
 }
 
-static double seconds_now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static int list_devices(void) {
     apsp_device_info *devices;
     size_t count;
@@ -251,40 +259,6 @@ static int list_devices(void) {
     }
     free(devices);
     return EXIT_OK;
-}
-
-/* On a terminal, a one-line progress display that rewrites itself. */
-typedef struct progress {
-    double start;
-    double last_shown;
-} progress;
-
-static void show_progress(void *context, size_t done, size_t total) {
-    progress *p = context;
-    double now = seconds_now();
-    if (done < total && now - p->last_shown < 0.5)
-        return;
-    p->last_shown = now;
-    double elapsed = now - p->start;
-    double eta = done ? elapsed * (double)(total - done) / (double)done : 0.0;
-    fprintf(stderr, "\rapsp: round %zu/%zu, %.1f s elapsed, about %.1f s left   ", done, total,
-            elapsed, eta);
-    if (done == total)
-        fputs("\r\033[K", stderr);
-}
-
-static void print_report(const apsp_matrix *m, const apsp_report *r, double read_s, double write_s,
-                         double total_s) {
-    double relax = (double)r->padded * (double)r->padded * (double)r->padded;
-    fprintf(stderr,
-            "apsp: backend %s on %s; V = %zu padded to %zu; round depth %d; programs built %d\n",
-            r->backend, r->device, m->n, r->padded, r->tile, r->program_builds);
-    fprintf(stderr,
-            "apsp: read %.3f s, setup %.3f s, upload %.3f s, compute %.3f s (%.2f G relax/s), "
-            "download %.3f s, write %.3f s, total %.3f s\n",
-            read_s, r->setup_seconds, r->upload_seconds, r->compute_seconds,
-            r->compute_seconds > 0 ? relax / r->compute_seconds / 1e9 : 0.0, r->download_seconds,
-            write_s, total_s);
 }
 
 /* The library's diagnostics: build logs and profiles, on stderr. */
@@ -317,37 +291,41 @@ static apsp_status read_input(const cli *c, apsp_solver *solver, apsp_matrix **m
 }
 
 static int run(cli *c) {
-    double t0 = seconds_now();
+    double t0 = cli_clock();
     apsp_error err = {0};
     apsp_output *out = NULL;
     apsp_solver *solver = NULL;
     apsp_matrix *m = NULL;
     apsp_report report;
     progress prog = {.start = t0};
-    if (!c->quiet && isatty(STDERR_FILENO)) {
-        c->options.progress = show_progress;
+    if (c->progress_lines || (!c->quiet && isatty(STDERR_FILENO))) {
+        prog.lines = c->progress_lines;
+        c->options.progress = progress_show;
         c->options.progress_context = &prog;
     }
     c->options.log = log_to_stderr;
     c->options.log_context = c;
     apsp_status status = prepare(c, &out, &solver, &err);
-    double t1 = seconds_now();
+    double t1 = cli_clock();
     if (status == APSP_OK)
         status = read_input(c, solver, &m, &err);
-    double t2 = seconds_now();
+    double t2 = cli_clock();
     if (status == APSP_OK)
         status = apsp_solver_solve(solver, m, &report, &err);
-    double t3 = seconds_now();
+    double t3 = cli_clock();
     if (status == APSP_OK) {
         status = apsp_output_commit_hw3(out, m, &err);
         out = NULL;
     }
-    double t4 = seconds_now();
+    double t4 = cli_clock();
     apsp_output_abort(out);
     signals_watch_output(NULL);
     apsp_solver_destroy(solver);
+    run_times times = {.read = t2 - t1, .write = t4 - t3, .total = t4 - t0};
     if (status == APSP_OK && c->verbose)
-        print_report(m, &report, t2 - t1, t4 - t3, t4 - t0);
+        report_print(m, &report, &times);
+    if (status == APSP_OK && c->stats_json)
+        report_json(m, &report, &times);
     apsp_matrix_destroy(m);
     if (status != APSP_OK) {
         fprintf(stderr, "apsp: %s\n", err.message);

@@ -1,0 +1,73 @@
+#include "report.h"
+
+#include <stdio.h>
+#include <time.h>
+
+double cli_clock(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* A terminal gets a line that rewrites itself twice a second; a log a line every few seconds. */
+enum { TERMINAL_PERIOD_MS = 500, LOG_PERIOD_MS = 5000 };
+
+void progress_show(void *context, size_t done, size_t total) {
+    progress *p = context;
+    double now = cli_clock();
+    double period = 1e-3 * (p->lines ? LOG_PERIOD_MS : TERMINAL_PERIOD_MS);
+    if (done < total && now - p->last_shown < period)
+        return;
+    p->last_shown = now;
+    double elapsed = now - p->start;
+    double eta = done ? elapsed * (double)(total - done) / (double)done : 0.0;
+    fprintf(stderr, "%sapsp: round %zu/%zu, %.1f s elapsed, about %.1f s left%s",
+            p->lines ? "" : "\r", done, total, elapsed, eta, p->lines ? "\n" : "   ");
+    if (done == total && !p->lines)
+        fputs("\r\033[K", stderr);
+}
+
+static double relax_per_second(const apsp_report *r) {
+    double relax = (double)r->padded * (double)r->padded * (double)r->padded;
+    return r->compute_seconds > 0 ? relax / r->compute_seconds : 0.0;
+}
+
+void report_print(const apsp_matrix *m, const apsp_report *r, const run_times *t) {
+    fprintf(stderr,
+            "apsp: backend %s on %s; V = %zu padded to %zu; round depth %d; programs built %d\n",
+            r->backend, r->device, m->n, r->padded, r->tile, r->program_builds);
+    fprintf(stderr,
+            "apsp: read %.3f s, setup %.3f s, upload %.3f s, compute %.3f s (%.2f G relax/s), "
+            "download %.3f s, write %.3f s, total %.3f s\n",
+            t->read, r->setup_seconds, r->upload_seconds, r->compute_seconds,
+            relax_per_second(r) / 1e9, r->download_seconds, t->write, t->total);
+}
+
+/* `text` as a JSON string: quotes and backslashes escaped, control characters as \u00XX. */
+static void json_string(const char *text) {
+    fputc('"', stderr);
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            fprintf(stderr, "\\%c", *c);
+        else if (*c < 0x20)
+            fprintf(stderr, "\\u%04x", *c);
+        else
+            fputc(*c, stderr);
+    }
+    fputc('"', stderr);
+}
+
+void report_json(const apsp_matrix *m, const apsp_report *r, const run_times *t) {
+    fputs("{\"backend\":", stderr);
+    json_string(r->backend);
+    fputs(",\"device\":", stderr);
+    json_string(r->device);
+    fprintf(stderr,
+            ",\"devices\":%d,\"vertices\":%zu,\"padded\":%zu,\"round_depth\":%d,\"threads\":%d,"
+            "\"programs_built\":%d,\"read_s\":%.6f,\"setup_s\":%.6f,\"upload_s\":%.6f,"
+            "\"compute_s\":%.6f,\"download_s\":%.6f,\"write_s\":%.6f,\"total_s\":%.6f,"
+            "\"relax_per_s\":%.6g}\n",
+            r->devices, m->n, r->padded, r->tile, r->threads, r->program_builds, t->read,
+            r->setup_seconds, r->upload_seconds, r->compute_seconds, r->download_seconds, t->write,
+            t->total, relax_per_second(r));
+}
