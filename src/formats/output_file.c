@@ -12,6 +12,7 @@
  * a link. */
 #define _GNU_SOURCE /* O_TMPFILE, mkostemp, fallocate */
 #include "formats/output_file.h"
+#include "formats/output_path.h"
 #include "base/error.h"
 #include "base/fault.h"
 
@@ -25,12 +26,8 @@
 #include <string.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <linux/magic.h>
-#endif
 
 typedef enum output_mode { MODE_DIRECT, MODE_REPLACE, MODE_IN_PLACE } output_mode;
 
@@ -53,7 +50,6 @@ struct apsp_output {
 
 enum {
     STREAM_BUFFER_BYTES = 4 << 20,
-    MAX_LINK_HOPS = 40,     /* the kernel's own limit before ELOOP */
     TEMP_SUFFIX_BYTES = 13, /* "." + ".apsp-XXXXXX" around the target's name */
     TEMP_NAME_TRIES = 100,  /* names taken by someone else before giving up */
 };
@@ -64,82 +60,6 @@ static void output_free(apsp_output *o) {
     free(o->temp_path);
     free(o->buffer);
     free(o);
-}
-
-/* The length of "dir/" in "dir/name" (0 for a bare name). */
-static size_t dir_length(const char *path) {
-    const char *slash = strrchr(path, '/');
-    return slash ? (size_t)(slash - path + 1) : 0;
-}
-
-/* The directory part of a path as a path of its own ("." for a bare name). No allocation: it is
- * needed after the rename too, where a failure must not be an error. */
-static int dir_of(const char *path, char dir[PATH_MAX]) {
-    size_t len = dir_length(path);
-    if (len >= PATH_MAX)
-        return ENAMETOOLONG;
-    snprintf(dir, PATH_MAX, "%.*s", (int)(len ? len : 1), len ? path : ".");
-    return 0;
-}
-
-/* A link in /proc (/proc/self/fd/N, which /dev/stdout leads to) names an open file, not a path:
- * its text may be "pipe:[123]" or "/x (deleted)", so such an output is opened through the link. */
-static int link_on_procfs(const char *link) {
-#ifdef __linux__
-    char dir[PATH_MAX];
-    struct statfs fs;
-    return dir_of(link, dir) == 0 && statfs(dir, &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC;
-#else
-    return strncmp(link, "/proc/", 6) == 0 || strncmp(link, "/dev/fd/", 8) == 0;
-#endif
-}
-
-/* What a symbolic link points at, as a path usable from here: relative texts are relative to the
- * link's directory. */
-static char *link_destination(const char *link, int *err) {
-    char text[PATH_MAX];
-    ssize_t n = readlink(link, text, sizeof text - 1);
-    if (n < 0 || (size_t)n == sizeof text - 1) {
-        *err = n < 0 ? errno : ENAMETOOLONG;
-        return NULL;
-    }
-    text[n] = '\0';
-    size_t dir_len = text[0] == '/' ? 0 : dir_length(link);
-    size_t size = dir_len + (size_t)n + 1;
-    char *dest = apsp_malloc(size);
-    if (dest)
-        snprintf(dest, size, "%.*s%s", (int)dir_len, link, text);
-    *err = dest ? 0 : ENOMEM;
-    return dest;
-}
-
-/* Follows `o->path` through its symbolic links, one by one as open() would, to the file that a
- * write names: o->target. *exists and *st say whether it exists and what it is; *via_proc, that
- * a /proc link was met (then the target is that link). Returns 0 or an errno value. */
-static int resolve_target(apsp_output *o, int *exists, struct stat *st, int *via_proc) {
-    *exists = 0;
-    *via_proc = 0;
-    for (int hops = 0;; hops++) {
-        if (lstat(o->target, st) != 0)
-            return errno == ENOENT ? 0 : errno; /* missing: created, if its directory exists */
-        *exists = 1;
-        if (!S_ISLNK(st->st_mode))
-            return 0;
-        if (link_on_procfs(o->target)) {
-            *via_proc = 1;
-            *exists = stat(o->target, st) == 0;
-            return 0;
-        }
-        if (hops == MAX_LINK_HOPS)
-            return ELOOP;
-        int err;
-        char *next = link_destination(o->target, &err);
-        if (!next)
-            return err;
-        free(o->target);
-        o->target = next;
-        *exists = 0;
-    }
 }
 
 static void random_suffix(char *x) {
@@ -157,7 +77,7 @@ static void random_suffix(char *x) {
  * file system's limit on a name (NAME_MAX, 255 bytes on most). */
 static char *temp_template(const char *target, const char *dir) {
     long name_max = pathconf(dir, _PC_NAME_MAX);
-    size_t dir_len = dir_length(target), base_len = strlen(target + dir_len);
+    size_t dir_len = path_dir_length(target), base_len = strlen(target + dir_len);
     size_t keep = name_max > TEMP_SUFFIX_BYTES ? (size_t)name_max - TEMP_SUFFIX_BYTES : 0;
     if (name_max <= 0)
         keep = NAME_MAX - TEMP_SUFFIX_BYTES;
@@ -271,7 +191,7 @@ static int rename_forbidden(const char *dir, const struct stat *target) {
  * comment). Returns 0 or an errno value. */
 static int open_regular(apsp_output *o, int exists, const struct stat *st) {
     char dir[PATH_MAX];
-    int err = dir_of(o->target, dir);
+    int err = path_dir(o->target, dir);
     if (err)
         return err;
     if (exists && st->st_nlink > 1) {
@@ -351,7 +271,7 @@ apsp_status apsp_output_open(const char *path, apsp_output **out, apsp_error *er
         return open_failed(o, ENOMEM, error);
     int exists, via_proc;
     struct stat st;
-    int err = resolve_target(o, &exists, &st, &via_proc);
+    int err = path_resolve(&o->target, &exists, &st, &via_proc);
     if (!err && (is_directory(o->target) || (exists && S_ISDIR(st.st_mode))))
         err = EISDIR;
     if (!err)
@@ -466,18 +386,6 @@ static int rename_refused(int err) {
     return err == EPERM || err == EACCES || err == EBUSY || err == EXDEV;
 }
 
-/* The rename makes the new file the target; fsync of the directory makes that last. */
-static int sync_dir(const char *target) {
-    char dir[PATH_MAX];
-    /* A directory this process cannot open (no read permission) cannot be synced by it. */
-    int fd = dir_of(target, dir) == 0 ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-    if (fd < 0)
-        return 0;
-    int err = fsync(fd) == 0 ? 0 : errno;
-    close(fd);
-    return err == EINVAL || err == EROFS ? 0 : err; /* directories some file systems cannot sync */
-}
-
 static apsp_status replace_target(apsp_output *o, apsp_error *error) {
     int done = 0, err = o->unnamed ? name_unnamed(o, &done) : 0;
     if (!err && !done && rename(o->temp_path, o->target) != 0) {
@@ -497,7 +405,7 @@ static apsp_status replace_target(apsp_output *o, apsp_error *error) {
         return fail(error, APSP_ERR_OUTPUT, "%s: cannot move the output into place: %s", o->path,
                     strerror(err));
     o->temp_named = 0;
-    if ((err = sync_dir(o->target)) != 0)
+    if ((err = path_sync_dir(o->target)) != 0)
         return fail(error, APSP_ERR_OUTPUT,
                     "%s: the output is in place, but syncing its "
                     "directory failed: %s",
