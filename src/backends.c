@@ -18,6 +18,10 @@ static const apsp_backend_impl *const backends[] = {
 };
 enum { BACKEND_COUNT = sizeof backends / sizeof backends[0] };
 
+/* The type words a device spec may be (apsp_device_info.type). */
+static const char *const type_words[] = {"gpu", "cpu", "accelerator", "host"};
+enum { TYPE_COUNT = sizeof type_words / sizeof type_words[0] };
+
 apsp_status devices_collect(device_list *list, apsp_error *error) {
     memset(list, 0, sizeof *list);
     for (size_t b = 0; b < BACKEND_COUNT; b++) {
@@ -66,10 +70,10 @@ static const apsp_device_info *match_spec(const device_list *list, apsp_backend_
     if (parse_index(spec, &index) == 0)
         return index < list->count && accepts(backend, &list->items[index]) ? &list->items[index]
                                                                             : NULL;
-    static const char *const types[] = {"gpu", "cpu", "accelerator", "host"};
-    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+    for (size_t t = 0; t < TYPE_COUNT; t++) {
         const apsp_device_info *d;
-        if (strcasecmp(spec, types[t]) == 0 && (d = first_of_type(list, backend, types[t])))
+        if (strcasecmp(spec, type_words[t]) == 0 &&
+            (d = first_of_type(list, backend, type_words[t])))
             return d;
     }
     for (size_t i = 0; i < list->count; i++) {
@@ -89,9 +93,8 @@ static const apsp_device_info *other_match(const device_list *list, apsp_backend
     size_t index;
     if (parse_index(spec, &index) == 0 || !first)
         return NULL;
-    static const char *const types[] = {"gpu", "cpu", "accelerator", "host"};
-    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
-        if (strcasecmp(spec, types[t]) == 0)
+    for (size_t t = 0; t < TYPE_COUNT; t++)
+        if (strcasecmp(spec, type_words[t]) == 0)
             return NULL;
     for (size_t i = 0; i < list->count; i++) {
         const apsp_device_info *d = &list->items[i];

@@ -128,16 +128,9 @@ static void cpu_close(backend_device *d) {
     free(d);
 }
 
-/* What the options ask of this backend: an instruction set it knows, and no OpenCL settings
+/* What the options ask of this backend: no OpenCL settings
  * (a --tile or --kernel-params silently ignored would be a surprise). */
 static apsp_status check_options(const apsp_options *o, apsp_error *error) {
-    static const char *const isas[] = {"avx512", "avx2", "portable"};
-    int known = !o->cpu_isa;
-    for (size_t i = 0; i < sizeof isas / sizeof isas[0] && !known; i++)
-        known = strcmp(o->cpu_isa, isas[i]) == 0;
-    if (!known)
-        return fail(error, APSP_ERR_USAGE, "cpu_isa '%s': expected avx512, avx2 or portable",
-                    o->cpu_isa);
     if (o->tile && o->tile != ROUND_DEPTH)
         return fail(error, APSP_ERR_USAGE,
                     "--tile=%d: the pthread backend runs this solve, and its round depth is %d",
@@ -163,6 +156,11 @@ static apsp_status cpu_open(const apsp_device_info *const *infos, size_t count,
     apsp_status status = check_options(options, error);
     if (status != APSP_OK)
         return status;
+    const char *isa;
+    relax_block_fn relax_block = choose_relax_block(options->cpu_isa, &isa);
+    if (!relax_block)
+        return fail(error, APSP_ERR_USAGE, "cpu_isa '%s': expected avx512, avx2 or portable",
+                    options->cpu_isa);
     unsigned threads = options->threads > 0 ? (unsigned)options->threads : online_cores();
     backend_device *d = apsp_calloc(1, sizeof *d);
     if (d)
@@ -173,7 +171,8 @@ static apsp_status cpu_open(const apsp_device_info *const *infos, size_t count,
                     threads);
     }
     d->options = options;
-    d->relax_block = choose_relax_block(options->cpu_isa, &d->isa);
+    d->relax_block = relax_block;
+    d->isa = isa;
     *out = d;
     return APSP_OK;
 }

@@ -105,23 +105,30 @@ __attribute__((target("avx2"))) static void relax_block_avx2(int32_t *restrict c
 }
 #endif
 
+/* The instances' names, best first; a wanted one the CPU lacks falls to the next. */
+static const char *const isa_names[] = {"avx512", "avx2", "portable"};
+enum { ISA_COUNT = sizeof isa_names / sizeof isa_names[0] };
+
 relax_block_fn choose_relax_block(const char *want, const char **isa) {
+    size_t first = 0;
+    while (want && first < ISA_COUNT && strcmp(want, isa_names[first]) != 0)
+        first++;
+    if (first == ISA_COUNT)
+        return NULL;
 #if defined(__x86_64__) && defined(__GNUC__)
     __builtin_cpu_init();
     int avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
                  __builtin_cpu_supports("avx512bw");
     int avx2 = __builtin_cpu_supports("avx2");
-    if (avx512 && (!want || strcmp(want, "avx512") == 0)) {
-        *isa = "avx512";
+    if (first <= 0 && avx512) {
+        *isa = isa_names[0];
         return relax_block_avx512;
     }
-    if (avx2 && (!want || strcmp(want, "avx512") == 0 || strcmp(want, "avx2") == 0)) {
-        *isa = "avx2";
+    if (first <= 1 && avx2) {
+        *isa = isa_names[1];
         return relax_block_avx2;
     }
-#else
-    (void)want;
 #endif
-    *isa = "portable";
+    *isa = isa_names[2];
     return relax_block_portable;
 }

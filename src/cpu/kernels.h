@@ -22,7 +22,8 @@ typedef void (*relax_block_fn)(int32_t *restrict c, const int32_t *restrict a,
 void close_block(int32_t *restrict c, size_t stride);
 
 /* The best instance for the CPU we run on, or `want` ("avx512", "avx2", "portable"; a set the
- * CPU lacks falls to the next one down; NULL: the best). *isa receives the one chosen. */
+ * CPU lacks falls to the next one down; NULL: the best). *isa receives the one chosen. NULL for
+ * a `want` that names none of them. */
 relax_block_fn choose_relax_block(const char *want, const char **isa);
 
 #endif

@@ -242,14 +242,20 @@ static apsp_status store_team(const team *t, apsp_matrix *m, apsp_error *error) 
     return status;
 }
 
+/* The team's geometry and shares for `vertices`, and room made on every device. */
+static apsp_status arrange_team(team *t, size_t vertices, apsp_error *error) {
+    apsp_status status = plan_team(t, vertices, error);
+    if (status == APSP_OK)
+        status = share_rows(t, error);
+    if (status == APSP_OK)
+        status = prepare_team(t, error);
+    return status;
+}
+
 apsp_status drive_check(const apsp_backend_impl *impl, backend_device *const *devices, size_t count,
                         size_t vertices, const apsp_options *options, apsp_error *error) {
     team t = {.impl = impl, .devices = devices, .count = count, .options = options};
-    apsp_status status = plan_team(&t, vertices, error);
-    if (status == APSP_OK)
-        status = share_rows(&t, error);
-    if (status == APSP_OK)
-        status = prepare_team(&t, error);
+    apsp_status status = arrange_team(&t, vertices, error);
     for (size_t i = 0; i < count; i++)
         impl->unload(devices[i]);
     return status;
@@ -260,11 +266,7 @@ apsp_status drive_rows(const apsp_backend_impl *impl, backend_device *const *dev
                        apsp_error *error) {
     team t = {.impl = impl, .devices = devices, .count = count, .options = options};
     double t0 = seconds_now();
-    apsp_status status = plan_team(&t, m->n, error);
-    if (status == APSP_OK)
-        status = share_rows(&t, error);
-    if (status == APSP_OK)
-        status = prepare_team(&t, error);
+    apsp_status status = arrange_team(&t, m->n, error);
     if (status == APSP_OK) /* read only once the devices said they can take it */
         status = matrix_check_cells(m, error);
     double t1 = seconds_now();
