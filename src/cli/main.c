@@ -1,6 +1,7 @@
 /* The apsp command: `apsp INPUT OUTPUT` like the course binary, everything else an option. */
 #include "apsp.h"
 #include "env_options.h"
+#include "platforms.h"
 #include "report.h"
 #include "signals.h"
 
@@ -258,6 +259,9 @@ static int list_devices(void) {
                (unsigned long long)(d->local_memory >> 10), d->max_work_group);
     }
     free(devices);
+    char missing[2048];
+    if (platforms_not_started(missing, sizeof missing))
+        printf("not listed: %s\n", missing);
     return EXIT_OK;
 }
 
@@ -268,6 +272,41 @@ static void log_to_stderr(void *context, apsp_log_level level, const char *messa
         fprintf(stderr, "apsp: %s\n", message);
 }
 
+/* Whether a device spec names a device by its index (a list item of digits only). */
+static int names_an_index(const char *spec) {
+    for (const char *item = spec; item && *item; item += strcspn(item, ",")) {
+        item += *item == ',';
+        size_t digits = strspn(item, "0123456789");
+        if (digits > 0 && (item[digits] == ',' || item[digits] == '\0'))
+            return 1;
+    }
+    return 0;
+}
+
+/* A platform that did not start shifts the device indices and hides its devices: a selection
+ * that failed says so, an index is refused (it may name another device than the user saw in
+ * --list-devices), and -v notes it when the run went on without that platform. */
+static apsp_status explain_missing_platforms(const cli *c, apsp_status status, apsp_error *err) {
+    if (c->options.backend == APSP_BACKEND_CPU)
+        return status;
+    char missing[768];
+    if (platforms_not_started(missing, sizeof missing) == 0)
+        return status;
+    if (status == APSP_ERR_NO_DEVICE) {
+        size_t used = strlen(err->message);
+        snprintf(err->message + used, sizeof err->message - used, " (%s)", missing);
+    } else if (status == APSP_OK && names_an_index(c->options.device)) {
+        snprintf(err->message, sizeof err->message,
+                 "-d %s: %s, so device indices are not what --list-devices shows when it "
+                 "runs; name the device instead",
+                 c->options.device, missing);
+        err->status = status = APSP_ERR_NO_DEVICE;
+    } else if (status == APSP_OK && c->verbose) {
+        fprintf(stderr, "apsp: note: %s\n", missing);
+    }
+    return status;
+}
+
 /* Everything that can be refused is refused before the matrix exists: the output path, the
  * devices and options (the solver), then the input's size on them. */
 static apsp_status prepare(cli *c, apsp_output **out, apsp_solver **solver, apsp_error *err) {
@@ -276,6 +315,7 @@ static apsp_status prepare(cli *c, apsp_output **out, apsp_solver **solver, apsp
         signals_watch_output(*out);
         apsp_output_set_log(*out, log_to_stderr, c);
         status = apsp_solver_create(&c->options, solver, err);
+        status = explain_missing_platforms(c, status, err);
     }
     return status;
 }

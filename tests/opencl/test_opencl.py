@@ -429,6 +429,47 @@ def test_two_platforms(ctx):
                                                       p.err.strip()))
 
 
+def test_platform_missing(ctx):
+    """A registered platform that cannot load (a missing library, a library that is no OpenCL
+    platform) is named with the reason: in --list-devices, in a selection that fails, and an
+    index is refused because the indices have shifted; a name still selects the platforms that
+    did start."""
+    pocl = "/etc/OpenCL/vendors/pocl.icd"
+    if not os.path.exists(pocl):
+        print("needs PoCL")
+        sys.exit(SKIP)
+    vendors = os.path.join(ctx.work, "vendors")
+    os.mkdir(vendors)
+    with open(os.path.join(vendors, "0-gone.icd"), "w") as f:
+        f.write("libapsp-no-such-platform.so.1\n")
+    with open(os.path.join(vendors, "1-not-opencl.icd"), "w") as f:
+        f.write("libz.so.1\n")
+    with open(pocl) as f, open(os.path.join(vendors, "pocl.icd"), "w") as g:
+        g.write(f.read())
+    env = clean_env(OCL_ICD_VENDORS=vendors)
+    env.pop("OCL_ICD_FILENAMES", None)
+    listing = ctx.run(["--list-devices"], env)
+    check(listing.returncode == 0, "--list-devices: exit %d" % listing.returncode)
+    for needle in ("libapsp-no-such-platform.so.1", "0-gone.icd", "cannot open shared object",
+                   "libz.so.1", "not an OpenCL ICD"):
+        check(needle in listing.out, "--list-devices does not say %r: %s" % (needle, listing.out))
+    check("pocl" in listing.out.lower(), "PoCL, which did start, is not listed: %s" % listing.out)
+    expect_failure(ctx, ["-d", "0"], EXIT_DEVICE, "-d 0 with a platform missing", env,
+                   needles=["libapsp-no-such-platform.so.1", "name the device"])
+    expect_failure(ctx, ["--backend=opencl", "-d", "nvidia-xyz"], EXIT_DEVICE,
+                   "no match with a platform missing", env,
+                   needles=["nvidia-xyz", "libapsp-no-such-platform.so.1", "did not start"])
+    p, backend, _, correct = ctx.solve(["--backend=opencl", "-d", "cpu", "--tile=16"], env)
+    check(p.returncode == 0 and backend == "opencl" and correct,
+          "-d cpu with a platform missing: exit %d, %s, correct %s: %s"
+          % (p.returncode, backend, correct, p.err.strip()))
+    check("did not start" in p.err, "-v does not note the missing platform: %s" % p.err)
+    # Where every registration starts, nothing is said and an index selects as before.
+    p, backend, _, correct = ctx.solve(["-d", "0", "--tile=16"], clean_env())
+    check(p.returncode == 0 and correct and "did not start" not in p.err,
+          "healthy -d 0: exit %d, correct %s: %s" % (p.returncode, correct, p.err.strip()))
+
+
 TESTS = {
     "list": test_list,
     "select-index": test_select_index,
@@ -444,6 +485,7 @@ TESTS = {
     "kernel-params": test_kernel_params,
     "device-list": test_device_list,
     "two-platforms": test_two_platforms,
+    "platform-missing": test_platform_missing,
 }
 
 
