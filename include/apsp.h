@@ -44,6 +44,11 @@ extern "C" {
  * sum to less than 2^31, so `min(c, a + b)` never overflows int32. */
 #define APSP_INF 1073741823
 
+/* Auto mode's bound for a graph too small to wait for OpenCL (apsp_options.vertices_hint):
+ * discovering the platforms and creating a context take 30-70 ms with PoCL warm and more with a
+ * GPU driver, so a solve the pthread backend finishes in 20 ms is not worth a device. */
+#define APSP_SMALL_GRAPH_SECONDS 0.02
+
 /* Every host matrix is padded to a multiple of this many rows and columns. */
 #define APSP_MATRIX_ALIGN 128
 
@@ -115,7 +120,15 @@ typedef struct apsp_options {
     const char *kernel_dir;    /* build DIR/fw.cl instead of the embedded kernels; NULL: embedded */
     const char *build_options; /* more OpenCL build options, e.g. "-cl-nv-verbose"; NULL: none */
     const char *dump_program;  /* write the built program binary (PTX on NVIDIA) to this path */
-    int profile;               /* 1: log the device time of each step of the rounds */
+    /* A directory where compiled OpenCL programs are kept between runs, by device, driver,
+     * options and kernel source (made when missing); NULL: compile every time. */
+    const char *kernel_cache;
+    int profile; /* 1: log the device time of each step of the rounds */
+    /* The vertex count of the graphs to come, when known (0: unknown). In auto mode with no
+     * device named, a graph that the pthread backend solves in well under the time an OpenCL
+     * device takes to start (APSP_SMALL_GRAPH_SECONDS by its estimate) runs there without any
+     * OpenCL platform being loaded. */
+    size_t vertices_hint;
     apsp_progress_fn progress;
     void *progress_context;
     apsp_log_fn log; /* NULL: diagnostics are dropped */
@@ -159,6 +172,8 @@ typedef struct apsp_report {
     double download_seconds;
     int program_builds; /* OpenCL programs compiled during this call (0 when reused) */
     int devices;        /* devices that shared the solve; `device` names each and its rows */
+    char choice[192];   /* why this backend and device: "auto: ...", "--backend=cpu", ... */
+    int opencl_listed;  /* 1: the OpenCL platforms were loaded and asked for their devices */
 } apsp_report;
 
 /* Replaces every distance by the shortest-path distance, in place. The matrix is checked before

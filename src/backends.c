@@ -22,9 +22,11 @@ enum { BACKEND_COUNT = sizeof backends / sizeof backends[0] };
 static const char *const type_words[] = {"gpu", "cpu", "accelerator", "host"};
 enum { TYPE_COUNT = sizeof type_words / sizeof type_words[0] };
 
-apsp_status devices_collect(device_list *list, apsp_error *error) {
+apsp_status devices_collect(device_list *list, apsp_backend_kind only, apsp_error *error) {
     memset(list, 0, sizeof *list);
     for (size_t b = 0; b < BACKEND_COUNT; b++) {
+        if (only != APSP_BACKEND_AUTO && backends[b]->kind != only)
+            continue;
         apsp_status status = backends[b]->list(list, error);
         if (status != APSP_OK) {
             device_list_free(list);

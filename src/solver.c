@@ -7,6 +7,7 @@
 #include "base/util.h"
 #include "drivers/drivers.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,28 +16,69 @@ struct apsp_solver {
     const apsp_backend_impl *impl;
     backend_device *devices[MAX_DEVICES];
     size_t count;
+    char choice[192];    /* why these devices, for the report */
+    int opencl_listed;   /* for the report */
     double open_seconds; /* reported as set-up by the first solve */
     int open_builds;     /* programs built while opening, likewise */
 };
 
 apsp_status apsp_list_devices(apsp_device_info **devices, size_t *count, apsp_error *error) {
     device_list list;
-    apsp_status status = devices_collect(&list, error);
+    apsp_status status = devices_collect(&list, APSP_BACKEND_AUTO, error);
     *devices = status == APSP_OK ? list.items : NULL;
     *count = status == APSP_OK ? list.count : 0;
     return status;
 }
 
+/* The backends whose devices the selection needs listed, and why (s->choice). Listing OpenCL
+ * loads every platform, which costs more than a small solve: the pthread backend alone is
+ * listed when it was asked for with no device named, or in auto mode for a small graph. A named
+ * device needs the whole list, whose indices --list-devices shows. */
+static apsp_backend_kind backends_to_list(apsp_solver *s) {
+    const apsp_options *o = &s->options;
+    int named = o->device && *o->device;
+    if (o->backend == APSP_BACKEND_CPU && !named) {
+        snprintf(s->choice, sizeof s->choice, "--backend=cpu");
+        return APSP_BACKEND_CPU;
+    }
+    double estimate = cpu_estimated_seconds(o, o->vertices_hint);
+    if (o->backend == APSP_BACKEND_AUTO && !named && o->vertices_hint > 0 &&
+        estimate < APSP_SMALL_GRAPH_SECONDS) {
+        snprintf(s->choice, sizeof s->choice,
+                 "auto: V = %zu takes about %.2g ms on the CPU threads, less than an OpenCL "
+                 "device takes to start; no OpenCL platform loaded",
+                 o->vertices_hint, estimate * 1e3);
+        return APSP_BACKEND_CPU;
+    }
+    return APSP_BACKEND_AUTO;
+}
+
+/* Why the whole list's selection is `first`, when backends_to_list did not say already. */
+static void describe_choice(apsp_solver *s, const apsp_device_info *first) {
+    const apsp_options *o = &s->options;
+    if (s->choice[0])
+        return;
+    if (o->device && *o->device)
+        snprintf(s->choice, sizeof s->choice, "-d %.160s", o->device);
+    else if (strcmp(first->type, "gpu") == 0)
+        snprintf(s->choice, sizeof s->choice, "%s: the first GPU", apsp_backend_name(o->backend));
+    else
+        snprintf(s->choice, sizeof s->choice, "%s: no GPU", apsp_backend_name(o->backend));
+}
+
 /* Opens the devices the options select, together. */
 static apsp_status open_selected(apsp_solver *s, apsp_error *error) {
     device_list list;
-    apsp_status status = devices_collect(&list, error);
+    apsp_backend_kind listed = backends_to_list(s);
+    s->opencl_listed = listed != APSP_BACKEND_CPU;
+    apsp_status status = devices_collect(&list, listed, error);
     if (status != APSP_OK)
         return status;
     const apsp_device_info *chosen[MAX_DEVICES];
     size_t count;
     status = devices_select(&list, s->options.backend, s->options.device, chosen, &count, error);
     if (status == APSP_OK) {
+        describe_choice(s, chosen[0]);
         s->impl = backend_for(chosen[0]);
         status =
             s->impl ? s->impl->open(chosen, count, &s->options, s->devices, error)
@@ -85,6 +127,8 @@ apsp_status apsp_solver_solve(apsp_solver *s, apsp_matrix *matrix, apsp_report *
     apsp_status status =
         drive_rows(s->impl, s->devices, s->count, matrix, &s->options, report, error);
     if (status == APSP_OK && report) {
+        snprintf(report->choice, sizeof report->choice, "%s", s->choice);
+        report->opencl_listed = s->opencl_listed;
         report->setup_seconds += s->open_seconds;
         report->program_builds += s->open_builds;
         s->open_seconds = 0;

@@ -12,6 +12,7 @@ usage: test_faults.py APSP TESTCASES_DIR [--backend=cpu|opencl]
 """
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -19,17 +20,24 @@ import tempfile
 SKIP = 77
 
 
+# The kernel cache (--kernel-cache): "off" for the walk over allocations and OpenCL calls, so
+# that the build from source is walked; then the cache's own file operations ("io") and the
+# calls that load a cached program, from a cold cache and from a warm one.
+KERNEL_CACHE = {"APSP_KERNEL_CACHE": "off"}
+
+
 def run(apsp, args, env_extra):
-    env = dict(os.environ, **env_extra)
+    env = dict(os.environ, **KERNEL_CACHE)
+    env.update(env_extra)
     return subprocess.run([apsp] + args, capture_output=True, env=env, timeout=120)
 
 
 def count_calls(apsp, args):
     r = run(apsp, args, {"APSP_FAULT_COUNT": "1"})
-    m = re.search(rb"apsp-fault: alloc=(\d+) cl=(\d+)", r.stderr)
+    m = re.search(rb"apsp-fault: alloc=(\d+) cl=(\d+) io=(\d+)", r.stderr)
     if r.returncode != 0 or not m:
         sys.exit(f"the clean run failed or this build has no fault injection:\n{r.stderr.decode()}")
-    return {"alloc": int(m.group(1)), "cl": int(m.group(2))}
+    return {"alloc": int(m.group(1)), "cl": int(m.group(2)), "io": int(m.group(3))}
 
 
 def check_one(apsp, args, out, expected, kind, n, failures):
@@ -59,6 +67,20 @@ def check_one(apsp, args, out, expected, kind, n, failures):
     return lines[-1] if lines else ""
 
 
+def walk(apsp, args, out, expected, counts, failures, kinds=("alloc", "cl", "io"), before=None):
+    for kind in kinds:
+        for n in range(1, counts[kind] + 1):
+            if before:
+                before()
+            outcome = check_one(apsp, args, out, expected, kind, n, failures)
+            print(f"{kind}:{n}: {outcome}")
+            cache = KERNEL_CACHE["APSP_KERNEL_CACHE"]
+            if os.path.isdir(cache):
+                partial = [f for f in os.listdir(cache) if not f.endswith(".clbin")]
+                if partial:
+                    failures.append(f"{kind}:{n}: temporary cache files left: {partial}")
+
+
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
@@ -77,10 +99,15 @@ def main():
         if "--backend=opencl" in extra and counts["cl"] == 0:
             print("no OpenCL call was made: no device?")
             sys.exit(1 if os.environ.get("APSP_TEST_REQUIRE_DEVICE") == "1" else SKIP)
-        for kind, total in counts.items():
-            for n in range(1, total + 1):
-                outcome = check_one(apsp, args, out, expected, kind, n, failures)
-                print(f"{kind}:{n}: {outcome}")
+        walk(apsp, args, out, expected, counts, failures)
+        if "--backend=opencl" in extra:
+            cache = os.path.join(tmp, "cache")
+            KERNEL_CACHE["APSP_KERNEL_CACHE"] = cache
+            shutil.rmtree(cache, ignore_errors=True)
+            cold = count_calls(apsp, args)  # leaves the cache warm
+            walk(apsp, args, out, expected, count_calls(apsp, args), failures)
+            walk(apsp, args, out, expected, cold, failures, ("io",), lambda: shutil.rmtree(cache, ignore_errors=True))
+            counts = {k: counts[k] + cold[k] for k in counts}
     print(f"{sum(counts.values())} faults injected ({counts}), {len(failures)} failures")
     for f in failures:
         print("FAIL", f)

@@ -4,10 +4,11 @@
 #include <stdatomic.h>
 #include <stdio.h>
 
-static atomic_long counters[2];
+static atomic_long counters[FAULT_KINDS];
 
 static long target(fault_kind kind) {
-    static const char *const names[] = {[FAULT_ALLOC] = "alloc", [FAULT_CL] = "cl"};
+    static const char *const names[] = {
+        [FAULT_ALLOC] = "alloc", [FAULT_CL] = "cl", [FAULT_IO] = "io"};
     const char *spec = getenv("APSP_FAULT");
     size_t len = strlen(names[kind]);
     if (!spec || strncmp(spec, names[kind], len) != 0 || spec[len] != ':')
@@ -18,8 +19,8 @@ static long target(fault_kind kind) {
 /* APSP_FAULT_COUNT=1 prints at exit how many calls of each kind the run made, so a test knows
  * how far to walk N. */
 static void print_counts(void) {
-    fprintf(stderr, "apsp-fault: alloc=%ld cl=%ld\n", atomic_load(&counters[FAULT_ALLOC]),
-            atomic_load(&counters[FAULT_CL]));
+    fprintf(stderr, "apsp-fault: alloc=%ld cl=%ld io=%ld\n", atomic_load(&counters[FAULT_ALLOC]),
+            atomic_load(&counters[FAULT_CL]), atomic_load(&counters[FAULT_IO]));
 }
 
 int fault_hit(fault_kind kind) {

@@ -2,6 +2,7 @@
  * APSP_FAULT=KIND:N in the environment makes the N-th call (counting from 1) of that kind fail:
  *   alloc  host allocations (malloc, calloc, realloc, aligned_alloc, strdup) and thread starts
  *   cl     OpenCL calls that create, build, enqueue or read back
+ *   io     file operations whose failure a run survives (the kernel cache)
  * so that a test can walk N = 1, 2, ... over every site a run reaches and check that each
  * failure ends in a clean error. In a normal build the hooks compile to nothing. */
 #ifndef APSP_FAULT_H
@@ -10,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum fault_kind { FAULT_ALLOC, FAULT_CL } fault_kind;
+typedef enum fault_kind { FAULT_ALLOC, FAULT_CL, FAULT_IO, FAULT_KINDS } fault_kind;
 
 #ifdef APSP_FAULT_INJECTION
 /* True when this call is the one APSP_FAULT names. Thread-safe. */

@@ -15,6 +15,22 @@ static void fill(const char **field, const char *name) {
         *field = env(name);
 }
 
+/* The kernel cache: the option, else APSP_KERNEL_CACHE, else the XDG cache directory; "off"
+ * turns it off. */
+static void choose_kernel_cache(apsp_options *o) {
+    static char standard[4096];
+    fill(&o->kernel_cache, "APSP_KERNEL_CACHE");
+    const char *xdg = env("XDG_CACHE_HOME"), *home = env("HOME");
+    if (!o->kernel_cache && xdg && xdg[0] == '/') /* a relative one is to be ignored (XDG) */
+        snprintf(standard, sizeof standard, "%s/apsp", xdg);
+    else if (!o->kernel_cache && home)
+        snprintf(standard, sizeof standard, "%s/.cache/apsp", home);
+    if (!o->kernel_cache && standard[0])
+        o->kernel_cache = standard;
+    if (o->kernel_cache && strcmp(o->kernel_cache, "off") == 0)
+        o->kernel_cache = NULL;
+}
+
 int env_options_apply(apsp_options *o, int *show_build, char *message, size_t size) {
     if (o->backend != APSP_BACKEND_CPU)
         fill(&o->device, "APSP_DEVICE");
@@ -24,6 +40,7 @@ int env_options_apply(apsp_options *o, int *show_build, char *message, size_t si
     fill(&o->kernel_dir, "APSP_KERNEL_DIR");
     fill(&o->build_options, "APSP_BUILD_OPTIONS");
     fill(&o->dump_program, "APSP_DUMP_PROGRAM");
+    choose_kernel_cache(o);
     const char *profile = env("APSP_PROFILE"), *show = env("APSP_SHOW_BUILD");
     if (profile && strcmp(profile, "1") == 0)
         o->profile = 1;

@@ -70,6 +70,8 @@ static const char usage_text[] =
     "  --max-buffer-bytes=N       cap on one OpenCL buffer (suffixes K, M, G); default: driver's\n"
     "  --kernel-params=NAME=N,... OpenCL kernel parameters over the device's defaults;\n"
     "                             default: $APSP_KERNEL_PARAMS; --kernel-params=help lists them\n"
+    "  --kernel-cache=DIR|off     where compiled OpenCL kernels are kept between runs; default:\n"
+    "                             $APSP_KERNEL_CACHE, else $XDG_CACHE_HOME/apsp or ~/.cache/apsp\n"
     "  -q, --quiet                no progress display\n"
     "  --progress                 progress as a line every few seconds, also off a terminal\n"
     "  --stats-json               the -v figures as one JSON line on stderr\n"
@@ -122,6 +124,7 @@ enum {
     OPT_DEVICE_SHARES,
     OPT_PROGRESS,
     OPT_STATS_JSON,
+    OPT_KERNEL_CACHE,
     OPT_VERSION
 };
 
@@ -181,6 +184,9 @@ static int apply_option(cli *c, int opt, const char *arg, const char *spelled) {
     case OPT_STATS_JSON:
         c->stats_json = 1;
         return -1;
+    case OPT_KERNEL_CACHE:
+        o->kernel_cache = arg;
+        return -1;
     case 'q':
         c->quiet = 1;
         return -1;
@@ -212,6 +218,7 @@ static int parse_args(int argc, char **argv, cli *c) {
         {"device-shares", required_argument, NULL, OPT_DEVICE_SHARES},
         {"progress", no_argument, NULL, OPT_PROGRESS},
         {"stats-json", no_argument, NULL, OPT_STATS_JSON},
+        {"kernel-cache", required_argument, NULL, OPT_KERNEL_CACHE},
         {"quiet", no_argument, NULL, 'q'},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
@@ -284,10 +291,11 @@ static int names_an_index(const char *spec) {
 }
 
 /* A platform that did not start shifts the device indices and hides its devices: a selection
- * that failed says so, an index is refused (it may name another device than the user saw in
- * --list-devices), and -v notes it when the run went on without that platform. */
+ * that failed says so, and an index is refused (it may name another device than the user saw in
+ * --list-devices). Both mean the whole device list was asked for. */
 static apsp_status explain_missing_platforms(const cli *c, apsp_status status, apsp_error *err) {
-    if (c->options.backend == APSP_BACKEND_CPU)
+    int named_index = status == APSP_OK && names_an_index(c->options.device);
+    if (c->options.backend == APSP_BACKEND_CPU || !(status == APSP_ERR_NO_DEVICE || named_index))
         return status;
     char missing[768];
     if (platforms_not_started(missing, sizeof missing) == 0)
@@ -295,16 +303,20 @@ static apsp_status explain_missing_platforms(const cli *c, apsp_status status, a
     if (status == APSP_ERR_NO_DEVICE) {
         size_t used = strlen(err->message);
         snprintf(err->message + used, sizeof err->message - used, " (%s)", missing);
-    } else if (status == APSP_OK && names_an_index(c->options.device)) {
-        snprintf(err->message, sizeof err->message,
-                 "-d %s: %s, so device indices are not what --list-devices shows when it "
-                 "runs; name the device instead",
-                 c->options.device, missing);
-        err->status = status = APSP_ERR_NO_DEVICE;
-    } else if (status == APSP_OK && c->verbose) {
-        fprintf(stderr, "apsp: note: %s\n", missing);
+        return status;
     }
-    return status;
+    snprintf(err->message, sizeof err->message,
+             "-d %s: %s, so device indices are not what --list-devices shows when it runs; name "
+             "the device instead",
+             c->options.device, missing);
+    return err->status = APSP_ERR_NO_DEVICE;
+}
+
+/* -v: a run that went on without a platform says so. */
+static void note_missing_platforms(const apsp_report *report) {
+    char missing[768];
+    if (report->opencl_listed && platforms_not_started(missing, sizeof missing) > 0)
+        fprintf(stderr, "apsp: note: %s\n", missing);
 }
 
 /* Everything that can be refused is refused before the matrix exists: the output path, the
@@ -314,6 +326,11 @@ static apsp_status prepare(cli *c, apsp_output **out, apsp_solver **solver, apsp
     if (status == APSP_OK) {
         signals_watch_output(*out);
         apsp_output_set_log(*out, log_to_stderr, c);
+        /* The size from the header lets auto mode skip OpenCL for a small graph; a header that
+         * cannot be read leaves it unknown and fails in read_input with its own message. */
+        size_t vertices = 0;
+        if (apsp_hw3_vertices(c->input, &vertices, NULL) == APSP_OK)
+            c->options.vertices_hint = vertices;
         status = apsp_solver_create(&c->options, solver, err);
         status = explain_missing_platforms(c, status, err);
     }
@@ -362,8 +379,10 @@ static int run(cli *c) {
     signals_watch_output(NULL);
     apsp_solver_destroy(solver);
     run_times times = {.read = t2 - t1, .write = t4 - t3, .total = t4 - t0};
-    if (status == APSP_OK && c->verbose)
+    if (status == APSP_OK && c->verbose) {
         report_print(m, &report, &times);
+        note_missing_platforms(&report);
+    }
     if (status == APSP_OK && c->stats_json)
         report_json(m, &report, &times);
     apsp_matrix_destroy(m);

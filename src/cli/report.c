@@ -36,6 +36,7 @@ void report_print(const apsp_matrix *m, const apsp_report *r, const run_times *t
     fprintf(stderr,
             "apsp: backend %s on %s; V = %zu padded to %zu; round depth %d; programs built %d\n",
             r->backend, r->device, m->n, r->padded, r->tile, r->program_builds);
+    fprintf(stderr, "apsp: chosen by %s\n", r->choice);
     fprintf(stderr,
             "apsp: read %.3f s, setup %.3f s, upload %.3f s, compute %.3f s (%.2f G relax/s), "
             "download %.3f s, write %.3f s, total %.3f s\n",
@@ -62,6 +63,8 @@ void report_json(const apsp_matrix *m, const apsp_report *r, const run_times *t)
     json_string(r->backend);
     fputs(",\"device\":", stderr);
     json_string(r->device);
+    fputs(",\"choice\":", stderr);
+    json_string(r->choice);
     fprintf(stderr,
             ",\"devices\":%d,\"vertices\":%zu,\"padded\":%zu,\"round_depth\":%d,\"threads\":%d,"
             "\"programs_built\":%d,\"read_s\":%.6f,\"setup_s\":%.6f,\"upload_s\":%.6f,"

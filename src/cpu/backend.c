@@ -10,6 +10,7 @@
  * The device's pool of threads does each step, the blocks split evenly. The pivot rows B come
  * from the matrix, or from a panel another device handed in (put_row_panel). */
 #include "backend.h"
+#include "backends.h"
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/util.h"
@@ -269,10 +270,18 @@ static apsp_status cpu_relax(backend_device *d, size_t round, size_t row_begin, 
     return APSP_OK;
 }
 
-/* One device's threads, speed by the measured rate of a Zen 4 core (30 G relax/s per thread);
- * the pthread backend runs alone, so only the order of magnitude matters. */
+/* Relaxations per second of one thread: the measured rate of a Zen 4 core; the estimates below
+ * need only the order of magnitude. */
+#define RELAX_PER_THREAD 30e9
+
 static double cpu_speed(backend_device *d) {
-    return 30e9 * pool_threads(d->pool);
+    return RELAX_PER_THREAD * pool_threads(d->pool);
+}
+
+double cpu_estimated_seconds(const apsp_options *options, size_t vertices) {
+    unsigned threads = options->threads > 0 ? (unsigned)options->threads : online_cores();
+    double n = (double)vertices;
+    return n * n * n / (RELAX_PER_THREAD * threads);
 }
 
 /* Every step returns when it is done. */

@@ -1,10 +1,12 @@
 /* The program: cl/fw.cl (embedded, or from options->kernel_dir) built with the parameters as
  * -D defines, its kernels, and the build log for the caller's log function. A device keeps one
- * program and rebuilds it only when a solve needs other parameters. */
+ * program and rebuilds it only when a solve needs other parameters; the binary of a build is
+ * kept on disk between runs when options->kernel_cache names a directory (program_cache.c). */
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/log.h"
 #include "opencl/device.h"
+#include "opencl/program_cache.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,17 +59,11 @@ static void log_build(const backend_device *d, apsp_log_level level, const char 
     free(build_log);
 }
 
-static apsp_status compile(backend_device *d, apsp_error *error) {
-    char *source, origin[1024];
-    apsp_status status =
-        cl_load_source("fw.cl", d->options->kernel_dir, &source, origin, sizeof origin, error);
-    if (status != APSP_OK)
-        return status;
+static apsp_status build_from_source(backend_device *d, const char *source, const char *origin,
+                                     apsp_error *error) {
     cl_int err;
-    const char *text = source;
     d->kernels.program =
-        FAULT_CL_OBJECT(&err, clCreateProgramWithSource(d->context, 1, &text, NULL, &err));
-    free(source);
+        FAULT_CL_OBJECT(&err, clCreateProgramWithSource(d->context, 1, &source, NULL, &err));
     if (err != CL_SUCCESS)
         return cl_fail(error, APSP_ERR_KERNEL_BUILD, err, "clCreateProgramWithSource(%s)", origin);
     d->builds++;
@@ -83,9 +79,25 @@ static apsp_status compile(backend_device *d, apsp_error *error) {
     char headline[1400];
     snprintf(headline, sizeof headline, "built for %s with '%s'", d->name, d->kernels.options);
     log_build(d, APSP_LOG_DEBUG, headline);
-    return dump_program(d, error);
+    return APSP_OK;
 }
 
+static apsp_status compile(backend_device *d, apsp_error *error) {
+    char *source, origin[1024];
+    apsp_status status =
+        cl_load_source("fw.cl", d->options->kernel_dir, &source, origin, sizeof origin, error);
+    if (status != APSP_OK)
+        return status;
+    if (program_cache_load(d, source)) {
+        free(source);
+        return dump_program(d, error);
+    }
+    status = build_from_source(d, source, origin, error);
+    if (status == APSP_OK)
+        program_cache_store(d, source);
+    free(source);
+    return status == APSP_OK ? dump_program(d, error) : status;
+}
 /* Creates one kernel and checks that the driver runs it with work-groups of `items`: a kernel's
  * own limit can be below the device's (registers, local memory). */
 static apsp_status create_kernel(backend_device *d, cl_kernel *kernel, const char *name,

@@ -470,6 +470,100 @@ def test_platform_missing(ctx):
           "healthy -d 0: exit %d, correct %s: %s" % (p.returncode, correct, p.err.strip()))
 
 
+def test_auto_small(ctx):
+    """Auto mode solves a graph too small to wait for OpenCL on the pthread backend without
+    loading any platform (the dynamic loader's log names every library it starts), and a larger
+    one after asking OpenCL for a GPU; --backend=cpu never loads OpenCL."""
+    import struct
+
+    def hw3(name, vertices):
+        path = os.path.join(ctx.work, name)
+        with open(path, "wb") as f:
+            f.write(struct.pack("<ii", vertices, 0))
+        return path
+
+    def loaded_platforms(args):
+        out = os.path.join(ctx.work, "auto-small.out")
+        p = ctx.run(["-v"] + args + [out], clean_env(LD_DEBUG="files"))
+        check(p.returncode == 0, "%s: exit %d: %s" % (args, p.returncode, p.err[-2000:]))
+        starts = [line for line in p.err.splitlines() if "calling init:" in line]
+        chosen = re.search(r"^apsp: chosen by (.*)$", p.err, re.M)
+        return any("pocl" in line for line in starts), chosen[1] if chosen else None
+
+    small, large = hw3("v6.in", 6), hw3("v1000.in", 1000)
+    platform, chosen = loaded_platforms(["--threads=1", small])
+    check(not platform, "V = 6 in auto mode loaded PoCL")
+    check(chosen and chosen.startswith("auto: V = 6") and "no OpenCL platform" in chosen,
+          "V = 6: chosen by %r" % chosen)
+    platform, chosen = loaded_platforms(["--backend=cpu", large])
+    check(not platform and chosen == "--backend=cpu", "--backend=cpu: PoCL %s, chosen by %r"
+          % (platform, chosen))
+    if not os.path.exists("/etc/OpenCL/vendors/pocl.icd"):
+        return
+    platform, chosen = loaded_platforms(["--threads=1", large])
+    check(platform, "V = 1000 on one thread in auto mode did not ask OpenCL for a GPU")
+    check(chosen and chosen.startswith("auto: "), "V = 1000: chosen by %r" % chosen)
+
+
+def test_kernel_cache(ctx):
+    """The compiled program is kept between runs and reused; a corrupt, cut or foreign cache
+    file, an unwritable cache directory and --kernel-cache=off all still give the right answer,
+    rebuilding from source."""
+    devices = need_device(ctx)
+    if not devices:
+        return
+    index = str(devices[0]["index"])
+    cache = os.path.join(ctx.work, "cache", "apsp")
+
+    def builds(args, what, env=None):
+        p, _, _, correct = ctx.solve(["-d", index, "--tile=32"] + args, env or clean_env())
+        m = re.search(r"programs built (\d+)", p.err)
+        check(p.returncode == 0 and correct and m,
+              "%s: exit %d, correct %s: %s" % (what, p.returncode, correct, p.err.strip()))
+        return int(m[1]) if m else None
+
+    def files():
+        return sorted(os.listdir(cache)) if os.path.isdir(cache) else []
+
+    use = ["--kernel-cache=" + cache]
+    check(builds(use, "cold cache") == 1, "a cold cache did not build")
+    check(len(files()) == 1 and files()[0].endswith(".clbin"), "no cache file: %s" % files())
+    check(builds(use, "warm cache") == 0, "a warm cache still built the program")
+    check(builds([], "APSP_KERNEL_CACHE", clean_env(APSP_KERNEL_CACHE=cache)) == 0,
+          "APSP_KERNEL_CACHE was not used")
+    path = os.path.join(cache, files()[0])
+    with open(path, "rb") as f:
+        good = f.read()
+    damaged = {
+        "cut short": good[: len(good) // 2],
+        "a flipped byte in the binary": good[:-100] + bytes([good[-100] ^ 0x40]) + good[-99:],
+        "another key": good.replace(b"apsp kernel cache 1", b"apsp kernel cache 0", 1),
+        "empty": b"",
+    }
+    for what, content in damaged.items():
+        with open(path, "wb") as f:
+            f.write(content)
+        check(builds(use, what) == 1, "%s: the cache file was used" % what)
+        with open(path, "rb") as f:
+            check(f.read() == good, "%s: the cache file was not replaced by a good one" % what)
+    check(builds(use + ["--kernel-params=K_CHUNK=8"], "other parameters") == 1,
+          "other kernel parameters reused the cached program")
+    check(len(files()) == 2, "other parameters did not get their own file: %s" % files())
+    blocked = os.path.join(ctx.work, "a-file")
+    with open(blocked, "w") as f:
+        f.write("not a directory\n")
+    check(builds(["--kernel-cache=" + os.path.join(blocked, "apsp")], "unwritable") == 1,
+          "an unwritable cache did not build")
+    home = os.path.join(ctx.work, "home")
+    env = clean_env(HOME=home)
+    env.pop("XDG_CACHE_HOME", None)
+    check(builds([], "default ~/.cache/apsp", env) == 1 and
+          os.listdir(os.path.join(home, ".cache", "apsp")), "~/.cache/apsp was not the default")
+    check(builds(["--kernel-cache=off"], "off", env) == 1, "--kernel-cache=off reused a program")
+    leftovers = [f for f in files() if not f.endswith(".clbin")]
+    check(not leftovers, "temporary cache files left: %s" % leftovers)
+
+
 TESTS = {
     "list": test_list,
     "select-index": test_select_index,
@@ -486,6 +580,8 @@ TESTS = {
     "device-list": test_device_list,
     "two-platforms": test_two_platforms,
     "platform-missing": test_platform_missing,
+    "auto-small": test_auto_small,
+    "kernel-cache": test_kernel_cache,
 }
 
 
