@@ -490,7 +490,7 @@ def test_auto_small(ctx):
         chosen = re.search(r"^apsp: chosen by (.*)$", p.err, re.M)
         return any("pocl" in line for line in starts), chosen[1] if chosen else None
 
-    small, large = hw3("v6.in", 6), hw3("v1000.in", 1000)
+    small, large = hw3("v6.in", 6), hw3("v2000.in", 2000)
     platform, chosen = loaded_platforms(["--threads=1", small])
     check(not platform, "V = 6 in auto mode loaded PoCL")
     check(chosen and chosen.startswith("auto: V = 6") and "no OpenCL platform" in chosen,
@@ -501,8 +501,8 @@ def test_auto_small(ctx):
     if not os.path.exists("/etc/OpenCL/vendors/pocl.icd"):
         return
     platform, chosen = loaded_platforms(["--threads=1", large])
-    check(platform, "V = 1000 on one thread in auto mode did not ask OpenCL for a GPU")
-    check(chosen and chosen.startswith("auto: "), "V = 1000: chosen by %r" % chosen)
+    check(platform, "V = 2000 on one thread in auto mode did not ask OpenCL for a GPU")
+    check(chosen and chosen.startswith("auto: "), "V = 2000: chosen by %r" % chosen)
 
 
 def test_kernel_cache(ctx):
