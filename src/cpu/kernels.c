@@ -104,7 +104,7 @@ static void relax_block_portable(int32_t *restrict c, const int32_t *restrict a,
  *  - a tile of 6 rows x 16 columns: 12 ymm accumulators, the 2 ymm of B's row k, the broadcast
  *    of A(r, k) and its sum, exactly the 16 registers;
  *  - B's 16 columns are first copied into a contiguous k-major panel (8 KiB, read 21 times from
- *    L1), so the tiles read one sequential stream: about +12 % over reading B in place;
+ *    L1), so the tiles read one sequential stream: +12-14 % in a round over reading B in place;
  *  - each add-min is one asm statement: with the intrinsics GCC 12 computes the adds ahead of
  *    the mins and, out of registers, spills. The asm pins the order and the registers;
  *    `objdump -d` shows per k 2 loads of B, 6 broadcasts and 12 vpaddd/vpminsd pairs, no stack
@@ -165,6 +165,7 @@ __attribute__((target("avx2"))) static void relax_block_avx2(int32_t *restrict c
             avx2_tile(c + i * p->c + j, p->c, a + i * p->a, p->a, panel, TAIL_ROWS);
     }
 }
+
 /* The AVX-512 instance, the same scheme on 32 zmm registers: a 6 x 64 tile holds 24
  * accumulators, the 4 zmm of B's row k, the broadcast and its sum (30 registers); its panel of
  * B is 32 KiB. On Sapphire Rapids (48 KiB L1d) it runs a solve at 74 % of the ceiling where
