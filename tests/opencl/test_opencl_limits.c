@@ -3,7 +3,8 @@
  *   test-opencl-limits
  *
  * On the first OpenCL device:
- *   - a matrix larger than the device's global memory: APSP_ERR_TOO_LARGE, refused before any
+ *   - a matrix larger than the device's global memory under a device_memory cap too small to
+ *     stream it, and one larger than the host's memory: APSP_ERR_TOO_LARGE, refused before any
  *     upload and before the matrix is read (it has one cell of data);
  *   - a tile that does not fit the device: APSP_ERR_DEVICE; one that is not a power of two,
  *     and a buffer cap below one band: APSP_ERR_USAGE;
@@ -85,23 +86,41 @@ static apsp_status solve_with(apsp_matrix *m, const char *device, int tile, uint
     return apsp_solve(m, &o, report, err);
 }
 
-static void test_too_large(const apsp_device_info *d, const char *spec) {
-    /* The least multiple of 64 whose matrix exceeds the device's memory. */
-    size_t v = 64;
-    while ((uint64_t)v * v * 4 <= d->global_memory)
-        v += 64;
-    /* Refused before it is read: one cell stands for its v * v, which the library must not
-     * touch. */
+/* Solves a matrix of v vertices with one cell of data, which the library must not touch:
+ * it is refused before it is read. */
+static apsp_status solve_fake(size_t v, const char *spec, uint64_t device_memory, apsp_error *err) {
     int32_t cell = 0;
     size_t padded = (v + APSP_MATRIX_ALIGN - 1) / APSP_MATRIX_ALIGN * APSP_MATRIX_ALIGN;
     apsp_matrix m = {.n = v, .padded = padded, .stride = padded, .data = &cell};
-    apsp_report report;
+    apsp_options o;
+    apsp_options_init(&o);
+    o.backend = APSP_BACKEND_OPENCL;
+    o.device = spec;
+    o.device_memory = device_memory;
+    memset(err, 0, sizeof *err);
+    return apsp_solve(&m, &o, NULL, err);
+}
+
+static void test_too_large(const apsp_device_info *d, const char *spec) {
+    /* The least multiple of 64 whose matrix exceeds the device's memory streams; under a cap
+     * too small for even that, it is refused. */
+    size_t v = 64;
+    while ((uint64_t)v * v * 4 <= d->global_memory)
+        v += 64;
     apsp_error err;
-    apsp_status status = solve_with(&m, spec, 0, 0, &report, &err);
-    CHECK(status == APSP_ERR_TOO_LARGE, "V = %zu on %s: status %s (%s), expected too large", v,
-          d->name, apsp_status_name(status), err.message);
-    CHECK(strstr(err.message, "global memory") != NULL,
-          "V = %zu: the message does not name the device's memory: %s", v, err.message);
+    apsp_status status = solve_fake(v, spec, 64 * 1024, &err);
+    CHECK(status == APSP_ERR_TOO_LARGE,
+          "V = %zu on %s under a 64K cap: status %s (%s), expected "
+          "too large",
+          v, d->name, apsp_status_name(status), err.message);
+    CHECK(strstr(err.message, "streaming") && strstr(err.message, "--device-memory"),
+          "V = %zu: the message does not say that streaming needs more: %s", v, err.message);
+    /* A matrix beyond the host's memory: refused by the host's measure, streaming or not. */
+    v = 4000000;
+    status = solve_fake(v, spec, 0, &err);
+    CHECK(status == APSP_ERR_TOO_LARGE && strstr(err.message, "this machine has"),
+          "V = %zu: status %s (%s), expected too large for the host", v, apsp_status_name(status),
+          err.message);
 }
 
 static void test_refusals(const char *spec) {
