@@ -76,8 +76,10 @@ static apsp_status run_super_rounds(streamer *st, apsp_error *error) {
         status = st->impl->stream->pivots(st->device, st->matrix, s, count, next, error);
         if (status == APSP_OK)
             status = stream_blocks(st, s, s + count, error);
-        if (status == APSP_OK && st->options->progress)
-            st->options->progress(st->options->progress_context, (s + count) / tile, n / tile);
+        /* Every round of the super-round is done now: each is reported, as apsp.h promises. */
+        for (size_t r = s / tile;
+             status == APSP_OK && st->options->progress && r < (s + count) / tile; r++)
+            st->options->progress(st->options->progress_context, r + 1, n / tile);
     }
     return status;
 }
