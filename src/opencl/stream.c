@@ -266,9 +266,11 @@ static apsp_status retire(backend_device *d, apsp_matrix *m, cl_stream_slot *slo
     cl_int err = FAULT_CL_STATUS(clWaitForEvents(1, &slot->busy));
     clReleaseEvent(slot->busy);
     slot->busy = NULL;
-    if (err != CL_SUCCESS)
+    if (err != CL_SUCCESS && slot->row_end > slot->row_begin)
         return cl_fail(error, APSP_ERR_DEVICE, err, "waiting for the streamed rows %zu-%zu",
                        slot->row_begin, slot->row_end - 1);
+    if (err != CL_SUCCESS) /* a block of the gathering pass */
+        return cl_fail(error, APSP_ERR_DEVICE, err, "waiting for a streamed block");
     if (slot->row_end > slot->row_begin)
         host_rows(d, m, slot, slot->row_begin, slot->row_end - slot->row_begin, copy_home);
     slot->row_begin = slot->row_end = 0;
