@@ -31,7 +31,7 @@ enum { ROUND_EVENTS = 8 };
 
 typedef struct cl_kernels {
     cl_program program;
-    cl_kernel col_copy, phase1, phase2, phase3, pad;
+    cl_kernel col_copy, phase1, phase2, phase3, pad, stream;
     char options[1024]; /* the build options of the program; "" before the first build */
 } cl_kernels;
 
@@ -93,17 +93,14 @@ typedef struct cl_stream_record {
 } cl_stream_record;
 
 /* The panels of a super-round of K pivots from s: rows R[c][j] = d(s + c, j) and columns,
- * transposed, C[c][i] = d(i, s + c), each K x n, split into K / TILE slices of TILE rows: the
- * row and column panels fw_phase3 takes. Pair `cur` is the current super-round's, the other
- * the next one's, which the blocks fill as they pass. */
+ * transposed, C[c][i] = d(i, s + c), each K x n, k-major as fw_stream takes them. Pair `cur` is
+ * the current super-round's, the other the next one's, which the blocks fill as they pass. */
 enum { STREAM_ROWS, STREAM_COLS };
 
 typedef struct cl_stream {
     stream_shape shape;
     cl_command_queue up_queue, down_queue; /* beside d->queue, which runs the kernels */
     cl_mem panel[2][2];                    /* [pair][STREAM_ROWS or STREAM_COLS] */
-    cl_mem *slices;                        /* [pair][kind][slice]: 4 * slice_count */
-    size_t slice_count;
     int cur;
     size_t first, count;           /* the current super-round's pivots */
     size_t next_first, next_count; /* the next one's, gathered from the blocks */

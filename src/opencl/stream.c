@@ -8,7 +8,7 @@
  *
  * A block of rows: the host copies them from the matrix into the slot's pinned staging (making
  * the padding there), the upload queue writes them into the slot's buffer; the kernel queue
- * runs fw_phase3 once per T-slice of the panels (the min over k is a min over the slices) and
+ * runs fw_stream (fw_phase3's min-plus product, K deep, the block in registers throughout) and
  * takes the next super-round's pivot columns (fw_col_panel into the next C) and rows (a copy
  * into the next R); the download queue reads the block back into the staging, which the host
  * copies into the matrix when the slot or its rows are needed again, or at the end. Events
@@ -55,6 +55,8 @@ static uint64_t device_bytes(const solve_geometry *g, size_t pivots, size_t bloc
 static size_t pivots_for(const backend_device *d, const solve_geometry *g, size_t block_rows) {
     uint64_t memory = layout_memory(d, NULL), fixed = device_bytes(g, 0, block_rows);
     uint64_t row = (uint64_t)g->n * 4, most = layout_buffer_cap(d) / row;
+    if (most > INT32_MAX / g->n) /* the kernels index a K x n panel in int */
+        most = INT32_MAX / g->n;
     size_t k = memory > fixed ? round_down((memory - fixed) / (4 * row), g->row_unit) : 0;
     k = k < most ? k : round_down(most, g->row_unit);
     return k < g->n ? k : g->n;
@@ -117,34 +119,14 @@ static apsp_status create(const backend_device *d, cl_mem_flags flags, size_t by
                              : cl_fail(error, APSP_ERR_DEVICE, err, "clCreateBuffer(%s)", what);
 }
 
-static cl_mem *slice_of(cl_stream *s, int pair, int kind, size_t q) {
-    return &s->slices[((size_t)pair * 2 + (size_t)kind) * s->slice_count + q];
-}
-
-/* The K x n panels and their T-row sub-buffers. */
+/* The two pairs of K x n panels. */
 static apsp_status create_panels(backend_device *d, apsp_error *error) {
     cl_stream *s = &d->stream;
-    const size_t tile = d->layout.geometry.tile, bytes = tile * row_bytes(d);
-    s->slice_count = s->shape.pivots / tile;
-    s->slices = apsp_calloc(4 * s->slice_count, sizeof *s->slices);
-    if (!s->slices)
-        return fail(error, APSP_ERR_NO_MEMORY, "out of memory for %zu panel slices",
-                    4 * s->slice_count);
     apsp_status status = APSP_OK;
-    for (int i = 0; i < 4 && status == APSP_OK; i++) {
-        cl_mem *panel = &s->panel[i / 2][i % 2];
-        status = create(d, CL_MEM_READ_WRITE, s->shape.pivots * row_bytes(d), panel,
-                        i % 2 ? "streamed pivot columns" : "streamed pivot rows", error);
-        for (size_t q = 0; q < s->slice_count && status == APSP_OK; q++) {
-            cl_int err;
-            cl_buffer_region region = {q * bytes, bytes};
-            *slice_of(s, i / 2, i % 2, q) = FAULT_CL_OBJECT(
-                &err, clCreateSubBuffer(*panel, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION,
-                                        &region, &err));
-            if (err != CL_SUCCESS)
-                status = cl_fail(error, APSP_ERR_DEVICE, err, "clCreateSubBuffer(panel slice)");
-        }
-    }
+    for (int i = 0; i < 4 && status == APSP_OK; i++)
+        status =
+            create(d, CL_MEM_READ_WRITE, s->shape.pivots * row_bytes(d), &s->panel[i / 2][i % 2],
+                   i % 2 ? "streamed pivot columns" : "streamed pivot rows", error);
     return status;
 }
 
@@ -355,51 +337,42 @@ static apsp_status launch(backend_device *d, cl_kernel kernel, const size_t *glo
     return APSP_OK;
 }
 
-/* fw_phase3 over `rows` rows of `block` (from row0 of the matrix) against slice q of the
- * current panels. */
-static apsp_status relax_slice(backend_device *d, cl_mem block, size_t row0, size_t rows, size_t q,
-                               chain *c, apsp_error *error) {
+/* fw_stream over `rows` rows of `block` (from row0 of the matrix) against the current panels. */
+static apsp_status relax_block(backend_device *d, cl_mem block, size_t row0, size_t rows, chain *c,
+                               apsp_error *error) {
     const kernel_params *p = &d->params;
     cl_stream *s = &d->stream;
-    cl_kernel k = d->kernels.phase3;
-    cl_int n = (cl_int)d->layout.geometry.n, first = (cl_int)row0, none = -1;
-    cl_mem cols = *slice_of(s, s->cur, STREAM_COLS, q),
-           pivot_rows = *slice_of(s, s->cur, STREAM_ROWS, q);
-    SET_ARG(k, "phase3", 0, block);
-    SET_ARG(k, "phase3", 1, cols);
-    SET_ARG(k, "phase3", 2, pivot_rows);
-    SET_ARG(k, "phase3", 3, n);
-    SET_ARG(k, "phase3", 4, first);
-    SET_ARG(k, "phase3", 5, cols); /* the next panels: unused with next = -1 */
-    SET_ARG(k, "phase3", 6, pivot_rows);
-    SET_ARG(k, "phase3", 7, none);
+    cl_kernel k = d->kernels.stream;
+    cl_int n = (cl_int)d->layout.geometry.n, first = (cl_int)row0, depth = (cl_int)s->count;
+    SET_ARG(k, "stream", 0, block);
+    SET_ARG(k, "stream", 1, s->panel[s->cur][STREAM_COLS]);
+    SET_ARG(k, "stream", 2, s->panel[s->cur][STREAM_ROWS]);
+    SET_ARG(k, "stream", 3, n);
+    SET_ARG(k, "stream", 4, first);
+    SET_ARG(k, "stream", 5, depth);
     const size_t block_rows = (size_t)(p->group_rows * p->thread_rows);
     const size_t block_cols = (size_t)(p->group_cols * p->thread_cols);
     size_t local[2] = {(size_t)p->group_cols, (size_t)p->group_rows};
     size_t global[2] = {(size_t)n / block_cols * local[0], rows / block_rows * local[1]};
-    return launch(d, k, global, local, c, "phase3, streamed", error);
+    return launch(d, k, global, local, c, "stream", error);
 }
 
-/* The next super-round's pivot columns of `rows` rows of `band` (from row0) into the next C. */
+/* The next super-round's pivot columns of `rows` rows of `band` (from row0) into the next C,
+ * transposed: fw_col_panel over all of them at once. */
 static apsp_status gather_columns(backend_device *d, cl_mem band, size_t row0, size_t rows,
                                   chain *c, apsp_error *error) {
     cl_stream *s = &d->stream;
-    const size_t tile = d->layout.geometry.tile, edge = (size_t)copy_edge(&d->params);
+    const size_t edge = (size_t)copy_edge(&d->params);
     cl_kernel k = d->kernels.col_copy;
     cl_int n = (cl_int)d->layout.geometry.n, first = (cl_int)row0;
-    size_t local[2] = {edge, edge}, global[2] = {rows, tile};
-    apsp_status status = APSP_OK;
-    for (size_t q = 0; q < s->next_count / tile && status == APSP_OK; q++) {
-        cl_int r = (cl_int)(s->next_first / tile + q);
-        cl_mem cols = *slice_of(s, 1 - s->cur, STREAM_COLS, q);
-        SET_ARG(k, "col_panel", 0, band);
-        SET_ARG(k, "col_panel", 1, cols);
-        SET_ARG(k, "col_panel", 2, n);
-        SET_ARG(k, "col_panel", 3, first);
-        SET_ARG(k, "col_panel", 4, r);
-        status = launch(d, k, global, local, c, "col_panel, streamed", error);
-    }
-    return status;
+    cl_int r = (cl_int)(s->next_first / d->layout.geometry.tile);
+    size_t local[2] = {edge, edge}, global[2] = {rows, s->next_count};
+    SET_ARG(k, "col_panel", 0, band);
+    SET_ARG(k, "col_panel", 1, s->panel[1 - s->cur][STREAM_COLS]);
+    SET_ARG(k, "col_panel", 2, n);
+    SET_ARG(k, "col_panel", 3, first);
+    SET_ARG(k, "col_panel", 4, r);
+    return launch(d, k, global, local, c, "col_panel, streamed", error);
 }
 
 /* The block's rows that are the next super-round's pivot rows into the next R. */
@@ -428,10 +401,9 @@ static apsp_status gather_rows(backend_device *d, cl_mem block, size_t row0, siz
  * super-round), then its part of the next panels taken. */
 static apsp_status block_kernels(backend_device *d, cl_mem block, size_t row0, size_t rows,
                                  chain *c, apsp_error *error) {
-    const size_t slices = d->stream.count / d->layout.geometry.tile;
     apsp_status status = APSP_OK;
-    for (size_t q = 0; q < slices && status == APSP_OK; q++)
-        status = relax_slice(d, block, row0, rows, q, c, error);
+    if (d->stream.count > 0)
+        status = relax_block(d, block, row0, rows, c, error);
     if (status == APSP_OK && d->stream.next_count > 0)
         status = gather_columns(d, block, row0, rows, c, error);
     if (status == APSP_OK && d->stream.next_count > 0)
@@ -751,10 +723,6 @@ void stream_release(backend_device *d) {
         if (s->slot[i].block)
             clReleaseMemObject(s->slot[i].block);
     }
-    for (size_t i = 0; s->slices && i < 4 * s->slice_count; i++)
-        if (s->slices[i])
-            clReleaseMemObject(s->slices[i]);
-    free(s->slices);
     for (int i = 0; i < 4; i++)
         if (s->panel[i / 2][i % 2])
             clReleaseMemObject(s->panel[i / 2][i % 2]);

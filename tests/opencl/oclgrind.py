@@ -101,8 +101,8 @@ GROUPS = {
          ["--tile=128", "--max-buffer-bytes=131072", "--kernel-params=" + AMD_SHAPE]),
     ],
     # Streaming from host memory (src/opencl/stream.c): a --device-memory below the matrix (256
-    # x 256 and its panels need 320 KiB): the panels' 16-row sub-buffers into fw_phase3 and
-    # fw_col_panel, blocks of 16 rows, K = 16 (the buffer cap bounds it).
+    # x 256 and its panels need 320 KiB): fw_stream and fw_col_panel on blocks of 16 rows, K = 16
+    # (the buffer cap bounds it).
     "stream": [
         ("work-groups, tile 16, V = 250 streamed, K = 16", ("random", 250, 1000, 16),
          ["--tile=16", "--max-buffer-bytes=16384", "--device-memory=240K",
