@@ -200,22 +200,26 @@ static apsp_status stream_prepare(backend_device *d, const solve_geometry *g, st
 
 /* ---- host copies --------------------------------------------------------------------------- */
 
+/* Rows row0 .. of the matrix and the staging (pitch n); columns [col_begin, col_end) go out. */
 typedef struct host_copy {
     apsp_matrix *matrix;
     int32_t *staging;
-    size_t n, row0;
+    size_t n, row0, col_begin, col_end;
 } host_copy;
 
 /* Rows of the matrix into the staging, padded to n columns and rows: INF, 0 on the diagonal. */
 static int copy_out(void *context, size_t begin, size_t end) {
     const host_copy *c = context;
-    const size_t real_n = c->matrix->n;
+    const size_t real_n = c->matrix->n, j0 = c->col_begin, j1 = c->col_end;
     for (size_t r = begin; r < end; r++) {
-        const size_t i = c->row0 + r, first = i < real_n ? real_n : 0;
+        const size_t i = c->row0 + r;
+        /* The real cells of the row in [j0, j1) end at real_end; padding follows. */
+        size_t real_end = i < real_n ? (j1 < real_n ? j1 : real_n) : j0;
+        real_end = real_end > j0 ? real_end : j0;
         int32_t *dst = c->staging + r * c->n;
-        if (first)
-            memcpy(dst, apsp_matrix_row(c->matrix, i), real_n * sizeof *dst);
-        for (size_t j = first; j < c->n; j++)
+        if (real_end > j0)
+            memcpy(dst + j0, apsp_matrix_row(c->matrix, i) + j0, (real_end - j0) * sizeof *dst);
+        for (size_t j = real_end; j < j1; j++)
             dst[j] = j == i ? 0 : APSP_INF;
     }
     return 0;
@@ -232,9 +236,9 @@ static int copy_home(void *context, size_t begin, size_t end) {
 }
 
 static void host_rows(backend_device *d, apsp_matrix *m, cl_stream_slot *slot, size_t row0,
-                      size_t rows, slice_fn copy) {
-    host_copy c = {m, slot->host, d->layout.geometry.n, row0};
-    unsigned threads = rows * row_bytes(d) >= PARALLEL_COPY_BYTES ? 0 : 1;
+                      size_t rows, size_t col_begin, size_t col_end, slice_fn copy) {
+    host_copy c = {m, slot->host, d->layout.geometry.n, row0, col_begin, col_end};
+    unsigned threads = rows * (col_end - col_begin) * 4 >= PARALLEL_COPY_BYTES ? 0 : 1;
     parallel_slices(rows, threads, copy, &c);
 }
 
@@ -254,7 +258,8 @@ static apsp_status retire(backend_device *d, apsp_matrix *m, cl_stream_slot *slo
     if (err != CL_SUCCESS) /* a block of the gathering pass */
         return cl_fail(error, APSP_ERR_DEVICE, err, "waiting for a streamed block");
     if (slot->row_end > slot->row_begin)
-        host_rows(d, m, slot, slot->row_begin, slot->row_end - slot->row_begin, copy_home);
+        host_rows(d, m, slot, slot->row_begin, slot->row_end - slot->row_begin, 0,
+                  d->layout.geometry.n, copy_home);
     slot->row_begin = slot->row_end = 0;
     return APSP_OK;
 }
@@ -413,16 +418,20 @@ static apsp_status block_kernels(backend_device *d, cl_mem block, size_t row0, s
 
 /* ---- a block ------------------------------------------------------------------------------- */
 
-static apsp_status upload(backend_device *d, cl_stream_slot *slot, size_t rows, cl_event *up,
-                          apsp_error *error) {
-    cl_int err =
-        FAULT_CL_STATUS(clEnqueueWriteBuffer(d->stream.up_queue, slot->block, CL_FALSE, 0,
-                                             rows * row_bytes(d), slot->host, 0, NULL, up));
+/* Columns [col_begin, col_end) of the block's rows, from the staging to the slot's buffer. */
+static apsp_status upload(backend_device *d, cl_stream_slot *slot, size_t rows, size_t col_begin,
+                          size_t col_end, cl_event *up, apsp_error *error) {
+    const size_t pitch = row_bytes(d);
+    size_t origin[3] = {col_begin * sizeof(cl_int), 0, 0};
+    size_t region[3] = {(col_end - col_begin) * sizeof(cl_int), rows, 1};
+    cl_int err = FAULT_CL_STATUS(clEnqueueWriteBufferRect(d->stream.up_queue, slot->block, CL_FALSE,
+                                                          origin, origin, region, pitch, 0, pitch,
+                                                          0, slot->host, 0, NULL, up));
     if (err == CL_SUCCESS)
         err = clFlush(d->stream.up_queue);
     if (err != CL_SUCCESS)
         return cl_fail(error, APSP_ERR_DEVICE, err, "uploading a streamed block");
-    d->stream.bytes_up += rows * row_bytes(d);
+    d->stream.bytes_up += rows * region[0];
     return APSP_OK;
 }
 
@@ -457,10 +466,16 @@ static apsp_status stream_rows(backend_device *d, apsp_matrix *m, size_t begin, 
     apsp_status status = take_slot(d, m, begin, end, &slot, error);
     if (status != APSP_OK)
         return status;
-    host_rows(d, m, slot, begin, rows, copy_out);
+    /* Before the first super-round a block outside its pivot rows only gives its pivot columns. */
+    const cl_stream *s = &d->stream;
+    const int columns_only =
+        s->count == 0 && (end <= s->next_first || begin >= s->next_first + s->next_count);
+    const size_t col_begin = columns_only ? s->next_first : 0;
+    const size_t col_end = columns_only ? s->next_first + s->next_count : d->layout.geometry.n;
+    host_rows(d, m, slot, begin, rows, col_begin, col_end, copy_out);
     cl_event up = NULL;
     chain c = {0};
-    status = upload(d, slot, rows, &up, error);
+    status = upload(d, slot, rows, col_begin, col_end, &up, error);
     c.wait = up;
     if (status == APSP_OK)
         status = block_kernels(d, slot->block, begin, rows, &c, error);
