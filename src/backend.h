@@ -72,12 +72,14 @@ typedef struct device_summary {
  *     pivots(0, 0, K)            no super-round yet: the blocks only gather
  *     rows(block) for every block     the first super-round's pivot rows and columns
  *     for each super-round s .. s + K' - 1:
- *         pivots(s, K', K'')     close the gathered K' x n pivot rows and n x K' pivot columns
- *                                under the pivots s .. s + K' - 1, send the pivot rows home,
- *                                gather the next super-round's pivot columns of them
+ *         pivots(s, K', K'')     send the last super-round's closed pivot rows home; close the
+ *                                gathered K' x n pivot rows and n x K' pivot columns under the
+ *                                pivots s .. s + K' - 1; gather the next super-round's pivot
+ *                                columns of them
  *         rows(block)            for every block of the other rows: up, D = min(D, C (x) R), the
  *                                next super-round's pivot rows and columns gathered, down
- *     finish()                   every block home; then drain and unload as for rows.c
+ *     finish()                   the last pivot rows and every block home; then drain and
+ *                                unload as for rows.c
  * Calls may only queue work; a block's rows of the host matrix are read when rows() is called
  * and written before rows() touches them again or finish() returns. */
 typedef struct stream_shape {

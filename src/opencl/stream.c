@@ -547,24 +547,24 @@ static apsp_status send_rows_home(backend_device *d, apsp_matrix *m, apsp_error 
     return status;
 }
 
-/* The gathered pair becomes the current one and closes; its rows go home, and its pivot columns
- * of the next super-round go into the next C (the blocks bring the rest). */
+/* The last super-round's pivot rows, closed, go home (queued behind its blocks, so that their
+ * downloads run beside the next closing, when the bus is free); the gathered pair becomes the
+ * current one and closes; its pivot columns of the next super-round go into the next C (the
+ * blocks bring the rest). */
 static apsp_status stream_pivots(backend_device *d, apsp_matrix *m, size_t first, size_t count,
                                  size_t next_count, apsp_error *error) {
     cl_stream *s = &d->stream;
-    apsp_status status = APSP_OK;
+    apsp_status status = s->count > 0 ? send_rows_home(d, m, error) : APSP_OK;
     if (count > 0)
         s->cur = 1 - s->cur;
     s->first = first;
     s->count = count;
     s->next_first = first + count;
     s->next_count = next_count;
-    if (count > 0)
+    if (count > 0 && status == APSP_OK)
         status = close_band(d, s->panel[s->cur][STREAM_ROWS], first, count, error);
     if (count > 0 && status == APSP_OK)
         status = close_band(d, s->panel[s->cur][STREAM_COLS], first, count, error);
-    if (count > 0 && status == APSP_OK)
-        status = send_rows_home(d, m, error);
     if (count > 0 && next_count > 0 && status == APSP_OK) {
         chain c = {0};
         status = gather_columns(d, s->panel[s->cur][STREAM_ROWS], first, count, &c, error);
@@ -689,7 +689,7 @@ static void log_timeline(const backend_device *d) {
 static apsp_status stream_finish(backend_device *d, apsp_matrix *m, stream_totals *totals,
                                  apsp_error *error) {
     cl_stream *s = &d->stream;
-    apsp_status status = APSP_OK;
+    apsp_status status = s->count > 0 ? send_rows_home(d, m, error) : APSP_OK;
     for (size_t i = 0; i < STREAM_SLOTS && status == APSP_OK; i++)
         status = retire(d, m, &s->slot[(s->turn + i) % STREAM_SLOTS], error);
     totals->bytes_up = s->bytes_up;

@@ -242,7 +242,7 @@ def test_report(ctx):
           and stats.get("stream_bytes_up", 0) >= 4 * 1024 * 1024,
           "--stats-json while streaming: %s" % p.err.strip())
     p = ctx.run(cap + ["-v", graph, out], clean_env(APSP_PROFILE="1"))
-    for needle in ("stream profile", "stream timeline, rows 0-", "two or more at once",
+    for needle in ("stream profile", "stream timeline, rows ", "two or more at once",
                    "streamed from host memory"):
         check(p.returncode == 0 and needle in p.err, "APSP_PROFILE=1 -v: no '%s': %s"
               % (needle, p.err))
