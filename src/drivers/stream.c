@@ -9,8 +9,9 @@
  * with a K-deep tile: the min-plus product of the closed panels) and downloaded once. A block
  * also leaves behind its part of the next super-round's R and C, so the panels of super-round
  * s + 1 are on the device when its blocks begin; the first super-round's are gathered by one
- * pass of uploads before it (of most rows only their first K columns). Per super-round that is 2 * 4 n^2 bytes over the bus against K n^2
- * relaxations: K / 8 relaxations per byte, which is why K is as large as the memory allows.
+ * pass of uploads before it (of most rows only their first K columns). Per super-round that is
+ * 2 * 4 n^2 bytes over the bus against K n^2 relaxations: K / 8 relaxations per byte, which is
+ * why K is as large as the memory allows.
  * Shortest-path distances are unique, so the bytes equal the in-core solve's. */
 #include "base/error.h"
 #include "base/matrix.h"
