@@ -52,9 +52,16 @@ static uint64_t device_bytes(const solve_geometry *g, size_t pivots, size_t bloc
     return row * (4 * (uint64_t)g->tile + 4 * (uint64_t)pivots + STREAM_SLOTS * block_rows);
 }
 
+/* What streaming may take: a cap the user gave, or 15/16 of the global memory, which the driver
+ * does not give out whole (the in-core check allows all of it; K only has to be large). */
+static uint64_t stream_memory(const backend_device *d) {
+    uint64_t cap = d->options->device_memory;
+    return cap && cap < d->limits.global_memory ? cap : d->limits.global_memory / 16 * 15;
+}
+
 /* K for blocks of `block_rows`: as many rows as the rest of the memory holds. */
 static size_t pivots_for(const backend_device *d, const solve_geometry *g, size_t block_rows) {
-    uint64_t memory = layout_memory(d, NULL), fixed = device_bytes(g, 0, block_rows);
+    uint64_t memory = stream_memory(d), fixed = device_bytes(g, 0, block_rows);
     uint64_t row = (uint64_t)g->n * 4, most = layout_buffer_cap(d) / row;
     if (most > INT32_MAX / g->n) /* the kernels index a K x n panel in int */
         most = INT32_MAX / g->n;
@@ -66,7 +73,7 @@ static size_t pivots_for(const backend_device *d, const solve_geometry *g, size_
 static apsp_status too_small(const backend_device *d, const solve_geometry *g, apsp_error *error) {
     const char *source;
     char need[32], have[32];
-    uint64_t memory = layout_memory(d, &source);
+    uint64_t memory = layout_memory(d, &source); /* of which streaming takes stream_memory */
     return fail(error, APSP_ERR_TOO_LARGE,
                 "V = %zu: streaming the %zu x %zu distance matrix from host memory needs at least "
                 "%s on the device (panels of %zu rows and %d blocks of %zu) but %s has %s%s",
@@ -78,7 +85,7 @@ static apsp_status too_small(const backend_device *d, const solve_geometry *g, a
 
 static apsp_status choose_shape(const backend_device *d, const solve_geometry *g,
                                 stream_shape *shape, apsp_error *error) {
-    uint64_t row = (uint64_t)g->n * 4, memory = layout_memory(d, NULL);
+    uint64_t row = (uint64_t)g->n * 4, memory = stream_memory(d);
     uint64_t most = layout_buffer_cap(d) / row;
     size_t h = round_down(memory / SLOT_SHARE / STREAM_SLOTS / row, g->row_unit);
     h = h < most ? h : round_down(most, g->row_unit);
