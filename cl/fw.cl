@@ -21,6 +21,11 @@
  * rows min(B_old, P (x) B) = B (P has a zero diagonal and P (x) B = B; the col panel holds the
  * closed P in the pivot rows). So phase 3 relaxes every block of every band, the pivot row and
  * column included, and nothing is copied back.
+ * Streaming from host memory (src/opencl/stream.c) keeps a super-round's K pivot rows and
+ * transposed pivot columns as two K x n buffers shaped like the panels (pitch n, k-major), closes
+ * them with the rounds above, and relaxes each block of streamed rows with
+ *   fw_stream: C = min(C, A (x) B), fw_phase3's product K deep (K a runtime argument), without
+ *              the next panels: the blocks pass fw_col_panel over all K columns instead.
  * Both panels are k-major, so phase 3 stages A and B alike: rows of k, VECTOR ints at a time,
  * coalesced in global memory and without bank conflicts in local memory.
  * Distances are int; with weights >= 0 and unreachable = INF = 2^30 - 1, a + b never overflows.
@@ -162,16 +167,19 @@ fw_phase1(__global int *row_panel, __global int *col_panel, int n, int r) {
  * C stay in registers while k runs over the round, as in the pthread backend's micro-kernel.
  * No local memory: the CPU's caches hold the panels. */
 
-/* C(rows, cols) = min(C, A (x) B) for CPU_ROWS rows and CPU_COLS columns; A is k-major (pitch
- * a_pitch: A(y, k) = a[k * a_pitch + y]) and B row-major (pitch b_pitch). */
+/* C(rows, cols) = min(C, A (x) B) for CPU_ROWS rows and CPU_COLS columns over `depth` k-steps
+ * (TILE in the rounds); A is k-major (pitch a_pitch: A(y, k) = a[k * a_pitch + y]) and B
+ * row-major (pitch b_pitch). */
 #define CPU_MICRO_TILE(c, c_pitch, a, a_pitch, b, b_pitch)                                         \
+    CPU_MICRO_TILE_DEPTH(c, c_pitch, a, a_pitch, b, b_pitch, TILE)
+#define CPU_MICRO_TILE_DEPTH(c, c_pitch, a, a_pitch, b, b_pitch, depth)                            \
     do {                                                                                           \
         int16 lo[CPU_ROWS], hi[CPU_ROWS];                                                          \
         _Pragma("unroll") for (int y = 0; y < CPU_ROWS; y++) {                                     \
             lo[y] = vload16(0, (c) + y * (c_pitch));                                               \
             hi[y] = vload16(1, (c) + y * (c_pitch));                                               \
         }                                                                                          \
-        for (int k = 0; k < TILE; k++) {                                                           \
+        for (int k = 0; k < (depth); k++) {                                                        \
             const int16 b_lo = vload16(0, (b) + k * (b_pitch));                                    \
             const int16 b_hi = vload16(1, (b) + k * (b_pitch));                                    \
             _Pragma("unroll") for (int y = 0; y < CPU_ROWS; y++) {                                 \
@@ -230,6 +238,20 @@ fw_phase3(__global int *band, __global const int *col_panel, __global const int 
             for (int i = i0; i < i0 + BLOCK_ROWS; i++)
                 next_col_panel[k * n + row0 + i] = band[(size_t)i * n + j];
     }
+}
+
+/* Streaming from host memory: C = min(C, A (x) B) over one block of streamed rows, A and B the
+ * super-round's K x n pivot columns (transposed) and rows, `depth` = K k-steps deep; blocks as in
+ * fw_phase3. k indexes the panels in int, as in the rounds: K x n stays below 2^31. */
+__kernel __attribute__((reqd_work_group_size(1, 1, 1))) void
+fw_stream(__global int *band, __global const int *col_panel, __global const int *row_panel, int n,
+          int row0, int depth) {
+    const int i0 = get_group_id(1) * BLOCK_ROWS; /* band-relative */
+    const int j0 = get_group_id(0) * BLOCK_COLS;
+    for (int j = j0; j < j0 + BLOCK_COLS; j += CPU_COLS)
+        for (int i = i0; i < i0 + BLOCK_ROWS; i += CPU_ROWS)
+            CPU_MICRO_TILE_DEPTH(band + (size_t)i * n + j, n, col_panel + row0 + i, n,
+                                 row_panel + j, n, depth);
 }
 
 #else /* the work-group kernels, for GPUs */
@@ -374,6 +396,51 @@ void write_next_panels(int acc[THREAD_ROWS][THREAD_COLS], const int r0, const in
     }
 }
 
+/* acc = min(acc, A (x) B) over `depth` k-steps (a multiple of K_CHUNK) of the panels a and b:
+ * chunk q travels from global memory into registers (a_next, b_next), then into local memory.
+ * With PREFETCH, chunk q + 1 is loaded while chunk q is multiplied and goes to the other buffer:
+ * one barrier per chunk. A macro, so that fw_phase3's depth stays the constant TILE. */
+#define RELAX_CHUNKS(depth)                                                                        \
+    do {                                                                                           \
+        vint a_next[STAGE_STEPS], b_next[STAGE_STEPS];                                             \
+        LOAD_CHUNK(0);                                                                             \
+        for (int q = 0; q < (depth) / K_CHUNK; q++) {                                              \
+            __local vint *ap = a_part + (PREFETCH ? (q & 1) * K_CHUNK * ROW_VECTORS : 0);          \
+            __local vint *bp = b_part + (PREFETCH ? (q & 1) * K_CHUNK * COL_VECTORS : 0);          \
+            _Pragma("unroll") for (int s = 0; s < STAGE_STEPS; s++) {                              \
+                const int e = lid + s * GROUP_SIZE;                                                \
+                if (e < K_CHUNK * ROW_VECTORS)                                                     \
+                    ap[e] = a_next[s];                                                             \
+                if (e < K_CHUNK * COL_VECTORS)                                                     \
+                    bp[e] = b_next[s];                                                             \
+            }                                                                                      \
+            barrier(CLK_LOCAL_MEM_FENCE);                                                          \
+            const int k1 = (q + 1) * K_CHUNK; /* the next chunk's first k-step */                  \
+            if (PREFETCH && k1 < (depth)) {                                                        \
+                LOAD_CHUNK(k1);                                                                    \
+            }                                                                                      \
+            multiply_chunk(acc, ap, bp, tx, ty);                                                   \
+            if (!PREFETCH) {                                                                       \
+                barrier(CLK_LOCAL_MEM_FENCE);                                                      \
+                if (k1 < (depth)) {                                                                \
+                    LOAD_CHUNK(k1);                                                                \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+
+/* The block's cells from C into acc, and back. */
+#define LOAD_ACC()                                                                                 \
+    _Pragma("unroll") for (int y = 0; y < THREAD_ROWS; y++)                                        \
+        _Pragma("unroll") for (int h = 0; h < THREAD_COLS / VECTOR; h++) {                         \
+        const vint v = c[ROW_OF(y) * nv + COLV_OF(h)];                                             \
+        VSPLIT(v, acc[y], h * VECTOR);                                                             \
+    }
+#define STORE_ACC()                                                                                \
+    _Pragma("unroll") for (int y = 0; y < THREAD_ROWS; y++)                                        \
+        _Pragma("unroll") for (int h = 0; h < THREAD_COLS / VECTOR; h++)                           \
+            c[ROW_OF(y) * nv + COLV_OF(h)] = VJOIN(acc[y], h * VECTOR)
+
 __kernel __attribute__((reqd_work_group_size(GROUP_COLS, GROUP_ROWS, 1))) void
 fw_phase3(__global vint *band, __global const vint *col_panel, __global const vint *row_panel,
           int n, int row0, __global int *next_col_panel, __global vint *next_row_panel, int next) {
@@ -398,35 +465,7 @@ fw_phase3(__global vint *band, __global const vint *col_panel, __global const vi
             VSPLIT(v, acc[y], h * VECTOR);
         }
 
-    /* Chunk q travels from global memory into registers (a_next, b_next), then into local
-     * memory. With PREFETCH, chunk q + 1 is loaded while chunk q is multiplied and goes to the
-     * other buffer: one barrier per chunk. */
-    vint a_next[STAGE_STEPS], b_next[STAGE_STEPS];
-    LOAD_CHUNK(0);
-    for (int q = 0; q < TILE / K_CHUNK; q++) {
-        __local vint *ap = a_part + (PREFETCH ? (q & 1) * K_CHUNK * ROW_VECTORS : 0);
-        __local vint *bp = b_part + (PREFETCH ? (q & 1) * K_CHUNK * COL_VECTORS : 0);
-#pragma unroll
-        for (int s = 0; s < STAGE_STEPS; s++) {
-            const int e = lid + s * GROUP_SIZE;
-            if (e < K_CHUNK * ROW_VECTORS)
-                ap[e] = a_next[s];
-            if (e < K_CHUNK * COL_VECTORS)
-                bp[e] = b_next[s];
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        const int k1 = (q + 1) * K_CHUNK; /* the next chunk's first k-step */
-        if (PREFETCH && k1 < TILE) {
-            LOAD_CHUNK(k1);
-        }
-        multiply_chunk(acc, ap, bp, tx, ty);
-        if (!PREFETCH) {
-            barrier(CLK_LOCAL_MEM_FENCE);
-            if (k1 < TILE) {
-                LOAD_CHUNK(k1);
-            }
-        }
-    }
+    RELAX_CHUNKS(TILE);
 
 #pragma unroll
     for (int y = 0; y < THREAD_ROWS; y++)
@@ -439,6 +478,28 @@ fw_phase3(__global vint *band, __global const vint *col_panel, __global const vi
     if (next >= 0)
         write_next_panels(acc, row0 + (int)i0, j0, nv, next, next_col_panel, next_row_panel, tx,
                           ty);
+}
+
+/* Streaming from host memory: C = min(C, A (x) B) over one block of streamed rows (row0: its
+ * first row of the matrix), A and B the super-round's K x n pivot columns (transposed) and rows,
+ * `depth` = K k-steps deep: fw_phase3 without the next panels, C in registers across all of K. */
+__kernel __attribute__((reqd_work_group_size(GROUP_COLS, GROUP_ROWS, 1))) void
+fw_stream(__global vint *band, __global const vint *col_panel, __global const vint *row_panel,
+          int n, int row0, int depth) {
+    __local vint a_part[STAGES * K_CHUNK * ROW_VECTORS];
+    __local vint b_part[STAGES * K_CHUNK * COL_VECTORS];
+    const int tx = get_local_id(0), ty = get_local_id(1);
+    const int lid = ty * GROUP_COLS + tx;
+    const int nv = n / VECTOR;
+    const size_t i0 = get_group_id(1) * (size_t)BLOCK_ROWS;
+    const int j0 = get_group_id(0) * COL_VECTORS;
+    __global vint *c = band + i0 * nv + j0;
+    __global const vint *a = col_panel + (row0 + (int)i0) / VECTOR;
+    __global const vint *b = row_panel + j0;
+    int acc[THREAD_ROWS][THREAD_COLS];
+    LOAD_ACC();
+    RELAX_CHUNKS(depth);
+    STORE_ACC();
 }
 
 #endif /* CPU_KERNELS */

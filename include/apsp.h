@@ -113,6 +113,9 @@ typedef struct apsp_options {
     int tile;                  /* OpenCL round depth / tile edge; 0: the device's default */
     int threads;               /* CPU threads; 0: all online cores */
     uint64_t max_buffer_bytes; /* cap one device buffer below the driver's limit; 0: no cap */
+    /* Cap what apsp allocates on an OpenCL device below its global memory; 0: no cap. A matrix
+     * that does not fit (one device) is streamed through it from host memory. */
+    uint64_t device_memory;
     const char *kernel_params; /* "NAME=N,..." over the device's OpenCL kernel parameters
                                   (apsp_kernel_params lists them); NULL: the device's own */
     const char *cpu_isa;       /* the pthread backend's micro-kernel: "avx512", "avx2" or "portable"
@@ -175,6 +178,13 @@ typedef struct apsp_report {
     int devices;        /* devices that shared the solve; `device` names each and its rows */
     char choice[192];   /* why this backend and device: "auto: ...", "--backend=cpu", ... */
     int opencl_listed;  /* 1: the OpenCL platforms were loaded and asked for their devices */
+    /* Streaming from host memory (the matrix did not fit the device); all 0 when it did. */
+    int streamed;
+    size_t stream_pivots;       /* K: pivots per super-round */
+    size_t stream_blocks;       /* blocks streamed through the device per super-round */
+    size_t stream_rows;         /* rows per block */
+    uint64_t stream_bytes_up;   /* host to device, every transfer of the solve */
+    uint64_t stream_bytes_down; /* device to host */
 } apsp_report;
 
 /* Replaces every distance by the shortest-path distance, in place. The matrix is checked before

@@ -63,6 +63,50 @@ typedef struct device_summary {
     int program_builds; /* programs compiled since the last summary */
 } device_summary;
 
+/* Streaming from host memory (src/drivers/stream.c, ../shared/DESIGN.md section 9): a device
+ * too small for the matrix keeps the pivot panels of a super-round of K pivots and relaxes the
+ * rest of the matrix block by block as it passes through, each block up and down once per
+ * super-round:
+ *
+ *     prepare()                  K, the block height, room on the device, pinned staging
+ *     pivots(0, 0, K)            no super-round yet: the blocks only gather
+ *     rows(block) for every block     the first super-round's pivot rows and columns
+ *     for each super-round s .. s + K' - 1:
+ *         pivots(s, K', K'')     send the last super-round's closed pivot rows home; close the
+ *                                gathered K' x n pivot rows and n x K' pivot columns under the
+ *                                pivots s .. s + K' - 1; gather the next super-round's pivot
+ *                                columns of them
+ *         rows(block)            for every block of the other rows: up, D = min(D, C (x) R), the
+ *                                next super-round's pivot rows and columns gathered, down
+ *     finish()                   the last pivot rows and every block home; then drain and
+ *                                unload as for rows.c
+ * Calls may only queue work; a block's rows of the host matrix are read when rows() is called
+ * and written before rows() touches them again or finish() returns. */
+typedef struct stream_shape {
+    size_t pivots;         /* K: pivots per super-round, a multiple of row_unit */
+    size_t block_rows;     /* rows per streamed block, a multiple of row_unit */
+    uint64_t device_bytes; /* what streaming takes on the device */
+    uint64_t pinned_bytes; /* pinned host staging */
+} stream_shape;
+
+typedef struct stream_totals {
+    uint64_t bytes_up, bytes_down;
+} stream_totals;
+
+typedef struct backend_stream {
+    /* Whether rows [0, rows) of the geometry fit the device in core (load, not stream). */
+    int (*fits)(backend_device *device, const solve_geometry *geometry, size_t rows);
+    /* Refused (APSP_ERR_TOO_LARGE) when even one super-round of one tile does not fit. */
+    apsp_status (*prepare)(backend_device *device, const solve_geometry *geometry,
+                           stream_shape *shape, apsp_error *error);
+    apsp_status (*pivots)(backend_device *device, apsp_matrix *matrix, size_t first, size_t count,
+                          size_t next_count, apsp_error *error);
+    apsp_status (*rows)(backend_device *device, apsp_matrix *matrix, size_t row_begin,
+                        size_t row_end, apsp_error *error);
+    apsp_status (*finish)(backend_device *device, apsp_matrix *matrix, stream_totals *totals,
+                          apsp_error *error);
+} backend_stream;
+
 typedef struct apsp_backend_impl {
     apsp_backend_kind kind; /* its name is apsp_backend_name(kind) */
     /* Appends this backend's devices to the list. Finding none is not an error. */
@@ -103,6 +147,8 @@ typedef struct apsp_backend_impl {
     void (*unload)(backend_device *device);
 
     void (*summarize)(backend_device *device, device_summary *summary);
+    /* NULL where the device's memory is the host's (the pthread backend): nothing to stream. */
+    const backend_stream *stream;
 } apsp_backend_impl;
 
 extern const apsp_backend_impl apsp_backend_cpu;

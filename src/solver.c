@@ -125,7 +125,9 @@ apsp_status apsp_solver_solve(apsp_solver *s, apsp_matrix *matrix, apsp_report *
     if (checked != APSP_OK)
         return checked;
     apsp_status status =
-        drive_rows(s->impl, s->devices, s->count, matrix, &s->options, report, error);
+        drive_streams(s->impl, s->devices, s->count, matrix->n)
+            ? drive_stream(s->impl, s->devices[0], matrix, &s->options, report, error)
+            : drive_rows(s->impl, s->devices, s->count, matrix, &s->options, report, error);
     if (status == APSP_OK && report) {
         snprintf(report->choice, sizeof report->choice, "%s", s->choice);
         report->opencl_listed = s->opencl_listed;
@@ -140,6 +142,8 @@ apsp_status apsp_solver_solve(apsp_solver *s, apsp_matrix *matrix, apsp_report *
 apsp_status apsp_solver_check(apsp_solver *s, size_t vertices, apsp_error *error) {
     if (!s || vertices == 0)
         return fail(error, APSP_ERR_USAGE, "apsp_solver_check: no solver, or no vertices");
+    if (drive_streams(s->impl, s->devices, s->count, vertices))
+        return drive_stream_check(s->impl, s->devices[0], vertices, &s->options, error);
     return drive_check(s->impl, s->devices, s->count, vertices, &s->options, error);
 }
 

@@ -72,7 +72,8 @@ static void test_names(void) {
     memset(&o, 0x5a, sizeof o);
     apsp_options_init(&o);
     CHECK(o.backend == APSP_BACKEND_AUTO && o.device == NULL && o.tile == 0 && o.threads == 0 &&
-              o.max_buffer_bytes == 0 && o.progress == NULL && o.progress_context == NULL,
+              o.max_buffer_bytes == 0 && o.device_memory == 0 && o.progress == NULL &&
+              o.progress_context == NULL,
           "apsp_options_init does not give the documented defaults");
     CHECK(apsp_version() && *apsp_version(), "no version");
 }

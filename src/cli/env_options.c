@@ -51,5 +51,10 @@ int env_options_apply(apsp_options *o, int *show_build, char *message, size_t si
                  "APSP_MAX_BUFFER_BYTES=%s: expected a positive size like 64K or 512M", cap);
         return -1;
     }
+    const char *memory = env("APSP_DEVICE_MEMORY");
+    if (memory && !o->device_memory && apsp_parse_bytes(memory, &o->device_memory) != 0) {
+        snprintf(message, size, "APSP_DEVICE_MEMORY=%s: expected a positive size like 4G", memory);
+        return -1;
+    }
     return 0;
 }

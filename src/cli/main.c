@@ -68,6 +68,9 @@ static const char usage_text[] =
     "  --tile=N                   OpenCL round depth (16, 32, 64, ...); default: per device\n"
     "  --threads=N                CPU threads; default: all online cores\n"
     "  --max-buffer-bytes=N       cap on one OpenCL buffer (suffixes K, M, G); default: driver's\n"
+    "  --device-memory=N          cap on what apsp uses of an OpenCL device's memory (K, M, G);\n"
+    "                             a larger matrix streams through one device from host memory;\n"
+    "                             default: $APSP_DEVICE_MEMORY, else the device's global memory\n"
     "  --kernel-params=NAME=N,... OpenCL kernel parameters over the device's defaults;\n"
     "                             default: $APSP_KERNEL_PARAMS; --kernel-params=help lists them\n"
     "  --kernel-cache=DIR|off     where compiled OpenCL kernels are kept between runs; default:\n"
@@ -120,6 +123,7 @@ enum {
     OPT_TILE,
     OPT_THREADS,
     OPT_MAX_BUFFER,
+    OPT_DEVICE_MEMORY,
     OPT_KERNEL_PARAMS,
     OPT_DEVICE_SHARES,
     OPT_PROGRESS,
@@ -170,6 +174,10 @@ static int apply_option(cli *c, int opt, const char *arg, const char *spelled) {
         return apsp_parse_bytes(arg, &o->max_buffer_bytes) == 0
                    ? -1
                    : usage_error("--max-buffer-bytes=%s: expected a positive size like 512M", arg);
+    case OPT_DEVICE_MEMORY:
+        return apsp_parse_bytes(arg, &o->device_memory) == 0
+                   ? -1
+                   : usage_error("--device-memory=%s: expected a positive size like 4G", arg);
     case OPT_KERNEL_PARAMS:
         if (strcmp(arg, "help") == 0)
             return list_kernel_params();
@@ -214,6 +222,7 @@ static int parse_args(int argc, char **argv, cli *c) {
         {"tile", required_argument, NULL, OPT_TILE},
         {"threads", required_argument, NULL, OPT_THREADS},
         {"max-buffer-bytes", required_argument, NULL, OPT_MAX_BUFFER},
+        {"device-memory", required_argument, NULL, OPT_DEVICE_MEMORY},
         {"kernel-params", required_argument, NULL, OPT_KERNEL_PARAMS},
         {"device-shares", required_argument, NULL, OPT_DEVICE_SHARES},
         {"progress", no_argument, NULL, OPT_PROGRESS},

@@ -42,6 +42,13 @@ void report_print(const apsp_matrix *m, const apsp_report *r, const run_times *t
             "download %.3f s, write %.3f s, total %.3f s\n",
             t->read, r->setup_seconds, r->upload_seconds, r->compute_seconds,
             relax_per_second(r) / 1e9, r->download_seconds, t->write, t->total);
+    if (r->streamed)
+        fprintf(stderr,
+                "apsp: streamed from host memory: %zu pivots per super-round (%zu super-rounds), "
+                "%zu blocks of %zu rows per super-round; moved %.3f GB up, %.3f GB down\n",
+                r->stream_pivots, (r->padded + r->stream_pivots - 1) / r->stream_pivots,
+                r->stream_blocks, r->stream_rows, 1e-9 * (double)r->stream_bytes_up,
+                1e-9 * (double)r->stream_bytes_down);
 }
 
 /* `text` as a JSON string: quotes and backslashes escaped, control characters as \u00XX. */
@@ -69,8 +76,11 @@ void report_json(const apsp_matrix *m, const apsp_report *r, const run_times *t)
             ",\"devices\":%d,\"vertices\":%zu,\"padded\":%zu,\"round_depth\":%d,\"threads\":%d,"
             "\"programs_built\":%d,\"read_s\":%.6f,\"setup_s\":%.6f,\"upload_s\":%.6f,"
             "\"compute_s\":%.6f,\"download_s\":%.6f,\"write_s\":%.6f,\"total_s\":%.6f,"
-            "\"relax_per_s\":%.6g}\n",
+            "\"relax_per_s\":%.6g,\"streamed\":%s,\"stream_pivots\":%zu,\"stream_blocks\":%zu,"
+            "\"stream_rows\":%zu,\"stream_bytes_up\":%llu,\"stream_bytes_down\":%llu}\n",
             r->devices, m->n, r->padded, r->tile, r->threads, r->program_builds, t->read,
             r->setup_seconds, r->upload_seconds, r->compute_seconds, r->download_seconds, t->write,
-            t->total, relax_per_second(r));
+            t->total, relax_per_second(r), r->streamed ? "true" : "false", r->stream_pivots,
+            r->stream_blocks, r->stream_rows, (unsigned long long)r->stream_bytes_up,
+            (unsigned long long)r->stream_bytes_down);
 }

@@ -1,6 +1,7 @@
 /* Drivers: what runs a solve through the round-level interface of backend.h. rows.c shares the
- * rows among the devices of one process (one device is its simplest case); MPI ranks and
- * streaming from host memory go beside it. */
+ * rows among the devices of one process (one device is its simplest case); stream.c passes a
+ * matrix larger than the device's memory through one device from host memory; MPI ranks would
+ * go beside them. solver.c picks stream.c when drive_streams says so. */
 #ifndef APSP_DRIVERS_H
 #define APSP_DRIVERS_H
 
@@ -16,5 +17,18 @@ apsp_status drive_rows(const apsp_backend_impl *impl, backend_device *const *dev
  * the devices' memory), without a matrix. */
 apsp_status drive_check(const apsp_backend_impl *impl, backend_device *const *devices, size_t count,
                         size_t vertices, const apsp_options *options, apsp_error *error);
+
+/* Whether a solve of `vertices` streams: one device, of a backend that can, that cannot hold the
+ * matrix (several devices that cannot hold their shares are refused by drive_rows). */
+int drive_streams(const apsp_backend_impl *impl, backend_device *const *devices, size_t count,
+                  size_t vertices);
+
+/* Solves the matrix in place through one device from host memory; fills the report. */
+apsp_status drive_stream(const apsp_backend_impl *impl, backend_device *device, apsp_matrix *matrix,
+                         const apsp_options *options, apsp_report *report, apsp_error *error);
+
+/* Whether a streamed solve of `vertices` vertices can run, without a matrix. */
+apsp_status drive_stream_check(const apsp_backend_impl *impl, backend_device *device,
+                               size_t vertices, const apsp_options *options, apsp_error *error);
 
 #endif

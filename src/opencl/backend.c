@@ -6,8 +6,10 @@
  * (--max-buffer-bytes) below one band of one tile's rows; a tile the device cannot run
  * (work-groups or local memory over its limits) is APSP_ERR_DEVICE, like every failed OpenCL
  * call; a matrix over the device's global memory (or one band over the driver's largest
- * allocation) is APSP_ERR_TOO_LARGE; a kernel that does not compile is APSP_ERR_KERNEL_BUILD,
- * with the options in the message and the build log sent to the log function. */
+ * allocation) is APSP_ERR_TOO_LARGE where it cannot stream (stream.c: several devices, or a
+ * device too small for even one tile's panels); a kernel that does not compile is
+ * APSP_ERR_KERNEL_BUILD, with the options in the message and the build log sent to the log
+ * function. */
 #include "base/error.h"
 #include "base/fault.h"
 #include "opencl/device.h"
@@ -69,6 +71,7 @@ static void opencl_drain(backend_device *d) {
 }
 
 static void opencl_unload(backend_device *d) {
+    stream_release(d);
     panels_release(d);
     rounds_release(d);
     layout_release(d);
@@ -179,4 +182,5 @@ const apsp_backend_impl apsp_backend_opencl = {
     .drain = opencl_drain,
     .unload = opencl_unload,
     .summarize = opencl_summarize,
+    .stream = &opencl_stream,
 };

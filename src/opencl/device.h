@@ -4,6 +4,7 @@
  *   discovery.c  finding and listing devices          params.c   the kernel parameters
  *   program.c    the program and its kernels          layout.c   padding, bands, transfers
  *   rounds.c     enqueueing the phases of a round     backend.c  the interface of backend.h
+ *   panels.c     panels between devices               stream.c   streaming from host memory
  *
  * The layout: the padded matrix (n, a multiple of the round depth TILE and of the phase-3 block
  * edges) lives as row bands of whole tile rows, one buffer per band, so that a matrix larger than
@@ -30,7 +31,7 @@ enum { ROUND_EVENTS = 8 };
 
 typedef struct cl_kernels {
     cl_program program;
-    cl_kernel col_copy, phase1, phase2, phase3, pad;
+    cl_kernel col_copy, phase1, phase2, phase3, pad, stream;
     char options[1024]; /* the build options of the program; "" before the first build */
 } cl_kernels;
 
@@ -73,6 +74,43 @@ typedef struct cl_profile {
     double seconds[STEP_COUNT];
 } cl_profile;
 
+/* Streaming from host memory (stream.c): block buffers on the device, each with pinned staging
+ * of the same size on the host, used in turn. */
+enum { STREAM_SLOTS = 4 };
+
+typedef struct cl_stream_slot {
+    cl_mem block;   /* rows of the matrix on the device, block_rows x n */
+    cl_mem staging; /* pinned (CL_MEM_ALLOC_HOST_PTR), mapped at host */
+    int32_t *host;
+    cl_event busy;             /* the slot's last command: the download, or the last kernel */
+    size_t row_begin, row_end; /* rows to copy home from staging when busy is done; or none */
+} cl_stream_slot;
+
+/* options->profile: a block's commands on the three queues (NULL where it had none). */
+typedef struct cl_stream_record {
+    cl_event up, first, last, down;
+    size_t row_begin, row_end;
+} cl_stream_record;
+
+/* The panels of a super-round of K pivots from s: rows R[c][j] = d(s + c, j) and columns,
+ * transposed, C[c][i] = d(i, s + c), each K x n, k-major as fw_stream takes them. Pair `cur` is
+ * the current super-round's, the other the next one's, which the blocks fill as they pass. */
+enum { STREAM_ROWS, STREAM_COLS };
+
+typedef struct cl_stream {
+    stream_shape shape;
+    cl_command_queue up_queue, down_queue; /* beside d->queue, which runs the kernels */
+    cl_mem panel[2][2];                    /* [pair][STREAM_ROWS or STREAM_COLS] */
+    int cur;
+    size_t first, count;           /* the current super-round's pivots */
+    size_t next_first, next_count; /* the next one's, gathered from the blocks */
+    cl_stream_slot slot[STREAM_SLOTS];
+    size_t turn; /* the slot to use next */
+    uint64_t bytes_up, bytes_down;
+    cl_stream_record *records;
+    size_t record_count, record_capacity;
+} cl_stream;
+
 struct backend_device {
     const apsp_options *options;
     cl_platform_id platform;
@@ -92,6 +130,7 @@ struct backend_device {
     cl_event round_done[ROUND_EVENTS]; /* round r's last command at r % ROUND_EVENTS */
     cl_profile profile;
     cl_panel_sync sync;
+    cl_stream stream;
 };
 
 /* program.c: builds the program for d->params unless the one built already matches. */
@@ -106,9 +145,19 @@ apsp_status layout_prepare(backend_device *d, const solve_geometry *geometry, si
 apsp_status layout_load(backend_device *d, apsp_matrix *matrix, apsp_error *error);
 apsp_status layout_store(backend_device *d, apsp_matrix *matrix, apsp_error *error);
 void layout_release(backend_device *d);
+/* What apsp may use of the device's memory (options->device_memory below the global memory),
+ * with " (--device-memory)" or " of global memory" at *source when it is not NULL. */
+uint64_t layout_memory(const backend_device *d, const char **source);
+uint64_t layout_buffer_cap(const backend_device *d); /* the most one buffer may take */
+int layout_fits(backend_device *d, const solve_geometry *geometry, size_t rows);
+apsp_status layout_create_panels(backend_device *d, apsp_error *error); /* the two pairs */
+
+/* stream.c */
+extern const backend_stream opencl_stream;
+void stream_release(backend_device *d);
 
 /* rounds.c */
-apsp_status rounds_first_panels(backend_device *d, apsp_error *error);
+apsp_status rounds_first_panels(backend_device *d, size_t round, apsp_error *error);
 apsp_status rounds_close_pivot(backend_device *d, size_t round, apsp_error *error);
 apsp_status rounds_relax(backend_device *d, size_t round, size_t row_begin, size_t row_end,
                          apsp_error *error);

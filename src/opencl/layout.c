@@ -23,6 +23,10 @@ static buffer_cap buffer_cap_of(const backend_device *d) {
     return cap;
 }
 
+uint64_t layout_buffer_cap(const backend_device *d) {
+    return buffer_cap_of(d).bytes;
+}
+
 /* The padded size for these parameters: bands are whole multiples of row_unit =
  * least_common_multiple(TILE, phase-3 block height) rows, so that the pivot rows lie in one band
  * and phase 3 tiles every band exactly; n is also a multiple of the phase-3 block width. */
@@ -74,19 +78,38 @@ apsp_status layout_plan(backend_device *d, size_t vertices, solve_geometry *g, a
     return program_prepare(d, error);
 }
 
-/* Refuses rows that do not fit the device's global memory with their panels. */
+uint64_t layout_memory(const backend_device *d, const char **source) {
+    uint64_t cap = d->options->device_memory;
+    int user = cap && cap < d->limits.global_memory;
+    if (source)
+        *source = user ? " (--device-memory)" : " of global memory";
+    return user ? cap : d->limits.global_memory;
+}
+
+/* The rows' part of the matrix and the round's panels. */
+static uint64_t in_core_bytes(const solve_geometry *g, size_t rows) {
+    return (uint64_t)rows * g->n * 4 + 4 * (uint64_t)g->n * g->tile * 4;
+}
+
+int layout_fits(backend_device *d, const solve_geometry *g, size_t rows) {
+    return in_core_bytes(g, rows) <= layout_memory(d, NULL);
+}
+
+/* Refuses rows that do not fit the device's memory with their panels. One device streams
+ * instead (stream.c); this is for a device that shares the solve with others. */
 static apsp_status check_memory(const backend_device *d, size_t rows, apsp_error *error) {
     const solve_geometry *g = &d->layout.geometry;
-    uint64_t n = g->n, matrix = (uint64_t)rows * n * 4, panels = 4 * n * (uint64_t)g->tile * 4;
-    if (matrix + panels <= d->limits.global_memory)
+    const char *source;
+    uint64_t need = in_core_bytes(g, rows), memory = layout_memory(d, &source);
+    if (need <= memory)
         return APSP_OK;
-    char need[32], have[32];
+    char want[32], have[32];
     return fail(error, APSP_ERR_TOO_LARGE,
-                "V = %zu: the %llu x %llu distance matrix and its panels need %s but %s has "
-                "%s of global memory",
-                g->vertices, (unsigned long long)rows, (unsigned long long)n,
-                format_bytes(matrix + panels, need, sizeof need), d->name,
-                format_bytes(d->limits.global_memory, have, sizeof have));
+                "V = %zu: the %zu x %zu rows of the distance matrix and their panels need %s but "
+                "%s has %s%s%s",
+                g->vertices, rows, g->n, format_bytes(need, want, sizeof want), d->name,
+                format_bytes(memory, have, sizeof have), source,
+                d->shares ? "; streaming from host memory runs on one device only" : "");
 }
 
 /* As few bands over the device's rows as the cap allows, of even heights in whole units. */
@@ -123,6 +146,20 @@ static apsp_status create_buffer(const backend_device *d, size_t bytes, cl_mem *
                              : cl_fail(error, APSP_ERR_DEVICE, err, "clCreateBuffer(%s)", what);
 }
 
+apsp_status layout_create_panels(backend_device *d, apsp_error *error) {
+    cl_layout *l = &d->layout;
+    const size_t row_bytes = l->geometry.n * sizeof(cl_int);
+    apsp_status status = APSP_OK;
+    for (int k = 0; k < 2 && status == APSP_OK; k++) {
+        status =
+            create_buffer(d, l->geometry.tile * row_bytes, &l->row_panel[k], "row panel", error);
+        if (status == APSP_OK)
+            status = create_buffer(d, l->geometry.tile * row_bytes, &l->col_panel[k],
+                                   "column panel", error);
+    }
+    return status;
+}
+
 static apsp_status create_buffers(backend_device *d, apsp_error *error) {
     cl_layout *l = &d->layout;
     const size_t row_bytes = l->geometry.n * sizeof(cl_int);
@@ -132,14 +169,7 @@ static apsp_status create_buffers(backend_device *d, apsp_error *error) {
         snprintf(what, sizeof what, "band %zu of %zu rows", b, l->bands[b].rows);
         status = create_buffer(d, l->bands[b].rows * row_bytes, &l->bands[b].buffer, what, error);
     }
-    for (int k = 0; k < 2 && status == APSP_OK; k++) {
-        status =
-            create_buffer(d, l->geometry.tile * row_bytes, &l->row_panel[k], "row panel", error);
-        if (status == APSP_OK)
-            status = create_buffer(d, l->geometry.tile * row_bytes, &l->col_panel[k],
-                                   "column panel", error);
-    }
-    return status;
+    return status == APSP_OK ? layout_create_panels(d, error) : status;
 }
 
 /* A band's real rows (none when it is all padding) as the origins and region of a rect copy
@@ -216,7 +246,7 @@ apsp_status layout_prepare(backend_device *d, const solve_geometry *g, size_t ro
 apsp_status layout_load(backend_device *d, apsp_matrix *m, apsp_error *error) {
     apsp_status status = upload(d, m, error);
     if (status == APSP_OK)
-        status = rounds_first_panels(d, error);
+        status = rounds_first_panels(d, 0, error);
     cl_int err = status == APSP_OK ? FAULT_CL_STATUS(clFinish(d->queue)) : CL_SUCCESS;
     if (err != CL_SUCCESS)
         status = cl_fail(error, APSP_ERR_DEVICE, err, "clFinish(upload)");

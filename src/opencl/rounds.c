@@ -93,23 +93,26 @@ static const cl_band *band_of(const backend_device *d, size_t row) {
     return NULL;
 }
 
-/* Round 0's panels from the bands (later rounds' come from phase 3): the pivot rows, when the
- * device holds them, and the pivot columns of its rows, transposed by fw_col_panel. */
-apsp_status rounds_first_panels(backend_device *d, apsp_error *error) {
+/* Round r's panels from the bands (in core, round 0's; the later rounds' come from phase 3; a
+ * streamed super-round's first): the pivot rows, when the device holds them, and the pivot
+ * columns of its rows, transposed by fw_col_panel. */
+apsp_status rounds_first_panels(backend_device *d, size_t round, apsp_error *error) {
     const cl_layout *l = &d->layout;
     const size_t tile = l->geometry.tile, row_bytes = l->geometry.n * sizeof(cl_int);
-    const cl_band *pivot_band = band_of(d, 0);
+    const size_t pivot = round * tile;
+    const cl_band *pivot_band = band_of(d, pivot);
     if (pivot_band) {
-        cl_int err = FAULT_CL_STATUS(clEnqueueCopyBuffer(d->queue, pivot_band->buffer,
-                                                         l->row_panel[0], 0, 0, tile * row_bytes, 0,
-                                                         NULL, step_event(d, STEP_ROW_PANEL)));
+        cl_int err = FAULT_CL_STATUS(
+            clEnqueueCopyBuffer(d->queue, pivot_band->buffer, l->row_panel[round % 2],
+                                (pivot - pivot_band->row0) * row_bytes, 0, tile * row_bytes, 0,
+                                NULL, step_event(d, STEP_ROW_PANEL)));
         if (err != CL_SUCCESS)
             return cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueCopyBuffer(row panel)");
     }
     const size_t edge = (size_t)copy_edge(&d->params);
     size_t copy_local[2] = {edge, edge};
-    cl_int n = (cl_int)l->geometry.n, r = 0;
-    SET_ARG(d->kernels.col_copy, "col_panel", 1, l->col_panel[0]);
+    cl_int n = (cl_int)l->geometry.n, r = (cl_int)round;
+    SET_ARG(d->kernels.col_copy, "col_panel", 1, l->col_panel[round % 2]);
     SET_ARG(d->kernels.col_copy, "col_panel", 2, n);
     SET_ARG(d->kernels.col_copy, "col_panel", 4, r);
     for (size_t b = 0; b < l->band_count; b++) {
@@ -118,7 +121,7 @@ apsp_status rounds_first_panels(backend_device *d, apsp_error *error) {
         SET_ARG(d->kernels.col_copy, "col_panel", 3, row0);
         size_t global[2] = {l->bands[b].rows, tile};
         apsp_status status = enqueue(d, d->kernels.col_copy, global, copy_local,
-                                     step_event(d, STEP_COL_PANEL), "col_panel", 0, error);
+                                     step_event(d, STEP_COL_PANEL), "col_panel", round, error);
         if (status != APSP_OK)
             return status;
     }

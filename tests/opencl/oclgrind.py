@@ -100,6 +100,17 @@ GROUPS = {
         ("AMD shape, V = 200 (padded to 256) in 2 bands", ("random", 200, 800, 15),
          ["--tile=128", "--max-buffer-bytes=131072", "--kernel-params=" + AMD_SHAPE]),
     ],
+    # Streaming from host memory (src/opencl/stream.c): a --device-memory below the matrix (128 x
+    # 128 and its panels need 80 KiB): fw_stream two tiles deep (K = 16), fw_col_panel over K
+    # columns, blocks of 8 rows; scalar, and int4 with prefetch.
+    "stream": [
+        ("streamed, tile 8, K = 16, scalar", ("random", 120, 500, 16),
+         ["--tile=8", "--device-memory=70K", "--kernel-params=CPU_KERNELS=0,GROUP_ROWS=2,"
+          "GROUP_COLS=16,THREAD_ROWS=4,THREAD_COLS=4,VECTOR=1,PREFETCH=0"]),
+        ("streamed, tile 8, K = 16, int4, prefetch", ("zeros", 100, 400, 17),
+         ["--tile=8", "--device-memory=70K", "--kernel-params=CPU_KERNELS=0,GROUP_ROWS=2,"
+          "GROUP_COLS=8,THREAD_ROWS=4,THREAD_COLS=8,VECTOR=4,PREFETCH=1,K_CHUNK=8"]),
+    ],
 }
 
 failures = []
@@ -156,6 +167,8 @@ def run_group(oclgrind, apsp, gen_graph, oracle, group, work):
             fail("%s: not on Oclgrind's device:\n%s" % (line, p.stderr))
         elif messages.strip():
             fail("%s: Oclgrind reports:\n%s" % (line, messages[:6000]))
+        elif group == "stream" and "streamed from host memory" not in p.stderr:
+            fail("%s: did not stream:\n%s" % (line, p.stderr))
         elif open(output, "rb").read() != open(expected, "rb").read():
             fail("%s: the output differs from apsp-oracle's" % line)
         else:

@@ -3,12 +3,14 @@
  *   test-opencl-limits
  *
  * On the first OpenCL device:
- *   - a matrix larger than the device's global memory: APSP_ERR_TOO_LARGE, refused before any
+ *   - a matrix larger than the device's global memory under a device_memory cap too small to
+ *     stream it, and one larger than the host's memory: APSP_ERR_TOO_LARGE, refused before any
  *     upload and before the matrix is read (it has one cell of data);
  *   - a tile that does not fit the device: APSP_ERR_DEVICE; one that is not a power of two,
  *     and a buffer cap below one band: APSP_ERR_USAGE;
  *   - a solve spread over several bands: the oracle's answer, the report's fields, and one
- *     progress call per round, in order.
+ *     progress call per round, in order;
+ *   - one solver under a device_memory cap: in core, streamed, in core again, each right.
  * Exit status: 0 passed, 1 failed, 77 (skipped) when there is no OpenCL device, unless
  * APSP_TEST_REQUIRE_DEVICE=1 makes that a failure. */
 #include "apsp.h"
@@ -85,23 +87,41 @@ static apsp_status solve_with(apsp_matrix *m, const char *device, int tile, uint
     return apsp_solve(m, &o, report, err);
 }
 
-static void test_too_large(const apsp_device_info *d, const char *spec) {
-    /* The least multiple of 64 whose matrix exceeds the device's memory. */
-    size_t v = 64;
-    while ((uint64_t)v * v * 4 <= d->global_memory)
-        v += 64;
-    /* Refused before it is read: one cell stands for its v * v, which the library must not
-     * touch. */
+/* Solves a matrix of v vertices with one cell of data, which the library must not touch:
+ * it is refused before it is read. */
+static apsp_status solve_fake(size_t v, const char *spec, uint64_t device_memory, apsp_error *err) {
     int32_t cell = 0;
     size_t padded = (v + APSP_MATRIX_ALIGN - 1) / APSP_MATRIX_ALIGN * APSP_MATRIX_ALIGN;
     apsp_matrix m = {.n = v, .padded = padded, .stride = padded, .data = &cell};
-    apsp_report report;
+    apsp_options o;
+    apsp_options_init(&o);
+    o.backend = APSP_BACKEND_OPENCL;
+    o.device = spec;
+    o.device_memory = device_memory;
+    memset(err, 0, sizeof *err);
+    return apsp_solve(&m, &o, NULL, err);
+}
+
+static void test_too_large(const apsp_device_info *d, const char *spec) {
+    /* The least multiple of 64 whose matrix exceeds the device's memory streams; under a cap
+     * too small for even that, it is refused. */
+    size_t v = 64;
+    while ((uint64_t)v * v * 4 <= d->global_memory)
+        v += 64;
     apsp_error err;
-    apsp_status status = solve_with(&m, spec, 0, 0, &report, &err);
-    CHECK(status == APSP_ERR_TOO_LARGE, "V = %zu on %s: status %s (%s), expected too large", v,
-          d->name, apsp_status_name(status), err.message);
-    CHECK(strstr(err.message, "global memory") != NULL,
-          "V = %zu: the message does not name the device's memory: %s", v, err.message);
+    apsp_status status = solve_fake(v, spec, 64 * 1024, &err);
+    CHECK(status == APSP_ERR_TOO_LARGE,
+          "V = %zu on %s under a 64K cap: status %s (%s), expected "
+          "too large",
+          v, d->name, apsp_status_name(status), err.message);
+    CHECK(strstr(err.message, "streaming") && strstr(err.message, "--device-memory"),
+          "V = %zu: the message does not say that streaming needs more: %s", v, err.message);
+    /* A matrix beyond the host's memory: refused by the host's measure, streaming or not. */
+    v = 4000000;
+    status = solve_fake(v, spec, 0, &err);
+    CHECK(status == APSP_ERR_TOO_LARGE && strstr(err.message, "this machine has"),
+          "V = %zu: status %s (%s), expected too large for the host", v, apsp_status_name(status),
+          err.message);
 }
 
 static void test_refusals(const char *spec) {
@@ -181,6 +201,64 @@ static void test_banded_solve(const apsp_device_info *d, const char *spec) {
     free(expected);
 }
 
+/* The oracle's answer in the matrix? */
+static size_t wrong_cells(const apsp_matrix *m, const int32_t *expected) {
+    size_t bad = 0, v = m->n;
+    for (size_t i = 0; i < v; i++)
+        for (size_t j = 0; j < v; j++)
+            bad += apsp_matrix_row(m, i)[j] != expected[i * v + j];
+    return bad;
+}
+
+/* One solver under a device_memory cap: a matrix that fits, one that streams (every round
+ * reported), and the first again; each against the oracle. */
+static void test_stream_reuse(const char *spec) {
+    apsp_options o;
+    apsp_options_init(&o);
+    o.backend = APSP_BACKEND_OPENCL;
+    o.device = spec;
+    o.tile = 32;
+    o.device_memory = 3 * 1024 * 1024; /* 1024 x 1024 needs 4.5 MiB in core */
+    progress_log progress = {0};
+    o.progress = on_progress;
+    o.progress_context = &progress;
+    apsp_solver *solver;
+    apsp_error err;
+    if (apsp_solver_create(&o, &solver, &err) != APSP_OK) {
+        CHECK(0, "apsp_solver_create: %s", err.message);
+        return;
+    }
+    const int32_t sizes[] = {300, 1000, 300};
+    for (size_t k = 0; k < 3; k++) {
+        apsp_matrix *m;
+        int32_t *expected;
+        if (make_case(sizes[k], &m, &expected) != 0) {
+            CHECK(0, "cannot make the V = %d case", sizes[k]);
+            break;
+        }
+        progress = (progress_log){0};
+        apsp_report r;
+        apsp_status status = apsp_solver_solve(solver, m, &r, &err);
+        CHECK(status == APSP_OK, "V = %d under a 3 MiB cap: %s", sizes[k], err.message);
+        if (status == APSP_OK) {
+            CHECK(wrong_cells(m, expected) == 0, "V = %d under a 3 MiB cap: wrong distances",
+                  sizes[k]);
+            CHECK(r.streamed == (sizes[k] > 300) &&
+                      (!r.streamed ||
+                       (r.stream_pivots >= 32 && r.stream_blocks > 1 && r.stream_bytes_up > 0)),
+                  "V = %d: streamed %d, K %zu, %zu blocks", sizes[k], r.streamed, r.stream_pivots,
+                  r.stream_blocks);
+            size_t rounds = r.padded / 32;
+            CHECK(progress.calls == rounds && !progress.out_of_order,
+                  "V = %d: %zu progress calls for %zu rounds%s", sizes[k], progress.calls, rounds,
+                  progress.out_of_order ? ", out of order" : "");
+        }
+        apsp_matrix_destroy(m);
+        free(expected);
+    }
+    apsp_solver_destroy(solver);
+}
+
 int main(void) {
     apsp_device_info *devices;
     size_t count;
@@ -209,6 +287,7 @@ int main(void) {
     test_too_large(d, spec);
     test_refusals(spec);
     test_banded_solve(d, spec);
+    test_stream_reuse(spec);
     free(devices);
     printf("%s\n", failures ? "FAILED" : "passed");
     return failures ? 1 : 0;
