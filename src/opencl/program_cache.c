@@ -134,6 +134,9 @@ int program_cache_load(backend_device *d, const char *source) {
     const unsigned char *binary = file ? binary_in(file, size, key, &binary_size) : NULL;
     if (binary)
         d->kernels.program = program_from(d, binary, binary_size);
+    if (d->kernels.program) /* the line a build logs, so the options show either way */
+        log_message(d->options, APSP_LOG_DEBUG, "built for %s with '%s' (from the kernel cache %s)",
+                    d->name, d->kernels.options, path);
     if (file && !d->kernels.program)
         log_message(d->options, APSP_LOG_DEBUG, "kernel cache: %s is stale or corrupt; rebuilding",
                     path);
