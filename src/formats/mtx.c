@@ -19,7 +19,7 @@ typedef struct mtx {
     text_input t;
     const apsp_read_options *options;
     apsp_graph *g;
-    int pattern, symmetric;
+    int pattern, integer, symmetric;
     uint64_t size_line, announced;
 } mtx;
 
@@ -58,6 +58,7 @@ static apsp_status banner(mtx *m, apsp_error *error) {
     if (status == APSP_OK)
         status = text_line_done(t, "the symmetry", error);
     m->pattern = strcmp(field, "pattern") == 0;
+    m->integer = strcmp(field, "integer") == 0;
     m->symmetric = strcmp(symmetry, "symmetric") == 0;
     return status;
 }
@@ -107,7 +108,8 @@ static apsp_status entry(mtx *m, apsp_error *error) {
                          "the lower triangle",
                          (unsigned long long)i, (unsigned long long)j);
     if (status == APSP_OK && !m->pattern)
-        status = text_integral(t, "the value", &w, error);
+        status = m->integer ? text_int(t, "the value", &w, error)
+                            : text_integral(t, "the value", &w, error);
     if (status == APSP_OK)
         status = text_line_done(
             t, m->pattern ? "the column (a pattern file has no values)" : "the value", error);
