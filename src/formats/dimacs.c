@@ -29,7 +29,7 @@ static apsp_status problem_line(dimacs *d, apsp_error *error) {
         return text_fail(t, error, "a second problem line (the first is line %llu)",
                          (unsigned long long)d->problem_line);
     char word[8];
-    uint64_t v, e;
+    uint64_t v = 0, e = 0;
     t->p++;
     apsp_status status = text_word(t, "'sp' after 'p'", word, sizeof word, error);
     if (status == APSP_OK && strcmp(word, "sp") != 0) {
@@ -60,8 +60,8 @@ static apsp_status arc_line(dimacs *d, apsp_error *error) {
     if (d->g->edges == d->announced)
         return text_fail(t, error, "more arcs than the E = %llu of the problem line (line %llu)",
                          (unsigned long long)d->announced, (unsigned long long)d->problem_line);
-    uint64_t u, v;
-    int64_t w;
+    uint64_t u = 0, v = 0;
+    int64_t w = 1;
     uint64_t n = d->g->vertices;
     t->p++;
     if (!(t->p < t->end && (*t->p == ' ' || *t->p == '\t')))

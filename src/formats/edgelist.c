@@ -50,10 +50,8 @@ static apsp_status weight(edgelist *l, int64_t *w, apsp_error *error) {
         return text_fail(t, error, "%s, but line %llu %s: every line must have a weight or none",
                          has ? "a weight" : "no weight", (unsigned long long)l->first_line,
                          l->weighted ? "has one" : "has none");
-    *w = 1;
-    if (!has)
-        return APSP_OK;
-    apsp_status status = text_integral(t, "the weight", w, error);
+    *w = 1; /* an edge without a weight: it still counts against the rule, with a huge V */
+    apsp_status status = has ? text_integral(t, "the weight", w, error) : APSP_OK;
     if (status == APSP_OK)
         status = text_check_weight(t, l->options, *w, l->options->vertices, error);
     if (status == APSP_OK && *w > l->largest_weight) {
@@ -64,8 +62,8 @@ static apsp_status weight(edgelist *l, int64_t *w, apsp_error *error) {
 }
 
 static apsp_status edge_line(edgelist *l, apsp_error *error) {
-    uint64_t u, v;
-    int64_t w;
+    uint64_t u = 0, v = 0;
+    int64_t w = 1;
     apsp_status status = vertex(l, "source vertex", &u, error);
     if (status == APSP_OK)
         status = vertex(l, "target vertex", &v, error);

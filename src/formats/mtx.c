@@ -65,7 +65,7 @@ static apsp_status banner(mtx *m, apsp_error *error) {
 
 static apsp_status size_line(mtx *m, apsp_error *error) {
     text_input *t = &m->t;
-    uint64_t rows, cols, nnz;
+    uint64_t rows = 0, cols = 0, nnz = 0;
     if (!text_next_line(t, "%"))
         return text_fail(t, error, "the end, and no size line 'V V NNZ'");
     apsp_status status = text_uint(t, "the row count", INT32_MAX, &rows, error);
@@ -91,7 +91,7 @@ static apsp_status size_line(mtx *m, apsp_error *error) {
 
 static apsp_status entry(mtx *m, apsp_error *error) {
     text_input *t = &m->t;
-    uint64_t i, j, n = m->g->vertices;
+    uint64_t i = 0, j = 0, n = m->g->vertices;
     int64_t w = 1;
     apsp_status status = text_uint(t, "the row", UINT64_MAX, &i, error);
     if (status == APSP_OK && (i < 1 || i > n))
