@@ -243,6 +243,79 @@ static void test_edgelist(void) {
           "an id at --vertices: %s", err.message);
 }
 
+/* Bodies long enough to be read in pieces on several threads (over a megabyte each): the graph
+ * must be every edge in file order, and a problem deep inside must still be refused with its
+ * own line, as a read in order finds it. */
+enum { LONG_LINES = 300000 };
+
+static char *long_text(const char *head, const char *line_format, int base, size_t *len) {
+    size_t cap = (size_t)LONG_LINES * 40 + 256;
+    char *text = malloc(cap);
+    if (!text)
+        exit(1);
+    size_t n = (size_t)snprintf(text, cap, "%s", head);
+    for (int i = 0; i < LONG_LINES; i++)
+        n += (size_t)snprintf(text + n, cap - n, line_format, i % 1000 + base,
+                              (i * 7 + 1) % 1000 + base, i % 13);
+    *len = n;
+    return text;
+}
+
+static void check_long(apsp_format format, const char *name, const char *head,
+                       const char *line_format, int base, int head_lines) {
+    size_t len;
+    char *text = long_text(head, line_format, base, &len);
+    const char *path = write_text(name, text, len);
+    apsp_graph *g;
+    apsp_error err;
+    apsp_status got = read_as(path, format, 0, 0, &g, &err);
+    CHECK(got == APSP_OK && g && g->edges == LONG_LINES && g->vertices == 1000, "%s: %s, %zu edges",
+          name, err.message, got == APSP_OK ? g->edges : 0);
+    size_t bad = 0;
+    for (size_t e = 0; got == APSP_OK && e < g->edges; e++)
+        bad += g->source[e] != (int32_t)(e % 1000) ||
+               g->target[e] != (int32_t)((e * 7 + 1) % 1000) || g->weight[e] != (int64_t)(e % 13);
+    CHECK(bad == 0, "%s: %zu edges out of place", name, bad);
+    if (got == APSP_OK)
+        apsp_graph_destroy(g);
+    /* A letter in the weight of the 250 000th line of the body. */
+    char *line = text + len;
+    for (int lines = LONG_LINES - 250000 + 1; lines > 0; line--)
+        lines -= line[-1] == '\n';
+    char *end_of_line = strchr(line, '\n');
+    end_of_line[-1] = 'x';
+    path = write_text(name, text, len);
+    got = read_as(path, format, 0, 0, &g, &err);
+    char where[32];
+    snprintf(where, sizeof where, "line %d:", head_lines + 250000);
+    CHECK(got == APSP_ERR_INPUT && strstr(err.message, where),
+          "%s: a bad weight deep inside: %s (expected %s)", name, err.message, where);
+    free(text);
+}
+
+static void test_long(void) {
+    char head[128];
+    check_long(APSP_FORMAT_EDGELIST, "long.txt", "# long\n", "%d %d %d\n", 0, 1);
+    snprintf(head, sizeof head, "p sp 1000 %d\n", LONG_LINES);
+    check_long(APSP_FORMAT_DIMACS, "long.gr", head, "a %d %d %d\n", 1, 1);
+    snprintf(head, sizeof head,
+             "%%%%MatrixMarket matrix coordinate integer general\n1000 1000 %d\n", LONG_LINES);
+    check_long(APSP_FORMAT_MTX, "long.mtx", head, "%d %d %d\n", 1, 2);
+    /* One arc more than E, far into the body: refused at that arc's line. */
+    snprintf(head, sizeof head, "p sp 1000 %d\n", LONG_LINES - 1);
+    size_t len;
+    char *text = long_text(head, "a %d %d %d\n", 1, &len);
+    apsp_graph *g;
+    apsp_error err;
+    apsp_status got =
+        read_as(write_text("extra.gr", text, len), APSP_FORMAT_DIMACS, 0, 0, &g, &err);
+    char where[32];
+    snprintf(where, sizeof where, "line %d:", LONG_LINES + 1);
+    CHECK(got == APSP_ERR_INPUT && strstr(err.message, where) && strstr(err.message, "more arcs"),
+          "one arc more than E: %s", err.message);
+    free(text);
+}
+
 static void test_graph_api(void) {
     apsp_graph *g;
     apsp_error err;
@@ -392,6 +465,7 @@ int main(void) {
     test_dimacs();
     test_mtx();
     test_edgelist();
+    test_long();
     test_graph_api();
     test_format_names();
     test_writers();

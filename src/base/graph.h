@@ -23,4 +23,16 @@ weight_rule weight_rule_for(size_t vertices);
  * ("negative weight -3 is not supported", "weight 5000000 is too large: with V = ..."), in buf. */
 const char *weight_problem(int64_t w, size_t vertices, char *buf, size_t size);
 
+/* apsp_graph_append with its common case inline: the readers' per-edge step. */
+static inline apsp_status graph_push(apsp_graph *g, int32_t source, int32_t target, int64_t weight,
+                                     apsp_error *error) {
+    if (g->edges == g->capacity)
+        return apsp_graph_append(g, source, target, weight, error);
+    g->source[g->edges] = source;
+    g->target[g->edges] = target;
+    g->weight[g->edges] = weight;
+    g->edges++;
+    return APSP_OK;
+}
+
 #endif

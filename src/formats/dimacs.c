@@ -7,6 +7,7 @@
 #include "base/graph.h"
 #include "formats/readers.h"
 
+#include <stddef.h>
 #include <string.h>
 
 typedef struct dimacs {
@@ -82,27 +83,54 @@ static apsp_status arc_line(dimacs *d, apsp_error *error) {
     if (status == APSP_OK)
         status = text_check_weight(t, d->options, w, (size_t)n, error);
     if (status == APSP_OK)
-        status = apsp_graph_append(d->g, (int32_t)(u - 1), (int32_t)(v - 1), w, error);
+        status = graph_push(d->g, (int32_t)(u - 1), (int32_t)(v - 1), w, error);
     return status;
 }
+
+static apsp_status one_line(dimacs *d, apsp_error *error) {
+    text_input *t = &d->t;
+    if (is_comment(t))
+        return APSP_OK;
+    if (*t->p == 'p')
+        return problem_line(d, error);
+    if (*t->p == 'a')
+        return arc_line(d, error);
+    char shown[96];
+    return text_fail(t, error, "expected a line 'c ...', 'p sp V E' or 'a u v w', found %s",
+                     text_field(t, shown, sizeof shown));
+}
+
+/* The lines after the problem line: arcs, comments, and what is refused. */
+static apsp_status body_lines(void *reader, apsp_error *error) {
+    dimacs *d = reader;
+    apsp_status status = APSP_OK;
+    while (status == APSP_OK && text_next_line(&d->t, ""))
+        status = one_line(d, error);
+    return status;
+}
+
+/* Read in pieces, the arcs must be exactly E (else they are read again in order, for the line). */
+static int accept_pieces(const void *reader) {
+    const dimacs *d = reader;
+    return d->g->edges == d->announced;
+}
+
+static const body_reader arc_body = {
+    .size = sizeof(dimacs),
+    .input_offset = offsetof(dimacs, t),
+    .graph_offset = offsetof(dimacs, g),
+    .edges_per_line = 1,
+    .body = body_lines,
+    .accept = accept_pieces,
+};
 
 static apsp_status read_lines(dimacs *d, apsp_error *error) {
     text_input *t = &d->t;
     apsp_status status = APSP_OK;
-    while (status == APSP_OK && text_next_line(t, "")) {
-        if (is_comment(t))
-            continue;
-        if (*t->p == 'p')
-            status = problem_line(d, error);
-        else if (*t->p == 'a')
-            status = arc_line(d, error);
-        else {
-            char shown[96];
-            status =
-                text_fail(t, error, "expected a line 'c ...', 'p sp V E' or 'a u v w', found %s",
-                          text_field(t, shown, sizeof shown));
-        }
-    }
+    while (status == APSP_OK && !d->problem_line && text_next_line(t, ""))
+        status = one_line(d, error);
+    if (status == APSP_OK && d->problem_line)
+        status = parse_body(d, &arc_body, error);
     if (status == APSP_OK && !d->problem_line)
         status = text_fail(t, error, "the end, and no problem line 'p sp V E'");
     else if (status == APSP_OK && d->g->edges < d->announced)

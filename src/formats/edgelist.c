@@ -9,6 +9,8 @@
 #include "base/graph.h"
 #include "formats/readers.h"
 
+#include <stddef.h>
+
 typedef struct edgelist {
     text_input t;
     const apsp_read_options *options;
@@ -72,11 +74,52 @@ static apsp_status edge_line(edgelist *l, apsp_error *error) {
     if (status == APSP_OK)
         status = text_line_done(&l->t, l->weighted ? "the weight" : "the target vertex", error);
     if (status == APSP_OK)
-        status = apsp_graph_append(l->g, (int32_t)u, (int32_t)v, w, error);
+        status = graph_push(l->g, (int32_t)u, (int32_t)v, w, error);
     l->largest_id = u > l->largest_id ? u : l->largest_id;
     l->largest_id = v > l->largest_id ? v : l->largest_id;
     return status;
 }
+
+static apsp_status edge_lines(void *reader, apsp_error *error) {
+    edgelist *l = reader;
+    apsp_status status = APSP_OK;
+    while (status == APSP_OK && text_next_line(&l->t, "#%"))
+        status = edge_line(l, error);
+    return status;
+}
+
+static void merge_piece(void *reader, const void *piece) {
+    edgelist *l = reader;
+    const edgelist *part = piece;
+    l->largest_id = part->largest_id > l->largest_id ? part->largest_id : l->largest_id;
+    l->largest_weight =
+        part->largest_weight > l->largest_weight ? part->largest_weight : l->largest_weight;
+}
+
+static size_t vertex_count(const edgelist *l) {
+    return l->options->vertices ? l->options->vertices : (size_t)l->largest_id + 1;
+}
+
+static int weights_fit(const edgelist *l) {
+    char why[256];
+    return (l->options->flags & APSP_GRAPH_UNWEIGHTED) ||
+           !weight_problem(l->largest_weight, vertex_count(l), why, sizeof why);
+}
+
+/* A body read in pieces passes finish() (else it is read again in order, for the line). */
+static int accept_pieces(const void *reader) {
+    return weights_fit(reader);
+}
+
+static const body_reader edge_body = {
+    .size = sizeof(edgelist),
+    .input_offset = offsetof(edgelist, t),
+    .graph_offset = offsetof(edgelist, g),
+    .edges_per_line = 1,
+    .body = edge_lines,
+    .merge = merge_piece,
+    .accept = accept_pieces,
+};
 
 /* V is known only now, and with it the largest weight the rule allows. */
 static apsp_status finish(edgelist *l, apsp_error *error) {
@@ -85,13 +128,13 @@ static apsp_status finish(edgelist *l, apsp_error *error) {
         return text_fail(t, error,
                          "the end, and no edges: the vertex count is unknown (give it "
                          "with the vertices option, --vertices=N)");
-    l->g->vertices = l->options->vertices ? l->options->vertices : (size_t)l->largest_id + 1;
+    l->g->vertices = vertex_count(l);
     char why[256];
-    if (l->options->flags & APSP_GRAPH_UNWEIGHTED ||
-        !weight_problem(l->largest_weight, l->g->vertices, why, sizeof why))
+    if (weights_fit(l))
         return APSP_OK;
     t->line = l->largest_weight_line;
-    return text_fail(t, error, "%s", why);
+    return text_fail(t, error, "%s",
+                     weight_problem(l->largest_weight, l->g->vertices, why, sizeof why));
 }
 
 apsp_status read_edgelist_graph(const char *path, const apsp_read_options *options,
@@ -104,8 +147,12 @@ apsp_status read_edgelist_graph(const char *path, const apsp_read_options *optio
     apsp_status status = text_open(path, &l.t, error);
     if (status == APSP_OK)
         status = apsp_graph_create(0, 0, &l.g, error);
-    while (status == APSP_OK && text_next_line(&l.t, "#%"))
+    /* The first edge, in order: it decides whether lines have weights, for every piece. */
+    if (status == APSP_OK && text_next_line(&l.t, "#%")) {
         status = edge_line(&l, error);
+        if (status == APSP_OK)
+            status = parse_body(&l, &edge_body, error);
+    }
     if (status == APSP_OK)
         status = finish(&l, error);
     text_free(&l.t);

@@ -13,6 +13,7 @@
 #include "base/graph.h"
 #include "formats/readers.h"
 
+#include <stddef.h>
 #include <string.h>
 
 typedef struct mtx {
@@ -21,6 +22,7 @@ typedef struct mtx {
     apsp_graph *g;
     int pattern, integer, symmetric;
     uint64_t size_line, announced;
+    uint64_t seen; /* entries read */
 } mtx;
 
 static apsp_status banner_word(mtx *m, const char *what, char *word, size_t size,
@@ -116,29 +118,54 @@ static apsp_status entry(mtx *m, apsp_error *error) {
     if (status == APSP_OK)
         status = text_check_weight(t, m->options, w, (size_t)n, error);
     if (status == APSP_OK)
-        status = apsp_graph_append(m->g, (int32_t)(i - 1), (int32_t)(j - 1), w, error);
+        status = graph_push(m->g, (int32_t)(i - 1), (int32_t)(j - 1), w, error);
     if (status == APSP_OK && m->symmetric && i != j)
-        status = apsp_graph_append(m->g, (int32_t)(j - 1), (int32_t)(i - 1), w, error);
+        status = graph_push(m->g, (int32_t)(j - 1), (int32_t)(i - 1), w, error);
     return status;
 }
 
-static apsp_status entries(mtx *m, apsp_error *error) {
+static apsp_status entry_lines(void *reader, apsp_error *error) {
+    mtx *m = reader;
     text_input *t = &m->t;
-    uint64_t count = 0;
     apsp_status status = APSP_OK;
     while (status == APSP_OK && text_next_line(t, "%")) {
-        if (count++ == m->announced)
+        if (m->seen++ == m->announced)
             return text_fail(t, error,
                              "more entries than the NNZ = %llu of the size line "
                              "(line %llu)",
                              (unsigned long long)m->announced, (unsigned long long)m->size_line);
         status = entry(m, error);
     }
-    if (status == APSP_OK && count < m->announced)
-        status = text_fail(t, error,
+    return status;
+}
+
+static void merge_piece(void *reader, const void *piece) {
+    ((mtx *)reader)->seen += ((const mtx *)piece)->seen;
+}
+
+/* Read in pieces, the entries must be exactly NNZ (else they are read again in order). */
+static int accept_pieces(const void *reader) {
+    const mtx *m = reader;
+    return m->seen == m->announced;
+}
+
+static const body_reader entry_body = {
+    .size = sizeof(mtx),
+    .input_offset = offsetof(mtx, t),
+    .graph_offset = offsetof(mtx, g),
+    .edges_per_line = 2,
+    .body = entry_lines,
+    .merge = merge_piece,
+    .accept = accept_pieces,
+};
+
+static apsp_status entries(mtx *m, apsp_error *error) {
+    apsp_status status = parse_body(m, &entry_body, error);
+    if (status == APSP_OK && m->seen < m->announced)
+        status = text_fail(&m->t, error,
                            "the end after %llu entries, but the size line (line %llu) "
                            "says NNZ = %llu",
-                           (unsigned long long)count, (unsigned long long)m->size_line,
+                           (unsigned long long)m->seen, (unsigned long long)m->size_line,
                            (unsigned long long)m->announced);
     return status;
 }

@@ -30,4 +30,21 @@ apsp_status text_open(const char *path, text_input *t, apsp_error *error);
 apsp_status reserve_announced(apsp_graph *g, const text_input *t, uint64_t announced,
                               size_t least_bytes, apsp_error *error);
 
+/* A text reader's body (its edge, arc or entry lines) parsed on several threads: `body` parses
+ * the lines after the cursor to the end with a reader (a struct of `size` bytes holding its
+ * text_input at input_offset and its apsp_graph * at graph_offset). parse_body cuts a long
+ * body into pieces (text_split), gives each a copy of the reader with its own input and graph,
+ * and, when every piece was read without a problem, appends their edges to the reader's graph
+ * in order, merges each piece's figures with `merge` and lets `accept` check the whole (both
+ * may be NULL). Otherwise (a short body, a problem anywhere, a refusal by accept) it runs `body`
+ * on the reader itself, in order, which finds the first problem and its line exactly. */
+typedef struct body_reader {
+    size_t size, input_offset, graph_offset;
+    size_t edges_per_line; /* at most, for reserving room in each piece */
+    apsp_status (*body)(void *reader, apsp_error *error);
+    void (*merge)(void *reader, const void *piece);
+    int (*accept)(const void *reader);
+} body_reader;
+apsp_status parse_body(void *reader, const body_reader *how, apsp_error *error);
+
 #endif

@@ -74,16 +74,28 @@ int text_at_line_end(text_input *t) {
            (*t->p == '\r' && (t->p + 1 == t->end || t->p[1] == '\n'));
 }
 
+/* strchr without its call and without matching the terminator: one or two marks. */
+static int is_comment_mark(const char *comments, char c) {
+    for (; *comments; comments++)
+        if (*comments == c)
+            return 1;
+    return 0;
+}
+
 int text_next_line(text_input *t, const char *comments) {
-    int first = t->line == 0;
+    int first = !t->started;
+    t->started = 1;
     for (;;) {
         if (!first) {
-            const char *nl = memchr(t->p, '\n', (size_t)(t->end - t->p));
-            if (!nl) {
+            /* The cursor is usually at the line's end already: a loop beats memchr's call. */
+            const char *p = t->p;
+            while (p < t->end && *p != '\n')
+                p++;
+            if (p == t->end) {
                 t->p = t->end;
                 return 0;
             }
-            t->p = nl + 1;
+            t->p = p + 1;
         }
         first = 0;
         t->line++;
@@ -92,7 +104,7 @@ int text_next_line(text_input *t, const char *comments) {
             return 0;
         if (text_at_line_end(t))
             continue;
-        if (!strchr(comments, *t->p) || *t->p == '\0')
+        if (!is_comment_mark(comments, *t->p))
             return 1;
     }
 }
@@ -245,9 +257,25 @@ static number_fit number_value(number *n, int64_t *value) {
     return FITS;
 }
 
+/* The common case, a plain unsigned integer of up to 18 digits (no overflow possible), parsed
+ * at once; anything else (a sign, a fraction, more digits, an error) takes the full path. */
+static int plain_integer(text_input *t, int64_t *value) {
+    const char *p = t->p;
+    int64_t v = 0;
+    for (; p < t->end && is_digit(*p) && p - t->p < 18; p++)
+        v = v * 10 + (*p - '0');
+    if (p == t->p || !field_ends(t, p))
+        return 0;
+    *value = v;
+    t->p = p;
+    return 1;
+}
+
 static apsp_status parse_number(text_input *t, const char *what, int allow_real, int64_t *value,
                                 apsp_error *error) {
     text_at_line_end(t);
+    if (plain_integer(t, value))
+        return APSP_OK;
     number n;
     if (!scan_number(t, t->p, allow_real, &n))
         return expected(t, what, error);
@@ -294,4 +322,29 @@ apsp_status text_line_done(text_input *t, const char *after, apsp_error *error) 
         return APSP_OK;
     char shown[96];
     return text_fail(t, error, "unexpected %s after %s", text_field(t, shown, sizeof shown), after);
+}
+
+size_t text_split(const text_input *t, size_t most, text_input *pieces) {
+    const char *nl = memchr(t->p, '\n', (size_t)(t->end - t->p));
+    const char *start = nl ? nl + 1 : t->end; /* after the cursor's line */
+    size_t bytes = (size_t)(t->end - start), count = bytes / TEXT_PIECE_BYTES;
+    count = count < most ? count : most;
+    if (count < 2)
+        return 0;
+    for (size_t i = 0; i < count; i++) {
+        const char *end = start + bytes * (i + 1) / count;
+        const char *cut = i + 1 == count ? NULL : memchr(end, '\n', (size_t)(t->end - end));
+        end = cut ? cut + 1 : t->end;
+        pieces[i] = (text_input){
+            .name = t->name, .data = t->data, .end = end, .p = start, .line_start = start};
+        start = end;
+    }
+    return count;
+}
+
+size_t text_count_lines(const text_input *t) {
+    size_t lines = 1; /* (a loop the compiler vectorizes) */
+    for (const char *p = t->p; p < t->end; p++)
+        lines += *p == '\n';
+    return lines;
 }

@@ -18,6 +18,7 @@ typedef struct text_input {
     const char *p;    /* the cursor, inside the current line */
     const char *line_start;
     uint64_t line; /* the current line, from 1 */
+    int started;   /* text_next_line was called: the cursor is inside a line */
 } text_input;
 
 /* Reads the whole of `in` into t (in stays open; the caller closes it). */
@@ -54,5 +55,15 @@ apsp_status text_word(text_input *t, const char *what, char *buf, size_t size, a
 
 /* Fails unless the line has nothing more (`after` names the last field, for the message). */
 apsp_status text_line_done(text_input *t, const char *after, apsp_error *error);
+
+/* Parsing a long body of like lines (edges, arcs, entries) on several threads: the lines after
+ * the cursor's are cut at line ends into up to `most` pieces of at least TEXT_PIECE_BYTES, each a
+ * text_input of its own over the same buffer (line numbers not counted: a reader that meets a
+ * problem in a piece parses the whole body again in order, for the exact first error and its
+ * line). Returns the number of pieces, 0 when the body is too short to be worth cutting. */
+enum { TEXT_PIECE_BYTES = 1 << 20, TEXT_MAX_PIECES = 16 };
+size_t text_split(const text_input *t, size_t most, text_input *pieces);
+/* The lines from the cursor to the end (a bound on a piece's edges, for reserving room). */
+size_t text_count_lines(const text_input *t);
 
 #endif

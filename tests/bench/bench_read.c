@@ -122,7 +122,8 @@ int main(int argc, char **argv) {
     printf("V = %zu, E = %zu\n", vertices, edges);
     show("graph", graph_best, bytes);
     show("matrix", matrix_best, bytes);
-    if (options.format == APSP_FORMAT_HW3 || options.format == APSP_FORMAT_AUTO) {
+    if (options.format == APSP_FORMAT_HW3 ||
+        (options.format == APSP_FORMAT_AUTO && apsp_format_for(argv[1], 0) == APSP_FORMAT_HW3)) {
         double best = 1e30;
         for (int r = 0; r < RUNS; r++) {
             apsp_matrix *m;
