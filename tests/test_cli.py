@@ -320,6 +320,10 @@ def check_formats(apsp, work, example, expected):
     check(p.returncode == 0 and p.stdout == want and not p.stderr,
           "'-' as input and output: %s" % describe(p))
     check(os.listdir(d) == [], "'-' made files: %s" % os.listdir(d))
+    with open(example, "rb") as f:  # standard input a regular file, its position past 0
+        f.read(0)
+        p = apsp.run(["-", "-"], stdin=f)
+    check(p.returncode == 0 and p.stdout == want, "'-' from a redirected file: %s" % describe(p))
     p = apsp.run(["--input-format=edgelist", "--output-format=text", "-", "-"],
                  input=b"# a path\n0 1 3\n1 2 4\n", stdin=None)
     check(p.returncode == 0 and p.stdout == b"0 3 7\ninf 0 4\ninf inf 0\n",

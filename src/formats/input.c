@@ -24,7 +24,9 @@ apsp_status input_open(const char *path, input_file *in, apsp_error *error) {
         input_close(in);
         return fail(error, APSP_ERR_INPUT, "%s: is a directory, not an input file", path);
     }
-    if (fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    /* Standard input is read as a stream even when it is a file: its position need not be 0,
+     * which the positioned reads of a regular file assume. */
+    if (in->owned && fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode)) {
         in->regular = 1;
         in->size = (uint64_t)st.st_size;
     }
