@@ -320,8 +320,7 @@ def check_formats(apsp, work, example, expected):
     check(p.returncode == 0 and p.stdout == want and not p.stderr,
           "'-' as input and output: %s" % describe(p))
     check(os.listdir(d) == [], "'-' made files: %s" % os.listdir(d))
-    with open(example, "rb") as f:  # standard input a regular file, its position past 0
-        f.read(0)
+    with open(example, "rb") as f:  # standard input a regular file (read as a stream)
         p = apsp.run(["-", "-"], stdin=f)
     check(p.returncode == 0 and p.stdout == want, "'-' from a redirected file: %s" % describe(p))
     p = apsp.run(["--input-format=edgelist", "--output-format=text", "-", "-"],
