@@ -296,11 +296,43 @@ static void check_long(apsp_format format, const char *name, const char *head,
 static void test_long(void) {
     char head[128];
     check_long(APSP_FORMAT_EDGELIST, "long.txt", "# long\n", "%d %d %d\n", 0, 1);
+    check_long(APSP_FORMAT_EDGELIST, "long-crlf.txt", "# long\r\n", "%d\t%d %d\r\n", 0, 1);
     snprintf(head, sizeof head, "p sp 1000 %d\n", LONG_LINES);
     check_long(APSP_FORMAT_DIMACS, "long.gr", head, "a %d %d %d\n", 1, 1);
     snprintf(head, sizeof head,
              "%%%%MatrixMarket matrix coordinate integer general\n1000 1000 %d\n", LONG_LINES);
     check_long(APSP_FORMAT_MTX, "long.mtx", head, "%d %d %d\n", 1, 2);
+    /* A symmetric matrix: two edges for each entry off the diagonal, in the entries' order. */
+    snprintf(head, sizeof head, "%%%%MatrixMarket matrix coordinate integer symmetric\n5 5 %d\n",
+             LONG_LINES);
+    size_t cap = (size_t)LONG_LINES * 16 + 128, n;
+    char *sym = malloc(cap);
+    if (!sym)
+        exit(1);
+    n = (size_t)snprintf(sym, cap, "%s", head);
+    for (int i = 0; i < LONG_LINES; i++)
+        n += (size_t)snprintf(sym + n, cap - n, "%d %d %d\n", i % 5 + 1, i % 5 == 0 ? 1 : i % 5,
+                              i % 11);
+    apsp_graph *sg;
+    apsp_error serr;
+    apsp_status sgot =
+        read_as(write_text("long-sym.mtx", sym, n), APSP_FORMAT_MTX, 0, 0, &sg, &serr);
+    size_t want = 0, misplaced = 0;
+    for (int i = 0; sgot == APSP_OK && i < LONG_LINES; i++) {
+        int32_t r = i % 5, c = i % 5 == 0 ? 0 : i % 5 - 1;
+        misplaced += want >= sg->edges || sg->source[want] != r || sg->target[want] != c ||
+                     sg->weight[want] != i % 11;
+        want++;
+        if (r != c)
+            misplaced += want >= sg->edges || sg->source[want] != c || sg->target[want] != r,
+                want++;
+    }
+    CHECK(sgot == APSP_OK && sg->edges == want && misplaced == 0,
+          "long symmetric mtx: %s, %zu edges, expected %zu, %zu misplaced", serr.message,
+          sgot == APSP_OK ? sg->edges : 0, want, misplaced);
+    if (sgot == APSP_OK)
+        apsp_graph_destroy(sg);
+    free(sym);
     /* One arc more than E, far into the body: refused at that arc's line. */
     snprintf(head, sizeof head, "p sp 1000 %d\n", LONG_LINES - 1);
     size_t len;
