@@ -163,6 +163,83 @@ static inline int32_t *apsp_matrix_row(const apsp_matrix *m, size_t i) {
     return m->data + i * m->stride;
 }
 
+/* A graph as an edge list, struct-of-arrays: edge e goes from source[e] to target[e] with weight
+ * weight[e]. Vertices are 0-based, below `vertices`. Weights are int64 so that a wide weight
+ * survives reading; apsp_graph_to_matrix applies today's rule (below). Every reader produces one;
+ * a program may also build one with apsp_graph_create and apsp_graph_append. Repeated edges and
+ * self-loops are kept as they are: the conversion decides what they mean. */
+typedef struct apsp_graph {
+    size_t vertices;
+    size_t edges;
+    size_t capacity; /* edges the arrays have room for */
+    int32_t *source;
+    int32_t *target;
+    int64_t *weight;
+} apsp_graph;
+
+/* An empty graph of `vertices` vertices (at most INT32_MAX) with room for `capacity` edges (0 is
+ * fine: appending grows it). */
+APSP_EXPORT apsp_status apsp_graph_create(size_t vertices, size_t capacity, apsp_graph **out,
+                                          apsp_error *error);
+APSP_EXPORT void apsp_graph_destroy(apsp_graph *graph); /* accepts NULL */
+/* Room for `edges` edges in all (never shrinks). */
+APSP_EXPORT apsp_status apsp_graph_reserve(apsp_graph *graph, size_t edges, apsp_error *error);
+/* Adds one edge, growing the arrays as needed. The endpoints are checked when the graph is used
+ * (apsp_graph_to_matrix), not here. */
+APSP_EXPORT apsp_status apsp_graph_append(apsp_graph *graph, int32_t source, int32_t target,
+                                          int64_t weight, apsp_error *error);
+
+/* apsp_graph_transform's flags, as SciPy's csgraph `directed=False` and `unweighted=True`. */
+enum {
+    APSP_GRAPH_UNDIRECTED = 1, /* each edge also the other way (self-loops once) */
+    APSP_GRAPH_UNWEIGHTED = 2, /* every weight 1 */
+};
+APSP_EXPORT apsp_status apsp_graph_transform(apsp_graph *graph, unsigned flags, apsp_error *error);
+
+/* The padded distance matrix of the graph, before solving: 0 on the diagonal (self-loops are
+ * ignored), the least weight of the edges i -> j (repeated edges keep the least), APSP_INF where
+ * there is none. Refuses (APSP_ERR_USAGE, naming the edge) endpoints outside [0, V) and weights
+ * outside today's rule: 0 <= w and (V - 1) * w < APSP_INF, so that no distance can reach the
+ * unreachable marker; and a V whose matrix does not fit memory (APSP_ERR_TOO_LARGE). */
+APSP_EXPORT apsp_status apsp_graph_to_matrix(const apsp_graph *graph, apsp_matrix **out,
+                                             apsp_error *error);
+
+/* File formats. Input: hw3, dimacs, mtx, edgelist; output: hw3, npy, text. */
+typedef enum apsp_format {
+    APSP_FORMAT_AUTO = 0, /* by the file's extension (apsp_format_for) */
+    APSP_FORMAT_HW3,      /* the course's binary format (below); the default */
+    APSP_FORMAT_DIMACS,   /* DIMACS shortest-path .gr: "p sp V E", "a u v w" (1-based), "c ..." */
+    APSP_FORMAT_MTX,      /* Matrix Market coordinate: integer, real (integral values) or pattern;
+                             general or symmetric; 1-based; entry (i, j, w) is the edge i -> j */
+    APSP_FORMAT_EDGELIST, /* text "u v" or "u v w" per line, 0-based; # and % comment lines */
+    APSP_FORMAT_NPY,      /* output: NumPy .npy, int32 (V, V), C order */
+    APSP_FORMAT_TEXT,     /* output: V lines of V numbers, "inf" for unreachable */
+} apsp_format;
+
+/* Parses a format's name ("hw3", "dimacs", "mtx", "edgelist", "npy", "text"). Returns -1 for
+ * anything else. */
+APSP_EXPORT int apsp_format_parse(const char *text, apsp_format *format);
+APSP_EXPORT const char *apsp_format_name(apsp_format format);
+/* The format a path's extension names, for reading (output 0) or writing (output 1): input .gr
+ * dimacs, .mtx mtx, .txt .edges .el .tsv edgelist; output .npy npy, .txt text; anything else
+ * (and "-", standard input or output) hw3. */
+APSP_EXPORT apsp_format apsp_format_for(const char *path, int output);
+
+/* How apsp_read_graph reads. */
+typedef struct apsp_read_options {
+    apsp_format format; /* APSP_FORMAT_AUTO: by the extension (hw3 for "-") */
+    size_t vertices;    /* edgelist: V, every id below it; 0: the largest id + 1 */
+    unsigned flags;     /* APSP_GRAPH_UNDIRECTED, APSP_GRAPH_UNWEIGHTED (weights then unchecked) */
+} apsp_read_options;
+APSP_EXPORT void apsp_read_options_init(apsp_read_options *options);
+
+/* Reads a graph in any input format. "-" is standard input (which is left open). The readers are
+ * strict: every malformed input is refused (APSP_ERR_INPUT) with one line that names the file and
+ * the line (text formats) or byte offset (hw3); so are weights outside apsp_graph_to_matrix's
+ * rule, at their line. Options may be NULL (the defaults). */
+APSP_EXPORT apsp_status apsp_read_graph(const char *path, const apsp_read_options *options,
+                                        apsp_graph **out, apsp_error *error);
+
 /* What a solve did, for -v. Times are seconds. */
 typedef struct apsp_report {
     char backend[16];
@@ -244,7 +321,8 @@ APSP_EXPORT apsp_status apsp_list_devices(apsp_device_info **devices, size_t *co
 /* The hw3 format: little-endian int32 V, E, then E triples (src, dst, w).
  * The reader is strict: every malformed input is refused with its byte offset or edge index.
  * Self-loops are ignored, duplicate edges keep the least weight, and weights must satisfy
- * 0 <= w and (V - 1) * w < APSP_INF so that no distance can reach the unreachable marker. */
+ * 0 <= w and (V - 1) * w < APSP_INF so that no distance can reach the unreachable marker.
+ * apsp_read_hw3 is apsp_read_graph (format hw3) and apsp_graph_to_matrix in one call. */
 APSP_EXPORT apsp_status apsp_read_hw3(const char *path, apsp_matrix **out, apsp_error *error);
 
 /* The vertex count of a regular hw3 file, read from its header and checked against its size
@@ -258,6 +336,12 @@ APSP_EXPORT apsp_status apsp_hw3_vertices(const char *path, size_t *vertices, ap
  * apsp_output_open for the details. */
 APSP_EXPORT apsp_status apsp_write_hw3(const char *path, const apsp_matrix *matrix,
                                        apsp_error *error);
+/* Writes the matrix in an output format (hw3, npy or text; AUTO: by the extension), atomically
+ * as apsp_write_hw3. npy: NumPy format 1.0, '<i4', shape (V, V), C order, the data 64-byte
+ * aligned (numpy.load, also with mmap_mode). text: V lines of V numbers separated by one space,
+ * "inf" for unreachable pairs. */
+APSP_EXPORT apsp_status apsp_write_matrix(const char *path, apsp_format format,
+                                          const apsp_matrix *matrix, apsp_error *error);
 
 /* Atomic output in two steps, so that a bad output path is refused before any computing:
  * apsp_output_open creates the temporary file; apsp_output_commit_hw3 writes, syncs and renames
@@ -272,9 +356,13 @@ APSP_EXPORT apsp_status apsp_write_hw3(const char *path, const apsp_matrix *matr
  * sticky directory, it has several hard links (all keep the result), or the rename was refused
  * at commit. apsp_output_set_log says so. */
 typedef struct apsp_output apsp_output;
+/* "-" is standard output (written directly, and left open). */
 APSP_EXPORT apsp_status apsp_output_open(const char *path, apsp_output **out, apsp_error *error);
 APSP_EXPORT apsp_status apsp_output_commit_hw3(apsp_output *output, const apsp_matrix *matrix,
                                                apsp_error *error);
+/* The same in any output format (hw3, npy, text; AUTO: by the output path's extension). */
+APSP_EXPORT apsp_status apsp_output_commit(apsp_output *output, apsp_format format,
+                                           const apsp_matrix *matrix, apsp_error *error);
 APSP_EXPORT void apsp_output_abort(apsp_output *output); /* accepts NULL */
 /* Where OUTPUT is written in place rather than replaced, one line naming it and the reason goes
  * to `log` at APSP_LOG_INFO: at once when apsp_output_open decided so, else from the commit that

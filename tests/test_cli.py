@@ -309,6 +309,75 @@ def check_success(apsp, work, example, example_out):
     os.unlink(out)
 
 
+def check_formats(apsp, work, example, expected):
+    """'-' for standard input and output, the formats by extension and by option, --undirected,
+    --unweighted and --vertices, and their refusals (README, "Your own graph")."""
+    d = os.path.join(work, "formats")
+    os.mkdir(d)
+    want = open(expected, "rb").read()
+    example_bytes = open(example, "rb").read()
+    p = apsp.run(["-", "-"], input=example_bytes, stdin=None, cwd=d)
+    check(p.returncode == 0 and p.stdout == want and not p.stderr,
+          "'-' as input and output: %s" % describe(p))
+    check(os.listdir(d) == [], "'-' made files: %s" % os.listdir(d))
+    with open(example, "rb") as f:  # standard input a regular file (read as a stream)
+        p = apsp.run(["-", "-"], stdin=f)
+    check(p.returncode == 0 and p.stdout == want, "'-' from a redirected file: %s" % describe(p))
+    p = apsp.run(["--input-format=edgelist", "--output-format=text", "-", "-"],
+                 input=b"# a path\n0 1 3\n1 2 4\n", stdin=None)
+    check(p.returncode == 0 and p.stdout == b"0 3 7\ninf 0 4\ninf inf 0\n",
+          "an edge list from stdin, text to stdout: %s, %r" % (describe(p), p.stdout))
+    files = {"g.gr": "c x\np sp 3 2\na 1 2 3\na 2 3 4\n",
+             "g.mtx": "%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 3\n2 3 4\n",
+             "g.txt": "0 1 3\n1 2 4\n"}
+    for name, text in files.items():
+        path = os.path.join(d, name)
+        with open(path, "w") as f:
+            f.write(text)
+        p = apsp.run([path, os.path.join(d, "o.txt")])
+        got = open(os.path.join(d, "o.txt"), "rb").read() if p.returncode == 0 else b""
+        check(got == b"0 3 7\ninf 0 4\ninf inf 0\n", "%s by its extension: %s, %r"
+              % (name, describe(p), got))
+        p = apsp.run(["--undirected", "--unweighted", path, os.path.join(d, "o.txt")])
+        got = open(os.path.join(d, "o.txt"), "rb").read() if p.returncode == 0 else b""
+        check(got == b"0 1 2\n1 0 1\n2 1 0\n", "%s --undirected --unweighted: %s, %r"
+              % (name, describe(p), got))
+        os.unlink(os.path.join(d, "o.txt"))
+    gr = os.path.join(d, "g.gr")
+    p = apsp.run([gr, os.path.join(d, "o.npy")])
+    data = open(os.path.join(d, "o.npy"), "rb").read() if p.returncode == 0 else b""
+    check(data[:8] == b"\x93NUMPY\x01\x00" and len(data) == 128 + 36,
+          ".npy by its extension: %s, %d bytes" % (describe(p), len(data)))
+    p = apsp.run(["--output-format=npy", gr, os.path.join(d, "o.bin")])
+    check(p.returncode == 0 and open(os.path.join(d, "o.bin"), "rb").read() == data,
+          "--output-format=npy: %s" % describe(p))
+    p = apsp.run(["--input-format=dimacs", "--vertices=5", gr, os.path.join(d, "o.bin")])
+    check(p.returncode == 0, "--vertices is for edge lists and harmless elsewhere: %s"
+          % describe(p))
+    p = apsp.run(["--vertices=4", os.path.join(d, "g.txt"), "-", "--output-format=text"])
+    check(p.returncode == 0 and p.stdout.count(b"\n") == 4, "--vertices=4 on an edge list: %s"
+          % describe(p))
+    for args, code in ((["--input-format=npy"], EXIT_USAGE), (["--output-format=mtx"], EXIT_USAGE),
+                       (["--vertices=0"], EXIT_USAGE), (["--vertices=x"], EXIT_USAGE),
+                       (["--input-format=edgelist"], EXIT_INPUT),
+                       (["--input-format=mtx"], EXIT_INPUT)):
+        p = apsp.run(args + [gr, os.path.join(d, "x.out")])
+        check(p.returncode == code and one_error_line(p), "%s: %s" % (args, describe(p)))
+    bad = os.path.join(d, "bad.txt")
+    with open(bad, "w") as f:
+        f.write("0 1 2\n1 2 x\n")
+    out = os.path.join(d, "keep.out")
+    with open(out, "wb") as f:
+        f.write(b"old")
+    p = apsp.run([bad, out])
+    check(p.returncode == EXIT_INPUT and one_error_line(p) and b"bad.txt: line 2:" in p.stderr,
+          "a malformed edge list names its line: %s" % describe(p))
+    check(open(out, "rb").read() == b"old", "a refused input left the old output untouched")
+    p = apsp.run(["-", out], input=b"0 1\n", stdin=None)
+    check(p.returncode == EXIT_INPUT and b"stdin:" in p.stderr,
+          "stdin is hw3 unless --input-format says otherwise: %s" % describe(p))
+
+
 def check_signal(apsp, work):
     """SIGTERM or SIGINT during a long solve removes the temporary file and writes nothing."""
     out_dir = os.path.join(work, "signal")
@@ -364,6 +433,7 @@ def main():
             check_usage(apsp, work, example)
             check_failures(apsp, work, example)
             check_success(apsp, work, example, os.path.join(cases, "example.out"))
+            check_formats(apsp, work, example, os.path.join(cases, "example.out"))
             check_signal(apsp, work)
     print("%d checks passed, %d failed" % (passed, len(failures)))
     return 1 if failures else 0

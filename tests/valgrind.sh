@@ -6,7 +6,7 @@
 #
 # Builds build-valgrind (gcc, -O2 -g, -Dopencl=disabled: the OpenCL runtime is not what this
 # checks, and PoCL's JIT under Memcheck would take far longer) if it does not exist, and only the
-# five programs it runs. APSP_VALGRIND_BUILD overrides the directory. Memcheck's own exit code
+# six programs it runs. APSP_VALGRIND_BUILD overrides the directory. Memcheck's own exit code
 # is 99 here, not 1, so that its reports are told apart from the programs' exit codes (apsp uses
 # 1 to 6). About 20 s on two cores, plus the build.
 set -euo pipefail
@@ -21,7 +21,8 @@ fi
 if [ ! -f "$build/build.ninja" ]; then
     meson setup "$build" -Dopencl=disabled -Dbuildtype=debugoptimized -Dwerror=true
 fi
-ninja -C "$build" src/apsp tests/test-backends tests/test-reader tests/test-api tests/fuzz/test-random
+ninja -C "$build" src/apsp tests/test-backends tests/test-reader tests/test-api tests/test-formats \
+    tests/fuzz/test-random
 
 logs=$build/valgrind
 rm -rf "$logs"
@@ -72,6 +73,7 @@ APSP_CPU_ISA=portable vg backends-portable 0 "$be" --backend=cpu --threads=2 --s
 vg random 0 "$build/tests/fuzz/test-random" --graphs=30
 vg reader 0 "$build/tests/test-reader"
 vg api 0 "$build/tests/test-api"
+vg formats 0 "$build/tests/test-formats"
 
 apsp=$build/src/apsp
 out=$logs/out
@@ -87,6 +89,11 @@ head -c 20 testcases/v5-dups.in >"$out/truncated.in"
 vg cli-truncated-input 3 "$apsp" "$out/truncated.in" "$out/truncated.out"
 vg cli-missing-output-dir 4 "$apsp" --backend=cpu testcases/example.in "$out/no/such/dir/x.out"
 vg cli-bad-option 2 "$apsp" --threads=zero testcases/example.in "$out/bad.out"
+# The text formats, through the command: an edge list both ways to .npy, a refused line.
+printf '# x\n0 1 3\n1 2 4\n' >"$out/g.txt"
+vg cli-edgelist 0 "$apsp" --backend=cpu --undirected "$out/g.txt" "$out/g.npy"
+printf '0 1 3\n1 2\n' >"$out/bad.txt"
+vg cli-edgelist-refused 3 "$apsp" --backend=cpu "$out/bad.txt" "$out/bad.npy"
 vg cli-help 0 "$apsp" --help
 vg cli-list-devices 0 "$apsp" --list-devices
 

@@ -50,11 +50,21 @@ static const char usage_text[] =
     "usage: apsp [OPTIONS] INPUT OUTPUT\n"
     "       apsp --list-devices\n"
     "\n"
-    "All-pairs shortest paths of the directed graph in INPUT (hw3 format: little-endian int32\n"
-    "V, E, then E triples src dst weight), written to OUTPUT as V*V int32 distances, row-major,\n"
-    "1073741823 for unreachable pairs. OUTPUT appears only when the run succeeds.\n"
+    "All-pairs shortest paths of the directed graph in INPUT, written to OUTPUT; '-' is standard\n"
+    "input or output. OUTPUT appears only when the run succeeds. Formats, by the extension or\n"
+    "the options below:\n"
+    "  input   .gr DIMACS shortest paths; .mtx Matrix Market coordinate; .txt .edges .el .tsv\n"
+    "          an edge list 'u v [w]' per line, 0-based, V = largest id + 1; anything else hw3\n"
+    "          (little-endian int32 V, E, then E triples src dst weight)\n"
+    "  output  .npy NumPy int32 V x V; .txt text, V lines of V numbers, 'inf' for no path;\n"
+    "          anything else hw3 (V*V int32, row-major, 1073741823 for no path)\n"
     "\n"
     "options:\n"
+    "  --input-format=hw3|dimacs|mtx|edgelist   the input's format, whatever its name\n"
+    "  --output-format=hw3|npy|text             the output's format, whatever its name\n"
+    "  --vertices=N               edge lists: N vertices (ids 0 to N-1); default: largest id + 1\n"
+    "  --undirected               each edge also the other way (SciPy's directed=False)\n"
+    "  --unweighted               every edge of weight 1 (SciPy's unweighted=True)\n"
     "  --backend=auto|cpu|opencl  auto (default): a GPU if there is one, else CPU threads;\n"
     "                             opencl: an OpenCL device or an error, never a fallback\n"
     "  -d, --device=SPEC[,SPEC]   a 0-based index from --list-devices, a type word (gpu, cpu,\n"
@@ -88,6 +98,8 @@ static const char usage_text[] =
 
 typedef struct cli {
     apsp_options options;
+    apsp_read_options read;
+    apsp_format output_format;
     const char *input;
     const char *output;
     int list_devices;
@@ -129,8 +141,49 @@ enum {
     OPT_PROGRESS,
     OPT_STATS_JSON,
     OPT_KERNEL_CACHE,
-    OPT_VERSION
+    OPT_VERSION,
+    OPT_INPUT_FORMAT,
+    OPT_OUTPUT_FORMAT,
+    OPT_VERTICES,
+    OPT_UNDIRECTED,
+    OPT_UNWEIGHTED,
 };
+
+/* --input-format, --output-format: a format of that direction. */
+static int parse_format(const char *arg, int output, apsp_format *format) {
+    static const char *const choices[] = {"hw3, dimacs, mtx or edgelist", "hw3, npy or text"};
+    apsp_format f;
+    if (apsp_format_parse(arg, &f) != 0 ||
+        (output ? f != APSP_FORMAT_HW3 && f != APSP_FORMAT_NPY && f != APSP_FORMAT_TEXT
+                : f == APSP_FORMAT_NPY || f == APSP_FORMAT_TEXT)) {
+        fprintf(stderr, "apsp: --%s-format=%s: expected %s (see apsp --help)\n",
+                output ? "output" : "input", arg, choices[output]);
+        return EXIT_USAGE;
+    }
+    *format = f;
+    return -1;
+}
+
+/* The options about the graph and the files. Returns -1 to go on, or an exit code. */
+static int apply_format_option(cli *c, int opt, const char *arg) {
+    int vertices;
+    switch (opt) {
+    case OPT_INPUT_FORMAT:
+        return parse_format(arg, 0, &c->read.format);
+    case OPT_OUTPUT_FORMAT:
+        return parse_format(arg, 1, &c->output_format);
+    case OPT_VERTICES:
+        if (parse_int(arg, 1, 2147483647, &vertices) != 0)
+            return usage_error("--vertices=%s: expected a whole number from 1 to 2147483647", arg);
+        c->read.vertices = (size_t)vertices;
+        return -1;
+    case OPT_UNDIRECTED:
+        c->read.flags |= APSP_GRAPH_UNDIRECTED;
+        return -1;
+    }
+    c->read.flags |= APSP_GRAPH_UNWEIGHTED;
+    return -1;
+}
 
 /* --kernel-params=help: the parameters, from the library's list (the README's table is this). */
 static int list_kernel_params(void) {
@@ -207,6 +260,12 @@ static int apply_option(cli *c, int opt, const char *arg, const char *spelled) {
     case OPT_VERSION:
         printf("apsp %s\n", apsp_version());
         return EXIT_OK;
+    case OPT_INPUT_FORMAT:
+    case OPT_OUTPUT_FORMAT:
+    case OPT_VERTICES:
+    case OPT_UNDIRECTED:
+    case OPT_UNWEIGHTED:
+        return apply_format_option(c, opt, arg);
     case ':':
         return usage_error("%s needs a value", spelled);
     }
@@ -228,6 +287,11 @@ static int parse_args(int argc, char **argv, cli *c) {
         {"progress", no_argument, NULL, OPT_PROGRESS},
         {"stats-json", no_argument, NULL, OPT_STATS_JSON},
         {"kernel-cache", required_argument, NULL, OPT_KERNEL_CACHE},
+        {"input-format", required_argument, NULL, OPT_INPUT_FORMAT},
+        {"output-format", required_argument, NULL, OPT_OUTPUT_FORMAT},
+        {"vertices", required_argument, NULL, OPT_VERTICES},
+        {"undirected", no_argument, NULL, OPT_UNDIRECTED},
+        {"unweighted", no_argument, NULL, OPT_UNWEIGHTED},
         {"quiet", no_argument, NULL, 'q'},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
@@ -236,6 +300,7 @@ static int parse_args(int argc, char **argv, cli *c) {
     };
     memset(c, 0, sizeof *c);
     apsp_options_init(&c->options);
+    apsp_read_options_init(&c->read);
     opterr = 0;
     int opt, code;
     while ((opt = getopt_long(argc, argv, ":d:qvh", longs, NULL)) != -1)
@@ -328,6 +393,12 @@ static void note_missing_platforms(const apsp_report *report) {
         fprintf(stderr, "apsp: note: %s\n", missing);
 }
 
+/* A hw3 file (not a stream): its header says V before the edges are read. */
+static int input_is_hw3_file(const cli *c) {
+    apsp_format format = c->read.format ? c->read.format : apsp_format_for(c->input, 0);
+    return format == APSP_FORMAT_HW3 && strcmp(c->input, "-") != 0;
+}
+
 /* Everything that can be refused is refused before the matrix exists: the output path, the
  * devices and options (the solver), then the input's size on them. */
 static apsp_status prepare(cli *c, apsp_output **out, apsp_solver **solver, apsp_error *err) {
@@ -335,10 +406,10 @@ static apsp_status prepare(cli *c, apsp_output **out, apsp_solver **solver, apsp
     if (status == APSP_OK) {
         signals_watch_output(*out);
         apsp_output_set_log(*out, log_to_stderr, c);
-        /* The size from the header lets auto mode skip OpenCL for a small graph; a header that
-         * cannot be read leaves it unknown and fails in read_input with its own message. */
+        /* The size from a hw3 header lets auto mode skip OpenCL for a small graph; a header
+         * that cannot be read leaves it unknown and fails in read_input with its own message. */
         size_t vertices = 0;
-        if (apsp_hw3_vertices(c->input, &vertices, NULL) == APSP_OK)
+        if (input_is_hw3_file(c) && apsp_hw3_vertices(c->input, &vertices, NULL) == APSP_OK)
             c->options.vertices_hint = vertices;
         status = apsp_solver_create(&c->options, solver, err);
         status = explain_missing_platforms(c, status, err);
@@ -346,13 +417,36 @@ static apsp_status prepare(cli *c, apsp_output **out, apsp_solver **solver, apsp
     return status;
 }
 
+/* The error's message with the input's name in front (the matrix's errors do not know it). */
+static apsp_status naming_input(const cli *c, apsp_status status, apsp_error *err) {
+    if (status == APSP_OK)
+        return status;
+    char detail[sizeof err->message];
+    memcpy(detail, err->message, sizeof detail);
+    const char *name = strcmp(c->input, "-") == 0 ? "stdin" : c->input;
+    int n = snprintf(err->message, sizeof err->message, "%s: ", name);
+    if (n > 0 && (size_t)n < sizeof err->message)
+        memcpy(err->message + n, detail, strnlen(detail, sizeof detail - (size_t)n - 1));
+    err->message[sizeof err->message - 1] = '\0';
+    return status;
+}
+
+/* The graph, checked on the solver's devices for its size, then the matrix. A hw3 file's size
+ * is checked from its header, before its edges are read. */
 static apsp_status read_input(const cli *c, apsp_solver *solver, apsp_matrix **m, apsp_error *err) {
     size_t vertices = 0;
-    apsp_status status = apsp_hw3_vertices(c->input, &vertices, err);
+    apsp_status status =
+        input_is_hw3_file(c) ? apsp_hw3_vertices(c->input, &vertices, err) : APSP_OK;
     if (status == APSP_OK && vertices > 0)
         status = apsp_solver_check(solver, vertices, err);
+    apsp_graph *g = NULL;
     if (status == APSP_OK)
-        status = apsp_read_hw3(c->input, m, err);
+        status = apsp_read_graph(c->input, &c->read, &g, err);
+    if (status == APSP_OK && vertices == 0)
+        status = apsp_solver_check(solver, g->vertices, err);
+    if (status == APSP_OK)
+        status = naming_input(c, apsp_graph_to_matrix(g, m, err), err);
+    apsp_graph_destroy(g);
     return status;
 }
 
@@ -380,7 +474,7 @@ static int run(cli *c) {
         status = apsp_solver_solve(solver, m, &report, &err);
     double t3 = cli_clock();
     if (status == APSP_OK) {
-        status = apsp_output_commit_hw3(out, m, &err);
+        status = apsp_output_commit(out, c->output_format, m, &err);
         out = NULL;
     }
     double t4 = cli_clock();

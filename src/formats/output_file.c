@@ -211,13 +211,24 @@ static int open_regular(apsp_output *o, int exists, const struct stat *st) {
     return err;
 }
 
-/* /dev/null, a pipe, a terminal, /proc/self/fd/N: written through the path as given. */
-static int open_direct(apsp_output *o) {
+/* /dev/null, a pipe, a terminal, /proc/self/fd/N: written through the path as given; "-",
+ * standard output, through a copy of its descriptor (which stays open for the caller). */
+static int open_direct(apsp_output *o, int standard_output) {
     o->mode = MODE_DIRECT;
     o->buffer = apsp_malloc(STREAM_BUFFER_BYTES);
     if (!o->buffer)
         return ENOMEM;
-    o->stream = fopen(o->path, "wbe");
+    if (standard_output) {
+        int fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
+        o->stream = fd >= 0 ? fdopen(fd, "wb") : NULL;
+        if (!o->stream && fd >= 0) {
+            int err = errno;
+            close(fd);
+            errno = err;
+        }
+    } else {
+        o->stream = fopen(o->path, "wbe");
+    }
     if (!o->stream)
         return errno;
     setvbuf(o->stream, o->buffer, _IOFBF, STREAM_BUFFER_BYTES);
@@ -254,10 +265,27 @@ static apsp_status open_failed(apsp_output *o, int err, apsp_error *error) {
     return status;
 }
 
+/* "-": standard output, named "stdout" in messages. */
+static apsp_status open_standard_output(apsp_output **out, apsp_error *error) {
+    apsp_output *o = apsp_calloc(1, sizeof *o);
+    if (!o)
+        return fail(error, APSP_ERR_NO_MEMORY, "out of memory opening the output");
+    o->fd = -1;
+    o->path = apsp_strdup("stdout");
+    o->target = apsp_strdup("stdout");
+    int err = o->path && o->target ? open_direct(o, 1) : ENOMEM;
+    if (err)
+        return open_failed(o, err, error);
+    *out = o;
+    return APSP_OK;
+}
+
 apsp_status apsp_output_open(const char *path, apsp_output **out, apsp_error *error) {
     *out = NULL;
     if (path[0] == '\0')
         return fail(error, APSP_ERR_OUTPUT, "the output path is empty");
+    if (strcmp(path, "-") == 0)
+        return open_standard_output(out, error);
     if (is_directory(path))
         return fail(error, APSP_ERR_OUTPUT, "%s: the output path is a directory", path);
     apsp_output *o = apsp_calloc(1, sizeof *o);
@@ -275,7 +303,7 @@ apsp_status apsp_output_open(const char *path, apsp_output **out, apsp_error *er
     if (!err && (is_directory(o->target) || (exists && S_ISDIR(st.st_mode))))
         err = EISDIR;
     if (!err)
-        err = via_proc || (exists && !S_ISREG(st.st_mode)) ? open_direct(o)
+        err = via_proc || (exists && !S_ISREG(st.st_mode)) ? open_direct(o, 0)
                                                            : open_regular(o, exists, &st);
     if (err)
         return open_failed(o, err, error);

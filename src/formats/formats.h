@@ -1,0 +1,12 @@
+/* The file formats, one row each of FORMATS in formats.c: name, direction, extensions, and the
+ * reader or writer (one file per format). */
+#ifndef APSP_FORMATS_H
+#define APSP_FORMATS_H
+
+#include "apsp.h"
+
+/* The writers beside apsp_output_commit_hw3 (hw3.c); each frees the output, as commits do. */
+apsp_status commit_npy(apsp_output *output, const apsp_matrix *matrix, apsp_error *error);
+apsp_status commit_text(apsp_output *output, const apsp_matrix *matrix, apsp_error *error);
+
+#endif

@@ -1,0 +1,75 @@
+/* The input file (input.h). */
+#include "formats/input.h"
+#include "base/error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+apsp_status input_open(const char *path, input_file *in, apsp_error *error) {
+    *in = (input_file){.name = path, .fd = -1};
+    if (strcmp(path, "-") == 0) {
+        in->name = "stdin";
+        in->fd = STDIN_FILENO;
+    } else {
+        in->fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (in->fd < 0)
+            return fail(error, APSP_ERR_INPUT, "%s: cannot open: %s", path, strerror(errno));
+        in->owned = 1;
+    }
+    struct stat st;
+    if (fstat(in->fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        input_close(in);
+        return fail(error, APSP_ERR_INPUT, "%s: is a directory, not an input file", path);
+    }
+    /* Standard input is read as a stream even when it is a file: its position need not be 0,
+     * which the positioned reads of a regular file assume. */
+    if (in->owned && fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        in->regular = 1;
+        in->size = (uint64_t)st.st_size;
+    }
+    return APSP_OK;
+}
+
+void input_close(input_file *in) {
+    if (in->owned && in->fd >= 0)
+        close(in->fd);
+    in->fd = -1;
+    in->owned = 0;
+}
+
+ssize_t input_read(const input_file *in, void *buf, size_t size) {
+    size_t done = 0;
+    while (done < size) {
+        ssize_t n = read(in->fd, (char *)buf + done, size - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        if (n == 0)
+            break;
+        done += (size_t)n;
+    }
+    return (ssize_t)done;
+}
+
+ssize_t input_pread(const input_file *in, void *buf, size_t size, uint64_t offset) {
+    size_t done = 0;
+    while (done < size) {
+        ssize_t n = pread(in->fd, (char *)buf + done, size - done, (off_t)(offset + done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        if (n == 0)
+            break;
+        done += (size_t)n;
+    }
+    return (ssize_t)done;
+}
+
+apsp_status input_read_error(const input_file *in, int err, apsp_error *error) {
+    return fail(error, APSP_ERR_INPUT, "%s: read error: %s", in->name, strerror(err));
+}

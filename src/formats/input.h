@@ -1,0 +1,33 @@
+/* Opening an input file for a reader: a path, or "-" for standard input. Text readers take the
+ * whole input as one buffer (text.h); the hw3 reader reads its fixed-size records in blocks. */
+#ifndef APSP_INPUT_H
+#define APSP_INPUT_H
+
+#include "apsp.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+typedef struct input_file {
+    const char *name; /* for messages: the path, or "stdin" */
+    int fd;
+    int owned;     /* fd was opened here (standard input is left open) */
+    int regular;   /* a regular file, whose size is known */
+    uint64_t size; /* regular files: the size in bytes */
+} input_file;
+
+/* Opens path ("-": standard input). Refuses a directory and what cannot be opened, naming it. */
+apsp_status input_open(const char *path, input_file *in, apsp_error *error);
+void input_close(input_file *in);
+
+/* Reads up to `size` bytes from the current position, through short reads and EINTR; returns
+ * the bytes read (fewer only at the end of the input), or -1 with errno set. */
+ssize_t input_read(const input_file *in, void *buf, size_t size);
+/* The same at a byte offset (regular files). */
+ssize_t input_pread(const input_file *in, void *buf, size_t size, uint64_t offset);
+
+/* "%s: read error: %s" for the input, as APSP_ERR_INPUT. */
+apsp_status input_read_error(const input_file *in, int err, apsp_error *error);
+
+#endif

@@ -1,0 +1,86 @@
+/* The text output (.txt): V lines, each of V distances separated by one space, "inf" where
+ * there is no path (as NumPy prints np.inf; numpy.loadtxt and a person both read it). Meant for
+ * small matrices: it is written in order, formatted by hand into a large buffer. */
+#include "base/error.h"
+#include "base/fault.h"
+#include "formats/formats.h"
+#include "formats/output_file.h"
+#include "formats/rows.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { TEXT_BUFFER = 1 << 20, CELL_MAX = 12 /* "1073741822 " */ };
+
+typedef struct text_out {
+    apsp_output *output;
+    int fd; /* a regular file, written at `offset`; -1: the stream */
+    FILE *stream;
+    uint64_t offset;
+    char *buf;
+    size_t used;
+} text_out;
+
+static int flush(text_out *w) {
+    int err = 0;
+    if (w->fd >= 0)
+        err = write_at(w->fd, (const unsigned char *)w->buf, w->used, w->offset);
+    else if (fwrite(w->buf, 1, w->used, w->stream) != w->used)
+        err = errno ? errno : EIO;
+    w->offset += w->used;
+    w->used = 0;
+    return err;
+}
+
+/* The decimal digits of a distance, by hand: a printf per cell would be most of the cost. */
+static size_t put_cell(char *p, int32_t d) {
+    if (d >= APSP_INF) {
+        memcpy(p, "inf", 3);
+        return 3;
+    }
+    char digits[12];
+    size_t n = 0;
+    uint32_t v = (uint32_t)d;
+    do
+        digits[n++] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    for (size_t i = 0; i < n; i++)
+        p[i] = digits[n - 1 - i];
+    return n;
+}
+
+static int write_cells(text_out *w, const apsp_matrix *m) {
+    int err = 0;
+    for (size_t i = 0; i < m->n && !err; i++) {
+        const int32_t *row = apsp_matrix_row(m, i);
+        for (size_t j = 0; j < m->n && !err; j++) {
+            if (w->used + CELL_MAX > TEXT_BUFFER)
+                err = flush(w);
+            w->used += put_cell(w->buf + w->used, row[j]);
+            w->buf[w->used++] = j + 1 < m->n ? ' ' : '\n';
+        }
+    }
+    return err ? err : flush(w);
+}
+
+apsp_status commit_text(apsp_output *output, const apsp_matrix *matrix, apsp_error *error) {
+    text_out w = {.output = output,
+                  .fd = output_file_fd(output),
+                  .stream = output_stream(output),
+                  .buf = apsp_malloc(TEXT_BUFFER)};
+    apsp_status status = w.buf ? output_begin(output, 0, error)
+                               : fail(error, APSP_ERR_NO_MEMORY, "out of memory writing %s",
+                                      output_target_path(output));
+    int err = status == APSP_OK ? write_cells(&w, matrix) : 0;
+    free(w.buf);
+    if (err)
+        status = fail(error, APSP_ERR_OUTPUT, "%s: writing the output failed: %s",
+                      output_target_path(output), strerror(err));
+    if (status != APSP_OK) {
+        apsp_output_abort(output);
+        return status;
+    }
+    return output_finish(output, error);
+}

@@ -1,0 +1,149 @@
+/* What the text readers share beyond the scanner: opening and loading, the weight rule at a
+ * line, room for announced edges, and parsing a long body on several threads. */
+#include "base/fault.h"
+#include "base/graph.h"
+#include "base/parallel.h"
+#include "base/util.h"
+#include "formats/readers.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+apsp_status text_check_weight(const text_input *t, const apsp_read_options *options, int64_t w,
+                              size_t vertices, apsp_error *error) {
+    char why[256];
+    if (options->flags & APSP_GRAPH_UNWEIGHTED)
+        return APSP_OK;
+    const char *problem = weight_problem(w, vertices, why, sizeof why);
+    return problem ? text_fail(t, error, "%s", problem) : APSP_OK;
+}
+
+apsp_status text_open(const char *path, text_input *t, apsp_error *error) {
+    input_file in;
+    apsp_status status = input_open(path, &in, error);
+    if (status != APSP_OK) {
+        *t = (text_input){0};
+        return status;
+    }
+    status = text_load(&in, t, error);
+    input_close(&in);
+    return status;
+}
+
+apsp_status reserve_announced(apsp_graph *g, const text_input *t, uint64_t announced,
+                              size_t least_bytes, apsp_error *error) {
+    uint64_t could = (uint64_t)(t->end - t->data) / least_bytes + 1;
+    return apsp_graph_reserve(g, (size_t)(announced < could ? announced : could), error);
+}
+
+/* The pieces of a body, each parsed by a copy of the reader of its own (body_reader). */
+typedef struct pieces {
+    const body_reader *how;
+    char *readers; /* count copies, how->size bytes each */
+    apsp_status *status;
+    apsp_error *errors;
+} pieces;
+
+static void *piece_at(const pieces *p, size_t i) {
+    return p->readers + i * p->how->size;
+}
+
+static text_input *input_of(const body_reader *how, void *reader) {
+    return (text_input *)((char *)reader + how->input_offset);
+}
+
+static apsp_graph **graph_of(const body_reader *how, void *reader) {
+    return (apsp_graph **)((char *)reader + how->graph_offset);
+}
+
+static int parse_pieces(void *context, size_t begin, size_t end) {
+    pieces *p = context;
+    for (size_t i = begin; i < end; i++)
+        p->status[i] = p->how->body(piece_at(p, i), &p->errors[i]);
+    return 0;
+}
+
+/* Appends the pieces' edges to the reader's graph, in order. */
+static apsp_status concat(apsp_graph *into, const pieces *p, size_t count) {
+    size_t total = into->edges;
+    for (size_t i = 0; i < count; i++)
+        total += (*graph_of(p->how, piece_at(p, i)))->edges;
+    apsp_status status = apsp_graph_reserve(into, total, NULL);
+    for (size_t i = 0; i < count && status == APSP_OK; i++) {
+        const apsp_graph *g = *graph_of(p->how, piece_at(p, i));
+        if (g->edges == 0)
+            continue;
+        memcpy(into->source + into->edges, g->source, g->edges * sizeof *g->source);
+        memcpy(into->target + into->edges, g->target, g->edges * sizeof *g->target);
+        memcpy(into->weight + into->edges, g->weight, g->edges * sizeof *g->weight);
+        into->edges += g->edges;
+    }
+    return status;
+}
+
+/* The reader's state after all pieces, into `result` (a copy of the reader): 1 when every piece
+ * was read without a problem and the reader accepts the whole. */
+static int combine(void *result, const pieces *p, size_t count) {
+    const body_reader *how = p->how;
+    for (size_t i = 0; i < count; i++)
+        if (p->status[i] != APSP_OK)
+            return 0;
+    apsp_graph *g = *graph_of(how, result);
+    size_t before = g->edges;
+    if (concat(g, p, count) != APSP_OK)
+        return 0;
+    for (size_t i = 0; how->merge && i < count; i++)
+        how->merge(result, piece_at(p, i));
+    if (how->accept && !how->accept(result)) {
+        g->edges = before;
+        return 0;
+    }
+    text_input *t = input_of(how, result);
+    t->p = t->end; /* all read */
+    return 1;
+}
+
+/* 1 when the pieces were read and combined into the reader; 0 (the reader untouched but for
+ * spare room in its graph) when that did not work out. */
+static int in_pieces(void *reader, const body_reader *how, const text_input *inputs, size_t count) {
+    pieces p = {.how = how,
+                .readers = apsp_calloc(count + 1, how->size),
+                .status = apsp_calloc(count, sizeof *p.status),
+                .errors = apsp_calloc(count, sizeof *p.errors)};
+    int done = 0, made = 0;
+    if (p.readers && p.status && p.errors) {
+        for (; made < (int)count; made++) {
+            void *piece = piece_at(&p, (size_t)made);
+            memcpy(piece, reader, how->size);
+            *input_of(how, piece) = inputs[made];
+            /* Room for an edge per line (two for a symmetric matrix): no growing on the way. */
+            size_t room = how->edges_per_line * text_count_lines(&inputs[made]);
+            if (apsp_graph_create((*graph_of(how, reader))->vertices, room, graph_of(how, piece),
+                                  NULL) != APSP_OK)
+                break;
+        }
+    }
+    if (made == (int)count) {
+        parallel_slices(count, (unsigned)count, parse_pieces, &p);
+        void *result = piece_at(&p, count);
+        memcpy(result, reader, how->size);
+        done = combine(result, &p, count);
+        if (done)
+            memcpy(reader, result, how->size);
+    }
+    for (int i = 0; i < made; i++)
+        apsp_graph_destroy(*graph_of(how, piece_at(&p, (size_t)i)));
+    free(p.readers);
+    free(p.status);
+    free(p.errors);
+    return done;
+}
+
+apsp_status parse_body(void *reader, const body_reader *how, apsp_error *error) {
+    text_input inputs[TEXT_MAX_PIECES];
+    unsigned cores = online_cores();
+    size_t count = text_split(input_of(how, reader), cores, inputs);
+    if (count > 1 && in_pieces(reader, how, inputs, count))
+        return APSP_OK;
+    return how->body(reader, error);
+}

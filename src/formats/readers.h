@@ -1,0 +1,50 @@
+/* The graph readers, one file per format; apsp_read_graph (formats.c) picks one by the format.
+ * Each reads `path` ("-": standard input) into a new graph, refusing every malformed input with
+ * the line or byte offset, and every weight that breaks weight_problem (base/graph.h) unless
+ * the read is unweighted; apsp_read_graph then applies the options' flags. */
+#ifndef APSP_READERS_H
+#define APSP_READERS_H
+
+#include "apsp.h"
+#include "formats/text.h"
+
+apsp_status read_hw3_graph(const char *path, const apsp_read_options *options, apsp_graph **out,
+                           apsp_error *error);
+apsp_status read_dimacs_graph(const char *path, const apsp_read_options *options, apsp_graph **out,
+                              apsp_error *error);
+apsp_status read_mtx_graph(const char *path, const apsp_read_options *options, apsp_graph **out,
+                           apsp_error *error);
+apsp_status read_edgelist_graph(const char *path, const apsp_read_options *options,
+                                apsp_graph **out, apsp_error *error);
+
+/* For the text readers: refuses w at the current line where it breaks today's rule with V =
+ * vertices (0: V not known yet, only the sign is checked); nothing for an unweighted read. */
+apsp_status text_check_weight(const text_input *t, const apsp_read_options *options, int64_t w,
+                              size_t vertices, apsp_error *error);
+
+/* Opens path and loads it whole for a text reader. */
+apsp_status text_open(const char *path, text_input *t, apsp_error *error);
+
+/* Room for the edges a header announces, but no more than the input's bytes could hold (each
+ * edge needs at least `least_bytes` of them): a header that claims billions costs nothing. */
+apsp_status reserve_announced(apsp_graph *g, const text_input *t, uint64_t announced,
+                              size_t least_bytes, apsp_error *error);
+
+/* A text reader's body (its edge, arc or entry lines) parsed on several threads: `body` parses
+ * the lines after the cursor to the end with a reader (a struct of `size` bytes holding its
+ * text_input at input_offset and its apsp_graph * at graph_offset). parse_body cuts a long
+ * body into pieces (text_split), gives each a copy of the reader with its own input and graph,
+ * and, when every piece was read without a problem, appends their edges to the reader's graph
+ * in order, merges each piece's figures with `merge` and lets `accept` check the whole (both
+ * may be NULL). Otherwise (a short body, a problem anywhere, a refusal by accept) it runs `body`
+ * on the reader itself, in order, which finds the first problem and its line exactly. */
+typedef struct body_reader {
+    size_t size, input_offset, graph_offset;
+    size_t edges_per_line; /* at most, for reserving room in each piece */
+    apsp_status (*body)(void *reader, apsp_error *error);
+    void (*merge)(void *reader, const void *piece);
+    int (*accept)(const void *reader);
+} body_reader;
+apsp_status parse_body(void *reader, const body_reader *how, apsp_error *error);
+
+#endif

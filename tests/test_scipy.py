@@ -1,0 +1,293 @@
+#!/usr/bin/env python3
+"""apsp against SciPy and NetworkX on random graphs written in every input format, with every
+output format read back by NumPy (and the Matrix Market inputs by scipy.io.mmread).
+
+    test_scipy.py APSP [--graphs=N] [--seed=S|time] [--networkx-every=K]
+
+Each graph (V up to 40, repeated edges, self-loops, zero weights) gets a random input format
+(hw3, DIMACS, Matrix Market written by scipy.io.mmwrite or by hand, edge lists written by
+networkx.write_edgelist or by hand, weighted or not), sometimes through standard input, random
+--undirected / --unweighted, and a random output format (hw3, .npy, text), sometimes to
+standard output. The distances must equal scipy.sparse.csgraph.floyd_warshall's on the same
+graph (directed=, unweighted= as the options say) and, every K-th graph, NetworkX's.
+
+Needs NumPy, SciPy and NetworkX (tools/setup.sh installs python3-numpy python3-scipy
+python3-networkx). Where this Python lacks them and /usr/bin/python3 (Debian's) has them, the
+script runs itself again under that one; where none has them it skips (exit 77), unless
+APSP_TEST_REQUIRE_DEVICE=1 (CI: every skip is a failure) makes that a failure.
+"""
+import argparse
+import io
+import os
+import random
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+INF = 1073741823
+SYSTEM_PYTHON = "/usr/bin/python3"
+
+try:
+    import networkx as nx
+    import numpy as np
+    import scipy.io
+    import scipy.sparse
+    from scipy.sparse.csgraph import floyd_warshall
+except ImportError as missing:
+    if os.path.exists(SYSTEM_PYTHON) and os.path.realpath(sys.executable) != os.path.realpath(
+            SYSTEM_PYTHON) and not os.environ.get("APSP_TEST_SCIPY_REEXEC"):
+        os.environ["APSP_TEST_SCIPY_REEXEC"] = "1"
+        os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON] + sys.argv)
+    if os.environ.get("APSP_TEST_REQUIRE_DEVICE") == "1":
+        sys.exit("FAIL: %s (install python3-numpy python3-scipy python3-networkx)" % missing)
+    print("SKIP: %s (install python3-numpy python3-scipy python3-networkx)" % missing)
+    sys.exit(77)
+
+
+def random_graph(rng):
+    """V and a list of (u, v, w): repeated pairs, self-loops and zero weights included."""
+    v = rng.choice([1, 2, 3, rng.randint(4, 12), rng.randint(13, 40)])
+    e = rng.randint(0, 3 * v)
+    top = rng.choice([1, 9, 100, (INF - 1) // max(v - 1, 1)])
+    edges = []
+    for _ in range(e):
+        if edges and rng.random() < 0.15:
+            a, b, _ = rng.choice(edges)  # a repeated pair with another weight
+        else:
+            a, b = rng.randrange(v), rng.randrange(v)
+        edges.append((a, b, rng.randint(0, top)))
+    return v, edges
+
+
+def reference(v, edges, undirected, unweighted):
+    """floyd_warshall on the graph as SciPy sees it: explicit entries of a sparse matrix (zero
+    weights are edges), the least weight of repeated pairs, self-loops without effect."""
+    best = {}
+    for a, b, w in edges:
+        w = 1 if unweighted else w
+        if a != b:
+            best[(a, b)] = min(w, best.get((a, b), w))
+    if not best:
+        d = np.full((v, v), np.inf)
+        np.fill_diagonal(d, 0)
+        return d
+    rows, cols = zip(*best)
+    data = np.array(list(best.values()), dtype=np.float64)
+    m = scipy.sparse.csr_matrix((data, (rows, cols)), shape=(v, v))
+    if undirected:
+        # directed=False takes the smaller weight of i->j and j->i for both directions.
+        return floyd_warshall(m, directed=False, unweighted=unweighted)
+    return floyd_warshall(m, directed=True, unweighted=unweighted)
+
+
+def networkx_distances(v, edges, undirected, unweighted):
+    g = nx.Graph() if undirected else nx.DiGraph()
+    g.add_nodes_from(range(v))
+    for a, b, w in edges:
+        w = 1 if unweighted else w
+        if a != b and (not g.has_edge(a, b) or g[a][b]["weight"] > w):
+            g.add_edge(a, b, weight=w)
+    d = np.full((v, v), np.inf)
+    for src, lengths in nx.all_pairs_dijkstra_path_length(g, weight="weight"):
+        for dst, length in lengths.items():
+            d[src, dst] = length
+    return d
+
+
+# ---- writing the graph in each input format ---------------------------------------------------
+
+def write_hw3(path, v, edges, rng):
+    with open(path, "wb") as f:
+        f.write(struct.pack("<2i", v, len(edges)))
+        f.write(b"".join(struct.pack("<3i", *t) for t in edges))
+    return "hw3"
+
+
+def write_dimacs(path, v, edges, rng):
+    lines = ["c random graph", "p sp %d %d" % (v, len(edges))]
+    lines += ["a %d %d %d" % (a + 1, b + 1, w) for a, b, w in edges]
+    end = rng.choice(["\n", "\r\n"])
+    with open(path, "w", newline="") as f:
+        f.write(end.join(lines) + rng.choice([end, ""]))
+    return "dimacs"
+
+
+def write_mtx_by_hand(path, v, edges, rng):
+    field = rng.choice(["integer", "real"])
+    value = (lambda w: "%d" % w) if field == "integer" else rng.choice(
+        [lambda w: "%.16e" % w, lambda w: "%d.0" % w, lambda w: "%d" % w])
+    lines = ["%%%%MatrixMarket matrix coordinate %s general" % field, "% by hand",
+             "%d %d %d" % (v, v, len(edges))]
+    lines += ["%d %d %s" % (a + 1, b + 1, value(w)) for a, b, w in edges]
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return "mtx"
+
+
+def write_mtx_scipy(path, v, edges, rng, symmetric=False):
+    """scipy.io.mmwrite of the graph without repeated pairs (a sparse matrix sums them); read back
+    with scipy.io.mmread, which must give the same matrix."""
+    best = {}
+    for a, b, w in edges:
+        if symmetric:
+            a, b = max(a, b), min(a, b)
+        best[(a, b)] = min(w, best.get((a, b), w))
+    edges[:] = [(a, b, w) for (a, b), w in best.items()]
+    rows = [a for a, _, _ in edges]
+    cols = [b for _, b, _ in edges]
+    vals = [w for _, _, w in edges]
+    dtype = rng.choice([np.int64, np.float64])
+    if symmetric:  # both triangles, built entry by entry: a sum of matrices drops zeros
+        off = [(a, b, w) for a, b, w in edges if a != b]
+        rows += [b for _, b, _ in off]
+        cols += [a for a, _, _ in off]
+        vals += [w for _, _, w in off]
+    m = scipy.sparse.coo_matrix((np.array(vals, dtype=dtype), (rows, cols)), shape=(v, v))
+    scipy.io.mmwrite(path, m, symmetry="symmetric" if symmetric else "general")
+    back = scipy.io.mmread(path).toarray()
+    if not np.array_equal(back, m.toarray()):
+        raise AssertionError("scipy.io.mmread does not give back what mmwrite wrote: %s" % path)
+    return "mtx"
+
+
+def write_edgelist_by_hand(path, v, edges, rng, weighted=True):
+    lines = ["# random graph", "%% V = %d" % v]
+    sep = rng.choice([" ", "\t"])
+    for a, b, w in edges:
+        lines.append(sep.join(str(x) for x in ((a, b, w) if weighted else (a, b))))
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return "edgelist"
+
+
+def write_edgelist_networkx(path, v, edges, rng):
+    g = nx.MultiDiGraph()
+    for a, b, w in edges:
+        g.add_edge(a, b, weight=float(w) if rng.random() < 0.5 else w)
+    nx.write_edgelist(g, path, data=["weight"])
+    return "edgelist"
+
+
+# ---- one graph ------------------------------------------------------------------------------
+
+def read_output(path_or_bytes, fmt, v):
+    if fmt == "npy":
+        data = np.load(io.BytesIO(path_or_bytes) if isinstance(path_or_bytes, bytes) else
+                       path_or_bytes, mmap_mode=None if isinstance(path_or_bytes, bytes) else "r")
+        assert data.dtype == np.int32 and data.shape == (v, v), (data.dtype, data.shape)
+        d = data.astype(np.float64)
+    elif fmt == "text":
+        text = path_or_bytes.decode() if isinstance(path_or_bytes, bytes) else open(
+            path_or_bytes).read()
+        d = np.loadtxt(io.StringIO(text), ndmin=2) if v > 0 else np.zeros((0, 0))
+    else:
+        raw = path_or_bytes if isinstance(path_or_bytes, bytes) else open(path_or_bytes, "rb").read()
+        d = np.frombuffer(raw, dtype="<i4").reshape(v, v).astype(np.float64)
+    d[d == INF] = np.inf
+    return d
+
+
+def one_graph(apsp, work, rng, index, use_networkx):
+    v, edges = random_graph(rng)
+    undirected = rng.random() < 0.3
+    unweighted = rng.random() < 0.2
+    choice = rng.choice(["hw3", "dimacs", "mtx-hand", "mtx-scipy", "mtx-symmetric",
+                         "edgelist", "edgelist-unweighted", "edgelist-networkx"])
+    ext = {"hw3": ".in", "dimacs": ".gr", "edgelist": ".txt", "edgelist-unweighted": ".edges",
+           "edgelist-networkx": ".el"}.get(choice, ".mtx")
+    inp = os.path.join(work, "g%d%s" % (index, ext))
+    symmetric = False
+    if choice == "hw3":
+        write_hw3(inp, v, edges, rng)
+    elif choice == "dimacs":
+        write_dimacs(inp, v, edges, rng)
+    elif choice == "mtx-hand":
+        write_mtx_by_hand(inp, v, edges, rng)
+    elif choice in ("mtx-scipy", "mtx-symmetric"):
+        symmetric = choice == "mtx-symmetric"
+        write_mtx_scipy(inp, v, edges, rng, symmetric)
+    elif choice == "edgelist-networkx":
+        write_edgelist_networkx(inp, v, edges, rng)
+    else:
+        weighted = choice == "edgelist"
+        write_edgelist_by_hand(inp, v, edges, rng, weighted)
+        if not weighted:
+            edges = [(a, b, 1) for a, b, _ in edges]
+    fmt_name = {"hw3": "hw3", "dimacs": "dimacs"}.get(choice, "mtx" if "mtx" in choice else
+                                                       "edgelist")
+    args = ["--backend=cpu", "--threads=2"]
+    if fmt_name == "edgelist":
+        args.append("--vertices=%d" % v)  # the largest id + 1 may be less than V
+    if undirected:
+        args.append("--undirected")
+    if unweighted:
+        args.append("--unweighted")
+    stdin = None
+    if rng.random() < 0.15:
+        args.append("--input-format=" + fmt_name)
+        with open(inp, "rb") as f:
+            stdin = f.read()
+        args.append("-")
+    else:
+        args.append(inp)
+    out_fmt = rng.choice(["hw3", "npy", "text"])
+    to_stdout = rng.random() < 0.15
+    if to_stdout:
+        args += ["--output-format=" + out_fmt, "-"]
+    else:
+        out = os.path.join(work, "o%d%s" % (index, {"hw3": ".out", "npy": ".npy",
+                                                     "text": ".txt"}[out_fmt]))
+        args.append(out)
+    what = "graph %d: V=%d E=%d %s%s%s -> %s%s" % (
+        index, v, len(edges), choice, " undirected" if undirected else "",
+        " unweighted" if unweighted else "", out_fmt, " (stdin)" if stdin is not None else "")
+    p = subprocess.run([apsp] + args, input=stdin, capture_output=True, timeout=120)
+    if p.returncode != 0:
+        return "%s: apsp exit %d: %s" % (what, p.returncode, p.stderr.decode(errors="replace"))
+    got = read_output(p.stdout if to_stdout else out, out_fmt, v)
+    if symmetric:
+        edges = edges + [(b, a, w) for a, b, w in edges]
+    want = reference(v, edges, undirected, unweighted)
+    if not np.array_equal(got, want):
+        bad = np.argwhere(got != want)[0]
+        return "%s: cell %s is %s, SciPy says %s" % (what, tuple(bad), got[tuple(bad)],
+                                                     want[tuple(bad)])
+    if use_networkx:
+        nxd = networkx_distances(v, edges, undirected, unweighted)
+        if not np.array_equal(got, nxd):
+            bad = np.argwhere(got != nxd)[0]
+            return "%s: cell %s is %s, NetworkX says %s" % (what, tuple(bad), got[tuple(bad)],
+                                                            nxd[tuple(bad)])
+    if not to_stdout:
+        os.unlink(out)
+    os.unlink(inp)
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("apsp")
+    ap.add_argument("--graphs", type=int, default=60)
+    ap.add_argument("--seed", default="1")
+    ap.add_argument("--networkx-every", type=int, default=3)
+    args = ap.parse_args()
+    seed = int(time.time()) if args.seed == "time" else int(args.seed)
+    print("test-scipy: %d graphs from seed %d (NumPy %s, SciPy %s, NetworkX %s)" % (
+        args.graphs, seed, np.__version__, scipy.__version__, nx.__version__), flush=True)
+    failures = 0
+    with tempfile.TemporaryDirectory(prefix="apsp-scipy-") as work:
+        for i in range(args.graphs):
+            rng = random.Random(seed * 1000003 + i)
+            problem = one_graph(args.apsp, work, rng, i, i % args.networkx_every == 0)
+            if problem:
+                failures += 1
+                print("FAIL (seed %d, graph %d): %s" % (seed, i, problem), flush=True)
+    print("test-scipy: %d of %d graphs match SciPy%s" % (
+        args.graphs - failures, args.graphs, " and NetworkX (every %d-th)" % args.networkx_every))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
