@@ -6,9 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # clang-14 and libclc-14 (libclc's amdgcn bitcode): the suite's AMD compile check
-# (tests/amd/compile.py), which fails instead of skipping in CI.
+# (tests/amd/compile.py), which fails instead of skipping in CI. Open MPI: apsp-mpi and its tests.
 bash tools/install-packages.sh build-essential meson ninja-build pkg-config python3 \
-    ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo oclgrind clang-14 libclc-14
+    ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo oclgrind clang-14 libclc-14 \
+    libopenmpi-dev openmpi-bin
 
 werror=false
 [ "${APSP_WERROR:-0}" = 1 ] && werror=true

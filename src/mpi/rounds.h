@@ -1,0 +1,43 @@
+/* The rounds of blocked Floyd-Warshall over the process grid (grid.h), one B-deep round per
+ * block index k:
+ *   1. the owner of the pivot block (k, k), rank (k mod Pr, k mod Pc), closes it;
+ *   2. it is broadcast along the pivot's process row and down its process column;
+ *   3. the pivot row's ranks update their blocks of block row k, the pivot column's ranks theirs
+ *      of block column k;
+ *   4. each pivot-row rank broadcasts its row panel down its process column, each pivot-column
+ *      rank its column panel along its process row;
+ *   5. every rank relaxes its other blocks with the two panels (the min-plus product).
+ * Every cell sees its k in the order one process gives it, so the output bytes are apsp's. */
+#ifndef APSP_MPI_ROUNDS_H
+#define APSP_MPI_ROUNDS_H
+
+#include "apsp.h"
+#include "mpi/grid.h"
+#include "mpi/local.h"
+
+#include <stdint.h>
+
+typedef struct round_buffers {
+    int32_t *pivot;     /* B x B */
+    int32_t *row_panel; /* B x local_cols */
+    int32_t *col_panel; /* local_rows x B */
+} round_buffers;
+
+/* What this rank's rounds cost. */
+typedef struct round_stats {
+    uint64_t received_bytes; /* broadcast payload that arrived here from another rank */
+    uint64_t sent_bytes;     /* broadcast payload this rank was the root of */
+    double compute_seconds;  /* in the local engine */
+    double comm_seconds;     /* in MPI_Bcast, waiting included */
+} round_stats;
+
+/* The buffers for layout l (layout_check passed). */
+apsp_status rounds_prepare(const layout *l, round_buffers *b, apsp_error *error);
+void rounds_release(round_buffers *b);
+
+/* Collective over the grid: all the rounds. Nothing in them can fail but MPI itself, whose
+ * errors end the job (MPI_ERRORS_ARE_FATAL on the communicators). */
+void rounds_run(const grid *g, const layout *l, const local_ops *ops, local_engine *e,
+                round_buffers *b, round_stats *stats);
+
+#endif
