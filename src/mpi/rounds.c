@@ -34,17 +34,36 @@ void rounds_release(round_buffers *b) {
     *b = (round_buffers){0};
 }
 
-/* One broadcast, counted: the root sent the payload, every other rank received it. */
-static void broadcast(int32_t *data, size_t count, int root, MPI_Comm comm, round_stats *stats) {
+/* Counts a broadcast: the root sent the payload, every other rank received it. */
+static void count(size_t ints, int root, MPI_Comm comm, round_stats *stats) {
     int me;
     MPI_Comm_rank(comm, &me);
-    double t0 = seconds_now();
-    MPI_Bcast(data, (int)count, MPI_INT32_T, root, comm);
-    stats->comm_seconds += seconds_now() - t0;
     if (me == root)
-        stats->sent_bytes += count * sizeof *data;
+        stats->sent_bytes += ints * sizeof(int32_t);
     else
-        stats->received_bytes += count * sizeof *data;
+        stats->received_bytes += ints * sizeof(int32_t);
+}
+
+static void broadcast(int32_t *data, size_t ints, int root, MPI_Comm comm, round_stats *stats) {
+    double t0 = seconds_now();
+    MPI_Bcast(data, (int)ints, MPI_INT32_T, root, comm);
+    stats->comm_seconds += seconds_now() - t0;
+    count(ints, root, comm, stats);
+}
+
+/* The row panel down the process column and the column panel along the process row, both in
+ * flight at once (they travel on different communicators, often different links). */
+static void broadcast_panels(const grid *g, const layout *l, round_buffers *b, int kr, int kc,
+                             round_stats *stats) {
+    const size_t row_ints = (size_t)B * l->local_cols, col_ints = l->local_rows * B;
+    MPI_Request requests[2];
+    double t0 = seconds_now();
+    MPI_Ibcast(b->row_panel, (int)row_ints, MPI_INT32_T, kr, g->col, &requests[0]);
+    MPI_Ibcast(b->col_panel, (int)col_ints, MPI_INT32_T, kc, g->row, &requests[1]);
+    MPI_Waitall(2, requests, MPI_STATUSES_IGNORE);
+    stats->comm_seconds += seconds_now() - t0;
+    count(row_ints, kr, g->col, stats);
+    count(col_ints, kc, g->row, stats);
 }
 
 void rounds_run(const grid *g, const layout *l, const local_ops *ops, local_engine *e,
@@ -68,8 +87,7 @@ void rounds_run(const grid *g, const layout *l, const local_ops *ops, local_engi
         if (in_col)
             ops->pivot_column(e, bj, bi, b->pivot, b->col_panel);
         stats->compute_seconds += seconds_now() - t0;
-        broadcast(b->row_panel, (size_t)B * l->local_cols, kr, g->col, stats);
-        broadcast(b->col_panel, l->local_rows * B, kc, g->row, stats);
+        broadcast_panels(g, l, b, kr, kc, stats);
         t0 = seconds_now();
         ops->relax(e, bi, bj, b->col_panel, b->row_panel);
         stats->compute_seconds += seconds_now() - t0;
