@@ -20,6 +20,21 @@
 
 typedef struct local_engine local_engine;
 
+/* Which blocks a phase 3 relaxes: never those of local row skip_row or column skip_col (this
+ * round's pivot row and column, done in phase 2). The look-ahead (rounds.c) splits the rest in
+ * two: RELAX_FIRST takes only the blocks in local row first_row or column first_col (the next
+ * round's pivot row and column, needed first), RELAX_REST the others. While a RELAX_REST runs,
+ * the calling thread calls progress(context) between blocks, so that MPI moves the next round's
+ * panels meanwhile. */
+typedef enum relax_part { RELAX_ALL, RELAX_FIRST, RELAX_REST } relax_part;
+typedef struct relax_set {
+    relax_part part;
+    size_t skip_row, skip_col;
+    size_t first_row, first_col;
+    void (*progress)(void *context); /* NULL: none */
+    void *progress_context;
+} relax_set;
+
 typedef struct local_ops {
     const char *name;
     apsp_status (*open)(const apsp_options *options, unsigned threads, local_engine **out,
@@ -37,8 +52,8 @@ typedef struct local_ops {
     /* Phase 2 on local block column bj (the pivot column), then that column panel out. */
     void (*pivot_column)(local_engine *e, size_t bj, size_t skip, const int32_t *pivot,
                          int32_t *col_panel_out);
-    /* Phase 3: every local block outside local row skip_row and column skip_col. */
-    void (*relax)(local_engine *e, size_t skip_row, size_t skip_col, const int32_t *col_panel,
+    /* Phase 3 on the blocks `set` picks (below). */
+    void (*relax)(local_engine *e, const relax_set *set, const int32_t *col_panel,
                   const int32_t *row_panel);
     /* For -v: what ran, e.g. "2 POSIX threads, avx2". */
     void (*describe)(const local_engine *e, char *text, size_t size);

@@ -20,7 +20,8 @@ struct local_engine {
     int32_t *m; /* the local matrix, pitch cols */
     size_t rows, cols, block_rows, block_cols;
     /* The step the pool works on. */
-    size_t line, skip, skip_row, skip_col;
+    size_t line, skip;
+    const relax_set *set;
     const int32_t *pivot, *col_panel, *row_panel;
 };
 
@@ -70,16 +71,28 @@ static void pivot_column_task(void *context, unsigned id, unsigned threads) {
     }
 }
 
+/* Whether phase 3 of this set takes local block (bi, bj). */
+static int picked(const relax_set *set, size_t bi, size_t bj) {
+    if (bi == set->skip_row || bj == set->skip_col)
+        return 0;
+    int first = bi == set->first_row || bj == set->first_col;
+    return set->part == RELAX_ALL || (set->part == RELAX_FIRST) == first;
+}
+
 static void relax_task(void *context, unsigned id, unsigned threads) {
     const local_engine *e = context;
+    const relax_set *set = e->set;
     const block_pitches pitches = {e->cols, B, e->cols};
     size_t begin, end;
     share(e->block_rows * e->block_cols, id, threads, &begin, &end);
     for (size_t t = begin; t < end; t++) {
         size_t bi = t / e->block_cols, bj = t % e->block_cols;
-        if (bi != e->skip_row && bj != e->skip_col)
-            e->relax_block(block_at(e, bi, bj), e->col_panel + bi * B * B, e->row_panel + bj * B,
-                           &pitches);
+        if (!picked(set, bi, bj))
+            continue;
+        e->relax_block(block_at(e, bi, bj), e->col_panel + bi * B * B, e->row_panel + bj * B,
+                       &pitches);
+        if (id == 0 && set->progress) /* thread 0 is the caller: MPI's thread */
+            set->progress(set->progress_context);
     }
 }
 
@@ -156,10 +169,9 @@ static void cpu_pivot_column(local_engine *e, size_t bj, size_t skip, const int3
         copy_block(col_panel_out + bi * B * B, B, block_at(e, bi, bj), e->cols);
 }
 
-static void cpu_relax(local_engine *e, size_t skip_row, size_t skip_col, const int32_t *col_panel,
+static void cpu_relax(local_engine *e, const relax_set *set, const int32_t *col_panel,
                       const int32_t *row_panel) {
-    e->skip_row = skip_row;
-    e->skip_col = skip_col;
+    e->set = set;
     e->col_panel = col_panel;
     e->row_panel = row_panel;
     pool_run(e->pool, relax_task, e);

@@ -54,6 +54,7 @@ static const char usage_text[] =
     "  --threads=N         threads per rank; default: the node's cores / its ranks\n"
     "  --tile=128          the round depth (only 128, the pthread backend's)\n"
     "  --backend=auto|cpu  the ranks' engine (only the pthread backend so far)\n"
+    "  --no-look-ahead     plain rounds: the next pivot waits for this round's relaxation\n"
     "  -q, --quiet         accepted for apsp's sake (apsp-mpi shows no progress)\n"
     "  -v, --verbose       grid, timings and the communication volume, on stderr (rank 0)\n"
     "  -h, --help          this text\n"
@@ -67,9 +68,10 @@ typedef struct cli {
     const char *input, *output;
     int rows, cols; /* --grid; 0: automatic */
     int verbose;
+    int no_look_ahead; /* --no-look-ahead: the plain synchronous rounds */
 } cli;
 
-enum { OPT_GRID = 256, OPT_THREADS, OPT_TILE, OPT_BACKEND, OPT_VERSION };
+enum { OPT_GRID = 256, OPT_THREADS, OPT_TILE, OPT_BACKEND, OPT_NO_LOOK_AHEAD, OPT_VERSION };
 
 static int parse_int(const char *text, long min, long max, int *out) {
     char *end;
@@ -111,6 +113,9 @@ static apsp_status apply_option(cli *c, int opt, const char *arg, const char *sp
                     "--backend=%s: apsp-mpi runs the pthread backend on each rank (GPU ranks "
                     "are not built yet); expected auto or cpu",
                     arg);
+    case OPT_NO_LOOK_AHEAD:
+        c->no_look_ahead = 1;
+        return APSP_OK;
     case 'q':
         return APSP_OK;
     case 'v':
@@ -133,6 +138,7 @@ static apsp_status parse_args(int argc, char **argv, cli *c, int *done, apsp_err
         {"threads", required_argument, NULL, OPT_THREADS},
         {"tile", required_argument, NULL, OPT_TILE},
         {"backend", required_argument, NULL, OPT_BACKEND},
+        {"no-look-ahead", no_argument, NULL, OPT_NO_LOOK_AHEAD},
         {"quiet", no_argument, NULL, 'q'},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
@@ -195,7 +201,7 @@ static apsp_status solve(const cli *c, const grid *g, mpi_output *out, run_repor
     if (status == APSP_OK) {
         ops->describe(engine, r->engine, sizeof r->engine);
         double t0 = MPI_Wtime();
-        rounds_run(g, l, ops, engine, &buffers, &r->rounds);
+        rounds_run(g, l, ops, engine, &buffers, !c->no_look_ahead, &r->rounds);
         status = agree(g->world, ops->store(engine, local, error), error);
         r->rounds_seconds = MPI_Wtime() - t0;
     }
@@ -233,7 +239,8 @@ static void aim_fault(int rank) {
 }
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
+    int provided; /* only the main thread calls MPI; the pool's threads never do */
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);

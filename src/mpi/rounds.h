@@ -7,7 +7,11 @@
  *   4. each pivot-row rank broadcasts its row panel down its process column, each pivot-column
  *      rank its column panel along its process row;
  *   5. every rank relaxes its other blocks with the two panels (the min-plus product).
- * Every cell sees its k in the order one process gives it, so the output bytes are apsp's. */
+ * With look-ahead (the default), step 5 of round k first relaxes the blocks of round k + 1's
+ * pivot row and column, then runs steps 1-3 of round k + 1 and starts its panel broadcasts
+ * (MPI_Ibcast), and relaxes the rest of round k's blocks while they travel: the next round's
+ * pivot chain and its communication hide under this round's phase 3. Each block still sees the
+ * rounds in order k = 0, 1, ..., so the output bytes are apsp's. */
 #ifndef APSP_MPI_ROUNDS_H
 #define APSP_MPI_ROUNDS_H
 
@@ -17,10 +21,11 @@
 
 #include <stdint.h>
 
+/* Two sets, by round parity: round k + 1's arrive while round k's are in use. */
 typedef struct round_buffers {
-    int32_t *pivot;     /* B x B */
-    int32_t *row_panel; /* B x local_cols */
-    int32_t *col_panel; /* local_rows x B */
+    int32_t *pivot;        /* B x B */
+    int32_t *row_panel[2]; /* B x local_cols */
+    int32_t *col_panel[2]; /* local_rows x B */
 } round_buffers;
 
 /* What this rank's rounds cost. */
@@ -28,7 +33,7 @@ typedef struct round_stats {
     uint64_t received_bytes; /* broadcast payload that arrived here from another rank */
     uint64_t sent_bytes;     /* broadcast payload this rank was the root of */
     double compute_seconds;  /* in the local engine */
-    double comm_seconds;     /* in MPI_Bcast, waiting included */
+    double comm_seconds;     /* in MPI_Bcast or waiting for an MPI_Ibcast */
 } round_stats;
 
 /* The buffers for layout l (layout_check passed). */
@@ -38,6 +43,6 @@ void rounds_release(round_buffers *b);
 /* Collective over the grid: all the rounds. Nothing in them can fail but MPI itself, whose
  * errors end the job (MPI_ERRORS_ARE_FATAL on the communicators). */
 void rounds_run(const grid *g, const layout *l, const local_ops *ops, local_engine *e,
-                round_buffers *b, round_stats *stats);
+                round_buffers *b, int look_ahead, round_stats *stats);
 
 #endif

@@ -2,9 +2,10 @@
 """apsp-mpi end to end under mpirun (several ranks on few cores: --oversubscribe).
 
 usage: test_mpi.py MPIRUN APSP_MPI APSP GEN_GRAPH TESTCASES_DIR PART
-  PART  grid=P:PRxPC (PRxPC may be "auto")  every testcases/*.in against its .out and random
+  PART  grid=P:PRxPC[:plain]                every testcases/*.in against its .out and random
                                             graphs around the block edges against
-                                            `apsp --backend=cpu`, byte for byte
+                                            `apsp --backend=cpu`, byte for byte (PRxPC may
+                                            be "auto"; plain: --no-look-ahead)
         errors                              a bad input, bad output paths and a wrong grid:
                                             one error line (rank 0's), the exit code apsp
                                             gives, no output file and no temporary file left,
@@ -62,9 +63,10 @@ def same_bytes(a, b):
 
 
 def check_grid(tool, spec, work):
-    np_text, grid = spec.split(":")
+    np_text, grid, *plain = spec.split(":")
     np = int(np_text)
     grid_args = [] if grid == "auto" else ["--grid=" + grid]
+    grid_args += ["--no-look-ahead"] if plain == ["plain"] else []
     failures = 0
     cases = [(p, p[:-3] + ".out") for p in sorted(glob.glob(os.path.join(tool.testcases, "*.in")))]
     for seed, v in enumerate(RANDOM_SIZES):
