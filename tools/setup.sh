@@ -8,9 +8,10 @@ cd "$(dirname "$0")/.."
 # clang-14 and libclc-14 (libclc's amdgcn bitcode): the suite's AMD compile check
 # (tests/amd/compile.py), which fails instead of skipping in CI.
 # python3-numpy, -scipy, -networkx: the independent oracles of tests/test_scipy.py.
+# Open MPI: apsp-mpi and its tests.
 bash tools/install-packages.sh build-essential meson ninja-build pkg-config python3 \
     ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo oclgrind clang-14 libclc-14 \
-    python3-numpy python3-scipy python3-networkx
+    python3-numpy python3-scipy python3-networkx libopenmpi-dev openmpi-bin
 
 werror=false
 [ "${APSP_WERROR:-0}" = 1 ] && werror=true

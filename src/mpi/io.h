@@ -1,0 +1,37 @@
+/* apsp-mpi's files. Input: rank 0 reads the hw3 file with the library's reader (the same checks
+ * and messages as apsp) and sends each rank its blocks. Output: a temporary file beside OUTPUT,
+ * made by rank 0 before any work, written by every rank at once with MPI-IO (a darray file view:
+ * each rank's block-cyclic share of the V x V result), renamed over OUTPUT by rank 0 only after
+ * every rank has written. Every function here is collective over the grid and returns the
+ * agreed status (agree.h). */
+#ifndef APSP_MPI_IO_H
+#define APSP_MPI_IO_H
+
+#include "apsp.h"
+#include "mpi/grid.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+typedef struct mpi_output {
+    const char *path;    /* as given, for messages */
+    char *target;        /* rank 0: the file that path names, its symbolic links followed */
+    char temp[PATH_MAX]; /* every rank: the temporary file; "" when there is none */
+} mpi_output;
+
+apsp_status io_output_open(const grid *g, const char *path, mpi_output *out, apsp_error *error);
+/* Writes the rank's local matrix (layout l) and renames the file over OUTPUT. */
+apsp_status io_output_commit(const grid *g, mpi_output *out, const layout *l, const int32_t *local,
+                             apsp_error *error);
+/* Removes the temporary file, if any (rank 0), and frees what open kept. */
+void io_output_abort(const grid *g, mpi_output *out);
+
+/* Reads INPUT on rank 0, fills *l and the rank's local matrix *local (free() it). */
+typedef struct input_times {
+    double read, scatter;
+} input_times;
+apsp_status io_read_scatter(const grid *g, const char *path, layout *l, int32_t **local,
+                            input_times *times, apsp_error *error);
+
+#endif

@@ -1,0 +1,196 @@
+/* The rank's local compute on the pthread backend's pieces: its block kernels (cpu/kernels.c:
+ * close_block, and the min-plus product relax_block for phases 2 and 3) on its pool of threads
+ * (cpu/pool.c), in place in the rank's local matrix. */
+#include "mpi/local.h"
+#include "base/error.h"
+#include "base/fault.h"
+#include "cpu/kernels.h"
+#include "cpu/pool.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { B = ROUND_DEPTH };
+
+struct local_engine {
+    pool *pool;
+    relax_block_fn relax_block;
+    const char *isa;
+    int32_t *m; /* the local matrix, pitch cols */
+    size_t rows, cols, block_rows, block_cols;
+    /* The step the pool works on. */
+    size_t line, skip;
+    const relax_set *set;
+    const int32_t *pivot, *col_panel, *row_panel;
+};
+
+static int32_t *block_at(const local_engine *e, size_t bi, size_t bj) {
+    return e->m + bi * B * e->cols + bj * B;
+}
+
+static void share(size_t total, unsigned id, unsigned threads, size_t *begin, size_t *end) {
+    *begin = total * id / threads;
+    *end = total * (id + 1) / threads;
+}
+
+static void copy_block(int32_t *restrict to, size_t to_pitch, const int32_t *from,
+                       size_t from_pitch) {
+    for (size_t i = 0; i < B; i++)
+        memcpy(to + i * to_pitch, from + i * from_pitch, sizeof(int32_t) * B);
+}
+
+/* Phase 2 as the product with the closed pivot P (src/cpu/backend.c explains why it equals the
+ * k-ordered update): a pivot-row block C = min(C, P (+) C), a pivot-column block
+ * C = min(C, C (+) P), the old C read from a copy. */
+static void pivot_row_task(void *context, unsigned id, unsigned threads) {
+    const local_engine *e = context;
+    _Alignas(64) int32_t old[B * B];
+    size_t begin, end;
+    share(e->block_cols, id, threads, &begin, &end);
+    for (size_t bj = begin; bj < end; bj++) {
+        if (bj == e->skip)
+            continue;
+        int32_t *c = block_at(e, e->line, bj);
+        copy_block(old, B, c, e->cols);
+        e->relax_block(c, e->pivot, old, &(block_pitches){e->cols, B, B});
+    }
+}
+
+static void pivot_column_task(void *context, unsigned id, unsigned threads) {
+    const local_engine *e = context;
+    _Alignas(64) int32_t old[B * B];
+    size_t begin, end;
+    share(e->block_rows, id, threads, &begin, &end);
+    for (size_t bi = begin; bi < end; bi++) {
+        if (bi == e->skip)
+            continue;
+        int32_t *c = block_at(e, bi, e->line);
+        copy_block(old, B, c, e->cols);
+        e->relax_block(c, old, e->pivot, &(block_pitches){e->cols, B, B});
+    }
+}
+
+/* Whether phase 3 of this set takes local block (bi, bj). */
+static int picked(const relax_set *set, size_t bi, size_t bj) {
+    if (bi == set->skip_row || bj == set->skip_col)
+        return 0;
+    int first = bi == set->first_row || bj == set->first_col;
+    return set->part == RELAX_ALL || (set->part == RELAX_FIRST) == first;
+}
+
+static void relax_task(void *context, unsigned id, unsigned threads) {
+    const local_engine *e = context;
+    const relax_set *set = e->set;
+    const block_pitches pitches = {e->cols, B, e->cols};
+    size_t begin, end;
+    share(e->block_rows * e->block_cols, id, threads, &begin, &end);
+    for (size_t t = begin; t < end; t++) {
+        size_t bi = t / e->block_cols, bj = t % e->block_cols;
+        if (!picked(set, bi, bj))
+            continue;
+        e->relax_block(block_at(e, bi, bj), e->col_panel + bi * B * B, e->row_panel + bj * B,
+                       &pitches);
+        if (id == 0 && set->progress) /* thread 0 is the caller: MPI's thread */
+            set->progress(set->progress_context);
+    }
+}
+
+static void cpu_close(local_engine *e) {
+    if (!e)
+        return;
+    pool_destroy(e->pool);
+    free(e);
+}
+
+static apsp_status cpu_open(const apsp_options *options, unsigned threads, local_engine **out,
+                            apsp_error *error) {
+    *out = NULL;
+    if (options->tile && options->tile != B)
+        return fail(error, APSP_ERR_USAGE,
+                    "--tile=%d: the ranks run the pthread backend, whose round depth is %d",
+                    options->tile, B);
+    const char *isa;
+    relax_block_fn relax_block = choose_relax_block(options->cpu_isa, &isa);
+    if (!relax_block)
+        return fail(error, APSP_ERR_USAGE, "cpu_isa '%s': expected avx512, avx2 or portable",
+                    options->cpu_isa);
+    local_engine *e = apsp_calloc(1, sizeof *e);
+    if (e)
+        e->pool = pool_create(threads);
+    if (!e || !e->pool) {
+        cpu_close(e);
+        return fail(error, APSP_ERR_NO_MEMORY, "out of memory preparing %u worker thread(s)",
+                    threads);
+    }
+    e->relax_block = relax_block;
+    e->isa = isa;
+    *out = e;
+    return APSP_OK;
+}
+
+static apsp_status cpu_load(local_engine *e, const layout *l, int32_t *local, apsp_error *error) {
+    (void)error;
+    e->m = local;
+    e->rows = l->local_rows;
+    e->cols = l->local_cols;
+    e->block_rows = l->block_rows;
+    e->block_cols = l->block_cols;
+    return APSP_OK;
+}
+
+static apsp_status cpu_store(local_engine *e, int32_t *local, apsp_error *error) {
+    (void)e, (void)local, (void)error;
+    return APSP_OK; /* the work was done in place */
+}
+
+static void cpu_close_pivot(local_engine *e, size_t bi, size_t bj, int32_t *pivot_out) {
+    int32_t *p = block_at(e, bi, bj);
+    close_block(p, e->cols);
+    copy_block(pivot_out, B, p, e->cols);
+}
+
+static void cpu_pivot_row(local_engine *e, size_t bi, size_t skip, const int32_t *pivot,
+                          int32_t *row_panel_out) {
+    e->line = bi;
+    e->skip = skip;
+    e->pivot = pivot;
+    pool_run(e->pool, pivot_row_task, e);
+    memcpy(row_panel_out, block_at(e, bi, 0), sizeof(int32_t) * B * e->cols);
+}
+
+static void cpu_pivot_column(local_engine *e, size_t bj, size_t skip, const int32_t *pivot,
+                             int32_t *col_panel_out) {
+    e->line = bj;
+    e->skip = skip;
+    e->pivot = pivot;
+    pool_run(e->pool, pivot_column_task, e);
+    for (size_t bi = 0; bi < e->block_rows; bi++)
+        copy_block(col_panel_out + bi * B * B, B, block_at(e, bi, bj), e->cols);
+}
+
+static void cpu_relax(local_engine *e, const relax_set *set, const int32_t *col_panel,
+                      const int32_t *row_panel) {
+    e->set = set;
+    e->col_panel = col_panel;
+    e->row_panel = row_panel;
+    pool_run(e->pool, relax_task, e);
+}
+
+static void cpu_describe(const local_engine *e, char *text, size_t size) {
+    unsigned threads = pool_threads(e->pool);
+    snprintf(text, size, "%u POSIX thread%s, %s", threads, threads == 1 ? "" : "s", e->isa);
+}
+
+const local_ops local_cpu = {
+    .name = "cpu",
+    .open = cpu_open,
+    .close = cpu_close,
+    .load = cpu_load,
+    .store = cpu_store,
+    .close_pivot = cpu_close_pivot,
+    .pivot_row = cpu_pivot_row,
+    .pivot_column = cpu_pivot_column,
+    .relax = cpu_relax,
+    .describe = cpu_describe,
+};

@@ -1,0 +1,270 @@
+/* apsp-mpi: `mpirun -np P apsp-mpi [OPTIONS] INPUT OUTPUT`, the apsp command over a Pr x Pc grid
+ * of MPI ranks (grid.h). The same arguments where they apply and the same output bytes as apsp.
+ *
+ * Every phase ends in a collective agreement on its status (agree.h): a rank that fails (bad
+ * input, bad output path, out of memory) makes every rank stop at the same point, rank 0 prints
+ * the one error line, every rank exits with the same code, and no output file appears. */
+#include "apsp.h"
+#include "base/error.h"
+#include "base/util.h"
+#include "env_options.h"
+#include "mpi/agree.h"
+#include "mpi/grid.h"
+#include "mpi/io.h"
+#include "mpi/local.h"
+#include "mpi/report.h"
+#include "mpi/rounds.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* apsp's exit codes (src/cli/main.c, README). */
+enum { EXIT_INTERNAL = 1 };
+
+static int exit_code(apsp_status status) {
+    static const int codes[] = {
+        [APSP_OK] = 0,
+        [APSP_ERR_USAGE] = 2,
+        [APSP_ERR_INPUT] = 3,
+        [APSP_ERR_OUTPUT] = 4,
+        [APSP_ERR_TOO_LARGE] = 5,
+        [APSP_ERR_NO_MEMORY] = 5,
+        [APSP_ERR_NO_DEVICE] = 6,
+        [APSP_ERR_DEVICE] = 6,
+        [APSP_ERR_KERNEL_BUILD] = 6,
+        [APSP_ERR_INTERNAL] = 1,
+    };
+    return (unsigned)status < sizeof codes / sizeof codes[0] ? codes[status] : EXIT_INTERNAL;
+}
+
+static const char usage_text[] =
+    "usage: mpirun -np P apsp-mpi [OPTIONS] INPUT OUTPUT\n"
+    "\n"
+    "All-pairs shortest paths of the hw3 graph in INPUT, written to OUTPUT as V*V int32\n"
+    "distances (the bytes apsp writes), by P MPI ranks over a Pr x Pc grid of 128 x 128 blocks.\n"
+    "Each rank runs the pthread backend on its share of its node's cores.\n"
+    "\n"
+    "options:\n"
+    "  --grid=PRxPC        the process grid, PR * PC = P; default: the most nearly square\n"
+    "  --threads=N         threads per rank; default: the node's cores / its ranks\n"
+    "  --tile=128          the round depth (only 128, the pthread backend's)\n"
+    "  --backend=auto|cpu  the ranks' engine (only the pthread backend so far)\n"
+    "  --no-look-ahead     plain rounds: the next pivot waits for this round's relaxation\n"
+    "  -q, --quiet         accepted for apsp's sake (apsp-mpi shows no progress)\n"
+    "  -v, --verbose       grid, timings and the communication volume, on stderr (rank 0)\n"
+    "  -h, --help          this text\n"
+    "  --version           the version\n"
+    "\n"
+    "exit codes (apsp's): 0 success, 1 internal error, 2 usage error, 3 input error, 4 output\n"
+    "error, 5 too large for memory, 6 device error\n";
+
+typedef struct cli {
+    apsp_options options;
+    const char *input, *output;
+    int rows, cols; /* --grid; 0: automatic */
+    int verbose;
+    int no_look_ahead; /* --no-look-ahead: the plain synchronous rounds */
+} cli;
+
+enum { OPT_GRID = 256, OPT_THREADS, OPT_TILE, OPT_BACKEND, OPT_NO_LOOK_AHEAD, OPT_VERSION };
+
+static int parse_int(const char *text, long min, long max, int *out) {
+    char *end;
+    if (*text < '0' || *text > '9')
+        return -1;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || *end != '\0' || v < min || v > max)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+/* One option. Returns APSP_OK to go on, or the status to stop with (APSP_OK-like stop for
+ * --help and --version is *done). */
+static apsp_status apply_option(cli *c, int opt, const char *arg, const char *spelled, int *done,
+                                apsp_error *error) {
+    apsp_options *o = &c->options;
+    apsp_backend_kind kind;
+    switch (opt) {
+    case OPT_GRID:
+        if (grid_parse(arg, &c->rows, &c->cols) == 0)
+            return APSP_OK;
+        return fail(error, APSP_ERR_USAGE, "--grid=%s: expected PRxPC, e.g. 2x3", arg);
+    case OPT_THREADS:
+        if (parse_int(arg, 1, 4096, &o->threads) == 0)
+            return APSP_OK;
+        return fail(error, APSP_ERR_USAGE, "--threads=%s: expected a whole number from 1 to 4096",
+                    arg);
+    case OPT_TILE:
+        if (parse_int(arg, 1, 1024, &o->tile) == 0)
+            return APSP_OK;
+        return fail(error, APSP_ERR_USAGE, "--tile=%s: expected a whole number from 1 to 1024",
+                    arg);
+    case OPT_BACKEND:
+        if (apsp_backend_parse(arg, &kind) == 0 && kind != APSP_BACKEND_OPENCL)
+            return APSP_OK;
+        return fail(error, APSP_ERR_USAGE,
+                    "--backend=%s: apsp-mpi runs the pthread backend on each rank (GPU ranks "
+                    "are not built yet); expected auto or cpu",
+                    arg);
+    case OPT_NO_LOOK_AHEAD:
+        c->no_look_ahead = 1;
+        return APSP_OK;
+    case 'q':
+        return APSP_OK;
+    case 'v':
+        c->verbose = 1;
+        return APSP_OK;
+    case 'h':
+    case OPT_VERSION:
+        *done = opt;
+        return APSP_OK;
+    case ':':
+        return fail(error, APSP_ERR_USAGE, "%s needs a value", spelled);
+    }
+    return fail(error, APSP_ERR_USAGE, "unknown option %s", spelled);
+}
+
+/* The same answer on every rank: each parses the same arguments. */
+static apsp_status parse_args(int argc, char **argv, cli *c, int *done, apsp_error *error) {
+    static const struct option longs[] = {
+        {"grid", required_argument, NULL, OPT_GRID},
+        {"threads", required_argument, NULL, OPT_THREADS},
+        {"tile", required_argument, NULL, OPT_TILE},
+        {"backend", required_argument, NULL, OPT_BACKEND},
+        {"no-look-ahead", no_argument, NULL, OPT_NO_LOOK_AHEAD},
+        {"quiet", no_argument, NULL, 'q'},
+        {"verbose", no_argument, NULL, 'v'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, OPT_VERSION},
+        {NULL, 0, NULL, 0},
+    };
+    memset(c, 0, sizeof *c);
+    apsp_options_init(&c->options);
+    c->options.backend = APSP_BACKEND_CPU; /* no OpenCL variable applies */
+    opterr = 0;
+    int opt;
+    while ((opt = getopt_long(argc, argv, ":qvh", longs, NULL)) != -1) {
+        apsp_status status = apply_option(c, opt, optarg, argv[optind - 1], done, error);
+        if (status != APSP_OK || *done)
+            return status;
+    }
+    if (argc - optind != 2)
+        return fail(error, APSP_ERR_USAGE, "expected INPUT and OUTPUT, got %s",
+                    argc - optind < 2 ? "fewer" : "more");
+    c->input = argv[optind];
+    c->output = argv[optind + 1];
+    int show_build;
+    char message[256];
+    if (env_options_apply(&c->options, &show_build, message, sizeof message) != 0)
+        return fail(error, APSP_ERR_USAGE, "%s", message);
+    return APSP_OK;
+}
+
+/* The node's cores shared among the node's ranks, within this rank's CPU affinity (mpirun
+ * binds ranks to cores unless told --bind-to none). */
+static unsigned default_threads(const grid *g) {
+    MPI_Comm node;
+    int node_ranks = 1;
+    MPI_Comm_split_type(g->world, MPI_COMM_TYPE_SHARED, g->rank, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &node_ranks);
+    MPI_Comm_free(&node);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned share = cores > node_ranks ? (unsigned)(cores / node_ranks) : 1;
+    unsigned mine = online_cores();
+    return share < mine ? share : mine;
+}
+
+/* The solve proper, after the output file exists: read, rounds, write. */
+static apsp_status solve(const cli *c, const grid *g, mpi_output *out, run_report *r, layout *l,
+                         apsp_error *error) {
+    int32_t *local = NULL;
+    local_engine *engine = NULL;
+    round_buffers buffers = {0};
+    const local_ops *ops = &local_cpu;
+    unsigned threads = c->options.threads > 0 ? (unsigned)c->options.threads : default_threads(g);
+    apsp_status status = io_read_scatter(g, c->input, l, &local, &r->input, error);
+    if (status == APSP_OK) {
+        status = ops->open(&c->options, threads, &engine, error);
+        if (status == APSP_OK)
+            status = ops->load(engine, l, local, error);
+        if (status == APSP_OK)
+            status = rounds_prepare(l, &buffers, error);
+        status = agree(g->world, status, error);
+    }
+    if (status == APSP_OK) {
+        ops->describe(engine, r->engine, sizeof r->engine);
+        double t0 = MPI_Wtime();
+        rounds_run(g, l, ops, engine, &buffers, !c->no_look_ahead, &r->rounds);
+        status = agree(g->world, ops->store(engine, local, error), error);
+        r->rounds_seconds = MPI_Wtime() - t0;
+    }
+    rounds_release(&buffers);
+    ops->close(engine);
+    if (status == APSP_OK) {
+        double t0 = MPI_Wtime();
+        status = io_output_commit(g, out, l, local, error);
+        r->write_seconds = MPI_Wtime() - t0;
+    }
+    free(local);
+    return status;
+}
+
+static apsp_status run(const cli *c, const grid *g, apsp_error *error) {
+    double t0 = MPI_Wtime();
+    run_report r = {0};
+    layout l;
+    mpi_output out;
+    apsp_status status = io_output_open(g, c->output, &out, error);
+    if (status == APSP_OK)
+        status = solve(c, g, &out, &r, &l, error);
+    io_output_abort(g, &out);
+    r.total_seconds = MPI_Wtime() - t0;
+    if (status == APSP_OK && c->verbose)
+        report_print(g, &l, &r);
+    return status;
+}
+
+/* A test's fault (APSP_FAULT, -Dfault_injection=true) hits only rank APSP_FAULT_RANK, if set. */
+static void aim_fault(int rank) {
+    const char *aim = getenv("APSP_FAULT_RANK");
+    if (aim && atoi(aim) != rank)
+        unsetenv("APSP_FAULT");
+}
+
+int main(int argc, char **argv) {
+    int provided; /* only the main thread calls MPI; the pool's threads never do */
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    aim_fault(rank);
+    cli c;
+    int done = 0;
+    apsp_error error = {0};
+    apsp_status status = parse_args(argc, argv, &c, &done, &error);
+    grid g = {.row = MPI_COMM_NULL, .col = MPI_COMM_NULL};
+    if (status == APSP_OK && !done) {
+        if (!c.rows)
+            grid_auto(size, &c.rows, &c.cols);
+        status = grid_create(MPI_COMM_WORLD, c.rows, c.cols, &g, &error);
+    }
+    if (status == APSP_OK && !done)
+        status = run(&c, &g, &error);
+    grid_destroy(&g);
+    if (rank == 0 && done == 'h')
+        fputs(usage_text, stdout);
+    if (rank == 0 && done == OPT_VERSION)
+        printf("apsp-mpi %s\n", apsp_version());
+    if (rank == 0 && status != APSP_OK)
+        fprintf(stderr, "apsp-mpi: %s%s\n", error.message,
+                status == APSP_ERR_USAGE ? " (see apsp-mpi --help)" : "");
+    MPI_Finalize();
+    return exit_code(status);
+}

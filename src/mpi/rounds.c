@@ -1,0 +1,160 @@
+/* See rounds.h. */
+#include "mpi/rounds.h"
+#include "base/error.h"
+#include "base/fault.h"
+#include "base/util.h"
+#include "cpu/kernels.h"
+
+#include <stdlib.h>
+
+enum { B = ROUND_DEPTH };
+
+static int32_t *alloc_ints(size_t count) {
+    /* 64-byte alignment for the kernels' vector loads; never a zero-byte request. */
+    size_t bytes = (count * sizeof(int32_t) + 63) / 64 * 64;
+    return apsp_aligned_alloc(64, bytes ? bytes : 64);
+}
+
+apsp_status rounds_prepare(const layout *l, round_buffers *b, apsp_error *error) {
+    *b = (round_buffers){0};
+    b->pivot = alloc_ints((size_t)B * B);
+    int ok = b->pivot != NULL;
+    for (int i = 0; i < 2 && ok; i++) {
+        b->row_panel[i] = alloc_ints((size_t)B * l->local_cols);
+        b->col_panel[i] = alloc_ints(l->local_rows * B);
+        ok = b->row_panel[i] && b->col_panel[i];
+    }
+    if (!ok) {
+        rounds_release(b);
+        return fail(error, APSP_ERR_NO_MEMORY, "out of memory for the panels of %zu columns", l->n);
+    }
+    return APSP_OK;
+}
+
+void rounds_release(round_buffers *b) {
+    free(b->pivot);
+    for (int i = 0; i < 2; i++) {
+        free(b->row_panel[i]);
+        free(b->col_panel[i]);
+    }
+    *b = (round_buffers){0};
+}
+
+/* Round k's place in the grid: the pivot's process row and column, and the local indices of
+ * block row and column k on this rank (NO_BLOCK where it holds none of them). */
+typedef struct round_place {
+    int kr, kc;
+    size_t bi, bj;
+} round_place;
+
+static round_place place_of(const grid *g, size_t k) {
+    round_place p = {(int)(k % (size_t)g->rows), (int)(k % (size_t)g->cols), NO_BLOCK, NO_BLOCK};
+    if (g->pr == p.kr)
+        p.bi = k / (size_t)g->rows;
+    if (g->pc == p.kc)
+        p.bj = k / (size_t)g->cols;
+    return p;
+}
+
+/* Counts a broadcast: the root sent the payload, every other rank received it. */
+static void count(size_t ints, int root, MPI_Comm comm, round_stats *stats) {
+    int me;
+    MPI_Comm_rank(comm, &me);
+    if (me == root)
+        stats->sent_bytes += ints * sizeof(int32_t);
+    else
+        stats->received_bytes += ints * sizeof(int32_t);
+}
+
+static void broadcast(int32_t *data, size_t ints, int root, MPI_Comm comm, round_stats *stats) {
+    double t0 = seconds_now();
+    MPI_Bcast(data, (int)ints, MPI_INT32_T, root, comm);
+    stats->comm_seconds += seconds_now() - t0;
+    count(ints, root, comm, stats);
+}
+
+/* A round's panel broadcasts in flight. */
+typedef struct panels_in_flight {
+    MPI_Request requests[2];
+} panels_in_flight;
+
+static void panels_progress(void *context) {
+    panels_in_flight *f = context;
+    int done;
+    MPI_Testall(2, f->requests, &done, MPI_STATUSES_IGNORE);
+}
+
+static void panels_wait(panels_in_flight *f, round_stats *stats) {
+    double t0 = seconds_now();
+    MPI_Waitall(2, f->requests, MPI_STATUSES_IGNORE);
+    stats->comm_seconds += seconds_now() - t0;
+}
+
+/* Steps 1-4 of round k into buffer set k % 2: the pivot, phase 2, and the start of the two
+ * panel broadcasts (the row panel down the process column, the column panel along the process
+ * row, both in flight at once). */
+static void pivot_chain(const grid *g, const layout *l, const local_ops *ops, local_engine *e,
+                        round_buffers *b, size_t k, panels_in_flight *f, round_stats *stats) {
+    const round_place p = place_of(g, k);
+    int32_t *row_panel = b->row_panel[k % 2], *col_panel = b->col_panel[k % 2];
+    double t0 = seconds_now();
+    if (p.bi != NO_BLOCK && p.bj != NO_BLOCK)
+        ops->close_pivot(e, p.bi, p.bj, b->pivot);
+    stats->compute_seconds += seconds_now() - t0;
+    if (p.bi != NO_BLOCK)
+        broadcast(b->pivot, (size_t)B * B, p.kc, g->row, stats);
+    if (p.bj != NO_BLOCK)
+        broadcast(b->pivot, (size_t)B * B, p.kr, g->col, stats);
+    t0 = seconds_now();
+    if (p.bi != NO_BLOCK)
+        ops->pivot_row(e, p.bi, p.bj, b->pivot, row_panel);
+    if (p.bj != NO_BLOCK)
+        ops->pivot_column(e, p.bj, p.bi, b->pivot, col_panel);
+    stats->compute_seconds += seconds_now() - t0;
+    const size_t row_ints = (size_t)B * l->local_cols, col_ints = l->local_rows * B;
+    MPI_Ibcast(row_panel, (int)row_ints, MPI_INT32_T, p.kr, g->col, &f->requests[0]);
+    MPI_Ibcast(col_panel, (int)col_ints, MPI_INT32_T, p.kc, g->row, &f->requests[1]);
+    count(row_ints, p.kr, g->col, stats);
+    count(col_ints, p.kc, g->row, stats);
+}
+
+static void relax(const local_ops *ops, local_engine *e, const round_buffers *b, size_t k,
+                  const relax_set *set, round_stats *stats) {
+    double t0 = seconds_now();
+    ops->relax(e, set, b->col_panel[k % 2], b->row_panel[k % 2]);
+    stats->compute_seconds += seconds_now() - t0;
+}
+
+void rounds_run(const grid *g, const layout *l, const local_ops *ops, local_engine *e,
+                round_buffers *b, int look_ahead, round_stats *stats) {
+    panels_in_flight f;
+    if (l->blocks > 0) {
+        pivot_chain(g, l, ops, e, b, 0, &f, stats);
+        panels_wait(&f, stats);
+    }
+    for (size_t k = 0; k < l->blocks; k++) {
+        const round_place p = place_of(g, k);
+        relax_set set = {RELAX_ALL, p.bi, p.bj, NO_BLOCK, NO_BLOCK, NULL, NULL};
+        if (k + 1 == l->blocks || !look_ahead) {
+            relax(ops, e, b, k, &set, stats);
+            if (k + 1 < l->blocks) {
+                pivot_chain(g, l, ops, e, b, k + 1, &f, stats);
+                panels_wait(&f, stats);
+            }
+            continue;
+        }
+        /* Round k + 1's pivot row and column first, then its chain, then the rest of round k
+         * while its panels travel. */
+        const round_place next = place_of(g, k + 1);
+        set.part = RELAX_FIRST;
+        set.first_row = next.bi;
+        set.first_col = next.bj;
+        relax(ops, e, b, k, &set, stats);
+        pivot_chain(g, l, ops, e, b, k + 1, &f, stats);
+        set.part = RELAX_REST;
+        set.progress = panels_progress;
+        set.progress_context = &f;
+        relax(ops, e, b, k, &set, stats);
+        panels_wait(&f, stats);
+    }
+}
