@@ -29,6 +29,10 @@
  * Both panels are k-major, so phase 3 stages A and B alike: rows of k, VECTOR ints at a time,
  * coalesced in global memory and without bank conflicts in local memory.
  * Distances are int; with weights >= 0 and unreachable = INF = 2^30 - 1, a + b never overflows.
+ * A graph with a negative weight is built with NEGATIVE = 1 (the host sets it from the weights):
+ * every min(c, a + b) then takes the negative form RELAX, which never lets INF absorb a negative
+ * weight and keeps sums at -INF or above (a negative cycle could otherwise drive them to
+ * overflow; the host finds the cycle on the diagonal afterwards). Values stay in [-INF, INF].
  */
 
 /* Every parameter is a -D define from the host: the tunable ones are declared, with their
@@ -42,6 +46,23 @@
     !defined(CPU_KERNELS) || !defined(CPU_ROWS) || !defined(CPU_COLS) || !defined(COPY_EDGE) ||    \
     !defined(INF)
 #error "build with a -D define for every parameter (src/opencl/params.c: kernel_defines)"
+#endif
+#ifndef NEGATIVE
+#define NEGATIVE 0 /* set by the host (src/opencl/program.c) only for a graph with negative weights */
+#endif
+
+/* c = min(c, a + b), the step of every kernel. The negative form takes a + b only when neither
+ * term is INF (else INF or more, which min ignores) and never below -INF; branch-free, with the
+ * floors of a and b, INF or -INF, which the compiler computes once per operand. RELAX16 is the
+ * same on int16 vectors (the CPU kernels). */
+#if NEGATIVE
+#define FLOOR_OF(x) ((x) == INF ? INF : -INF)
+#define RELAX(c, a, b) min((c), max((a) + (b), max(FLOOR_OF(a), FLOOR_OF(b))))
+#define FLOOR16_OF(x) select((int16)(-INF), (int16)(INF), (x) == (int16)(INF))
+#define RELAX16(c, a, b) min((c), max((a) + (b), max(FLOOR16_OF(a), FLOOR16_OF(b))))
+#else
+#define RELAX(c, a, b) min((c), (a) + (b))
+#define RELAX16(c, a, b) min((c), (a) + (b))
 #endif
 
 /* Derived sizes. */
@@ -145,7 +166,7 @@ fw_phase1(__global int *row_panel, __global int *col_panel, int n, int r) {
             for (int i = 0; i < PIVOT_CELLS; i++)
 #pragma unroll
                 for (int j = 0; j < PIVOT_CELLS; j++)
-                    cell[i][j] = min(cell[i][j], ck[i] + rk[j]);
+                    cell[i][j] = RELAX(cell[i][j], ck[i], rk[j]);
         }
     }
     __global int *pivot_t = col_panel + r * TILE; /* pitch n, transposed */
@@ -184,8 +205,8 @@ fw_phase1(__global int *row_panel, __global int *col_panel, int n, int r) {
             const int16 b_hi = vload16(1, (b) + k * (b_pitch));                                    \
             _Pragma("unroll") for (int y = 0; y < CPU_ROWS; y++) {                                 \
                 const int16 ay = (int16)((a)[k * (a_pitch) + y]);                                  \
-                lo[y] = min(lo[y], ay + b_lo);                                                     \
-                hi[y] = min(hi[y], ay + b_hi);                                                     \
+                lo[y] = RELAX16(lo[y], ay, b_lo);                                                  \
+                hi[y] = RELAX16(hi[y], ay, b_hi);                                                  \
             }                                                                                      \
         }                                                                                          \
         _Pragma("unroll") for (int y = 0; y < CPU_ROWS; y++) {                                     \
@@ -298,7 +319,7 @@ fw_phase2(__global int *row_panel, __global const int *col_panel, int n, int r) 
             for (int y = 0; y < PIVOT_CELLS; y++)
 #pragma unroll
                 for (int x = 0; x < SLAB_CELLS; x++)
-                    acc[y][x] = min(acc[y][x], pv[y] + cv[x]);
+                    acc[y][x] = RELAX(acc[y][x], pv[y], cv[x]);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
@@ -363,7 +384,7 @@ void multiply_chunk(int acc[THREAD_ROWS][THREAD_COLS], __local const vint *ap,
             for (int y = 0; y < THREAD_ROWS; y++)
 #pragma unroll
                 for (int x = 0; x < THREAD_COLS; x++)
-                    acc[y][x] = min(acc[y][x], av[y] + bv[x]);
+                    acc[y][x] = RELAX(acc[y][x], av[y], bv[x]);
         }
     }
 }

@@ -64,6 +64,8 @@ typedef enum apsp_status {
     APSP_ERR_DEVICE,       /* a device call failed (OpenCL error, out of device memory) */
     APSP_ERR_KERNEL_BUILD, /* the OpenCL kernels did not compile for the device */
     APSP_ERR_INTERNAL,     /* a bug: please report it */
+    /* the graph has a cycle of negative weight: no shortest distances (the CLI's exit 7) */
+    APSP_ERR_NEGATIVE_CYCLE,
 } apsp_status;
 
 /* A short constant name of a status, e.g. "input error". Never NULL. */
@@ -199,8 +201,9 @@ APSP_EXPORT apsp_status apsp_graph_transform(apsp_graph *graph, unsigned flags, 
 /* The padded distance matrix of the graph, before solving: 0 on the diagonal (self-loops are
  * ignored), the least weight of the edges i -> j (repeated edges keep the least), APSP_INF where
  * there is none. Refuses (APSP_ERR_USAGE, naming the edge) endpoints outside [0, V) and weights
- * outside today's rule: 0 <= w and (V - 1) * w < APSP_INF, so that no distance can reach the
- * unreachable marker; and a V whose matrix does not fit memory (APSP_ERR_TOO_LARGE). */
+ * outside the rule: (V - 1) * |w| < APSP_INF (negative weights allowed), so that no distance can
+ * reach the unreachable marker or its negative; and a V whose matrix does not fit memory
+ * (APSP_ERR_TOO_LARGE). */
 APSP_EXPORT apsp_status apsp_graph_to_matrix(const apsp_graph *graph, apsp_matrix **out,
                                              apsp_error *error);
 
@@ -266,8 +269,10 @@ typedef struct apsp_report {
 
 /* Replaces every distance by the shortest-path distance, in place. The matrix is checked before
  * it is changed (APSP_ERR_USAGE naming the first problem): the geometry apsp_matrix_create
- * gives, distances 0 to APSP_INF with 0 on the diagonal and APSP_INF in the padding, and
- * (V - 1) * (largest weight) < APSP_INF, the hw3 reader's rule.
+ * gives, distances -APSP_INF < d <= APSP_INF with 0 on the diagonal and APSP_INF in the padding,
+ * and (V - 1) * (largest |weight|) < APSP_INF, the readers' rule. A graph with a negative cycle
+ * is refused after the solve (APSP_ERR_NEGATIVE_CYCLE, naming a vertex i with d(i,i) < 0); the
+ * matrix then holds no distances.
  * Opens the device, solves and closes it: apsp_solver_create, apsp_solver_solve and
  * apsp_solver_destroy in one call. */
 APSP_EXPORT apsp_status apsp_solve(apsp_matrix *matrix, const apsp_options *options,
@@ -321,7 +326,7 @@ APSP_EXPORT apsp_status apsp_list_devices(apsp_device_info **devices, size_t *co
 /* The hw3 format: little-endian int32 V, E, then E triples (src, dst, w).
  * The reader is strict: every malformed input is refused with its byte offset or edge index.
  * Self-loops are ignored, duplicate edges keep the least weight, and weights must satisfy
- * 0 <= w and (V - 1) * w < APSP_INF so that no distance can reach the unreachable marker.
+ * (V - 1) * |w| < APSP_INF so that no distance can reach the unreachable marker.
  * apsp_read_hw3 is apsp_read_graph (format hw3) and apsp_graph_to_matrix in one call. */
 APSP_EXPORT apsp_status apsp_read_hw3(const char *path, apsp_matrix **out, apsp_error *error);
 

@@ -129,6 +129,11 @@ typedef struct apsp_backend_impl {
     /* Those rows from `matrix` (rows and columns at or past matrix->n are padding, which the
      * device makes itself). */
     apsp_status (*load)(backend_device *device, apsp_matrix *matrix, apsp_error *error);
+    /* The kernels' form for the solve about to load or stream: negative = 1 when the matrix has
+     * a negative distance (the kernels then never let APSP_INF absorb a negative weight and
+     * keep every sum above -APSP_INF), 0 for the branch-free add-min. Called by the drivers
+     * once the matrix is checked, before load (or the first streamed block). */
+    apsp_status (*set_negative)(backend_device *device, int negative, apsp_error *error);
     apsp_status (*close_pivot)(backend_device *device, size_t round, apsp_error *error);
     /* Round r's pivot rows, T x n row-major, out of the owner (after close_pivot: the handoff
      * stays valid until round r + 2 is handed out) and into another device. */

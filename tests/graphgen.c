@@ -16,6 +16,8 @@ static const char *const shape_names[GG_SHAPE_COUNT] = {
     [GG_DISCONNECTED] = "disconnected",
     [GG_CHAIN] = "chain",
     [GG_EMPTY] = "empty",
+    [GG_NEGATIVE] = "negative",
+    [GG_NEGCYCLE] = "negcycle",
 };
 
 int gg_shape_parse(const char *name, gg_shape *shape) {
@@ -98,6 +100,8 @@ static void shuffle(gg_edge *edges, size_t n, uint64_t *rng) {
 
 static int32_t draw_weight(gg_shape shape, uint64_t *rng, int32_t max_w) {
     if (shape == GG_ZEROS && gg_below(rng, 4) != 0)
+        return 0;
+    if ((shape == GG_NEGATIVE || shape == GG_NEGCYCLE) && gg_below(rng, 4) == 0)
         return 0;
     return between(rng, 0, max_w);
 }
@@ -226,6 +230,39 @@ static int chain_shape(builder *b, uint64_t extra, uint64_t *rng) {
     return 0;
 }
 
+/* Random pairs with w0 >= 0, reweighted by potentials: w = w0 + p(src) - p(dst). A cycle's weight
+ * is the sum of its w0, so there is no negative cycle, until GG_NEGCYCLE plants one of -1. */
+static int potential_shape(builder *b, gg_shape shape, uint64_t want, uint64_t *rng) {
+    int32_t v = b->g->v, limit = gg_weight_limit(v) / 4;
+    int32_t most_p = limit < GG_MAX_WEIGHT ? limit : GG_MAX_WEIGHT;
+    int32_t most_w0 = limit < 100 ? limit : 100; /* |w| <= most_w0 + most_p: within the rule */
+    int32_t *p = malloc((size_t)v * sizeof *p);
+    if (!p)
+        return -1;
+    for (int32_t i = 0; i < v; i++)
+        p[i] = between(rng, 0, most_p);
+    int rc = all_pairs_shape(b, shape, want, rng, most_w0);
+    for (size_t e = 0; rc == 0 && e < b->g->e; e++) {
+        gg_edge *edge = &b->g->edges[e];
+        edge->w += p[edge->src] - p[edge->dst];
+    }
+    if (rc == 0 && shape == GG_NEGCYCLE && v >= 2) {
+        int32_t length = v < 4 ? v : 2 + (int32_t)gg_below(rng, 3);
+        int32_t first = (int32_t)gg_below(rng, (uint64_t)v), step = v / length; /* distinct */
+        int32_t ring[4];
+        for (int32_t i = 0; i < length; i++)
+            ring[i] = (int32_t)((first + (int64_t)i * step) % v);
+        for (int32_t i = 0; rc == 0 && i < length; i++) {
+            int32_t s = ring[i], t = ring[(i + 1) % length];
+            rc = add(b, s, t, p[s] - p[t] - (i == 0));
+        }
+        if (rc == 0)
+            shuffle(b->g->edges, b->g->e, rng);
+    }
+    free(p);
+    return rc;
+}
+
 int gg_generate(gg_shape shape, int32_t v, int64_t e, uint64_t seed, gg_graph *graph,
                 const char **why) {
     static const char *no_memory = "out of memory";
@@ -255,7 +292,7 @@ int gg_generate(gg_shape shape, int32_t v, int64_t e, uint64_t seed, gg_graph *g
     int32_t max_w = gg_weight_limit(v) < GG_MAX_WEIGHT ? gg_weight_limit(v) : GG_MAX_WEIGHT;
     builder b = {.g = graph};
     if (shape == GG_RANDOM || shape == GG_ZEROS || shape == GG_DISCONNECTED || shape == GG_CHAIN ||
-        (shape == GG_DENSE && want < UINT64_MAX)) {
+        shape == GG_NEGATIVE || shape == GG_NEGCYCLE || (shape == GG_DENSE && want < UINT64_MAX)) {
         if ((uint64_t)v > SIZE_MAX / (uint64_t)v ||
             !(b.seen = calloc((size_t)v * (size_t)v / 8 + 1, 1))) {
             *why = no_memory;
@@ -277,6 +314,10 @@ int gg_generate(gg_shape shape, int32_t v, int64_t e, uint64_t seed, gg_graph *g
         break;
     case GG_CHAIN:
         rc = chain_shape(&b, want, &rng);
+        break;
+    case GG_NEGATIVE:
+    case GG_NEGCYCLE:
+        rc = potential_shape(&b, shape, want, &rng);
         break;
     case GG_EMPTY:
     case GG_SHAPE_COUNT:

@@ -16,6 +16,11 @@ typedef enum gg_shape {
                         plus E extra edges back (src > dst): distances reach about 7/8 of the
                         unreachable marker */
     GG_EMPTY,        /* no edges; E must be 0 */
+    GG_NEGATIVE,     /* E distinct pairs, w = w0 + p(src) - p(dst) with w0 in 0..100 (one in
+                        four 0: zero-weight cycles) and potentials p in 0..1000: negative
+                        weights, and every cycle weighs sum(w0) >= 0, so no negative cycle */
+    GG_NEGCYCLE,     /* GG_NEGATIVE plus a planted cycle of 2 to 4 vertices weighing -1 (for
+                        V >= 2): a negative cycle */
     GG_SHAPE_COUNT
 } gg_shape;
 
@@ -33,7 +38,7 @@ typedef struct gg_graph {
 int gg_shape_parse(const char *name, gg_shape *shape);
 const char *gg_shape_name(gg_shape shape);
 
-/* The largest weight w with (v - 1) * w < 2^30 - 1, the hw3 reader's rule. */
+/* The largest |w| with (v - 1) * |w| < 2^30 - 1, the hw3 reader's rule. */
 int32_t gg_weight_limit(int32_t v);
 
 /* Makes the graph; the same arguments always give the same edges in the same order. `e` is a

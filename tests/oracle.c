@@ -51,11 +51,35 @@ void oracle_floyd_warshall(int32_t *d, int32_t v) {
                 int64_t kj = d[k * n + j];
                 if (kj == ORACLE_INF)
                     continue;
-                if (ik + kj < d[i * n + j])
-                    d[i * n + j] = (int32_t)(ik + kj);
+                /* Only a negative cycle takes a sum below -ORACLE_INF: kept there, not wrapped. */
+                int64_t sum = ik + kj < -ORACLE_INF ? -ORACLE_INF : ik + kj;
+                if (sum < d[i * n + j])
+                    d[i * n + j] = (int32_t)sum;
             }
         }
     }
+}
+
+int oracle_negative_cycle(const int32_t *d, int32_t v) {
+    for (int32_t i = 0; i < v; i++)
+        if (d[(size_t)i * (size_t)v + (size_t)i] < 0)
+            return 1;
+    return 0;
+}
+
+int oracle_on_negative_cycle(const int32_t *d, int32_t v, int32_t x) {
+    size_t n = (size_t)v, at = (size_t)x;
+    if (x < 0 || x >= v)
+        return 0;
+    for (size_t c = 0; c < n; c++)
+        if (d[c * n + c] < 0 && d[at * n + c] != ORACLE_INF && d[c * n + at] != ORACLE_INF)
+            return 1;
+    return 0;
+}
+
+int oracle_named_vertex(const char *message) {
+    const char *at = strstr(message, "vertex ");
+    return at ? atoi(at + strlen("vertex ")) : -1;
 }
 
 static int32_t get_le32(const unsigned char *b) {
@@ -102,7 +126,7 @@ int oracle_read_hw3(const char *path, int32_t *v_out, int32_t **d_out, char *msg
             say(msg, msg_size, "%s: edge %d: endpoint out of range", path, i);
             goto fail;
         }
-        if (w < 0 || (int64_t)(v - 1) * w >= ORACLE_INF) {
+        if ((int64_t)(v - 1) * (w < 0 ? -(int64_t)w : w) >= ORACLE_INF) {
             say(msg, msg_size, "%s: edge %d: weight %d out of range", path, i, w);
             goto fail;
         }

@@ -247,8 +247,9 @@ static void test_matrix_checks(void) {
         int32_t value;
         const char *needle;
     } bad[] = {
-        {0, 1, INT32_MAX, "0 to APSP_INF"},
-        {0, 1, -1, "0 to APSP_INF"},
+        {0, 1, INT32_MAX, "(-APSP_INF, APSP_INF]"},
+        {0, 1, -APSP_INF, "(-APSP_INF, APSP_INF]"},
+        {0, 1, -(APSP_INF - 1), "reach APSP_INF"},
         {2, 2, 5, "diagonal"},
         {0, 1, APSP_INF - 1, "reach APSP_INF"}, /* (V - 1) w >= APSP_INF: V = 3 */
         {1, 100, 7, "padding"},

@@ -122,7 +122,7 @@ static void test_dimacs(void) {
     refused(F, "src-0.gr", "p sp 2 1\na 0 2 3\n", "line 2", "source vertex 0 is out of range",
             NULL);
     refused(F, "dst-big.gr", "p sp 2 1\na 1 3 3\n", "line 2", "target vertex 3", NULL);
-    refused(F, "negative.gr", "p sp 2 1\na 1 2 -3\n", "line 2", "negative weight -3", NULL);
+    refused(F, "negative.gr", "p sp 3 1\na 1 2 -600000000\n", "line 2", "too negative", NULL);
     refused(F, "too-wide.gr", "p sp 3 1\na 1 2 600000000\n", "line 2", "too large", NULL);
     refused(F, "overflow.gr", "p sp 2 1\na 1 2 99999999999999999999\n", "line 2", "too large",
             NULL);
@@ -185,8 +185,8 @@ static void test_mtx(void) {
     refused(F, "col-3.mtx", text, "line 3", "column 3", NULL);
     snprintf(text, sizeof text, "%sreal symmetric\n2 2 1\n1 2 3\n", banner);
     refused(F, "upper.mtx", text, "line 3", "above the diagonal", NULL);
-    snprintf(text, sizeof text, "%sinteger general\n2 2 1\n1 2 -1\n", banner);
-    refused(F, "negative.mtx", text, "line 3", "negative weight -1", NULL);
+    snprintf(text, sizeof text, "%sinteger general\n2 2 1\n1 2 -1073741823\n", banner);
+    refused(F, "negative.mtx", text, "line 3", "weight -1073741823 is too negative", NULL);
     snprintf(text, sizeof text, "%sreal general\n2 2 1\n1 2 1e30\n", banner);
     refused(F, "huge.mtx", text, "line 3", "too large", NULL);
     snprintf(text, sizeof text, "%sinteger general\n3 3 1\n1 2 99999999999999999999\n", banner);
@@ -224,7 +224,7 @@ static void test_edgelist(void) {
     refused(F, "big-id.txt", "0 2147483647\n", "line 1", "too large", NULL);
     refused(F, "real-id.txt", "0 1.0\n", "line 1", "'1.0'", NULL);
     refused(F, "fraction.txt", "0 1 0.5\n", "line 1", "not a whole number", NULL);
-    refused(F, "negative.txt", "0 1 2\n1 0 -2\n", "line 2", "negative weight -2", NULL);
+    refused(F, "negative.txt", "0 1 2\n1 0 -1073741823\n", "line 2", "too negative", NULL);
     refused(F, "overflow.txt", "0 1 99999999999999999999\n", "line 1", "too large", NULL);
     /* V = 3 is known only at the end; the largest weight is refused at its own line. */
     refused(F, "wide.txt", "0 1 5\n1 2 600000000\n0 2 1\n", "line 2", "too large", "V = 3", NULL);
@@ -377,10 +377,10 @@ static void test_graph_api(void) {
               strstr(err.message, "edge 5") && strstr(err.message, "source vertex 3"),
           "an endpoint out of range: %s", err.message);
     g->source[5] = 0;
-    g->weight[7] = -1;
+    g->weight[7] = -((APSP_INF - 1) / 2 + 1);
     CHECK(apsp_graph_to_matrix(g, &m, &err) == APSP_ERR_USAGE &&
-              strstr(err.message, "edge 7: negative weight -1"),
-          "a negative weight: %s", err.message);
+              strstr(err.message, "edge 7: weight -536870912 is too negative"),
+          "a weight below the rule: %s", err.message);
     g->weight[7] = (APSP_INF - 1) / 2 + 1;
     CHECK(apsp_graph_to_matrix(g, &m, &err) == APSP_ERR_USAGE && strstr(err.message, "too large"),
           "a weight above the rule: %s", err.message);

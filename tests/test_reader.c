@@ -246,7 +246,7 @@ static void test_edge_values(void) {
         {"dst-negative", 2, 0, -5, 5, {"edge 2", "byte offset 36", "destination vertex -5"}},
         {"dst-equals-v", 0, 1, 4, 5, {"edge 0", "byte offset 12", "destination vertex 4"}},
         {"dst-large", 1, 1, 1000000, 5, {"edge 1", "byte offset 24", "[0, 4)"}},
-        {"weight-negative", 0, 1, 2, -1, {"edge 0", "byte offset 16", "negative weight -1"}},
+        {"weight-negative", 0, 1, 2, -357913941, {"edge 0", "byte offset 16", "too negative"}},
         {"weight-int-min", 2, 1, 2, INT32_MIN, {"edge 2", "byte offset 40", "-2147483648"}},
         /* V = 4: (V - 1) * w < 2^30 - 1 allows w <= 357913940. */
         {"weight-over-limit", 1, 0, 3, 357913941, {"edge 1", "byte offset 28", "357913941"}},

@@ -15,23 +15,22 @@ enum {
 };
 
 weight_rule weight_rule_for(size_t vertices) {
-    weight_rule rule = {0, INT32_MAX};
+    weight_rule rule = {-INT32_MAX, INT32_MAX};
     if (vertices > 1)
         rule.most = (APSP_INF - 1) / (int64_t)(vertices - 1);
     if (vertices == 0)
         rule.most = INT64_MAX;
+    rule.least = vertices == 0 ? INT64_MIN : vertices == 1 ? INT32_MIN : -rule.most;
     return rule;
 }
 
 const char *weight_problem(int64_t w, size_t vertices, char *buf, size_t size) {
     weight_rule rule = weight_rule_for(vertices);
-    if (w < rule.least)
-        snprintf(buf, size, "negative weight %" PRId64 " is not supported", w);
-    else if (w > rule.most)
+    if (w < rule.least || w > rule.most)
         snprintf(buf, size,
-                 "weight %" PRId64 " is too large: with V = %zu, weights above %" PRId64
-                 " could give distances that reach the unreachable marker %d",
-                 w, vertices, rule.most, APSP_INF);
+                 "weight %" PRId64 " is too %s: with V = %zu, weights outside [%" PRId64
+                 ", %" PRId64 "] could give distances that reach the unreachable marker %d",
+                 w, w < 0 ? "negative" : "large", vertices, rule.least, rule.most, APSP_INF);
     else
         return NULL;
     return buf;

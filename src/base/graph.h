@@ -1,6 +1,5 @@
 /* The library's own use of the public edge list (apsp_graph): today's rule for weights, kept in
- * one place so that the change that brings negative weights and int64 distances relaxes it here
- * and nowhere else. */
+ * one place so that the change that brings int64 distances relaxes it here and nowhere else. */
 #ifndef APSP_GRAPH_H
 #define APSP_GRAPH_H
 
@@ -8,10 +7,11 @@
 
 #include <stddef.h>
 
-/* The weights a graph of `vertices` vertices may carry today: least 0 and most such that
- * (V - 1) * most < APSP_INF, so no shortest path reaches the unreachable marker (with V = 1
- * every edge is an ignored self-loop: any int32). vertices = 0 means V is not known yet: only
- * the lower bound applies. */
+/* The weights a graph of `vertices` vertices may carry: |w| <= most with (V - 1) * most <
+ * APSP_INF (least = -most), so that every simple path's length lies strictly between -APSP_INF
+ * and APSP_INF: no shortest distance reaches the unreachable marker, and the sum of two distances
+ * never overflows int32 (with V = 1 every edge is an ignored self-loop: any int32).
+ * vertices = 0 means V is not known yet: no bound applies. */
 typedef struct weight_rule {
     int64_t least;
     int64_t most;
@@ -20,7 +20,7 @@ typedef struct weight_rule {
 weight_rule weight_rule_for(size_t vertices);
 
 /* NULL when w obeys the rule for V = vertices; else why not, as a phrase that names w
- * ("negative weight -3 is not supported", "weight 5000000 is too large: with V = ..."), in buf. */
+ * ("weight 5000000 is too large: with V = ...", "weight -5000000 is too negative: ..."), in buf. */
 const char *weight_problem(int64_t w, size_t vertices, char *buf, size_t size);
 
 /* apsp_graph_append with its common case inline: the readers' per-edge step. */

@@ -101,17 +101,18 @@ typedef struct matrix_scan {
     const apsp_matrix *m;
     pthread_mutex_t lock;
     size_t bad_i, bad_j; /* the first wrong cell in row-major order; bad_i = SIZE_MAX: none */
-    int32_t max_weight;  /* the largest finite off-diagonal distance */
+    int32_t max_weight;  /* the largest magnitude of a finite off-diagonal distance */
+    int negative;        /* some cell is negative */
 } matrix_scan;
 
-/* What cell (i, j) must hold: a distance 0..APSP_INF in the graph (0 on the diagonal), and in
- * the padding exactly what apsp_matrix_create puts there. */
+/* What cell (i, j) must hold: a distance -APSP_INF < d <= APSP_INF in the graph (0 on the
+ * diagonal), and in the padding exactly what apsp_matrix_create puts there. */
 static int cell_ok(const apsp_matrix *m, size_t i, size_t j, int32_t c) {
     if (i == j)
         return c == 0;
     if (i >= m->n || j >= m->n)
         return c == APSP_INF;
-    return c >= 0 && c <= APSP_INF;
+    return c > -APSP_INF && c <= APSP_INF;
 }
 
 static int scan_rows(void *context, size_t begin, size_t end) {
@@ -119,6 +120,7 @@ static int scan_rows(void *context, size_t begin, size_t end) {
     const apsp_matrix *m = s->m;
     size_t bad_i = SIZE_MAX, bad_j = 0;
     int32_t max_weight = 0;
+    int negative = 0;
     for (size_t i = begin; i < end && bad_i == SIZE_MAX; i++) {
         const int32_t *row = apsp_matrix_row(m, i);
         for (size_t j = 0; j < m->padded; j++) {
@@ -127,8 +129,11 @@ static int scan_rows(void *context, size_t begin, size_t end) {
                 bad_i = i;
                 bad_j = j;
             }
-            if (c != APSP_INF && c > max_weight && i < m->n && j < m->n)
-                max_weight = c;
+            if (!cell_ok(m, i, j, c) || i >= m->n || j >= m->n || c == APSP_INF)
+                continue;
+            negative |= c < 0;
+            if ((c < 0 ? -c : c) > max_weight)
+                max_weight = c < 0 ? -c : c;
         }
     }
     pthread_mutex_lock(&s->lock);
@@ -138,6 +143,7 @@ static int scan_rows(void *context, size_t begin, size_t end) {
     }
     if (max_weight > s->max_weight)
         s->max_weight = max_weight;
+    s->negative |= negative;
     pthread_mutex_unlock(&s->lock);
     return 0;
 }
@@ -153,7 +159,7 @@ apsp_status matrix_check_shape(const apsp_matrix *m, apsp_error *error) {
     return APSP_OK;
 }
 
-apsp_status matrix_check_cells(const apsp_matrix *m, apsp_error *error) {
+apsp_status matrix_check_cells(const apsp_matrix *m, int *negative, apsp_error *error) {
     matrix_scan s = {.m = m, .bad_i = SIZE_MAX};
     pthread_mutex_init(&s.lock, NULL);
     size_t bytes = m->padded * m->stride * sizeof(int32_t);
@@ -164,12 +170,25 @@ apsp_status matrix_check_cells(const apsp_matrix *m, apsp_error *error) {
                     apsp_matrix_row(m, s.bad_i)[s.bad_j],
                     s.bad_i == s.bad_j                   ? "the diagonal must be 0"
                     : s.bad_i >= m->n || s.bad_j >= m->n ? "padding cells must be APSP_INF"
-                                                         : "distances must be 0 to APSP_INF");
-    /* As the reader requires: no path of V - 1 edges may reach the unreachable marker. */
+                                                         : "distances must lie in "
+                                                           "(-APSP_INF, APSP_INF]");
+    /* As the reader requires: no path of V - 1 edges may reach the unreachable marker, or its
+     * negative (base/graph.h). */
     if (m->n > 1 && (uint64_t)s.max_weight * (m->n - 1) >= APSP_INF)
         return fail(error, APSP_ERR_USAGE,
-                    "matrix: a weight of %d with V = %zu lets a path reach APSP_INF; weights must "
-                    "stay at most %d",
+                    "matrix: a weight of magnitude %d with V = %zu lets a path reach APSP_INF; "
+                    "weights must stay within +-%d",
                     s.max_weight, m->n, (int32_t)((APSP_INF - 1) / (m->n - 1)));
+    *negative = s.negative;
+    return APSP_OK;
+}
+
+apsp_status matrix_check_cycles(const apsp_matrix *m, apsp_error *error) {
+    for (size_t i = 0; i < m->n; i++)
+        if (apsp_matrix_row(m, i)[i] < 0)
+            return fail(error, APSP_ERR_NEGATIVE_CYCLE,
+                        "the graph has a negative cycle: vertex %zu reaches itself by a path of "
+                        "negative total weight, so shortest distances do not exist",
+                        i);
     return APSP_OK;
 }

@@ -27,6 +27,8 @@ const char *apsp_status_name(apsp_status status) {
         return "kernel build failed";
     case APSP_ERR_INTERNAL:
         return "internal error";
+    case APSP_ERR_NEGATIVE_CYCLE:
+        return "negative cycle";
     }
     return "unknown status";
 }

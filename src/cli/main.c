@@ -21,6 +21,7 @@ enum {
     EXIT_OUTPUT = 4,
     EXIT_MEMORY = 5,
     EXIT_DEVICE = 6,
+    EXIT_NEGATIVE_CYCLE = 7,
 };
 
 static int exit_code(apsp_status status) {
@@ -40,6 +41,8 @@ static int exit_code(apsp_status status) {
     case APSP_ERR_DEVICE:
     case APSP_ERR_KERNEL_BUILD:
         return EXIT_DEVICE;
+    case APSP_ERR_NEGATIVE_CYCLE:
+        return EXIT_NEGATIVE_CYCLE;
     case APSP_ERR_INTERNAL:
         break;
     }
@@ -94,7 +97,7 @@ static const char usage_text[] =
     "\n"
     "exit codes: 0 success, 1 internal error, 2 usage error, 3 input error (unreadable or\n"
     "malformed), 4 output error, 5 too large for memory, 6 device error (no such device,\n"
-    "OpenCL failure, kernel build failure)\n";
+    "OpenCL failure, kernel build failure), 7 negative cycle (nothing written)\n";
 
 typedef struct cli {
     apsp_options options;

@@ -24,7 +24,9 @@
 struct backend_device {
     const apsp_options *options;
     pool *pool;
-    relax_block_fn relax_block;
+    relax_block_fn relax_block;    /* this solve's: relax_forms[negative] */
+    relax_block_fn relax_forms[2]; /* the add-min, the negative form (kernels.h) */
+    int negative;
     const char *isa;
     /* The solve. */
     apsp_matrix *m;
@@ -158,7 +160,7 @@ static apsp_status cpu_open(const apsp_device_info *const *infos, size_t count,
     if (status != APSP_OK)
         return status;
     const char *isa;
-    relax_block_fn relax_block = choose_relax_block(options->cpu_isa, &isa);
+    relax_block_fn relax_block = choose_relax_block(options->cpu_isa, 0, &isa);
     if (!relax_block)
         return fail(error, APSP_ERR_USAGE, "cpu_isa '%s': expected avx512, avx2 or portable",
                     options->cpu_isa);
@@ -172,7 +174,8 @@ static apsp_status cpu_open(const apsp_device_info *const *infos, size_t count,
                     threads);
     }
     d->options = options;
-    d->relax_block = relax_block;
+    d->relax_block = d->relax_forms[0] = relax_block;
+    d->relax_forms[1] = choose_relax_block(options->cpu_isa, 1, &isa);
     d->isa = isa;
     *out = d;
     return APSP_OK;
@@ -213,13 +216,20 @@ static apsp_status cpu_load(backend_device *d, apsp_matrix *m, apsp_error *error
     return APSP_OK;
 }
 
+static apsp_status cpu_set_negative(backend_device *d, int negative, apsp_error *error) {
+    (void)error;
+    d->negative = negative != 0;
+    d->relax_block = d->relax_forms[d->negative];
+    return APSP_OK;
+}
+
 static apsp_status cpu_close_pivot(backend_device *d, size_t round, apsp_error *error) {
     if (!holds_block_row(d, round))
         return fail(error, APSP_ERR_INTERNAL, "round %zu: the pivot rows are not here", round);
     d->round = round;
     d->pivot_rows = apsp_matrix_row(d->m, round * ROUND_DEPTH);
     d->pivot_pitch = d->m->stride;
-    close_block(block_at(d, round, round), d->m->stride);
+    (d->negative ? close_block_negative : close_block)(block_at(d, round, round), d->m->stride);
     pool_run(d->pool, pivot_row_task, d);
     return APSP_OK;
 }
@@ -340,6 +350,7 @@ const apsp_backend_impl apsp_backend_cpu = {
     .plan = cpu_plan,
     .prepare = cpu_prepare,
     .load = cpu_load,
+    .set_negative = cpu_set_negative,
     .close_pivot = cpu_close_pivot,
     .speed = cpu_speed,
     .get_row_panel = cpu_get_row_panel,

@@ -1,6 +1,8 @@
 /* The pthread backend's block kernels (kernels.h). */
 #include "cpu/kernels.h"
 
+#include "apsp.h"
+
 #include <string.h>
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -20,6 +22,21 @@ static inline int32_t min32(int32_t a, int32_t b) {
     return a < b ? a : b;
 }
 
+/* The negative form of min(c, a + b) (graphs with a negative weight): a sum with an APSP_INF
+ * term stays at APSP_INF or above, so "unreachable" never absorbs a negative weight, and a finite
+ * sum is kept at -APSP_INF or above, so a negative cycle cannot drive values down to overflow.
+ * Every value lies in [-APSP_INF, APSP_INF], so a + b fits int32. Branch-free: the floor is
+ * APSP_INF when a term is unreachable, else -APSP_INF. */
+static inline int32_t floor_of(int32_t x) {
+    return x == APSP_INF ? APSP_INF : -APSP_INF;
+}
+
+static inline int32_t relax_negative(int32_t c, int32_t a, int32_t b) {
+    int32_t sum = a + b, low = floor_of(a) > floor_of(b) ? floor_of(a) : floor_of(b);
+    sum = sum > low ? sum : low;
+    return c < sum ? c : sum;
+}
+
 /* Floyd-Warshall inside one block. k must be the outer loop: step k reads row k and column k
  * as left by step k - 1 (they do not change at step k because d(k,k) = 0). */
 CLONED_FOR_ISAS void close_block(int32_t *restrict c, size_t stride) {
@@ -30,6 +47,18 @@ CLONED_FOR_ISAS void close_block(int32_t *restrict c, size_t stride) {
             int32_t cik = ci[k];
             for (size_t j = 0; j < ROUND_DEPTH; j++)
                 ci[j] = min32(ci[j], cik + ck[j]);
+        }
+    }
+}
+
+CLONED_FOR_ISAS void close_block_negative(int32_t *restrict c, size_t stride) {
+    for (size_t k = 0; k < ROUND_DEPTH; k++) {
+        const int32_t *ck = c + k * stride;
+        for (size_t i = 0; i < ROUND_DEPTH; i++) {
+            int32_t *ci = c + i * stride;
+            int32_t cik = ci[k];
+            for (size_t j = 0; j < ROUND_DEPTH; j++)
+                ci[j] = relax_negative(ci[j], cik, ck[j]);
         }
     }
 }
@@ -48,7 +77,7 @@ enum { MICRO_COLS = 32, MAX_MICRO_ROWS = 8 };
 
 static inline __attribute__((always_inline)) void
 relax_micro_tile(int32_t *restrict c, const int32_t *restrict a, const int32_t *restrict b,
-                 const block_pitches *p, size_t rows) {
+                 const block_pitches *p, size_t rows, int negative) {
     int32_t acc[MAX_MICRO_ROWS][MICRO_COLS];
     for (size_t r = 0; r < rows; r++)
         for (size_t j = 0; j < MICRO_COLS; j++)
@@ -58,7 +87,8 @@ relax_micro_tile(int32_t *restrict c, const int32_t *restrict a, const int32_t *
         for (size_t r = 0; r < rows; r++) {
             int32_t ark = a[r * p->a + k];
             for (size_t j = 0; j < MICRO_COLS; j++)
-                acc[r][j] = min32(acc[r][j], ark + bk[j]);
+                acc[r][j] = negative ? relax_negative(acc[r][j], ark, bk[j])
+                                     : min32(acc[r][j], ark + bk[j]);
         }
     }
     for (size_t r = 0; r < rows; r++)
@@ -78,22 +108,27 @@ static inline __attribute__((always_inline)) void prefetch_rows(const int32_t *c
 
 static inline __attribute__((always_inline)) void
 relax_block_in_tiles(int32_t *restrict c, const int32_t *restrict a, const int32_t *restrict b,
-                     const block_pitches *p, size_t rows) {
+                     const block_pitches *p, size_t rows, int negative) {
     for (size_t j = 0; j < ROUND_DEPTH; j += MICRO_COLS) {
         size_t i = 0;
         for (; i + rows <= ROUND_DEPTH; i += rows) {
             prefetch_rows(c + (i + rows) * p->c + j, p->c, rows);
-            relax_micro_tile(c + i * p->c + j, a + i * p->a, b + j, p, rows);
+            relax_micro_tile(c + i * p->c + j, a + i * p->a, b + j, p, rows, negative);
         }
         for (; i < ROUND_DEPTH; i++)
-            relax_micro_tile(c + i * p->c + j, a + i * p->a, b + j, p, 1);
+            relax_micro_tile(c + i * p->c + j, a + i * p->a, b + j, p, 1, negative);
     }
 }
 
 /* Baseline instruction set: SSE2 on x86-64, NEON on AArch64, scalar elsewhere. */
 static void relax_block_portable(int32_t *restrict c, const int32_t *restrict a,
                                  const int32_t *restrict b, const block_pitches *p) {
-    relax_block_in_tiles(c, a, b, p, 4);
+    relax_block_in_tiles(c, a, b, p, 4, 0);
+}
+
+static void relax_block_portable_negative(int32_t *restrict c, const int32_t *restrict a,
+                                          const int32_t *restrict b, const block_pitches *p) {
+    relax_block_in_tiles(c, a, b, p, 4, 1);
 }
 
 #ifdef HAVE_X86_KERNELS
@@ -166,6 +201,77 @@ __attribute__((target("avx2"))) static void relax_block_avx2(int32_t *restrict c
     }
 }
 
+/* The negative form (relax_negative) on AVX2: per cell vpaddd, two vpmaxsd (the floors of B's
+ * cell, kept in a second packed panel, and of A's broadcast) and vpminsd, twice the add-min's
+ * work; a tile of 4 x 16 so that the floors have registers (8 accumulators, 2 + 2 of B's row k
+ * and its floors, the broadcast, its floor and the sum: 15). */
+enum { AVX2_NEG_ROWS = 4 };
+
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i
+relax_ymm_negative(__m256i c, __m256i a, __m256i a_floor, __m256i b, __m256i b_floor) {
+    __m256i sum;
+    __asm__("vpaddd %[b], %[a], %[sum]\n\t"
+            "vpmaxsd %[bf], %[sum], %[sum]\n\t"
+            "vpmaxsd %[af], %[sum], %[sum]\n\t"
+            "vpminsd %[sum], %[c], %[c]"
+            : [c] "+x"(c), [sum] "=&x"(sum)
+            : [a] "x"(a), [b] "x"(b), [af] "x"(a_floor), [bf] "x"(b_floor));
+    return c;
+}
+
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) void
+avx2_tile_negative(int32_t *restrict c, size_t c_pitch, const int32_t *restrict a, size_t a_pitch,
+                   const int32_t *restrict panel, const int32_t *restrict floors) {
+    __m256i acc[AVX2_NEG_ROWS][AVX2_VECS];
+    for (size_t r = 0; r < AVX2_NEG_ROWS; r++)
+        for (size_t v = 0; v < AVX2_VECS; v++)
+            acc[r][v] = _mm256_loadu_si256((const __m256i *)(c + r * c_pitch + 8 * v));
+    for (size_t k = 0; k < ROUND_DEPTH; k++) {
+        __m256i bk[AVX2_VECS], bf[AVX2_VECS];
+        for (size_t v = 0; v < AVX2_VECS; v++) {
+            bk[v] = _mm256_load_si256((const __m256i *)(panel + k * AVX2_COLS + 8 * v));
+            bf[v] = _mm256_load_si256((const __m256i *)(floors + k * AVX2_COLS + 8 * v));
+        }
+        for (size_t r = 0; r < AVX2_NEG_ROWS; r++) {
+            int32_t ark = a[r * a_pitch + k];
+            __m256i av = _mm256_set1_epi32(ark), af = _mm256_set1_epi32(floor_of(ark));
+            for (size_t v = 0; v < AVX2_VECS; v++)
+                acc[r][v] = relax_ymm_negative(acc[r][v], av, af, bk[v], bf[v]);
+        }
+    }
+    for (size_t r = 0; r < AVX2_NEG_ROWS; r++)
+        for (size_t v = 0; v < AVX2_VECS; v++)
+            _mm256_storeu_si256((__m256i *)(c + r * c_pitch + 8 * v), acc[r][v]);
+}
+
+/* B's columns j .. j + cols into the packed panel, and their floors (floor_of) beside it. */
+static inline __attribute__((always_inline)) void
+pack_with_floors(int32_t *restrict panel, int32_t *restrict floors, const int32_t *restrict b,
+                 size_t b_pitch, size_t j, size_t cols) {
+    for (size_t k = 0; k < ROUND_DEPTH; k++)
+        for (size_t x = 0; x < cols; x++) {
+            int32_t v = b[k * b_pitch + j + x];
+            panel[k * cols + x] = v;
+            floors[k * cols + x] = floor_of(v);
+        }
+}
+
+__attribute__((target("avx2"))) static void relax_block_avx2_negative(int32_t *restrict c,
+                                                                      const int32_t *restrict a,
+                                                                      const int32_t *restrict b,
+                                                                      const block_pitches *p) {
+    _Alignas(64) int32_t panel[ROUND_DEPTH * AVX2_COLS];
+    _Alignas(64) int32_t floors[ROUND_DEPTH * AVX2_COLS];
+    for (size_t j = 0; j < ROUND_DEPTH; j += AVX2_COLS) {
+        pack_with_floors(panel, floors, b, p->b, j, AVX2_COLS);
+        for (size_t i = 0; i < ROUND_DEPTH; i += AVX2_NEG_ROWS) {
+            for (size_t r = 0; r < AVX2_NEG_ROWS; r++)
+                __builtin_prefetch(c + (i + AVX2_NEG_ROWS + r) * p->c + j, 1);
+            avx2_tile_negative(c + i * p->c + j, p->c, a + i * p->a, p->a, panel, floors);
+        }
+    }
+}
+
 /* The AVX-512 instance, the same scheme on 32 zmm registers: a 6 x 64 tile holds 24
  * accumulators, the 4 zmm of B's row k, the broadcast and its sum (30 registers); its panel of
  * B is 32 KiB. On Sapphire Rapids (48 KiB L1d) it runs a solve at 74 % of the ceiling where
@@ -224,13 +330,69 @@ relax_block_avx512(int32_t *restrict c, const int32_t *restrict a, const int32_t
             avx512_tile(c + i * p->c + j, p->c, a + i * p->a, p->a, panel, TAIL_ROWS);
     }
 }
+/* The negative form on AVX-512: a 4 x 64 tile (16 accumulators, 4 + 4 of B's row k and its
+ * floors, the broadcast, its floor and the sum: 27 registers). */
+enum { AVX512_NEG_ROWS = 4 };
+
+__attribute__((target("avx512f"))) static inline __attribute__((always_inline)) __m512i
+relax_zmm_negative(__m512i c, __m512i a, __m512i a_floor, __m512i b, __m512i b_floor) {
+    __m512i sum;
+    __asm__("vpaddd %[b], %[a], %[sum]\n\t"
+            "vpmaxsd %[bf], %[sum], %[sum]\n\t"
+            "vpmaxsd %[af], %[sum], %[sum]\n\t"
+            "vpminsd %[sum], %[c], %[c]"
+            : [c] "+v"(c), [sum] "=&v"(sum)
+            : [a] "v"(a), [b] "v"(b), [af] "v"(a_floor), [bf] "v"(b_floor));
+    return c;
+}
+
+__attribute__((target("avx512f"))) static inline __attribute__((always_inline)) void
+avx512_tile_negative(int32_t *restrict c, size_t c_pitch, const int32_t *restrict a, size_t a_pitch,
+                     const int32_t *restrict panel, const int32_t *restrict floors) {
+    __m512i acc[AVX512_NEG_ROWS][AVX512_VECS];
+    for (size_t r = 0; r < AVX512_NEG_ROWS; r++)
+        for (size_t v = 0; v < AVX512_VECS; v++)
+            acc[r][v] = _mm512_loadu_si512(c + r * c_pitch + 16 * v);
+    for (size_t k = 0; k < ROUND_DEPTH; k++) {
+        __m512i bk[AVX512_VECS], bf[AVX512_VECS];
+        for (size_t v = 0; v < AVX512_VECS; v++) {
+            bk[v] = _mm512_load_si512(panel + k * AVX512_COLS + 16 * v);
+            bf[v] = _mm512_load_si512(floors + k * AVX512_COLS + 16 * v);
+        }
+        for (size_t r = 0; r < AVX512_NEG_ROWS; r++) {
+            int32_t ark = a[r * a_pitch + k];
+            __m512i av = _mm512_set1_epi32(ark), af = _mm512_set1_epi32(floor_of(ark));
+            for (size_t v = 0; v < AVX512_VECS; v++)
+                acc[r][v] = relax_zmm_negative(acc[r][v], av, af, bk[v], bf[v]);
+        }
+    }
+    for (size_t r = 0; r < AVX512_NEG_ROWS; r++)
+        for (size_t v = 0; v < AVX512_VECS; v++)
+            _mm512_storeu_si512(c + r * c_pitch + 16 * v, acc[r][v]);
+}
+
+__attribute__((target("avx512f,avx512vl,avx512bw"))) static void
+relax_block_avx512_negative(int32_t *restrict c, const int32_t *restrict a,
+                            const int32_t *restrict b, const block_pitches *p) {
+    _Alignas(64) int32_t panel[ROUND_DEPTH * AVX512_COLS];
+    _Alignas(64) int32_t floors[ROUND_DEPTH * AVX512_COLS];
+    for (size_t j = 0; j < ROUND_DEPTH; j += AVX512_COLS) {
+        pack_with_floors(panel, floors, b, p->b, j, AVX512_COLS);
+        for (size_t i = 0; i < ROUND_DEPTH; i += AVX512_NEG_ROWS) {
+            for (size_t r = 0; r < AVX512_NEG_ROWS; r++)
+                for (size_t x = 0; x < AVX512_COLS; x += 16)
+                    __builtin_prefetch(c + (i + AVX512_NEG_ROWS + r) * p->c + j + x, 1);
+            avx512_tile_negative(c + i * p->c + j, p->c, a + i * p->a, p->a, panel, floors);
+        }
+    }
+}
 #endif
 
 /* The instances' names, best first; a wanted one the CPU lacks falls to the next. */
 static const char *const isa_names[] = {"avx512", "avx2", "portable"};
 enum { ISA_COUNT = sizeof isa_names / sizeof isa_names[0] };
 
-relax_block_fn choose_relax_block(const char *want, const char **isa) {
+relax_block_fn choose_relax_block(const char *want, int negative, const char **isa) {
     size_t first = 0;
     while (want && first < ISA_COUNT && strcmp(want, isa_names[first]) != 0)
         first++;
@@ -243,13 +405,13 @@ relax_block_fn choose_relax_block(const char *want, const char **isa) {
     int avx2 = __builtin_cpu_supports("avx2");
     if (first <= 0 && avx512) {
         *isa = isa_names[0];
-        return relax_block_avx512;
+        return negative ? relax_block_avx512_negative : relax_block_avx512;
     }
     if (first <= 1 && avx2) {
         *isa = isa_names[1];
-        return relax_block_avx2;
+        return negative ? relax_block_avx2_negative : relax_block_avx2;
     }
 #endif
     *isa = isa_names[2];
-    return relax_block_portable;
+    return negative ? relax_block_portable_negative : relax_block_portable;
 }

@@ -18,12 +18,14 @@ typedef struct block_pitches {
 typedef void (*relax_block_fn)(int32_t *restrict c, const int32_t *restrict a,
                                const int32_t *restrict b, const block_pitches *p);
 
-/* Floyd-Warshall inside one block of row pitch `stride`. */
+/* Floyd-Warshall inside one block of row pitch `stride`; the negative form for graphs with a
+ * negative weight (kernels.c: relax_negative). */
 void close_block(int32_t *restrict c, size_t stride);
+void close_block_negative(int32_t *restrict c, size_t stride);
 
 /* The best instance for the CPU we run on, or `want` ("avx512", "avx2", "portable"; a set the
- * CPU lacks falls to the next one down; NULL: the best). *isa receives the one chosen. NULL for
- * a `want` that names none of them. */
-relax_block_fn choose_relax_block(const char *want, const char **isa);
+ * CPU lacks falls to the next one down; NULL: the best), in the negative form (negative = 1) or
+ * the add-min. *isa receives the one chosen. NULL for a `want` that names none of them. */
+relax_block_fn choose_relax_block(const char *want, int negative, const char **isa);
 
 #endif

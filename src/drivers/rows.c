@@ -267,8 +267,11 @@ apsp_status drive_rows(const apsp_backend_impl *impl, backend_device *const *dev
     team t = {.impl = impl, .devices = devices, .count = count, .options = options};
     double t0 = seconds_now();
     apsp_status status = arrange_team(&t, m->n, error);
+    int negative = 0;
     if (status == APSP_OK) /* read only once the devices said they can take it */
-        status = matrix_check_cells(m, error);
+        status = matrix_check_cells(m, &negative, error);
+    for (size_t i = 0; i < count && status == APSP_OK; i++)
+        status = impl->set_negative(devices[i], negative, error);
     double t1 = seconds_now();
     if (status == APSP_OK)
         status = load_team(&t, m, error);
@@ -278,6 +281,8 @@ apsp_status drive_rows(const apsp_backend_impl *impl, backend_device *const *dev
     double t3 = seconds_now();
     if (status == APSP_OK)
         status = store_team(&t, m, error);
+    if (status == APSP_OK && negative)
+        status = matrix_check_cycles(m, error);
     double t4 = seconds_now();
     for (size_t i = 0; i < count; i++)
         impl->drain(devices[i]);

@@ -135,8 +135,11 @@ apsp_status drive_stream(const apsp_backend_impl *impl, backend_device *device, 
     stream_totals totals = {0, 0};
     double t0 = seconds_now();
     apsp_status status = arrange(&st, m->n, error);
+    int negative = 0;
     if (status == APSP_OK) /* read only once the device said it can take it */
-        status = matrix_check_cells(m, error);
+        status = matrix_check_cells(m, &negative, error);
+    if (status == APSP_OK)
+        status = impl->set_negative(device, negative, error);
     double t1 = seconds_now();
     if (status == APSP_OK)
         status = gather_first(&st, error);
@@ -146,6 +149,8 @@ apsp_status drive_stream(const apsp_backend_impl *impl, backend_device *device, 
     double t3 = seconds_now();
     if (status == APSP_OK)
         status = impl->stream->finish(device, m, &totals, error);
+    if (status == APSP_OK && negative)
+        status = matrix_check_cycles(m, error);
     double t4 = seconds_now();
     impl->drain(device);
     impl->unload(device);

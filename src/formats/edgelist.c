@@ -18,7 +18,7 @@ typedef struct edgelist {
     uint64_t first_line; /* the first edge's line: it decided whether lines have weights */
     int weighted;
     uint64_t largest_id;
-    int64_t largest_weight; /* checked against V at the end, when V is known */
+    int64_t largest_weight; /* of the largest magnitude: checked against V at the end */
     uint64_t largest_weight_line;
 } edgelist;
 
@@ -41,6 +41,10 @@ static apsp_status vertex(edgelist *l, const char *what, uint64_t *id, apsp_erro
     return status;
 }
 
+static uint64_t magnitude(int64_t w) {
+    return w < 0 ? -(uint64_t)w : (uint64_t)w;
+}
+
 static apsp_status weight(edgelist *l, int64_t *w, apsp_error *error) {
     text_input *t = &l->t;
     int has = !text_at_line_end(t);
@@ -56,7 +60,7 @@ static apsp_status weight(edgelist *l, int64_t *w, apsp_error *error) {
     apsp_status status = has ? text_integral(t, "the weight", w, error) : APSP_OK;
     if (status == APSP_OK)
         status = text_check_weight(t, l->options, *w, l->options->vertices, error);
-    if (status == APSP_OK && *w > l->largest_weight) {
+    if (status == APSP_OK && magnitude(*w) > magnitude(l->largest_weight)) {
         l->largest_weight = *w;
         l->largest_weight_line = t->line;
     }
@@ -92,8 +96,9 @@ static void merge_piece(void *reader, const void *piece) {
     edgelist *l = reader;
     const edgelist *part = piece;
     l->largest_id = part->largest_id > l->largest_id ? part->largest_id : l->largest_id;
-    l->largest_weight =
-        part->largest_weight > l->largest_weight ? part->largest_weight : l->largest_weight;
+    l->largest_weight = magnitude(part->largest_weight) > magnitude(l->largest_weight)
+                            ? part->largest_weight
+                            : l->largest_weight;
 }
 
 static size_t vertex_count(const edgelist *l) {

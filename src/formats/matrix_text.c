@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { TEXT_BUFFER = 1 << 20, CELL_MAX = 12 /* "1073741822 " */ };
+enum { TEXT_BUFFER = 1 << 20, CELL_MAX = 12 /* "-1073741822 " */ };
 
 typedef struct text_out {
     apsp_output *output;
@@ -41,14 +41,15 @@ static size_t put_cell(char *p, int32_t d) {
         return 3;
     }
     char digits[12];
-    size_t n = 0;
-    uint32_t v = (uint32_t)d;
+    size_t n = 0, sign = d < 0; /* negative weights: d > -APSP_INF */
+    uint32_t v = sign ? (uint32_t)-d : (uint32_t)d;
     do
         digits[n++] = (char)('0' + v % 10);
     while ((v /= 10) != 0);
+    p[0] = '-';
     for (size_t i = 0; i < n; i++)
-        p[i] = digits[n - 1 - i];
-    return n;
+        p[sign + i] = digits[n - 1 - i];
+    return sign + n;
 }
 
 static int write_cells(text_out *w, const apsp_matrix *m) {

@@ -191,11 +191,27 @@ static void scatter(const grid *g, const apsp_matrix *m, const layout *l, int32_
     }
 }
 
+/* The ranks' kernels are the add-min ones only (cpu/kernels.h: no negative form here yet). */
+static int has_negative(const apsp_matrix *m) {
+    for (size_t i = 0; i < m->n; i++)
+        for (size_t j = 0; j < m->n; j++)
+            if (apsp_matrix_row(m, i)[j] < 0)
+                return 1;
+    return 0;
+}
+
 apsp_status io_read_scatter(const grid *g, const char *path, layout *l, int32_t **local,
                             input_times *times, apsp_error *error) {
     double t0 = seconds_now();
     apsp_matrix *m = NULL;
     apsp_status status = g->rank == 0 ? apsp_read_hw3(path, &m, error) : APSP_OK;
+    if (status == APSP_OK && m && has_negative(m)) {
+        status =
+            fail(error, APSP_ERR_USAGE,
+                 "%s: negative weights: apsp-mpi runs only the add-min kernels (use apsp)", path);
+        apsp_matrix_destroy(m);
+        m = NULL;
+    }
     if ((status = agree(g->world, status, error)) != APSP_OK)
         return status;
     uint64_t vertices = m ? m->n : 0;

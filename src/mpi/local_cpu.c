@@ -111,7 +111,7 @@ static apsp_status cpu_open(const apsp_options *options, unsigned threads, local
                     "--tile=%d: the ranks run the pthread backend, whose round depth is %d",
                     options->tile, B);
     const char *isa;
-    relax_block_fn relax_block = choose_relax_block(options->cpu_isa, &isa);
+    relax_block_fn relax_block = choose_relax_block(options->cpu_isa, 0, &isa);
     if (!relax_block)
         return fail(error, APSP_ERR_USAGE, "cpu_isa '%s': expected avx512, avx2 or portable",
                     options->cpu_isa);

@@ -172,6 +172,7 @@ const apsp_backend_impl apsp_backend_opencl = {
     .plan = layout_plan,
     .prepare = layout_prepare,
     .load = layout_load,
+    .set_negative = program_set_negative,
     .close_pivot = rounds_close_pivot,
     .speed = opencl_speed,
     .get_row_panel = panels_get,

@@ -143,12 +143,19 @@ static apsp_status create_kernels(backend_device *d, apsp_error *error) {
 apsp_status program_prepare(backend_device *d, apsp_error *error) {
     char options[sizeof d->kernels.options], defines[768];
     const char *extra = d->options->build_options;
-    snprintf(options, sizeof options, "%s%s%s%s%s",
-             kernel_defines(&d->params, defines, sizeof defines), *d->extra_options ? " " : "",
+    kernel_defines(&d->params, defines, sizeof defines);
+    if (d->negative) /* only then: the options of graphs without negative weights stay as they were
+                      */
+        strncat(defines, " -DNEGATIVE=1", sizeof defines - strlen(defines) - 1);
+    snprintf(options, sizeof options, "%s%s%s%s%s", defines, *d->extra_options ? " " : "",
              d->extra_options, extra && *extra ? " " : "", extra ? extra : "");
     if (d->kernels.program && strcmp(options, d->kernels.options) == 0)
         return APSP_OK;
     apsp_status checked = check_build_options(extra, defines, error);
+    if (checked == APSP_OK && extra && strstr(extra, "-DNEGATIVE"))
+        checked =
+            fail(error, APSP_ERR_USAGE,
+                 "build options '%s': NEGATIVE is set by apsp itself, from the weights", extra);
     if (checked != APSP_OK)
         return checked;
     program_release(&d->kernels);
@@ -159,6 +166,11 @@ apsp_status program_prepare(backend_device *d, apsp_error *error) {
     if (status != APSP_OK)
         program_release(&d->kernels);
     return status;
+}
+
+apsp_status program_set_negative(backend_device *d, int negative, apsp_error *error) {
+    d->negative = negative != 0;
+    return program_prepare(d, error);
 }
 
 void program_release(cl_kernels *k) {

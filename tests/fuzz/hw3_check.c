@@ -138,7 +138,7 @@ static hw3_outcome check_matrix(const apsp_matrix *m, int32_t v, const int32_t *
                 if (got != (i == j ? 0 : APSP_INF))
                     return failed(why, why_size, "%s: padding cell (%zu, %zu) of %zu is %d", what,
                                   i, j, m->padded, got);
-            } else if (got < 0 || got > APSP_INF || (i == j && got != 0)) {
+            } else if (got <= -APSP_INF || got > APSP_INF || (i == j && got != 0)) {
                 return failed(why, why_size, "%s: cell (%zu, %zu) is %d", what, i, j, got);
             } else if (expect && got != expect[i * n + j]) {
                 return failed(why, why_size, "%s: cell (%zu, %zu) is %d, the oracle says %d", what,
@@ -160,6 +160,12 @@ static hw3_outcome solve_and_write(apsp_matrix *m, int32_t v, int32_t *d, char *
     options.threads = 1;
     apsp_error err;
     apsp_status status = apsp_solve(m, &options, NULL, &err);
+    int cycle = oracle_negative_cycle(d, v);
+    if (cycle != (status == APSP_ERR_NEGATIVE_CYCLE))
+        return failed(why, why_size, "apsp_solve: %s (%s), the oracle %s a negative cycle",
+                      apsp_status_name(status), err.message, cycle ? "finds" : "finds no");
+    if (cycle)
+        return HW3_SOLVED;
     if (status != APSP_OK)
         return failed(why, why_size, "apsp_solve: %s: %s", apsp_status_name(status), err.message);
     if (check_matrix(m, v, d, "solved", why, why_size) == HW3_FAILED)

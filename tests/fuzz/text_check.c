@@ -75,7 +75,8 @@ static text_outcome check_graph(const apsp_graph *g, char *why, size_t why_size)
     int64_t most = g->vertices > 1 ? (APSP_INF - 1) / (int64_t)(g->vertices - 1) : INT32_MAX;
     for (size_t e = 0; e < g->edges; e++)
         if (g->source[e] < 0 || (size_t)g->source[e] >= g->vertices || g->target[e] < 0 ||
-            (size_t)g->target[e] >= g->vertices || g->weight[e] < 0 || g->weight[e] > most)
+            (size_t)g->target[e] >= g->vertices || g->weight[e] < -most - (g->vertices == 1) ||
+            g->weight[e] > most)
             return failed(why, why_size, "edge %zu (%d, %d, %lld) breaks V = %zu", e, g->source[e],
                           g->target[e], (long long)g->weight[e], g->vertices);
     return TEXT_ACCEPTED;

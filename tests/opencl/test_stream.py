@@ -30,7 +30,7 @@ import sys
 import tempfile
 
 SKIP = 77
-EXIT_USAGE, EXIT_MEMORY = 2, 5
+EXIT_USAGE, EXIT_MEMORY, EXIT_NEGATIVE_CYCLE = 2, 5, 7
 GPU_SHAPE = "CPU_KERNELS=0,GROUP_ROWS=8,GROUP_COLS=16,THREAD_ROWS=8,THREAD_COLS=8,VECTOR=4,PIVOT_SPLIT=2"
 
 failures = []
@@ -165,6 +165,9 @@ def test_quick(ctx):
         # faults-opencl-stream's kernels: compiled here first, since PoCL caches them and a
         # compile under AddressSanitizer reports LLVM's own leaks.
         ("random", 333, 32, ["--kernel-params=GROUP_ROWS=8,THREAD_ROWS=4"], 1),
+        # Negative weights (no negative cycle): the kernels' negative form, both families.
+        ("negative", 700, 32, [], 1),
+        ("negative", 900, 32, ["--kernel-params=" + GPU_SHAPE], 1),
     ]
     for shape, v, tile, extra, k in runs:
         graph = ctx.graph(shape, v, v + tile)
@@ -177,6 +180,18 @@ def test_quick(ctx):
         got = ctx.streamed(graph, [TILE_ROWS], tile, 1, "%s tile %d" % (name, tile))
         if got:
             seen.append((tile, got))
+    # A negative cycle found after a streamed solve: exit 7, the message, no output.
+    graph = ctx.graph("negcycle", 700, 7)
+    shape = ctx.least(graph, ["--tile=32"])
+    if shape:
+        n, unit = shape
+        out = os.path.join(ctx.work, "cycle.bin")
+        p = ctx.run(["--backend=opencl", "--tile=32", "--device-memory=%d"
+                     % (4 * n * (4 * 32 + 8 * unit)), graph, out])
+        check(p.returncode == EXIT_NEGATIVE_CYCLE and "negative cycle: vertex" in p.err
+              and not os.path.exists(out), "streamed negative cycle: exit %d, %s"
+              % (p.returncode, p.err.strip()))
+        print("ok   negcycle V=700 tile 32 streamed: exit %d" % p.returncode, flush=True)
     check(any(k == tile for tile, (k, _) in seen), "no run had K = T")
     check(any(k > tile for tile, (k, _) in seen), "no run had K > T")
     check(any(2 <= blocks <= 16 for _, (_, blocks) in seen), "no run had 2-16 blocks")
