@@ -25,6 +25,7 @@ import time
 
 INF = 1073741823
 EXIT_USAGE, EXIT_INPUT, EXIT_OUTPUT, EXIT_MEMORY, EXIT_DEVICE = 2, 3, 4, 5, 6
+EXIT_NEGATIVE_CYCLE = 7
 TIMEOUT = 300
 
 failures = []
@@ -416,6 +417,63 @@ def check_signal(apsp, work):
         check(os.listdir(out_dir) == [], "%s: left %s" % (name, os.listdir(out_dir)))
 
 
+def check_negative(apsp, work):
+    """Negative weights: distances below 0 in every output format, zero-weight cycles fine, a
+    negative cycle exit 7 with one line naming a vertex on it and nothing written, a weight
+    beyond the rule refused at its line."""
+    d = os.path.join(work, "negative")
+    os.mkdir(d)
+
+    def graph(name, text):
+        path = os.path.join(d, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    good = graph("good.txt", "0 1 5\n1 2 -3\n0 2 4\n2 3 -1\n3 1 5\n")
+    out = os.path.join(d, "good.out.txt")
+    p = apsp.run([good, out])
+    check(p.returncode == 0 and open(out).read() == "0 5 2 1\ninf 0 -3 -4\ninf 4 0 -1\ninf 5 2 0\n",
+          "negative weights, text output: %s" % describe(p))
+    p = apsp.run([good, "-"])
+    want = [0, 5, 2, 1, INF, 0, -3, -4, INF, 4, 0, -1, INF, 5, 2, 0]
+    check(p.returncode == 0 and p.stdout == struct.pack("<16i", *want),
+          "negative weights, hw3 output: %s" % describe(p))
+    zero = graph("zero.txt", "0 1 -2\n1 0 2\n1 2 -1\n")
+    p = apsp.run([zero, "--output-format=text", "-"])
+    check(p.returncode == 0 and p.stdout == b"0 -2 -3\n2 0 -1\ninf inf 0\n",
+          "a zero-weight cycle with a negative edge: %s" % describe(p))
+
+    cycle = graph("cycle.txt", "0 1 1\n1 2 -3\n2 0 1\n2 3 1\n")
+    out = os.path.join(d, "cycle.out")
+    p = apsp.run([cycle, out])
+    err = p.stderr.decode(errors="replace")
+    m = re.search(r"negative cycle: vertex (\d+)", err)
+    check(p.returncode == EXIT_NEGATIVE_CYCLE and one_error_line(p) and m and int(m[1]) in (0, 1, 2),
+          "a negative cycle: exit 7 and one line naming a vertex on it: %s" % describe(p))
+    check(sorted(os.listdir(d)) == ["cycle.txt", "good.out.txt", "good.txt", "zero.txt"],
+          "a negative cycle left %s" % os.listdir(d))
+    with open(out, "wb") as f:
+        f.write(b"the old result")
+    p = apsp.run([cycle, out])
+    check(p.returncode == EXIT_NEGATIVE_CYCLE and open(out, "rb").read() == b"the old result"
+          and not temp_files(d), "a negative cycle must leave the existing output: %s"
+          % describe(p))
+    p = apsp.run([cycle, "-"])
+    check(p.returncode == EXIT_NEGATIVE_CYCLE and p.stdout == b"",
+          "a negative cycle writes nothing to standard output: %s" % describe(p))
+    p = apsp.run(["--undirected", zero, "-"])
+    check(p.returncode == EXIT_NEGATIVE_CYCLE, "--undirected with a negative edge is a negative "
+          "cycle (as SciPy's directed=False): %s" % describe(p))
+
+    deep = graph("deep.txt", "0 1 -536870912\n1 2 1\n")
+    p = apsp.run([deep, "/dev/null"])
+    check(p.returncode == EXIT_INPUT and b"line 1" in p.stderr and b"too negative" in p.stderr,
+          "a weight below -(INF - 1) / (V - 1): %s" % describe(p))
+    p = apsp.run(["--help"], solve=False)
+    check(b"7 negative cycle" in p.stdout, "--help names exit code 7")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("apsp")
@@ -434,6 +492,7 @@ def main():
             check_failures(apsp, work, example)
             check_success(apsp, work, example, os.path.join(cases, "example.out"))
             check_formats(apsp, work, example, os.path.join(cases, "example.out"))
+            check_negative(apsp, work)
             check_signal(apsp, work)
     print("%d checks passed, %d failed" % (passed, len(failures)))
     return 1 if failures else 0

@@ -2,14 +2,18 @@
 """apsp against SciPy and NetworkX on random graphs written in every input format, with every
 output format read back by NumPy (and the Matrix Market inputs by scipy.io.mmread).
 
-    test_scipy.py APSP [--graphs=N] [--seed=S|time] [--networkx-every=K]
+    test_scipy.py APSP [--graphs=N] [--seed=S|time] [--networkx-every=K] [--backends=cpu,opencl]
 
-Each graph (V up to 40, repeated edges, self-loops, zero weights) gets a random input format
+Each graph (V up to 40, repeated edges, self-loops, zero weights; about a third with negative
+weights: reweighted by vertex potentials, which makes no negative cycle but zero-weight ones, or
+of random sign, which often makes negative cycles) gets a random input format
 (hw3, DIMACS, Matrix Market written by scipy.io.mmwrite or by hand, edge lists written by
 networkx.write_edgelist or by hand, weighted or not), sometimes through standard input, random
 --undirected / --unweighted, and a random output format (hw3, .npy, text), sometimes to
 standard output. The distances must equal scipy.sparse.csgraph.floyd_warshall's on the same
-graph (directed=, unweighted= as the options say) and, every K-th graph, NetworkX's.
+graph (directed=, unweighted= as the options say) and, every K-th graph, NetworkX's (Bellman-Ford
+where a weight is negative). Where SciPy raises NegativeCycleError, apsp must exit 7 with "negative
+cycle" and write nothing.
 
 Needs NumPy, SciPy and NetworkX (tools/setup.sh installs python3-numpy python3-scipy
 python3-networkx). Where this Python lacks them and /usr/bin/python3 (Debian's) has them, the
@@ -27,6 +31,7 @@ import tempfile
 import time
 
 INF = 1073741823
+EXIT_NEGATIVE_CYCLE = 7
 SYSTEM_PYTHON = "/usr/bin/python3"
 
 try:
@@ -34,7 +39,7 @@ try:
     import numpy as np
     import scipy.io
     import scipy.sparse
-    from scipy.sparse.csgraph import floyd_warshall
+    from scipy.sparse.csgraph import NegativeCycleError, floyd_warshall
 except ImportError as missing:
     if os.path.exists(SYSTEM_PYTHON) and os.path.realpath(sys.executable) != os.path.realpath(
             SYSTEM_PYTHON) and not os.environ.get("APSP_TEST_SCIPY_REEXEC"):
@@ -47,23 +52,34 @@ except ImportError as missing:
 
 
 def random_graph(rng):
-    """V and a list of (u, v, w): repeated pairs, self-loops and zero weights included."""
+    """V and a list of (u, v, w): repeated pairs, self-loops and zero weights included; negative
+    weights in about a third (|w| within the rule, (V - 1) |w| < INF)."""
     v = rng.choice([1, 2, 3, rng.randint(4, 12), rng.randint(13, 40)])
     e = rng.randint(0, 3 * v)
     top = rng.choice([1, 9, 100, (INF - 1) // max(v - 1, 1)])
+    mode = rng.choice(["plain"] * 3 + ["potentials", "potentials", "signed"])
+    potential = [rng.randint(0, top // 3) for _ in range(v)]
     edges = []
     for _ in range(e):
         if edges and rng.random() < 0.15:
             a, b, _ = rng.choice(edges)  # a repeated pair with another weight
         else:
             a, b = rng.randrange(v), rng.randrange(v)
-        edges.append((a, b, rng.randint(0, top)))
+        if mode == "potentials":  # every cycle weighs its w0 >= 0: none negative, some zero
+            w0 = 0 if rng.random() < 0.3 else rng.randint(0, top // 3)
+            w = w0 + potential[a] - potential[b]
+        elif mode == "signed":
+            w = rng.randint(-(top // 2), top)
+        else:
+            w = rng.randint(0, top)
+        edges.append((a, b, w))
     return v, edges
 
 
 def reference(v, edges, undirected, unweighted):
     """floyd_warshall on the graph as SciPy sees it: explicit entries of a sparse matrix (zero
-    weights are edges), the least weight of repeated pairs, self-loops without effect."""
+    weights are edges), the least weight of repeated pairs, self-loops without effect. None where
+    SciPy raises NegativeCycleError."""
     best = {}
     for a, b, w in edges:
         w = 1 if unweighted else w
@@ -76,10 +92,11 @@ def reference(v, edges, undirected, unweighted):
     rows, cols = zip(*best)
     data = np.array(list(best.values()), dtype=np.float64)
     m = scipy.sparse.csr_matrix((data, (rows, cols)), shape=(v, v))
-    if undirected:
+    try:
         # directed=False takes the smaller weight of i->j and j->i for both directions.
-        return floyd_warshall(m, directed=False, unweighted=unweighted)
-    return floyd_warshall(m, directed=True, unweighted=unweighted)
+        return floyd_warshall(m, directed=not undirected, unweighted=unweighted)
+    except NegativeCycleError:
+        return None
 
 
 def networkx_distances(v, edges, undirected, unweighted):
@@ -90,7 +107,10 @@ def networkx_distances(v, edges, undirected, unweighted):
         if a != b and (not g.has_edge(a, b) or g[a][b]["weight"] > w):
             g.add_edge(a, b, weight=w)
     d = np.full((v, v), np.inf)
-    for src, lengths in nx.all_pairs_dijkstra_path_length(g, weight="weight"):
+    negative = any(w < 0 for _, _, w in g.edges(data="weight"))
+    lengths_of = nx.all_pairs_bellman_ford_path_length if negative else \
+        nx.all_pairs_dijkstra_path_length
+    for src, lengths in lengths_of(g, weight="weight"):
         for dst, length in lengths.items():
             d[src, dst] = length
     return d
@@ -189,7 +209,7 @@ def read_output(path_or_bytes, fmt, v):
     return d
 
 
-def one_graph(apsp, work, rng, index, use_networkx):
+def one_graph(apsp, work, rng, index, use_networkx, backends):
     v, edges = random_graph(rng)
     undirected = rng.random() < 0.3
     unweighted = rng.random() < 0.2
@@ -217,7 +237,11 @@ def one_graph(apsp, work, rng, index, use_networkx):
             edges = [(a, b, 1) for a, b, _ in edges]
     fmt_name = {"hw3": "hw3", "dimacs": "dimacs"}.get(choice, "mtx" if "mtx" in choice else
                                                        "edgelist")
-    args = ["--backend=cpu", "--threads=2"]
+    backend = rng.choice(backends)
+    if backend == "opencl":  # PoCL's CPU device in the tests; round depths across the kernels
+        args = ["--backend=opencl", "-d", "cpu", "--tile=%d" % rng.choice([8, 16, 32, 64])]
+    else:
+        args = ["--backend=cpu", "--threads=2"]
     if fmt_name == "edgelist":
         args.append("--vertices=%d" % v)  # the largest id + 1 may be less than V
     if undirected:
@@ -240,16 +264,25 @@ def one_graph(apsp, work, rng, index, use_networkx):
         out = os.path.join(work, "o%d%s" % (index, {"hw3": ".out", "npy": ".npy",
                                                      "text": ".txt"}[out_fmt]))
         args.append(out)
-    what = "graph %d: V=%d E=%d %s%s%s -> %s%s" % (
-        index, v, len(edges), choice, " undirected" if undirected else "",
+    what = "graph %d: V=%d E=%d %s %s%s%s -> %s%s" % (
+        index, v, len(edges), " ".join(args[:4]), choice, " undirected" if undirected else "",
         " unweighted" if unweighted else "", out_fmt, " (stdin)" if stdin is not None else "")
     p = subprocess.run([apsp] + args, input=stdin, capture_output=True, timeout=120)
-    if p.returncode != 0:
-        return "%s: apsp exit %d: %s" % (what, p.returncode, p.stderr.decode(errors="replace"))
-    got = read_output(p.stdout if to_stdout else out, out_fmt, v)
     if symmetric:
         edges = edges + [(b, a, w) for a, b, w in edges]
     want = reference(v, edges, undirected, unweighted)
+    if want is None:  # SciPy: NegativeCycleError
+        wrote = p.stdout if to_stdout else os.path.exists(out)
+        if p.returncode != EXIT_NEGATIVE_CYCLE or b"negative cycle: vertex" not in p.stderr \
+                or wrote:
+            return "%s: SciPy finds a negative cycle; apsp exit %d%s: %s" % (
+                what, p.returncode, ", and it wrote output" if wrote else "",
+                p.stderr.decode(errors="replace"))
+        os.unlink(inp)
+        return None
+    if p.returncode != 0:
+        return "%s: apsp exit %d: %s" % (what, p.returncode, p.stderr.decode(errors="replace"))
+    got = read_output(p.stdout if to_stdout else out, out_fmt, v)
     if not np.array_equal(got, want):
         bad = np.argwhere(got != want)[0]
         return "%s: cell %s is %s, SciPy says %s" % (what, tuple(bad), got[tuple(bad)],
@@ -272,15 +305,27 @@ def main():
     ap.add_argument("--graphs", type=int, default=60)
     ap.add_argument("--seed", default="1")
     ap.add_argument("--networkx-every", type=int, default=3)
+    ap.add_argument("--backends", default="cpu", help="cpu, opencl or cpu,opencl: each graph's")
     args = ap.parse_args()
     seed = int(time.time()) if args.seed == "time" else int(args.seed)
     print("test-scipy: %d graphs from seed %d (NumPy %s, SciPy %s, NetworkX %s)" % (
         args.graphs, seed, np.__version__, scipy.__version__, nx.__version__), flush=True)
     failures = 0
     with tempfile.TemporaryDirectory(prefix="apsp-scipy-") as work:
+        if "opencl" in args.backends.split(","):  # no OpenCL CPU device: skip, as tests/opencl
+            probe = os.path.join(work, "probe.in")
+            write_hw3(probe, 1, [], None)
+            p = subprocess.run([args.apsp, "--backend=opencl", "-d", "cpu", probe, "/dev/null"],
+                               capture_output=True, timeout=120)
+            if p.returncode != 0:
+                print("%s: no OpenCL CPU device: %s" % (
+                    "FAIL" if os.environ.get("APSP_TEST_REQUIRE_DEVICE") == "1" else "SKIP",
+                    p.stderr.decode(errors="replace").strip()))
+                return 1 if os.environ.get("APSP_TEST_REQUIRE_DEVICE") == "1" else 77
         for i in range(args.graphs):
             rng = random.Random(seed * 1000003 + i)
-            problem = one_graph(args.apsp, work, rng, i, i % args.networkx_every == 0)
+            problem = one_graph(args.apsp, work, rng, i, i % args.networkx_every == 0,
+                                args.backends.split(","))
             if problem:
                 failures += 1
                 print("FAIL (seed %d, graph %d): %s" % (seed, i, problem), flush=True)
