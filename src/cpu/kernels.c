@@ -334,15 +334,15 @@ relax_block_avx512(int32_t *restrict c, const int32_t *restrict a, const int32_t
  * floors, the broadcast, its floor and the sum: 27 registers). */
 enum { AVX512_NEG_ROWS = 4 };
 
+/* A's floor is a mask here: a row whose A(r, k) is INF leaves C as it is (the masked min). */
 __attribute__((target("avx512f"))) static inline __attribute__((always_inline)) __m512i
-relax_zmm_negative(__m512i c, __m512i a, __m512i a_floor, __m512i b, __m512i b_floor) {
+relax_zmm_negative(__m512i c, __m512i a, __mmask16 a_finite, __m512i b, __m512i b_floor) {
     __m512i sum;
     __asm__("vpaddd %[b], %[a], %[sum]\n\t"
             "vpmaxsd %[bf], %[sum], %[sum]\n\t"
-            "vpmaxsd %[af], %[sum], %[sum]\n\t"
-            "vpminsd %[sum], %[c], %[c]"
+            "vpminsd %[sum], %[c], %[c]%{%[k]%}"
             : [c] "+v"(c), [sum] "=&v"(sum)
-            : [a] "v"(a), [b] "v"(b), [af] "v"(a_floor), [bf] "v"(b_floor));
+            : [a] "v"(a), [b] "v"(b), [k] "Yk"(a_finite), [bf] "v"(b_floor));
     return c;
 }
 
@@ -361,9 +361,10 @@ avx512_tile_negative(int32_t *restrict c, size_t c_pitch, const int32_t *restric
         }
         for (size_t r = 0; r < AVX512_NEG_ROWS; r++) {
             int32_t ark = a[r * a_pitch + k];
-            __m512i av = _mm512_set1_epi32(ark), af = _mm512_set1_epi32(floor_of(ark));
+            __m512i av = _mm512_set1_epi32(ark);
+            __mmask16 finite = (__mmask16)(ark == APSP_INF ? 0 : 0xffff);
             for (size_t v = 0; v < AVX512_VECS; v++)
-                acc[r][v] = relax_zmm_negative(acc[r][v], av, af, bk[v], bf[v]);
+                acc[r][v] = relax_zmm_negative(acc[r][v], av, finite, bk[v], bf[v]);
         }
     }
     for (size_t r = 0; r < AVX512_NEG_ROWS; r++)
