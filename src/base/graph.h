@@ -23,6 +23,10 @@ weight_rule weight_rule_for(size_t vertices);
  * ("negative weight -3 is not supported", "weight 5000000 is too large: with V = ..."), in buf. */
 const char *weight_problem(int64_t w, size_t vertices, char *buf, size_t size);
 
+/* Every edge's endpoints in [0, V) and weight within the rule, and 1 <= V <= INT32_MAX: else
+ * APSP_ERR_USAGE naming the first bad edge (what apsp_graph_to_matrix checks first). */
+apsp_status graph_check(const apsp_graph *graph, apsp_error *error);
+
 /* apsp_graph_append with its common case inline: the readers' per-edge step. */
 static inline apsp_status graph_push(apsp_graph *g, int32_t source, int32_t target, int64_t weight,
                                      apsp_error *error) {
