@@ -378,6 +378,34 @@ APSP_EXPORT void apsp_output_set_log(apsp_output *output, apsp_log_fn log, void 
  * directly (/dev/null, a pipe) or in place. */
 APSP_EXPORT const char *apsp_output_temp_path(const apsp_output *output);
 
+/* Receives solved distances a few rows at a time, in increasing row order: `count` rows from
+ * `first_row`, row r at rows + r * pitch, V values each. A status other than APSP_OK stops the
+ * solve with it (the callee fills `error`). */
+typedef apsp_status (*apsp_rows_fn)(void *context, size_t first_row, size_t count,
+                                    const int32_t *rows, size_t pitch, apsp_error *error);
+
+/* Solves the graph and hands the distances to `rows` instead of returning a matrix: on OpenCL
+ * devices the matrix is made on the device from the edge list and comes back through pinned
+ * buffers while earlier rows are being handed on, so the host never holds the V x V matrix; the
+ * pthread backend (and a streamed solve) builds it in host memory and hands its rows on. The
+ * graph is checked as apsp_graph_to_matrix checks it. */
+APSP_EXPORT apsp_status apsp_solver_solve_graph(apsp_solver *solver, const apsp_graph *graph,
+                                                apsp_rows_fn rows, void *context,
+                                                apsp_report *report, apsp_error *error);
+
+/* The binary outputs (hw3, npy) written a few rows at a time as a solve hands them on: begin
+ * takes the output over (a text format is refused: use apsp_output_commit), apsp_row_writer_put
+ * is an apsp_rows_fn for the writer, finish syncs the file and puts it into place, abort
+ * removes it; each of finish and abort frees the writer and the output. */
+typedef struct apsp_row_writer apsp_row_writer;
+APSP_EXPORT apsp_status apsp_row_writer_begin(apsp_output *output, apsp_format format,
+                                              size_t vertices, apsp_row_writer **out,
+                                              apsp_error *error);
+APSP_EXPORT apsp_status apsp_row_writer_put(void *writer, size_t first_row, size_t count,
+                                            const int32_t *rows, size_t pitch, apsp_error *error);
+APSP_EXPORT apsp_status apsp_row_writer_finish(apsp_row_writer *writer, apsp_error *error);
+APSP_EXPORT void apsp_row_writer_abort(apsp_row_writer *writer); /* accepts NULL */
+
 APSP_EXPORT const char *apsp_version(void);
 
 #ifdef __cplusplus

@@ -146,6 +146,12 @@ typedef struct apsp_backend_impl {
                          apsp_error *error);
     apsp_status (*wait_round)(backend_device *device, size_t round, apsp_error *error);
     apsp_status (*store)(backend_device *device, apsp_matrix *matrix, apsp_error *error);
+    /* Optional (NULL where the backend's memory is the host matrix): load from an edge list that
+     * graph_check accepted, making the rows on the device; and store by handing the device's
+     * real rows, in increasing order, to `rows`. */
+    apsp_status (*load_graph)(backend_device *device, const apsp_graph *graph, apsp_error *error);
+    apsp_status (*store_rows)(backend_device *device, apsp_rows_fn rows, void *context,
+                              apsp_error *error);
     /* Waits for everything queued, also after a failure: a device may be reading another's
      * pinned panel, so every device drains before any unloads. */
     void (*drain)(backend_device *device);

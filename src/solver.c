@@ -3,6 +3,7 @@
 #include "backends.h"
 #include "base/error.h"
 #include "base/fault.h"
+#include "base/graph.h"
 #include "base/matrix.h"
 #include "base/util.h"
 #include "drivers/drivers.h"
@@ -115,6 +116,18 @@ apsp_status apsp_solver_create(const apsp_options *options, apsp_solver **out, a
     return APSP_OK;
 }
 
+/* The first solve's report carries the opening's time and builds. */
+static void add_open_to_report(apsp_solver *s, apsp_report *report) {
+    if (!report)
+        return;
+    snprintf(report->choice, sizeof report->choice, "%s", s->choice);
+    report->opencl_listed = s->opencl_listed;
+    report->setup_seconds += s->open_seconds;
+    report->program_builds += s->open_builds;
+    s->open_seconds = 0;
+    s->open_builds = 0;
+}
+
 apsp_status apsp_solver_solve(apsp_solver *s, apsp_matrix *matrix, apsp_report *report,
                               apsp_error *error) {
     if (report)
@@ -128,21 +141,67 @@ apsp_status apsp_solver_solve(apsp_solver *s, apsp_matrix *matrix, apsp_report *
         drive_streams(s->impl, s->devices, s->count, matrix->n)
             ? drive_stream(s->impl, s->devices[0], matrix, &s->options, report, error)
             : drive_rows(s->impl, s->devices, s->count, matrix, &s->options, report, error);
-    if (status == APSP_OK && report) {
-        snprintf(report->choice, sizeof report->choice, "%s", s->choice);
-        report->opencl_listed = s->opencl_listed;
-        report->setup_seconds += s->open_seconds;
-        report->program_builds += s->open_builds;
-        s->open_seconds = 0;
-        s->open_builds = 0;
+    if (status == APSP_OK)
+        add_open_to_report(s, report);
+    return status;
+}
+
+/* Rows from a host matrix to the caller, in batches of whole rows. */
+static apsp_status hand_on_matrix(const apsp_matrix *m, apsp_rows_fn rows, void *context,
+                                  apsp_error *error) {
+    enum { BATCH_ROWS = 256 };
+    apsp_status status = APSP_OK;
+    for (size_t i = 0; i < m->n && status == APSP_OK; i += BATCH_ROWS) {
+        size_t count = m->n - i < BATCH_ROWS ? m->n - i : BATCH_ROWS;
+        status = rows(context, i, count, apsp_matrix_row(m, i), m->stride, error);
     }
+    return status;
+}
+
+apsp_status apsp_solver_solve_graph(apsp_solver *s, const apsp_graph *graph, apsp_rows_fn rows,
+                                    void *context, apsp_report *report, apsp_error *error) {
+    if (report)
+        memset(report, 0, sizeof *report);
+    if (!s || !rows)
+        return fail(error, APSP_ERR_USAGE,
+                    "apsp_solver_solve_graph: no solver or no rows function");
+    apsp_status status = graph_check(graph, error);
+    if (status != APSP_OK)
+        return status;
+    if (drive_takes_graphs(s->impl) &&
+        !drive_streams(s->impl, s->devices, s->count, graph->vertices)) {
+        status = drive_graph(s->impl, s->devices, s->count, graph, rows, context, &s->options,
+                             report, error);
+        if (status == APSP_OK)
+            add_open_to_report(s, report);
+        return status;
+    }
+    /* The backend's memory is the host (or the solve streams from it): a matrix there. */
+    apsp_matrix *m;
+    status = apsp_graph_to_matrix(graph, &m, error);
+    if (status == APSP_OK)
+        status = apsp_solver_solve(s, m, report, error);
+    double start = seconds_now();
+    if (status == APSP_OK)
+        status = hand_on_matrix(m, rows, context, error);
+    if (status == APSP_OK && report) /* as a device's rows would have come down */
+        report->download_seconds += seconds_now() - start;
+    apsp_matrix_destroy(m);
     return status;
 }
 
 apsp_status apsp_solver_check(apsp_solver *s, size_t vertices, apsp_error *error) {
     if (!s || vertices == 0)
         return fail(error, APSP_ERR_USAGE, "apsp_solver_check: no solver, or no vertices");
-    if (drive_streams(s->impl, s->devices, s->count, vertices))
+    int streams = drive_streams(s->impl, s->devices, s->count, vertices);
+    /* Where the matrix lives in host memory (the pthread backend, a streamed solve), it must fit
+     * there too: said now, before the input is read or the output begun. */
+    if (streams || !drive_takes_graphs(s->impl)) {
+        apsp_status fits = matrix_fits_memory(vertices, error);
+        if (fits != APSP_OK)
+            return fits;
+    }
+    if (streams)
         return drive_stream_check(s->impl, s->devices[0], vertices, &s->options, error);
     return drive_check(s->impl, s->devices, s->count, vertices, &s->options, error);
 }

@@ -282,6 +282,87 @@ static void test_matrix_checks(void) {
     apsp_solver_destroy(solver);
 }
 
+/* apsp_solver_solve_graph: the rows handed on in order, each once, equal to the oracle's, on
+ * every backend (OpenCL makes the matrix on the device, several bands of it under a buffer cap;
+ * the pthread backend hands on a host matrix); a failing rows function stops the solve. */
+typedef struct collected {
+    int32_t *d; /* V x V */
+    size_t v, next_row;
+    int out_of_order, fail_at_row;
+} collected;
+
+static apsp_status collect_rows(void *context, size_t first, size_t count, const int32_t *rows,
+                                size_t pitch, apsp_error *error) {
+    collected *c = context;
+    if (c->fail_at_row >= 0 && first + count > (size_t)c->fail_at_row) {
+        snprintf(error->message, sizeof error->message, "the rows function refused");
+        return error->status = APSP_ERR_OUTPUT;
+    }
+    c->out_of_order |= first != c->next_row || pitch < c->v;
+    for (size_t r = 0; r < count && first + r < c->v; r++)
+        memcpy(c->d + (first + r) * c->v, rows + r * pitch, c->v * sizeof(int32_t));
+    c->next_row = first + count;
+    return APSP_OK;
+}
+
+static void solve_graph_on(apsp_backend_kind backend, const char *device, uint64_t cap) {
+    const int32_t v = 301;
+    apsp_error err = {0};
+    apsp_graph *g = NULL;
+    CHECK(apsp_graph_create((size_t)v, 0, &g, &err) == APSP_OK, "graph_create: %s", err.message);
+    if (!g)
+        return;
+    int32_t *want = oracle_matrix_new(v);
+    unsigned seed = 7;
+    for (int e = 0; e < 3 * v; e++) {
+        seed = seed * 1103515245u + 12345u;
+        int32_t a = (int32_t)(seed >> 8) % v, b = (int32_t)(seed >> 3) % v,
+                w = (int32_t)(seed % 90);
+        apsp_graph_append(g, a, b, w, &err);
+        oracle_add_edge(want, v, a, b, w);
+    }
+    oracle_floyd_warshall(want, v);
+    apsp_options o;
+    apsp_options_init(&o);
+    o.backend = backend;
+    o.device = device;
+    o.tile = backend == APSP_BACKEND_OPENCL ? 16 : 0;
+    o.max_buffer_bytes = cap;
+    apsp_solver *s = NULL;
+    if (apsp_solver_create(&o, &s, &err) != APSP_OK) {
+        printf("solve_graph: no %s device (%s)\n", apsp_backend_name(backend), err.message);
+        apsp_graph_destroy(g);
+        free(want);
+        return;
+    }
+    collected c = {.d = calloc((size_t)v * v, sizeof(int32_t)), .v = (size_t)v, .fail_at_row = -1};
+    apsp_report r;
+    apsp_status got = apsp_solver_solve_graph(s, g, collect_rows, &c, &r, &err);
+    CHECK(got == APSP_OK && !c.out_of_order && c.next_row >= (size_t)v &&
+              memcmp(c.d, want, (size_t)v * v * sizeof(int32_t)) == 0,
+          "solve_graph on %s (cap %llu): status %d (%s), order %d, rows %zu, cells differ",
+          r.backend, (unsigned long long)cap, got, got ? err.message : "", c.out_of_order,
+          c.next_row);
+    collected stop = {.d = c.d, .v = (size_t)v, .fail_at_row = 100};
+    got = apsp_solver_solve_graph(s, g, collect_rows, &stop, &r, &err);
+    CHECK(got == APSP_ERR_OUTPUT && strstr(err.message, "refused"),
+          "a failing rows function did not stop the solve: %d %s", got, err.message);
+    g->target[5] = v; /* an endpoint out of range */
+    got = apsp_solver_solve_graph(s, g, collect_rows, &c, &r, &err);
+    CHECK(got == APSP_ERR_USAGE && strstr(err.message, "edge 5"),
+          "a bad edge was not refused: %d %s", got, err.message);
+    apsp_solver_destroy(s);
+    apsp_graph_destroy(g);
+    free(c.d);
+    free(want);
+}
+
+static void test_solve_graph(void) {
+    solve_graph_on(APSP_BACKEND_CPU, NULL, 0);
+    solve_graph_on(APSP_BACKEND_OPENCL, "cpu", 0);
+    solve_graph_on(APSP_BACKEND_OPENCL, "cpu", 64 << 10);
+}
+
 int main(void) {
     test_matrix();
     test_names();
@@ -289,6 +370,7 @@ int main(void) {
     test_solve();
     test_solver();
     test_matrix_checks();
+    test_solve_graph();
     printf("%d checks, %d failed\n", checks, failures);
     return failures == 0 ? 0 : 1;
 }

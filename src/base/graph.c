@@ -36,6 +36,13 @@ const char *weight_problem(int64_t w, size_t vertices, char *buf, size_t size) {
     return buf;
 }
 
+int graph_has_negative(const apsp_graph *g) {
+    for (size_t e = 0; e < g->edges; e++)
+        if (g->weight[e] < 0 && g->source[e] != g->target[e])
+            return 1;
+    return 0;
+}
+
 apsp_status apsp_graph_create(size_t vertices, size_t capacity, apsp_graph **out,
                               apsp_error *error) {
     *out = NULL;
@@ -177,17 +184,27 @@ static int place_edges(void *context, size_t begin, size_t end) {
     return 0;
 }
 
-apsp_status apsp_graph_to_matrix(const apsp_graph *g, apsp_matrix **out, apsp_error *error) {
-    *out = NULL;
-    if (g->vertices > INT32_MAX)
-        return fail(error, APSP_ERR_TOO_LARGE, "V = %zu: at most %d vertices are supported",
-                    g->vertices, INT32_MAX);
+apsp_status graph_check(const apsp_graph *g, apsp_error *error) {
+    if (!g || (g->edges > 0 && (!g->source || !g->target || !g->weight)))
+        return fail(error, APSP_ERR_USAGE, "no graph, or a graph without its edge arrays");
+    if (g->vertices == 0 || g->vertices > INT32_MAX)
+        return fail(error, g->vertices ? APSP_ERR_TOO_LARGE : APSP_ERR_USAGE,
+                    "V = %zu: from 1 to %d vertices are supported", g->vertices, INT32_MAX);
     edge_scan s = {.g = g, .rule = weight_rule_for(g->vertices), .first_bad = SIZE_MAX};
-    unsigned threads = g->edges < PARALLEL_EDGES ? 1 : 0;
-    parallel_slices(g->edges, threads, check_edges, &s);
+    parallel_slices(g->edges, g->edges < PARALLEL_EDGES ? 1 : 0, check_edges, &s);
     if (atomic_load(&s.first_bad) != SIZE_MAX)
         return refuse_edge(g, atomic_load(&s.first_bad), error);
-    apsp_status status = apsp_matrix_create(g->vertices, &s.m, error);
+    return APSP_OK;
+}
+
+apsp_status apsp_graph_to_matrix(const apsp_graph *g, apsp_matrix **out, apsp_error *error) {
+    *out = NULL;
+    apsp_status status = graph_check(g, error);
+    if (status != APSP_OK)
+        return status;
+    edge_scan s = {.g = g};
+    unsigned threads = g->edges < PARALLEL_EDGES ? 1 : 0;
+    status = apsp_matrix_create(g->vertices, &s.m, error);
     if (status != APSP_OK)
         return status;
     parallel_slices(g->vertices, threads, place_edges, &s);

@@ -23,6 +23,13 @@ weight_rule weight_rule_for(size_t vertices);
  * ("weight 5000000 is too large: with V = ...", "weight -5000000 is too negative: ..."), in buf. */
 const char *weight_problem(int64_t w, size_t vertices, char *buf, size_t size);
 
+/* Whether some edge that is no self-loop has a negative weight (the kernels' negative form). */
+int graph_has_negative(const apsp_graph *graph);
+
+/* Every edge's endpoints in [0, V) and weight within the rule, and 1 <= V <= INT32_MAX: else
+ * APSP_ERR_USAGE naming the first bad edge (what apsp_graph_to_matrix checks first). */
+apsp_status graph_check(const apsp_graph *graph, apsp_error *error);
+
 /* apsp_graph_append with its common case inline: the readers' per-edge step. */
 static inline apsp_status graph_push(apsp_graph *g, int32_t source, int32_t target, int64_t weight,
                                      apsp_error *error) {

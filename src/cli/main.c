@@ -434,23 +434,78 @@ static apsp_status naming_input(const cli *c, apsp_status status, apsp_error *er
     return status;
 }
 
-/* The graph, checked on the solver's devices for its size, then the matrix. A hw3 file's size
- * is checked from its header, before its edges are read. */
-static apsp_status read_input(const cli *c, apsp_solver *solver, apsp_matrix **m, apsp_error *err) {
+/* The graph, checked on the solver's devices for its size. A hw3 file's size is checked from
+ * its header, before its edges are read. */
+static apsp_status read_input(const cli *c, apsp_solver *solver, apsp_graph **g, apsp_error *err) {
     size_t vertices = 0;
     apsp_status status =
         input_is_hw3_file(c) ? apsp_hw3_vertices(c->input, &vertices, err) : APSP_OK;
     if (status == APSP_OK && vertices > 0)
         status = apsp_solver_check(solver, vertices, err);
-    apsp_graph *g = NULL;
     if (status == APSP_OK)
-        status = apsp_read_graph(c->input, &c->read, &g, err);
+        status = apsp_read_graph(c->input, &c->read, g, err);
     if (status == APSP_OK && vertices == 0)
-        status = apsp_solver_check(solver, g->vertices, err);
-    if (status == APSP_OK)
-        status = naming_input(c, apsp_graph_to_matrix(g, m, err), err);
-    apsp_graph_destroy(g);
+        status = apsp_solver_check(solver, (*g)->vertices, err);
     return status;
+}
+
+/* The row writer, timed: the seconds spent writing are the write step of -v, apart from the
+ * download that they overlap. */
+typedef struct timed_writer {
+    apsp_row_writer *writer;
+    double seconds;
+} timed_writer;
+
+static apsp_status put_rows_timed(void *context, size_t first_row, size_t count,
+                                  const int32_t *rows, size_t pitch, apsp_error *error) {
+    timed_writer *t = context;
+    double start = cli_clock();
+    apsp_status status = apsp_row_writer_put(t->writer, first_row, count, rows, pitch, error);
+    t->seconds += cli_clock() - start;
+    return status;
+}
+
+/* A binary output (hw3, npy) is written as the rows come off the devices: the host never holds
+ * the matrix. Takes the output over. */
+static apsp_status solve_to_rows(const cli *c, apsp_solver *solver, const apsp_graph *g,
+                                 apsp_output *out, apsp_report *report, run_times *times,
+                                 apsp_error *err) {
+    timed_writer t = {0};
+    apsp_status status = apsp_row_writer_begin(out, c->output_format, g->vertices, &t.writer, err);
+    if (status == APSP_OK)
+        status = apsp_solver_solve_graph(solver, g, put_rows_timed, &t, report, err);
+    double start = cli_clock();
+    if (status == APSP_OK)
+        status = apsp_row_writer_finish(t.writer, err);
+    else
+        apsp_row_writer_abort(t.writer);
+    times->write = t.seconds + (cli_clock() - start);
+    if (status == APSP_OK)
+        report->download_seconds -= t.seconds;
+    return status;
+}
+
+/* The text output needs the whole matrix. Takes the output over. */
+static apsp_status solve_to_matrix(const cli *c, apsp_solver *solver, const apsp_graph *g,
+                                   apsp_output *out, apsp_report *report, run_times *times,
+                                   apsp_error *err) {
+    apsp_matrix *m = NULL;
+    apsp_status status = naming_input(c, apsp_graph_to_matrix(g, &m, err), err);
+    if (status == APSP_OK)
+        status = apsp_solver_solve(solver, m, report, err);
+    double start = cli_clock();
+    if (status == APSP_OK)
+        status = apsp_output_commit(out, c->output_format, m, err);
+    else
+        apsp_output_abort(out);
+    times->write = cli_clock() - start;
+    apsp_matrix_destroy(m);
+    return status;
+}
+
+static int streams_rows(const cli *c) {
+    apsp_format format = c->output_format ? c->output_format : apsp_format_for(c->output, 1);
+    return format == APSP_FORMAT_HW3 || format == APSP_FORMAT_NPY;
 }
 
 static int run(cli *c) {
@@ -458,8 +513,9 @@ static int run(cli *c) {
     apsp_error err = {0};
     apsp_output *out = NULL;
     apsp_solver *solver = NULL;
-    apsp_matrix *m = NULL;
+    apsp_graph *g = NULL;
     apsp_report report;
+    run_times times = {0};
     progress prog = {.start = t0};
     if (c->progress_lines || (!c->quiet && isatty(STDERR_FILENO))) {
         prog.lines = c->progress_lines;
@@ -471,27 +527,25 @@ static int run(cli *c) {
     apsp_status status = prepare(c, &out, &solver, &err);
     double t1 = cli_clock();
     if (status == APSP_OK)
-        status = read_input(c, solver, &m, &err);
-    double t2 = cli_clock();
-    if (status == APSP_OK)
-        status = apsp_solver_solve(solver, m, &report, &err);
-    double t3 = cli_clock();
+        status = read_input(c, solver, &g, &err);
+    times.read = cli_clock() - t1;
     if (status == APSP_OK) {
-        status = apsp_output_commit(out, c->output_format, m, &err);
+        status = (streams_rows(c) ? solve_to_rows : solve_to_matrix)(c, solver, g, out, &report,
+                                                                     &times, &err);
         out = NULL;
     }
-    double t4 = cli_clock();
     apsp_output_abort(out);
     signals_watch_output(NULL);
     apsp_solver_destroy(solver);
-    run_times times = {.read = t2 - t1, .write = t4 - t3, .total = t4 - t0};
+    times.total = cli_clock() - t0;
+    size_t vertices = g ? g->vertices : 0;
+    apsp_graph_destroy(g);
     if (status == APSP_OK && c->verbose) {
-        report_print(m, &report, &times);
+        report_print(vertices, &report, &times);
         note_missing_platforms(&report);
     }
     if (status == APSP_OK && c->stats_json)
-        report_json(m, &report, &times);
-    apsp_matrix_destroy(m);
+        report_json(vertices, &report, &times);
     if (status != APSP_OK) {
         fprintf(stderr, "apsp: %s\n", err.message);
         return exit_code(status);

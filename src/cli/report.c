@@ -32,10 +32,10 @@ static double relax_per_second(const apsp_report *r) {
     return r->compute_seconds > 0 ? relax / r->compute_seconds : 0.0;
 }
 
-void report_print(const apsp_matrix *m, const apsp_report *r, const run_times *t) {
+void report_print(size_t vertices, const apsp_report *r, const run_times *t) {
     fprintf(stderr,
             "apsp: backend %s on %s; V = %zu padded to %zu; round depth %d; programs built %d\n",
-            r->backend, r->device, m->n, r->padded, r->tile, r->program_builds);
+            r->backend, r->device, vertices, r->padded, r->tile, r->program_builds);
     fprintf(stderr, "apsp: chosen by %s\n", r->choice);
     fprintf(stderr,
             "apsp: read %.3f s, setup %.3f s, upload %.3f s, compute %.3f s (%.2f G relax/s), "
@@ -65,7 +65,7 @@ static void json_string(const char *text) {
     fputc('"', stderr);
 }
 
-void report_json(const apsp_matrix *m, const apsp_report *r, const run_times *t) {
+void report_json(size_t vertices, const apsp_report *r, const run_times *t) {
     fputs("{\"backend\":", stderr);
     json_string(r->backend);
     fputs(",\"device\":", stderr);
@@ -78,7 +78,7 @@ void report_json(const apsp_matrix *m, const apsp_report *r, const run_times *t)
             "\"compute_s\":%.6f,\"download_s\":%.6f,\"write_s\":%.6f,\"total_s\":%.6f,"
             "\"relax_per_s\":%.6g,\"streamed\":%s,\"stream_pivots\":%zu,\"stream_blocks\":%zu,"
             "\"stream_rows\":%zu,\"stream_bytes_up\":%llu,\"stream_bytes_down\":%llu}\n",
-            r->devices, m->n, r->padded, r->tile, r->threads, r->program_builds, t->read,
+            r->devices, vertices, r->padded, r->tile, r->threads, r->program_builds, t->read,
             r->setup_seconds, r->upload_seconds, r->compute_seconds, r->download_seconds, t->write,
             t->total, relax_per_second(r), r->streamed ? "true" : "false", r->stream_pivots,
             r->stream_blocks, r->stream_rows, (unsigned long long)r->stream_bytes_up,

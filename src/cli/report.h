@@ -23,9 +23,9 @@ typedef struct run_times {
 } run_times;
 
 /* -v: backend, devices, sizes, and the time of each step. */
-void report_print(const apsp_matrix *matrix, const apsp_report *report, const run_times *times);
+void report_print(size_t vertices, const apsp_report *report, const run_times *times);
 
 /* --stats-json: the same as one JSON object on one line. */
-void report_json(const apsp_matrix *matrix, const apsp_report *report, const run_times *times);
+void report_json(size_t vertices, const apsp_report *report, const run_times *times);
 
 #endif

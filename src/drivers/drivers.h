@@ -13,6 +13,13 @@ apsp_status drive_rows(const apsp_backend_impl *impl, backend_device *const *dev
                        apsp_matrix *matrix, const apsp_options *options, apsp_report *report,
                        apsp_error *error);
 
+/* Whether the backend's devices make their rows from an edge list and hand them on
+ * (load_graph, store_rows); drive_graph solves a checked graph that way, as drive_rows would. */
+int drive_takes_graphs(const apsp_backend_impl *impl);
+apsp_status drive_graph(const apsp_backend_impl *impl, backend_device *const *devices, size_t count,
+                        const apsp_graph *graph, apsp_rows_fn rows, void *context,
+                        const apsp_options *options, apsp_report *report, apsp_error *error);
+
 /* Whether a solve of `vertices` vertices can run on the devices (the geometry, the buffer caps,
  * the devices' memory), without a matrix. */
 apsp_status drive_check(const apsp_backend_impl *impl, backend_device *const *devices, size_t count,

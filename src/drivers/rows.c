@@ -11,6 +11,7 @@
  * at the end. One device does the plain order, which has nothing to hide. */
 #include "backends.h"
 #include "base/error.h"
+#include "base/graph.h"
 #include "base/matrix.h"
 #include "base/util.h"
 #include "drivers/drivers.h"
@@ -226,19 +227,53 @@ static apsp_status prepare_team(const team *t, apsp_error *error) {
     return status;
 }
 
-static apsp_status load_team(const team *t, apsp_matrix *m, apsp_error *error) {
+/* What a solve reads and writes: the caller's host matrix in place, or an edge list in and rows
+ * handed on (each device makes its rows from the edges and hands them on in order). */
+typedef struct solve_io {
+    apsp_matrix *matrix;
+    const apsp_graph *graph;
+    apsp_rows_fn rows;
+    void *context;
+} solve_io;
+
+static apsp_status load_team(const team *t, const solve_io *io, apsp_error *error) {
     apsp_status status = APSP_OK;
     for (size_t i = 0; i < t->count && status == APSP_OK; i++)
         if (holds_rows(t, i))
-            status = t->impl->load(t->devices[i], m, error);
+            status = io->matrix ? t->impl->load(t->devices[i], io->matrix, error)
+                                : t->impl->load_graph(t->devices[i], io->graph, error);
     return status;
 }
 
-static apsp_status store_team(const team *t, apsp_matrix *m, apsp_error *error) {
+/* Rows handed on from a graph with negative weights: a negative diagonal cell is a negative
+ * cycle (matrix_check_cycles), which stops the solve before that row is handed on. */
+typedef struct cycle_watch {
+    apsp_rows_fn rows;
+    void *context;
+} cycle_watch;
+
+static apsp_status watch_rows(void *context, size_t first_row, size_t count, const int32_t *rows,
+                              size_t pitch, apsp_error *error) {
+    const cycle_watch *w = context;
+    for (size_t r = 0; r < count; r++)
+        if (rows[r * pitch + first_row + r] < 0)
+            return fail(error, APSP_ERR_NEGATIVE_CYCLE,
+                        "the graph has a negative cycle: vertex %zu reaches itself by a path of "
+                        "negative total weight, so shortest distances do not exist",
+                        first_row + r);
+    return w->rows(w->context, first_row, count, rows, pitch, error);
+}
+
+/* Devices hold increasing ranges of rows, so handing them on device by device keeps the order. */
+static apsp_status store_team(const team *t, const solve_io *io, int negative, apsp_error *error) {
+    cycle_watch watch = {io->rows, io->context};
+    apsp_rows_fn rows = negative ? watch_rows : io->rows;
+    void *context = negative ? &watch : io->context;
     apsp_status status = APSP_OK;
     for (size_t i = 0; i < t->count && status == APSP_OK; i++)
         if (holds_rows(t, i))
-            status = t->impl->store(t->devices[i], m, error);
+            status = io->matrix ? t->impl->store(t->devices[i], io->matrix, error)
+                                : t->impl->store_rows(t->devices[i], rows, context, error);
     return status;
 }
 
@@ -261,28 +296,30 @@ apsp_status drive_check(const apsp_backend_impl *impl, backend_device *const *de
     return status;
 }
 
-apsp_status drive_rows(const apsp_backend_impl *impl, backend_device *const *devices, size_t count,
-                       apsp_matrix *m, const apsp_options *options, apsp_report *report,
-                       apsp_error *error) {
-    team t = {.impl = impl, .devices = devices, .count = count, .options = options};
+static apsp_status drive(team *t, const solve_io *io, apsp_report *report, apsp_error *error) {
+    const apsp_backend_impl *impl = t->impl;
+    backend_device *const *devices = t->devices;
+    size_t count = t->count;
     double t0 = seconds_now();
-    apsp_status status = arrange_team(&t, m->n, error);
-    int negative = 0;
-    if (status == APSP_OK) /* read only once the devices said they can take it */
-        status = matrix_check_cells(m, &negative, error);
+    apsp_status status = arrange_team(t, io->matrix ? io->matrix->n : io->graph->vertices, error);
+    int negative = 0;                    /* the kernels' negative form (backend.h: set_negative) */
+    if (status == APSP_OK && io->matrix) /* read only once the devices said they can take it */
+        status = matrix_check_cells(io->matrix, &negative, error);
+    else if (status == APSP_OK)
+        negative = graph_has_negative(io->graph);
     for (size_t i = 0; i < count && status == APSP_OK; i++)
         status = impl->set_negative(devices[i], negative, error);
     double t1 = seconds_now();
     if (status == APSP_OK)
-        status = load_team(&t, m, error);
+        status = load_team(t, io, error);
     double t2 = seconds_now();
     if (status == APSP_OK)
-        status = run_rounds(&t, error);
+        status = run_rounds(t, error);
     double t3 = seconds_now();
     if (status == APSP_OK)
-        status = store_team(&t, m, error);
-    if (status == APSP_OK && negative)
-        status = matrix_check_cycles(m, error);
+        status = store_team(t, io, negative, error);
+    if (status == APSP_OK && negative && io->matrix)
+        status = matrix_check_cycles(io->matrix, error);
     double t4 = seconds_now();
     for (size_t i = 0; i < count; i++)
         impl->drain(devices[i]);
@@ -291,10 +328,30 @@ apsp_status drive_rows(const apsp_backend_impl *impl, backend_device *const *dev
     if (status != APSP_OK || !report)
         return status;
     snprintf(report->backend, sizeof report->backend, "%s", apsp_backend_name(impl->kind));
-    describe_team(&t, report);
+    describe_team(t, report);
     report->setup_seconds = t1 - t0;
     report->upload_seconds = t2 - t1;
     report->compute_seconds = t3 - t2;
     report->download_seconds = t4 - t3;
     return APSP_OK;
+}
+
+apsp_status drive_rows(const apsp_backend_impl *impl, backend_device *const *devices, size_t count,
+                       apsp_matrix *m, const apsp_options *options, apsp_report *report,
+                       apsp_error *error) {
+    team t = {.impl = impl, .devices = devices, .count = count, .options = options};
+    const solve_io io = {.matrix = m};
+    return drive(&t, &io, report, error);
+}
+
+int drive_takes_graphs(const apsp_backend_impl *impl) {
+    return impl->load_graph && impl->store_rows;
+}
+
+apsp_status drive_graph(const apsp_backend_impl *impl, backend_device *const *devices, size_t count,
+                        const apsp_graph *graph, apsp_rows_fn rows, void *context,
+                        const apsp_options *options, apsp_report *report, apsp_error *error) {
+    team t = {.impl = impl, .devices = devices, .count = count, .options = options};
+    const solve_io io = {.graph = graph, .rows = rows, .context = context};
+    return drive(&t, &io, report, error);
 }

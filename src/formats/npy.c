@@ -13,7 +13,7 @@
 enum { NPY_ALIGN = 64, NPY_PREAMBLE = 10, NPY_HEADER_MAX = 256 };
 
 /* The whole header, preamble included; returns its length (a multiple of NPY_ALIGN). */
-static size_t npy_header(size_t n, char out[NPY_HEADER_MAX]) {
+size_t npy_header(size_t n, char out[NPY_HEADER_MAX]) {
     char dict[128];
     int len = snprintf(dict, sizeof dict,
                        "{'descr': '<i4', 'fortran_order': False, 'shape': (%zu, %zu), }", n, n);

@@ -4,6 +4,7 @@
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/parallel.h"
+#include "formats/formats.h"
 #include "formats/output_file.h"
 
 #include <errno.h>
@@ -146,4 +147,88 @@ apsp_status commit_int32_rows(apsp_output *output, const apsp_matrix *matrix, co
         return s;
     }
     return output_finish(output, error);
+}
+
+/* A solve's rows written as they come (apsp_row_writer_*): the header first, then each batch of
+ * rows at its offset (a regular file, on several threads for a large batch) or in order (a
+ * stream). */
+struct apsp_row_writer {
+    apsp_output *output;
+    size_t vertices;
+    size_t next_row; /* rows come in order, each once */
+    uint64_t base;   /* the header's bytes */
+};
+
+apsp_status apsp_row_writer_begin(apsp_output *output, apsp_format format, size_t vertices,
+                                  apsp_row_writer **out, apsp_error *error) {
+    *out = NULL;
+    if (format == APSP_FORMAT_AUTO)
+        format = apsp_format_for(output_target_path(output), 1);
+    char header[256];
+    size_t header_bytes = 0;
+    if (format == APSP_FORMAT_NPY)
+        header_bytes = npy_header(vertices, header);
+    else if (format != APSP_FORMAT_HW3) {
+        apsp_output_abort(output);
+        return fail(error, APSP_ERR_USAGE, "rows cannot be written as they come in %s",
+                    apsp_format_name(format));
+    }
+    apsp_row_writer *w = apsp_calloc(1, sizeof *w);
+    apsp_status status = w ? APSP_OK : fail(error, APSP_ERR_NO_MEMORY, "out of memory");
+    uint64_t bytes = header_bytes + (uint64_t)vertices * vertices * sizeof(int32_t);
+    if (status == APSP_OK)
+        status = output_begin(output, bytes, error);
+    row_writer rw = {.fd = output_file_fd(output), .stream = output_stream(output)};
+    int err = status == APSP_OK ? write_header(&rw, header, header_bytes) : 0;
+    if (err)
+        status = fail(error, APSP_ERR_OUTPUT, "%s: writing the output failed: %s",
+                      output_target_path(output), strerror(err));
+    if (status != APSP_OK) {
+        free(w);
+        apsp_output_abort(output);
+        return status;
+    }
+    *w = (apsp_row_writer){.output = output, .vertices = vertices, .base = header_bytes};
+    *out = w;
+    return APSP_OK;
+}
+
+apsp_status apsp_row_writer_put(void *writer, size_t first_row, size_t count, const int32_t *rows,
+                                size_t pitch, apsp_error *error) {
+    apsp_row_writer *w = writer;
+    if (first_row != w->next_row || count > w->vertices - first_row || pitch < w->vertices)
+        return fail(error, APSP_ERR_INTERNAL, "rows %zu-%zu came out of order (next: %zu)",
+                    first_row, first_row + count, w->next_row);
+    /* The batch as a matrix of its own, at its place in the file. */
+    const apsp_matrix batch = {.n = w->vertices, .stride = pitch, .data = (int32_t *)rows};
+    row_writer rw = {.base = w->base + (uint64_t)first_row * w->vertices * sizeof(int32_t),
+                     .matrix = &batch,
+                     .fd = output_file_fd(w->output),
+                     .stream = output_stream(w->output)};
+    uint64_t bytes = (uint64_t)count * w->vertices * sizeof(int32_t);
+    unsigned threads = rw.fd >= 0 && bytes >= PARALLEL_WRITE_BYTES ? WRITE_THREADS : 1;
+    int err = parallel_slices(count, threads, write_rows, &rw);
+    if (err)
+        return fail(error, APSP_ERR_OUTPUT, "%s: writing the output failed: %s",
+                    output_target_path(w->output), strerror(err));
+    w->next_row += count;
+    return APSP_OK;
+}
+
+apsp_status apsp_row_writer_finish(apsp_row_writer *w, apsp_error *error) {
+    if (w->next_row != w->vertices) {
+        apsp_row_writer_abort(w);
+        return fail(error, APSP_ERR_INTERNAL, "the output got %zu of %zu rows", w->next_row,
+                    w->vertices);
+    }
+    apsp_status status = output_finish(w->output, error);
+    free(w);
+    return status;
+}
+
+void apsp_row_writer_abort(apsp_row_writer *w) {
+    if (!w)
+        return;
+    apsp_output_abort(w->output);
+    free(w);
 }

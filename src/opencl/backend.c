@@ -156,6 +156,14 @@ static apsp_status opencl_store(backend_device *d, apsp_matrix *m, apsp_error *e
     return status;
 }
 
+static apsp_status opencl_store_rows(backend_device *d, apsp_rows_fn rows, void *context,
+                                     apsp_error *error) {
+    apsp_status status = layout_store_rows(d, rows, context, error);
+    if (status == APSP_OK)
+        rounds_log_profile(d);
+    return status;
+}
+
 static void opencl_summarize(backend_device *d, device_summary *s) {
     snprintf(s->device, sizeof s->device, "%s", d->name);
     s->tile = d->params.tile;
@@ -180,6 +188,8 @@ const apsp_backend_impl apsp_backend_opencl = {
     .relax = rounds_relax,
     .wait_round = rounds_wait,
     .store = opencl_store,
+    .load_graph = layout_load_graph,
+    .store_rows = opencl_store_rows,
     .drain = opencl_drain,
     .unload = opencl_unload,
     .summarize = opencl_summarize,

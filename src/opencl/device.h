@@ -31,7 +31,7 @@ enum { ROUND_EVENTS = 8 };
 
 typedef struct cl_kernels {
     cl_program program;
-    cl_kernel col_copy, phase1, phase2, phase3, pad, stream;
+    cl_kernel col_copy, phase1, phase2, phase3, pad, stream, scatter;
     char options[1024]; /* the build options of the program; "" before the first build */
 } cl_kernels;
 
@@ -148,6 +148,14 @@ apsp_status layout_prepare(backend_device *d, const solve_geometry *geometry, si
                            size_t row_end, apsp_error *error);
 apsp_status layout_load(backend_device *d, apsp_matrix *matrix, apsp_error *error);
 apsp_status layout_store(backend_device *d, apsp_matrix *matrix, apsp_error *error);
+/* Sets the band's cells outside the first real_vertices x real_vertices to INF, and their
+ * diagonal to 0 (real_vertices = 0: the whole band). */
+apsp_status layout_queue_pad(backend_device *d, const cl_band *band, size_t real_vertices,
+                             apsp_error *error);
+/* graph_io.c: the rows made on the device from an edge list, and handed out as they come. */
+apsp_status layout_load_graph(backend_device *d, const apsp_graph *graph, apsp_error *error);
+apsp_status layout_store_rows(backend_device *d, apsp_rows_fn rows, void *context,
+                              apsp_error *error);
 void layout_release(backend_device *d);
 /* What apsp may use of the device's memory (options->device_memory below the global memory),
  * with " (--device-memory)" or " of global memory" at *source when it is not NULL. */

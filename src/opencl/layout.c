@@ -188,10 +188,10 @@ static int band_has_real_rows(const cl_layout *l, const cl_band *band, band_rect
     return 1;
 }
 
-/* Sets the band's cells outside the real graph to INF, and their diagonal to 0. */
-static apsp_status queue_padding(backend_device *d, const cl_band *band, apsp_error *error) {
+apsp_status layout_queue_pad(backend_device *d, const cl_band *band, size_t real_vertices,
+                             apsp_error *error) {
     const cl_layout *l = &d->layout;
-    cl_int n = (cl_int)l->geometry.n, real_n = (cl_int)l->geometry.vertices;
+    cl_int n = (cl_int)l->geometry.n, real_n = (cl_int)real_vertices;
     cl_int row0 = (cl_int)band->row0;
     SET_ARG(d->kernels.pad, "pad", 0, band->buffer);
     SET_ARG(d->kernels.pad, "pad", 1, n);
@@ -220,7 +220,7 @@ static apsp_status upload(backend_device *d, const apsp_matrix *m, apsp_error *e
                                b);
         }
         if (l->geometry.n > l->geometry.vertices) {
-            apsp_status status = queue_padding(d, band, error);
+            apsp_status status = layout_queue_pad(d, band, l->geometry.vertices, error);
             if (status != APSP_OK)
                 return status;
         }

@@ -135,6 +135,8 @@ static apsp_status create_kernels(backend_device *d, apsp_error *error) {
     if (status == APSP_OK)
         status = create_kernel(d, &k->pad, "fw_pad", 1, error);
     if (status == APSP_OK)
+        status = create_kernel(d, &k->scatter, "fw_scatter", 1, error);
+    if (status == APSP_OK)
         status = create_kernel(d, &k->stream, "fw_stream",
                                (size_t)p->group_rows * (size_t)p->group_cols, error);
     return status;
@@ -174,7 +176,8 @@ apsp_status program_set_negative(backend_device *d, int negative, apsp_error *er
 }
 
 void program_release(cl_kernels *k) {
-    cl_kernel kernels[] = {k->col_copy, k->phase1, k->phase2, k->phase3, k->pad, k->stream};
+    cl_kernel kernels[] = {k->col_copy, k->phase1, k->phase2, k->phase3,
+                           k->pad,      k->stream, k->scatter};
     for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++)
         if (kernels[i])
             clReleaseKernel(kernels[i]);

@@ -1,0 +1,206 @@
+/* A solve from an edge list to rows handed on as they come (apsp_solver_solve_graph), so that the
+ * host never holds the V x V matrix:
+ *   in:  the edges go up (12 bytes each: 9.6 MB for V = 40000, E = 20 V, against 6.4 GB of
+ *        matrix) and each band is made on the device: fw_pad sets it to INF with a 0 diagonal,
+ *        fw_scatter lowers the cells of the edges leaving its rows (atomic_min);
+ *   out: the real rows come down in batches into two pinned (page-locked) buffers in turn; while
+ *        one batch is handed to the caller (who writes it to the output file), the next one is
+ *        on its way, so the download and the write overlap and transfers run at pinned speed. */
+#include "base/error.h"
+#include "base/fault.h"
+#include "opencl/device.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Bytes of one pinned batch: large enough that a batch's transfer and write cost far more than
+ * the call around them, small enough that two are nothing beside the matrix. */
+enum { BATCH_BYTES = 64 << 20, SCATTER_GROUP = 256 };
+
+typedef struct edge_buffers {
+    cl_mem source, target, weight;
+} edge_buffers;
+
+static void release_edges(edge_buffers *e) {
+    cl_mem all[] = {e->source, e->target, e->weight};
+    for (size_t i = 0; i < 3; i++)
+        if (all[i])
+            clReleaseMemObject(all[i]);
+}
+
+static apsp_status copy_up(backend_device *d, const void *host, size_t bytes, cl_mem *buffer,
+                           apsp_error *error) {
+    cl_int err;
+    *buffer =
+        FAULT_CL_OBJECT(&err, clCreateBuffer(d->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                             bytes, (void *)host, &err));
+    return err == CL_SUCCESS ? APSP_OK
+                             : cl_fail(error, APSP_ERR_DEVICE, err, "clCreateBuffer(edges)");
+}
+
+/* The edge list on the device, the weights as int32 (the rule keeps them in range). */
+static apsp_status upload_edges(backend_device *d, const apsp_graph *g, edge_buffers *e,
+                                apsp_error *error) {
+    int32_t *weight = apsp_malloc(g->edges * sizeof *weight);
+    if (!weight)
+        return fail(error, APSP_ERR_NO_MEMORY, "out of memory for %zu edge weights", g->edges);
+    for (size_t i = 0; i < g->edges; i++)
+        weight[i] = (int32_t)g->weight[i];
+    size_t bytes = g->edges * sizeof(int32_t);
+    apsp_status status = copy_up(d, g->source, bytes, &e->source, error);
+    if (status == APSP_OK)
+        status = copy_up(d, g->target, bytes, &e->target, error);
+    if (status == APSP_OK)
+        status = copy_up(d, weight, bytes, &e->weight, error);
+    free(weight);
+    return status;
+}
+
+static apsp_status queue_scatter(backend_device *d, const cl_band *band, const edge_buffers *e,
+                                 size_t edges, apsp_error *error) {
+    cl_int n = (cl_int)d->layout.geometry.n, row0 = (cl_int)band->row0;
+    cl_int rows = (cl_int)band->rows, count = (cl_int)edges;
+    cl_kernel k = d->kernels.scatter;
+    SET_ARG(k, "scatter", 0, band->buffer);
+    SET_ARG(k, "scatter", 1, n);
+    SET_ARG(k, "scatter", 2, row0);
+    SET_ARG(k, "scatter", 3, rows);
+    SET_ARG(k, "scatter", 4, e->source);
+    SET_ARG(k, "scatter", 5, e->target);
+    SET_ARG(k, "scatter", 6, e->weight);
+    SET_ARG(k, "scatter", 7, count);
+    size_t global = (edges + SCATTER_GROUP - 1) / SCATTER_GROUP * SCATTER_GROUP;
+    cl_int err =
+        FAULT_CL_STATUS(clEnqueueNDRangeKernel(d->queue, k, 1, NULL, &global, NULL, 0, NULL, NULL));
+    return err == CL_SUCCESS
+               ? APSP_OK
+               : cl_fail(error, APSP_ERR_DEVICE, err,
+                         "clEnqueueNDRangeKernel(scatter, rows from %zu)", band->row0);
+}
+
+apsp_status layout_load_graph(backend_device *d, const apsp_graph *g, apsp_error *error) {
+    const cl_layout *l = &d->layout;
+    if (g->edges > INT32_MAX)
+        return fail(error, APSP_ERR_TOO_LARGE, "%zu edges: at most %d on an OpenCL device",
+                    g->edges, INT32_MAX);
+    edge_buffers e = {0};
+    apsp_status status = g->edges ? upload_edges(d, g, &e, error) : APSP_OK;
+    for (size_t b = 0; b < l->band_count && status == APSP_OK; b++) {
+        status = layout_queue_pad(d, &l->bands[b], 0, error);
+        if (status == APSP_OK && g->edges)
+            status = queue_scatter(d, &l->bands[b], &e, g->edges, error);
+    }
+    if (status == APSP_OK)
+        status = rounds_first_panels(d, 0, error);
+    cl_int err = status == APSP_OK ? FAULT_CL_STATUS(clFinish(d->queue)) : CL_SUCCESS;
+    if (err != CL_SUCCESS)
+        status = cl_fail(error, APSP_ERR_DEVICE, err, "clFinish(making the matrix)");
+    if (status != APSP_OK)
+        clFinish(d->queue); /* the kernels may still read the edges */
+    release_edges(&e);
+    return status;
+}
+
+/* Two pinned batches, mapped for the host. */
+typedef struct row_batches {
+    cl_mem buffer[2];
+    int32_t *host[2];
+    cl_event ready[2];
+    size_t rows; /* rows per batch */
+} row_batches;
+
+static apsp_status map_batches(backend_device *d, row_batches *b, size_t row_bytes,
+                               apsp_error *error) {
+    b->rows = row_bytes < BATCH_BYTES ? BATCH_BYTES / row_bytes : 1;
+    for (int k = 0; k < 2; k++) {
+        cl_int err;
+        size_t bytes = b->rows * row_bytes;
+        b->buffer[k] = FAULT_CL_OBJECT(
+            &err, clCreateBuffer(d->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL,
+                                 &err));
+        if (err != CL_SUCCESS)
+            return cl_fail(error, APSP_ERR_DEVICE, err, "clCreateBuffer(pinned rows)");
+        b->host[k] = FAULT_CL_OBJECT(&err, clEnqueueMapBuffer(d->queue, b->buffer[k], CL_TRUE,
+                                                              CL_MAP_READ | CL_MAP_WRITE, 0, bytes,
+                                                              0, NULL, NULL, &err));
+        if (err != CL_SUCCESS)
+            return cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueMapBuffer(pinned rows)");
+    }
+    return APSP_OK;
+}
+
+static void unmap_batches(backend_device *d, row_batches *b) {
+    for (int k = 0; k < 2; k++) {
+        if (b->ready[k])
+            clWaitForEvents(1, &b->ready[k]), clReleaseEvent(b->ready[k]);
+        if (b->host[k])
+            clEnqueueUnmapMemObject(d->queue, b->buffer[k], b->host[k], 0, NULL, NULL);
+        if (b->buffer[k])
+            clReleaseMemObject(b->buffer[k]);
+    }
+    clFinish(d->queue);
+}
+
+/* Rows [row, row + count) of the matrix, all in one band, into batch k (tightly packed). */
+static apsp_status queue_batch(backend_device *d, row_batches *b, int k, size_t row, size_t count,
+                               apsp_error *error) {
+    const cl_layout *l = &d->layout;
+    const cl_band *band = l->bands;
+    while (row >= band->row0 + band->rows)
+        band++;
+    size_t real_n = l->geometry.vertices, row_bytes = real_n * sizeof(cl_int);
+    size_t device_origin[3] = {0, row - band->row0, 0}, host_origin[3] = {0, 0, 0};
+    size_t region[3] = {row_bytes, count, 1};
+    if (b->ready[k])
+        clReleaseEvent(b->ready[k]), b->ready[k] = NULL;
+    cl_int err = FAULT_CL_STATUS(clEnqueueReadBufferRect(
+        d->queue, band->buffer, CL_FALSE, device_origin, host_origin, region,
+        l->geometry.n * sizeof(cl_int), 0, row_bytes, 0, b->host[k], 0, NULL, &b->ready[k]));
+    return err == CL_SUCCESS
+               ? APSP_OK
+               : cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueReadBufferRect(rows %zu)", row);
+}
+
+/* Batch k, once it is there, to the caller. */
+static apsp_status hand_on(row_batches *b, int k, size_t row, size_t count, size_t vertices,
+                           apsp_rows_fn rows, void *context, apsp_error *error) {
+    cl_int err = FAULT_CL_STATUS(clWaitForEvents(1, &b->ready[k]));
+    if (err != CL_SUCCESS)
+        return cl_fail(error, APSP_ERR_DEVICE, err, "clWaitForEvents(rows %zu)", row);
+    return rows(context, row, count, b->host[k], vertices, error);
+}
+
+/* The rows of the next batch from `row`: at most a batch, within one band and the real rows. */
+static size_t batch_rows(const cl_layout *l, const row_batches *b, size_t row) {
+    const cl_band *band = l->bands;
+    while (row >= band->row0 + band->rows)
+        band++;
+    size_t end = band->row0 + band->rows;
+    end = end < l->row_end ? end : l->row_end;
+    end = end < l->geometry.vertices ? end : l->geometry.vertices;
+    return end - row < b->rows ? end - row : b->rows;
+}
+
+apsp_status layout_store_rows(backend_device *d, apsp_rows_fn rows, void *context,
+                              apsp_error *error) {
+    const cl_layout *l = &d->layout;
+    size_t vertices = l->geometry.vertices;
+    size_t end = l->row_end < vertices ? l->row_end : vertices;
+    row_batches b = {0};
+    apsp_status status =
+        l->row_begin < end ? map_batches(d, &b, vertices * sizeof(cl_int), error) : APSP_OK;
+    size_t last_row = 0, last_count = 0;
+    int k = 0;
+    for (size_t row = l->row_begin; row < end && status == APSP_OK; k ^= 1) {
+        size_t count = batch_rows(l, &b, row);
+        status = queue_batch(d, &b, k, row, count, error);
+        if (status == APSP_OK && last_count)
+            status = hand_on(&b, k ^ 1, last_row, last_count, vertices, rows, context, error);
+        last_row = row, last_count = count;
+        row += count;
+    }
+    if (status == APSP_OK && last_count)
+        status = hand_on(&b, k ^ 1, last_row, last_count, vertices, rows, context, error);
+    unmap_batches(d, &b);
+    return status;
+}
