@@ -347,6 +347,31 @@ static void solve_graph_on(apsp_backend_kind backend, const char *device, uint64
     got = apsp_solver_solve_graph(s, g, collect_rows, &stop, &r, &err);
     CHECK(got == APSP_ERR_OUTPUT && strstr(err.message, "refused"),
           "a failing rows function did not stop the solve: %d %s", got, err.message);
+    /* Negative weights by potentials (no negative cycle): the kernels' negative form. */
+    int32_t *neg = oracle_matrix_new(v);
+    for (size_t e = 0; neg && e < g->edges; e++) {
+        g->weight[e] += (g->source[e] * 37) % 50 - (g->target[e] * 37) % 50;
+        oracle_add_edge(neg, v, g->source[e], g->target[e], (int32_t)g->weight[e]);
+    }
+    if (neg)
+        oracle_floyd_warshall(neg, v);
+    collected n = {.d = c.d, .v = (size_t)v, .fail_at_row = -1};
+    got = apsp_solver_solve_graph(s, g, collect_rows, &n, &r, &err);
+    CHECK(neg && got == APSP_OK && !n.out_of_order && n.next_row >= (size_t)v &&
+              memcmp(n.d, neg, (size_t)v * v * sizeof(int32_t)) == 0,
+          "solve_graph with negative weights on %s (cap %llu): status %d (%s), cells differ",
+          r.backend, (unsigned long long)cap, got, got ? err.message : "");
+    free(neg);
+    /* A cycle 250 -> 260 -> 250 of weight -1: refused, the rows from 250 on not handed on. */
+    int32_t p250 = (250 * 37) % 50, p260 = (260 * 37) % 50;
+    apsp_graph_append(g, 250, 260, p250 - p260, &err);
+    apsp_graph_append(g, 260, 250, p260 - p250 - 1, &err);
+    collected cyc = {.d = c.d, .v = (size_t)v, .fail_at_row = -1};
+    got = apsp_solver_solve_graph(s, g, collect_rows, &cyc, &r, &err);
+    CHECK(got == APSP_ERR_NEGATIVE_CYCLE && strstr(err.message, "negative cycle: vertex") &&
+              cyc.next_row <= 250,
+          "a negative cycle on %s: status %d (%s), rows handed on up to %zu",
+          apsp_backend_name(backend), got, err.message, cyc.next_row);
     g->target[5] = v; /* an endpoint out of range */
     got = apsp_solver_solve_graph(s, g, collect_rows, &c, &r, &err);
     CHECK(got == APSP_ERR_USAGE && strstr(err.message, "edge 5"),
