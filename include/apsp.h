@@ -373,6 +373,28 @@ APSP_EXPORT void apsp_output_set_log(apsp_output *output, apsp_log_fn log, void 
  * directly (/dev/null, a pipe) or in place. */
 APSP_EXPORT const char *apsp_output_temp_path(const apsp_output *output);
 
+/* Shortest paths (src/paths/). The predecessor of vertex j on a shortest path from source i, as
+ * SciPy's return_predecessors: APSP_NO_PREDECESSOR for the source itself and for unreachable
+ * vertices. */
+#define APSP_NO_PREDECESSOR (-9999)
+/* Derives the predecessors of sources [first, first + count) after the solve, from the solved
+ * distances and the graph they came from (as transformed: --undirected, --unweighted), into
+ * pred: count rows of V int32, row-major (row r is source first + r). A breadth-first search over
+ * the tight edges (d(i,k) + w(k,j) = d(i,j)) from each source, on `threads` host threads (0: one
+ * per core), O(V E) in all; the tree is valid with zero-weight cycles and repeated edges, and
+ * self-loops are ignored. Refuses (APSP_ERR_USAGE) a graph and matrix of different V, edges
+ * outside [0, V), a diagonal that is not 0, and distances the graph contradicts (a vertex at a
+ * finite distance that no path of that length reaches, or an edge that makes a path shorter). */
+APSP_EXPORT apsp_status apsp_predecessors(const apsp_graph *graph, const apsp_matrix *distances,
+                                          size_t first, size_t count, unsigned threads,
+                                          int32_t *pred, apsp_error *error);
+/* One shortest path read off the predecessor row of `source`: its vertices from source to
+ * target into path (room for `vertices`), their number in *length; 0 when the target is
+ * unreachable, 1 when it is the source. Refuses (APSP_ERR_USAGE) a vertex outside [0, V) and a
+ * row whose predecessors do not lead back to the source. */
+APSP_EXPORT apsp_status apsp_path(const int32_t *pred_row, size_t vertices, size_t source,
+                                  size_t target, int32_t *path, size_t *length, apsp_error *error);
+
 APSP_EXPORT const char *apsp_version(void);
 
 #ifdef __cplusplus
