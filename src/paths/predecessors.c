@@ -21,11 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The graph's out-edges, row k in [start[k], start[k + 1]). */
+/* The graph's edges by one end: row k, [start[k], start[k + 1]), holds the edges whose source
+ * (out-adjacency) or target (in-adjacency) is k, by their other end. */
 typedef struct adjacency {
     size_t vertices;
     size_t *start;
-    int32_t *target;
+    int32_t *other;
     int64_t *weight;
 } adjacency;
 
@@ -43,14 +44,17 @@ static int arc_order(const void *a, const void *b) {
 
 static void adjacency_free(adjacency *a) {
     free(a->start);
-    free(a->target);
+    free(a->other);
     free(a->weight);
 }
 
 /* Counting sort by source, then each row sorted by target and its repeated pairs merged to the
  * least weight. Self-loops never lie on a shortest path (d(i,k) + w = d(i,k) only for w = 0, and
  * then k was reached already) and are left out. */
-static apsp_status adjacency_build(const apsp_graph *g, adjacency *a, apsp_error *error) {
+static apsp_status adjacency_build(const apsp_graph *g, int by_target, adjacency *a,
+                                   apsp_error *error) {
+    const int32_t *key = by_target ? g->target : g->source;
+    const int32_t *other = by_target ? g->source : g->target;
     size_t v = g->vertices;
     memset(a, 0, sizeof *a);
     a->vertices = v;
@@ -72,13 +76,13 @@ static apsp_status adjacency_build(const apsp_graph *g, adjacency *a, apsp_error
     }
     for (size_t e = 0; e < g->edges; e++)
         if (g->source[e] != g->target[e])
-            a->start[(size_t)g->source[e] + 1]++;
+            a->start[(size_t)key[e] + 1]++;
     for (size_t k = 0; k < v; k++)
         a->start[k + 1] += a->start[k];
     memcpy(fill, a->start, v * sizeof *fill);
     for (size_t e = 0; e < g->edges; e++)
         if (g->source[e] != g->target[e])
-            arcs[fill[g->source[e]]++] = (arc){g->target[e], g->weight[e]};
+            arcs[fill[key[e]]++] = (arc){other[e], g->weight[e]};
     free(fill);
     /* Sort each row and keep the first (least) weight of each target, compacting in place. */
     size_t kept = 0;
@@ -91,9 +95,9 @@ static apsp_status adjacency_build(const apsp_graph *g, adjacency *a, apsp_error
                 arcs[kept++] = arcs[e];
     }
     a->start[v] = kept;
-    a->target = apsp_malloc((kept ? kept : 1) * sizeof *a->target);
+    a->other = apsp_malloc((kept ? kept : 1) * sizeof *a->other);
     a->weight = apsp_malloc((kept ? kept : 1) * sizeof *a->weight);
-    if (!a->target || !a->weight) {
+    if (!a->other || !a->weight) {
         free(arcs);
         adjacency_free(a);
         return fail(error, APSP_ERR_NO_MEMORY,
@@ -102,7 +106,7 @@ static apsp_status adjacency_build(const apsp_graph *g, adjacency *a, apsp_error
                     kept);
     }
     for (size_t e = 0; e < kept; e++) {
-        a->target[e] = arcs[e].target;
+        a->other[e] = arcs[e].target;
         a->weight[e] = arcs[e].weight;
     }
     free(arcs);
@@ -117,18 +121,28 @@ typedef struct mismatch {
                       0: an edge into vertex is shorter than d(source, vertex) */
 } mismatch;
 
+/* The sources in blocks of BLOCK, one vector lane each (see block_tight). */
+enum { BLOCK = 16 };
+
 typedef struct job {
-    const adjacency *adj;
     const apsp_matrix *d;
     size_t first;
     int32_t *pred; /* row r is source first + r */
     mismatch *bad; /* one per slice start: filled by the slice that found one */
+    /* The search (any weights): the out-adjacency. */
+    const adjacency *out;
+    /* The blocks (weights 0 <= w < INF): the in-adjacency, its weights as int32, and the
+     * zero-weight edges by source (zero_start, zero_target). */
+    const adjacency *in;
+    const int32_t *in_weight;
+    const size_t *zero_start;
+    const int32_t *zero_target;
     size_t count;
 } job;
 
 /* The search from source i into the predecessor row p. Returns 0, or 1 with *bad filled. */
 static int search(const job *jb, size_t i, int32_t *p, int32_t *queue, mismatch *bad) {
-    const adjacency *a = jb->adj;
+    const adjacency *a = jb->out;
     const int32_t *d = apsp_matrix_row(jb->d, i);
     size_t v = a->vertices;
     size_t finite = 0;
@@ -143,7 +157,7 @@ static int search(const job *jb, size_t i, int32_t *p, int32_t *queue, mismatch 
         int32_t k = queue[head++];
         int64_t dk = d[k];
         for (size_t e = a->start[k], end = a->start[k + 1]; e < end; e++) {
-            int32_t j = a->target[e];
+            int32_t j = a->other[e];
             int64_t via = dk + a->weight[e];
             if (via != d[j]) {
                 if (via < d[j]) {
@@ -173,16 +187,189 @@ enum { MISMATCH = -1 };
 
 static int search_slice(void *context, size_t begin, size_t end) {
     const job *jb = context;
-    int32_t *queue = apsp_malloc((jb->adj->vertices ? jb->adj->vertices : 1) * sizeof *queue);
+    int32_t *queue = apsp_malloc((jb->out->vertices ? jb->out->vertices : 1) * sizeof *queue);
     if (!queue)
         return ENOMEM;
     int result = 0;
-    size_t v = jb->adj->vertices;
+    size_t v = jb->out->vertices;
     for (size_t r = begin; r < end && !result; r++)
         if (search(jb, jb->first + r, jb->pred + r * v, queue, &jb->bad[begin]))
             result = MISMATCH;
     free(queue);
     return result;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define CLONED_FOR_ISAS __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define CLONED_FOR_ISAS
+#endif
+
+/* Vertex j's in-edges against BLOCK sources at once: t holds the block's distances transposed,
+ * t[k * BLOCK + b] = d(source b, k) (INF in unused lanes). Each lane's predecessor is an in-edge
+ * (k, j) of positive weight that is tight for it (the last one); zero-weight edges are left to
+ * zero_search, which keeps the tree free of zero-weight loops. Returns a mask of the lanes for
+ * which an edge gives a path shorter than d(source, j), and in *missing those at a finite distance
+ * left without a predecessor (the source's own lane among them). No test for d(source, k) = INF is
+ * needed: with 0 < w < INF and d(source, j) <= INF, INF + w neither equals nor undercuts
+ * d(source, j) (and stays below 2^31); with w = 0, d(source, k) < d(source, j) means k is
+ * reached. */
+typedef int32_t lanes __attribute__((vector_size(BLOCK * sizeof(int32_t))));
+
+CLONED_FOR_ISAS static int block_tight(const int32_t *restrict t, const size_t *restrict start,
+                                       const int32_t *restrict other,
+                                       const int32_t *restrict weight, size_t j,
+                                       int32_t *restrict pj, int *missing) {
+    lanes dj, p, shorter = {0};
+    memcpy(&dj, t + j * BLOCK, sizeof dj);
+    for (size_t b = 0; b < BLOCK; b++)
+        p[b] = APSP_NO_PREDECESSOR;
+    for (size_t e = start[j], end = start[j + 1]; e < end; e++) {
+        int32_t k = other[e], w = weight[e];
+        lanes tk;
+        memcpy(&tk, t + (size_t)k * BLOCK, sizeof tk);
+        if (w > 0) {
+            lanes via = tk + w;
+            lanes tight = via == dj; /* -1 where tight, else 0 */
+            p = (tight & k) | (~tight & p);
+            shorter |= via < dj;
+        } else {
+            shorter |= tk < dj;
+        }
+    }
+    lanes none = (p == APSP_NO_PREDECESSOR) & (dj < APSP_INF);
+    int mask = 0, lost = 0;
+    for (size_t b = 0; b < BLOCK; b++) {
+        pj[b] = p[b];
+        mask |= (shorter[b] != 0) << b;
+        lost |= (none[b] != 0) << b;
+    }
+    *missing = lost;
+    return mask;
+}
+
+/* The vertices of row i that block_tight left without a predecessor although at a finite
+ * distance: those that only zero-weight tight edges reach. A search over the zero-weight tight
+ * edges from every vertex that has its predecessor (and the source) gives each one, always from a
+ * vertex already in the tree, so no loop closes. Returns 0, or 1 with *bad filled. */
+static int zero_search(const job *jb, size_t i, int32_t *p, int32_t *queue, size_t missing,
+                       mismatch *bad) {
+    const int32_t *d = apsp_matrix_row(jb->d, i);
+    size_t v = jb->in->vertices, tail = 0;
+    for (size_t k = 0; k < v; k++)
+        if ((p[k] != APSP_NO_PREDECESSOR || k == i) && jb->zero_start[k] < jb->zero_start[k + 1])
+            queue[tail++] = (int32_t)k;
+    for (size_t head = 0; head < tail && missing > 0; head++) {
+        int32_t k = queue[head];
+        for (size_t e = jb->zero_start[k]; e < jb->zero_start[k + 1]; e++) {
+            int32_t j = jb->zero_target[e];
+            if (p[j] != APSP_NO_PREDECESSOR || (size_t)j == i || d[j] != d[k])
+                continue;
+            p[j] = k;
+            missing--;
+            queue[tail++] = j;
+        }
+    }
+    if (missing == 0)
+        return 0;
+    for (size_t j = 0; j < v; j++)
+        if (d[j] < APSP_INF && p[j] == APSP_NO_PREDECESSOR && j != i) {
+            *bad = (mismatch){1, i, j, 1};
+            return 1;
+        }
+    return 0;
+}
+
+/* Sources [first + b0, first + b1) of the job: the transposed distances of each block, the
+ * in-edges of every vertex against the block (block_tight), then zero_search on the rows that
+ * need it. */
+static int block_slice(void *context, size_t b0, size_t b1) {
+    const job *jb = context;
+    size_t v = jb->in->vertices;
+    int32_t *t = apsp_malloc(v * BLOCK * sizeof *t);
+    int32_t *queue = apsp_malloc(v * sizeof *queue);
+    if (!t || !queue) {
+        free(t);
+        free(queue);
+        return ENOMEM;
+    }
+    int result = 0;
+    for (size_t blk = b0; blk < b1 && !result; blk++) {
+        size_t r0 = blk * BLOCK, lanes = jb->count - r0 < BLOCK ? jb->count - r0 : BLOCK;
+        const int32_t *rows[BLOCK];
+        for (size_t b = 0; b < BLOCK; b++)
+            rows[b] = b < lanes ? apsp_matrix_row(jb->d, jb->first + r0 + b) : NULL;
+        for (size_t k = 0; k < v; k++)
+            for (size_t b = 0; b < BLOCK; b++)
+                t[k * BLOCK + b] = rows[b] ? rows[b][k] : APSP_INF;
+        size_t missing[BLOCK] = {0};
+        int32_t pj[BLOCK];
+        int32_t *out = jb->pred + r0 * v;
+        size_t source0 = jb->first + r0;
+        for (size_t j = 0; j < v && !result; j++) {
+            int lost,
+                shorter = block_tight(t, jb->in->start, jb->in->other, jb->in_weight, j, pj, &lost);
+            for (size_t b = 0; b < lanes; b++)
+                out[b * v + j] = pj[b];
+            if (j >= source0 && j < source0 + BLOCK)
+                lost &= ~(1 << (j - source0)); /* the source itself */
+            for (size_t b = 0; (shorter | lost) && b < lanes; b++) {
+                missing[b] += lost >> b & 1;
+                if (shorter >> b & 1) {
+                    jb->bad[b0] = (mismatch){1, source0 + b, j, 0};
+                    result = MISMATCH;
+                    break;
+                }
+            }
+        }
+        for (size_t b = 0; b < lanes && !result; b++)
+            if (missing[b] > 0 && zero_search(jb, jb->first + r0 + b, jb->pred + (r0 + b) * v,
+                                              queue, missing[b], &jb->bad[b0]))
+                result = MISMATCH;
+    }
+    free(t);
+    free(queue);
+    return result;
+}
+
+/* The zero-weight edges of the in-adjacency, by source, for zero_search; and its weights as
+ * int32. Returns 0, or -1 when out of memory. */
+static int prepare_blocks(const adjacency *in, int32_t **weight, size_t **zero_start,
+                          int32_t **zero_target) {
+    size_t v = in->vertices, m = in->start[v], zeros = 0;
+    *weight = apsp_malloc((m ? m : 1) * sizeof **weight);
+    *zero_start = apsp_calloc(v + 1, sizeof **zero_start);
+    for (size_t e = 0; e < m; e++)
+        zeros += in->weight[e] == 0;
+    *zero_target = apsp_malloc((zeros ? zeros : 1) * sizeof **zero_target);
+    if (!*weight || !*zero_start || !*zero_target)
+        return -1;
+    for (size_t j = 0; j < v; j++)
+        for (size_t e = in->start[j]; e < in->start[j + 1]; e++) {
+            (*weight)[e] = (int32_t)in->weight[e];
+            if (in->weight[e] == 0)
+                (*zero_start)[(size_t)in->other[e] + 1]++;
+        }
+    for (size_t k = 0; k < v; k++)
+        (*zero_start)[k + 1] += (*zero_start)[k];
+    size_t *fill = apsp_malloc((v ? v : 1) * sizeof *fill);
+    if (!fill)
+        return -1;
+    memcpy(fill, *zero_start, v * sizeof *fill);
+    for (size_t j = 0; j < v; j++)
+        for (size_t e = in->start[j]; e < in->start[j + 1]; e++)
+            if (in->weight[e] == 0)
+                (*zero_target)[fill[in->other[e]]++] = (int32_t)j;
+    free(fill);
+    return 0;
+}
+
+/* Whether every edge weight is 0 <= w < INF, which the blocks need. */
+static int weights_fit_blocks(const apsp_graph *g) {
+    for (size_t e = 0; e < g->edges; e++)
+        if (g->weight[e] < 0 || g->weight[e] >= APSP_INF)
+            return 0;
+    return 1;
 }
 
 /* Refuses what the derivation cannot take, naming the first problem. */
@@ -225,42 +412,57 @@ static apsp_status check_inputs(const apsp_graph *graph, const apsp_matrix *dist
     return APSP_OK;
 }
 
+/* The first mismatch a slice found (each wrote at its own start), as an error. */
+static apsp_status report_mismatch(const apsp_matrix *distances, const mismatch *bad,
+                                   apsp_error *error) {
+    while (!bad->found)
+        bad++;
+    int d = apsp_matrix_row(distances, bad->source)[bad->vertex];
+    if (bad->unreached)
+        return fail(error, APSP_ERR_USAGE,
+                    "predecessors: the distances are not the graph's shortest distances: vertex "
+                    "%zu is at distance %d from %zu, but no path of that length reaches it",
+                    bad->vertex, d, bad->source);
+    return fail(error, APSP_ERR_USAGE,
+                "predecessors: the distances are not the graph's shortest distances: an edge "
+                "into vertex %zu gives a path from %zu shorter than %d",
+                bad->vertex, bad->source, d);
+}
+
 apsp_status apsp_predecessors(const apsp_graph *graph, const apsp_matrix *distances, size_t first,
                               size_t count, unsigned threads, int32_t *pred, apsp_error *error) {
     apsp_status status = check_inputs(graph, distances, first, count, pred, error);
     if (status != APSP_OK || count == 0)
         return status;
+    /* Non-negative weights: the blocks, BLOCK sources per pass over the in-edges; otherwise
+     * (negative weights) a search per source over the out-edges. */
+    int blocks = weights_fit_blocks(graph);
     adjacency adj;
-    status = adjacency_build(graph, &adj, error);
+    status = adjacency_build(graph, blocks, &adj, error);
     if (status != APSP_OK)
         return status;
+    int32_t *in_weight = NULL, *zero_target = NULL;
+    size_t *zero_start = NULL;
     mismatch *bad = apsp_calloc(count, sizeof *bad);
-    if (!bad) {
-        adjacency_free(&adj);
-        return fail(error, APSP_ERR_NO_MEMORY, "predecessors: out of memory");
-    }
-    job jb = {&adj, distances, first, pred, bad, count};
-    int result = parallel_slices(count, threads, search_slice, &jb);
-    if (result == MISMATCH) {
-        /* The slice that found it wrote at its own start; the first slice's. */
-        const mismatch *m = bad;
-        while (!m->found)
-            m++;
-        status =
-            m->unreached
-                ? fail(error, APSP_ERR_USAGE,
-                       "predecessors: the distances are not the graph's shortest distances: "
-                       "vertex %zu is at distance %d from %zu, but no path of that length "
-                       "reaches it",
-                       m->vertex, (int)apsp_matrix_row(distances, m->source)[m->vertex], m->source)
-                : fail(error, APSP_ERR_USAGE,
-                       "predecessors: the distances are not the graph's shortest distances: "
-                       "an edge into vertex %zu gives a path from %zu shorter than %d",
-                       m->vertex, m->source, (int)apsp_matrix_row(distances, m->source)[m->vertex]);
-    } else if (result != 0) {
-        status = fail(error, APSP_ERR_NO_MEMORY, "predecessors: out of memory for the searches");
+    if (!bad || (blocks && prepare_blocks(&adj, &in_weight, &zero_start, &zero_target) != 0)) {
+        status = fail(error, APSP_ERR_NO_MEMORY, "predecessors: out of memory");
+    } else {
+        job jb = {
+            distances, first,      pred,        bad,  blocks ? NULL : &adj, blocks ? &adj : NULL,
+            in_weight, zero_start, zero_target, count};
+        int result = blocks
+                         ? parallel_slices((count + BLOCK - 1) / BLOCK, threads, block_slice, &jb)
+                         : parallel_slices(count, threads, search_slice, &jb);
+        if (result == MISMATCH)
+            status = report_mismatch(distances, bad, error);
+        else if (result != 0)
+            status =
+                fail(error, APSP_ERR_NO_MEMORY, "predecessors: out of memory for the searches");
     }
     free(bad);
+    free(in_weight);
+    free(zero_start);
+    free(zero_target);
     adjacency_free(&adj);
     return status;
 }
