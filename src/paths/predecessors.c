@@ -137,6 +137,8 @@ typedef struct job {
     const int32_t *in_weight;
     const size_t *zero_start;
     const int32_t *zero_target;
+    const int32_t *zero_from; /* the vertices with zero-weight out-edges, zero_sources of them */
+    size_t zero_sources;
     size_t count;
 } job;
 
@@ -205,47 +207,134 @@ static int search_slice(void *context, size_t begin, size_t end) {
 #define CLONED_FOR_ISAS
 #endif
 
-/* Vertex j's in-edges against BLOCK sources at once: t holds the block's distances transposed,
- * t[k * BLOCK + b] = d(source b, k) (INF in unused lanes). Each lane's predecessor is an in-edge
- * (k, j) of positive weight that is tight for it (the last one); zero-weight edges are left to
- * zero_search, which keeps the tree free of zero-weight loops. Returns a mask of the lanes for
- * which an edge gives a path shorter than d(source, j), and in *missing those at a finite distance
- * left without a predecessor (the source's own lane among them). No test for d(source, k) = INF is
- * needed: with 0 < w < INF and d(source, j) <= INF, INF + w neither equals nor undercuts
- * d(source, j) (and stays below 2^31); with w = 0, d(source, k) < d(source, j) means k is
- * reached. */
+/* Every vertex's in-edges against BLOCK sources at once: t holds the block's distances
+ * transposed, t[k * BLOCK + b] = d(source b, k) (INF in unused lanes), and pt gets the
+ * predecessors the same way. A lane's predecessor of j is an in-edge (k, j) of positive weight
+ * that is tight for it (the last one); zero-weight edges are left to zero_search, which keeps the
+ * tree free of zero-weight loops. shorter[b] becomes non-zero when an edge gives a path shorter
+ * than a distance of lane b; missing[b] counts lane b's vertices at a finite distance left
+ * without a predecessor (its source among them). No test for d(source, k) = INF is needed: with
+ * 0 < w < INF and d(source, j) <= INF, INF + w neither equals nor undercuts d(source, j) (and
+ * stays below 2^31); with w = 0, d(source, k) < d(source, j) means k is reached. */
 typedef int32_t lanes __attribute__((vector_size(BLOCK * sizeof(int32_t))));
 
-CLONED_FOR_ISAS static int block_tight(const int32_t *restrict t, const size_t *restrict start,
-                                       const int32_t *restrict other,
-                                       const int32_t *restrict weight, size_t j,
-                                       int32_t *restrict pj, int *missing) {
-    lanes dj, p, shorter = {0};
-    memcpy(&dj, t + j * BLOCK, sizeof dj);
-    for (size_t b = 0; b < BLOCK; b++)
-        p[b] = APSP_NO_PREDECESSOR;
-    for (size_t e = start[j], end = start[j + 1]; e < end; e++) {
-        int32_t k = other[e], w = weight[e];
-        lanes tk;
-        memcpy(&tk, t + (size_t)k * BLOCK, sizeof tk);
-        if (w > 0) {
-            lanes via = tk + w;
-            lanes tight = via == dj; /* -1 where tight, else 0 */
-            p = (tight & k) | (~tight & p);
-            shorter |= via < dj;
-        } else {
-            shorter |= tk < dj;
-        }
-    }
-    lanes none = (p == APSP_NO_PREDECESSOR) & (dj < APSP_INF);
-    int mask = 0, lost = 0;
+CLONED_FOR_ISAS static void block_tight(const int32_t *restrict t, const size_t *restrict start,
+                                        const int32_t *restrict other,
+                                        const int32_t *restrict weight, size_t v,
+                                        int32_t *restrict pt, int32_t *restrict shorter_out,
+                                        int32_t *restrict missing_out) {
+    lanes shorter = {0}, missing = {0}, none, inf;
     for (size_t b = 0; b < BLOCK; b++) {
-        pj[b] = p[b];
-        mask |= (shorter[b] != 0) << b;
-        lost |= (none[b] != 0) << b;
+        none[b] = APSP_NO_PREDECESSOR;
+        inf[b] = APSP_INF;
     }
-    *missing = lost;
-    return mask;
+    for (size_t j = 0; j < v; j++) {
+        lanes dj, p = none;
+        memcpy(&dj, t + j * BLOCK, sizeof dj);
+        for (size_t e = start[j], end = start[j + 1]; e < end; e++) {
+            int32_t k = other[e], w = weight[e];
+            lanes tk;
+            memcpy(&tk, t + (size_t)k * BLOCK, sizeof tk);
+            if (w > 0) {
+                lanes via = tk + w;
+                lanes tight = via == dj; /* -1 where tight, else 0 */
+                p = (tight & k) | (~tight & p);
+                shorter |= via < dj;
+            } else {
+                shorter |= tk < dj;
+            }
+        }
+        missing -= (p == none) & (dj < inf); /* -(-1) */
+        memcpy(pt + j * BLOCK, &p, sizeof p);
+    }
+    memcpy(shorter_out, &shorter, sizeof shorter);
+    memcpy(missing_out, &missing, sizeof missing);
+}
+
+/* 16 x 16 tile transposes between the matrix's rows and the lanes, by two-source shuffles
+ * (one instruction each with AVX-512) where the compiler has them. */
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_shufflevector) && BLOCK == 16
+#define HAVE_SHUFFLE 1
+#endif
+#endif
+
+#ifdef HAVE_SHUFFLE
+/* Row r and row r + s swap the blocks of s lanes off the diagonal, for s = 8, 4, 2, 1. */
+#define SWAP_PAIR(a, b, lo, hi)                                                                    \
+    do {                                                                                           \
+        lanes x_ = __builtin_shufflevector(a, b, lo), y_ = __builtin_shufflevector(a, b, hi);      \
+        a = x_;                                                                                    \
+        b = y_;                                                                                    \
+    } while (0)
+#define LO8 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23
+#define HI8 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31
+#define LO4 0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27
+#define HI4 4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31
+#define LO2 0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29
+#define HI2 2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31
+#define LO1 0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30
+#define HI1 1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31
+
+static inline __attribute__((always_inline)) void transpose16(lanes *r) {
+    for (int i = 0; i < 8; i++)
+        SWAP_PAIR(r[i], r[i + 8], LO8, HI8);
+    for (int i = 0; i < 16; i += 8)
+        for (int k = i; k < i + 4; k++)
+            SWAP_PAIR(r[k], r[k + 4], LO4, HI4);
+    for (int i = 0; i < 16; i += 4)
+        for (int k = i; k < i + 2; k++)
+            SWAP_PAIR(r[k], r[k + 2], LO2, HI2);
+    for (int i = 0; i < 16; i += 2)
+        SWAP_PAIR(r[i], r[i + 1], LO1, HI1);
+}
+#endif
+
+/* t[k * BLOCK + b] = rows[b][k] for k in [0, v). */
+CLONED_FOR_ISAS static void rows_to_lanes(const int32_t *const *rows, size_t v, int32_t *t) {
+    size_t k0 = 0;
+#ifdef HAVE_SHUFFLE
+    for (; k0 + BLOCK <= v; k0 += BLOCK) {
+        lanes r[BLOCK];
+        for (size_t b = 0; b < BLOCK; b++)
+            memcpy(&r[b], rows[b] + k0, sizeof r[b]);
+        transpose16(r);
+        memcpy(t + k0 * BLOCK, r, sizeof r);
+    }
+#endif
+    for (size_t k = k0; k < v; k++)
+        for (size_t b = 0; b < BLOCK; b++)
+            t[k * BLOCK + b] = rows[b][k];
+}
+
+/* rows[b][j] = t[j * BLOCK + b] for j in [0, v) and the first `used` lanes. */
+CLONED_FOR_ISAS static void lanes_to_rows(const int32_t *t, size_t v, size_t used,
+                                          int32_t *const *rows) {
+    size_t j0 = 0;
+#ifdef HAVE_SHUFFLE
+    for (; j0 + BLOCK <= v; j0 += BLOCK) {
+        lanes r[BLOCK];
+        memcpy(r, t + j0 * BLOCK, sizeof r);
+        transpose16(r);
+        for (size_t b = 0; b < used; b++)
+            memcpy(rows[b] + j0, &r[b], sizeof r[b]);
+    }
+#endif
+    for (size_t j = j0; j < v; j++)
+        for (size_t b = 0; b < used; b++)
+            rows[b][j] = t[j * BLOCK + b];
+}
+
+/* The first vertex j for which an in-edge undercuts lane b's d(source, j), for the message. */
+static size_t first_shorter(const int32_t *t, const adjacency *in, const int32_t *weight,
+                            size_t b) {
+    for (size_t j = 0; j < in->vertices; j++)
+        for (size_t e = in->start[j]; e < in->start[j + 1]; e++) {
+            int32_t dk = t[(size_t)in->other[e] * BLOCK + b];
+            if (dk < APSP_INF && (int64_t)dk + weight[e] < t[j * BLOCK + b])
+                return j;
+        }
+    return 0;
 }
 
 /* The vertices of row i that block_tight left without a predecessor although at a finite
@@ -256,9 +345,11 @@ static int zero_search(const job *jb, size_t i, int32_t *p, int32_t *queue, size
                        mismatch *bad) {
     const int32_t *d = apsp_matrix_row(jb->d, i);
     size_t v = jb->in->vertices, tail = 0;
-    for (size_t k = 0; k < v; k++)
-        if ((p[k] != APSP_NO_PREDECESSOR || k == i) && jb->zero_start[k] < jb->zero_start[k + 1])
+    for (size_t z = 0; z < jb->zero_sources; z++) {
+        size_t k = (size_t)jb->zero_from[z];
+        if (p[k] != APSP_NO_PREDECESSOR || k == i)
             queue[tail++] = (int32_t)k;
+    }
     for (size_t head = 0; head < tail && missing > 0; head++) {
         int32_t k = queue[head];
         for (size_t e = jb->zero_start[k]; e < jb->zero_start[k + 1]; e++) {
@@ -287,47 +378,45 @@ static int block_slice(void *context, size_t b0, size_t b1) {
     const job *jb = context;
     size_t v = jb->in->vertices;
     int32_t *t = apsp_malloc(v * BLOCK * sizeof *t);
+    int32_t *pt = apsp_malloc(v * BLOCK * sizeof *pt);
     int32_t *queue = apsp_malloc(v * sizeof *queue);
-    if (!t || !queue) {
+    if (!t || !pt || !queue) {
         free(t);
+        free(pt);
         free(queue);
         return ENOMEM;
     }
     int result = 0;
     for (size_t blk = b0; blk < b1 && !result; blk++) {
-        size_t r0 = blk * BLOCK, lanes = jb->count - r0 < BLOCK ? jb->count - r0 : BLOCK;
+        /* The unused lanes of a last block read an unreachable row: the queue, before use. */
+        for (size_t k = 0; k < v; k++)
+            queue[k] = APSP_INF;
+        size_t r0 = blk * BLOCK, used = jb->count - r0 < BLOCK ? jb->count - r0 : BLOCK;
         const int32_t *rows[BLOCK];
         for (size_t b = 0; b < BLOCK; b++)
-            rows[b] = b < lanes ? apsp_matrix_row(jb->d, jb->first + r0 + b) : NULL;
-        for (size_t k = 0; k < v; k++)
-            for (size_t b = 0; b < BLOCK; b++)
-                t[k * BLOCK + b] = rows[b] ? rows[b][k] : APSP_INF;
-        size_t missing[BLOCK] = {0};
-        int32_t pj[BLOCK];
-        int32_t *out = jb->pred + r0 * v;
-        size_t source0 = jb->first + r0;
-        for (size_t j = 0; j < v && !result; j++) {
-            int lost,
-                shorter = block_tight(t, jb->in->start, jb->in->other, jb->in_weight, j, pj, &lost);
-            for (size_t b = 0; b < lanes; b++)
-                out[b * v + j] = pj[b];
-            if (j >= source0 && j < source0 + BLOCK)
-                lost &= ~(1 << (j - source0)); /* the source itself */
-            for (size_t b = 0; (shorter | lost) && b < lanes; b++) {
-                missing[b] += lost >> b & 1;
-                if (shorter >> b & 1) {
-                    jb->bad[b0] = (mismatch){1, source0 + b, j, 0};
-                    result = MISMATCH;
-                    break;
-                }
-            }
+            rows[b] = b < used ? apsp_matrix_row(jb->d, jb->first + r0 + b) : queue;
+        rows_to_lanes(rows, v, t);
+        int32_t shorter[BLOCK], missing[BLOCK];
+        block_tight(t, jb->in->start, jb->in->other, jb->in_weight, v, pt, shorter, missing);
+        int32_t *outs[BLOCK];
+        for (size_t b = 0; b < used; b++) {
+            outs[b] = jb->pred + (r0 + b) * v;
+            missing[b]--; /* the source */
         }
-        for (size_t b = 0; b < lanes && !result; b++)
+        lanes_to_rows(pt, v, used, outs);
+        for (size_t b = 0; b < used && !result; b++)
+            if (shorter[b]) {
+                size_t j = first_shorter(t, jb->in, jb->in_weight, b);
+                jb->bad[b0] = (mismatch){1, jb->first + r0 + b, j, 0};
+                result = MISMATCH;
+            }
+        for (size_t b = 0; b < used && !result; b++)
             if (missing[b] > 0 && zero_search(jb, jb->first + r0 + b, jb->pred + (r0 + b) * v,
-                                              queue, missing[b], &jb->bad[b0]))
+                                              queue, (size_t)missing[b], &jb->bad[b0]))
                 result = MISMATCH;
     }
     free(t);
+    free(pt);
     free(queue);
     return result;
 }
@@ -335,7 +424,7 @@ static int block_slice(void *context, size_t b0, size_t b1) {
 /* The zero-weight edges of the in-adjacency, by source, for zero_search; and its weights as
  * int32. Returns 0, or -1 when out of memory. */
 static int prepare_blocks(const adjacency *in, int32_t **weight, size_t **zero_start,
-                          int32_t **zero_target) {
+                          int32_t **zero_target, int32_t **zero_from, size_t *zero_sources) {
     size_t v = in->vertices, m = in->start[v], zeros = 0;
     *weight = apsp_malloc((m ? m : 1) * sizeof **weight);
     *zero_start = apsp_calloc(v + 1, sizeof **zero_start);
@@ -350,8 +439,18 @@ static int prepare_blocks(const adjacency *in, int32_t **weight, size_t **zero_s
             if (in->weight[e] == 0)
                 (*zero_start)[(size_t)in->other[e] + 1]++;
         }
-    for (size_t k = 0; k < v; k++)
+    size_t sources = 0;
+    for (size_t k = 0; k < v; k++) {
+        sources += (*zero_start)[k + 1] > 0;
         (*zero_start)[k + 1] += (*zero_start)[k];
+    }
+    *zero_from = apsp_malloc((sources ? sources : 1) * sizeof **zero_from);
+    if (!*zero_from)
+        return -1;
+    *zero_sources = 0;
+    for (size_t k = 0; k < v; k++)
+        if ((*zero_start)[k + 1] > (*zero_start)[k])
+            (*zero_from)[(*zero_sources)++] = (int32_t)k;
     size_t *fill = apsp_malloc((v ? v : 1) * sizeof *fill);
     if (!fill)
         return -1;
@@ -441,15 +540,25 @@ apsp_status apsp_predecessors(const apsp_graph *graph, const apsp_matrix *distan
     status = adjacency_build(graph, blocks, &adj, error);
     if (status != APSP_OK)
         return status;
-    int32_t *in_weight = NULL, *zero_target = NULL;
-    size_t *zero_start = NULL;
+    int32_t *in_weight = NULL, *zero_target = NULL, *zero_from = NULL;
+    size_t *zero_start = NULL, zero_sources = 0;
     mismatch *bad = apsp_calloc(count, sizeof *bad);
-    if (!bad || (blocks && prepare_blocks(&adj, &in_weight, &zero_start, &zero_target) != 0)) {
+    if (!bad || (blocks && prepare_blocks(&adj, &in_weight, &zero_start, &zero_target, &zero_from,
+                                          &zero_sources) != 0)) {
         status = fail(error, APSP_ERR_NO_MEMORY, "predecessors: out of memory");
     } else {
-        job jb = {
-            distances, first,      pred,        bad,  blocks ? NULL : &adj, blocks ? &adj : NULL,
-            in_weight, zero_start, zero_target, count};
+        job jb = {distances,
+                  first,
+                  pred,
+                  bad,
+                  blocks ? NULL : &adj,
+                  blocks ? &adj : NULL,
+                  in_weight,
+                  zero_start,
+                  zero_target,
+                  zero_from,
+                  zero_sources,
+                  count};
         int result = blocks
                          ? parallel_slices((count + BLOCK - 1) / BLOCK, threads, block_slice, &jb)
                          : parallel_slices(count, threads, search_slice, &jb);
@@ -463,6 +572,7 @@ apsp_status apsp_predecessors(const apsp_graph *graph, const apsp_matrix *distan
     free(in_weight);
     free(zero_start);
     free(zero_target);
+    free(zero_from);
     adjacency_free(&adj);
     return status;
 }
