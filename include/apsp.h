@@ -379,12 +379,15 @@ APSP_EXPORT const char *apsp_output_temp_path(const apsp_output *output);
 #define APSP_NO_PREDECESSOR (-9999)
 /* Derives the predecessors of sources [first, first + count) after the solve, from the solved
  * distances and the graph they came from (as transformed: --undirected, --unweighted), into
- * pred: count rows of V int32, row-major (row r is source first + r). A breadth-first search over
- * the tight edges (d(i,k) + w(k,j) = d(i,j)) from each source, on `threads` host threads (0: one
- * per core), O(V E) in all; the tree is valid with zero-weight cycles and repeated edges, and
- * self-loops are ignored. Refuses (APSP_ERR_USAGE) a graph and matrix of different V, edges
- * outside [0, V), a diagonal that is not 0, and distances the graph contradicts (a vertex at a
- * finite distance that no path of that length reaches, or an edge that makes a path shorter). */
+ * pred: count rows of V int32, row-major (row r is source first + r). An edge (k, j) is tight
+ * for source i when d(i,k) + w(k,j) = d(i,j); the predecessors follow tight edges and form a
+ * valid shortest-path tree also with zero-weight cycles and repeated edges (the least weight
+ * counts); self-loops are ignored. On `threads` host threads (0: one per core), O(V E) work:
+ * non-negative weights by vectors of 16 sources over the in-edges, negative ones (no negative
+ * cycle) by a search per source. Refuses (APSP_ERR_USAGE) a graph and matrix of different V,
+ * edges outside [0, V), a diagonal that is not 0, and distances the graph contradicts: a vertex
+ * at a finite distance that no path of that length reaches, or (checked against every edge when
+ * the weights are non-negative) an edge that makes a path shorter. */
 APSP_EXPORT apsp_status apsp_predecessors(const apsp_graph *graph, const apsp_matrix *distances,
                                           size_t first, size_t count, unsigned threads,
                                           int32_t *pred, apsp_error *error);

@@ -2,15 +2,25 @@
  * (apsp_predecessors in include/apsp.h), and one path read off them (apsp_path).
  *
  * An edge (k, j) of weight w is tight for source i when d(i,k) < INF and d(i,k) + w = d(i,j):
- * it lies on some shortest path from i. A breadth-first search from i over tight edges reaches
- * every vertex at a finite distance, and the edge by which it first reaches j makes k the
- * predecessor of j. The tree is a valid shortest-path tree also where a search that picked any
- * tight in-edge would close a loop: zero-weight cycles (and, with negative weights, any cycle of
- * tight edges, which weighs 0 when there is no negative cycle).
+ * it lies on some shortest path from i. Two ways to a valid shortest-path tree:
  *
- * The graph becomes a CSR adjacency once (rows by source vertex, targets ascending, the least
- * weight of each (k, j) pair, no self-loops), then the sources are split over host threads: each
- * search reads its source's row of distances and the adjacency, O(E) per source, O(V E) in all. */
+ * - Non-negative weights (every graph the readers accept today): the blocks. BLOCK sources at a
+ *   time, one vector lane each, their rows of distances transposed (t[k][lane]); for every
+ *   vertex j, its in-edges (k, j) against all lanes at once: a tight edge of positive weight
+ *   makes k the predecessor (d(i,k) < d(i,j), so following predecessors strictly decreases the
+ *   distance and never loops). Vertices that only zero-weight tight edges reach (zero-weight
+ *   cycles) get theirs from a search over the zero-weight edges from vertices already in the
+ *   tree (zero_search), so no zero-weight loop closes either. Every edge is compared with every
+ *   distance on the way, so distances that are not the graph's are refused. O(V E / BLOCK)
+ *   vector steps, the sources split over the host threads.
+ * - Any weights (negative ones, once the readers take them, without negative cycles): a
+ *   breadth-first search over the tight out-edges from each source, the edge by which it first
+ *   reaches j giving j's predecessor; valid also where tight edges form cycles (of weight 0).
+ *   O(E) per source; it stops once every vertex at a finite distance is reached.
+ *
+ * The graph becomes a CSR adjacency once (by target for the blocks, by source for the search),
+ * the least weight of each (k, j) pair kept and self-loops left out: they never lie on a
+ * shortest path. */
 #include "apsp.h"
 #include "base/error.h"
 #include "base/fault.h"
