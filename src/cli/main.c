@@ -501,12 +501,14 @@ static int run(cli *c) {
         status = paths_derive(&c->paths, g, m, (unsigned)c->options.threads, &err);
     apsp_graph_destroy(g);
     double t3 = cli_clock();
+    if (status == APSP_OK)
+        status = paths_commit(&c->paths, m, &err);
     if (status == APSP_OK) {
         status = apsp_output_commit(out, c->output_format, m, &err);
         out = NULL;
     }
     if (status == APSP_OK)
-        status = paths_finish(&c->paths, m, &err);
+        status = paths_print(&c->paths, m, &err);
     double t4 = cli_clock();
     apsp_output_abort(out);
     paths_release(&c->paths);

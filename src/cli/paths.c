@@ -126,26 +126,26 @@ static apsp_status print_path(const cli_paths *p, const apsp_matrix *distances, 
     return status;
 }
 
-apsp_status paths_finish(cli_paths *p, const apsp_matrix *distances, apsp_error *error) {
-    apsp_status status = APSP_OK;
-    if (p->out) {
-        /* The predecessors are the V x V int32 rows: .npy or the raw hw3-style binary. */
-        size_t v = distances->n;
-        apsp_matrix view = {v, v, v, p->pred};
-        apsp_format format = apsp_format_for(p->predecessors, 1) == APSP_FORMAT_NPY
-                                 ? APSP_FORMAT_NPY
-                                 : APSP_FORMAT_HW3;
-        status = apsp_output_commit(p->out, format, &view, error);
-        p->out = NULL;
-        if (status != APSP_OK) {
-            char detail[sizeof error->message];
-            memcpy(detail, error->message, sizeof detail);
-            snprintf(error->message, sizeof error->message, "--predecessors: %.1000s", detail);
-        }
+apsp_status paths_commit(cli_paths *p, const apsp_matrix *distances, apsp_error *error) {
+    if (!p->out)
+        return APSP_OK;
+    /* The predecessors are the V x V int32 rows: .npy or the raw hw3-style binary. */
+    size_t v = distances->n;
+    apsp_matrix view = {v, v, v, p->pred};
+    apsp_format format =
+        apsp_format_for(p->predecessors, 1) == APSP_FORMAT_NPY ? APSP_FORMAT_NPY : APSP_FORMAT_HW3;
+    apsp_status status = apsp_output_commit(p->out, format, &view, error);
+    p->out = NULL;
+    if (status != APSP_OK) {
+        char detail[sizeof error->message];
+        memcpy(detail, error->message, sizeof detail);
+        snprintf(error->message, sizeof error->message, "--predecessors: %.1000s", detail);
     }
-    if (status == APSP_OK && p->path_spec)
-        status = print_path(p, distances, error);
     return status;
+}
+
+apsp_status paths_print(cli_paths *p, const apsp_matrix *distances, apsp_error *error) {
+    return p->path_spec ? print_path(p, distances, error) : APSP_OK;
 }
 
 void paths_release(cli_paths *p) {

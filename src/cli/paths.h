@@ -27,8 +27,11 @@ apsp_status paths_check(const cli_paths *p, size_t vertices, apsp_error *error);
 /* After the solve: the predecessors (timed), into p->pred. */
 apsp_status paths_derive(cli_paths *p, const apsp_graph *graph, const apsp_matrix *distances,
                          unsigned threads, apsp_error *error);
-/* After the output: writes the predecessors and prints --path's line. */
-apsp_status paths_finish(cli_paths *p, const apsp_matrix *distances, apsp_error *error);
+/* Before OUTPUT's commit (so that a failure here leaves OUTPUT as it was): writes the
+ * predecessors. */
+apsp_status paths_commit(cli_paths *p, const apsp_matrix *distances, apsp_error *error);
+/* After OUTPUT's commit: prints --path's line. */
+apsp_status paths_print(cli_paths *p, const apsp_matrix *distances, apsp_error *error);
 /* Removes an uncommitted output and frees what the paths hold. */
 void paths_release(cli_paths *p);
 
