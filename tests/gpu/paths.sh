@@ -32,6 +32,11 @@ command -v nvidia-smi >/dev/null &&
     nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv,noheader |
     tee "$out/gpus.txt"
 note "host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
+py=
+for p in python3 /usr/bin/python3; do
+    $p -c 'import numpy' 2>/dev/null && py=$p && break
+done
+[ -n "$py" ] || note "no Python with NumPy: the predecessors are not checked"
 threads=()
 [ -n "${THREADS:-}" ] && threads=(--threads="$THREADS")
 
@@ -53,8 +58,8 @@ for V in $sizes; do
         echo "$(field compute_s "$log") $(field predecessors_s "$log") $(calc "$end - $start")" \
             >>"$out/$V.times"
         grep '^apsp: predecessors' "$log"
-        if [ "$i" = 1 ] && python3 -c 'import numpy' 2>/dev/null; then
-            python3 - "$g" "$work/dist.npy" "$work/pred.npy" <<'EOF' | tee -a "$summary"
+        if [ "$i" = 1 ] && [ -n "$py" ]; then
+            $py - "$g" "$work/dist.npy" "$work/pred.npy" <<'EOF' | tee -a "$summary"
 import sys
 import numpy as np
 raw = np.fromfile(sys.argv[1], dtype="<i4")
