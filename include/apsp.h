@@ -406,6 +406,31 @@ APSP_EXPORT apsp_status apsp_row_writer_put(void *writer, size_t first_row, size
 APSP_EXPORT apsp_status apsp_row_writer_finish(apsp_row_writer *writer, apsp_error *error);
 APSP_EXPORT void apsp_row_writer_abort(apsp_row_writer *writer); /* accepts NULL */
 
+/* Shortest paths (src/paths/). The predecessor of vertex j on a shortest path from source i, as
+ * SciPy's return_predecessors: APSP_NO_PREDECESSOR for the source itself and for unreachable
+ * vertices. */
+#define APSP_NO_PREDECESSOR (-9999)
+/* Derives the predecessors of sources [first, first + count) after the solve, from the solved
+ * distances and the graph they came from (as transformed: --undirected, --unweighted), into
+ * pred: count rows of V int32, row-major (row r is source first + r). An edge (k, j) is tight
+ * for source i when d(i,k) + w(k,j) = d(i,j); the predecessors follow tight edges and form a
+ * valid shortest-path tree also with zero-weight cycles and repeated edges (the least weight
+ * counts); self-loops are ignored. On `threads` host threads (0: one per core), O(V E) work:
+ * non-negative weights by vectors of 16 sources over the in-edges, negative ones (no negative
+ * cycle) by a search per source. Refuses (APSP_ERR_USAGE) a graph and matrix of different V,
+ * edges outside [0, V), a diagonal that is not 0, and distances the graph contradicts: a vertex
+ * at a finite distance that no path of that length reaches, or (checked against every edge when
+ * the weights are non-negative) an edge that makes a path shorter. */
+APSP_EXPORT apsp_status apsp_predecessors(const apsp_graph *graph, const apsp_matrix *distances,
+                                          size_t first, size_t count, unsigned threads,
+                                          int32_t *pred, apsp_error *error);
+/* One shortest path read off the predecessor row of `source`: its vertices from source to
+ * target into path (room for `vertices`), their number in *length; 0 when the target is
+ * unreachable, 1 when it is the source. Refuses (APSP_ERR_USAGE) a vertex outside [0, V) and a
+ * row whose predecessors do not lead back to the source. */
+APSP_EXPORT apsp_status apsp_path(const int32_t *pred_row, size_t vertices, size_t source,
+                                  size_t target, int32_t *path, size_t *length, apsp_error *error);
+
 APSP_EXPORT const char *apsp_version(void);
 
 #ifdef __cplusplus

@@ -1,6 +1,7 @@
 /* The apsp command: `apsp INPUT OUTPUT` like the course binary, everything else an option. */
 #include "apsp.h"
 #include "env_options.h"
+#include "paths.h"
 #include "platforms.h"
 #include "report.h"
 #include "signals.h"
@@ -68,6 +69,9 @@ static const char usage_text[] =
     "  --vertices=N               edge lists: N vertices (ids 0 to N-1); default: largest id + 1\n"
     "  --undirected               each edge also the other way (SciPy's directed=False)\n"
     "  --unweighted               every edge of weight 1 (SciPy's unweighted=True)\n"
+    "  --predecessors=FILE        also the V x V predecessor matrix: .npy NumPy int32, else\n"
+    "                             raw int32 like hw3; -9999 for none (SciPy's convention)\n"
+    "  --path=U,V                 print one shortest path U -> V (0-based) on standard output\n"
     "  --backend=auto|cpu|opencl  auto (default): a GPU if there is one, else CPU threads;\n"
     "                             opencl: an OpenCL device or an error, never a fallback\n"
     "  -d, --device=SPEC[,SPEC]   a 0-based index from --list-devices, a type word (gpu, cpu,\n"
@@ -111,6 +115,7 @@ typedef struct cli {
     int progress_lines; /* --progress: progress as lines, also off a terminal */
     int stats_json;     /* --stats-json */
     int show_build;     /* APSP_SHOW_BUILD=1: the log of a successful kernel build too */
+    cli_paths paths;    /* --predecessors, --path */
 } cli;
 
 static int usage_error(const char *format, const char *arg) {
@@ -150,6 +155,8 @@ enum {
     OPT_VERTICES,
     OPT_UNDIRECTED,
     OPT_UNWEIGHTED,
+    OPT_PREDECESSORS,
+    OPT_PATH,
 };
 
 /* --input-format, --output-format: a format of that direction. */
@@ -251,6 +258,13 @@ static int apply_option(cli *c, int opt, const char *arg, const char *spelled) {
     case OPT_KERNEL_CACHE:
         o->kernel_cache = arg;
         return -1;
+    case OPT_PREDECESSORS:
+        c->paths.predecessors = arg;
+        return -1;
+    case OPT_PATH:
+        return paths_parse_path(&c->paths, arg) == 0
+                   ? -1
+                   : usage_error("--path=%s: expected two vertex numbers U,V", arg);
     case 'q':
         c->quiet = 1;
         return -1;
@@ -295,6 +309,8 @@ static int parse_args(int argc, char **argv, cli *c) {
         {"vertices", required_argument, NULL, OPT_VERTICES},
         {"undirected", no_argument, NULL, OPT_UNDIRECTED},
         {"unweighted", no_argument, NULL, OPT_UNWEIGHTED},
+        {"predecessors", required_argument, NULL, OPT_PREDECESSORS},
+        {"path", required_argument, NULL, OPT_PATH},
         {"quiet", no_argument, NULL, 'q'},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
@@ -406,6 +422,8 @@ static int input_is_hw3_file(const cli *c) {
  * devices and options (the solver), then the input's size on them. */
 static apsp_status prepare(cli *c, apsp_output **out, apsp_solver **solver, apsp_error *err) {
     apsp_status status = apsp_output_open(c->output, out, err);
+    if (status == APSP_OK)
+        status = paths_open(&c->paths, c->output, err);
     if (status == APSP_OK) {
         signals_watch_output(*out);
         apsp_output_set_log(*out, log_to_stderr, c);
@@ -446,6 +464,8 @@ static apsp_status read_input(const cli *c, apsp_solver *solver, apsp_graph **g,
         status = apsp_read_graph(c->input, &c->read, g, err);
     if (status == APSP_OK && vertices == 0)
         status = apsp_solver_check(solver, (*g)->vertices, err);
+    if (status == APSP_OK)
+        status = paths_check(&c->paths, (*g)->vertices, err);
     return status;
 }
 
@@ -467,9 +487,8 @@ static apsp_status put_rows_timed(void *context, size_t first_row, size_t count,
 
 /* A binary output (hw3, npy) is written as the rows come off the devices: the host never holds
  * the matrix. Takes the output over. */
-static apsp_status solve_to_rows(const cli *c, apsp_solver *solver, const apsp_graph *g,
-                                 apsp_output *out, apsp_report *report, run_times *times,
-                                 apsp_error *err) {
+static apsp_status solve_to_rows(cli *c, apsp_solver *solver, const apsp_graph *g, apsp_output *out,
+                                 apsp_report *report, run_times *times, apsp_error *err) {
     timed_writer t = {0};
     apsp_status status = apsp_row_writer_begin(out, c->output_format, g->vertices, &t.writer, err);
     if (status == APSP_OK)
@@ -486,24 +505,33 @@ static apsp_status solve_to_rows(const cli *c, apsp_solver *solver, const apsp_g
 }
 
 /* The text output needs the whole matrix. Takes the output over. */
-static apsp_status solve_to_matrix(const cli *c, apsp_solver *solver, const apsp_graph *g,
+static apsp_status solve_to_matrix(cli *c, apsp_solver *solver, const apsp_graph *g,
                                    apsp_output *out, apsp_report *report, run_times *times,
                                    apsp_error *err) {
     apsp_matrix *m = NULL;
     apsp_status status = naming_input(c, apsp_graph_to_matrix(g, &m, err), err);
     if (status == APSP_OK)
         status = apsp_solver_solve(solver, m, report, err);
+    if (status == APSP_OK && paths_wanted(&c->paths))
+        status = paths_derive(&c->paths, g, m, (unsigned)c->options.threads, err);
     double start = cli_clock();
+    if (status == APSP_OK) /* before OUTPUT, so that a failure here leaves OUTPUT untouched */
+        status = paths_commit(&c->paths, m, err);
     if (status == APSP_OK)
         status = apsp_output_commit(out, c->output_format, m, err);
     else
         apsp_output_abort(out);
     times->write = cli_clock() - start;
+    if (status == APSP_OK)
+        status = paths_print(&c->paths, m, err);
     apsp_matrix_destroy(m);
     return status;
 }
 
+/* The paths need the whole matrix. */
 static int streams_rows(const cli *c) {
+    if (paths_wanted(&c->paths))
+        return 0;
     apsp_format format = c->output_format ? c->output_format : apsp_format_for(c->output, 1);
     return format == APSP_FORMAT_HW3 || format == APSP_FORMAT_NPY;
 }
@@ -535,11 +563,13 @@ static int run(cli *c) {
         out = NULL;
     }
     apsp_output_abort(out);
+    paths_release(&c->paths);
     signals_watch_output(NULL);
     apsp_solver_destroy(solver);
     times.total = cli_clock() - t0;
     size_t vertices = g ? g->vertices : 0;
     apsp_graph_destroy(g);
+    times.predecessors = c->paths.seconds;
     if (status == APSP_OK && c->verbose) {
         report_print(vertices, &report, &times);
         note_missing_platforms(&report);

@@ -49,6 +49,10 @@ void report_print(size_t vertices, const apsp_report *r, const run_times *t) {
                 r->stream_pivots, (r->padded + r->stream_pivots - 1) / r->stream_pivots,
                 r->stream_blocks, r->stream_rows, 1e-9 * (double)r->stream_bytes_up,
                 1e-9 * (double)r->stream_bytes_down);
+    if (t->predecessors >= 0)
+        fprintf(stderr, "apsp: predecessors derived in %.3f s on the host (%.1f%% of compute)\n",
+                t->predecessors,
+                r->compute_seconds > 0 ? 100.0 * t->predecessors / r->compute_seconds : 0.0);
 }
 
 /* `text` as a JSON string: quotes and backslashes escaped, control characters as \u00XX. */
@@ -77,10 +81,14 @@ void report_json(size_t vertices, const apsp_report *r, const run_times *t) {
             "\"programs_built\":%d,\"read_s\":%.6f,\"setup_s\":%.6f,\"upload_s\":%.6f,"
             "\"compute_s\":%.6f,\"download_s\":%.6f,\"write_s\":%.6f,\"total_s\":%.6f,"
             "\"relax_per_s\":%.6g,\"streamed\":%s,\"stream_pivots\":%zu,\"stream_blocks\":%zu,"
-            "\"stream_rows\":%zu,\"stream_bytes_up\":%llu,\"stream_bytes_down\":%llu}\n",
+            "\"stream_rows\":%zu,\"stream_bytes_up\":%llu,\"stream_bytes_down\":%llu",
             r->devices, vertices, r->padded, r->tile, r->threads, r->program_builds, t->read,
             r->setup_seconds, r->upload_seconds, r->compute_seconds, r->download_seconds, t->write,
             t->total, relax_per_second(r), r->streamed ? "true" : "false", r->stream_pivots,
             r->stream_blocks, r->stream_rows, (unsigned long long)r->stream_bytes_up,
             (unsigned long long)r->stream_bytes_down);
+    if (t->predecessors >= 0)
+        fprintf(stderr, ",\"predecessors_s\":%.6f}\n", t->predecessors);
+    else
+        fputs(",\"predecessors_s\":null}\n", stderr);
 }

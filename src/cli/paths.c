@@ -1,0 +1,156 @@
+#include "paths.h"
+#include "report.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void set_error(apsp_error *error, apsp_status status, const char *message, const char *arg) {
+    error->status = status;
+    snprintf(error->message, sizeof error->message, message, arg);
+}
+
+int paths_wanted(const cli_paths *p) {
+    return p->predecessors != NULL || p->path_spec != NULL;
+}
+
+static int parse_vertex(const char *text, const char *end, size_t *out) {
+    if (text == end || end - text > 10)
+        return -1;
+    uint64_t v = 0;
+    for (const char *c = text; c < end; c++) {
+        if (*c < '0' || *c > '9')
+            return -1;
+        v = v * 10 + (uint64_t)(*c - '0');
+    }
+    if (v > INT32_MAX)
+        return -1;
+    *out = (size_t)v;
+    return 0;
+}
+
+int paths_parse_path(cli_paths *p, const char *arg) {
+    const char *comma = strchr(arg, ',');
+    if (!comma || parse_vertex(arg, comma, &p->from) != 0 ||
+        parse_vertex(comma + 1, comma + 1 + strlen(comma + 1), &p->to) != 0)
+        return -1;
+    p->path_spec = arg;
+    return 0;
+}
+
+apsp_status paths_open(cli_paths *p, const char *output, apsp_error *error) {
+    p->seconds = -1;
+    if (!p->predecessors)
+        return APSP_OK;
+    int pred_stdout = strcmp(p->predecessors, "-") == 0;
+    if (pred_stdout && (strcmp(output, "-") == 0 || p->path_spec)) {
+        set_error(error, APSP_ERR_USAGE,
+                  "--predecessors=-: standard output already takes %s (see apsp --help)",
+                  p->path_spec ? "--path's line" : "OUTPUT");
+        return APSP_ERR_USAGE;
+    }
+    if (!pred_stdout && strcmp(p->predecessors, output) == 0) {
+        set_error(error, APSP_ERR_USAGE,
+                  "--predecessors=%s: the same file as OUTPUT (see apsp --help)", output);
+        return APSP_ERR_USAGE;
+    }
+    apsp_status status = apsp_output_open(p->predecessors, &p->out, error);
+    if (status != APSP_OK) {
+        char detail[sizeof error->message];
+        memcpy(detail, error->message, sizeof detail);
+        snprintf(error->message, sizeof error->message, "--predecessors: %.1000s", detail);
+    }
+    return status;
+}
+
+apsp_status paths_check(const cli_paths *p, size_t vertices, apsp_error *error) {
+    if (!p->path_spec || (p->from < vertices && p->to < vertices))
+        return APSP_OK;
+    error->status = APSP_ERR_USAGE;
+    snprintf(error->message, sizeof error->message,
+             "--path=%.64s: the graph's vertices are 0 to %zu (see apsp --help)", p->path_spec,
+             vertices ? vertices - 1 : 0);
+    if (vertices == 0)
+        snprintf(error->message, sizeof error->message, "--path=%.64s: the graph has no vertices",
+                 p->path_spec);
+    return APSP_ERR_USAGE;
+}
+
+apsp_status paths_derive(cli_paths *p, const apsp_graph *graph, const apsp_matrix *distances,
+                         unsigned threads, apsp_error *error) {
+    size_t v = distances->n;
+    p->first = p->predecessors ? 0 : p->from;
+    p->rows = p->predecessors ? v : 1;
+    if (v > 0 && p->rows > SIZE_MAX / sizeof *p->pred / v) {
+        set_error(error, APSP_ERR_TOO_LARGE, "the predecessor matrix%s exceeds memory", "");
+        return APSP_ERR_TOO_LARGE;
+    }
+    p->pred = malloc((p->rows * v > 0 ? p->rows * v : 1) * sizeof *p->pred);
+    if (!p->pred) {
+        set_error(error, APSP_ERR_NO_MEMORY, "out of memory for the predecessor matrix%s", "");
+        return APSP_ERR_NO_MEMORY;
+    }
+    double t0 = cli_clock();
+    apsp_status status =
+        apsp_predecessors(graph, distances, p->first, p->rows, threads, p->pred, error);
+    p->seconds = cli_clock() - t0;
+    return status;
+}
+
+/* --path's line: "length D: U -> ... -> V", or "no path from U to V". */
+static apsp_status print_path(const cli_paths *p, const apsp_matrix *distances, apsp_error *error) {
+    size_t v = distances->n;
+    int32_t *path = malloc((v ? v : 1) * sizeof *path);
+    if (!path) {
+        set_error(error, APSP_ERR_NO_MEMORY, "out of memory for --path%s", "");
+        return APSP_ERR_NO_MEMORY;
+    }
+    size_t length;
+    const int32_t *row = p->pred + (p->from - p->first) * v;
+    apsp_status status = apsp_path(row, v, p->from, p->to, path, &length, error);
+    if (status == APSP_OK && length == 0) {
+        printf("no path from %zu to %zu\n", p->from, p->to);
+    } else if (status == APSP_OK) {
+        printf("length %d: ", (int)apsp_matrix_row(distances, p->from)[p->to]);
+        for (size_t k = 0; k < length; k++)
+            printf("%s%d", k ? " -> " : "", (int)path[k]);
+        putchar('\n');
+    }
+    free(path);
+    if (status == APSP_OK && fflush(stdout) != 0) {
+        set_error(error, APSP_ERR_OUTPUT, "--path: standard output: %s", strerror(errno));
+        return APSP_ERR_OUTPUT;
+    }
+    return status;
+}
+
+apsp_status paths_commit(cli_paths *p, const apsp_matrix *distances, apsp_error *error) {
+    if (!p->out)
+        return APSP_OK;
+    /* The predecessors are the V x V int32 rows: .npy or the raw hw3-style binary. */
+    size_t v = distances->n;
+    apsp_matrix view = {v, v, v, p->pred};
+    apsp_format format =
+        apsp_format_for(p->predecessors, 1) == APSP_FORMAT_NPY ? APSP_FORMAT_NPY : APSP_FORMAT_HW3;
+    apsp_status status = apsp_output_commit(p->out, format, &view, error);
+    p->out = NULL;
+    if (status != APSP_OK) {
+        char detail[sizeof error->message];
+        memcpy(detail, error->message, sizeof detail);
+        snprintf(error->message, sizeof error->message, "--predecessors: %.1000s", detail);
+    }
+    return status;
+}
+
+apsp_status paths_print(cli_paths *p, const apsp_matrix *distances, apsp_error *error) {
+    return p->path_spec ? print_path(p, distances, error) : APSP_OK;
+}
+
+void paths_release(cli_paths *p) {
+    apsp_output_abort(p->out);
+    p->out = NULL;
+    free(p->pred);
+    p->pred = NULL;
+}

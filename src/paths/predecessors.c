@@ -1,0 +1,625 @@
+/* Shortest-path predecessors derived after the solve, from the distances and the edge list
+ * (apsp_predecessors in include/apsp.h), and one path read off them (apsp_path).
+ *
+ * An edge (k, j) of weight w is tight for source i when d(i,k) < INF and d(i,k) + w = d(i,j):
+ * it lies on some shortest path from i. Two ways to a valid shortest-path tree:
+ *
+ * - Non-negative weights (every graph the readers accept today): the blocks. BLOCK sources at a
+ *   time, one vector lane each, their rows of distances transposed (t[k][lane]); for every
+ *   vertex j, its in-edges (k, j) against all lanes at once: a tight edge of positive weight
+ *   makes k the predecessor (d(i,k) < d(i,j), so following predecessors strictly decreases the
+ *   distance and never loops). Vertices that only zero-weight tight edges reach (zero-weight
+ *   cycles) get theirs from a search over the zero-weight edges from vertices already in the
+ *   tree (zero_search), so no zero-weight loop closes either. Every edge is compared with every
+ *   distance on the way, so distances that are not the graph's are refused. O(V E / BLOCK)
+ *   vector steps, the sources split over the host threads.
+ * - Any weights (negative ones, once the readers take them, without negative cycles): a
+ *   breadth-first search over the tight out-edges from each source, the edge by which it first
+ *   reaches j giving j's predecessor; valid also where tight edges form cycles (of weight 0).
+ *   O(E) per source; it stops once every vertex at a finite distance is reached.
+ *
+ * The graph becomes a CSR adjacency once (by target for the blocks, by source for the search),
+ * the least weight of each (k, j) pair kept and self-loops left out: they never lie on a
+ * shortest path. */
+#include "apsp.h"
+#include "base/error.h"
+#include "base/fault.h"
+#include "base/parallel.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The graph's edges by one end: row k, [start[k], start[k + 1]), holds the edges whose source
+ * (out-adjacency) or target (in-adjacency) is k, by their other end. */
+typedef struct adjacency {
+    size_t vertices;
+    size_t *start;
+    int32_t *other;
+    int64_t *weight;
+} adjacency;
+
+typedef struct arc {
+    int32_t target;
+    int64_t weight;
+} arc;
+
+static int arc_order(const void *a, const void *b) {
+    const arc *x = a, *y = b;
+    if (x->target != y->target)
+        return x->target < y->target ? -1 : 1;
+    return (x->weight > y->weight) - (x->weight < y->weight);
+}
+
+static void adjacency_free(adjacency *a) {
+    free(a->start);
+    free(a->other);
+    free(a->weight);
+}
+
+/* Counting sort by source, then each row sorted by target and its repeated pairs merged to the
+ * least weight. Self-loops never lie on a shortest path (d(i,k) + w = d(i,k) only for w = 0, and
+ * then k was reached already) and are left out. */
+static apsp_status adjacency_build(const apsp_graph *g, int by_target, adjacency *a,
+                                   apsp_error *error) {
+    const int32_t *key = by_target ? g->target : g->source;
+    const int32_t *other = by_target ? g->source : g->target;
+    size_t v = g->vertices;
+    memset(a, 0, sizeof *a);
+    a->vertices = v;
+    size_t loops = 0;
+    for (size_t e = 0; e < g->edges; e++)
+        loops += g->source[e] == g->target[e];
+    size_t m = g->edges - loops;
+    a->start = apsp_calloc(v + 1, sizeof *a->start);
+    arc *arcs = apsp_malloc((m ? m : 1) * sizeof *arcs);
+    size_t *fill = apsp_malloc((v ? v : 1) * sizeof *fill);
+    if (!a->start || !arcs || !fill) {
+        free(arcs);
+        free(fill);
+        adjacency_free(a);
+        return fail(error, APSP_ERR_NO_MEMORY,
+                    "predecessors: out of memory for the adjacency "
+                    "of %zu edges",
+                    m);
+    }
+    for (size_t e = 0; e < g->edges; e++)
+        if (g->source[e] != g->target[e])
+            a->start[(size_t)key[e] + 1]++;
+    for (size_t k = 0; k < v; k++)
+        a->start[k + 1] += a->start[k];
+    memcpy(fill, a->start, v * sizeof *fill);
+    for (size_t e = 0; e < g->edges; e++)
+        if (g->source[e] != g->target[e])
+            arcs[fill[key[e]]++] = (arc){other[e], g->weight[e]};
+    free(fill);
+    /* Sort each row and keep the first (least) weight of each target, compacting in place. */
+    size_t kept = 0;
+    for (size_t k = 0; k < v; k++) {
+        size_t begin = a->start[k], end = a->start[k + 1];
+        qsort(arcs + begin, end - begin, sizeof *arcs, arc_order);
+        a->start[k] = kept;
+        for (size_t e = begin; e < end; e++)
+            if (e == begin || arcs[e].target != arcs[e - 1].target)
+                arcs[kept++] = arcs[e];
+    }
+    a->start[v] = kept;
+    a->other = apsp_malloc((kept ? kept : 1) * sizeof *a->other);
+    a->weight = apsp_malloc((kept ? kept : 1) * sizeof *a->weight);
+    if (!a->other || !a->weight) {
+        free(arcs);
+        adjacency_free(a);
+        return fail(error, APSP_ERR_NO_MEMORY,
+                    "predecessors: out of memory for the adjacency "
+                    "of %zu edges",
+                    kept);
+    }
+    for (size_t e = 0; e < kept; e++) {
+        a->other[e] = arcs[e].target;
+        a->weight[e] = arcs[e].weight;
+    }
+    free(arcs);
+    return APSP_OK;
+}
+
+/* One search's outcome when the distances are not the graph's shortest distances. */
+typedef struct mismatch {
+    int found;
+    size_t source, vertex;
+    int unreached; /* 1: d(source, vertex) is finite but no tight path reaches it;
+                      0: an edge into vertex is shorter than d(source, vertex) */
+} mismatch;
+
+/* The sources in blocks of BLOCK, one vector lane each (see block_tight). */
+enum { BLOCK = 16 };
+
+typedef struct job {
+    const apsp_matrix *d;
+    size_t first;
+    int32_t *pred; /* row r is source first + r */
+    mismatch *bad; /* one per slice start: filled by the slice that found one */
+    /* The search (any weights): the out-adjacency. */
+    const adjacency *out;
+    /* The blocks (weights 0 <= w < INF): the in-adjacency, its weights as int32, and the
+     * zero-weight edges by source (zero_start, zero_target). */
+    const adjacency *in;
+    const int32_t *in_weight;
+    const size_t *zero_start;
+    const int32_t *zero_target;
+    const int32_t *zero_from; /* the vertices with zero-weight out-edges, zero_sources of them */
+    size_t zero_sources;
+    size_t count;
+} job;
+
+/* The search from source i into the predecessor row p. Returns 0, or 1 with *bad filled. */
+static int search(const job *jb, size_t i, int32_t *p, int32_t *queue, mismatch *bad) {
+    const adjacency *a = jb->out;
+    const int32_t *d = apsp_matrix_row(jb->d, i);
+    size_t v = a->vertices;
+    size_t finite = 0;
+    for (size_t j = 0; j < v; j++) {
+        p[j] = APSP_NO_PREDECESSOR;
+        finite += d[j] < APSP_INF;
+    }
+    size_t head = 0, tail = 0, found = 1;
+    queue[tail++] = (int32_t)i;
+    /* The search stops once every vertex at a finite distance is reached. */
+    while (head < tail && found < finite) {
+        int32_t k = queue[head++];
+        int64_t dk = d[k];
+        for (size_t e = a->start[k], end = a->start[k + 1]; e < end; e++) {
+            int32_t j = a->other[e];
+            int64_t via = dk + a->weight[e];
+            if (via != d[j]) {
+                if (via < d[j]) {
+                    *bad = (mismatch){1, i, (size_t)j, 0};
+                    return 1;
+                }
+                continue;
+            }
+            if (p[j] != APSP_NO_PREDECESSOR || (size_t)j == i)
+                continue;
+            p[j] = k;
+            queue[tail++] = j;
+            found++;
+        }
+    }
+    if (found < finite) {
+        for (size_t j = 0; j < v; j++)
+            if (d[j] < APSP_INF && p[j] == APSP_NO_PREDECESSOR && j != i) {
+                *bad = (mismatch){1, i, j, 1};
+                return 1;
+            }
+    }
+    return 0;
+}
+
+enum { MISMATCH = -1 };
+
+static int search_slice(void *context, size_t begin, size_t end) {
+    const job *jb = context;
+    int32_t *queue = apsp_malloc((jb->out->vertices ? jb->out->vertices : 1) * sizeof *queue);
+    if (!queue)
+        return ENOMEM;
+    int result = 0;
+    size_t v = jb->out->vertices;
+    for (size_t r = begin; r < end && !result; r++)
+        if (search(jb, jb->first + r, jb->pred + r * v, queue, &jb->bad[begin]))
+            result = MISMATCH;
+    free(queue);
+    return result;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define CLONED_FOR_ISAS __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define CLONED_FOR_ISAS
+#endif
+
+/* Every vertex's in-edges against BLOCK sources at once: t holds the block's distances
+ * transposed, t[k * BLOCK + b] = d(source b, k) (INF in unused lanes), and pt gets the
+ * predecessors the same way. A lane's predecessor of j is an in-edge (k, j) of positive weight
+ * that is tight for it (the last one); zero-weight edges are left to zero_search, which keeps the
+ * tree free of zero-weight loops. shorter[b] becomes non-zero when an edge gives a path shorter
+ * than a distance of lane b; missing[b] counts lane b's vertices at a finite distance left
+ * without a predecessor (its source among them). No test for d(source, k) = INF is needed: with
+ * 0 < w < INF and d(source, j) <= INF, INF + w neither equals nor undercuts d(source, j) (and
+ * stays below 2^31); with w = 0, d(source, k) < d(source, j) means k is reached. */
+typedef int32_t lanes __attribute__((vector_size(BLOCK * sizeof(int32_t))));
+
+CLONED_FOR_ISAS static void block_tight(const int32_t *restrict t, const size_t *restrict start,
+                                        const int32_t *restrict other,
+                                        const int32_t *restrict weight, size_t v,
+                                        int32_t *restrict pt, int32_t *restrict shorter_out,
+                                        int32_t *restrict missing_out) {
+    lanes shorter = {0}, missing = {0}, none, inf;
+    for (size_t b = 0; b < BLOCK; b++) {
+        none[b] = APSP_NO_PREDECESSOR;
+        inf[b] = APSP_INF;
+    }
+    for (size_t j = 0; j < v; j++) {
+        lanes dj, p = none;
+        memcpy(&dj, t + j * BLOCK, sizeof dj);
+        for (size_t e = start[j], end = start[j + 1]; e < end; e++) {
+            int32_t k = other[e], w = weight[e];
+            lanes tk;
+            memcpy(&tk, t + (size_t)k * BLOCK, sizeof tk);
+            if (w > 0) {
+                lanes via = tk + w;
+                lanes tight = via == dj; /* -1 where tight, else 0 */
+                p = (tight & k) | (~tight & p);
+                shorter |= via < dj;
+            } else {
+                shorter |= tk < dj;
+            }
+        }
+        missing -= (p == none) & (dj < inf); /* -(-1) */
+        memcpy(pt + j * BLOCK, &p, sizeof p);
+    }
+    memcpy(shorter_out, &shorter, sizeof shorter);
+    memcpy(missing_out, &missing, sizeof missing);
+}
+
+/* 16 x 16 tile transposes between the matrix's rows and the lanes, by two-source shuffles
+ * (one instruction each with AVX-512) where the compiler has them. */
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_shufflevector) && BLOCK == 16
+#define HAVE_SHUFFLE 1
+#endif
+#endif
+
+#ifdef HAVE_SHUFFLE
+/* Row r and row r + s swap the blocks of s lanes off the diagonal, for s = 8, 4, 2, 1. */
+#define SWAP_PAIR(a, b, lo, hi)                                                                    \
+    do {                                                                                           \
+        lanes x_ = __builtin_shufflevector(a, b, lo), y_ = __builtin_shufflevector(a, b, hi);      \
+        a = x_;                                                                                    \
+        b = y_;                                                                                    \
+    } while (0)
+#define LO8 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23
+#define HI8 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31
+#define LO4 0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27
+#define HI4 4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31
+#define LO2 0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29
+#define HI2 2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31
+#define LO1 0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30
+#define HI1 1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31
+
+static inline __attribute__((always_inline)) void transpose16(lanes *r) {
+    for (int i = 0; i < 8; i++)
+        SWAP_PAIR(r[i], r[i + 8], LO8, HI8);
+    for (int i = 0; i < 16; i += 8)
+        for (int k = i; k < i + 4; k++)
+            SWAP_PAIR(r[k], r[k + 4], LO4, HI4);
+    for (int i = 0; i < 16; i += 4)
+        for (int k = i; k < i + 2; k++)
+            SWAP_PAIR(r[k], r[k + 2], LO2, HI2);
+    for (int i = 0; i < 16; i += 2)
+        SWAP_PAIR(r[i], r[i + 1], LO1, HI1);
+}
+#endif
+
+/* t[k * BLOCK + b] = rows[b][k] for k in [0, v). */
+CLONED_FOR_ISAS static void rows_to_lanes(const int32_t *const *rows, size_t v, int32_t *t) {
+    size_t k0 = 0;
+#ifdef HAVE_SHUFFLE
+    for (; k0 + BLOCK <= v; k0 += BLOCK) {
+        lanes r[BLOCK];
+        for (size_t b = 0; b < BLOCK; b++)
+            memcpy(&r[b], rows[b] + k0, sizeof r[b]);
+        transpose16(r);
+        memcpy(t + k0 * BLOCK, r, sizeof r);
+    }
+#endif
+    for (size_t k = k0; k < v; k++)
+        for (size_t b = 0; b < BLOCK; b++)
+            t[k * BLOCK + b] = rows[b][k];
+}
+
+/* rows[b][j] = t[j * BLOCK + b] for j in [0, v) and the first `used` lanes. */
+CLONED_FOR_ISAS static void lanes_to_rows(const int32_t *t, size_t v, size_t used,
+                                          int32_t *const *rows) {
+    size_t j0 = 0;
+#ifdef HAVE_SHUFFLE
+    for (; j0 + BLOCK <= v; j0 += BLOCK) {
+        lanes r[BLOCK];
+        memcpy(r, t + j0 * BLOCK, sizeof r);
+        transpose16(r);
+        for (size_t b = 0; b < used; b++)
+            memcpy(rows[b] + j0, &r[b], sizeof r[b]);
+    }
+#endif
+    for (size_t j = j0; j < v; j++)
+        for (size_t b = 0; b < used; b++)
+            rows[b][j] = t[j * BLOCK + b];
+}
+
+/* The first vertex j for which an in-edge undercuts lane b's d(source, j), for the message. */
+static size_t first_shorter(const int32_t *t, const adjacency *in, const int32_t *weight,
+                            size_t b) {
+    for (size_t j = 0; j < in->vertices; j++)
+        for (size_t e = in->start[j]; e < in->start[j + 1]; e++) {
+            int32_t dk = t[(size_t)in->other[e] * BLOCK + b];
+            if (dk < APSP_INF && (int64_t)dk + weight[e] < t[j * BLOCK + b])
+                return j;
+        }
+    return 0;
+}
+
+/* The vertices of row i that block_tight left without a predecessor although at a finite
+ * distance: those that only zero-weight tight edges reach. A search over the zero-weight tight
+ * edges from every vertex that has its predecessor (and the source) gives each one, always from a
+ * vertex already in the tree, so no loop closes. Returns 0, or 1 with *bad filled. */
+static int zero_search(const job *jb, size_t i, int32_t *p, int32_t *queue, size_t missing,
+                       mismatch *bad) {
+    const int32_t *d = apsp_matrix_row(jb->d, i);
+    size_t v = jb->in->vertices, tail = 0;
+    for (size_t z = 0; z < jb->zero_sources; z++) {
+        size_t k = (size_t)jb->zero_from[z];
+        if (p[k] != APSP_NO_PREDECESSOR || k == i)
+            queue[tail++] = (int32_t)k;
+    }
+    for (size_t head = 0; head < tail && missing > 0; head++) {
+        int32_t k = queue[head];
+        for (size_t e = jb->zero_start[k]; e < jb->zero_start[k + 1]; e++) {
+            int32_t j = jb->zero_target[e];
+            if (p[j] != APSP_NO_PREDECESSOR || (size_t)j == i || d[j] != d[k])
+                continue;
+            p[j] = k;
+            missing--;
+            queue[tail++] = j;
+        }
+    }
+    if (missing == 0)
+        return 0;
+    for (size_t j = 0; j < v; j++)
+        if (d[j] < APSP_INF && p[j] == APSP_NO_PREDECESSOR && j != i) {
+            *bad = (mismatch){1, i, j, 1};
+            return 1;
+        }
+    return 0;
+}
+
+/* Sources [first + b0, first + b1) of the job: the transposed distances of each block, the
+ * in-edges of every vertex against the block (block_tight), then zero_search on the rows that
+ * need it. */
+static int block_slice(void *context, size_t b0, size_t b1) {
+    const job *jb = context;
+    size_t v = jb->in->vertices;
+    int32_t *t = apsp_malloc(v * BLOCK * sizeof *t);
+    int32_t *pt = apsp_malloc(v * BLOCK * sizeof *pt);
+    int32_t *queue = apsp_malloc(v * sizeof *queue);
+    if (!t || !pt || !queue) {
+        free(t);
+        free(pt);
+        free(queue);
+        return ENOMEM;
+    }
+    int result = 0;
+    for (size_t blk = b0; blk < b1 && !result; blk++) {
+        /* The unused lanes of a last block read an unreachable row: the queue, before use. */
+        for (size_t k = 0; k < v; k++)
+            queue[k] = APSP_INF;
+        size_t r0 = blk * BLOCK, used = jb->count - r0 < BLOCK ? jb->count - r0 : BLOCK;
+        const int32_t *rows[BLOCK];
+        for (size_t b = 0; b < BLOCK; b++)
+            rows[b] = b < used ? apsp_matrix_row(jb->d, jb->first + r0 + b) : queue;
+        rows_to_lanes(rows, v, t);
+        int32_t shorter[BLOCK], missing[BLOCK];
+        block_tight(t, jb->in->start, jb->in->other, jb->in_weight, v, pt, shorter, missing);
+        int32_t *outs[BLOCK];
+        for (size_t b = 0; b < used; b++) {
+            outs[b] = jb->pred + (r0 + b) * v;
+            missing[b]--; /* the source */
+        }
+        lanes_to_rows(pt, v, used, outs);
+        for (size_t b = 0; b < used && !result; b++)
+            if (shorter[b]) {
+                size_t j = first_shorter(t, jb->in, jb->in_weight, b);
+                jb->bad[b0] = (mismatch){1, jb->first + r0 + b, j, 0};
+                result = MISMATCH;
+            }
+        for (size_t b = 0; b < used && !result; b++)
+            if (missing[b] > 0 && zero_search(jb, jb->first + r0 + b, jb->pred + (r0 + b) * v,
+                                              queue, (size_t)missing[b], &jb->bad[b0]))
+                result = MISMATCH;
+    }
+    free(t);
+    free(pt);
+    free(queue);
+    return result;
+}
+
+/* The zero-weight edges of the in-adjacency, by source, for zero_search; and its weights as
+ * int32. Returns 0, or -1 when out of memory. */
+static int prepare_blocks(const adjacency *in, int32_t **weight, size_t **zero_start,
+                          int32_t **zero_target, int32_t **zero_from, size_t *zero_sources) {
+    size_t v = in->vertices, m = in->start[v], zeros = 0;
+    *weight = apsp_malloc((m ? m : 1) * sizeof **weight);
+    *zero_start = apsp_calloc(v + 1, sizeof **zero_start);
+    for (size_t e = 0; e < m; e++)
+        zeros += in->weight[e] == 0;
+    *zero_target = apsp_malloc((zeros ? zeros : 1) * sizeof **zero_target);
+    if (!*weight || !*zero_start || !*zero_target)
+        return -1;
+    for (size_t j = 0; j < v; j++)
+        for (size_t e = in->start[j]; e < in->start[j + 1]; e++) {
+            (*weight)[e] = (int32_t)in->weight[e];
+            if (in->weight[e] == 0)
+                (*zero_start)[(size_t)in->other[e] + 1]++;
+        }
+    size_t sources = 0;
+    for (size_t k = 0; k < v; k++) {
+        sources += (*zero_start)[k + 1] > 0;
+        (*zero_start)[k + 1] += (*zero_start)[k];
+    }
+    *zero_from = apsp_malloc((sources ? sources : 1) * sizeof **zero_from);
+    if (!*zero_from)
+        return -1;
+    *zero_sources = 0;
+    for (size_t k = 0; k < v; k++)
+        if ((*zero_start)[k + 1] > (*zero_start)[k])
+            (*zero_from)[(*zero_sources)++] = (int32_t)k;
+    size_t *fill = apsp_malloc((v ? v : 1) * sizeof *fill);
+    if (!fill)
+        return -1;
+    memcpy(fill, *zero_start, v * sizeof *fill);
+    for (size_t j = 0; j < v; j++)
+        for (size_t e = in->start[j]; e < in->start[j + 1]; e++)
+            if (in->weight[e] == 0)
+                (*zero_target)[fill[in->other[e]]++] = (int32_t)j;
+    free(fill);
+    return 0;
+}
+
+/* Whether every edge weight is 0 <= w < INF, which the blocks need. */
+static int weights_fit_blocks(const apsp_graph *g) {
+    for (size_t e = 0; e < g->edges; e++)
+        if (g->weight[e] < 0 || g->weight[e] >= APSP_INF)
+            return 0;
+    return 1;
+}
+
+/* Refuses what the derivation cannot take, naming the first problem. */
+static apsp_status check_inputs(const apsp_graph *graph, const apsp_matrix *distances, size_t first,
+                                size_t count, const int32_t *pred, apsp_error *error) {
+    if (!graph || !distances || !pred)
+        return fail(error, APSP_ERR_USAGE, "predecessors: the %s is NULL",
+                    !graph       ? "graph"
+                    : !distances ? "distance matrix"
+                                 : "predecessor array");
+    if (graph->vertices != distances->n)
+        return fail(error, APSP_ERR_USAGE,
+                    "predecessors: the graph has %zu vertices but the distance matrix %zu",
+                    graph->vertices, distances->n);
+    if (distances->n > 0 && (!distances->data || distances->stride < distances->n))
+        return fail(error, APSP_ERR_USAGE, "predecessors: the distance matrix is malformed");
+    if (first > distances->n || count > distances->n - first)
+        return fail(error, APSP_ERR_USAGE,
+                    "predecessors: sources [%zu, %zu + %zu) are not within [0, %zu)", first, first,
+                    count, distances->n);
+    for (size_t e = 0; e < graph->edges; e++) {
+        int32_t s = graph->source[e], t = graph->target[e];
+        if (s < 0 || (size_t)s >= graph->vertices || t < 0 || (size_t)t >= graph->vertices)
+            return fail(error, APSP_ERR_USAGE,
+                        "predecessors: edge %zu (%d -> %d) has an endpoint outside [0, %zu)", e,
+                        (int)s, (int)t, graph->vertices);
+        if (graph->weight[e] <= -(int64_t)APSP_INF || graph->weight[e] >= (int64_t)APSP_INF)
+            return fail(error, APSP_ERR_USAGE,
+                        "predecessors: edge %zu (%d -> %d) has weight %lld, outside the distances' "
+                        "range",
+                        e, (int)s, (int)t, (long long)graph->weight[e]);
+    }
+    for (size_t r = 0; r < count; r++) {
+        size_t i = first + r;
+        if (apsp_matrix_row(distances, i)[i] != 0)
+            return fail(error, APSP_ERR_USAGE,
+                        "predecessors: the distance from vertex %zu to itself is %d, not 0", i,
+                        (int)apsp_matrix_row(distances, i)[i]);
+    }
+    return APSP_OK;
+}
+
+/* The first mismatch a slice found (each wrote at its own start), as an error. */
+static apsp_status report_mismatch(const apsp_matrix *distances, const mismatch *bad,
+                                   apsp_error *error) {
+    while (!bad->found)
+        bad++;
+    int d = apsp_matrix_row(distances, bad->source)[bad->vertex];
+    if (bad->unreached)
+        return fail(error, APSP_ERR_USAGE,
+                    "predecessors: the distances are not the graph's shortest distances: vertex "
+                    "%zu is at distance %d from %zu, but no path of that length reaches it",
+                    bad->vertex, d, bad->source);
+    return fail(error, APSP_ERR_USAGE,
+                "predecessors: the distances are not the graph's shortest distances: an edge "
+                "into vertex %zu gives a path from %zu shorter than %d",
+                bad->vertex, bad->source, d);
+}
+
+apsp_status apsp_predecessors(const apsp_graph *graph, const apsp_matrix *distances, size_t first,
+                              size_t count, unsigned threads, int32_t *pred, apsp_error *error) {
+    apsp_status status = check_inputs(graph, distances, first, count, pred, error);
+    if (status != APSP_OK || count == 0)
+        return status;
+    /* Non-negative weights: the blocks, BLOCK sources per pass over the in-edges; otherwise
+     * (negative weights) a search per source over the out-edges. */
+    int blocks = weights_fit_blocks(graph);
+    adjacency adj;
+    status = adjacency_build(graph, blocks, &adj, error);
+    if (status != APSP_OK)
+        return status;
+    int32_t *in_weight = NULL, *zero_target = NULL, *zero_from = NULL;
+    size_t *zero_start = NULL, zero_sources = 0;
+    mismatch *bad = apsp_calloc(count, sizeof *bad);
+    if (!bad || (blocks && prepare_blocks(&adj, &in_weight, &zero_start, &zero_target, &zero_from,
+                                          &zero_sources) != 0)) {
+        status = fail(error, APSP_ERR_NO_MEMORY, "predecessors: out of memory");
+    } else {
+        job jb = {distances,
+                  first,
+                  pred,
+                  bad,
+                  blocks ? NULL : &adj,
+                  blocks ? &adj : NULL,
+                  in_weight,
+                  zero_start,
+                  zero_target,
+                  zero_from,
+                  zero_sources,
+                  count};
+        int result = blocks
+                         ? parallel_slices((count + BLOCK - 1) / BLOCK, threads, block_slice, &jb)
+                         : parallel_slices(count, threads, search_slice, &jb);
+        if (result == MISMATCH)
+            status = report_mismatch(distances, bad, error);
+        else if (result != 0)
+            status =
+                fail(error, APSP_ERR_NO_MEMORY, "predecessors: out of memory for the searches");
+    }
+    free(bad);
+    free(in_weight);
+    free(zero_start);
+    free(zero_target);
+    free(zero_from);
+    adjacency_free(&adj);
+    return status;
+}
+
+apsp_status apsp_path(const int32_t *pred_row, size_t vertices, size_t source, size_t target,
+                      int32_t *path, size_t *length, apsp_error *error) {
+    if (!pred_row || !path || !length)
+        return fail(error, APSP_ERR_USAGE, "path: a NULL argument");
+    *length = 0;
+    if (source >= vertices || target >= vertices)
+        return fail(error, APSP_ERR_USAGE, "path: %zu -> %zu: a vertex outside [0, %zu)", source,
+                    target, vertices);
+    if (pred_row[source] != APSP_NO_PREDECESSOR)
+        return fail(error, APSP_ERR_USAGE,
+                    "path: the predecessor row is not vertex %zu's: it gives the source a "
+                    "predecessor",
+                    source);
+    if (target != source && pred_row[target] == APSP_NO_PREDECESSOR)
+        return APSP_OK; /* unreachable */
+    /* Backwards from the target into the end of path, then moved to the front. */
+    size_t n = 0, at = target;
+    for (;;) {
+        if (n == vertices)
+            return fail(error, APSP_ERR_USAGE, "path: the predecessors from %zu to %zu form a loop",
+                        source, target);
+        path[vertices - 1 - n++] = (int32_t)at;
+        if (at == source)
+            break;
+        int32_t p = pred_row[at];
+        if (p < 0 || (size_t)p >= vertices)
+            return fail(error, APSP_ERR_USAGE,
+                        "path: vertex %zu has predecessor %d, which is not a vertex on a path "
+                        "from %zu",
+                        at, (int)p, source);
+        at = (size_t)p;
+    }
+    memmove(path, path + vertices - n, n * sizeof *path);
+    *length = n;
+    return APSP_OK;
+}
