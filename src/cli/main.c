@@ -1,5 +1,6 @@
 /* The apsp command: `apsp INPUT OUTPUT` like the course binary, everything else an option. */
 #include "apsp.h"
+#include "cli.h"
 #include "env_options.h"
 #include "paths.h"
 #include "platforms.h"
@@ -102,21 +103,6 @@ static const char usage_text[] =
     "exit codes: 0 success, 1 internal error, 2 usage error, 3 input error (unreadable or\n"
     "malformed), 4 output error, 5 too large for memory, 6 device error (no such device,\n"
     "OpenCL failure, kernel build failure), 7 negative cycle (nothing written)\n";
-
-typedef struct cli {
-    apsp_options options;
-    apsp_read_options read;
-    apsp_format output_format;
-    const char *input;
-    const char *output;
-    int list_devices;
-    int verbose;
-    int quiet;
-    int progress_lines; /* --progress: progress as lines, also off a terminal */
-    int stats_json;     /* --stats-json */
-    int show_build;     /* APSP_SHOW_BUILD=1: the log of a successful kernel build too */
-    cli_paths paths;    /* --predecessors, --path */
-} cli;
 
 static int usage_error(const char *format, const char *arg) {
     fprintf(stderr, "apsp: ");
@@ -412,12 +398,6 @@ static void note_missing_platforms(const apsp_report *report) {
         fprintf(stderr, "apsp: note: %s\n", missing);
 }
 
-/* A hw3 file (not a stream): its header says V before the edges are read. */
-static int input_is_hw3_file(const cli *c) {
-    apsp_format format = c->read.format ? c->read.format : apsp_format_for(c->input, 0);
-    return format == APSP_FORMAT_HW3 && strcmp(c->input, "-") != 0;
-}
-
 /* Everything that can be refused is refused before the matrix exists: the output path, the
  * devices and options (the solver), then the input's size on them. */
 static apsp_status prepare(cli *c, apsp_output **out, apsp_solver **solver, apsp_error *err) {
@@ -430,110 +410,12 @@ static apsp_status prepare(cli *c, apsp_output **out, apsp_solver **solver, apsp
         /* The size from a hw3 header lets auto mode skip OpenCL for a small graph; a header
          * that cannot be read leaves it unknown and fails in read_input with its own message. */
         size_t vertices = 0;
-        if (input_is_hw3_file(c) && apsp_hw3_vertices(c->input, &vertices, NULL) == APSP_OK)
+        if (cli_input_is_hw3_file(c) && apsp_hw3_vertices(c->input, &vertices, NULL) == APSP_OK)
             c->options.vertices_hint = vertices;
         status = apsp_solver_create(&c->options, solver, err);
         status = explain_missing_platforms(c, status, err);
     }
     return status;
-}
-
-/* The error's message with the input's name in front (the matrix's errors do not know it). */
-static apsp_status naming_input(const cli *c, apsp_status status, apsp_error *err) {
-    if (status == APSP_OK)
-        return status;
-    char detail[sizeof err->message];
-    memcpy(detail, err->message, sizeof detail);
-    const char *name = strcmp(c->input, "-") == 0 ? "stdin" : c->input;
-    int n = snprintf(err->message, sizeof err->message, "%s: ", name);
-    if (n > 0 && (size_t)n < sizeof err->message)
-        memcpy(err->message + n, detail, strnlen(detail, sizeof detail - (size_t)n - 1));
-    err->message[sizeof err->message - 1] = '\0';
-    return status;
-}
-
-/* The graph, checked on the solver's devices for its size. A hw3 file's size is checked from
- * its header, before its edges are read. */
-static apsp_status read_input(const cli *c, apsp_solver *solver, apsp_graph **g, apsp_error *err) {
-    size_t vertices = 0;
-    apsp_status status =
-        input_is_hw3_file(c) ? apsp_hw3_vertices(c->input, &vertices, err) : APSP_OK;
-    if (status == APSP_OK && vertices > 0)
-        status = apsp_solver_check(solver, vertices, err);
-    if (status == APSP_OK)
-        status = apsp_read_graph(c->input, &c->read, g, err);
-    if (status == APSP_OK && vertices == 0)
-        status = apsp_solver_check(solver, (*g)->vertices, err);
-    if (status == APSP_OK)
-        status = paths_check(&c->paths, (*g)->vertices, err);
-    return status;
-}
-
-/* The row writer, timed: the seconds spent writing are the write step of -v, apart from the
- * download that they overlap. */
-typedef struct timed_writer {
-    apsp_row_writer *writer;
-    double seconds;
-} timed_writer;
-
-static apsp_status put_rows_timed(void *context, size_t first_row, size_t count,
-                                  const int32_t *rows, size_t pitch, apsp_error *error) {
-    timed_writer *t = context;
-    double start = cli_clock();
-    apsp_status status = apsp_row_writer_put(t->writer, first_row, count, rows, pitch, error);
-    t->seconds += cli_clock() - start;
-    return status;
-}
-
-/* A binary output (hw3, npy) is written as the rows come off the devices: the host never holds
- * the matrix. Takes the output over. */
-static apsp_status solve_to_rows(cli *c, apsp_solver *solver, const apsp_graph *g, apsp_output *out,
-                                 apsp_report *report, run_times *times, apsp_error *err) {
-    timed_writer t = {0};
-    apsp_status status = apsp_row_writer_begin(out, c->output_format, g->vertices, &t.writer, err);
-    if (status == APSP_OK)
-        status = apsp_solver_solve_graph(solver, g, put_rows_timed, &t, report, err);
-    double start = cli_clock();
-    if (status == APSP_OK)
-        status = apsp_row_writer_finish(t.writer, err);
-    else
-        apsp_row_writer_abort(t.writer);
-    times->write = t.seconds + (cli_clock() - start);
-    if (status == APSP_OK)
-        report->download_seconds -= t.seconds;
-    return status;
-}
-
-/* The text output needs the whole matrix. Takes the output over. */
-static apsp_status solve_to_matrix(cli *c, apsp_solver *solver, const apsp_graph *g,
-                                   apsp_output *out, apsp_report *report, run_times *times,
-                                   apsp_error *err) {
-    apsp_matrix *m = NULL;
-    apsp_status status = naming_input(c, apsp_graph_to_matrix(g, &m, err), err);
-    if (status == APSP_OK)
-        status = apsp_solver_solve(solver, m, report, err);
-    if (status == APSP_OK && paths_wanted(&c->paths))
-        status = paths_derive(&c->paths, g, m, (unsigned)c->options.threads, err);
-    double start = cli_clock();
-    if (status == APSP_OK) /* before OUTPUT, so that a failure here leaves OUTPUT untouched */
-        status = paths_commit(&c->paths, m, err);
-    if (status == APSP_OK)
-        status = apsp_output_commit(out, c->output_format, m, err);
-    else
-        apsp_output_abort(out);
-    times->write = cli_clock() - start;
-    if (status == APSP_OK)
-        status = paths_print(&c->paths, m, err);
-    apsp_matrix_destroy(m);
-    return status;
-}
-
-/* The paths need the whole matrix. */
-static int streams_rows(const cli *c) {
-    if (paths_wanted(&c->paths))
-        return 0;
-    apsp_format format = c->output_format ? c->output_format : apsp_format_for(c->output, 1);
-    return format == APSP_FORMAT_HW3 || format == APSP_FORMAT_NPY;
 }
 
 static int run(cli *c) {
@@ -555,11 +437,10 @@ static int run(cli *c) {
     apsp_status status = prepare(c, &out, &solver, &err);
     double t1 = cli_clock();
     if (status == APSP_OK)
-        status = read_input(c, solver, &g, &err);
+        status = cli_read_input(c, solver, &g, &err);
     times.read = cli_clock() - t1;
     if (status == APSP_OK) {
-        status = (streams_rows(c) ? solve_to_rows : solve_to_matrix)(c, solver, g, out, &report,
-                                                                     &times, &err);
+        status = cli_solve_and_write(c, solver, g, out, &report, &times, &err);
         out = NULL;
     }
     apsp_output_abort(out);
