@@ -25,6 +25,7 @@
 #include "base/parallel.h"
 #include "base/util.h"
 #include "opencl/device.h"
+#include "opencl/stream_parts.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,177 +34,10 @@
 /* Host copies of blocks at least this large use every core (up to 16): one thread copies
  * about 10 GB/s, below what the bus moves, and starting the threads costs well under the
  * 0.4 ms one thread takes for this much. */
-enum { PARALLEL_COPY_BYTES = 4 << 20, SLOT_SHARE = 8, TIMELINE_LINES = 12 };
+enum { PARALLEL_COPY_BYTES = 4 << 20 };
 
 static size_t row_bytes(const backend_device *d) {
     return d->layout.geometry.n * sizeof(cl_int);
-}
-
-static size_t round_down(uint64_t value, size_t unit) {
-    return (size_t)(value / unit) * unit;
-}
-
-/* ---- the shape ----------------------------------------------------------------------------- */
-
-/* What a shape takes on the device: the in-core pairs of T-row panels, the two pairs of K-row
- * panels and the slots. */
-static uint64_t device_bytes(const solve_geometry *g, size_t pivots, size_t block_rows) {
-    uint64_t row = (uint64_t)g->n * 4;
-    return row * (4 * (uint64_t)g->tile + 4 * (uint64_t)pivots + STREAM_SLOTS * block_rows);
-}
-
-/* What streaming may take: a cap the user gave, or 15/16 of the global memory, which the driver
- * does not give out whole (the in-core check allows all of it; K only has to be large). */
-static uint64_t stream_memory(const backend_device *d) {
-    uint64_t cap = d->options->device_memory;
-    return cap && cap < d->limits.global_memory ? cap : d->limits.global_memory / 16 * 15;
-}
-
-/* K for blocks of `block_rows`: as many rows as the rest of the memory holds. */
-static size_t pivots_for(const backend_device *d, const solve_geometry *g, size_t block_rows) {
-    uint64_t memory = stream_memory(d), fixed = device_bytes(g, 0, block_rows);
-    uint64_t row = (uint64_t)g->n * 4, most = layout_buffer_cap(d) / row;
-    if (most > INT32_MAX / g->n) /* the kernels index a K x n panel in int */
-        most = INT32_MAX / g->n;
-    size_t k = memory > fixed ? round_down((memory - fixed) / (4 * row), g->row_unit) : 0;
-    k = k < most ? k : round_down(most, g->row_unit);
-    return k < g->n ? k : g->n;
-}
-
-static apsp_status too_small(const backend_device *d, const solve_geometry *g, apsp_error *error) {
-    const char *source;
-    char need[32], have[32];
-    uint64_t memory = layout_memory(d, &source); /* of which streaming takes stream_memory */
-    return fail(error, APSP_ERR_TOO_LARGE,
-                "V = %zu: streaming the %zu x %zu distance matrix from host memory needs at least "
-                "%s on the device (panels of %zu rows and %d blocks of %zu) but %s has %s%s",
-                g->vertices, g->n, g->n,
-                format_bytes(device_bytes(g, g->row_unit, g->row_unit), need, sizeof need),
-                g->row_unit, STREAM_SLOTS, g->row_unit, d->name,
-                format_bytes(memory, have, sizeof have), source);
-}
-
-static apsp_status choose_shape(const backend_device *d, const solve_geometry *g,
-                                stream_shape *shape, apsp_error *error) {
-    uint64_t row = (uint64_t)g->n * 4, memory = stream_memory(d);
-    uint64_t most = layout_buffer_cap(d) / row;
-    size_t h = round_down(memory / SLOT_SHARE / STREAM_SLOTS / row, g->row_unit);
-    h = h < most ? h : round_down(most, g->row_unit);
-    h = h < g->n ? h : g->n;
-    if (h == 0 || pivots_for(d, g, h) == 0)
-        h = g->row_unit; /* a tight cap: the least blocks leave K the most */
-    size_t k = pivots_for(d, g, h);
-    if (k == 0 || h > most)
-        return too_small(d, g, error);
-    *shape = (stream_shape){.pivots = k,
-                            .block_rows = h,
-                            .device_bytes = device_bytes(g, k, h),
-                            .pinned_bytes = (uint64_t)STREAM_SLOTS * h * row};
-    return APSP_OK;
-}
-
-/* The matrix and the pinned staging must fit the host together: refused before any work. */
-static apsp_status check_host(const solve_geometry *g, const stream_shape *shape,
-                              apsp_error *error) {
-    uint64_t matrix = apsp_matrix_bytes(g->vertices), memory = physical_memory();
-    if (!memory || matrix + shape->pinned_bytes <= memory)
-        return APSP_OK;
-    char need[32], pinned[32], have[32];
-    return fail(error, APSP_ERR_TOO_LARGE,
-                "V = %zu: the distance matrix (%s) and the pinned staging to stream it through the "
-                "device (%s) need more than this machine's %s of memory",
-                g->vertices, format_bytes(matrix, need, sizeof need),
-                format_bytes(shape->pinned_bytes, pinned, sizeof pinned),
-                format_bytes(memory, have, sizeof have));
-}
-
-/* ---- buffers and queues -------------------------------------------------------------------- */
-
-static apsp_status create(const backend_device *d, cl_mem_flags flags, size_t bytes, cl_mem *out,
-                          const char *what, apsp_error *error) {
-    cl_int err;
-    *out = FAULT_CL_OBJECT(&err, clCreateBuffer(d->context, flags, bytes, NULL, &err));
-    return err == CL_SUCCESS ? APSP_OK
-                             : cl_fail(error, APSP_ERR_DEVICE, err, "clCreateBuffer(%s)", what);
-}
-
-/* The two pairs of K x n panels. */
-static apsp_status create_panels(backend_device *d, apsp_error *error) {
-    cl_stream *s = &d->stream;
-    apsp_status status = APSP_OK;
-    for (int i = 0; i < 4 && status == APSP_OK; i++)
-        status =
-            create(d, CL_MEM_READ_WRITE, s->shape.pivots * row_bytes(d), &s->panel[i / 2][i % 2],
-                   i % 2 ? "streamed pivot columns" : "streamed pivot rows", error);
-    return status;
-}
-
-static apsp_status create_slots(backend_device *d, apsp_error *error) {
-    cl_stream *s = &d->stream;
-    const size_t bytes = s->shape.block_rows * row_bytes(d);
-    apsp_status status = APSP_OK;
-    for (size_t i = 0; i < STREAM_SLOTS && status == APSP_OK; i++) {
-        cl_stream_slot *slot = &s->slot[i];
-        status = create(d, CL_MEM_READ_WRITE, bytes, &slot->block, "streamed block", error);
-        if (status == APSP_OK)
-            status = create(d, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, &slot->staging,
-                            "pinned staging", error);
-        if (status != APSP_OK)
-            break;
-        cl_int err;
-        slot->host = FAULT_CL_OBJECT(&err, clEnqueueMapBuffer(s->up_queue, slot->staging, CL_TRUE,
-                                                              CL_MAP_READ | CL_MAP_WRITE, 0, bytes,
-                                                              0, NULL, NULL, &err));
-        if (err != CL_SUCCESS)
-            status = cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueMapBuffer(pinned staging)");
-    }
-    return status;
-}
-
-static apsp_status create_queues(backend_device *d, apsp_error *error) {
-    cl_int err;
-    cl_command_queue_properties props = d->options->profile ? CL_QUEUE_PROFILING_ENABLE : 0;
-    d->stream.up_queue =
-        FAULT_CL_OBJECT(&err, clCreateCommandQueue(d->context, d->device, props, &err));
-    if (err == CL_SUCCESS)
-        d->stream.down_queue =
-            FAULT_CL_OBJECT(&err, clCreateCommandQueue(d->context, d->device, props, &err));
-    return err == CL_SUCCESS
-               ? APSP_OK
-               : cl_fail(error, APSP_ERR_DEVICE, err, "clCreateCommandQueue(%s)", d->name);
-}
-
-/* The layout the closing rounds run on: the geometry, the T-row panels and one band, which
- * close_band points at a K-row panel. */
-static apsp_status prepare_layout(backend_device *d, const solve_geometry *g, apsp_error *error) {
-    cl_layout *l = &d->layout;
-    l->geometry = *g;
-    l->bands = apsp_calloc(1, sizeof *l->bands);
-    if (!l->bands)
-        return fail(error, APSP_ERR_NO_MEMORY, "out of memory planning a band");
-    l->band_count = 1;
-    return layout_create_panels(d, error);
-}
-
-static apsp_status stream_prepare(backend_device *d, const solve_geometry *g, stream_shape *shape,
-                                  apsp_error *error) {
-    cl_stream *s = &d->stream;
-    /* Too large for the host is the first thing to say, in the reader's words. */
-    apsp_status status = matrix_fits_memory(g->vertices, error);
-    if (status == APSP_OK)
-        status = choose_shape(d, g, &s->shape, error);
-    if (status == APSP_OK)
-        status = check_host(g, &s->shape, error);
-    if (status == APSP_OK)
-        status = prepare_layout(d, g, error);
-    if (status == APSP_OK)
-        status = create_queues(d, error);
-    if (status == APSP_OK)
-        status = create_panels(d, error);
-    if (status == APSP_OK)
-        status = create_slots(d, error);
-    *shape = s->shape;
-    return status;
 }
 
 /* ---- host copies --------------------------------------------------------------------------- */
@@ -583,117 +417,6 @@ static apsp_status stream_pivots(backend_device *d, apsp_matrix *m, size_t first
 
 /* ---- the end ------------------------------------------------------------------------------- */
 
-/* A command's device times in seconds; 0 when it has none. */
-static void span_of(cl_event event, double *start, double *end) {
-    cl_ulong a = 0, b = 0;
-    *start = *end = 0;
-    if (event &&
-        clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof a, &a, NULL) ==
-            CL_SUCCESS &&
-        clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof b, &b, NULL) ==
-            CL_SUCCESS) {
-        *start = 1e-9 * (double)a;
-        *end = 1e-9 * (double)b;
-    }
-}
-
-enum { ENGINES = 3 };
-static const char *const engine_names[ENGINES] = {"up", "kernels", "down"};
-
-typedef struct edge {
-    double at;
-    int engine, delta;
-} edge;
-
-static int by_time(const void *a, const void *b) {
-    const edge *x = a, *y = b;
-    return x->at < y->at ? -1 : x->at > y->at ? 1 : x->delta - y->delta;
-}
-
-/* Sweeps the engines' busy intervals: the time each was busy, two or more at once, all three. */
-static void sweep(edge *edges, size_t count, double busy[ENGINES], double *two, double *three) {
-    qsort(edges, count, sizeof *edges, by_time);
-    int active[ENGINES] = {0}, engines = 0;
-    for (size_t i = 0; i + 1 < count; i++) {
-        int e = edges[i].engine;
-        engines += (active[e] == 0 && edges[i].delta > 0) - (active[e] == 1 && edges[i].delta < 0);
-        active[e] += edges[i].delta;
-        double dt = edges[i + 1].at - edges[i].at;
-        for (int k = 0; k < ENGINES; k++)
-            busy[k] += active[k] > 0 ? dt : 0;
-        *two += engines >= 2 ? dt : 0;
-        *three += engines == 3 ? dt : 0;
-    }
-}
-
-/* The profile: each engine's busy time and rate, the overlap, and the first blocks' timeline. */
-static void log_overlap(const backend_device *d) {
-    const cl_stream *s = &d->stream;
-    edge *edges = apsp_calloc(6 * s->record_count + 1, sizeof *edges);
-    if (!edges || s->record_count == 0) {
-        free(edges);
-        return;
-    }
-    size_t count = 0;
-    double origin = 0, last = 0;
-    for (size_t i = 0; i < s->record_count; i++) {
-        const cl_stream_record *r = &s->records[i];
-        double a[ENGINES][2];
-        double ignored;
-        span_of(r->up, &a[0][0], &a[0][1]);
-        span_of(r->first, &a[1][0], &ignored); /* the kernels run from the first to the last */
-        span_of(r->last, &ignored, &a[1][1]);
-        span_of(r->down, &a[2][0], &a[2][1]);
-        for (int e = 0; e < ENGINES; e++) {
-            if (a[e][1] <= 0)
-                continue;
-            origin = origin == 0 || a[e][0] < origin ? a[e][0] : origin;
-            last = a[e][1] > last ? a[e][1] : last;
-            edges[count++] = (edge){a[e][0], e, 1};
-            edges[count++] = (edge){a[e][1], e, -1};
-        }
-    }
-    double busy[ENGINES] = {0}, two = 0, three = 0, wall = last - origin;
-    sweep(edges, count, busy, &two, &three);
-    free(edges);
-    log_message(d->options, APSP_LOG_INFO,
-                "stream profile, %zu blocks over %.4f s of device time: up busy %.4f s (%.2f "
-                "GB/s), kernels %.4f s, down %.4f s (%.2f GB/s); two or more at once %.4f s "
-                "(%.0f%%), all three %.4f s",
-                s->record_count, wall, busy[0], busy[0] > 0 ? 1e-9 * s->bytes_up / busy[0] : 0,
-                busy[1], busy[2], busy[2] > 0 ? 1e-9 * s->bytes_down / busy[2] : 0, two,
-                wall > 0 ? 100 * two / wall : 0, three);
-}
-
-/* The first super-round's first blocks (after the gathering pass, which has no downloads),
- * each engine's interval in ms from the first of them. */
-static void log_timeline(const backend_device *d) {
-    const cl_stream *s = &d->stream;
-    size_t from = 0;
-    while (from + 1 < s->record_count && !s->records[from].down)
-        from++;
-    double origin = 0, ignored;
-    const cl_stream_record *head = &s->records[from];
-    span_of(head->up ? head->up : head->first, &origin, &ignored);
-    for (size_t i = from; i < s->record_count && i < from + TIMELINE_LINES; i++) {
-        const cl_stream_record *r = &s->records[i];
-        char text[256];
-        size_t used = (size_t)snprintf(
-            text, sizeof text, "stream timeline, rows %zu-%zu:", r->row_begin, r->row_end - 1);
-        cl_event starts[ENGINES] = {r->up, r->first, r->down};
-        cl_event ends[ENGINES] = {r->up, r->last, r->down};
-        for (int e = 0; e < ENGINES && used < sizeof text; e++) {
-            double a, b;
-            span_of(starts[e], &a, &ignored);
-            span_of(ends[e], &ignored, &b);
-            if (starts[e])
-                used += (size_t)snprintf(text + used, sizeof text - used, " %s %.3f-%.3f ms",
-                                         engine_names[e], 1e3 * (a - origin), 1e3 * (b - origin));
-        }
-        log_message(d->options, APSP_LOG_INFO, "%s", text);
-    }
-}
-
 static apsp_status stream_finish(backend_device *d, apsp_matrix *m, stream_totals *totals,
                                  apsp_error *error) {
     cl_stream *s = &d->stream;
@@ -704,8 +427,8 @@ static apsp_status stream_finish(backend_device *d, apsp_matrix *m, stream_total
     totals->bytes_down = s->bytes_down;
     if (status == APSP_OK && d->options->profile && s->record_count > 0) {
         rounds_log_profile(d);
-        log_overlap(d);
-        log_timeline(d);
+        stream_log_overlap(d);
+        stream_log_timeline(d);
     }
     return status;
 }

@@ -1,0 +1,114 @@
+/* The graph in, the solve, the output out (cli.h). */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int cli_input_is_hw3_file(const cli *c) {
+    apsp_format format = c->read.format ? c->read.format : apsp_format_for(c->input, 0);
+    return format == APSP_FORMAT_HW3 && strcmp(c->input, "-") != 0;
+}
+
+/* The error's message with the input's name in front (the matrix's errors do not know it). */
+static apsp_status naming_input(const cli *c, apsp_status status, apsp_error *err) {
+    if (status == APSP_OK)
+        return status;
+    char detail[sizeof err->message];
+    memcpy(detail, err->message, sizeof detail);
+    const char *name = strcmp(c->input, "-") == 0 ? "stdin" : c->input;
+    int n = snprintf(err->message, sizeof err->message, "%s: ", name);
+    if (n > 0 && (size_t)n < sizeof err->message)
+        memcpy(err->message + n, detail, strnlen(detail, sizeof detail - (size_t)n - 1));
+    err->message[sizeof err->message - 1] = '\0';
+    return status;
+}
+
+/* The graph, checked on the solver's devices for its size. A hw3 file's size is checked from
+ * its header, before its edges are read. */
+apsp_status cli_read_input(const cli *c, apsp_solver *solver, apsp_graph **g, apsp_error *err) {
+    size_t vertices = 0;
+    apsp_status status =
+        cli_input_is_hw3_file(c) ? apsp_hw3_vertices(c->input, &vertices, err) : APSP_OK;
+    if (status == APSP_OK && vertices > 0)
+        status = apsp_solver_check(solver, vertices, err);
+    if (status == APSP_OK)
+        status = apsp_read_graph(c->input, &c->read, g, err);
+    if (status == APSP_OK && vertices == 0)
+        status = apsp_solver_check(solver, (*g)->vertices, err);
+    if (status == APSP_OK)
+        status = paths_check(&c->paths, (*g)->vertices, err);
+    return status;
+}
+
+/* The row writer, timed: the seconds spent writing are the write step of -v, apart from the
+ * download that they overlap. */
+typedef struct timed_writer {
+    apsp_row_writer *writer;
+    double seconds;
+} timed_writer;
+
+static apsp_status put_rows_timed(void *context, size_t first_row, size_t count,
+                                  const int32_t *rows, size_t pitch, apsp_error *error) {
+    timed_writer *t = context;
+    double start = cli_clock();
+    apsp_status status = apsp_row_writer_put(t->writer, first_row, count, rows, pitch, error);
+    t->seconds += cli_clock() - start;
+    return status;
+}
+
+/* A binary output (hw3, npy) is written as the rows come off the devices: the host never holds
+ * the matrix. Takes the output over. */
+static apsp_status solve_to_rows(cli *c, apsp_solver *solver, const apsp_graph *g, apsp_output *out,
+                                 apsp_report *report, run_times *times, apsp_error *err) {
+    timed_writer t = {0};
+    apsp_status status = apsp_row_writer_begin(out, c->output_format, g->vertices, &t.writer, err);
+    if (status == APSP_OK)
+        status = apsp_solver_solve_graph(solver, g, put_rows_timed, &t, report, err);
+    double start = cli_clock();
+    if (status == APSP_OK)
+        status = apsp_row_writer_finish(t.writer, err);
+    else
+        apsp_row_writer_abort(t.writer);
+    times->write = t.seconds + (cli_clock() - start);
+    if (status == APSP_OK)
+        report->download_seconds -= t.seconds;
+    return status;
+}
+
+/* The text output needs the whole matrix. Takes the output over. */
+static apsp_status solve_to_matrix(cli *c, apsp_solver *solver, const apsp_graph *g,
+                                   apsp_output *out, apsp_report *report, run_times *times,
+                                   apsp_error *err) {
+    apsp_matrix *m = NULL;
+    apsp_status status = naming_input(c, apsp_graph_to_matrix(g, &m, err), err);
+    if (status == APSP_OK)
+        status = apsp_solver_solve(solver, m, report, err);
+    if (status == APSP_OK && paths_wanted(&c->paths))
+        status = paths_derive(&c->paths, g, m, (unsigned)c->options.threads, err);
+    double start = cli_clock();
+    if (status == APSP_OK) /* before OUTPUT, so that a failure here leaves OUTPUT untouched */
+        status = paths_commit(&c->paths, m, err);
+    if (status == APSP_OK)
+        status = apsp_output_commit(out, c->output_format, m, err);
+    else
+        apsp_output_abort(out);
+    times->write = cli_clock() - start;
+    if (status == APSP_OK)
+        status = paths_print(&c->paths, m, err);
+    apsp_matrix_destroy(m);
+    return status;
+}
+
+/* The paths need the whole matrix. */
+static int streams_rows(const cli *c) {
+    if (paths_wanted(&c->paths))
+        return 0;
+    apsp_format format = c->output_format ? c->output_format : apsp_format_for(c->output, 1);
+    return format == APSP_FORMAT_HW3 || format == APSP_FORMAT_NPY;
+}
+
+apsp_status cli_solve_and_write(cli *c, apsp_solver *solver, const apsp_graph *g, apsp_output *out,
+                                apsp_report *report, run_times *times, apsp_error *err) {
+    return (streams_rows(c) ? solve_to_rows : solve_to_matrix)(c, solver, g, out, report, times,
+                                                               err);
+}
