@@ -1,5 +1,5 @@
 /* Shortest-path predecessors derived after the solve, from the distances and the edge list
- * (apsp_predecessors in include/apsp.h), and one path read off them (apsp_path).
+ * (apsp_predecessors in include/apsp.h); one path is read off them in path.c.
  *
  * An edge (k, j) of weight w is tight for source i when d(i,k) < INF and d(i,k) + w = d(i,j):
  * it lies on some shortest path from i. Two ways to a valid shortest-path tree:
@@ -18,112 +18,19 @@
  *   reaches j giving j's predecessor; valid also where tight edges form cycles (of weight 0).
  *   O(E) per source; it stops once every vertex at a finite distance is reached.
  *
- * The graph becomes a CSR adjacency once (by target for the blocks, by source for the search),
- * the least weight of each (k, j) pair kept and self-loops left out: they never lie on a
- * shortest path. */
+ * The graph becomes a CSR adjacency once (adjacency.c: by target for the blocks, by source for
+ * the search). */
 #include "apsp.h"
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/parallel.h"
+#include "paths/adjacency.h"
 
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The graph's edges by one end: row k, [start[k], start[k + 1]), holds the edges whose source
- * (out-adjacency) or target (in-adjacency) is k, by their other end. */
-typedef struct adjacency {
-    size_t vertices;
-    size_t *start;
-    int32_t *other;
-    int64_t *weight;
-} adjacency;
-
-typedef struct arc {
-    int32_t target;
-    int64_t weight;
-} arc;
-
-static int arc_order(const void *a, const void *b) {
-    const arc *x = a, *y = b;
-    if (x->target != y->target)
-        return x->target < y->target ? -1 : 1;
-    return (x->weight > y->weight) - (x->weight < y->weight);
-}
-
-static void adjacency_free(adjacency *a) {
-    free(a->start);
-    free(a->other);
-    free(a->weight);
-}
-
-/* Counting sort by source, then each row sorted by target and its repeated pairs merged to the
- * least weight. Self-loops never lie on a shortest path (d(i,k) + w = d(i,k) only for w = 0, and
- * then k was reached already) and are left out. */
-static apsp_status adjacency_build(const apsp_graph *g, int by_target, adjacency *a,
-                                   apsp_error *error) {
-    const int32_t *key = by_target ? g->target : g->source;
-    const int32_t *other = by_target ? g->source : g->target;
-    size_t v = g->vertices;
-    memset(a, 0, sizeof *a);
-    a->vertices = v;
-    size_t loops = 0;
-    for (size_t e = 0; e < g->edges; e++)
-        loops += g->source[e] == g->target[e];
-    size_t m = g->edges - loops;
-    a->start = apsp_calloc(v + 1, sizeof *a->start);
-    arc *arcs = apsp_malloc((m ? m : 1) * sizeof *arcs);
-    size_t *fill = apsp_malloc((v ? v : 1) * sizeof *fill);
-    if (!a->start || !arcs || !fill) {
-        free(arcs);
-        free(fill);
-        adjacency_free(a);
-        return fail(error, APSP_ERR_NO_MEMORY,
-                    "predecessors: out of memory for the adjacency "
-                    "of %zu edges",
-                    m);
-    }
-    for (size_t e = 0; e < g->edges; e++)
-        if (g->source[e] != g->target[e])
-            a->start[(size_t)key[e] + 1]++;
-    for (size_t k = 0; k < v; k++)
-        a->start[k + 1] += a->start[k];
-    memcpy(fill, a->start, v * sizeof *fill);
-    for (size_t e = 0; e < g->edges; e++)
-        if (g->source[e] != g->target[e])
-            arcs[fill[key[e]]++] = (arc){other[e], g->weight[e]};
-    free(fill);
-    /* Sort each row and keep the first (least) weight of each target, compacting in place. */
-    size_t kept = 0;
-    for (size_t k = 0; k < v; k++) {
-        size_t begin = a->start[k], end = a->start[k + 1];
-        qsort(arcs + begin, end - begin, sizeof *arcs, arc_order);
-        a->start[k] = kept;
-        for (size_t e = begin; e < end; e++)
-            if (e == begin || arcs[e].target != arcs[e - 1].target)
-                arcs[kept++] = arcs[e];
-    }
-    a->start[v] = kept;
-    a->other = apsp_malloc((kept ? kept : 1) * sizeof *a->other);
-    a->weight = apsp_malloc((kept ? kept : 1) * sizeof *a->weight);
-    if (!a->other || !a->weight) {
-        free(arcs);
-        adjacency_free(a);
-        return fail(error, APSP_ERR_NO_MEMORY,
-                    "predecessors: out of memory for the adjacency "
-                    "of %zu edges",
-                    kept);
-    }
-    for (size_t e = 0; e < kept; e++) {
-        a->other[e] = arcs[e].target;
-        a->weight[e] = arcs[e].weight;
-    }
-    free(arcs);
-    return APSP_OK;
-}
-
-/* One search's outcome when the distances are not the graph's shortest distances. */
 typedef struct mismatch {
     int found;
     size_t source, vertex;
@@ -585,41 +492,4 @@ apsp_status apsp_predecessors(const apsp_graph *graph, const apsp_matrix *distan
     free(zero_from);
     adjacency_free(&adj);
     return status;
-}
-
-apsp_status apsp_path(const int32_t *pred_row, size_t vertices, size_t source, size_t target,
-                      int32_t *path, size_t *length, apsp_error *error) {
-    if (!pred_row || !path || !length)
-        return fail(error, APSP_ERR_USAGE, "path: a NULL argument");
-    *length = 0;
-    if (source >= vertices || target >= vertices)
-        return fail(error, APSP_ERR_USAGE, "path: %zu -> %zu: a vertex outside [0, %zu)", source,
-                    target, vertices);
-    if (pred_row[source] != APSP_NO_PREDECESSOR)
-        return fail(error, APSP_ERR_USAGE,
-                    "path: the predecessor row is not vertex %zu's: it gives the source a "
-                    "predecessor",
-                    source);
-    if (target != source && pred_row[target] == APSP_NO_PREDECESSOR)
-        return APSP_OK; /* unreachable */
-    /* Backwards from the target into the end of path, then moved to the front. */
-    size_t n = 0, at = target;
-    for (;;) {
-        if (n == vertices)
-            return fail(error, APSP_ERR_USAGE, "path: the predecessors from %zu to %zu form a loop",
-                        source, target);
-        path[vertices - 1 - n++] = (int32_t)at;
-        if (at == source)
-            break;
-        int32_t p = pred_row[at];
-        if (p < 0 || (size_t)p >= vertices)
-            return fail(error, APSP_ERR_USAGE,
-                        "path: vertex %zu has predecessor %d, which is not a vertex on a path "
-                        "from %zu",
-                        at, (int)p, source);
-        at = (size_t)p;
-    }
-    memmove(path, path + vertices - n, n * sizeof *path);
-    *length = n;
-    return APSP_OK;
 }
