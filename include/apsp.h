@@ -44,6 +44,9 @@ extern "C" {
  * sum to less than 2^31, so `min(c, a + b)` never overflows int32. */
 #define APSP_INF 1073741823
 
+/* The unreachable marker of int64 matrices: 2^62 - 1, for the same reason as APSP_INF. */
+#define APSP_INF64 INT64_C(4611686018427387903)
+
 /* Auto mode's bound for a graph too small to wait for OpenCL (apsp_options.vertices_hint), in
  * seconds of the pthread backend's estimated compute. Measured on an H100 host (16 cores): the
  * OpenCL start alone (loading the platforms, a context, the cached program) costs 0.36 s of the
@@ -66,6 +69,7 @@ typedef enum apsp_status {
     APSP_ERR_INTERNAL,     /* a bug: please report it */
     /* the graph has a cycle of negative weight: no shortest distances (the CLI's exit 7) */
     APSP_ERR_NEGATIVE_CYCLE,
+    APSP_ERR_CANCELLED, /* apsp_options.cancelled asked the solve to stop */
 } apsp_status;
 
 /* A short constant name of a status, e.g. "input error". Never NULL. */
@@ -95,6 +99,11 @@ APSP_EXPORT int apsp_parse_bytes(const char *text, uint64_t *bytes);
 
 /* Called after each round of the solve; rounds_done runs up to rounds_total. */
 typedef void (*apsp_progress_fn)(void *context, size_t rounds_done, size_t rounds_total);
+
+/* Asked between rounds of a solve; nonzero stops it (APSP_ERR_CANCELLED) within a few rounds,
+ * the devices drained and nothing left half-done but the matrix, which then holds no distances.
+ * Called on the solving thread; it must be cheap. */
+typedef int (*apsp_cancel_fn)(void *context);
 
 /* Diagnostics the library does not print itself: a kernel build log (APSP_LOG_ERROR when the
  * build failed, APSP_LOG_DEBUG after a successful one), the per-step profile (APSP_LOG_INFO).
@@ -137,11 +146,30 @@ typedef struct apsp_options {
     size_t vertices_hint;
     apsp_progress_fn progress;
     void *progress_context;
+    apsp_cancel_fn cancelled; /* NULL: a solve runs to its end */
+    void *cancel_context;
     apsp_log_fn log; /* NULL: diagnostics are dropped */
     void *log_context;
 } apsp_options;
 
 APSP_EXPORT void apsp_options_init(apsp_options *options);
+
+/* The element type of a distance matrix. The integer types mark an unreachable pair with
+ * APSP_INF or APSP_INF64; the floating-point types with +inf. Floating-point sums are rounded
+ * once per relaxation in IEEE arithmetic (never fused or reassociated), so one tile size gives
+ * the same bits on every backend; another tile size, or SciPy, may associate a path's sum
+ * differently and differ in the last bits. */
+typedef enum apsp_dtype {
+    APSP_INT32 = 0, /* the hw3 format's type; the default */
+    APSP_INT64,
+    APSP_FLOAT32,
+    APSP_FLOAT64,
+} apsp_dtype;
+
+/* Parses "int32", "int64", "float32" or "float64". Returns -1 for anything else. */
+APSP_EXPORT int apsp_dtype_parse(const char *text, apsp_dtype *dtype);
+APSP_EXPORT const char *apsp_dtype_name(apsp_dtype dtype);
+APSP_EXPORT size_t apsp_dtype_size(apsp_dtype dtype); /* bytes per element; 0 for no type */
 
 /* A dense distance matrix of n vertices, padded to `padded` rows and columns (a multiple of
  * APSP_MATRIX_ALIGN) with row pitch `stride` elements (>= padded). Padding cells hold APSP_INF
@@ -150,19 +178,36 @@ typedef struct apsp_matrix {
     size_t n;
     size_t padded;
     size_t stride;
-    int32_t *data;
+    apsp_dtype dtype; /* APSP_INT32 for apsp_matrix_create's matrices */
+    union {           /* the cells, by the element type */
+        void *cells;
+        int32_t *data; /* APSP_INT32 */
+        int64_t *data_i64;
+        float *data_f32;
+        double *data_f64;
+    };
 } apsp_matrix;
 
-/* Bytes a matrix of n vertices needs, or 0 if that overflows size_t. */
+/* Bytes an int32 matrix of n vertices needs, or 0 if that overflows size_t. */
 APSP_EXPORT uint64_t apsp_matrix_bytes(uint64_t n);
+/* The same for any element type. */
+APSP_EXPORT uint64_t apsp_matrix_bytes_typed(uint64_t n, apsp_dtype dtype);
 
 /* Creates the matrix of n vertices with no edges: 0 on the diagonal, APSP_INF elsewhere.
  * Refuses (APSP_ERR_TOO_LARGE) before allocating when the matrix exceeds physical memory. */
 APSP_EXPORT apsp_status apsp_matrix_create(size_t n, apsp_matrix **out, apsp_error *error);
+/* The same with cells of any type: 0 on the diagonal, the type's unreachable marker elsewhere. */
+APSP_EXPORT apsp_status apsp_matrix_create_typed(size_t n, apsp_dtype dtype, apsp_matrix **out,
+                                                 apsp_error *error);
 APSP_EXPORT void apsp_matrix_destroy(apsp_matrix *matrix); /* accepts NULL */
 
+/* Row i of an int32 matrix. */
 static inline int32_t *apsp_matrix_row(const apsp_matrix *m, size_t i) {
     return m->data + i * m->stride;
+}
+/* Row i of a matrix of any type, as its first byte. */
+static inline void *apsp_matrix_row_cells(const apsp_matrix *m, size_t i) {
+    return (char *)m->cells + i * m->stride * apsp_dtype_size(m->dtype);
 }
 
 /* A graph as an edge list, struct-of-arrays: edge e goes from source[e] to target[e] with weight
@@ -424,6 +469,21 @@ APSP_EXPORT void apsp_row_writer_abort(apsp_row_writer *writer); /* accepts NULL
 APSP_EXPORT apsp_status apsp_predecessors(const apsp_graph *graph, const apsp_matrix *distances,
                                           size_t first, size_t count, unsigned threads,
                                           int32_t *pred, apsp_error *error);
+/* apsp_predecessors for distances of any element type, with the graph in compressed sparse rows
+ * of the same element type (the form SciPy's csgraph holds): the out-edges of vertex k are
+ * indices[indptr[k] .. indptr[k + 1]) with weights in the same places of `weights` (int32_t,
+ * int64_t, float or double, as distances->dtype; repeated edges allowed, the least counts;
+ * self-loops ignored). An edge (k, j) is tight for source i when d(i,k) + w(k,j) = d(i,j):
+ * exactly for the integer types; for the floating-point ones, whose sums the solve associated
+ * in its own order, within tolerance * max(1, |d(i,j)|). Each source's predecessors come from a
+ * search over tight edges, so they form a tree even with zero-weight cycles. Sources
+ * [first, first + count) into pred (count rows of V int32), on `threads` threads (0: one per
+ * core). Refuses (APSP_ERR_USAGE) what apsp_predecessors refuses, and a vertex at a finite
+ * distance that no tight edge reaches. */
+APSP_EXPORT apsp_status apsp_predecessors_csr(const apsp_matrix *distances, const int64_t *indptr,
+                                              const int32_t *indices, const void *weights,
+                                              double tolerance, size_t first, size_t count,
+                                              unsigned threads, int32_t *pred, apsp_error *error);
 /* One shortest path read off the predecessor row of `source`: its vertices from source to
  * target into path (room for `vertices`), their number in *length; 0 when the target is
  * unreachable, 1 when it is the source. Refuses (APSP_ERR_USAGE) a vertex outside [0, V) and a

@@ -107,6 +107,14 @@ typedef struct backend_stream {
                           apsp_error *error);
 } backend_stream;
 
+/* The kernels a solve needs: its element type, and whether some distance is negative (the
+ * integer kernels then never let the unreachable marker absorb a negative weight and keep every
+ * sum above -INF; the floating-point ones need no other form: +inf absorbs every finite sum). */
+typedef struct kernel_form {
+    apsp_dtype dtype;
+    int negative;
+} kernel_form;
+
 typedef struct apsp_backend_impl {
     apsp_backend_kind kind; /* its name is apsp_backend_name(kind) */
     /* Appends this backend's devices to the list. Finding none is not an error. */
@@ -129,11 +137,10 @@ typedef struct apsp_backend_impl {
     /* Those rows from `matrix` (rows and columns at or past matrix->n are padding, which the
      * device makes itself). */
     apsp_status (*load)(backend_device *device, apsp_matrix *matrix, apsp_error *error);
-    /* The kernels' form for the solve about to load or stream: negative = 1 when the matrix has
-     * a negative distance (the kernels then never let APSP_INF absorb a negative weight and
-     * keep every sum above -APSP_INF), 0 for the branch-free add-min. Called by the drivers
-     * once the matrix is checked, before load (or the first streamed block). */
-    apsp_status (*set_negative)(backend_device *device, int negative, apsp_error *error);
+    /* The kernels' form for the solve about to load or stream. Called by the drivers once the
+     * matrix is checked, before load (or the first streamed block); refused (APSP_ERR_USAGE)
+     * for an element type the backend has no kernels for. */
+    apsp_status (*set_form)(backend_device *device, const kernel_form *form, apsp_error *error);
     apsp_status (*close_pivot)(backend_device *device, size_t round, apsp_error *error);
     /* Round r's pivot rows, T x n row-major, out of the owner (after close_pivot: the handoff
      * stays valid until round r + 2 is handed out) and into another device. */

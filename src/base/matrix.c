@@ -6,6 +6,9 @@
 #include "base/util.h"
 
 #include <pthread.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -20,63 +23,90 @@ static size_t row_stride(size_t padded) {
     return padded % 1024 == 0 ? padded + 16 : padded;
 }
 
-uint64_t apsp_matrix_bytes(uint64_t n) {
-    if (n == 0 || n > (uint64_t)1 << 31)
+uint64_t apsp_matrix_bytes_typed(uint64_t n, apsp_dtype dtype) {
+    size_t cell = apsp_dtype_size(dtype);
+    if (n == 0 || n > (uint64_t)1 << 31 || cell == 0)
         return 0;
     uint64_t padded = padded_size(n);
     uint64_t stride = row_stride((size_t)padded);
-    if (padded > SIZE_MAX / stride / sizeof(int32_t))
+    if (padded > SIZE_MAX / stride / cell)
         return 0;
-    return padded * stride * sizeof(int32_t);
+    return padded * stride * cell;
+}
+
+uint64_t apsp_matrix_bytes(uint64_t n) {
+    return apsp_matrix_bytes_typed(n, APSP_INT32);
 }
 
 enum { PARALLEL_FILL_BYTES = 64 << 20 };
 
-/* Rows [begin, end) of an edgeless matrix: 0 on the diagonal, APSP_INF elsewhere. */
+/* Rows [begin, end) of an edgeless matrix: 0 on the diagonal, the unreachable marker elsewhere. */
 static int fill_rows(void *context, size_t begin, size_t end) {
     const apsp_matrix *m = context;
     for (size_t i = begin; i < end; i++) {
-        int32_t *row = apsp_matrix_row(m, i);
-        for (size_t j = 0; j < m->stride; j++)
-            row[j] = APSP_INF;
-        row[i] = 0;
+        void *row = apsp_matrix_row_cells(m, i);
+        switch (m->dtype) {
+        case APSP_INT32:
+            for (size_t j = 0; j < m->stride; j++)
+                ((int32_t *)row)[j] = j == i ? 0 : APSP_INF;
+            break;
+        case APSP_INT64:
+            for (size_t j = 0; j < m->stride; j++)
+                ((int64_t *)row)[j] = j == i ? 0 : APSP_INF64;
+            break;
+        case APSP_FLOAT32:
+            for (size_t j = 0; j < m->stride; j++)
+                ((float *)row)[j] = j == i ? 0.0f : INFINITY;
+            break;
+        case APSP_FLOAT64:
+            for (size_t j = 0; j < m->stride; j++)
+                ((double *)row)[j] = j == i ? 0.0 : INFINITY;
+            break;
+        }
     }
     return 0;
 }
 
 apsp_status matrix_fits_memory(size_t n, apsp_error *error) {
+    return matrix_fits_memory_typed(n, APSP_INT32, error);
+}
+
+apsp_status matrix_fits_memory_typed(size_t n, apsp_dtype dtype, apsp_error *error) {
     char need[32], have[32];
-    uint64_t bytes = apsp_matrix_bytes(n);
+    uint64_t bytes = apsp_matrix_bytes_typed(n, dtype);
     if (n == 0)
         return fail(error, APSP_ERR_USAGE, "a matrix needs at least one vertex");
+    if (apsp_dtype_size(dtype) == 0)
+        return fail(error, APSP_ERR_USAGE, "element type %d is none of apsp_dtype's", (int)dtype);
     if (bytes == 0)
         return fail(error, APSP_ERR_TOO_LARGE,
                     "V = %zu: the distance matrix would need more memory than can be addressed", n);
     uint64_t memory = physical_memory();
     if (memory && bytes > memory)
         return fail(error, APSP_ERR_TOO_LARGE,
-                    "V = %zu: the distance matrix needs %s but this machine has %s of memory", n,
-                    format_bytes(bytes, need, sizeof need),
+                    "V = %zu: the %s distance matrix needs %s but this machine has %s of memory", n,
+                    apsp_dtype_name(dtype), format_bytes(bytes, need, sizeof need),
                     format_bytes(memory, have, sizeof have));
     return APSP_OK;
 }
 
-apsp_status apsp_matrix_create(size_t n, apsp_matrix **out, apsp_error *error) {
+apsp_status apsp_matrix_create_typed(size_t n, apsp_dtype dtype, apsp_matrix **out,
+                                     apsp_error *error) {
     *out = NULL;
     char need[32];
-    uint64_t bytes = apsp_matrix_bytes(n);
-    apsp_status fits = matrix_fits_memory(n, error);
+    apsp_status fits = matrix_fits_memory_typed(n, dtype, error);
     if (fits != APSP_OK)
         return fits;
-
+    uint64_t bytes = apsp_matrix_bytes_typed(n, dtype);
     apsp_matrix *m = apsp_malloc(sizeof *m);
     if (!m)
         return fail(error, APSP_ERR_NO_MEMORY, "out of memory allocating a matrix header");
     m->n = n;
     m->padded = padded_size(n);
     m->stride = row_stride(m->padded);
-    m->data = apsp_aligned_alloc(64, (size_t)bytes);
-    if (!m->data) {
+    m->dtype = dtype;
+    m->cells = apsp_aligned_alloc(64, (size_t)bytes);
+    if (!m->cells) {
         free(m);
         return fail(error, APSP_ERR_NO_MEMORY,
                     "V = %zu: could not allocate %s for the distance matrix", n,
@@ -88,52 +118,77 @@ apsp_status apsp_matrix_create(size_t n, apsp_matrix **out, apsp_error *error) {
     return APSP_OK;
 }
 
+apsp_status apsp_matrix_create(size_t n, apsp_matrix **out, apsp_error *error) {
+    return apsp_matrix_create_typed(n, APSP_INT32, out, error);
+}
+
 void apsp_matrix_destroy(apsp_matrix *matrix) {
     if (!matrix)
         return;
-    free(matrix->data);
+    free(matrix->cells);
     free(matrix);
 }
 
 /* ---- checking a caller's matrix ------------------------------------------------------------ */
 
+#define CELL int32_t
+#define CELL_INF APSP_INF
+#define CELL_INTEGER 1
+#define SCAN_ROW scan_row_int32
+#include "base/matrix_scan.h"
+#undef CELL
+#undef CELL_INF
+#undef SCAN_ROW
+#define CELL int64_t
+#define CELL_INF APSP_INF64
+#define SCAN_ROW scan_row_int64
+#include "base/matrix_scan.h"
+#undef CELL
+#undef CELL_INF
+#undef CELL_INTEGER
+#undef SCAN_ROW
+#define CELL float
+#define CELL_INF INFINITY
+#define CELL_INTEGER 0
+#define SCAN_ROW scan_row_float32
+#include "base/matrix_scan.h"
+#undef CELL
+#undef SCAN_ROW
+#define CELL double
+#define SCAN_ROW scan_row_float64
+#include "base/matrix_scan.h"
+#undef CELL
+#undef CELL_INF
+#undef CELL_INTEGER
+#undef SCAN_ROW
+
+typedef size_t (*scan_row_fn)(const apsp_matrix *m, size_t i, uint64_t *most, int *negative);
+static const scan_row_fn scan_row_by_type[] = {
+    [APSP_INT32] = scan_row_int32,
+    [APSP_INT64] = scan_row_int64,
+    [APSP_FLOAT32] = scan_row_float32,
+    [APSP_FLOAT64] = scan_row_float64,
+};
+
 typedef struct matrix_scan {
     const apsp_matrix *m;
     pthread_mutex_t lock;
     size_t bad_i, bad_j; /* the first wrong cell in row-major order; bad_i = SIZE_MAX: none */
-    int32_t max_weight;  /* the largest magnitude of a finite off-diagonal distance */
+    uint64_t max_weight; /* the largest magnitude of a finite off-diagonal integer distance */
     int negative;        /* some cell is negative */
 } matrix_scan;
 
-/* What cell (i, j) must hold: a distance -APSP_INF < d <= APSP_INF in the graph (0 on the
- * diagonal), and in the padding exactly what apsp_matrix_create puts there. */
-static int cell_ok(const apsp_matrix *m, size_t i, size_t j, int32_t c) {
-    if (i == j)
-        return c == 0;
-    if (i >= m->n || j >= m->n)
-        return c == APSP_INF;
-    return c > -APSP_INF && c <= APSP_INF;
-}
-
 static int scan_rows(void *context, size_t begin, size_t end) {
     matrix_scan *s = context;
-    const apsp_matrix *m = s->m;
+    scan_row_fn scan_row = scan_row_by_type[s->m->dtype];
     size_t bad_i = SIZE_MAX, bad_j = 0;
-    int32_t max_weight = 0;
+    uint64_t max_weight = 0;
     int negative = 0;
     for (size_t i = begin; i < end && bad_i == SIZE_MAX; i++) {
-        const int32_t *row = apsp_matrix_row(m, i);
-        for (size_t j = 0; j < m->padded; j++) {
-            int32_t c = row[j];
-            if (!cell_ok(m, i, j, c) && bad_i == SIZE_MAX) {
-                bad_i = i;
-                bad_j = j;
-            }
-            if (!cell_ok(m, i, j, c) || i >= m->n || j >= m->n || c == APSP_INF)
-                continue;
-            negative |= c < 0;
-            if ((c < 0 ? -c : c) > max_weight)
-                max_weight = c < 0 ? -c : c;
+        size_t j = scan_row(s->m, i, &max_weight, &negative);
+        if (j != SIZE_MAX) {
+            bad_i = i;
+            bad_j = j;
         }
     }
     pthread_mutex_lock(&s->lock);
@@ -148,9 +203,37 @@ static int scan_rows(void *context, size_t begin, size_t end) {
     return 0;
 }
 
+/* Cell (i, j) as text, for an error message. */
+static const char *cell_text(const apsp_matrix *m, size_t i, size_t j, char *buf, size_t size) {
+    const void *row = apsp_matrix_row_cells(m, i);
+    switch (m->dtype) {
+    case APSP_INT32:
+        snprintf(buf, size, "%" PRId32, ((const int32_t *)row)[j]);
+        break;
+    case APSP_INT64:
+        snprintf(buf, size, "%" PRId64, ((const int64_t *)row)[j]);
+        break;
+    case APSP_FLOAT32:
+        snprintf(buf, size, "%.9g", (double)((const float *)row)[j]);
+        break;
+    case APSP_FLOAT64:
+        snprintf(buf, size, "%.17g", ((const double *)row)[j]);
+        break;
+    }
+    return buf;
+}
+
+/* The integer types' unreachable marker (0 for the floating-point types: no rule applies). */
+static uint64_t integer_inf(apsp_dtype dtype) {
+    return dtype == APSP_INT32 ? APSP_INF : dtype == APSP_INT64 ? APSP_INF64 : 0;
+}
+
 apsp_status matrix_check_shape(const apsp_matrix *m, apsp_error *error) {
-    if (!m || !m->data || m->n == 0)
+    if (!m || !m->cells || m->n == 0)
         return fail(error, APSP_ERR_USAGE, "the matrix is missing or has no vertices");
+    if (apsp_dtype_size(m->dtype) == 0)
+        return fail(error, APSP_ERR_USAGE, "matrix element type %d is none of apsp_dtype's",
+                    (int)m->dtype);
     if (m->padded < m->n || m->padded % APSP_MATRIX_ALIGN || m->stride < m->padded)
         return fail(error, APSP_ERR_USAGE,
                     "matrix of %zu vertices: padded = %zu must be a multiple of %d and at least "
@@ -162,30 +245,51 @@ apsp_status matrix_check_shape(const apsp_matrix *m, apsp_error *error) {
 apsp_status matrix_check_cells(const apsp_matrix *m, int *negative, apsp_error *error) {
     matrix_scan s = {.m = m, .bad_i = SIZE_MAX};
     pthread_mutex_init(&s.lock, NULL);
-    size_t bytes = m->padded * m->stride * sizeof(int32_t);
+    size_t bytes = m->padded * m->stride * apsp_dtype_size(m->dtype);
     parallel_slices(m->padded, bytes < PARALLEL_FILL_BYTES ? 1 : 0, scan_rows, &s);
     pthread_mutex_destroy(&s.lock);
+    char text[40];
+    uint64_t inf = integer_inf(m->dtype);
     if (s.bad_i != SIZE_MAX)
-        return fail(error, APSP_ERR_USAGE, "matrix cell (%zu, %zu) is %d: %s", s.bad_i, s.bad_j,
-                    apsp_matrix_row(m, s.bad_i)[s.bad_j],
-                    s.bad_i == s.bad_j                   ? "the diagonal must be 0"
-                    : s.bad_i >= m->n || s.bad_j >= m->n ? "padding cells must be APSP_INF"
-                                                         : "distances must lie in "
-                                                           "(-APSP_INF, APSP_INF]");
+        return fail(
+            error, APSP_ERR_USAGE, "matrix cell (%zu, %zu) is %s: %s", s.bad_i, s.bad_j,
+            cell_text(m, s.bad_i, s.bad_j, text, sizeof text),
+            s.bad_i == s.bad_j                   ? "the diagonal must be 0"
+            : s.bad_i >= m->n || s.bad_j >= m->n ? "padding cells must be the unreachable marker"
+            : m->dtype == APSP_INT32             ? "distances must lie in (-APSP_INF, APSP_INF]"
+            : m->dtype == APSP_INT64             ? "distances must lie in (-APSP_INF64, APSP_INF64]"
+                                     : "distances must be numbers or +inf (no NaN, no -inf)");
     /* As the reader requires: no path of V - 1 edges may reach the unreachable marker, or its
      * negative (base/graph.h). */
-    if (m->n > 1 && (uint64_t)s.max_weight * (m->n - 1) >= APSP_INF)
+    if (inf && m->n > 1 && s.max_weight > (inf - 1) / (m->n - 1))
         return fail(error, APSP_ERR_USAGE,
-                    "matrix: a weight of magnitude %d with V = %zu lets a path reach APSP_INF; "
-                    "weights must stay within +-%d",
-                    s.max_weight, m->n, (int32_t)((APSP_INF - 1) / (m->n - 1)));
+                    "matrix: a weight of magnitude %" PRIu64 " with V = %zu lets a path reach %s; "
+                    "weights must stay within +-%" PRIu64,
+                    s.max_weight, m->n, m->dtype == APSP_INT32 ? "APSP_INF" : "APSP_INF64",
+                    (inf - 1) / (m->n - 1));
     *negative = s.negative;
     return APSP_OK;
 }
 
+/* Whether d(i, i) is negative. */
+static int diagonal_negative(const apsp_matrix *m, size_t i) {
+    const void *row = apsp_matrix_row_cells(m, i);
+    switch (m->dtype) {
+    case APSP_INT32:
+        return ((const int32_t *)row)[i] < 0;
+    case APSP_INT64:
+        return ((const int64_t *)row)[i] < 0;
+    case APSP_FLOAT32:
+        return ((const float *)row)[i] < 0;
+    case APSP_FLOAT64:
+        return ((const double *)row)[i] < 0;
+    }
+    return 0;
+}
+
 apsp_status matrix_check_cycles(const apsp_matrix *m, apsp_error *error) {
     for (size_t i = 0; i < m->n; i++)
-        if (apsp_matrix_row(m, i)[i] < 0)
+        if (diagonal_negative(m, i))
             return fail(error, APSP_ERR_NEGATIVE_CYCLE,
                         "the graph has a negative cycle: vertex %zu reaches itself by a path of "
                         "negative total weight, so shortest distances do not exist",

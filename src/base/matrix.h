@@ -13,10 +13,12 @@
  * for a large matrix. */
 /* Whether a matrix of n vertices can be made here (APSP_ERR_TOO_LARGE naming both sizes). */
 apsp_status matrix_fits_memory(size_t n, apsp_error *error);
+apsp_status matrix_fits_memory_typed(size_t n, apsp_dtype dtype, apsp_error *error);
 
 apsp_status matrix_check_shape(const apsp_matrix *matrix, apsp_error *error);
-/* Every cell as apsp_solve requires (-APSP_INF < d <= APSP_INF, (V - 1) * |largest| below
- * APSP_INF, the padding as made); *negative = 1 when some distance is negative. */
+/* Every cell as apsp_solve requires (-INF < d <= INF and (V - 1) * |largest| below INF for the
+ * integer types' INF; no NaN and no -inf for floating point; the padding as made); *negative = 1
+ * when some distance is negative. */
 apsp_status matrix_check_cells(const apsp_matrix *matrix, int *negative, apsp_error *error);
 /* After a solve with negative distances: APSP_ERR_NEGATIVE_CYCLE naming the first vertex i with
  * d(i,i) < 0 (a closed walk of negative weight through i), else APSP_OK. */

@@ -1,4 +1,4 @@
-/* Names of statuses and backends, option defaults, the version. */
+/* Names of statuses, backends and element types, option defaults, the version. */
 #include "apsp.h"
 
 #include <errno.h>
@@ -29,6 +29,8 @@ const char *apsp_status_name(apsp_status status) {
         return "internal error";
     case APSP_ERR_NEGATIVE_CYCLE:
         return "negative cycle";
+    case APSP_ERR_CANCELLED:
+        return "cancelled";
     }
     return "unknown status";
 }
@@ -47,6 +49,34 @@ int apsp_backend_parse(const char *text, apsp_backend_kind *kind) {
         }
     }
     return -1;
+}
+
+static const struct {
+    const char *name;
+    size_t size;
+} dtypes[] = {
+    [APSP_INT32] = {"int32", 4},
+    [APSP_INT64] = {"int64", 8},
+    [APSP_FLOAT32] = {"float32", 4},
+    [APSP_FLOAT64] = {"float64", 8},
+};
+
+int apsp_dtype_parse(const char *text, apsp_dtype *dtype) {
+    for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++) {
+        if (strcmp(text, dtypes[i].name) == 0) {
+            *dtype = (apsp_dtype)i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+const char *apsp_dtype_name(apsp_dtype dtype) {
+    return (size_t)dtype < sizeof dtypes / sizeof dtypes[0] ? dtypes[dtype].name : "unknown";
+}
+
+size_t apsp_dtype_size(apsp_dtype dtype) {
+    return (size_t)dtype < sizeof dtypes / sizeof dtypes[0] ? dtypes[dtype].size : 0;
 }
 
 int apsp_parse_bytes(const char *text, uint64_t *bytes) {

@@ -45,6 +45,7 @@ static int exit_code(apsp_status status) {
         return EXIT_DEVICE;
     case APSP_ERR_NEGATIVE_CYCLE:
         return EXIT_NEGATIVE_CYCLE;
+    case APSP_ERR_CANCELLED: /* the CLI sets no cancel function: signals end it (signals.c) */
     case APSP_ERR_INTERNAL:
         break;
     }

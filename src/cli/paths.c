@@ -131,7 +131,7 @@ apsp_status paths_commit(cli_paths *p, const apsp_matrix *distances, apsp_error 
         return APSP_OK;
     /* The predecessors are the V x V int32 rows: .npy or the raw hw3-style binary. */
     size_t v = distances->n;
-    apsp_matrix view = {v, v, v, p->pred};
+    apsp_matrix view = {.n = v, .padded = v, .stride = v, .dtype = APSP_INT32, .data = p->pred};
     apsp_format format =
         apsp_format_for(p->predecessors, 1) == APSP_FORMAT_NPY ? APSP_FORMAT_NPY : APSP_FORMAT_HW3;
     apsp_status status = apsp_output_commit(p->out, format, &view, error);

@@ -216,9 +216,11 @@ static apsp_status cpu_load(backend_device *d, apsp_matrix *m, apsp_error *error
     return APSP_OK;
 }
 
-static apsp_status cpu_set_negative(backend_device *d, int negative, apsp_error *error) {
-    (void)error;
-    d->negative = negative != 0;
+static apsp_status cpu_set_form(backend_device *d, const kernel_form *form, apsp_error *error) {
+    if (form->dtype != APSP_INT32)
+        return fail(error, APSP_ERR_USAGE, "the pthread backend has no %s kernels yet",
+                    apsp_dtype_name(form->dtype));
+    d->negative = form->negative != 0;
     d->relax_block = d->relax_forms[d->negative];
     return APSP_OK;
 }
@@ -350,7 +352,7 @@ const apsp_backend_impl apsp_backend_cpu = {
     .plan = cpu_plan,
     .prepare = cpu_prepare,
     .load = cpu_load,
-    .set_negative = cpu_set_negative,
+    .set_form = cpu_set_form,
     .close_pivot = cpu_close_pivot,
     .speed = cpu_speed,
     .get_row_panel = cpu_get_row_panel,

@@ -302,13 +302,14 @@ static apsp_status drive(team *t, const solve_io *io, apsp_report *report, apsp_
     size_t count = t->count;
     double t0 = seconds_now();
     apsp_status status = arrange_team(t, io->matrix ? io->matrix->n : io->graph->vertices, error);
-    int negative = 0;                    /* the kernels' negative form (backend.h: set_negative) */
+    int negative = 0;                    /* the kernels' negative form (backend.h: kernel_form) */
     if (status == APSP_OK && io->matrix) /* read only once the devices said they can take it */
         status = matrix_check_cells(io->matrix, &negative, error);
     else if (status == APSP_OK)
         negative = graph_has_negative(io->graph);
+    kernel_form form = {io->matrix ? io->matrix->dtype : APSP_INT32, negative};
     for (size_t i = 0; i < count && status == APSP_OK; i++)
-        status = impl->set_negative(devices[i], negative, error);
+        status = impl->set_form(devices[i], &form, error);
     double t1 = seconds_now();
     if (status == APSP_OK)
         status = load_team(t, io, error);

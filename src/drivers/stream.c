@@ -138,8 +138,9 @@ apsp_status drive_stream(const apsp_backend_impl *impl, backend_device *device, 
     int negative = 0;
     if (status == APSP_OK) /* read only once the device said it can take it */
         status = matrix_check_cells(m, &negative, error);
+    kernel_form form = {m->dtype, negative};
     if (status == APSP_OK)
-        status = impl->set_negative(device, negative, error);
+        status = impl->set_form(device, &form, error);
     double t1 = seconds_now();
     if (status == APSP_OK)
         status = gather_first(&st, error);

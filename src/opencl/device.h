@@ -123,7 +123,7 @@ struct backend_device {
     kernel_params chosen;        /* choose_params' answer, at open */
     const char *extra_options;   /* the device's build options beyond the -D defines */
     kernel_params params;        /* the solve's: `chosen`, adapted to the layout by layout_plan */
-    int negative; /* the kernels' negative form (-DNEGATIVE=1): program_set_negative */
+    int negative;                /* the kernels' negative form (-DNEGATIVE=1): program_set_form */
     cl_kernels kernels;
     int builds; /* programs built since the last summary */
     int shares; /* other devices hold rows of this solve: panels go in and out */
@@ -136,9 +136,9 @@ struct backend_device {
 
 /* program.c: builds the program for d->params unless the one built already matches. */
 apsp_status program_prepare(backend_device *d, apsp_error *error);
-/* The negative form of the kernels, or the add-min (backend.h: set_negative); rebuilds the
+/* The kernels' form (backend.h: kernel_form); rebuilds the
  * program (or takes it from the cache) when that changes. */
-apsp_status program_set_negative(backend_device *d, int negative, apsp_error *error);
+apsp_status program_set_form(backend_device *d, const kernel_form *form, apsp_error *error);
 void program_release(cl_kernels *kernels);
 
 /* layout.c */

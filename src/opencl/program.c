@@ -170,8 +170,11 @@ apsp_status program_prepare(backend_device *d, apsp_error *error) {
     return status;
 }
 
-apsp_status program_set_negative(backend_device *d, int negative, apsp_error *error) {
-    d->negative = negative != 0;
+apsp_status program_set_form(backend_device *d, const kernel_form *form, apsp_error *error) {
+    if (form->dtype != APSP_INT32)
+        return fail(error, APSP_ERR_USAGE, "the OpenCL backend has no %s kernels yet",
+                    apsp_dtype_name(form->dtype));
+    d->negative = form->negative != 0;
     return program_prepare(d, error);
 }
 
