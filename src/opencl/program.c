@@ -170,8 +170,10 @@ apsp_status program_prepare(backend_device *d, apsp_error *error) {
     char options[sizeof d->kernels.options], defines[768];
     const char *extra = d->options->build_options;
     kernel_defines(&d->params, d->dtype, defines, sizeof defines);
-    if (d->negative) /* only then: the options of graphs without negative weights stay as they were
-                      */
+    /* Only then: the options of graphs without negative weights stay as they were. The floating-
+     * point kernels have no negative form (program_set_form); a plan for them may follow an
+     * integer solve with negative weights. */
+    if (d->negative && d->dtype != APSP_FLOAT32 && d->dtype != APSP_FLOAT64)
         strncat(defines, " -DNEGATIVE=1", sizeof defines - strlen(defines) - 1);
     snprintf(options, sizeof options, "%s%s%s%s%s", defines, *d->extra_options ? " " : "",
              d->extra_options, extra && *extra ? " " : "", extra ? extra : "");
