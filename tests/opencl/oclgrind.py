@@ -4,6 +4,7 @@ every kernel's memory accesses and, with --data-races, every work-item's against
 
     oclgrind.py APSP GEN_GRAPH ORACLE GROUP          (GROUP: a key of GROUPS below)
     oclgrind.py --uninit-demo OCLGRIND_UNINIT        (the --uninitialized reproducer, both ways)
+    oclgrind.py --program TEST [ARGS...]             (a test program that checks its own answers)
 
 Each run is `oclgrind --data-races --check-api --log LOG apsp --backend=opencl -v ...` on a small
 graph from gen-graph (Oclgrind interprets every instruction, so V stays below 130): the `oclgrind`
@@ -20,6 +21,9 @@ shapes), sizes that are and are not a multiple of the padded size (fw_pad), and 
 over several row bands by a small --max-buffer-bytes.
 
     meson test -C build --suite oclgrind --print-errorlogs
+
+--program runs a test program (test-opencl-dtypes: the int64 and floating-point kernels against
+their oracles) under the same checks: it fails on a non-zero exit or any message in the log.
 
 --uninit-demo runs tests/opencl/oclgrind_uninit.c's four cases with and without
 --uninitialized and prints what Oclgrind says (docs/reliability.md, "Oclgrind"): it fails only
@@ -175,6 +179,18 @@ def run_group(oclgrind, apsp, gen_graph, oracle, group, work):
             print("ok   %s (n = %s, tile %s)" % (line, m.group(2), m.group(3)), flush=True)
 
 
+def run_program(oclgrind, command, work):
+    p, messages = under_oclgrind(oclgrind, ["--data-races", "--check-api"], command,
+                                 os.path.join(work, "oclgrind.log"))
+    line = " ".join(os.path.basename(c) for c in command)
+    if p.returncode != 0:
+        fail("%s: exits %d:\n%s%s" % (line, p.returncode, p.stdout, p.stderr))
+    elif messages.strip():
+        fail("%s: Oclgrind reports:\n%s" % (line, messages[:6000]))
+    else:
+        print("ok   %s: %s" % (line, p.stdout.strip()), flush=True)
+
+
 def uninit_demo(oclgrind, program, work):
     """The reproducer's cases with and without --uninitialized: what Oclgrind says."""
     log = os.path.join(work, "oclgrind.log")
@@ -206,6 +222,8 @@ def main(argv):
     with tempfile.TemporaryDirectory(prefix="apsp-oclgrind-") as work:
         if len(argv) == 3 and argv[1] == "--uninit-demo":
             uninit_demo(oclgrind, argv[2], work)
+        elif len(argv) >= 3 and argv[1] == "--program":
+            run_program(oclgrind, argv[2:], work)
         elif len(argv) == 5 and argv[4] in GROUPS:
             run_group(oclgrind, argv[1], argv[2], argv[3], argv[4], work)
         else:
