@@ -234,6 +234,7 @@ typedef struct solve_io {
     const apsp_graph *graph;
     apsp_rows_fn rows;
     void *context;
+    paths_job *paths; /* the predecessors too, derived on the devices after store (or NULL) */
 } solve_io;
 
 static apsp_status load_team(const team *t, const solve_io *io, apsp_error *error) {
@@ -274,6 +275,19 @@ static apsp_status store_team(const team *t, const solve_io *io, int negative, a
         if (holds_rows(t, i))
             status = io->matrix ? t->impl->store(t->devices[i], io->matrix, error)
                                 : t->impl->store_rows(t->devices[i], rows, context, error);
+    return status;
+}
+
+/* Each device's rows' predecessors, while its rows are still there (after store). */
+static apsp_status derive_team(const team *t, paths_job *job, apsp_error *error) {
+    apsp_status status = APSP_OK;
+    for (size_t i = 0; i < t->count && status == APSP_OK; i++) {
+        int untight = 0;
+        if (holds_rows(t, i))
+            status =
+                t->impl->derive_predecessors(t->devices[i], job->csr, job->pred, &untight, error);
+        job->untight |= untight;
+    }
     return status;
 }
 
@@ -322,6 +336,10 @@ static apsp_status drive(team *t, const solve_io *io, apsp_report *report, apsp_
     if (status == APSP_OK && negative && io->matrix)
         status = matrix_check_cycles(io->matrix, error);
     double t4 = seconds_now();
+    if (status == APSP_OK && io->paths)
+        status = derive_team(t, io->paths, error);
+    if (io->paths)
+        io->paths->seconds = seconds_now() - t4;
     for (size_t i = 0; i < count; i++)
         impl->drain(devices[i]);
     for (size_t i = 0; i < count; i++)
@@ -342,6 +360,14 @@ apsp_status drive_rows(const apsp_backend_impl *impl, backend_device *const *dev
                        apsp_error *error) {
     team t = {.impl = impl, .devices = devices, .count = count, .options = options};
     const solve_io io = {.matrix = m};
+    return drive(&t, &io, report, error);
+}
+
+apsp_status drive_rows_paths(const apsp_backend_impl *impl, backend_device *const *devices,
+                             size_t count, apsp_matrix *m, paths_job *paths,
+                             const apsp_options *options, apsp_report *report, apsp_error *error) {
+    team t = {.impl = impl, .devices = devices, .count = count, .options = options};
+    const solve_io io = {.matrix = m, .paths = paths};
     return drive(&t, &io, report, error);
 }
 
