@@ -177,6 +177,9 @@ typedef struct apsp_backend_impl {
      * not the graph's: the caller derives on the host, which says what is wrong). */
     apsp_status (*derive_predecessors)(backend_device *device, const paths_csr *csr, int32_t *pred,
                                        int *untight, apsp_error *error);
+    /* With derive_predecessors: what it needs that lasts (its program), made before the load so
+     * that the set-up time counts it, not the derivation's. */
+    apsp_status (*prepare_predecessors)(backend_device *device, apsp_error *error);
     /* Waits for everything queued, also after a failure: a device may be reading another's
      * pinned panel, so every device drains before any unloads. */
     void (*drain)(backend_device *device);

@@ -324,6 +324,8 @@ static apsp_status drive(team *t, const solve_io *io, apsp_report *report, apsp_
     kernel_form form = {io->matrix ? io->matrix->dtype : APSP_INT32, negative};
     for (size_t i = 0; i < count && status == APSP_OK; i++)
         status = impl->set_form(devices[i], &form, error);
+    for (size_t i = 0; i < count && status == APSP_OK && io->paths; i++)
+        status = impl->prepare_predecessors(devices[i], error);
     double t1 = seconds_now();
     if (status == APSP_OK)
         status = load_team(t, io, error);

@@ -192,6 +192,7 @@ const apsp_backend_impl apsp_backend_opencl = {
     .load_graph = layout_load_graph,
     .store_rows = opencl_store_rows,
     .derive_predecessors = predecessors_derive,
+    .prepare_predecessors = predecessors_prepare,
     .drain = opencl_drain,
     .unload = opencl_unload,
     .summarize = opencl_summarize,

@@ -1,9 +1,10 @@
 /* The predecessor derivation on an OpenCL device (backend.h: derive_predecessors), after the
  * solve's store while the device's rows are still in their bands: cl/paths.cl's paths_tight over
- * chunks of those rows, each chunk's predecessors read into the caller's rows on the copy queue
- * while the kernel runs over the next chunk (two chunk buffers, used in turn). The in-edges go up
- * once per solve. The program is built at the first derivation and kept with the device; it is
- * small, so it is not cached on disk (program_cache.c keeps fw.cl's). */
+ * chunks of those rows (at most CHUNK_BYTES or the buffer cap each), each chunk's predecessors
+ * read into the caller's rows on the copy queue while the kernel runs over the next chunk (two
+ * chunk buffers, used in turn). The in-edges go up once per solve. The program is built before
+ * the load (prepare_predecessors) and kept with the device; it is small, so it is not cached on
+ * disk (program_cache.c keeps fw.cl's). */
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/log.h"
@@ -17,7 +18,7 @@
  * one chunk of predecessors takes on the device (two of them are used). */
 enum { ROWS_PER_ITEM = 4, GROUP_TARGETS = 64, CHUNK_BYTES = 64 << 20 };
 
-static apsp_status build(backend_device *d, apsp_error *error) {
+apsp_status predecessors_prepare(backend_device *d, apsp_error *error) {
     if (d->paths_tight)
         return APSP_OK;
     char *source, origin[1024], options[64];
@@ -81,7 +82,8 @@ static apsp_status upload(backend_device *d, cl_mem *buffer, const void *host, s
 static apsp_status begin(backend_device *d, const paths_csr *csr, size_t rows, derivation *dv,
                          apsp_error *error) {
     size_t v = csr->vertices, m = csr->edges ? csr->edges : 1;
-    size_t most = CHUNK_BYTES / (v * sizeof(int32_t)) / ROWS_PER_ITEM * ROWS_PER_ITEM;
+    uint64_t cap = layout_buffer_cap(d) < CHUNK_BYTES ? layout_buffer_cap(d) : CHUNK_BYTES;
+    size_t most = (size_t)(cap / (v * sizeof(int32_t))) / ROWS_PER_ITEM * ROWS_PER_ITEM;
     dv->chunk_rows = most < ROWS_PER_ITEM ? ROWS_PER_ITEM : most;
     if (dv->chunk_rows > rows)
         dv->chunk_rows = rows;
@@ -195,7 +197,7 @@ apsp_status predecessors_derive(backend_device *d, const paths_csr *csr, int32_t
         return APSP_OK;
     size_t rows = (l->row_end < csr->vertices ? l->row_end : csr->vertices) - l->row_begin;
     derivation dv = {0};
-    apsp_status status = build(d, error);
+    apsp_status status = predecessors_prepare(d, error); /* built already, by the driver */
     if (status == APSP_OK)
         status = begin(d, csr, rows, &dv, error);
     if (status == APSP_OK)

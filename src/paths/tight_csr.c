@@ -48,9 +48,9 @@ void tight_csr_free(paths_csr *csr) {
     memset(csr, 0, sizeof *csr);
 }
 
-static int weights_fit(const apsp_graph *g) {
+static int weights_fit(const apsp_graph *g) { /* self-loops aside: they are ignored */
     for (size_t e = 0; e < g->edges; e++)
-        if (g->weight[e] < 0 || g->weight[e] >= APSP_INF)
+        if (g->source[e] != g->target[e] && (g->weight[e] < 0 || g->weight[e] >= APSP_INF))
             return 0;
     return 1;
 }
