@@ -8,6 +8,7 @@
  *   VLOAD(p), VLOADU(p), VSTOREU(p, v), VSET1(x)   aligned and unaligned loads, store, broadcast
  *   VRELAX(c, a, b)   min(c, a + b) lane by lane in the type's form (kernels_x86.c)
  *
+ * The parameters are undefined at the end, ready for the next instance.
  * A tile of C stays in registers while k runs over the block: per k, VECS loads of the packed
  * panel and ROWS broadcasts of A feed ROWS * VECS relaxations. */
 #if !defined(NAME) || !defined(TARGET) || !defined(CELL) || !defined(VEC) || !defined(LANES) ||    \
@@ -68,3 +69,16 @@ TARGET static void NAME(void *restrict c_cells, const void *restrict a_cells,
 #undef VECTOR_TILE
 #undef VECTOR_JOIN
 #undef VECTOR_JOIN2
+/* Each instance defines its own parameters. */
+#undef NAME
+#undef TARGET
+#undef CELL
+#undef VEC
+#undef LANES
+#undef ROWS
+#undef VECS
+#undef VLOAD
+#undef VLOADU
+#undef VSTOREU
+#undef VSET1
+#undef VRELAX

@@ -81,7 +81,18 @@ TARGET_AVX2 RELAX_INLINE __m256i relax_ymm_i64_negative(__m256i c, __m256i a, __
     return _mm256_blendv_epi8(c, sum, take);
 }
 
-/* ---- the instances ---------------------------------------------------------------------- */
+/* ---- the instances: one line of parameters each (kernels_vector.h) ---------------------- */
+
+/* AVX2 has no typed integer loads: these take the cells' pointers as the others do. */
+TARGET_AVX2 RELAX_INLINE __m256i load_si256(const int64_t *p) {
+    return _mm256_load_si256((const __m256i *)p);
+}
+TARGET_AVX2 RELAX_INLINE __m256i loadu_si256(const int64_t *p) {
+    return _mm256_loadu_si256((const __m256i *)p);
+}
+TARGET_AVX2 RELAX_INLINE void storeu_si256(int64_t *p, __m256i v) {
+    _mm256_storeu_si256((__m256i *)p, v);
+}
 
 #define TARGET TARGET_AVX512
 #define ROWS 6
@@ -96,15 +107,10 @@ TARGET_AVX2 RELAX_INLINE __m256i relax_ymm_i64_negative(__m256i c, __m256i a, __
 #define VRELAX relax_zmm_f64
 #define NAME relax_block_avx512_f64
 #include "cpu/kernels_vector.h"
-#undef CELL
-#undef VEC
-#undef LANES
-#undef VLOAD
-#undef VLOADU
-#undef VSTOREU
-#undef VSET1
-#undef VRELAX
-#undef NAME
+
+#define TARGET TARGET_AVX512
+#define ROWS 6
+#define VECS 4
 #define CELL float
 #define VEC __m512
 #define LANES 16
@@ -115,15 +121,10 @@ TARGET_AVX2 RELAX_INLINE __m256i relax_ymm_i64_negative(__m256i c, __m256i a, __
 #define VRELAX relax_zmm_f32
 #define NAME relax_block_avx512_f32
 #include "cpu/kernels_vector.h"
-#undef CELL
-#undef VEC
-#undef LANES
-#undef VLOAD
-#undef VLOADU
-#undef VSTOREU
-#undef VSET1
-#undef VRELAX
-#undef NAME
+
+#define TARGET TARGET_AVX512
+#define ROWS 6
+#define VECS 4
 #define CELL int64_t
 #define VEC __m512i
 #define LANES 8
@@ -134,27 +135,21 @@ TARGET_AVX2 RELAX_INLINE __m256i relax_ymm_i64_negative(__m256i c, __m256i a, __
 #define VRELAX relax_zmm_i64
 #define NAME relax_block_avx512_i64
 #include "cpu/kernels_vector.h"
-#undef ROWS
-#undef VRELAX
-#undef NAME
+
+#define TARGET TARGET_AVX512
 #define ROWS 4
+#define VECS 4
+#define CELL int64_t
+#define VEC __m512i
+#define LANES 8
+#define VLOAD _mm512_load_si512
+#define VLOADU _mm512_loadu_si512
+#define VSTOREU _mm512_storeu_si512
+#define VSET1 _mm512_set1_epi64
 #define VRELAX relax_zmm_i64_negative
 #define NAME relax_block_avx512_i64_negative
 #include "cpu/kernels_vector.h"
-#undef TARGET
-#undef ROWS
-#undef VECS
-#undef CELL
-#undef VEC
-#undef LANES
-#undef VLOAD
-#undef VLOADU
-#undef VSTOREU
-#undef VSET1
-#undef VRELAX
-#undef NAME
 
-/* AVX2: 256-bit vectors, 16 registers. */
 #define TARGET TARGET_AVX2
 #define ROWS 6
 #define VECS 2
@@ -168,15 +163,10 @@ TARGET_AVX2 RELAX_INLINE __m256i relax_ymm_i64_negative(__m256i c, __m256i a, __
 #define VRELAX relax_ymm_f64
 #define NAME relax_block_avx2_f64
 #include "cpu/kernels_vector.h"
-#undef CELL
-#undef VEC
-#undef LANES
-#undef VLOAD
-#undef VLOADU
-#undef VSTOREU
-#undef VSET1
-#undef VRELAX
-#undef NAME
+
+#define TARGET TARGET_AVX2
+#define ROWS 6
+#define VECS 2
 #define CELL float
 #define VEC __m256
 #define LANES 8
@@ -187,44 +177,34 @@ TARGET_AVX2 RELAX_INLINE __m256i relax_ymm_i64_negative(__m256i c, __m256i a, __
 #define VRELAX relax_ymm_f32
 #define NAME relax_block_avx2_f32
 #include "cpu/kernels_vector.h"
-#undef ROWS
-#undef CELL
-#undef VEC
-#undef LANES
-#undef VLOAD
-#undef VLOADU
-#undef VSTOREU
-#undef VSET1
-#undef VRELAX
-#undef NAME
+
+#define TARGET TARGET_AVX2
 #define ROWS 4
+#define VECS 2
 #define CELL int64_t
 #define VEC __m256i
 #define LANES 4
-#define VLOAD(p) _mm256_load_si256((const __m256i *)(p))
-#define VLOADU(p) _mm256_loadu_si256((const __m256i *)(p))
-#define VSTOREU(p, v) _mm256_storeu_si256((__m256i *)(p), v)
+#define VLOAD load_si256
+#define VLOADU loadu_si256
+#define VSTOREU storeu_si256
 #define VSET1 _mm256_set1_epi64x
 #define VRELAX relax_ymm_i64
 #define NAME relax_block_avx2_i64
 #include "cpu/kernels_vector.h"
-#undef VRELAX
-#undef NAME
+
+#define TARGET TARGET_AVX2
+#define ROWS 4
+#define VECS 2
+#define CELL int64_t
+#define VEC __m256i
+#define LANES 4
+#define VLOAD load_si256
+#define VLOADU loadu_si256
+#define VSTOREU storeu_si256
+#define VSET1 _mm256_set1_epi64x
 #define VRELAX relax_ymm_i64_negative
 #define NAME relax_block_avx2_i64_negative
 #include "cpu/kernels_vector.h"
-#undef TARGET
-#undef ROWS
-#undef VECS
-#undef CELL
-#undef VEC
-#undef LANES
-#undef VLOAD
-#undef VLOADU
-#undef VSTOREU
-#undef VSET1
-#undef VRELAX
-#undef NAME
 
 /* By instruction set (0 AVX-512, 1 AVX2), type and form. */
 static const relax_block_fn x86_relax[2][APSP_FLOAT64 + 1][2] = {
