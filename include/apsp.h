@@ -320,9 +320,11 @@ typedef struct apsp_report {
 /* Replaces every distance by the shortest-path distance, in place. The matrix is checked before
  * it is changed (APSP_ERR_USAGE naming the first problem): the geometry apsp_matrix_create
  * gives, distances -APSP_INF < d <= APSP_INF with 0 on the diagonal and APSP_INF in the padding,
- * and (V - 1) * (largest |weight|) < APSP_INF, the readers' rule. A graph with a negative cycle
- * is refused after the solve (APSP_ERR_NEGATIVE_CYCLE, naming a vertex i with d(i,i) < 0); the
- * matrix then holds no distances.
+ * and (V - 1) * (largest |weight|) < APSP_INF, the readers' rule (int64: the same with
+ * APSP_INF64; floating point: no NaN and no -inf, +inf in the padding). A graph with a negative
+ * cycle is refused after the solve (APSP_ERR_NEGATIVE_CYCLE, naming a vertex i with
+ * d(i,i) < 0); the matrix then holds no distances. The pthread backend solves every apsp_dtype;
+ * a backend without kernels for the matrix's type refuses it (APSP_ERR_USAGE).
  * Opens the device, solves and closes it: apsp_solver_create, apsp_solver_solve and
  * apsp_solver_destroy in one call. */
 APSP_EXPORT apsp_status apsp_solve(apsp_matrix *matrix, const apsp_options *options,

@@ -50,7 +50,7 @@ typedef struct solve_geometry {
  * the sender, reused two rounds later once every receiver has taken it) and the sender's event
  * for its arrival there (NULL: it is there already). */
 typedef struct panel_handoff {
-    const int32_t *host;
+    const void *host; /* cells of the solve's element type */
     void *ready;
     backend_device *sender; /* receivers of its backend tell it when they have taken it */
 } panel_handoff;
