@@ -38,7 +38,8 @@ typedef struct hw3_reader {
     input_file in;
     int32_t vertices;
     int32_t edges;
-    weight_rule rule; /* (V - 1) * w must stay below APSP_INF */
+    apsp_dtype dtype; /* the read options' type, whose rule the weights obey */
+    weight_rule rule; /* (V - 1) * w must stay below its unreachable marker */
     int unweighted;   /* weights are not checked: they all become 1 */
     apsp_graph *g;
     atomic_llong first_bad; /* parallel reading: the least index of a bad edge; -1: none */
@@ -64,7 +65,7 @@ static apsp_status read_header(hw3_reader *r, apsp_error *error) {
         return fail(error, APSP_ERR_INPUT,
                     "%s: byte offset 4: edge count E = %d, it must not be negative", r->in.name,
                     r->edges);
-    r->rule = weight_rule_for((size_t)r->vertices);
+    r->rule = weight_rule_for((size_t)r->vertices, r->dtype);
     return APSP_OK;
 }
 
@@ -99,7 +100,7 @@ static apsp_status refuse_edge(const hw3_reader *r, int64_t index, const unsigne
                                apsp_error *error) {
     int32_t src = load_le32(p), dst = load_le32(p + 4), w = load_le32(p + 8);
     unsigned long long offset = HEADER_BYTES + (unsigned long long)index * EDGE_BYTES;
-    char why[256];
+    char why[320];
     if (src < 0 || src >= r->vertices)
         return fail(error, APSP_ERR_INPUT,
                     "%s: edge %lld at byte offset %llu: source vertex %d is out of range [0, %d)",
@@ -111,7 +112,7 @@ static apsp_status refuse_edge(const hw3_reader *r, int64_t index, const unsigne
                     r->in.name, (long long)index, offset + 4, dst, r->vertices);
     return fail(error, APSP_ERR_INPUT, "%s: edge %lld at byte offset %llu: %s", r->in.name,
                 (long long)index, offset + 8,
-                weight_problem(w, (size_t)r->vertices, why, sizeof why));
+                weight_problem(w, (size_t)r->vertices, r->dtype, why, sizeof why));
 }
 
 /* Decodes `count` edges into the graph's arrays from index `first` on. Returns the index of
@@ -234,7 +235,8 @@ static apsp_status read_stream(hw3_reader *r, apsp_error *error) {
 apsp_status read_hw3_graph(const char *path, const apsp_read_options *options, apsp_graph **out,
                            apsp_error *error) {
     *out = NULL;
-    hw3_reader r = {.unweighted = (options->flags & APSP_GRAPH_UNWEIGHTED) != 0};
+    hw3_reader r = {.unweighted = (options->flags & APSP_GRAPH_UNWEIGHTED) != 0,
+                    .dtype = read_rule_dtype(options)};
     apsp_status status = input_open(path, &r.in, error);
     if (status != APSP_OK)
         return status;
