@@ -12,10 +12,12 @@
 #include "base/graph.h"
 #include "base/parallel.h"
 #include "formats/input.h"
+#include "formats/output_file.h"
 #include "formats/readers.h"
 #include "formats/rows.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -291,9 +293,41 @@ apsp_status apsp_read_hw3(const char *path, apsp_matrix **out, apsp_error *error
     return status;
 }
 
+/* An int64 matrix goes to hw3 when every distance fits int32's: the first that does not, else
+ * 0. */
+static int wide_distance(const apsp_matrix *m, size_t *i_out, size_t *j_out) {
+    for (size_t i = 0; i < m->n; i++) {
+        const int64_t *row = apsp_matrix_row_cells(m, i);
+        for (size_t j = 0; j < m->n; j++)
+            if (row[j] < APSP_INF64 && (row[j] >= APSP_INF || row[j] <= -APSP_INF)) {
+                *i_out = i;
+                *j_out = j;
+                return 1;
+            }
+    }
+    return 0;
+}
+
 apsp_status apsp_output_commit_hw3(apsp_output *output, const apsp_matrix *matrix,
                                    apsp_error *error) {
-    return commit_int32_rows(output, matrix, NULL, 0, error);
+    size_t i, j;
+    apsp_status status = APSP_OK;
+    if (matrix->dtype == APSP_FLOAT32 || matrix->dtype == APSP_FLOAT64)
+        status = fail(error, APSP_ERR_USAGE,
+                      "%s: the hw3 format holds int32 distances, not %s ones: write .npy or "
+                      "text instead",
+                      output_target_path(output), apsp_dtype_name(matrix->dtype));
+    else if (matrix->dtype == APSP_INT64 && wide_distance(matrix, &i, &j))
+        status = fail(error, APSP_ERR_OUTPUT,
+                      "%s: the hw3 format holds int32 distances, but the distance from %zu to "
+                      "%zu is %" PRId64 ", beyond (-%d, %d): write .npy or text instead",
+                      output_target_path(output), i, j,
+                      ((const int64_t *)apsp_matrix_row_cells(matrix, i))[j], APSP_INF, APSP_INF);
+    if (status != APSP_OK) {
+        apsp_output_abort(output);
+        return status;
+    }
+    return commit_rows(output, matrix, APSP_INT32, NULL, 0, error);
 }
 
 apsp_status apsp_write_hw3(const char *path, const apsp_matrix *matrix, apsp_error *error) {
