@@ -49,13 +49,18 @@ const char *weight_problem(int64_t w, size_t vertices, apsp_dtype dtype, char *b
     return outside_rule(value, w < 0, vertices, dtype, buf, size);
 }
 
+/* Whether a finite w is a whole number (every double of 2^52 or more is one). */
+static int is_whole(double w) {
+    return fabs(w) >= 0x1p52 || (double)(int64_t)w == w;
+}
+
 /* Whether a real weight suits the type (real_weight_problem's test, without a message). */
 static int real_fits(double w, size_t vertices, apsp_dtype dtype) {
     if (!isfinite(w))
         return 0;
     if (!is_integer_type(dtype))
         return dtype == APSP_FLOAT64 || fabs(w) <= FLT_MAX;
-    if (w != trunc(w) || fabs(w) >= 0x1p63)
+    if (!is_whole(w) || fabs(w) >= 0x1p63)
         return 0;
     weight_rule rule = weight_rule_for(vertices, dtype);
     return (int64_t)w >= rule.least && (int64_t)w <= rule.most;
@@ -71,7 +76,7 @@ const char *real_weight_problem(double w, size_t vertices, apsp_dtype dtype, cha
         snprintf(buf, size, "weight %s is not finite", value);
     else if (dtype == APSP_FLOAT32)
         snprintf(buf, size, "weight %s is outside float32's range", value);
-    else if (w != trunc(w))
+    else if (!is_whole(w))
         snprintf(buf, size, "weight %s is not a whole number, which %s distances need", value,
                  apsp_dtype_name(dtype));
     else
