@@ -489,9 +489,13 @@ APSP_EXPORT void apsp_row_writer_abort(apsp_row_writer *writer); /* accepts NULL
  * pred: count rows of V int32, row-major (row r is source first + r). An edge (k, j) is tight
  * for source i when d(i,k) + w(k,j) = d(i,j); the predecessors follow tight edges and form a
  * valid shortest-path tree also with zero-weight cycles and repeated edges (the least weight
- * counts); self-loops are ignored. On `threads` host threads (0: one per core), O(V E) work:
- * non-negative weights by vectors of 16 sources over the in-edges, negative ones (no negative
- * cycle) by a search per source. Refuses (APSP_ERR_USAGE) a graph and matrix of different V,
+ * counts); self-loops are ignored. The distances may be of any element type (an integer graph
+ * for the integer types; real weights only for float32 and float64, whose edges are tight within
+ * 4 V epsilon of the type, relative: apsp_predecessors_csr takes a tolerance of its own). On
+ * `threads` host threads (0: one per core), O(V E) work: int32 distances and non-negative weights
+ * by vectors of 16 sources over the in-edges, anything else (negative weights without a negative
+ * cycle, the other types) by a search per source. Refuses (APSP_ERR_USAGE) a graph and matrix of
+ * different V,
  * edges outside [0, V), a diagonal that is not 0, and distances the graph contradicts: a vertex
  * at a finite distance that no path of that length reaches, or (checked against every edge when
  * the weights are non-negative) an edge that makes a path shorter. */
