@@ -335,6 +335,11 @@ typedef struct apsp_report {
     size_t stream_rows;         /* rows per block */
     uint64_t stream_bytes_up;   /* host to device, every transfer of the solve */
     uint64_t stream_bytes_down; /* device to host */
+    /* apsp_solver_solve_paths: the predecessor derivation's seconds (on a device: its kernels and
+     * the download of the predecessors), and where it ran (1: on the solve's devices, 0: on the
+     * host threads). */
+    double paths_seconds;
+    int paths_on_device;
 } apsp_report;
 
 /* Replaces every distance by the shortest-path distance, in place. The matrix is checked before
@@ -521,6 +526,18 @@ APSP_EXPORT apsp_status apsp_predecessors_csr(const apsp_matrix *distances, cons
  * target into path (room for `vertices`), their number in *length; 0 when the target is
  * unreachable, 1 when it is the source. Refuses (APSP_ERR_USAGE) a vertex outside [0, V) and a
  * row whose predecessors do not lead back to the source. */
+/* Solves the matrix (as apsp_solver_solve) and derives the predecessors of every source into
+ * pred (V x V int32, row-major), from `graph`, the edge list the matrix was made of
+ * (apsp_graph_to_matrix). When every weight is 0 <= w < APSP_INF and the zero-weight edges (no
+ * self-loops) form no cycle, the predecessor of j is the least k whose edge (k, j) is tight, on
+ * every backend: on OpenCL devices it is derived where the distances are, before they are
+ * dropped; the pthread backend and a streamed solve derive it with apsp_predecessors, which
+ * takes the same edge. Otherwise (negative weights, zero-weight cycles) apsp_predecessors
+ * derives it on the host threads after the solve. Refuses (APSP_ERR_USAGE) what apsp_solver_solve
+ * and apsp_predecessors refuse. The report says where and how long (paths_seconds). */
+APSP_EXPORT apsp_status apsp_solver_solve_paths(apsp_solver *solver, apsp_matrix *matrix,
+                                                const apsp_graph *graph, int32_t *pred,
+                                                apsp_report *report, apsp_error *error);
 APSP_EXPORT apsp_status apsp_path(const int32_t *pred_row, size_t vertices, size_t source,
                                   size_t target, int32_t *path, size_t *length, apsp_error *error);
 

@@ -119,6 +119,32 @@ static void print_distance(const apsp_matrix *m, size_t i, size_t j) {
     }
 }
 
+apsp_status paths_solve(cli_paths *p, apsp_solver *solver, const apsp_graph *graph, apsp_matrix *m,
+                        apsp_report *report, unsigned threads, apsp_error *error) {
+    /* --path alone (one source's row), and every type but int32 (the devices derive from int32
+     * distances): on the host, after the solve. */
+    if (!p->predecessors || m->dtype != APSP_INT32) {
+        apsp_status status = apsp_solver_solve(solver, m, report, error);
+        return status == APSP_OK ? paths_derive(p, graph, m, threads, error) : status;
+    }
+    size_t v = m->n;
+    p->first = 0;
+    p->rows = v;
+    if (v > 0 && v > SIZE_MAX / sizeof *p->pred / v) {
+        set_error(error, APSP_ERR_TOO_LARGE, "the predecessor matrix%s exceeds memory", "");
+        return APSP_ERR_TOO_LARGE;
+    }
+    p->pred = malloc((v > 0 ? v * v : 1) * sizeof *p->pred);
+    if (!p->pred) {
+        set_error(error, APSP_ERR_NO_MEMORY, "out of memory for the predecessor matrix%s", "");
+        return APSP_ERR_NO_MEMORY;
+    }
+    apsp_status status = apsp_solver_solve_paths(solver, m, graph, p->pred, report, error);
+    if (status == APSP_OK)
+        p->seconds = report->paths_seconds;
+    return status;
+}
+
 /* --path's line: "length D: U -> ... -> V", or "no path from U to V". */
 static apsp_status print_path(const cli_paths *p, const apsp_matrix *distances, apsp_error *error) {
     size_t v = distances->n;

@@ -85,9 +85,9 @@ static apsp_status solve_to_matrix(cli *c, apsp_solver *solver, const apsp_graph
     apsp_matrix *m = NULL;
     apsp_status status = naming_input(c, apsp_graph_to_matrix_typed(g, c->dtype, &m, err), err);
     if (status == APSP_OK)
-        status = apsp_solver_solve(solver, m, report, err);
-    if (status == APSP_OK && paths_wanted(&c->paths))
-        status = paths_derive(&c->paths, g, m, (unsigned)c->options.threads, err);
+        status = paths_wanted(&c->paths) ? paths_solve(&c->paths, solver, g, m, report,
+                                                       (unsigned)c->options.threads, err)
+                                         : apsp_solver_solve(solver, m, report, err);
     double start = cli_clock();
     if (status == APSP_OK) /* before OUTPUT, so that a failure here leaves OUTPUT untouched */
         status = paths_commit(&c->paths, m, err);

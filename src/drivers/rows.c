@@ -234,6 +234,7 @@ typedef struct solve_io {
     const apsp_graph *graph;
     apsp_rows_fn rows;
     void *context;
+    paths_job *paths; /* the predecessors too, derived on the devices after store (or NULL) */
 } solve_io;
 
 static apsp_status load_team(const team *t, const solve_io *io, apsp_error *error) {
@@ -277,6 +278,19 @@ static apsp_status store_team(const team *t, const solve_io *io, int negative, a
     return status;
 }
 
+/* Each device's rows' predecessors, while its rows are still there (after store). */
+static apsp_status derive_team(const team *t, paths_job *job, apsp_error *error) {
+    apsp_status status = APSP_OK;
+    for (size_t i = 0; i < t->count && status == APSP_OK; i++) {
+        int untight = 0;
+        if (holds_rows(t, i))
+            status =
+                t->impl->derive_predecessors(t->devices[i], job->csr, job->pred, &untight, error);
+        job->untight |= untight;
+    }
+    return status;
+}
+
 /* The team's geometry and shares for `vertices`, and room made on every device. */
 static apsp_status arrange_team(team *t, size_t vertices, apsp_error *error) {
     apsp_status status = plan_team(t, vertices, error);
@@ -310,6 +324,8 @@ static apsp_status drive(team *t, const solve_io *io, apsp_report *report, apsp_
     kernel_form form = {io->matrix ? io->matrix->dtype : APSP_INT32, negative};
     for (size_t i = 0; i < count && status == APSP_OK; i++)
         status = impl->set_form(devices[i], &form, error);
+    for (size_t i = 0; i < count && status == APSP_OK && io->paths; i++)
+        status = impl->prepare_predecessors(devices[i], error);
     double t1 = seconds_now();
     if (status == APSP_OK)
         status = load_team(t, io, error);
@@ -322,6 +338,10 @@ static apsp_status drive(team *t, const solve_io *io, apsp_report *report, apsp_
     if (status == APSP_OK && negative && io->matrix)
         status = matrix_check_cycles(io->matrix, error);
     double t4 = seconds_now();
+    if (status == APSP_OK && io->paths)
+        status = derive_team(t, io->paths, error);
+    if (io->paths)
+        io->paths->seconds = seconds_now() - t4;
     for (size_t i = 0; i < count; i++)
         impl->drain(devices[i]);
     for (size_t i = 0; i < count; i++)
@@ -342,6 +362,14 @@ apsp_status drive_rows(const apsp_backend_impl *impl, backend_device *const *dev
                        apsp_error *error) {
     team t = {.impl = impl, .devices = devices, .count = count, .options = options};
     const solve_io io = {.matrix = m};
+    return drive(&t, &io, report, error);
+}
+
+apsp_status drive_rows_paths(const apsp_backend_impl *impl, backend_device *const *devices,
+                             size_t count, apsp_matrix *m, paths_job *paths,
+                             const apsp_options *options, apsp_report *report, apsp_error *error) {
+    team t = {.impl = impl, .devices = devices, .count = count, .options = options};
+    const solve_io io = {.matrix = m, .paths = paths};
     return drive(&t, &io, report, error);
 }
 

@@ -83,6 +83,7 @@ static void opencl_close(backend_device *d) {
         return;
     opencl_unload(d);
     program_release(&d->kernels);
+    predecessors_release(d);
     if (d->copy_queue)
         clReleaseCommandQueue(d->copy_queue);
     if (d->queue)
@@ -190,6 +191,8 @@ const apsp_backend_impl apsp_backend_opencl = {
     .store = opencl_store,
     .load_graph = layout_load_graph,
     .store_rows = opencl_store_rows,
+    .derive_predecessors = predecessors_derive,
+    .prepare_predecessors = predecessors_prepare,
     .drain = opencl_drain,
     .unload = opencl_unload,
     .summarize = opencl_summarize,

@@ -132,6 +132,9 @@ struct backend_device {
     cl_profile profile;
     cl_panel_sync sync;
     cl_stream stream;
+    /* predecessors.c: the derivation's program (cl/paths.cl), built at its first use. */
+    cl_program paths_program;
+    cl_kernel paths_tight;
 };
 
 /* program.c: builds the program for d->params unless the one built already matches. */
@@ -187,6 +190,13 @@ void panels_release(backend_device *d);
 apsp_status rounds_wait(backend_device *d, size_t round, apsp_error *error);
 void rounds_log_profile(const backend_device *d); /* with options->profile */
 void rounds_release(backend_device *d);
+
+/* predecessors.c: backend.h's derive_predecessors and prepare_predecessors (the program);
+ * its release (at close). */
+apsp_status predecessors_derive(backend_device *d, const paths_csr *csr, int32_t *pred,
+                                int *untight, apsp_error *error);
+apsp_status predecessors_prepare(backend_device *d, apsp_error *error);
+void predecessors_release(backend_device *d);
 
 /* Sets kernel argument `index`, reporting the kernel's name on failure. */
 #define SET_ARG(kernel, name, index, value)                                                        \

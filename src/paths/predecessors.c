@@ -7,13 +7,15 @@
  *
  * - int32 distances and non-negative weights: the blocks. BLOCK sources at a time, one vector
  *   lane each, their rows of distances transposed (t[k][lane]); for every vertex j, its in-edges
- *   (k, j) against all lanes at once: a tight edge of positive weight makes k the predecessor
- *   (d(i,k) < d(i,j), so following predecessors strictly decreases the distance and never
- *   loops). Vertices that only zero-weight tight edges reach (zero-weight cycles) get theirs
- *   from a search over the zero-weight edges from vertices already in the tree (zero_search), so
- *   no zero-weight loop closes either. Every edge is compared with every distance on the way, so
- *   distances that are not the graph's are refused. O(V E / BLOCK) vector steps, the sources
- *   split over the host threads.
+ *   (k, j) against all lanes at once: the tight edge of least k makes k the predecessor, as on a
+ *   device (tight_csr.c says why any tight edge will do when the zero-weight edges form no
+ *   cycle). With zero-weight cycles only tight edges of positive weight count there (d(i,k) <
+ *   d(i,j), so following predecessors strictly decreases the distance and never loops), and
+ *   vertices that only zero-weight tight edges reach get theirs from a search over the
+ *   zero-weight edges from vertices already in the tree (zero_search), so no zero-weight loop
+ *   closes either. Every edge is compared with every distance on the way, so distances that are
+ *   not the graph's are refused. O(V E / BLOCK) vector steps, the sources split over the host
+ *   threads.
  * - Anything else (negative weights without negative cycles; int64, float32 and float64
  *   distances, the floating-point ones tight within a tolerance): a breadth-first search over
  *   the tight out-edges from each source (search.c).
@@ -28,6 +30,7 @@
 #include "base/parallel.h"
 #include "paths/adjacency.h"
 #include "paths/search.h"
+#include "paths/tight_csr.h"
 
 #include <errno.h>
 #include <float.h>
@@ -54,6 +57,7 @@ typedef struct job {
     const int32_t *zero_from; /* the vertices with zero-weight out-edges, zero_sources of them */
     size_t zero_sources;
     size_t count;
+    int zero_tight; /* the zero-weight edges form no cycle: they count in block_tight */
 } job;
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
@@ -64,18 +68,20 @@ typedef struct job {
 
 /* Every vertex's in-edges against BLOCK sources at once: t holds the block's distances
  * transposed, t[k * BLOCK + b] = d(source b, k) (INF in unused lanes), and pt gets the
- * predecessors the same way. A lane's predecessor of j is an in-edge (k, j) of positive weight
- * that is tight for it (the last one); zero-weight edges are left to zero_search, which keeps the
- * tree free of zero-weight loops. shorter[b] becomes non-zero when an edge gives a path shorter
+ * predecessors the same way. A lane's predecessor of j is the first in-edge (k, j) that is tight
+ * for it (the edges are scanned backwards, the last tight one kept); zero-weight edges count only
+ * with zero_tight, else they are left to zero_search, which keeps the tree free of zero-weight
+ * loops. shorter[b] becomes non-zero when an edge gives a path shorter
  * than a distance of lane b; missing[b] counts lane b's vertices at a finite distance left
  * without a predecessor (its source among them). No test for d(source, k) = INF is needed: with
  * 0 < w < INF and d(source, j) <= INF, INF + w neither equals nor undercuts d(source, j) (and
- * stays below 2^31); with w = 0, d(source, k) < d(source, j) means k is reached. */
+ * stays below 2^31); with w = 0, d(source, k) < d(source, j) means k is reached, and a tight one
+ * needs d(source, j) < INF. */
 typedef int32_t lanes __attribute__((vector_size(BLOCK * sizeof(int32_t))));
 
 CLONED_FOR_ISAS static void block_tight(const int32_t *restrict t, const size_t *restrict start,
                                         const int32_t *restrict other,
-                                        const int32_t *restrict weight, size_t v,
+                                        const int32_t *restrict weight, size_t v, int zero_tight,
                                         int32_t *restrict pt, int32_t *restrict shorter_out,
                                         int32_t *restrict missing_out) {
     lanes shorter = {0}, missing = {0}, none, inf;
@@ -86,18 +92,17 @@ CLONED_FOR_ISAS static void block_tight(const int32_t *restrict t, const size_t 
     for (size_t j = 0; j < v; j++) {
         lanes dj, p = none;
         memcpy(&dj, t + j * BLOCK, sizeof dj);
-        for (size_t e = start[j], end = start[j + 1]; e < end; e++) {
+        lanes finite = dj < inf;
+        for (size_t e = start[j + 1]; e-- > start[j];) {
             int32_t k = other[e], w = weight[e];
             lanes tk;
             memcpy(&tk, t + (size_t)k * BLOCK, sizeof tk);
-            if (w > 0) {
-                lanes via = tk + w;
-                lanes tight = via == dj; /* -1 where tight, else 0 */
+            lanes via = tk + w;
+            if (w > 0 || zero_tight) {
+                lanes tight = (via == dj) & finite; /* -1 where tight, else 0 */
                 p = (tight & k) | (~tight & p);
-                shorter |= via < dj;
-            } else {
-                shorter |= tk < dj;
             }
+            shorter |= via < dj;
         }
         missing -= (p == none) & (dj < inf); /* -(-1) */
         memcpy(pt + j * BLOCK, &p, sizeof p);
@@ -252,7 +257,8 @@ static int block_slice(void *context, size_t b0, size_t b1) {
             rows[b] = b < used ? apsp_matrix_row(jb->d, jb->first + r0 + b) : queue;
         rows_to_lanes(rows, v, t);
         int32_t shorter[BLOCK], missing[BLOCK];
-        block_tight(t, jb->in->start, jb->in->other, jb->in_weight, v, pt, shorter, missing);
+        block_tight(t, jb->in->start, jb->in->other, jb->in_weight, v, jb->zero_tight, pt, shorter,
+                    missing);
         int32_t *outs[BLOCK];
         for (size_t b = 0; b < used; b++) {
             outs[b] = jb->pred + (r0 + b) * v;
@@ -423,12 +429,13 @@ static apsp_status run_blocks(const apsp_graph *graph, const apsp_matrix *distan
         return status;
     int32_t *in_weight = NULL, *zero_target = NULL, *zero_from = NULL;
     size_t *zero_start = NULL, zero_sources = 0;
-    if (prepare_blocks(&in, &in_weight, &zero_start, &zero_target, &zero_from, &zero_sources) !=
-        0) {
+    int zero_tight = adjacency_zero_acyclic(&in);
+    if (zero_tight < 0 || prepare_blocks(&in, &in_weight, &zero_start, &zero_target, &zero_from,
+                                         &zero_sources) != 0) {
         status = fail(error, APSP_ERR_NO_MEMORY, "predecessors: out of memory");
     } else {
-        job jb = {distances,  first,       pred,      bad,          &in,  in_weight,
-                  zero_start, zero_target, zero_from, zero_sources, count};
+        job jb = {distances,  first,       pred,      bad,          &in,   in_weight,
+                  zero_start, zero_target, zero_from, zero_sources, count, zero_tight};
         int result = parallel_slices((count + BLOCK - 1) / BLOCK, threads, block_slice, &jb);
         if (result == SEARCH_MISMATCH)
             status = report_mismatch(distances, bad, error);
