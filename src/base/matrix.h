@@ -24,4 +24,8 @@ apsp_status matrix_check_cells(const apsp_matrix *matrix, int *negative, apsp_er
  * d(i,i) < 0 (a closed walk of negative weight through i), else APSP_OK. */
 apsp_status matrix_check_cycles(const apsp_matrix *matrix, apsp_error *error);
 
+/* Cell (i, j) as text in buf, for a message: integers as they are, float32 with %.9g and float64
+ * with %.17g (the digits that read back to the same value). Returns buf. */
+const char *matrix_cell_text(const apsp_matrix *matrix, size_t i, size_t j, char *buf, size_t size);
+
 #endif

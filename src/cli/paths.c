@@ -99,9 +99,31 @@ apsp_status paths_derive(cli_paths *p, const apsp_graph *graph, const apsp_matri
     return status;
 }
 
+/* Distance (i, j) as the text output writes it: integers as they are, float32 with %.9g,
+ * float64 with %.17g. */
+static void print_distance(const apsp_matrix *m, size_t i, size_t j) {
+    const void *row = apsp_matrix_row_cells(m, i);
+    switch (m->dtype) {
+    case APSP_INT32:
+        printf("%d", (int)((const int32_t *)row)[j]);
+        break;
+    case APSP_INT64:
+        printf("%lld", (long long)((const int64_t *)row)[j]);
+        break;
+    case APSP_FLOAT32:
+        printf("%.9g", (double)((const float *)row)[j]);
+        break;
+    case APSP_FLOAT64:
+        printf("%.17g", ((const double *)row)[j]);
+        break;
+    }
+}
+
 apsp_status paths_solve(cli_paths *p, apsp_solver *solver, const apsp_graph *graph, apsp_matrix *m,
                         apsp_report *report, unsigned threads, apsp_error *error) {
-    if (!p->predecessors) { /* --path alone: one source's row, on the host */
+    /* --path alone (one source's row), and every type but int32 (the devices derive from int32
+     * distances): on the host, after the solve. */
+    if (!p->predecessors || m->dtype != APSP_INT32) {
         apsp_status status = apsp_solver_solve(solver, m, report, error);
         return status == APSP_OK ? paths_derive(p, graph, m, threads, error) : status;
     }
@@ -137,7 +159,9 @@ static apsp_status print_path(const cli_paths *p, const apsp_matrix *distances, 
     if (status == APSP_OK && length == 0) {
         printf("no path from %zu to %zu\n", p->from, p->to);
     } else if (status == APSP_OK) {
-        printf("length %d: ", (int)apsp_matrix_row(distances, p->from)[p->to]);
+        printf("length ");
+        print_distance(distances, p->from, p->to);
+        printf(": ");
         for (size_t k = 0; k < length; k++)
             printf("%s%d", k ? " -> " : "", (int)path[k]);
         putchar('\n');

@@ -37,6 +37,8 @@ void report_print(size_t vertices, const apsp_report *r, const run_times *t) {
             "apsp: backend %s on %s; V = %zu padded to %zu; round depth %d; programs built %d\n",
             r->backend, r->device, vertices, r->padded, r->tile, r->program_builds);
     fprintf(stderr, "apsp: chosen by %s\n", r->choice);
+    if (t->distances)
+        fprintf(stderr, "apsp: distances %s\n", t->distances);
     fprintf(stderr,
             "apsp: read %.3f s, setup %.3f s, upload %.3f s, compute %.3f s (%.2f G relax/s), "
             "download %.3f s, write %.3f s, total %.3f s\n",

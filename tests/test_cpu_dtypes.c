@@ -11,7 +11,7 @@
  * and every graph is solved with each micro-kernel (options.cpu_isa: a set the CPU lacks falls
  * to the next one down) on 1, 2 and 3 threads. Padding cells must come back untouched.
  *
- *   test-dtypes [--quick]   (--quick: sizes up to 300) */
+ *   test-cpu-dtypes [--quick]   (--quick: sizes up to 300) */
 #include "apsp.h"
 #include "check.h"
 #include "oracle.h"
