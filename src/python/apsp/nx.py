@@ -15,6 +15,7 @@ from collections import defaultdict
 
 import numpy as np
 
+from . import _convert
 from ._solve import NegativeCycleError, default_solver
 
 FUNCTIONS = ("floyd_warshall_numpy", "floyd_warshall")
@@ -40,11 +41,20 @@ def _distances(G, nodelist, weight):
 
     nodes = list(G) if nodelist is None else list(nodelist)
     a = nx.to_numpy_array(G, nodes, multigraph_weight=min, weight=weight, nonedge=np.inf)
-    # inf is the only non-edge here: a weight-0 edge stays an edge.
-    w = np.where(np.isfinite(a), a, np.inf).astype(np.float64)
+    # inf is the only non-edge here: a weight-0 edge stays an edge. Integral weights are solved
+    # exactly in integers (the same numbers as NetworkX's float64 sums), others in float64.
+    edges = np.isfinite(a)
+    kernel, _ = _convert.compute_type(
+        a[edges].astype(np.int64) if np.all(a[edges] == np.rint(a[edges])) else a[edges],
+        len(nodes),
+        None,
+        False,
+    )
+    w = np.full(a.shape, _convert.unreachable(kernel), dtype=kernel)
+    w[edges] = a[edges]
     np.fill_diagonal(w, 0)
     try:
-        d = default_solver().solve_matrix(w)  # in float64, as NetworkX
+        d = _convert.output(default_solver().solve_matrix(w), np.dtype(np.float64))
     except NegativeCycleError as error:
         raise nx.NetworkXUnbounded(f"Negative cycle detected: {error}") from None
     return nodes, d
