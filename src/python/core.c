@@ -18,17 +18,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* _core.Error(message, status): every failure of the library; the package maps the status to
- * the exception a user expects (NegativeCycleError, ValueError, MemoryError, ...). */
+/* _core.Error(message, status, log): every failure of the library; the package maps the status
+ * to the exception a user expects (NegativeCycleError, ValueError, MemoryError, ...). log: a
+ * failed kernel build's log, or None. */
 static PyObject *core_error;
 
-static PyObject *raise_error(const apsp_error *err) {
-    PyObject *args = Py_BuildValue("(si)", err->message, (int)err->status);
+static PyObject *raise_error_log(const apsp_error *err, const char *log) {
+    PyObject *args = Py_BuildValue("(siz)", err->message, (int)err->status,
+                                   err->status == APSP_ERR_KERNEL_BUILD ? log : NULL);
     if (args) {
         PyErr_SetObject(core_error, args);
         Py_DECREF(args);
     }
     return NULL;
+}
+
+static PyObject *raise_error(const apsp_error *err) {
+    return raise_error_log(err, NULL);
 }
 
 /* Called by the drivers between rounds, on the thread that released the GIL. */
@@ -40,13 +46,6 @@ static int cancel_requested(void *context) {
     return stop;
 }
 
-typedef struct {
-    PyObject_HEAD apsp_solver *solver;
-    PyThread_type_lock lock; /* one solve at a time: apsp_solver serves one thread */
-    char *device;            /* the strings the solver's options point to */
-    char *kernel_cache;
-} SolverObject;
-
 static char *copy_text(const char *text) {
     if (!text)
         return NULL;
@@ -56,12 +55,31 @@ static char *copy_text(const char *text) {
     return copy;
 }
 
+typedef struct {
+    PyObject_HEAD apsp_solver *solver;
+    PyThread_type_lock lock; /* one solve at a time: apsp_solver serves one thread */
+    char *device;            /* the strings the solver's options point to */
+    char *kernel_cache;
+    char *build_log; /* the last kernel build log of an error, for the exception */
+} SolverObject;
+
+/* The library's diagnostics: a failed kernel build's log is kept for the exception (called on
+ * the solving thread, without the GIL: raw allocations only). The rest is dropped. */
+static void keep_log(void *context, apsp_log_level level, const char *message) {
+    SolverObject *self = context;
+    if (level != APSP_LOG_ERROR)
+        return;
+    PyMem_RawFree(self->build_log);
+    self->build_log = copy_text(message);
+}
+
 static void solver_dealloc(SolverObject *self) {
     apsp_solver_destroy(self->solver);
     if (self->lock)
         PyThread_free_lock(self->lock);
     PyMem_RawFree(self->device);
     PyMem_RawFree(self->kernel_cache);
+    PyMem_RawFree(self->build_log);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -104,13 +122,15 @@ static int solver_init(SolverObject *self, PyObject *args, PyObject *kwargs) {
     o.threads = threads;
     o.device_memory = device_memory;
     o.cancelled = cancel_requested;
+    o.log = keep_log;
+    o.log_context = self;
     apsp_error err;
     apsp_status status;
     PyThreadState *thread = PyEval_SaveThread();
     status = apsp_solver_create(&o, &self->solver, &err);
     PyEval_RestoreThread(thread);
     if (status != APSP_OK) {
-        raise_error(&err);
+        raise_error_log(&err, self->build_log);
         return -1;
     }
     return 0;
@@ -282,6 +302,8 @@ static PyObject *solver_solve(SolverObject *self, PyObject *args, PyObject *kwar
     apsp_status status = APSP_OK;
     PyThreadState *thread = PyEval_SaveThread();
     PyThread_acquire_lock(self->lock, WAIT_LOCK);
+    PyMem_RawFree(self->build_log); /* (this solve's log only) */
+    self->build_log = NULL;
     if (n > 0)
         status = solve_buffer(self->solver, &view, (apsp_dtype)dtype, (size_t)n, &p, &report, &err);
     PyThread_release_lock(self->lock);
@@ -291,7 +313,7 @@ static PyObject *solver_solve(SolverObject *self, PyObject *args, PyObject *kwar
     if (status == APSP_ERR_CANCELLED && PyErr_Occurred())
         return NULL; /* the signal handler's exception, KeyboardInterrupt */
     if (status != APSP_OK)
-        return raise_error(&err);
+        return raise_error_log(&err, self->build_log);
     return report_dict(&report);
 }
 

@@ -82,4 +82,4 @@ def devices():
     try:
         return _core.devices()
     except _core.Error as error:
-        raise Error(error.args[0]) from None
+        raise Error(error.args[0]) from None  # (no kernel build here)

@@ -32,7 +32,9 @@ PREDECESSOR_TOLERANCE = {np.dtype(np.float32): 1e-5, np.dtype(np.float64): 1e-12
 
 
 def _raise(error):
-    message, status = error.args
+    message, status, log = error.args
+    if log:  # a kernel build's log
+        message = f"{message}\n{log}"
     kind = {
         _core.NEGATIVE_CYCLE: NegativeCycleError,
         _core.USAGE: ValueError,
