@@ -20,8 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* With progress, round r is waited on when round r + PROGRESS_LAG has been queued: the devices
- * stay busy while the caller reports. */
+/* With progress or a cancel function, round r is waited on when round r + PROGRESS_LAG has been
+ * queued: the devices stay busy while the caller reports, and a cancelled solve stops within
+ * PROGRESS_LAG rounds of the request instead of after every queued round. */
 enum { PROGRESS_LAG = 4 };
 
 typedef struct team {
@@ -152,10 +153,20 @@ static apsp_status wait_for_round(const team *t, size_t round, apsp_error *error
     return status;
 }
 
+/* Whether the caller watches the rounds: a progress display or a cancel function. */
+static int watched(const team *t) {
+    return t->options->progress || t->options->cancelled;
+}
+
+/* Round r done: reported, then the caller asked whether to go on. */
 static apsp_status report_round(const team *t, size_t round, size_t rounds, apsp_error *error) {
+    const apsp_options *o = t->options;
     apsp_status status = wait_for_round(t, round, error);
-    if (status == APSP_OK)
-        t->options->progress(t->options->progress_context, round + 1, rounds);
+    if (status == APSP_OK && o->progress)
+        o->progress(o->progress_context, round + 1, rounds);
+    if (status == APSP_OK && o->cancelled && round + 1 < rounds && o->cancelled(o->cancel_context))
+        status = fail(error, APSP_ERR_CANCELLED, "the solve was cancelled after round %zu of %zu",
+                      round + 1, rounds);
     return status;
 }
 
@@ -177,10 +188,10 @@ static apsp_status run_rounds(const team *t, apsp_error *error) {
             if (holds_rows(t, i))
                 status = relax_device(t, i, r, error);
         }
-        if (status == APSP_OK && t->options->progress && r >= PROGRESS_LAG)
+        if (status == APSP_OK && watched(t) && r >= PROGRESS_LAG)
             status = report_round(t, reported++, rounds, error);
     }
-    while (status == APSP_OK && t->options->progress && reported < rounds)
+    while (status == APSP_OK && watched(t) && reported < rounds)
         status = report_round(t, reported++, rounds, error);
     /* The rounds' time is the compute time: wait for the last one before the download. */
     if (status == APSP_OK && rounds > 0)
