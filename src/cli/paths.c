@@ -6,10 +6,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static void set_error(apsp_error *error, apsp_status status, const char *message, const char *arg) {
     error->status = status;
     snprintf(error->message, sizeof error->message, message, arg);
+}
+
+/* The predecessor rows, `bytes` of fresh memory that the derivation's threads touch first: a
+ * large array is aligned to and advised for transparent huge pages where the system has them,
+ * since first-touch faults of 4 KiB pages cost more than the writes (about 0.7 s a GB on one
+ * thread, against 0.3 s with 2 MiB pages). free() releases either kind. */
+enum { HUGE_PAGE = 2 << 20 };
+
+static int32_t *alloc_pred(size_t bytes) {
+#ifdef MADV_HUGEPAGE
+    void *pred = NULL;
+    if (bytes >= 16 * (size_t)HUGE_PAGE && posix_memalign(&pred, HUGE_PAGE, bytes) == 0) {
+        madvise(pred, bytes, MADV_HUGEPAGE); /* only advice: refused, the small pages do */
+        return pred;
+    }
+#endif
+    return malloc(bytes);
 }
 
 int paths_wanted(const cli_paths *p) {
@@ -87,7 +105,7 @@ apsp_status paths_derive(cli_paths *p, const apsp_graph *graph, const apsp_matri
         set_error(error, APSP_ERR_TOO_LARGE, "the predecessor matrix%s exceeds memory", "");
         return APSP_ERR_TOO_LARGE;
     }
-    p->pred = malloc((p->rows * v > 0 ? p->rows * v : 1) * sizeof *p->pred);
+    p->pred = alloc_pred((p->rows * v > 0 ? p->rows * v : 1) * sizeof *p->pred);
     if (!p->pred) {
         set_error(error, APSP_ERR_NO_MEMORY, "out of memory for the predecessor matrix%s", "");
         return APSP_ERR_NO_MEMORY;
@@ -134,7 +152,7 @@ apsp_status paths_solve(cli_paths *p, apsp_solver *solver, const apsp_graph *gra
         set_error(error, APSP_ERR_TOO_LARGE, "the predecessor matrix%s exceeds memory", "");
         return APSP_ERR_TOO_LARGE;
     }
-    p->pred = malloc((v > 0 ? v * v : 1) * sizeof *p->pred);
+    p->pred = alloc_pred((v > 0 ? v * v : 1) * sizeof *p->pred);
     if (!p->pred) {
         set_error(error, APSP_ERR_NO_MEMORY, "out of memory for the predecessor matrix%s", "");
         return APSP_ERR_NO_MEMORY;

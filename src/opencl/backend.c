@@ -46,10 +46,13 @@ static apsp_status share_context(backend_device **devices, size_t count, backend
 
 static apsp_status create_queues(backend_device *d, apsp_error *error) {
     cl_int err;
+    /* With a profile both queues time their commands (the derivation's reads run on the copy
+     * queue, predecessors.c). */
     cl_command_queue_properties props = d->options->profile ? CL_QUEUE_PROFILING_ENABLE : 0;
     d->queue = FAULT_CL_OBJECT(&err, clCreateCommandQueue(d->context, d->device, props, &err));
     if (err == CL_SUCCESS)
-        d->copy_queue = FAULT_CL_OBJECT(&err, clCreateCommandQueue(d->context, d->device, 0, &err));
+        d->copy_queue =
+            FAULT_CL_OBJECT(&err, clCreateCommandQueue(d->context, d->device, props, &err));
     if (err != CL_SUCCESS)
         return cl_fail(error, APSP_ERR_DEVICE, err, "clCreateCommandQueue(%s)", d->name);
     return APSP_OK;

@@ -11,7 +11,10 @@
 # (on the device since the gpu-paths branch: its kernels and the download of the V x V
 # predecessors; `where` says device or host), both from --stats-json. The first run's
 # predecessors are checked for validity (every chain an edge path of the graph, its weights
-# summing to the distance) on 20 sources when NumPy is there.
+# summing to the distance) on 20 sources when NumPy is there. One more run per size with
+# APSP_PROFILE=1 prints the derivation's parts (src/opencl/predecessors.c): its kernels' and
+# reads' device times, the host copy into the caller's rows, the wait for the reads, the setup;
+# that run's times are not in the table (the profile slows the solve).
 set -uo pipefail
 sizes=${*:-20000}
 reps=${REPS:-3}
@@ -92,6 +95,10 @@ print("  V=%d: predecessors of 20 sources checked against the graph: %d wrong" %
 EOF
         fi
     done
+    log=$out/run-$V-profile.log
+    APSP_PROFILE=1 $apsp -v --stats-json -d "$device" "${threads[@]}" \
+        --predecessors="$work/pred.npy" "$g" "$work/dist.npy" 2>"$log" || { cat "$log" >&2; exit 1; }
+    grep -E '^apsp: (paths on|predecessors)' "$log" | sed 's/^/  profile: /' | tee -a "$summary"
     c=$(cut -d' ' -f1 "$out/$V.times" | median)
     p=$(cut -d' ' -f2 "$out/$V.times" | median)
     t=$(cut -d' ' -f3 "$out/$V.times" | median)
