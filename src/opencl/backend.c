@@ -85,7 +85,7 @@ static void opencl_close(backend_device *d) {
     if (!d)
         return;
     opencl_unload(d);
-    program_release(&d->kernels);
+    program_release_all(d);
     predecessors_release(d);
     if (d->copy_queue)
         clReleaseCommandQueue(d->copy_queue);
