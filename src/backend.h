@@ -114,6 +114,11 @@ typedef struct backend_stream {
 typedef struct kernel_form {
     apsp_dtype dtype;
     int negative;
+    /* Integer types, one device holding the whole matrix: (V - 1) * the largest |weight| when
+     * (V + n - 1) times it stays below the type's INF (n: the padded size), else 0. Within that
+     * bound a backend may keep the add-min and treat INF as a long edge (cl/fw.cl: the bounded
+     * negative form): every path over a missing edge is longer than the bound. */
+    int64_t bound;
 } kernel_form;
 
 /* The graph's in-edges for the predecessor derivation on a device (src/paths/tight_csr.c): the

@@ -322,6 +322,16 @@ apsp_status drive_check(const apsp_backend_impl *impl, backend_device *const *de
     return status;
 }
 
+/* kernel_form.bound (backend.h): (V - 1) * most when one device holds the matrix and
+ * (V + n - 1) * most stays below the integer type's INF, else 0. */
+static int64_t bound_of(const team *t, apsp_dtype dtype, uint64_t most) {
+    uint64_t inf = dtype == APSP_INT32 ? APSP_INF : dtype == APSP_INT64 ? (uint64_t)APSP_INF64 : 0;
+    uint64_t vertices = t->geometry.vertices, span = vertices + t->geometry.n - 1;
+    if (t->count != 1 || inf == 0 || most == 0 || most > (inf - 1) / span)
+        return 0;
+    return (int64_t)((vertices - 1) * most);
+}
+
 static apsp_status drive(team *t, const solve_io *io, apsp_report *report, apsp_error *error) {
     const apsp_backend_impl *impl = t->impl;
     backend_device *const *devices = t->devices;
@@ -332,11 +342,14 @@ static apsp_status drive(team *t, const solve_io *io, apsp_report *report, apsp_
     apsp_status status =
         arrange_team(t, io->matrix ? io->matrix->n : io->graph->vertices, dtype, error);
     int negative = 0;                    /* the kernels' negative form (backend.h: kernel_form) */
+    uint64_t most = 0;                   /* the largest |weight| */
     if (status == APSP_OK && io->matrix) /* read only once the devices said they can take it */
-        status = matrix_check_cells(io->matrix, &negative, error);
-    else if (status == APSP_OK)
+        status = matrix_check_cells(io->matrix, &negative, &most, error);
+    else if (status == APSP_OK) {
         negative = graph_has_negative(io->graph);
-    kernel_form form = {dtype, negative};
+        most = graph_largest_weight(io->graph);
+    }
+    kernel_form form = {dtype, negative, negative ? bound_of(t, dtype, most) : 0};
     for (size_t i = 0; i < count && status == APSP_OK; i++)
         status = impl->set_form(devices[i], &form, error);
     for (size_t i = 0; i < count && status == APSP_OK && io->paths; i++)

@@ -149,8 +149,8 @@ apsp_status drive_stream(const apsp_backend_impl *impl, backend_device *device, 
     apsp_status status = arrange(&st, m->n, m->dtype, error);
     int negative = 0;
     if (status == APSP_OK) /* read only once the device said it can take it */
-        status = matrix_check_cells(m, &negative, error);
-    kernel_form form = {m->dtype, negative};
+        status = matrix_check_cells(m, &negative, NULL, error);
+    kernel_form form = {m->dtype, negative, 0}; /* streamed: the exact negative form */
     if (status == APSP_OK)
         status = impl->set_form(device, &form, error);
     double t1 = seconds_now();
