@@ -28,18 +28,25 @@
  *              the next panels: the blocks pass fw_col_panel over all K columns instead.
  * Both panels are k-major, so phase 3 stages A and B alike: rows of k, VECTOR ints at a time,
  * coalesced in global memory and without bank conflicts in local memory.
- * Distances are int; with weights >= 0 and unreachable = INF = 2^30 - 1, a + b never overflows.
- * A graph with a negative weight is built with NEGATIVE = 1 (the host sets it from the weights):
- * every min(c, a + b) then takes the negative form RELAX, which never lets INF absorb a negative
- * weight and keeps sums at -INF or above (a negative cycle could otherwise drive them to
- * overflow; the host finds the cycle on the diagonal afterwards). Values stay in [-INF, INF].
+ * Distances are DIST: int by default (int32), long (int64), float or double (FLOAT_DIST = 1).
+ * For the integers, with weights >= 0 and unreachable = INF (2^30 - 1 for int, 2^62 - 1 for
+ * long), a + b never overflows. A graph with a negative weight is built with NEGATIVE = 1 (the
+ * host sets it from the weights): every min(c, a + b) then takes the negative form RELAX, which
+ * never lets INF absorb a negative weight and keeps sums at -INF or above (a negative cycle could
+ * otherwise drive them to overflow; the host finds the cycle on the diagonal afterwards). Values
+ * stay in [-INF, INF].
+ * Floating-point distances use INF = +inf, which absorbs every finite sum, so they need no
+ * negative form; each sum is rounded once, so the result depends only on which two values meet:
+ * every kernel keeps the data flow above (the pthread backend and tests/oracle_typed.h follow
+ * the same), and the step is a plain add and compare, never fused or reassociated.
  */
 
 /* Every parameter is a -D define from the host: the tunable ones are declared, with their
  * meaning and range, in src/opencl/param_list.h (`apsp --kernel-params=help` lists them); the
  * fixed sizes CPU_ROWS, CPU_COLS (CPU kernels: micro-tiles of CPU_ROWS x CPU_COLS cells),
  * COPY_EDGE (fw_col_panel: work-groups of COPY_EDGE x COPY_EDGE) and INF (the unreachable
- * distance, 2^30 - 1) come from src/opencl/params.c. */
+ * distance) come from src/opencl/params.c; DIST and FLOAT_DIST only for the types other than
+ * int32, whose build options stay as they were. */
 #if !defined(TILE) || !defined(PIVOT_ITEMS) || !defined(PIVOT_SPLIT) || !defined(K_CHUNK) ||       \
     !defined(THREAD_ROWS) || !defined(THREAD_COLS) || !defined(GROUP_ROWS) ||                      \
     !defined(GROUP_COLS) || !defined(VECTOR) || !defined(PREFETCH) || !defined(K_UNROLL) ||        \
@@ -48,21 +55,74 @@
 #error "build with a -D define for every parameter (src/opencl/params.c: kernel_defines)"
 #endif
 #ifndef NEGATIVE
-#define NEGATIVE 0 /* set by the host (src/opencl/program.c) only for a graph with negative weights */
+#define NEGATIVE                                                                                   \
+    0 /* set by the host (src/opencl/program.c) only for a graph with negative weights */
 #endif
+#ifndef DIST
+#define DIST int /* the distance type (src/opencl/params.c: kernel_defines) */
+#define INT32_DIST 1
+#else
+#define INT32_DIST 0
+#endif
+#ifndef FLOAT_DIST
+#define FLOAT_DIST 0
+#endif
+#if FLOAT_DIST && NEGATIVE
+#error "the floating-point kernels have no negative form: +inf absorbs every finite sum"
+#endif
+#ifdef FP64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
+/* DIST's vector types: VEC(DIST, 4) is int4, long4, float4 or double4. */
+#define VEC_PASTE(type, width) type##width
+#define VEC(type, width) VEC_PASTE(type, width)
+#define DIST16 VEC(DIST, 16)
 
 /* c = min(c, a + b), the step of every kernel. The negative form takes a + b only when neither
  * term is INF (else INF or more, which min ignores) and never below -INF; branch-free, with the
  * floors of a and b, INF or -INF, which the compiler computes once per operand. RELAX16 is the
- * same on int16 vectors (the CPU kernels). */
-#if NEGATIVE
+ * same on DIST16 vectors (the CPU kernels). The floating-point step compares and selects, as
+ * the pthread backend does: fmin could pick either zero of -0 and +0, and a sum -inf + inf
+ * (only after a negative cycle) is NaN, which the compare never takes. */
+#if FLOAT_DIST
+inline DIST relax_float(DIST c, DIST a, DIST b) {
+    const DIST s = a + b;
+    return s < c ? s : c;
+}
+inline DIST16 relax_float16(DIST16 c, DIST16 a, DIST16 b) {
+    const DIST16 s = a + b;
+    return select(c, s, s < c);
+}
+#define RELAX(c, a, b) relax_float((c), (a), (b))
+#define RELAX16(c, a, b) relax_float16((c), (a), (b))
+#elif NEGATIVE == 1
 #define FLOOR_OF(x) ((x) == INF ? INF : -INF)
 #define RELAX(c, a, b) min((c), max((a) + (b), max(FLOOR_OF(a), FLOOR_OF(b))))
-#define FLOOR16_OF(x) select((int16)(-INF), (int16)(INF), (x) == (int16)(INF))
+#define FLOOR16_OF(x) select((DIST16)(-INF), (DIST16)(INF), (x) == (DIST16)(INF))
 #define RELAX16(c, a, b) min((c), max((a) + (b), max(FLOOR16_OF(a), FLOOR16_OF(b))))
 #else
 #define RELAX(c, a, b) min((c), (a) + (b))
 #define RELAX16(c, a, b) min((c), (a) + (b))
+#endif
+
+/* The bounded negative form (NEGATIVE = 2), which the host picks for one device holding the
+ * whole matrix when the weights are small enough: (V + n - 1) * |w| < INF. Phases 2 and 3 then
+ * keep the plain add-min, letting INF absorb a negative weight: INF is just a very long edge, and
+ * the solve finds the exact shortest paths of the complete graph whose missing edges weigh INF.
+ * A real path is at most (V - 1) |w| long, one over a missing edge at least INF - (V - 2) |w|,
+ * so the two stay apart, and fw_unreachable turns every distance above the bound (V - 1) |w|
+ * back into INF at the end. Every value is the length of a walk between -INF and INF, and the
+ * sum of two never overflows, as long as no negative cycle is met: phase 1 closes the pivot block
+ * in the exact negative form (PIVOT_RELAX), and when its diagonal comes out negative (the first
+ * negative cycle is closed in the round of its highest vertex) records the vertex in *cycle and
+ * hands on a pivot block of INF instead, so that no later step walks around the cycle; the host
+ * then reports the cycle. */
+#if NEGATIVE == 2 && !FLOAT_DIST
+#define PIVOT_RELAX(c, a, b) min((c), max((a) + (b), max(FLOOR_OF_PIVOT(a), FLOOR_OF_PIVOT(b))))
+#define FLOOR_OF_PIVOT(x) ((x) == INF ? INF : -INF)
+#else
+#define PIVOT_RELAX(c, a, b) RELAX(c, a, b)
 #endif
 
 /* Derived sizes. */
@@ -92,19 +152,19 @@
 #error "VECTOR must divide THREAD_ROWS and THREAD_COLS"
 #endif
 
-/* vint: VECTOR ints; VSPLIT stores one into dst[o .. o + VECTOR - 1], VJOIN makes one from
+/* vdist: VECTOR distances; VSPLIT stores one into dst[o .. o + VECTOR - 1], VJOIN makes one from
  * src[o .. o + VECTOR - 1]. */
 #if VECTOR == 4
-typedef int4 vint;
+typedef VEC(DIST, 4) vdist;
 #define VSPLIT(v, dst, o)                                                                          \
     ((dst)[(o)] = (v).s0, (dst)[(o) + 1] = (v).s1, (dst)[(o) + 2] = (v).s2, (dst)[(o) + 3] = (v).s3)
-#define VJOIN(src, o) ((int4)((src)[(o)], (src)[(o) + 1], (src)[(o) + 2], (src)[(o) + 3]))
+#define VJOIN(src, o) ((vdist)((src)[(o)], (src)[(o) + 1], (src)[(o) + 2], (src)[(o) + 3]))
 #elif VECTOR == 2
-typedef int2 vint;
+typedef VEC(DIST, 2) vdist;
 #define VSPLIT(v, dst, o) ((dst)[(o)] = (v).s0, (dst)[(o) + 1] = (v).s1)
-#define VJOIN(src, o) ((int2)((src)[(o)], (src)[(o) + 1]))
+#define VJOIN(src, o) ((vdist)((src)[(o)], (src)[(o) + 1]))
 #elif VECTOR == 1
-typedef int vint;
+typedef DIST vdist;
 #define VSPLIT(v, dst, o) ((dst)[(o)] = (v))
 #define VJOIN(src, o) ((src)[(o)])
 #else
@@ -115,8 +175,8 @@ typedef int vint;
  * band[i][p + k]. Global size (rows of the band, TILE); local memory turns the reads along k
  * into writes along i. row0 is the band's first row in the whole matrix. */
 __kernel __attribute__((reqd_work_group_size(COPY_EDGE, COPY_EDGE, 1))) void
-fw_col_panel(__global const int *band, __global int *col_panel, int n, int row0, int r) {
-    __local int part[COPY_EDGE][COPY_EDGE + 1];
+fw_col_panel(__global const DIST *band, __global DIST *col_panel, int n, int row0, int r) {
+    __local DIST part[COPY_EDGE][COPY_EDGE + 1];
     const int lx = get_local_id(0), ly = get_local_id(1);
     const size_t i0 = get_group_id(0) * (size_t)COPY_EDGE; /* band-relative */
     const int k0 = get_group_id(1) * COPY_EDGE;
@@ -131,12 +191,20 @@ fw_col_panel(__global const int *band, __global int *col_panel, int n, int row0,
  * the parity of k so that one barrier per step suffices. Splitting k into a * PIVOT_ITEMS + t,
  * with a unrolled, keeps every register index a compile-time constant. */
 __kernel __attribute__((reqd_work_group_size(PIVOT_ITEMS, PIVOT_ITEMS, 1))) void
-fw_phase1(__global int *row_panel, __global int *col_panel, int n, int r) {
-    __local int row_k[2][TILE], col_k[2][TILE];
+fw_phase1(__global DIST *row_panel, __global DIST *col_panel, int n, int r,
+          __global int *cycle) {
+    __local DIST row_k[2][TILE], col_k[2][TILE];
     const int tx = get_local_id(0), ty = get_local_id(1);
-    __global int *pivot = row_panel + r * TILE; /* pitch n */
+#if NEGATIVE == 2
+    __local int cycle_here; /* some diagonal cell of the closed block is negative */
+    if (tx == 0 && ty == 0)
+        cycle_here = 0; /* the barriers of the closure publish it */
+#else
+    (void)cycle;
+#endif
+    __global DIST *pivot = row_panel + r * TILE; /* pitch n */
 
-    int cell[PIVOT_CELLS][PIVOT_CELLS];
+    DIST cell[PIVOT_CELLS][PIVOT_CELLS];
 #pragma unroll
     for (int a = 0; a < PIVOT_CELLS; a++)
 #pragma unroll
@@ -156,7 +224,7 @@ fw_phase1(__global int *row_panel, __global int *col_panel, int n, int r) {
                 for (int b = 0; b < PIVOT_CELLS; b++)
                     col_k[buf][ty + b * PIVOT_ITEMS] = cell[b][a];
             barrier(CLK_LOCAL_MEM_FENCE);
-            int rk[PIVOT_CELLS], ck[PIVOT_CELLS];
+            DIST rk[PIVOT_CELLS], ck[PIVOT_CELLS];
 #pragma unroll
             for (int b = 0; b < PIVOT_CELLS; b++) {
                 rk[b] = row_k[buf][tx + b * PIVOT_ITEMS];
@@ -166,10 +234,29 @@ fw_phase1(__global int *row_panel, __global int *col_panel, int n, int r) {
             for (int i = 0; i < PIVOT_CELLS; i++)
 #pragma unroll
                 for (int j = 0; j < PIVOT_CELLS; j++)
-                    cell[i][j] = RELAX(cell[i][j], ck[i], rk[j]);
+                    cell[i][j] = PIVOT_RELAX(cell[i][j], ck[i], rk[j]);
         }
     }
-    __global int *pivot_t = col_panel + r * TILE; /* pitch n, transposed */
+#if NEGATIVE == 2
+#pragma unroll
+    for (int a = 0; a < PIVOT_CELLS; a++)
+#pragma unroll
+        for (int b = 0; b < PIVOT_CELLS; b++) {
+            const int i = ty + a * PIVOT_ITEMS, j = tx + b * PIVOT_ITEMS;
+            if (i == j && cell[a][b] < 0) {
+                atomic_or(&cycle_here, 1);
+                atomic_min(cycle, r * TILE + i);
+            }
+        }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (cycle_here)
+#pragma unroll
+        for (int a = 0; a < PIVOT_CELLS; a++)
+#pragma unroll
+            for (int b = 0; b < PIVOT_CELLS; b++)
+                cell[a][b] = INF;
+#endif
+    __global DIST *pivot_t = col_panel + r * TILE; /* pitch n, transposed */
 #pragma unroll
     for (int a = 0; a < PIVOT_CELLS; a++)
 #pragma unroll
@@ -195,16 +282,16 @@ fw_phase1(__global int *row_panel, __global int *col_panel, int n, int r) {
     CPU_MICRO_TILE_DEPTH(c, c_pitch, a, a_pitch, b, b_pitch, TILE)
 #define CPU_MICRO_TILE_DEPTH(c, c_pitch, a, a_pitch, b, b_pitch, depth)                            \
     do {                                                                                           \
-        int16 lo[CPU_ROWS], hi[CPU_ROWS];                                                          \
+        DIST16 lo[CPU_ROWS], hi[CPU_ROWS];                                                         \
         _Pragma("unroll") for (int y = 0; y < CPU_ROWS; y++) {                                     \
             lo[y] = vload16(0, (c) + y * (c_pitch));                                               \
             hi[y] = vload16(1, (c) + y * (c_pitch));                                               \
         }                                                                                          \
         for (int k = 0; k < (depth); k++) {                                                        \
-            const int16 b_lo = vload16(0, (b) + k * (b_pitch));                                    \
-            const int16 b_hi = vload16(1, (b) + k * (b_pitch));                                    \
+            const DIST16 b_lo = vload16(0, (b) + k * (b_pitch));                                   \
+            const DIST16 b_hi = vload16(1, (b) + k * (b_pitch));                                   \
             _Pragma("unroll") for (int y = 0; y < CPU_ROWS; y++) {                                 \
-                const int16 ay = (int16)((a)[k * (a_pitch) + y]);                                  \
+                const DIST16 ay = (DIST16)((a)[k * (a_pitch) + y]);                                \
                 lo[y] = RELAX16(lo[y], ay, b_lo);                                                  \
                 hi[y] = RELAX16(hi[y], ay, b_hi);                                                  \
             }                                                                                      \
@@ -219,17 +306,17 @@ fw_phase1(__global int *row_panel, __global int *col_panel, int n, int r) {
  * C = min(C, P (x) C) with P read k-major from the col panel, on a private copy of the slab
  * because every output row reads every row of it. */
 __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void
-fw_phase2(__global int *row_panel, __global const int *col_panel, int n, int r) {
+fw_phase2(__global DIST *row_panel, __global const DIST *col_panel, int n, int r) {
     const int j = get_group_id(0) * CPU_COLS;
     if (j / TILE == r)
-        return;                      /* the pivot block itself, final after phase 1 */
-    __global int *c = row_panel + j; /* pitch n */
-    int old[TILE * CPU_COLS];
+        return;                       /* the pivot block itself, final after phase 1 */
+    __global DIST *c = row_panel + j; /* pitch n */
+    DIST old[TILE * CPU_COLS];
     for (int k = 0; k < TILE; k++) {
         vstore16(vload16(0, c + k * n), 0, old + k * CPU_COLS);
         vstore16(vload16(1, c + k * n), 1, old + k * CPU_COLS);
     }
-    __global const int *pivot_t = col_panel + r * TILE; /* P(i, k) = pivot_t[k * n + i] */
+    __global const DIST *pivot_t = col_panel + r * TILE; /* P(i, k) = pivot_t[k * n + i] */
     for (int i = 0; i < TILE; i += CPU_ROWS)
         CPU_MICRO_TILE(c + i * n, n, pivot_t + i, n, old, CPU_COLS);
 }
@@ -238,8 +325,8 @@ fw_phase2(__global int *row_panel, __global const int *col_panel, int n, int r) 
  * and columns of the next round's pivot also go to the next round's panels, as in the
  * work-group version below. */
 __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void
-fw_phase3(__global int *band, __global const int *col_panel, __global const int *row_panel, int n,
-          int row0, __global int *next_col_panel, __global int *next_row_panel, int next) {
+fw_phase3(__global DIST *band, __global const DIST *col_panel, __global const DIST *row_panel,
+          int n, int row0, __global DIST *next_col_panel, __global DIST *next_row_panel, int next) {
     const int i0 = get_group_id(1) * BLOCK_ROWS; /* band-relative */
     const int j0 = get_group_id(0) * BLOCK_COLS;
     for (int j = j0; j < j0 + BLOCK_COLS; j += CPU_COLS)
@@ -265,8 +352,8 @@ fw_phase3(__global int *band, __global const int *col_panel, __global const int 
  * super-round's K x n pivot columns (transposed) and rows, `depth` = K k-steps deep; blocks as in
  * fw_phase3. k indexes the panels in int, as in the rounds: K x n stays below 2^31. */
 __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void
-fw_stream(__global int *band, __global const int *col_panel, __global const int *row_panel, int n,
-          int row0, int depth) {
+fw_stream(__global DIST *band, __global const DIST *col_panel, __global const DIST *row_panel,
+          int n, int row0, int depth) {
     const int i0 = get_group_id(1) * BLOCK_ROWS; /* band-relative */
     const int j0 = get_group_id(0) * BLOCK_COLS;
     for (int j = j0; j < j0 + BLOCK_COLS; j += CPU_COLS)
@@ -283,18 +370,18 @@ fw_stream(__global int *band, __global const int *col_panel, __global const int 
  * more, shorter work-groups for this step that nothing overlaps. Each slab is both an input and
  * the output; the work-group reads all of it into local memory before writing any of it. */
 __kernel __attribute__((reqd_work_group_size(PIVOT_ITEMS, PIVOT_ITEMS, 1))) void
-fw_phase2(__global int *row_panel, __global const int *col_panel, int n, int r) {
-    __local int p_part[K_CHUNK][TILE]; /* P(i, k0 + k), transposed: [k][i] */
-    __local int c_part[K_CHUNK][SLAB]; /* C(k0 + k, j) */
+fw_phase2(__global DIST *row_panel, __global const DIST *col_panel, int n, int r) {
+    __local DIST p_part[K_CHUNK][TILE]; /* P(i, k0 + k), transposed: [k][i] */
+    __local DIST c_part[K_CHUNK][SLAB]; /* C(k0 + k, j) */
     const int t = get_group_id(0) / PIVOT_SPLIT, slab = get_group_id(0) % PIVOT_SPLIT;
     if (t == r)
         return; /* the pivot block itself, final after phase 1 (uniform per work-group) */
     const int tx = get_local_id(0), ty = get_local_id(1);
     const int lid = ty * PIVOT_ITEMS + tx;
-    __global const int *pivot_t = col_panel + r * TILE;   /* pitch n */
-    __global int *c = row_panel + t * TILE + slab * SLAB; /* pitch n */
+    __global const DIST *pivot_t = col_panel + r * TILE;   /* pitch n */
+    __global DIST *c = row_panel + t * TILE + slab * SLAB; /* pitch n */
 
-    int acc[PIVOT_CELLS][SLAB_CELLS];
+    DIST acc[PIVOT_CELLS][SLAB_CELLS];
 #pragma unroll
     for (int y = 0; y < PIVOT_CELLS; y++)
 #pragma unroll
@@ -308,7 +395,7 @@ fw_phase2(__global int *row_panel, __global const int *col_panel, int n, int r) 
         barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll 4
         for (int k = 0; k < K_CHUNK; k++) {
-            int pv[PIVOT_CELLS], cv[SLAB_CELLS];
+            DIST pv[PIVOT_CELLS], cv[SLAB_CELLS];
 #pragma unroll
             for (int y = 0; y < PIVOT_CELLS; y++)
                 pv[y] = p_part[k][ty + y * PIVOT_ITEMS];
@@ -362,22 +449,22 @@ fw_phase2(__global int *row_panel, __global const int *col_panel, int n, int r) 
 /* acc = min(acc, A (x) B) over one staged chunk, A and B k-major in local memory. K_UNROLL
  * k-steps are unrolled at a time: the whole chunk by default; fewer keep the loop body within
  * the instruction cache. */
-void multiply_chunk(int acc[THREAD_ROWS][THREAD_COLS], __local const vint *ap,
-                    __local const vint *bp, const int tx, const int ty) {
+void multiply_chunk(DIST acc[THREAD_ROWS][THREAD_COLS], __local const vdist *ap,
+                    __local const vdist *bp, const int tx, const int ty) {
 #pragma unroll 1
     for (int k0 = 0; k0 < K_CHUNK; k0 += K_UNROLL) {
 #pragma unroll
         for (int u = 0; u < K_UNROLL; u++) {
             const int k = k0 + u;
-            int av[THREAD_ROWS], bv[THREAD_COLS];
+            DIST av[THREAD_ROWS], bv[THREAD_COLS];
 #pragma unroll
             for (int g = 0; g < THREAD_ROWS / VECTOR; g++) {
-                const vint v = ap[k * ROW_VECTORS + ROWV_OF(g)];
+                const vdist v = ap[k * ROW_VECTORS + ROWV_OF(g)];
                 VSPLIT(v, av, g * VECTOR);
             }
 #pragma unroll
             for (int h = 0; h < THREAD_COLS / VECTOR; h++) {
-                const vint v = bp[k * COL_VECTORS + COLV_OF(h)];
+                const vdist v = bp[k * COL_VECTORS + COLV_OF(h)];
                 VSPLIT(v, bv, h * VECTOR);
             }
 #pragma unroll
@@ -391,9 +478,9 @@ void multiply_chunk(int acc[THREAD_ROWS][THREAD_COLS], __local const vint *ap,
 
 /* The cells of a finished block (first row r0, first column vector j0) that lie in the next
  * round's pivot rows (from row `next`) or pivot columns, into the next round's panels. */
-void write_next_panels(int acc[THREAD_ROWS][THREAD_COLS], const int r0, const int j0, const int nv,
-                       const int next, __global int *next_col_panel, __global vint *next_row_panel,
-                       const int tx, const int ty) {
+void write_next_panels(DIST acc[THREAD_ROWS][THREAD_COLS], const int r0, const int j0, const int nv,
+                       const int next, __global DIST *next_col_panel,
+                       __global vdist *next_row_panel, const int tx, const int ty) {
     const int c0 = j0 * VECTOR;
     if (next < r0 + BLOCK_ROWS && r0 < next + TILE) {
 #pragma unroll
@@ -423,11 +510,11 @@ void write_next_panels(int acc[THREAD_ROWS][THREAD_COLS], const int r0, const in
  * one barrier per chunk. A macro, so that fw_phase3's depth stays the constant TILE. */
 #define RELAX_CHUNKS(depth)                                                                        \
     do {                                                                                           \
-        vint a_next[STAGE_STEPS], b_next[STAGE_STEPS];                                             \
+        vdist a_next[STAGE_STEPS], b_next[STAGE_STEPS];                                            \
         LOAD_CHUNK(0);                                                                             \
         for (int q = 0; q < (depth) / K_CHUNK; q++) {                                              \
-            __local vint *ap = a_part + (PREFETCH ? (q & 1) * K_CHUNK * ROW_VECTORS : 0);          \
-            __local vint *bp = b_part + (PREFETCH ? (q & 1) * K_CHUNK * COL_VECTORS : 0);          \
+            __local vdist *ap = a_part + (PREFETCH ? (q & 1) * K_CHUNK * ROW_VECTORS : 0);         \
+            __local vdist *bp = b_part + (PREFETCH ? (q & 1) * K_CHUNK * COL_VECTORS : 0);         \
             _Pragma("unroll") for (int s = 0; s < STAGE_STEPS; s++) {                              \
                 const int e = lid + s * GROUP_SIZE;                                                \
                 if (e < K_CHUNK * ROW_VECTORS)                                                     \
@@ -454,8 +541,8 @@ void write_next_panels(int acc[THREAD_ROWS][THREAD_COLS], const int r0, const in
 #define LOAD_ACC()                                                                                 \
     _Pragma("unroll") for (int y = 0; y < THREAD_ROWS; y++)                                        \
         _Pragma("unroll") for (int h = 0; h < THREAD_COLS / VECTOR; h++) {                         \
-        const vint v = c[ROW_OF(y) * nv + COLV_OF(h)];                                             \
-        VSPLIT(v, acc[y], h * VECTOR);                                                             \
+        const vdist v = c[ROW_OF(y) * nv + COLV_OF(h)];                                            \
+        VSPLIT(v, acc[y], h *VECTOR);                                                              \
     }
 #define STORE_ACC()                                                                                \
     _Pragma("unroll") for (int y = 0; y < THREAD_ROWS; y++)                                        \
@@ -463,26 +550,27 @@ void write_next_panels(int acc[THREAD_ROWS][THREAD_COLS], const int r0, const in
             c[ROW_OF(y) * nv + COLV_OF(h)] = VJOIN(acc[y], h * VECTOR)
 
 __kernel __attribute__((reqd_work_group_size(GROUP_COLS, GROUP_ROWS, 1))) void
-fw_phase3(__global vint *band, __global const vint *col_panel, __global const vint *row_panel,
-          int n, int row0, __global int *next_col_panel, __global vint *next_row_panel, int next) {
+fw_phase3(__global vdist *band, __global const vdist *col_panel, __global const vdist *row_panel,
+          int n, int row0, __global DIST *next_col_panel, __global vdist *next_row_panel,
+          int next) {
     /* A(i, k0 + k) and B(k0 + k, j), k-major, in STAGES buffers of K_CHUNK k-steps. */
-    __local vint a_part[STAGES * K_CHUNK * ROW_VECTORS];
-    __local vint b_part[STAGES * K_CHUNK * COL_VECTORS];
+    __local vdist a_part[STAGES * K_CHUNK * ROW_VECTORS];
+    __local vdist b_part[STAGES * K_CHUNK * COL_VECTORS];
     const int tx = get_local_id(0), ty = get_local_id(1);
     const int lid = ty * GROUP_COLS + tx;
-    const int nv = n / VECTOR;                                      /* row pitch in vectors */
-    const size_t i0 = get_group_id(1) * (size_t)BLOCK_ROWS;         /* band-relative */
-    const int j0 = get_group_id(0) * COL_VECTORS;                   /* in vectors */
-    __global vint *c = band + i0 * nv + j0;                         /* pitch nv */
-    __global const vint *a = col_panel + (row0 + (int)i0) / VECTOR; /* pitch nv, k-major */
-    __global const vint *b = row_panel + j0;                        /* pitch nv, k-major */
+    const int nv = n / VECTOR;                                       /* row pitch in vectors */
+    const size_t i0 = get_group_id(1) * (size_t)BLOCK_ROWS;          /* band-relative */
+    const int j0 = get_group_id(0) * COL_VECTORS;                    /* in vectors */
+    __global vdist *c = band + i0 * nv + j0;                         /* pitch nv */
+    __global const vdist *a = col_panel + (row0 + (int)i0) / VECTOR; /* pitch nv, k-major */
+    __global const vdist *b = row_panel + j0;                        /* pitch nv, k-major */
 
-    int acc[THREAD_ROWS][THREAD_COLS];
+    DIST acc[THREAD_ROWS][THREAD_COLS];
 #pragma unroll
     for (int y = 0; y < THREAD_ROWS; y++)
 #pragma unroll
         for (int h = 0; h < THREAD_COLS / VECTOR; h++) {
-            const vint v = c[ROW_OF(y) * nv + COLV_OF(h)];
+            const vdist v = c[ROW_OF(y) * nv + COLV_OF(h)];
             VSPLIT(v, acc[y], h * VECTOR);
         }
 
@@ -505,19 +593,19 @@ fw_phase3(__global vint *band, __global const vint *col_panel, __global const vi
  * first row of the matrix), A and B the super-round's K x n pivot columns (transposed) and rows,
  * `depth` = K k-steps deep: fw_phase3 without the next panels, C in registers across all of K. */
 __kernel __attribute__((reqd_work_group_size(GROUP_COLS, GROUP_ROWS, 1))) void
-fw_stream(__global vint *band, __global const vint *col_panel, __global const vint *row_panel,
+fw_stream(__global vdist *band, __global const vdist *col_panel, __global const vdist *row_panel,
           int n, int row0, int depth) {
-    __local vint a_part[STAGES * K_CHUNK * ROW_VECTORS];
-    __local vint b_part[STAGES * K_CHUNK * COL_VECTORS];
+    __local vdist a_part[STAGES * K_CHUNK * ROW_VECTORS];
+    __local vdist b_part[STAGES * K_CHUNK * COL_VECTORS];
     const int tx = get_local_id(0), ty = get_local_id(1);
     const int lid = ty * GROUP_COLS + tx;
     const int nv = n / VECTOR;
     const size_t i0 = get_group_id(1) * (size_t)BLOCK_ROWS;
     const int j0 = get_group_id(0) * COL_VECTORS;
-    __global vint *c = band + i0 * nv + j0;
-    __global const vint *a = col_panel + (row0 + (int)i0) / VECTOR;
-    __global const vint *b = row_panel + j0;
-    int acc[THREAD_ROWS][THREAD_COLS];
+    __global vdist *c = band + i0 * nv + j0;
+    __global const vdist *a = col_panel + (row0 + (int)i0) / VECTOR;
+    __global const vdist *b = row_panel + j0;
+    DIST acc[THREAD_ROWS][THREAD_COLS];
     LOAD_ACC();
     RELAX_CHUNKS(depth);
     STORE_ACC();
@@ -527,23 +615,34 @@ fw_stream(__global vint *band, __global const vint *col_panel, __global const vi
 
 /* Sets the cells of a band outside the real_n x real_n graph to INF, and their diagonal to 0.
  * Global size: (n, rows of the band); row0 is the band's first row in the whole matrix. */
-__kernel void fw_pad(__global int *band, int n, int row0, int real_n) {
+__kernel void fw_pad(__global DIST *band, int n, int row0, int real_n) {
     const int j = get_global_id(0), i = row0 + get_global_id(1);
     if (i >= real_n || j >= real_n)
         band[(size_t)get_global_id(1) * n + j] = i == j ? 0 : INF;
 }
 
+#if INT32_DIST /* edge lists load as int32 only (apsp_solver_solve_graph) */
+
 /* The matrix born on the device (layout_load_graph): after fw_pad with real_n = 0 has set a band
  * to INF with 0 on the diagonal, each edge that leaves one of the band's rows lowers its cell to
  * its weight; atomic_min keeps the least of repeated edges whatever the order. Self-loops leave
  * the diagonal at 0. Global size: the edge count rounded up; the host checked every edge. */
-__kernel void fw_scatter(__global int *band, int n, int row0, int rows,
-                         __global const int *source, __global const int *target,
-                         __global const int *weight, int edges) {
+__kernel void fw_scatter(__global int *band, int n, int row0, int rows, __global const int *source,
+                         __global const int *target, __global const int *weight, int edges) {
     const int e = get_global_id(0);
     if (e >= edges)
         return;
     const int i = source[e] - row0, j = target[e];
     if (i >= 0 && i < rows && source[e] != j)
         atomic_min(&band[(size_t)i * n + j], weight[e]);
+}
+
+#endif /* INT32_DIST */
+
+/* The bounded negative form's last step (NEGATIVE = 2, above): every distance above the bound,
+ * which only a path over a missing edge reaches, is unreachable. One work-item per cell. */
+__kernel void fw_unreachable(__global DIST *band, const DIST bound) {
+    const size_t i = get_global_id(0);
+    if (band[i] > bound)
+        band[i] = INF;
 }

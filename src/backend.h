@@ -5,7 +5,7 @@
  * lives across solves (an OpenCL context, queue and compiled program; a pool of threads). A solve
  * then drives the device round by round:
  *
- *     plan(vertices)          the geometry the device needs: round depth T, units of n and rows
+ *     plan(vertices, dtype)   the geometry the device needs: round depth T, units of n and rows
  *     prepare(rows b..e)      check that those rows fit, and make room for them
  *     load()                  take those rows of the padded matrix (all of them for one device)
  *     for r in 0 .. n/T - 1:
@@ -39,11 +39,12 @@ typedef struct backend_device backend_device;
 /* How a device lays out a solve of `vertices` vertices. Devices that share a solve take the
  * same tile, and n and the rows they own in multiples of every device's units. */
 typedef struct solve_geometry {
-    size_t vertices; /* real vertices */
-    size_t n;        /* padded size: a multiple of tile, row_unit and col_unit */
-    size_t tile;     /* round depth T: pivot rows per round */
-    size_t row_unit; /* the rows a device owns begin and end on multiples of this */
-    size_t col_unit; /* n is a multiple of this */
+    size_t vertices;  /* real vertices */
+    size_t n;         /* padded size: a multiple of tile, row_unit and col_unit */
+    size_t tile;      /* round depth T: pivot rows per round */
+    size_t row_unit;  /* the rows a device owns begin and end on multiples of this */
+    size_t col_unit;  /* n is a multiple of this */
+    apsp_dtype dtype; /* the element type of the matrix: its cells' size */
 } solve_geometry;
 
 /* A pivot-row panel on its way from one device to others: where it is in host memory (owned by
@@ -113,6 +114,11 @@ typedef struct backend_stream {
 typedef struct kernel_form {
     apsp_dtype dtype;
     int negative;
+    /* Integer types, one device holding the whole matrix: (V - 1) * the largest |weight| when
+     * (V + n - 1) times it stays below the type's INF (n: the padded size), else 0. Within that
+     * bound a backend may keep the add-min and treat INF as a long edge (cl/fw.cl: the bounded
+     * negative form): every path over a missing edge is longer than the bound. */
+    int64_t bound;
 } kernel_form;
 
 /* The graph's in-edges for the predecessor derivation on a device (src/paths/tight_csr.c): the
@@ -137,8 +143,9 @@ typedef struct apsp_backend_impl {
                         const apsp_options *options, backend_device **out, apsp_error *error);
     void (*close)(backend_device *device); /* accepts NULL */
 
-    apsp_status (*plan)(backend_device *device, size_t vertices, solve_geometry *geometry,
-                        apsp_error *error);
+    /* For a matrix of `dtype`: refused (APSP_ERR_USAGE) for a type the device cannot run. */
+    apsp_status (*plan)(backend_device *device, size_t vertices, apsp_dtype dtype,
+                        solve_geometry *geometry, apsp_error *error);
     /* Relaxations per second the device can be expected to do, to share rows by. */
     double (*speed)(backend_device *device);
     /* Rows [row_begin, row_end) of the geometry's padded matrix: refused when they cannot fit

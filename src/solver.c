@@ -139,7 +139,7 @@ apsp_status apsp_solver_solve(apsp_solver *s, apsp_matrix *matrix, apsp_report *
     if (checked != APSP_OK)
         return checked;
     apsp_status status =
-        drive_streams(s->impl, s->devices, s->count, matrix->n)
+        drive_streams(s->impl, s->devices, s->count, matrix->n, matrix->dtype)
             ? drive_stream(s->impl, s->devices[0], matrix, &s->options, report, error)
             : drive_rows(s->impl, s->devices, s->count, matrix, &s->options, report, error);
     if (status == APSP_OK)
@@ -170,7 +170,7 @@ apsp_status apsp_solver_solve_graph(apsp_solver *s, const apsp_graph *graph, aps
     if (status != APSP_OK)
         return status;
     if (drive_takes_graphs(s->impl) &&
-        !drive_streams(s->impl, s->devices, s->count, graph->vertices)) {
+        !drive_streams(s->impl, s->devices, s->count, graph->vertices, APSP_INT32)) {
         status = drive_graph(s->impl, s->devices, s->count, graph, rows, context, &s->options,
                              report, error);
         if (status == APSP_OK)
@@ -225,8 +225,8 @@ apsp_status apsp_solver_solve_paths(apsp_solver *s, apsp_matrix *matrix, const a
     /* On the devices where the backend can and the first tight in-edge will do (tight_csr.c). */
     paths_csr csr;
     int eligible = 0;
-    if (status == APSP_OK && s->impl->derive_predecessors &&
-        !drive_streams(s->impl, s->devices, s->count, matrix->n))
+    if (status == APSP_OK && s->impl->derive_predecessors && matrix->dtype == APSP_INT32 &&
+        !drive_streams(s->impl, s->devices, s->count, matrix->n, matrix->dtype))
         status = tight_csr_make(graph, &csr, &eligible, error);
     if (status == APSP_OK && eligible) {
         paths_job job = {.csr = &csr, .pred = pred};
@@ -253,7 +253,8 @@ apsp_status apsp_solver_solve_paths(apsp_solver *s, apsp_matrix *matrix, const a
 apsp_status apsp_solver_check(apsp_solver *s, size_t vertices, apsp_error *error) {
     if (!s || vertices == 0)
         return fail(error, APSP_ERR_USAGE, "apsp_solver_check: no solver, or no vertices");
-    int streams = drive_streams(s->impl, s->devices, s->count, vertices);
+    /* apsp_solver_check takes no element type: it checks an int32 solve. */
+    int streams = drive_streams(s->impl, s->devices, s->count, vertices, APSP_INT32);
     /* Where the matrix lives in host memory (the pthread backend, a streamed solve), it must fit
      * there too: said now, before the input is read or the output begun. */
     if (streams || !drive_takes_graphs(s->impl)) {
@@ -262,8 +263,8 @@ apsp_status apsp_solver_check(apsp_solver *s, size_t vertices, apsp_error *error
             return fits;
     }
     if (streams)
-        return drive_stream_check(s->impl, s->devices[0], vertices, &s->options, error);
-    return drive_check(s->impl, s->devices, s->count, vertices, &s->options, error);
+        return drive_stream_check(s->impl, s->devices[0], vertices, APSP_INT32, &s->options, error);
+    return drive_check(s->impl, s->devices, s->count, vertices, APSP_INT32, &s->options, error);
 }
 
 void apsp_solver_destroy(apsp_solver *s) {

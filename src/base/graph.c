@@ -8,6 +8,19 @@
 
 enum { FIRST_CAPACITY = 1024 };
 
+uint64_t graph_largest_weight(const apsp_graph *g) {
+    if (g->real_weight)
+        return UINT64_MAX;
+    uint64_t most = 0;
+    for (size_t e = 0; e < g->edges; e++) {
+        int64_t w = g->weight[e];
+        uint64_t magnitude = w < 0 ? (uint64_t)0 - (uint64_t)w : (uint64_t)w;
+        if (g->source[e] != g->target[e] && magnitude > most)
+            most = magnitude;
+    }
+    return most;
+}
+
 int graph_has_negative(const apsp_graph *g) {
     for (size_t e = 0; e < g->edges; e++)
         if (graph_weight_real(g, e) < 0 && g->source[e] != g->target[e])

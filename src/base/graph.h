@@ -35,6 +35,10 @@ apsp_dtype read_rule_dtype(const apsp_read_options *options);
 /* Whether a read with these options may keep fractional weights. */
 int read_takes_fractions(const apsp_read_options *options);
 
+/* The largest |weight| of an edge that is no self-loop, for the kernels' bounded negative form
+ * (backend.h: kernel_form); UINT64_MAX for real-valued weights. */
+uint64_t graph_largest_weight(const apsp_graph *graph);
+
 /* Whether some edge that is no self-loop has a negative weight (the kernels' negative form). */
 int graph_has_negative(const apsp_graph *graph);
 

@@ -241,7 +241,8 @@ apsp_status matrix_check_shape(const apsp_matrix *m, apsp_error *error) {
     return APSP_OK;
 }
 
-apsp_status matrix_check_cells(const apsp_matrix *m, int *negative, apsp_error *error) {
+apsp_status matrix_check_cells(const apsp_matrix *m, int *negative, uint64_t *most,
+                               apsp_error *error) {
     matrix_scan s = {.m = m, .bad_i = SIZE_MAX};
     pthread_mutex_init(&s.lock, NULL);
     size_t bytes = m->padded * m->stride * apsp_dtype_size(m->dtype);
@@ -267,6 +268,8 @@ apsp_status matrix_check_cells(const apsp_matrix *m, int *negative, apsp_error *
                     s.max_weight, m->n, m->dtype == APSP_INT32 ? "APSP_INF" : "APSP_INF64",
                     (inf - 1) / (m->n - 1));
     *negative = s.negative;
+    if (most)
+        *most = s.max_weight;
     return APSP_OK;
 }
 

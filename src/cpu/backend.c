@@ -216,11 +216,12 @@ static apsp_status cpu_open(const apsp_device_info *const *infos, size_t count,
     return APSP_OK;
 }
 
-static apsp_status cpu_plan(backend_device *d, size_t vertices, solve_geometry *g,
+static apsp_status cpu_plan(backend_device *d, size_t vertices, apsp_dtype dtype, solve_geometry *g,
                             apsp_error *error) {
     (void)d;
     (void)error;
     g->vertices = vertices;
+    g->dtype = dtype;
     g->tile = g->row_unit = g->col_unit = ROUND_DEPTH;
     g->n = (vertices + ROUND_DEPTH - 1) / ROUND_DEPTH * ROUND_DEPTH;
     return APSP_OK;

@@ -32,15 +32,17 @@ apsp_status drive_graph(const apsp_backend_impl *impl, backend_device *const *de
                         const apsp_graph *graph, apsp_rows_fn rows, void *context,
                         const apsp_options *options, apsp_report *report, apsp_error *error);
 
-/* Whether a solve of `vertices` vertices can run on the devices (the geometry, the buffer caps,
- * the devices' memory), without a matrix. */
+/* Whether a solve of `vertices` vertices of `dtype` can run on the devices (the geometry, the
+ * buffer caps, the devices' memory), without a matrix. */
 apsp_status drive_check(const apsp_backend_impl *impl, backend_device *const *devices, size_t count,
-                        size_t vertices, const apsp_options *options, apsp_error *error);
+                        size_t vertices, apsp_dtype dtype, const apsp_options *options,
+                        apsp_error *error);
 
-/* Whether a solve of `vertices` streams: one device, of a backend that can, that cannot hold the
- * matrix (several devices that cannot hold their shares are refused by drive_rows). */
+/* Whether a solve of `vertices` of `dtype` streams: one device, of a backend that can, that
+ * cannot hold the matrix (several devices that cannot hold their shares are refused by
+ * drive_rows). */
 int drive_streams(const apsp_backend_impl *impl, backend_device *const *devices, size_t count,
-                  size_t vertices);
+                  size_t vertices, apsp_dtype dtype);
 
 /* Solves the matrix in place through one device from host memory; fills the report. */
 apsp_status drive_stream(const apsp_backend_impl *impl, backend_device *device, apsp_matrix *matrix,
@@ -48,6 +50,7 @@ apsp_status drive_stream(const apsp_backend_impl *impl, backend_device *device, 
 
 /* Whether a streamed solve of `vertices` vertices can run, without a matrix. */
 apsp_status drive_stream_check(const apsp_backend_impl *impl, backend_device *device,
-                               size_t vertices, const apsp_options *options, apsp_error *error);
+                               size_t vertices, apsp_dtype dtype, const apsp_options *options,
+                               apsp_error *error);
 
 #endif

@@ -35,11 +35,11 @@ typedef struct team {
 } team;
 
 /* One geometry for every device: the same round depth, n and the shares in units of all. */
-static apsp_status plan_team(team *t, size_t vertices, apsp_error *error) {
+static apsp_status plan_team(team *t, size_t vertices, apsp_dtype dtype, apsp_error *error) {
     solve_geometry *g = &t->geometry;
     for (size_t i = 0; i < t->count; i++) {
         solve_geometry own;
-        apsp_status status = t->impl->plan(t->devices[i], vertices, &own, error);
+        apsp_status status = t->impl->plan(t->devices[i], vertices, dtype, &own, error);
         if (status != APSP_OK)
             return status;
         if (i > 0 && own.tile != g->tile)
@@ -303,8 +303,8 @@ static apsp_status derive_team(const team *t, paths_job *job, apsp_error *error)
 }
 
 /* The team's geometry and shares for `vertices`, and room made on every device. */
-static apsp_status arrange_team(team *t, size_t vertices, apsp_error *error) {
-    apsp_status status = plan_team(t, vertices, error);
+static apsp_status arrange_team(team *t, size_t vertices, apsp_dtype dtype, apsp_error *error) {
+    apsp_status status = plan_team(t, vertices, dtype, error);
     if (status == APSP_OK)
         status = share_rows(t, error);
     if (status == APSP_OK)
@@ -313,12 +313,23 @@ static apsp_status arrange_team(team *t, size_t vertices, apsp_error *error) {
 }
 
 apsp_status drive_check(const apsp_backend_impl *impl, backend_device *const *devices, size_t count,
-                        size_t vertices, const apsp_options *options, apsp_error *error) {
+                        size_t vertices, apsp_dtype dtype, const apsp_options *options,
+                        apsp_error *error) {
     team t = {.impl = impl, .devices = devices, .count = count, .options = options};
-    apsp_status status = arrange_team(&t, vertices, error);
+    apsp_status status = arrange_team(&t, vertices, dtype, error);
     for (size_t i = 0; i < count; i++)
         impl->unload(devices[i]);
     return status;
+}
+
+/* kernel_form.bound (backend.h): (V - 1) * most when one device holds the matrix and
+ * (V + n - 1) * most stays below the integer type's INF, else 0. */
+static int64_t bound_of(const team *t, apsp_dtype dtype, uint64_t most) {
+    uint64_t inf = dtype == APSP_INT32 ? APSP_INF : dtype == APSP_INT64 ? (uint64_t)APSP_INF64 : 0;
+    uint64_t vertices = t->geometry.vertices, span = vertices + t->geometry.n - 1;
+    if (t->count != 1 || inf == 0 || most == 0 || most > (inf - 1) / span)
+        return 0;
+    return (int64_t)((vertices - 1) * most);
 }
 
 static apsp_status drive(team *t, const solve_io *io, apsp_report *report, apsp_error *error) {
@@ -326,13 +337,19 @@ static apsp_status drive(team *t, const solve_io *io, apsp_report *report, apsp_
     backend_device *const *devices = t->devices;
     size_t count = t->count;
     double t0 = seconds_now();
-    apsp_status status = arrange_team(t, io->matrix ? io->matrix->n : io->graph->vertices, error);
+    /* Edge lists load as int32 (apsp_solver_solve_graph). */
+    const apsp_dtype dtype = io->matrix ? io->matrix->dtype : APSP_INT32;
+    apsp_status status =
+        arrange_team(t, io->matrix ? io->matrix->n : io->graph->vertices, dtype, error);
     int negative = 0;                    /* the kernels' negative form (backend.h: kernel_form) */
+    uint64_t most = 0;                   /* the largest |weight| */
     if (status == APSP_OK && io->matrix) /* read only once the devices said they can take it */
-        status = matrix_check_cells(io->matrix, &negative, error);
-    else if (status == APSP_OK)
+        status = matrix_check_cells(io->matrix, &negative, &most, error);
+    else if (status == APSP_OK) {
         negative = graph_has_negative(io->graph);
-    kernel_form form = {io->matrix ? io->matrix->dtype : APSP_INT32, negative};
+        most = graph_largest_weight(io->graph);
+    }
+    kernel_form form = {dtype, negative, negative ? bound_of(t, dtype, most) : 0};
     for (size_t i = 0; i < count && status == APSP_OK; i++)
         status = impl->set_form(devices[i], &form, error);
     for (size_t i = 0; i < count && status == APSP_OK && io->paths; i++)

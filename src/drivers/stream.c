@@ -115,26 +115,27 @@ static void describe(const streamer *st, const stream_totals *totals, apsp_repor
 }
 
 /* The geometry and the streaming shape, with room made on the device. */
-static apsp_status arrange(streamer *st, size_t vertices, apsp_error *error) {
-    apsp_status status = st->impl->plan(st->device, vertices, &st->geometry, error);
+static apsp_status arrange(streamer *st, size_t vertices, apsp_dtype dtype, apsp_error *error) {
+    apsp_status status = st->impl->plan(st->device, vertices, dtype, &st->geometry, error);
     if (status == APSP_OK)
         status = st->impl->stream->prepare(st->device, &st->geometry, &st->shape, error);
     return status;
 }
 
 int drive_streams(const apsp_backend_impl *impl, backend_device *const *devices, size_t count,
-                  size_t vertices) {
+                  size_t vertices, apsp_dtype dtype) {
     solve_geometry g;
     apsp_error ignored;
     return count == 1 && impl->stream &&
-           impl->plan(devices[0], vertices, &g, &ignored) == APSP_OK &&
+           impl->plan(devices[0], vertices, dtype, &g, &ignored) == APSP_OK &&
            !impl->stream->fits(devices[0], &g, g.n);
 }
 
 apsp_status drive_stream_check(const apsp_backend_impl *impl, backend_device *device,
-                               size_t vertices, const apsp_options *options, apsp_error *error) {
+                               size_t vertices, apsp_dtype dtype, const apsp_options *options,
+                               apsp_error *error) {
     streamer st = {.impl = impl, .device = device, .options = options};
-    apsp_status status = arrange(&st, vertices, error);
+    apsp_status status = arrange(&st, vertices, dtype, error);
     impl->drain(device);
     impl->unload(device);
     return status;
@@ -145,11 +146,11 @@ apsp_status drive_stream(const apsp_backend_impl *impl, backend_device *device, 
     streamer st = {.impl = impl, .device = device, .matrix = m, .options = options};
     stream_totals totals = {0, 0};
     double t0 = seconds_now();
-    apsp_status status = arrange(&st, m->n, error);
+    apsp_status status = arrange(&st, m->n, m->dtype, error);
     int negative = 0;
     if (status == APSP_OK) /* read only once the device said it can take it */
-        status = matrix_check_cells(m, &negative, error);
-    kernel_form form = {m->dtype, negative};
+        status = matrix_check_cells(m, &negative, NULL, error);
+    kernel_form form = {m->dtype, negative, 0}; /* streamed: the exact negative form */
     if (status == APSP_OK)
         status = impl->set_form(device, &form, error);
     double t1 = seconds_now();

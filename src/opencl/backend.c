@@ -85,8 +85,9 @@ static void opencl_close(backend_device *d) {
     if (!d)
         return;
     opencl_unload(d);
-    program_release(&d->kernels);
+    program_release_all(d);
     predecessors_release(d);
+    negative_release(d);
     if (d->copy_queue)
         clReleaseCommandQueue(d->copy_queue);
     if (d->queue)
@@ -128,6 +129,8 @@ static apsp_status opencl_open(const apsp_device_info *const *infos, size_t coun
             status = share_context(out, count, out[i], error);
     for (size_t i = 0; i < count && status == APSP_OK; i++) {
         status = create_queues(out[i], error);
+        if (status == APSP_OK)
+            status = negative_open(out[i], error);
         if (status == APSP_OK)
             status = choose(out[i], error);
         if (status == APSP_OK)

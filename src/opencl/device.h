@@ -31,9 +31,13 @@ enum { ROUND_EVENTS = 8 };
 
 typedef struct cl_kernels {
     cl_program program;
-    cl_kernel col_copy, phase1, phase2, phase3, pad, stream, scatter;
+    cl_kernel col_copy, phase1, phase2, phase3, pad, stream, scatter, unreachable;
     char options[1024]; /* the build options of the program; "" before the first build */
 } cl_kernels;
+
+/* Programs built before the current one, kept so that a solver alternating element types or
+ * forms between solves does not rebuild (each form is one set of build options). */
+enum { KEPT_PROGRAMS = 3 };
 
 typedef struct cl_band {
     cl_mem buffer;
@@ -56,7 +60,7 @@ typedef struct cl_panel_sync {
     cl_event relaxed[2]; /* the last phase 3 that read row panel k */
     cl_event closed;     /* the last phase 2: the panel it made is final */
     cl_mem staging[2];   /* pinned (CL_MEM_ALLOC_HOST_PTR), mapped at staging_host */
-    int32_t *staging_host[2];
+    void *staging_host[2];
     /* The receivers' copies out of staging k: the next panel into it waits for them (a
      * receiver may run rounds behind). `foreign` ones belong to another context. */
     cl_event taken[2][MAX_RECEIVERS];
@@ -79,9 +83,9 @@ typedef struct cl_profile {
 enum { STREAM_SLOTS = 4 };
 
 typedef struct cl_stream_slot {
-    cl_mem block;   /* rows of the matrix on the device, block_rows x n */
-    cl_mem staging; /* pinned (CL_MEM_ALLOC_HOST_PTR), mapped at host */
-    int32_t *host;
+    cl_mem block;              /* rows of the matrix on the device, block_rows x n */
+    cl_mem staging;            /* pinned (CL_MEM_ALLOC_HOST_PTR), mapped at host */
+    int32_t *host;             /* int32: streaming refuses the other types (stream_prepare.c) */
     cl_event busy;             /* the slot's last command: the download, or the last kernel */
     size_t row_begin, row_end; /* rows to copy home from staging when busy is done; or none */
 } cl_stream_slot;
@@ -123,9 +127,13 @@ struct backend_device {
     kernel_params chosen;        /* choose_params' answer, at open */
     const char *extra_options;   /* the device's build options beyond the -D defines */
     kernel_params params;        /* the solve's: `chosen`, adapted to the layout by layout_plan */
-    int negative;                /* the kernels' negative form (-DNEGATIVE=1): program_set_form */
+    apsp_dtype dtype;            /* the solve's element type (layout_plan), the kernels' DIST */
+    int negative;                /* the kernels' negative form, -DNEGATIVE: program_set_form */
+    int64_t bound;   /* NEGATIVE_BOUNDED: the longest real distance (backend.h: kernel_form) */
+    cl_mem cycle;    /* NEGATIVE_BOUNDED: the vertex phase 1 found on a negative cycle */
     cl_kernels kernels;
-    int builds; /* programs built since the last summary */
+    cl_kernels kept[KEPT_PROGRAMS]; /* most recent first; program == NULL: empty */
+    int builds;                     /* programs built since the last summary */
     int shares; /* other devices hold rows of this solve: panels go in and out */
     cl_layout layout;
     cl_event round_done[ROUND_EVENTS]; /* round r's last command at r % ROUND_EVENTS */
@@ -143,10 +151,23 @@ apsp_status program_prepare(backend_device *d, apsp_error *error);
  * program (or takes it from the cache) when that changes. */
 apsp_status program_set_form(backend_device *d, const kernel_form *form, apsp_error *error);
 void program_release(cl_kernels *kernels);
+void program_release_all(backend_device *d); /* the current one and the kept ones */
+
+/* The kernels' forms (d->negative, cl/fw.cl's NEGATIVE): the add-min, the exact negative form,
+ * and the bounded one (the add-min with INF as a long edge, cl/fw.cl). */
+enum { NEGATIVE_NONE = 0, NEGATIVE_EXACT = 1, NEGATIVE_BOUNDED = 2 };
+/* negative.c: the bounded form's cycle cell, made at open; reset before the rounds (begin, at
+ * load) and read after them with the distances above the bound made INF (finish, at store). */
+apsp_status negative_open(backend_device *d, apsp_error *error);
+void negative_release(backend_device *d);
+apsp_status negative_begin(backend_device *d, apsp_error *error);
+apsp_status negative_finish(backend_device *d, apsp_error *error);
 
 /* layout.c */
-apsp_status layout_plan(backend_device *d, size_t vertices, solve_geometry *geometry,
-                        apsp_error *error);
+apsp_status layout_plan(backend_device *d, size_t vertices, apsp_dtype dtype,
+                        solve_geometry *geometry, apsp_error *error);
+/* Bytes per cell of the solve's matrix (layout_plan's dtype). */
+size_t layout_cell_bytes(const backend_device *d);
 apsp_status layout_prepare(backend_device *d, const solve_geometry *geometry, size_t row_begin,
                            size_t row_end, apsp_error *error);
 apsp_status layout_load(backend_device *d, apsp_matrix *matrix, apsp_error *error);

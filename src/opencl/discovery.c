@@ -74,6 +74,9 @@ void query_limits(cl_device_id device, device_limits *lim) {
                     NULL);
     clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof lim->max_work_group,
                     &lim->max_work_group, NULL);
+    cl_device_fp_config fp64 = 0;
+    clGetDeviceInfo(device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL);
+    lim->fp64 = fp64 != 0;
     cl_uint dims = 0;
     clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, sizeof dims, &dims, NULL);
     if (dims >= 3) {

@@ -52,14 +52,43 @@ static int lower_blocks(kernel_params *p) {
     return 1;
 }
 
-apsp_status layout_plan(backend_device *d, size_t vertices, solve_geometry *g, apsp_error *error) {
+size_t layout_cell_bytes(const backend_device *d) {
+    return apsp_dtype_size(d->dtype);
+}
+
+/* The element type: one the kernels have and the device can run; the parameters, chosen for
+ * int32, fitted to its cells' local memory (the geometry does not change with the type). */
+static apsp_status plan_dtype(backend_device *d, apsp_dtype dtype, apsp_error *error) {
+    const size_t cell = apsp_dtype_size(dtype);
+    if (cell == 0)
+        return fail(error, APSP_ERR_USAGE, "the OpenCL backend has no kernels for dtype %d",
+                    (int)dtype);
+    if (dtype == APSP_FLOAT64 && !d->limits.fp64)
+        return fail(error, APSP_ERR_USAGE,
+                    "%s has no double precision (cl_khr_fp64) for float64 distances: use float32 "
+                    "or another device",
+                    d->name);
+    d->dtype = dtype;
+    d->params = d->chosen;
+    if (cell == sizeof(int32_t))
+        return APSP_OK;
+    fit_cell_bytes(&d->params, &d->limits, cell);
+    return check_params(&d->params, &d->limits, d->name, 0, cell, error);
+}
+
+apsp_status layout_plan(backend_device *d, size_t vertices, apsp_dtype dtype, solve_geometry *g,
+                        apsp_error *error) {
     kernel_params *p = &d->params;
     buffer_cap cap = buffer_cap_of(d);
-    *p = d->chosen;
+    apsp_status planned = plan_dtype(d, dtype, error);
+    if (planned != APSP_OK)
+        return planned;
+    const uint64_t cell = layout_cell_bytes(d);
     uint64_t unit_bytes; /* one band of the least height */
     for (;;) {
         geometry_of(p, vertices, g);
-        unit_bytes = (uint64_t)g->row_unit * g->n * 4;
+        g->dtype = dtype;
+        unit_bytes = (uint64_t)g->row_unit * g->n * cell;
         if (unit_bytes <= cap.bytes || g->row_unit == g->tile || !lower_blocks(p))
             break;
     }
@@ -88,7 +117,7 @@ uint64_t layout_memory(const backend_device *d, const char **source) {
 
 /* The rows' part of the matrix and the round's panels. */
 static uint64_t in_core_bytes(const solve_geometry *g, size_t rows) {
-    return (uint64_t)rows * g->n * 4 + 4 * (uint64_t)g->n * g->tile * 4;
+    return ((uint64_t)rows * g->n + 4 * (uint64_t)g->n * g->tile) * apsp_dtype_size(g->dtype);
 }
 
 int layout_fits(backend_device *d, const solve_geometry *g, size_t rows) {
@@ -116,7 +145,7 @@ static apsp_status check_memory(const backend_device *d, size_t rows, apsp_error
 static apsp_status plan_bands(backend_device *d, apsp_error *error) {
     cl_layout *l = &d->layout;
     const size_t unit = l->geometry.row_unit;
-    uint64_t unit_bytes = (uint64_t)unit * l->geometry.n * 4;
+    uint64_t unit_bytes = (uint64_t)unit * l->geometry.n * layout_cell_bytes(d);
     size_t units = (l->row_end - l->row_begin) / unit;
     size_t units_per_band = (size_t)(buffer_cap_of(d).bytes / unit_bytes);
     if (units_per_band == 0) /* another device's geometry made n wider than planned */
@@ -148,7 +177,7 @@ static apsp_status create_buffer(const backend_device *d, size_t bytes, cl_mem *
 
 apsp_status layout_create_panels(backend_device *d, apsp_error *error) {
     cl_layout *l = &d->layout;
-    const size_t row_bytes = l->geometry.n * sizeof(cl_int);
+    const size_t row_bytes = l->geometry.n * layout_cell_bytes(d);
     apsp_status status = APSP_OK;
     for (int k = 0; k < 2 && status == APSP_OK; k++) {
         status =
@@ -162,7 +191,7 @@ apsp_status layout_create_panels(backend_device *d, apsp_error *error) {
 
 static apsp_status create_buffers(backend_device *d, apsp_error *error) {
     cl_layout *l = &d->layout;
-    const size_t row_bytes = l->geometry.n * sizeof(cl_int);
+    const size_t row_bytes = l->geometry.n * layout_cell_bytes(d);
     apsp_status status = APSP_OK;
     for (size_t b = 0; b < l->band_count && status == APSP_OK; b++) {
         char what[64];
@@ -179,12 +208,12 @@ typedef struct band_rect {
 } band_rect;
 
 static int band_has_real_rows(const cl_layout *l, const cl_band *band, band_rect *rect) {
-    const size_t real_n = l->geometry.vertices;
+    const size_t real_n = l->geometry.vertices, cell = apsp_dtype_size(l->geometry.dtype);
     if (band->row0 >= real_n)
         return 0;
     size_t end = band->row0 + band->rows < real_n ? band->row0 + band->rows : real_n;
     *rect = (band_rect){.host_origin = {0, band->row0, 0},
-                        .region = {real_n * sizeof(cl_int), end - band->row0, 1}};
+                        .region = {real_n * cell, end - band->row0, 1}};
     return 1;
 }
 
@@ -207,14 +236,14 @@ apsp_status layout_queue_pad(backend_device *d, const cl_band *band, size_t real
 
 static apsp_status upload(backend_device *d, const apsp_matrix *m, apsp_error *error) {
     const cl_layout *l = &d->layout;
+    const size_t cell = layout_cell_bytes(d);
     for (size_t b = 0; b < l->band_count; b++) {
         const cl_band *band = &l->bands[b];
         band_rect r;
         if (band_has_real_rows(l, band, &r)) {
-            cl_int err = FAULT_CL_STATUS(
-                clEnqueueWriteBufferRect(d->queue, band->buffer, CL_FALSE, r.device_origin,
-                                         r.host_origin, r.region, l->geometry.n * sizeof(cl_int), 0,
-                                         m->stride * sizeof(cl_int), 0, m->data, 0, NULL, NULL));
+            cl_int err = FAULT_CL_STATUS(clEnqueueWriteBufferRect(
+                d->queue, band->buffer, CL_FALSE, r.device_origin, r.host_origin, r.region,
+                l->geometry.n * cell, 0, m->stride * cell, 0, m->cells, 0, NULL, NULL));
             if (err != CL_SUCCESS)
                 return cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueWriteBufferRect(band %zu)",
                                b);
@@ -244,7 +273,9 @@ apsp_status layout_prepare(backend_device *d, const solve_geometry *g, size_t ro
 }
 
 apsp_status layout_load(backend_device *d, apsp_matrix *m, apsp_error *error) {
-    apsp_status status = upload(d, m, error);
+    apsp_status status = negative_begin(d, error);
+    if (status == APSP_OK)
+        status = upload(d, m, error);
     if (status == APSP_OK)
         status = rounds_first_panels(d, 0, error);
     cl_int err = status == APSP_OK ? FAULT_CL_STATUS(clFinish(d->queue)) : CL_SUCCESS;
@@ -255,12 +286,15 @@ apsp_status layout_load(backend_device *d, apsp_matrix *m, apsp_error *error) {
 
 apsp_status layout_store(backend_device *d, apsp_matrix *m, apsp_error *error) {
     const cl_layout *l = &d->layout;
+    const size_t cell = layout_cell_bytes(d);
+    apsp_status status = negative_finish(d, error);
+    if (status != APSP_OK)
+        return status;
     band_rect r;
     for (size_t b = 0; b < l->band_count && band_has_real_rows(l, &l->bands[b], &r); b++) {
-        cl_int err = FAULT_CL_STATUS(
-            clEnqueueReadBufferRect(d->queue, l->bands[b].buffer, CL_FALSE, r.device_origin,
-                                    r.host_origin, r.region, l->geometry.n * sizeof(cl_int), 0,
-                                    m->stride * sizeof(cl_int), 0, m->data, 0, NULL, NULL));
+        cl_int err = FAULT_CL_STATUS(clEnqueueReadBufferRect(
+            d->queue, l->bands[b].buffer, CL_FALSE, r.device_origin, r.host_origin, r.region,
+            l->geometry.n * cell, 0, m->stride * cell, 0, m->cells, 0, NULL, NULL));
         if (err != CL_SUCCESS)
             return cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueReadBufferRect(band %zu)", b);
     }

@@ -34,7 +34,7 @@ cl_uint panels_wait_list(const backend_device *d, size_t round, int writes_next,
 }
 
 static size_t panel_bytes(const backend_device *d) {
-    return d->layout.geometry.tile * d->layout.geometry.n * sizeof(cl_int);
+    return d->layout.geometry.tile * d->layout.geometry.n * layout_cell_bytes(d);
 }
 
 /* The pinned host buffer of pair k, made on first use. */

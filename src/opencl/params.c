@@ -138,7 +138,25 @@ static apsp_status apply_params(const char *source, const char *text, kernel_par
     return APSP_OK;
 }
 
-const char *kernel_defines(const kernel_params *params, char *buf, size_t size) {
+/* The distance type's defines beyond int32's (cl/fw.cl: DIST, FLOAT_DIST, FP64) and its INF. */
+static const char *dtype_defines(apsp_dtype dtype, char *buf, size_t size) {
+    switch (dtype) {
+    case APSP_INT64:
+        snprintf(buf, size, "-DINF=%lldL -DDIST=long", (long long)APSP_INF64);
+        break;
+    case APSP_FLOAT32:
+        snprintf(buf, size, "-DINF=INFINITY -DDIST=float -DFLOAT_DIST=1");
+        break;
+    case APSP_FLOAT64:
+        snprintf(buf, size, "-DINF=INFINITY -DDIST=double -DFLOAT_DIST=1 -DFP64=1");
+        break;
+    default:
+        snprintf(buf, size, "-DINF=%d", APSP_INF);
+    }
+    return buf;
+}
+
+const char *kernel_defines(const kernel_params *params, apsp_dtype dtype, char *buf, size_t size) {
     kernel_params p = *params;
     if (p.k_unroll == 0)
         p.k_unroll = p.k_chunk; /* "all of K_CHUNK" */
@@ -147,9 +165,10 @@ const char *kernel_defines(const kernel_params *params, char *buf, size_t size) 
     used += (size_t)snprintf(buf + used, used < size ? size - used : 0, "-D%s=%d ", #NAME, p.field);
     KERNEL_PARAMS(KERNEL_PARAM_DEFINE)
 #undef KERNEL_PARAM_DEFINE
+    char type[96];
     snprintf(buf + (used < size ? used : size - 1), used < size ? size - used : 1,
-             "-DCPU_ROWS=%d -DCPU_COLS=%d -DCOPY_EDGE=%d -DINF=%d", CPU_ROWS, CPU_COLS,
-             copy_edge(&p), APSP_INF);
+             "-DCPU_ROWS=%d -DCPU_COLS=%d -DCOPY_EDGE=%d %s", CPU_ROWS, CPU_COLS, copy_edge(&p),
+             dtype_defines(dtype, type, sizeof type));
     return buf;
 }
 
@@ -179,17 +198,17 @@ static int is_power_of_two(int x) {
     return x > 0 && (x & (x - 1)) == 0;
 }
 
-/* Local memory the kernels need, in bytes: the most any of them declares. */
-static uint64_t local_bytes(const kernel_params *p) {
+/* Local memory the kernels need for cells of `cell` bytes: the most any of them declares. */
+static uint64_t local_bytes(const kernel_params *p, uint64_t cell) {
     uint64_t tile = (uint64_t)p->tile, chunk = (uint64_t)p->k_chunk;
     uint64_t edge = (uint64_t)copy_edge(p);
-    uint64_t phase1 = 4 * tile * 4;
-    uint64_t phase2 = (tile + tile / (uint64_t)p->pivot_split) * chunk * 4;
+    uint64_t phase1 = 4 * tile * cell;
+    uint64_t phase2 = (tile + tile / (uint64_t)p->pivot_split) * chunk * cell;
     uint64_t phase3 = (p->prefetch ? 2u : 1u) *
                       ((uint64_t)p->group_rows * (uint64_t)p->thread_rows +
                        (uint64_t)p->group_cols * (uint64_t)p->thread_cols) *
-                      chunk * 4;
-    uint64_t copy = edge * (edge + 1) * 4;
+                      chunk * cell;
+    uint64_t copy = edge * (edge + 1) * cell;
     uint64_t need = phase1 > phase2 ? phase1 : phase2;
     need = need > phase3 ? need : phase3;
     return need > copy ? need : copy;
@@ -225,7 +244,11 @@ static void fit_phase3(kernel_params *p, const device_limits *lim) {
         else
             p->group_cols /= 2;
     }
-    while (local_bytes(p) > lim->local_memory && (p->prefetch || p->k_chunk > 1)) {
+    fit_cell_bytes(p, lim, sizeof(int32_t));
+}
+
+void fit_cell_bytes(kernel_params *p, const device_limits *lim, size_t cell_bytes) {
+    while (local_bytes(p, cell_bytes) > lim->local_memory && (p->prefetch || p->k_chunk > 1)) {
         if (p->prefetch)
             p->prefetch = 0;
         else
@@ -268,7 +291,7 @@ static apsp_status check_shape(const kernel_params *p, const char *what, apsp_er
 }
 
 apsp_status check_params(const kernel_params *p, const device_limits *lim, const char *device_name,
-                         int explicit_tile, apsp_error *error) {
+                         int explicit_tile, size_t cell_bytes, apsp_error *error) {
     char what[32];
     snprintf(what, sizeof what, explicit_tile ? "--tile=%d" : "tile %d", p->tile);
     apsp_status status = check_shape(p, what, error);
@@ -296,7 +319,7 @@ apsp_status check_params(const kernel_params *p, const device_limits *lim, const
                         "allows %zu (per dimension %zu x %zu)",
                         what, device_name, groups[g].kernel, groups[g].cols, groups[g].rows,
                         usable_work_group(lim), lim->max_item[0], lim->max_item[1]);
-    uint64_t need = local_bytes(p);
+    uint64_t need = local_bytes(p, cell_bytes);
     if (need > lim->local_memory)
         return fail(error, APSP_ERR_DEVICE,
                     "%s does not fit %s: the kernels need %llu bytes of local memory and the "
@@ -371,7 +394,7 @@ static apsp_status params_at(const param_entry *entry, int tile, const apsp_opti
         return status;
     p->tile = tile; /* TILE among the user's words was taken as the round depth already */
     fit_pivot_split(p);
-    return check_params(p, lim, device_name, explicit_tile, error);
+    return check_params(p, lim, device_name, explicit_tile, sizeof(int32_t), error);
 }
 
 /* TILE from --tile, or else from --kernel-params; 0: the device's. */

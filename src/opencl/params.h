@@ -21,6 +21,7 @@ typedef struct device_limits {
     cl_ulong local_memory;
     size_t max_work_group;
     size_t max_item[3];
+    int fp64; /* CL_DEVICE_DOUBLE_FP_CONFIG is not 0: the float64 kernels can run */
 } device_limits;
 
 /* The parameters for a device: its table entry at --tile's round depth (or the entry's own,
@@ -31,9 +32,15 @@ apsp_status choose_params(const apsp_options *options, const device_limits *limi
                           const char **extra_options, apsp_error *error);
 
 /* The parameters of a solve after plan_layout changed the phase-3 block height (a tight buffer
- * cap), checked again. */
+ * cap) or fitted them to cells of cell_bytes, checked again. */
 apsp_status check_params(const kernel_params *params, const device_limits *limits,
-                         const char *device_name, int explicit_tile, apsp_error *error);
+                         const char *device_name, int explicit_tile, size_t cell_bytes,
+                         apsp_error *error);
+
+/* The parameters, chosen for 4-byte cells, fitted to the local memory of wider cells: without
+ * PREFETCH, then with K_CHUNK halved, while the kernels' local memory exceeds the device's.
+ * The geometry (tile, block shapes) stays. */
+void fit_cell_bytes(kernel_params *params, const device_limits *limits, size_t cell_bytes);
 
 /* Whether the CPU kernels can run these parameters (whole CPU_ROWS x CPU_COLS micro-tiles). */
 int cpu_kernels_fit(const kernel_params *params);
@@ -42,8 +49,9 @@ int cpu_kernels_fit(const kernel_params *params);
  * kernels, with a one-item shape turned into one that suits CPUs. */
 void use_work_group_kernels(kernel_params *params);
 
-/* The -D options for these parameters and the fixed sizes, into buf. Returns buf. */
-const char *kernel_defines(const kernel_params *params, char *buf, size_t size);
+/* The -D options for these parameters, the fixed sizes and the distance type, into buf (int32
+ * defines no type: its options stay as they always were). Returns buf. */
+const char *kernel_defines(const kernel_params *params, apsp_dtype dtype, char *buf, size_t size);
 
 /* The work-group edge of fw_col_panel at this round depth. */
 int copy_edge(const kernel_params *params);

@@ -134,21 +134,49 @@ static apsp_status create_kernels(backend_device *d, apsp_error *error) {
                                (size_t)p->group_rows * (size_t)p->group_cols, error);
     if (status == APSP_OK)
         status = create_kernel(d, &k->pad, "fw_pad", 1, error);
-    if (status == APSP_OK)
+    if (status == APSP_OK && d->dtype == APSP_INT32) /* edge lists load as int32 only */
         status = create_kernel(d, &k->scatter, "fw_scatter", 1, error);
     if (status == APSP_OK)
         status = create_kernel(d, &k->stream, "fw_stream",
                                (size_t)p->group_rows * (size_t)p->group_cols, error);
+    if (status == APSP_OK)
+        status = create_kernel(d, &k->unreachable, "fw_unreachable", 1, error);
     return status;
+}
+
+/* The kept program built with `options` becomes the current one, the current one kept in its
+ * place. */
+static int take_kept(backend_device *d, const char *options) {
+    for (size_t i = 0; i < KEPT_PROGRAMS; i++)
+        if (d->kept[i].program && strcmp(d->kept[i].options, options) == 0) {
+            cl_kernels current = d->kernels;
+            d->kernels = d->kept[i];
+            d->kept[i] = current;
+            return 1;
+        }
+    return 0;
+}
+
+/* The current program to the front of the kept ones (the oldest released), leaving none
+ * current. */
+static void keep_current(backend_device *d) {
+    if (!d->kernels.program)
+        return;
+    program_release(&d->kept[KEPT_PROGRAMS - 1]);
+    memmove(&d->kept[1], &d->kept[0], (KEPT_PROGRAMS - 1) * sizeof d->kept[0]);
+    d->kept[0] = d->kernels;
+    memset(&d->kernels, 0, sizeof d->kernels);
 }
 
 apsp_status program_prepare(backend_device *d, apsp_error *error) {
     char options[sizeof d->kernels.options], defines[768];
     const char *extra = d->options->build_options;
-    kernel_defines(&d->params, defines, sizeof defines);
-    if (d->negative) /* only then: the options of graphs without negative weights stay as they were
-                      */
-        strncat(defines, " -DNEGATIVE=1", sizeof defines - strlen(defines) - 1);
+    kernel_defines(&d->params, d->dtype, defines, sizeof defines);
+    if (d->negative) { /* only then: the options of graphs without negative weights stay as they
+                          were */
+        size_t used = strlen(defines);
+        snprintf(defines + used, sizeof defines - used, " -DNEGATIVE=%d", d->negative);
+    }
     snprintf(options, sizeof options, "%s%s%s%s%s", defines, *d->extra_options ? " " : "",
              d->extra_options, extra && *extra ? " " : "", extra ? extra : "");
     if (d->kernels.program && strcmp(options, d->kernels.options) == 0)
@@ -160,7 +188,9 @@ apsp_status program_prepare(backend_device *d, apsp_error *error) {
                  "build options '%s': NEGATIVE is set by apsp itself, from the weights", extra);
     if (checked != APSP_OK)
         return checked;
-    program_release(&d->kernels);
+    if (take_kept(d, options))
+        return APSP_OK;
+    keep_current(d);
     snprintf(d->kernels.options, sizeof d->kernels.options, "%s", options);
     apsp_status status = compile(d, error);
     if (status == APSP_OK)
@@ -171,20 +201,31 @@ apsp_status program_prepare(backend_device *d, apsp_error *error) {
 }
 
 apsp_status program_set_form(backend_device *d, const kernel_form *form, apsp_error *error) {
-    if (form->dtype != APSP_INT32)
-        return fail(error, APSP_ERR_USAGE, "the OpenCL backend has no %s kernels yet",
-                    apsp_dtype_name(form->dtype));
-    d->negative = form->negative != 0;
+    if (form->dtype != d->dtype) /* layout_plan fitted the parameters and buffers to d->dtype */
+        return fail(error, APSP_ERR_INTERNAL, "%s: a %s solve planned, %s kernels asked for",
+                    d->name, apsp_dtype_name(d->dtype), apsp_dtype_name(form->dtype));
+    /* +inf absorbs every finite sum: the floating-point kernels have one form. */
+    int floating = form->dtype == APSP_FLOAT32 || form->dtype == APSP_FLOAT64;
+    d->negative = !form->negative || floating ? NEGATIVE_NONE
+                  : form->bound > 0           ? NEGATIVE_BOUNDED
+                                              : NEGATIVE_EXACT;
+    d->bound = form->bound;
     return program_prepare(d, error);
 }
 
 void program_release(cl_kernels *k) {
     cl_kernel kernels[] = {k->col_copy, k->phase1, k->phase2, k->phase3,
-                           k->pad,      k->stream, k->scatter};
+                           k->pad,      k->stream, k->scatter, k->unreachable};
     for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++)
         if (kernels[i])
             clReleaseKernel(kernels[i]);
     if (k->program)
         clReleaseProgram(k->program);
     memset(k, 0, sizeof *k);
+}
+
+void program_release_all(backend_device *d) {
+    program_release(&d->kernels);
+    for (size_t i = 0; i < KEPT_PROGRAMS; i++)
+        program_release(&d->kept[i]);
 }

@@ -98,7 +98,7 @@ static const cl_band *band_of(const backend_device *d, size_t row) {
  * columns of its rows, transposed by fw_col_panel. */
 apsp_status rounds_first_panels(backend_device *d, size_t round, apsp_error *error) {
     const cl_layout *l = &d->layout;
-    const size_t tile = l->geometry.tile, row_bytes = l->geometry.n * sizeof(cl_int);
+    const size_t tile = l->geometry.tile, row_bytes = l->geometry.n * layout_cell_bytes(d);
     const size_t pivot = round * tile;
     const cl_band *pivot_band = band_of(d, pivot);
     if (pivot_band) {
@@ -140,6 +140,7 @@ apsp_status rounds_close_pivot(backend_device *d, size_t round, apsp_error *erro
     SET_ARG(phase1, "phase1", 1, col_panel);
     SET_ARG(phase1, "phase1", 2, n);
     SET_ARG(phase1, "phase1", 3, r);
+    SET_ARG(phase1, "phase1", 4, d->cycle);
     size_t pivot_local[2] = {(size_t)p->pivot_items, (size_t)p->pivot_items};
     apsp_status status = enqueue(d, phase1, pivot_local, pivot_local, step_event(d, STEP_PHASE1),
                                  "phase1", round, error);
@@ -189,7 +190,7 @@ static apsp_status relax_band(backend_device *d, size_t round, const cl_band *ba
     const kernel_params *p = &d->params;
     const size_t block_rows = (size_t)(p->group_rows * p->thread_rows);
     const size_t block_cols = (size_t)(p->group_cols * p->thread_cols);
-    const size_t row_bytes = d->layout.geometry.n * sizeof(cl_int);
+    const size_t row_bytes = d->layout.geometry.n * layout_cell_bytes(d);
     size_t begin = row_begin > band->row0 ? row_begin - band->row0 : 0;
     size_t end = row_end < band->row0 + band->rows ? row_end - band->row0 : band->rows;
     cl_mem rows = band->buffer, part = NULL;

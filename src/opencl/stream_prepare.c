@@ -164,6 +164,18 @@ static apsp_status prepare_layout(backend_device *d, const solve_geometry *g, ap
 apsp_status stream_prepare(backend_device *d, const solve_geometry *g, stream_shape *shape,
                            apsp_error *error) {
     cl_stream *s = &d->stream;
+    /* The blocks' host copies and padding are int32 (stream.c); the wider types must fit the
+     * device. */
+    if (g->dtype != APSP_INT32) {
+        char need[32], have[32];
+        return fail(
+            error, APSP_ERR_TOO_LARGE,
+            "V = %zu: the %s distance matrix needs %s and does not fit %s (%s); streaming "
+            "from host memory runs int32 distances only",
+            g->vertices, apsp_dtype_name(g->dtype),
+            format_bytes((uint64_t)g->n * g->n * apsp_dtype_size(g->dtype), need, sizeof need),
+            d->name, format_bytes(layout_memory(d, NULL), have, sizeof have));
+    }
     /* Too large for the host is the first thing to say, in the reader's words. */
     apsp_status status = matrix_fits_memory(g->vertices, error);
     if (status == APSP_OK)

@@ -85,6 +85,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     char defines[768];
-    printf("%s%s%s\n", kernel_defines(&p, defines, sizeof defines), *extra ? " " : "", extra);
+    printf("%s%s%s\n", kernel_defines(&p, APSP_INT32, defines, sizeof defines), *extra ? " " : "",
+           extra);
     return 0;
 }
