@@ -172,8 +172,10 @@ apsp_status program_prepare(backend_device *d, apsp_error *error) {
     char options[sizeof d->kernels.options], defines[768];
     const char *extra = d->options->build_options;
     kernel_defines(&d->params, d->dtype, defines, sizeof defines);
-    if (d->negative) { /* only then: the options of graphs without negative weights stay as they
-                          were */
+    /* Only then: the options of graphs without negative weights stay as they were. A plan for a
+     * floating-point solve may come before its set_form, after an integer solve's. */
+    int floating = d->dtype == APSP_FLOAT32 || d->dtype == APSP_FLOAT64;
+    if (d->negative && !floating) {
         size_t used = strlen(defines);
         snprintf(defines + used, sizeof defines - used, " -DNEGATIVE=%d", d->negative);
     }
@@ -214,7 +216,7 @@ apsp_status program_set_form(backend_device *d, const kernel_form *form, apsp_er
 }
 
 void program_release(cl_kernels *k) {
-    cl_kernel kernels[] = {k->col_copy, k->phase1, k->phase2, k->phase3,
+    cl_kernel kernels[] = {k->col_copy, k->phase1, k->phase2,  k->phase3,
                            k->pad,      k->stream, k->scatter, k->unreachable};
     for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++)
         if (kernels[i])
