@@ -96,7 +96,7 @@ inline DIST16 relax_float16(DIST16 c, DIST16 a, DIST16 b) {
 }
 #define RELAX(c, a, b) relax_float((c), (a), (b))
 #define RELAX16(c, a, b) relax_float16((c), (a), (b))
-#elif NEGATIVE
+#elif NEGATIVE == 1
 #define FLOOR_OF(x) ((x) == INF ? INF : -INF)
 #define RELAX(c, a, b) min((c), max((a) + (b), max(FLOOR_OF(a), FLOOR_OF(b))))
 #define FLOOR16_OF(x) select((DIST16)(-INF), (DIST16)(INF), (x) == (DIST16)(INF))
@@ -104,6 +104,25 @@ inline DIST16 relax_float16(DIST16 c, DIST16 a, DIST16 b) {
 #else
 #define RELAX(c, a, b) min((c), (a) + (b))
 #define RELAX16(c, a, b) min((c), (a) + (b))
+#endif
+
+/* The bounded negative form (NEGATIVE = 2), which the host picks for one device holding the
+ * whole matrix when the weights are small enough: (V + n - 1) * |w| < INF. Phases 2 and 3 then
+ * keep the plain add-min, letting INF absorb a negative weight: INF is just a very long edge, and
+ * the solve finds the exact shortest paths of the complete graph whose missing edges weigh INF.
+ * A real path is at most (V - 1) |w| long, one over a missing edge at least INF - (V - 2) |w|,
+ * so the two stay apart, and fw_unreachable turns every distance above the bound (V - 1) |w|
+ * back into INF at the end. Every value is the length of a walk between -INF and INF, and the
+ * sum of two never overflows, as long as no negative cycle is met: phase 1 closes the pivot block
+ * in the exact negative form (PIVOT_RELAX), and when its diagonal comes out negative (the first
+ * negative cycle is closed in the round of its highest vertex) records the vertex in *cycle and
+ * hands on a pivot block of INF instead, so that no later step walks around the cycle; the host
+ * then reports the cycle. */
+#if NEGATIVE == 2 && !FLOAT_DIST
+#define PIVOT_RELAX(c, a, b) min((c), max((a) + (b), max(FLOOR_OF_PIVOT(a), FLOOR_OF_PIVOT(b))))
+#define FLOOR_OF_PIVOT(x) ((x) == INF ? INF : -INF)
+#else
+#define PIVOT_RELAX(c, a, b) RELAX(c, a, b)
 #endif
 
 /* Derived sizes. */
@@ -172,9 +191,17 @@ fw_col_panel(__global const DIST *band, __global DIST *col_panel, int n, int row
  * the parity of k so that one barrier per step suffices. Splitting k into a * PIVOT_ITEMS + t,
  * with a unrolled, keeps every register index a compile-time constant. */
 __kernel __attribute__((reqd_work_group_size(PIVOT_ITEMS, PIVOT_ITEMS, 1))) void
-fw_phase1(__global DIST *row_panel, __global DIST *col_panel, int n, int r) {
+fw_phase1(__global DIST *row_panel, __global DIST *col_panel, int n, int r,
+          __global int *cycle) {
     __local DIST row_k[2][TILE], col_k[2][TILE];
     const int tx = get_local_id(0), ty = get_local_id(1);
+#if NEGATIVE == 2
+    __local int cycle_here; /* some diagonal cell of the closed block is negative */
+    if (tx == 0 && ty == 0)
+        cycle_here = 0; /* the barriers of the closure publish it */
+#else
+    (void)cycle;
+#endif
     __global DIST *pivot = row_panel + r * TILE; /* pitch n */
 
     DIST cell[PIVOT_CELLS][PIVOT_CELLS];
@@ -207,9 +234,28 @@ fw_phase1(__global DIST *row_panel, __global DIST *col_panel, int n, int r) {
             for (int i = 0; i < PIVOT_CELLS; i++)
 #pragma unroll
                 for (int j = 0; j < PIVOT_CELLS; j++)
-                    cell[i][j] = RELAX(cell[i][j], ck[i], rk[j]);
+                    cell[i][j] = PIVOT_RELAX(cell[i][j], ck[i], rk[j]);
         }
     }
+#if NEGATIVE == 2
+#pragma unroll
+    for (int a = 0; a < PIVOT_CELLS; a++)
+#pragma unroll
+        for (int b = 0; b < PIVOT_CELLS; b++) {
+            const int i = ty + a * PIVOT_ITEMS, j = tx + b * PIVOT_ITEMS;
+            if (i == j && cell[a][b] < 0) {
+                atomic_or(&cycle_here, 1);
+                atomic_min(cycle, r * TILE + i);
+            }
+        }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (cycle_here)
+#pragma unroll
+        for (int a = 0; a < PIVOT_CELLS; a++)
+#pragma unroll
+            for (int b = 0; b < PIVOT_CELLS; b++)
+                cell[a][b] = INF;
+#endif
     __global DIST *pivot_t = col_panel + r * TILE; /* pitch n, transposed */
 #pragma unroll
     for (int a = 0; a < PIVOT_CELLS; a++)
@@ -592,3 +638,11 @@ __kernel void fw_scatter(__global int *band, int n, int row0, int rows, __global
 }
 
 #endif /* INT32_DIST */
+
+/* The bounded negative form's last step (NEGATIVE = 2, above): every distance above the bound,
+ * which only a path over a missing edge reaches, is unreachable. One work-item per cell. */
+__kernel void fw_unreachable(__global DIST *band, const DIST bound) {
+    const size_t i = get_global_id(0);
+    if (band[i] > bound)
+        band[i] = INF;
+}

@@ -211,17 +211,21 @@ static inline void *apsp_matrix_row_cells(const apsp_matrix *m, size_t i) {
 }
 
 /* A graph as an edge list, struct-of-arrays: edge e goes from source[e] to target[e] with weight
- * weight[e]. Vertices are 0-based, below `vertices`. Weights are int64 so that a wide weight
- * survives reading; apsp_graph_to_matrix applies today's rule (below). Every reader produces one;
- * a program may also build one with apsp_graph_create and apsp_graph_append. Repeated edges and
- * self-loops are kept as they are: the conversion decides what they mean. */
+ * weight[e] (integer weights) or real_weight[e] (real ones): exactly one of the two arrays is in
+ * use, the other NULL. Vertices are 0-based, below `vertices`. Integer weights are int64 so that a
+ * wide weight survives reading; the conversion (apsp_graph_to_matrix_typed) applies the rule of
+ * the distances' type. A reader makes the weights real when a value is not a whole number of
+ * int64 ("1.5"); whole values ("2", "2.0") stay integers. Every reader produces one; a program
+ * may also build one with apsp_graph_create and apsp_graph_append / apsp_graph_append_real.
+ * Repeated edges and self-loops are kept as they are: the conversion decides what they mean. */
 typedef struct apsp_graph {
     size_t vertices;
     size_t edges;
     size_t capacity; /* edges the arrays have room for */
     int32_t *source;
     int32_t *target;
-    int64_t *weight;
+    int64_t *weight;     /* integer weights; NULL when they are real */
+    double *real_weight; /* real weights; NULL when they are integers */
 } apsp_graph;
 
 /* An empty graph of `vertices` vertices (at most INT32_MAX) with room for `capacity` edges (0 is
@@ -235,32 +239,46 @@ APSP_EXPORT apsp_status apsp_graph_reserve(apsp_graph *graph, size_t edges, apsp
  * (apsp_graph_to_matrix), not here. */
 APSP_EXPORT apsp_status apsp_graph_append(apsp_graph *graph, int32_t source, int32_t target,
                                           int64_t weight, apsp_error *error);
+/* The same with a real weight: the graph's weights become real (those already there converted
+ * to double) if they were not. A weight that is not finite is refused by the conversion. */
+APSP_EXPORT apsp_status apsp_graph_append_real(apsp_graph *graph, int32_t source, int32_t target,
+                                               double weight, apsp_error *error);
 
 /* apsp_graph_transform's flags, as SciPy's csgraph `directed=False` and `unweighted=True`. */
 enum {
     APSP_GRAPH_UNDIRECTED = 1, /* each edge also the other way (self-loops once) */
-    APSP_GRAPH_UNWEIGHTED = 2, /* every weight 1 */
+    APSP_GRAPH_UNWEIGHTED = 2, /* every weight 1 (integer weights again, also after real ones) */
 };
 APSP_EXPORT apsp_status apsp_graph_transform(apsp_graph *graph, unsigned flags, apsp_error *error);
 
-/* The padded distance matrix of the graph, before solving: 0 on the diagonal (self-loops are
- * ignored), the least weight of the edges i -> j (repeated edges keep the least), APSP_INF where
- * there is none. Refuses (APSP_ERR_USAGE, naming the edge) endpoints outside [0, V) and weights
- * outside the rule: (V - 1) * |w| < APSP_INF (negative weights allowed), so that no distance can
- * reach the unreachable marker or its negative; and a V whose matrix does not fit memory
- * (APSP_ERR_TOO_LARGE). */
+/* The padded int32 distance matrix of the graph, before solving: 0 on the diagonal (self-loops
+ * are ignored), the least weight of the edges i -> j (repeated edges keep the least), APSP_INF
+ * where there is none. Refuses (APSP_ERR_USAGE, naming the edge) endpoints outside [0, V) and
+ * weights outside the rule: (V - 1) * |w| < APSP_INF (negative weights allowed), so that no
+ * distance can reach the unreachable marker or its negative; and a V whose matrix does not fit
+ * memory (APSP_ERR_TOO_LARGE). apsp_graph_to_matrix_typed with APSP_INT32. */
 APSP_EXPORT apsp_status apsp_graph_to_matrix(const apsp_graph *graph, apsp_matrix **out,
                                              apsp_error *error);
+/* The same into a matrix of any element type, each with its rule for the weights (a weight
+ * outside it refused naming the edge): int32 (V - 1) * |w| < APSP_INF; int64 (V - 1) * |w| <
+ * APSP_INF64; both whole numbers only (a real graph's weights must have whole values); float32
+ * and float64 any finite weight (float32: within its range), rounded to the type. */
+APSP_EXPORT apsp_status apsp_graph_to_matrix_typed(const apsp_graph *graph, apsp_dtype dtype,
+                                                   apsp_matrix **out, apsp_error *error);
+/* The narrowest element type the graph's weights fit, as the apsp command picks it by default:
+ * int32 for integer weights within its rule (above), else int64 within its rule, else (real
+ * weights, or integers too wide even for int64) float64. */
+APSP_EXPORT apsp_dtype apsp_graph_dtype(const apsp_graph *graph);
 
 /* File formats. Input: hw3, dimacs, mtx, edgelist; output: hw3, npy, text. */
 typedef enum apsp_format {
     APSP_FORMAT_AUTO = 0, /* by the file's extension (apsp_format_for) */
     APSP_FORMAT_HW3,      /* the course's binary format (below); the default */
     APSP_FORMAT_DIMACS,   /* DIMACS shortest-path .gr: "p sp V E", "a u v w" (1-based), "c ..." */
-    APSP_FORMAT_MTX,      /* Matrix Market coordinate: integer, real (integral values) or pattern;
-                             general or symmetric; 1-based; entry (i, j, w) is the edge i -> j */
+    APSP_FORMAT_MTX,      /* Matrix Market coordinate: integer, real or pattern; general or
+                             symmetric; 1-based; entry (i, j, w) is the edge i -> j */
     APSP_FORMAT_EDGELIST, /* text "u v" or "u v w" per line, 0-based; # and % comment lines */
-    APSP_FORMAT_NPY,      /* output: NumPy .npy, int32 (V, V), C order */
+    APSP_FORMAT_NPY,      /* output: NumPy .npy of the matrix's type (V, V), C order */
     APSP_FORMAT_TEXT,     /* output: V lines of V numbers, "inf" for unreachable */
 } apsp_format;
 
@@ -278,13 +296,20 @@ typedef struct apsp_read_options {
     apsp_format format; /* APSP_FORMAT_AUTO: by the extension (hw3 for "-") */
     size_t vertices;    /* edgelist: V, every id below it; 0: the largest id + 1 */
     unsigned flags;     /* APSP_GRAPH_UNDIRECTED, APSP_GRAPH_UNWEIGHTED (weights then unchecked) */
+    /* The distances the graph is read for, which decide the weights accepted. dtype_auto 0:
+     * `dtype`'s rule (apsp_graph_to_matrix_typed; APSP_INT32, the default, is the hw3 rule, and
+     * only the floating-point types take fractional weights). dtype_auto 1: whatever
+     * apsp_graph_dtype can pick: integers within int64's rule, any finite fractional value. */
+    apsp_dtype dtype;
+    int dtype_auto;
 } apsp_read_options;
 APSP_EXPORT void apsp_read_options_init(apsp_read_options *options);
 
 /* Reads a graph in any input format. "-" is standard input (which is left open). The readers are
  * strict: every malformed input is refused (APSP_ERR_INPUT) with one line that names the file and
- * the line (text formats) or byte offset (hw3); so are weights outside apsp_graph_to_matrix's
- * rule, at their line. Options may be NULL (the defaults). */
+ * the line (text formats) or byte offset (hw3); so are weights the options' type does not take,
+ * at their line, and "inf" and "nan". DIMACS weights are integers; Matrix Market real and edge
+ * list weights may be fractional ("1.5", "2e-3"). Options may be NULL (the defaults). */
 APSP_EXPORT apsp_status apsp_read_graph(const char *path, const apsp_read_options *options,
                                         apsp_graph **out, apsp_error *error);
 
@@ -310,14 +335,21 @@ typedef struct apsp_report {
     size_t stream_rows;         /* rows per block */
     uint64_t stream_bytes_up;   /* host to device, every transfer of the solve */
     uint64_t stream_bytes_down; /* device to host */
+    /* apsp_solver_solve_paths: the predecessor derivation's seconds (on a device: its kernels and
+     * the download of the predecessors), and where it ran (1: on the solve's devices, 0: on the
+     * host threads). */
+    double paths_seconds;
+    int paths_on_device;
 } apsp_report;
 
 /* Replaces every distance by the shortest-path distance, in place. The matrix is checked before
  * it is changed (APSP_ERR_USAGE naming the first problem): the geometry apsp_matrix_create
  * gives, distances -APSP_INF < d <= APSP_INF with 0 on the diagonal and APSP_INF in the padding,
- * and (V - 1) * (largest |weight|) < APSP_INF, the readers' rule. A graph with a negative cycle
- * is refused after the solve (APSP_ERR_NEGATIVE_CYCLE, naming a vertex i with d(i,i) < 0); the
- * matrix then holds no distances.
+ * and (V - 1) * (largest |weight|) < APSP_INF, the readers' rule (int64: the same with
+ * APSP_INF64; floating point: no NaN and no -inf, +inf in the padding). A graph with a negative
+ * cycle is refused after the solve (APSP_ERR_NEGATIVE_CYCLE, naming a vertex i with
+ * d(i,i) < 0); the matrix then holds no distances. The pthread backend solves every apsp_dtype;
+ * a backend without kernels for the matrix's type refuses it (APSP_ERR_USAGE).
  * Opens the device, solves and closes it: apsp_solver_create, apsp_solver_solve and
  * apsp_solver_destroy in one call. */
 APSP_EXPORT apsp_status apsp_solve(apsp_matrix *matrix, const apsp_options *options,
@@ -387,9 +419,13 @@ APSP_EXPORT apsp_status apsp_hw3_vertices(const char *path, size_t *vertices, ap
 APSP_EXPORT apsp_status apsp_write_hw3(const char *path, const apsp_matrix *matrix,
                                        apsp_error *error);
 /* Writes the matrix in an output format (hw3, npy or text; AUTO: by the extension), atomically
- * as apsp_write_hw3. npy: NumPy format 1.0, '<i4', shape (V, V), C order, the data 64-byte
- * aligned (numpy.load, also with mmap_mode). text: V lines of V numbers separated by one space,
- * "inf" for unreachable pairs. */
+ * as apsp_write_hw3. npy: NumPy format 1.0 in the matrix's type ('<i4', '<i8', '<f4', '<f8'),
+ * shape (V, V), C order, the data 64-byte aligned (numpy.load, also with mmap_mode). text: V
+ * lines of V numbers separated by one space, "inf" for unreachable pairs, floating-point values
+ * with the digits that read back to the same value (%.9g, %.17g). hw3 is int32: an int64 matrix
+ * is written when every distance fits (finite ones strictly between -APSP_INF and APSP_INF),
+ * else refused (APSP_ERR_OUTPUT naming a pair and its distance) before the file is touched;
+ * floating-point matrices are refused. */
 APSP_EXPORT apsp_status apsp_write_matrix(const char *path, apsp_format format,
                                           const apsp_matrix *matrix, apsp_error *error);
 
@@ -460,9 +496,13 @@ APSP_EXPORT void apsp_row_writer_abort(apsp_row_writer *writer); /* accepts NULL
  * pred: count rows of V int32, row-major (row r is source first + r). An edge (k, j) is tight
  * for source i when d(i,k) + w(k,j) = d(i,j); the predecessors follow tight edges and form a
  * valid shortest-path tree also with zero-weight cycles and repeated edges (the least weight
- * counts); self-loops are ignored. On `threads` host threads (0: one per core), O(V E) work:
- * non-negative weights by vectors of 16 sources over the in-edges, negative ones (no negative
- * cycle) by a search per source. Refuses (APSP_ERR_USAGE) a graph and matrix of different V,
+ * counts); self-loops are ignored. The distances may be of any element type (an integer graph
+ * for the integer types; real weights only for float32 and float64, whose edges are tight within
+ * 4 V epsilon of the type, relative: apsp_predecessors_csr takes a tolerance of its own). On
+ * `threads` host threads (0: one per core), O(V E) work: int32 distances and non-negative weights
+ * by vectors of 16 sources over the in-edges, anything else (negative weights without a negative
+ * cycle, the other types) by a search per source. Refuses (APSP_ERR_USAGE) a graph and matrix of
+ * different V,
  * edges outside [0, V), a diagonal that is not 0, and distances the graph contradicts: a vertex
  * at a finite distance that no path of that length reaches, or (checked against every edge when
  * the weights are non-negative) an edge that makes a path shorter. */
@@ -488,6 +528,18 @@ APSP_EXPORT apsp_status apsp_predecessors_csr(const apsp_matrix *distances, cons
  * target into path (room for `vertices`), their number in *length; 0 when the target is
  * unreachable, 1 when it is the source. Refuses (APSP_ERR_USAGE) a vertex outside [0, V) and a
  * row whose predecessors do not lead back to the source. */
+/* Solves the matrix (as apsp_solver_solve) and derives the predecessors of every source into
+ * pred (V x V int32, row-major), from `graph`, the edge list the matrix was made of
+ * (apsp_graph_to_matrix). When every weight is 0 <= w < APSP_INF and the zero-weight edges (no
+ * self-loops) form no cycle, the predecessor of j is the least k whose edge (k, j) is tight, on
+ * every backend: on OpenCL devices it is derived where the distances are, before they are
+ * dropped; the pthread backend and a streamed solve derive it with apsp_predecessors, which
+ * takes the same edge. Otherwise (negative weights, zero-weight cycles) apsp_predecessors
+ * derives it on the host threads after the solve. Refuses (APSP_ERR_USAGE) what apsp_solver_solve
+ * and apsp_predecessors refuse. The report says where and how long (paths_seconds). */
+APSP_EXPORT apsp_status apsp_solver_solve_paths(apsp_solver *solver, apsp_matrix *matrix,
+                                                const apsp_graph *graph, int32_t *pred,
+                                                apsp_report *report, apsp_error *error);
 APSP_EXPORT apsp_status apsp_path(const int32_t *pred_row, size_t vertices, size_t source,
                                   size_t target, int32_t *path, size_t *length, apsp_error *error);
 

@@ -51,7 +51,7 @@ typedef struct solve_geometry {
  * the sender, reused two rounds later once every receiver has taken it) and the sender's event
  * for its arrival there (NULL: it is there already). */
 typedef struct panel_handoff {
-    const void *host; /* cells of the solve's dtype */
+    const void *host; /* cells of the solve's element type */
     void *ready;
     backend_device *sender; /* receivers of its backend tell it when they have taken it */
 } panel_handoff;
@@ -114,7 +114,23 @@ typedef struct backend_stream {
 typedef struct kernel_form {
     apsp_dtype dtype;
     int negative;
+    /* Integer types, one device holding the whole matrix: (V - 1) * the largest |weight| when
+     * (V + n - 1) times it stays below the type's INF (n: the padded size), else 0. Within that
+     * bound a backend may keep the add-min and treat INF as a long edge (cl/fw.cl: the bounded
+     * negative form): every path over a missing edge is longer than the bound. */
+    int64_t bound;
 } kernel_form;
+
+/* The graph's in-edges for the predecessor derivation on a device (src/paths/tight_csr.c): the
+ * edges into vertex j are source[start[j] .. start[j + 1]) with their least weights, in increasing
+ * order of source; every weight 0 <= w < APSP_INF and no cycle of zero-weight edges, so the
+ * first tight in-edge is a valid predecessor (include/apsp.h: apsp_solver_solve_paths). */
+typedef struct paths_csr {
+    size_t vertices, edges;
+    int32_t *start; /* vertices + 1 */
+    int32_t *source;
+    int32_t *weight;
+} paths_csr;
 
 typedef struct apsp_backend_impl {
     apsp_backend_kind kind; /* its name is apsp_backend_name(kind) */
@@ -161,6 +177,16 @@ typedef struct apsp_backend_impl {
     apsp_status (*load_graph)(backend_device *device, const apsp_graph *graph, apsp_error *error);
     apsp_status (*store_rows)(backend_device *device, apsp_rows_fn rows, void *context,
                               apsp_error *error);
+    /* Optional (NULL: the host derives them): after store, while the rows are still on the
+     * device, the predecessors of the device's real rows into their rows of pred (V x V int32,
+     * row-major), the first tight in-edge of each vertex in the CSR's order. *untight becomes
+     * nonzero when some vertex at a finite distance had no tight in-edge (distances that are
+     * not the graph's: the caller derives on the host, which says what is wrong). */
+    apsp_status (*derive_predecessors)(backend_device *device, const paths_csr *csr, int32_t *pred,
+                                       int *untight, apsp_error *error);
+    /* With derive_predecessors: what it needs that lasts (its program), made before the load so
+     * that the set-up time counts it, not the derivation's. */
+    apsp_status (*prepare_predecessors)(backend_device *device, apsp_error *error);
     /* Waits for everything queued, also after a failure: a device may be reading another's
      * pinned panel, so every device drains before any unloads. */
     void (*drain)(backend_device *device);

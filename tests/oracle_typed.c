@@ -2,6 +2,7 @@
 #include "oracle_typed.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 void oracle_floyd_warshall_i64(int64_t *d, size_t v) {
@@ -65,12 +66,22 @@ void oracle_floyd_warshall_i64(int64_t *d, size_t v) {
         free(pivot);                                                                               \
     } while (0)
 
+/* A round depth of 0 would never advance. */
+static void check_tile(size_t tile) {
+    if (tile == 0) {
+        fprintf(stderr, "oracle_blocked: tile 0 (pass the depth the backend reports)\n");
+        abort();
+    }
+}
+
 void oracle_blocked_f64(double *d, size_t v, size_t tile) {
+    check_tile(tile);
     for (size_t p = 0; p < v; p += tile)
         BLOCKED_ROUND(double, d, v, p, p + tile < v ? p + tile : v);
 }
 
 void oracle_blocked_f32(float *d, size_t v, size_t tile) {
+    check_tile(tile);
     for (size_t p = 0; p < v; p += tile)
         BLOCKED_ROUND(float, d, v, p, p + tile < v ? p + tile : v);
 }

@@ -199,24 +199,27 @@ def check_failures(apsp, work, example):
         ("trailing-edge", hw3(3, 2, good_edges), "trailing garbage"),
         ("src-out-of-range", hw3(3, 3, good_edges[:2] + [(3, 0, 1)]), "edge 2"),
         ("dst-negative", hw3(3, 3, [(0, -1, 1)] + good_edges[1:]), "edge 0"),
-        ("weight-negative", hw3(3, 3, [(0, 1, -536870912)] + good_edges[1:]), "too negative"),
-        ("weight-too-large", hw3(3, 1, [(0, 1, 536870912)]), "weight 536870912"),
     ]
-    cases = [(name, write(name, data), EXIT_INPUT, [name, expect])
+    cases = [(name, write(name, data), EXIT_INPUT, [name, expect], [])
              for name, data, expect in bad_inputs]
-    cases.append(("missing-input", os.path.join(inputs, "nope.bin"), EXIT_INPUT, ["nope.bin"]))
-    cases.append(("directory-input", inputs, EXIT_INPUT, ["directory"]))
+    # Weights past int32's rule are int64 distances unless --dtype=int32 keeps the hw3 rule.
+    for name, data, expect in [
+            ("weight-negative", hw3(3, 3, [(0, 1, -536870912)] + good_edges[1:]), "too negative"),
+            ("weight-too-large", hw3(3, 1, [(0, 1, 536870912)]), "weight 536870912")]:
+        cases.append((name, write(name, data), EXIT_INPUT, [name, expect], ["--dtype=int32"]))
+    cases.append(("missing-input", os.path.join(inputs, "nope.bin"), EXIT_INPUT, ["nope.bin"], []))
+    cases.append(("directory-input", inputs, EXIT_INPUT, ["directory"], []))
     cases.append(("too-large", write("too-large", hw3(2147483647, 0, [])), EXIT_MEMORY,
-                  ["V = 2147483647"]))
+                  ["V = 2147483647"], []))
 
     previous = b"an existing output that a failed run must leave alone\n" * 10
-    for name, path, code, expect in cases:
+    for name, path, code, expect, options in cases:
         for existing in (False, True):
             out = os.path.join(out_dir, "result.bin")
             if existing:
                 with open(out, "wb") as f:
                     f.write(previous)
-            p = apsp.run([path, out])
+            p = apsp.run(options + [path, out])
             what = "%s%s" % (name, " over an existing output" if existing else "")
             check(p.returncode == code, "%s: expected exit %d, %s" % (what, code, describe(p)))
             check(one_error_line(p), "%s: not one 'apsp: ' line: %r" % (what, p.stderr))
@@ -467,9 +470,9 @@ def check_negative(apsp, work):
           "cycle (as SciPy's directed=False): %s" % describe(p))
 
     deep = graph("deep.txt", "0 1 -536870912\n1 2 1\n")
-    p = apsp.run([deep, "/dev/null"])
+    p = apsp.run(["--dtype=int32", deep, "/dev/null"])
     check(p.returncode == EXIT_INPUT and b"line 1" in p.stderr and b"too negative" in p.stderr,
-          "a weight below -(INF - 1) / (V - 1): %s" % describe(p))
+          "--dtype=int32: a weight below -(INF - 1) / (V - 1): %s" % describe(p))
     p = apsp.run(["--help"], solve=False)
     check(b"7 negative cycle" in p.stdout, "--help names exit code 7")
 

@@ -11,7 +11,8 @@ cd "$(dirname "$0")/.."
 # Open MPI: apsp-mpi and its tests.
 bash tools/install-packages.sh build-essential meson ninja-build pkg-config python3 \
     ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo oclgrind clang-14 libclc-14 \
-    python3-numpy python3-scipy python3-networkx libopenmpi-dev openmpi-bin
+    python3-numpy python3-scipy python3-networkx libopenmpi-dev openmpi-bin \
+    python3-venv python3-pip python3-dev
 
 werror=false
 [ "${APSP_WERROR:-0}" = 1 ] && werror=true

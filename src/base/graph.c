@@ -1,44 +1,29 @@
-/* The edge list every reader produces, and the padded matrix made from it. */
-#include "base/graph.h"
+/* The edge list every reader produces: growing it, real weights, its transforms. The matrix made
+ * from it and the weight rules are graph_matrix.c's. */
 #include "base/error.h"
 #include "base/fault.h"
-#include "base/parallel.h"
+#include "base/graph.h"
 
-#include <inttypes.h>
-#include <stdatomic.h>
-#include <stdio.h>
 #include <stdlib.h>
 
-enum {
-    FIRST_CAPACITY = 1024,
-    PARALLEL_EDGES = 1 << 18, /* fewer edges are checked and placed on one thread */
-};
+enum { FIRST_CAPACITY = 1024 };
 
-weight_rule weight_rule_for(size_t vertices) {
-    weight_rule rule = {-INT32_MAX, INT32_MAX};
-    if (vertices > 1)
-        rule.most = (APSP_INF - 1) / (int64_t)(vertices - 1);
-    if (vertices == 0)
-        rule.most = INT64_MAX;
-    rule.least = vertices == 0 ? INT64_MIN : vertices == 1 ? INT32_MIN : -rule.most;
-    return rule;
-}
-
-const char *weight_problem(int64_t w, size_t vertices, char *buf, size_t size) {
-    weight_rule rule = weight_rule_for(vertices);
-    if (w < rule.least || w > rule.most)
-        snprintf(buf, size,
-                 "weight %" PRId64 " is too %s: with V = %zu, weights outside [%" PRId64
-                 ", %" PRId64 "] could give distances that reach the unreachable marker %d",
-                 w, w < 0 ? "negative" : "large", vertices, rule.least, rule.most, APSP_INF);
-    else
-        return NULL;
-    return buf;
+uint64_t graph_largest_weight(const apsp_graph *g) {
+    if (g->real_weight)
+        return UINT64_MAX;
+    uint64_t most = 0;
+    for (size_t e = 0; e < g->edges; e++) {
+        int64_t w = g->weight[e];
+        uint64_t magnitude = w < 0 ? (uint64_t)0 - (uint64_t)w : (uint64_t)w;
+        if (g->source[e] != g->target[e] && magnitude > most)
+            most = magnitude;
+    }
+    return most;
 }
 
 int graph_has_negative(const apsp_graph *g) {
     for (size_t e = 0; e < g->edges; e++)
-        if (g->weight[e] < 0 && g->source[e] != g->target[e])
+        if (graph_weight_real(g, e) < 0 && g->source[e] != g->target[e])
             return 1;
     return 0;
 }
@@ -68,6 +53,7 @@ void apsp_graph_destroy(apsp_graph *graph) {
     free(graph->source);
     free(graph->target);
     free(graph->weight);
+    free(graph->real_weight);
     free(graph);
 }
 
@@ -83,131 +69,115 @@ apsp_status apsp_graph_reserve(apsp_graph *g, size_t edges, apsp_error *error) {
     int32_t *target = source ? apsp_realloc(g->target, edges * sizeof *target) : NULL;
     if (target)
         g->target = target;
-    int64_t *weight = target ? apsp_realloc(g->weight, edges * sizeof *weight) : NULL;
-    if (!weight)
+    int grown = 0;
+    if (target && g->real_weight) {
+        double *real = apsp_realloc(g->real_weight, edges * sizeof *real);
+        if ((grown = real != NULL))
+            g->real_weight = real;
+    } else if (target) {
+        int64_t *weight = apsp_realloc(g->weight, edges * sizeof *weight);
+        if ((grown = weight != NULL))
+            g->weight = weight;
+    }
+    if (!grown)
         return fail(error, APSP_ERR_NO_MEMORY, "out of memory: an edge list of %zu edges", edges);
-    g->weight = weight;
     g->capacity = edges;
     return APSP_OK;
 }
 
+/* Room for one more edge, doubling. */
+static apsp_status make_room(apsp_graph *g, apsp_error *error) {
+    if (g->edges < g->capacity)
+        return APSP_OK;
+    size_t room = g->capacity < FIRST_CAPACITY ? FIRST_CAPACITY : 2 * g->capacity;
+    return apsp_graph_reserve(g, room, error);
+}
+
 apsp_status apsp_graph_append(apsp_graph *g, int32_t source, int32_t target, int64_t weight,
                               apsp_error *error) {
-    if (g->edges == g->capacity) {
-        size_t room = g->capacity < FIRST_CAPACITY ? FIRST_CAPACITY : 2 * g->capacity;
-        apsp_status status = apsp_graph_reserve(g, room, error);
-        if (status != APSP_OK)
-            return status;
-    }
+    apsp_status status = make_room(g, error);
+    if (status != APSP_OK)
+        return status;
     g->source[g->edges] = source;
     g->target[g->edges] = target;
-    g->weight[g->edges] = weight;
+    if (g->real_weight)
+        g->real_weight[g->edges] = (double)weight;
+    else
+        g->weight[g->edges] = weight;
     g->edges++;
     return APSP_OK;
 }
 
-/* Appends each edge the other way round; a self-loop is its own reverse. */
+apsp_status graph_make_real(apsp_graph *g, apsp_error *error) {
+    if (g->real_weight)
+        return APSP_OK;
+    double *real = apsp_malloc((g->capacity ? g->capacity : 1) * sizeof *real);
+    if (!real)
+        return fail(error, APSP_ERR_NO_MEMORY, "out of memory: real weights for %zu edges",
+                    g->capacity);
+    for (size_t e = 0; e < g->edges; e++)
+        real[e] = (double)g->weight[e];
+    free(g->weight);
+    g->weight = NULL;
+    g->real_weight = real;
+    return APSP_OK;
+}
+
+apsp_status apsp_graph_append_real(apsp_graph *g, int32_t source, int32_t target, double weight,
+                                   apsp_error *error) {
+    apsp_status status = graph_make_real(g, error);
+    if (status == APSP_OK)
+        status = make_room(g, error);
+    if (status != APSP_OK)
+        return status;
+    g->source[g->edges] = source;
+    g->target[g->edges] = target;
+    g->real_weight[g->edges] = weight;
+    g->edges++;
+    return APSP_OK;
+}
+
+/* Appends each edge the other way round, with its weight; a self-loop is its own reverse. */
 static apsp_status add_reverse_edges(apsp_graph *g, apsp_error *error) {
     size_t edges = g->edges, loops = 0;
     for (size_t e = 0; e < edges; e++)
         loops += g->source[e] == g->target[e];
     apsp_status status = apsp_graph_reserve(g, 2 * edges - loops, error);
-    for (size_t e = 0; e < edges && status == APSP_OK; e++)
-        if (g->source[e] != g->target[e])
-            status = apsp_graph_append(g, g->target[e], g->source[e], g->weight[e], error);
+    for (size_t e = 0; e < edges && status == APSP_OK; e++) {
+        if (g->source[e] == g->target[e])
+            continue;
+        g->source[g->edges] = g->target[e];
+        g->target[g->edges] = g->source[e];
+        if (g->real_weight)
+            g->real_weight[g->edges] = g->real_weight[e];
+        else
+            g->weight[g->edges] = g->weight[e];
+        g->edges++;
+    }
     return status;
+}
+
+/* Every weight 1: integer weights again, whatever they were. */
+static apsp_status make_unweighted(apsp_graph *g, apsp_error *error) {
+    if (g->real_weight) {
+        int64_t *weight = apsp_malloc((g->capacity ? g->capacity : 1) * sizeof *weight);
+        if (!weight)
+            return fail(error, APSP_ERR_NO_MEMORY, "out of memory: weights for %zu edges",
+                        g->capacity);
+        free(g->real_weight);
+        g->real_weight = NULL;
+        g->weight = weight;
+    }
+    for (size_t e = 0; e < g->edges; e++)
+        g->weight[e] = 1;
+    return APSP_OK;
 }
 
 apsp_status apsp_graph_transform(apsp_graph *g, unsigned flags, apsp_error *error) {
     if (flags & ~(unsigned)(APSP_GRAPH_UNDIRECTED | APSP_GRAPH_UNWEIGHTED))
         return fail(error, APSP_ERR_USAGE, "graph transform: unknown flags 0x%x", flags);
-    if (flags & APSP_GRAPH_UNWEIGHTED)
-        for (size_t e = 0; e < g->edges; e++)
-            g->weight[e] = 1;
-    return flags & APSP_GRAPH_UNDIRECTED ? add_reverse_edges(g, error) : APSP_OK;
-}
-
-/* ---- the matrix ---------------------------------------------------------------------------- */
-
-typedef struct edge_scan {
-    const apsp_graph *g;
-    apsp_matrix *m;
-    weight_rule rule;
-    atomic_size_t first_bad; /* the least index of an edge that breaks a rule; SIZE_MAX: none */
-} edge_scan;
-
-static int edge_ok(const edge_scan *s, size_t e) {
-    const apsp_graph *g = s->g;
-    int32_t n = (int32_t)g->vertices;
-    return g->source[e] >= 0 && g->source[e] < n && g->target[e] >= 0 && g->target[e] < n &&
-           g->weight[e] >= s->rule.least && g->weight[e] <= s->rule.most;
-}
-
-static int check_edges(void *context, size_t begin, size_t end) {
-    edge_scan *s = context;
-    for (size_t e = begin; e < end; e++) {
-        if (edge_ok(s, e))
-            continue;
-        size_t seen = atomic_load(&s->first_bad);
-        while (e < seen && !atomic_compare_exchange_weak(&s->first_bad, &seen, e)) {
-        }
-        break;
-    }
-    return 0;
-}
-
-static apsp_status refuse_edge(const apsp_graph *g, size_t e, apsp_error *error) {
-    char why[256];
-    const char *problem = weight_problem(g->weight[e], g->vertices, why, sizeof why);
-    int32_t bad =
-        g->source[e] < 0 || (size_t)g->source[e] >= g->vertices ? g->source[e] : g->target[e];
-    if (!problem)
-        snprintf(why, sizeof why, "%s vertex %d is out of range [0, %zu)",
-                 bad == g->source[e] ? "source" : "target", bad, g->vertices);
-    return fail(error, APSP_ERR_USAGE, "graph edge %zu: %s", e, problem ? problem : why);
-}
-
-/* Rows [begin, end) get their edges: each slice reads the whole list and keeps the edges that
- * leave its rows, so no two threads write one cell and duplicates keep the least weight. */
-static int place_edges(void *context, size_t begin, size_t end) {
-    const edge_scan *s = context;
-    const apsp_graph *g = s->g;
-    for (size_t e = 0; e < g->edges; e++) {
-        size_t i = (size_t)g->source[e];
-        int32_t j = g->target[e];
-        if (i < begin || i >= end || (int32_t)i == j)
-            continue; /* another slice's row, or a self-loop (the diagonal stays 0) */
-        int32_t *cell = apsp_matrix_row(s->m, i) + j;
-        if (g->weight[e] < *cell)
-            *cell = (int32_t)g->weight[e];
-    }
-    return 0;
-}
-
-apsp_status graph_check(const apsp_graph *g, apsp_error *error) {
-    if (!g || (g->edges > 0 && (!g->source || !g->target || !g->weight)))
-        return fail(error, APSP_ERR_USAGE, "no graph, or a graph without its edge arrays");
-    if (g->vertices == 0 || g->vertices > INT32_MAX)
-        return fail(error, g->vertices ? APSP_ERR_TOO_LARGE : APSP_ERR_USAGE,
-                    "V = %zu: from 1 to %d vertices are supported", g->vertices, INT32_MAX);
-    edge_scan s = {.g = g, .rule = weight_rule_for(g->vertices), .first_bad = SIZE_MAX};
-    parallel_slices(g->edges, g->edges < PARALLEL_EDGES ? 1 : 0, check_edges, &s);
-    if (atomic_load(&s.first_bad) != SIZE_MAX)
-        return refuse_edge(g, atomic_load(&s.first_bad), error);
-    return APSP_OK;
-}
-
-apsp_status apsp_graph_to_matrix(const apsp_graph *g, apsp_matrix **out, apsp_error *error) {
-    *out = NULL;
-    apsp_status status = graph_check(g, error);
-    if (status != APSP_OK)
-        return status;
-    edge_scan s = {.g = g};
-    unsigned threads = g->edges < PARALLEL_EDGES ? 1 : 0;
-    status = apsp_matrix_create(g->vertices, &s.m, error);
-    if (status != APSP_OK)
-        return status;
-    parallel_slices(g->vertices, threads, place_edges, &s);
-    *out = s.m;
-    return APSP_OK;
+    apsp_status status = flags & APSP_GRAPH_UNWEIGHTED ? make_unweighted(g, error) : APSP_OK;
+    if (status == APSP_OK && (flags & APSP_GRAPH_UNDIRECTED))
+        status = add_reverse_edges(g, error);
+    return status;
 }

@@ -1,5 +1,5 @@
-/* The library's own use of the public edge list (apsp_graph): today's rule for weights, kept in
- * one place so that the change that brings int64 distances relaxes it here and nowhere else. */
+/* The library's own use of the public edge list (apsp_graph): the rule each distance type sets
+ * for the weights, kept in one place (graph_matrix.c), and the readers' per-edge steps. */
 #ifndef APSP_GRAPH_H
 #define APSP_GRAPH_H
 
@@ -7,37 +7,76 @@
 
 #include <stddef.h>
 
-/* The weights a graph of `vertices` vertices may carry: |w| <= most with (V - 1) * most <
- * APSP_INF (least = -most), so that every simple path's length lies strictly between -APSP_INF
- * and APSP_INF: no shortest distance reaches the unreachable marker, and the sum of two distances
- * never overflows int32 (with V = 1 every edge is an ignored self-loop: any int32).
- * vertices = 0 means V is not known yet: no bound applies. */
+/* The integer weights a graph of `vertices` vertices may carry for distances of `dtype`:
+ * int32: |w| <= most with (V - 1) * most < APSP_INF; int64: the same below APSP_INF64; so that
+ * every simple path's length lies strictly between minus the unreachable marker and the marker:
+ * no shortest distance reaches it, and the sum of two distances never overflows the type (with
+ * V = 1 every edge is an ignored self-loop: any int32, any int64). The floating-point types take
+ * any integer (it is rounded), and vertices = 0 means V is not known yet: no bound applies. */
 typedef struct weight_rule {
     int64_t least;
     int64_t most;
 } weight_rule;
 
-weight_rule weight_rule_for(size_t vertices);
+weight_rule weight_rule_for(size_t vertices, apsp_dtype dtype);
 
-/* NULL when w obeys the rule for V = vertices; else why not, as a phrase that names w
- * ("weight 5000000 is too large: with V = ...", "weight -5000000 is too negative: ..."), in buf. */
-const char *weight_problem(int64_t w, size_t vertices, char *buf, size_t size);
+/* NULL when w obeys the rule for V = vertices and the type; else why not, as a phrase that names
+ * w ("weight 5000000 is too large: with V = ...", "weight -5000000 is too negative: ..."), in
+ * buf. */
+const char *weight_problem(int64_t w, size_t vertices, apsp_dtype dtype, char *buf, size_t size);
+/* The same for a real weight: not finite, a fraction for an integer type, outside float32's
+ * range, or (a whole value) outside the integer type's rule. */
+const char *real_weight_problem(double w, size_t vertices, apsp_dtype dtype, char *buf,
+                                size_t size);
+
+/* The type whose rule a read with these options applies: the options' dtype, or int64 (the
+ * widest integer rule) for dtype_auto. */
+apsp_dtype read_rule_dtype(const apsp_read_options *options);
+/* Whether a read with these options may keep fractional weights. */
+int read_takes_fractions(const apsp_read_options *options);
+
+/* The largest |weight| of an edge that is no self-loop, for the kernels' bounded negative form
+ * (backend.h: kernel_form); UINT64_MAX for real-valued weights. */
+uint64_t graph_largest_weight(const apsp_graph *graph);
 
 /* Whether some edge that is no self-loop has a negative weight (the kernels' negative form). */
 int graph_has_negative(const apsp_graph *graph);
 
-/* Every edge's endpoints in [0, V) and weight within the rule, and 1 <= V <= INT32_MAX: else
- * APSP_ERR_USAGE naming the first bad edge (what apsp_graph_to_matrix checks first). */
+/* Every edge's endpoints in [0, V) and weight within the type's rule, and 1 <= V <= INT32_MAX:
+ * else APSP_ERR_USAGE naming the first bad edge (what apsp_graph_to_matrix_typed checks first).
+ * graph_check is the int32 check of the paths that read integer weights directly
+ * (apsp_solver_solve_graph): it also refuses a graph whose weights are stored as real. */
+apsp_status graph_check_typed(const apsp_graph *graph, apsp_dtype dtype, apsp_error *error);
 apsp_status graph_check(const apsp_graph *graph, apsp_error *error);
+
+/* The weights become real (those there converted); nothing when they are. */
+apsp_status graph_make_real(apsp_graph *graph, apsp_error *error);
+
+/* Edge e's weight as a double, whichever array holds it. */
+static inline double graph_weight_real(const apsp_graph *g, size_t e) {
+    return g->real_weight ? g->real_weight[e] : (double)g->weight[e];
+}
 
 /* apsp_graph_append with its common case inline: the readers' per-edge step. */
 static inline apsp_status graph_push(apsp_graph *g, int32_t source, int32_t target, int64_t weight,
                                      apsp_error *error) {
-    if (g->edges == g->capacity)
+    if (g->edges == g->capacity || g->real_weight)
         return apsp_graph_append(g, source, target, weight, error);
     g->source[g->edges] = source;
     g->target[g->edges] = target;
     g->weight[g->edges] = weight;
+    g->edges++;
+    return APSP_OK;
+}
+
+/* The same for a real weight (apsp_graph_append_real). */
+static inline apsp_status graph_push_real(apsp_graph *g, int32_t source, int32_t target,
+                                          double weight, apsp_error *error) {
+    if (g->edges == g->capacity || !g->real_weight)
+        return apsp_graph_append_real(g, source, target, weight, error);
+    g->source[g->edges] = source;
+    g->target[g->edges] = target;
+    g->real_weight[g->edges] = weight;
     g->edges++;
     return APSP_OK;
 }

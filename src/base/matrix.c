@@ -203,8 +203,7 @@ static int scan_rows(void *context, size_t begin, size_t end) {
     return 0;
 }
 
-/* Cell (i, j) as text, for an error message. */
-static const char *cell_text(const apsp_matrix *m, size_t i, size_t j, char *buf, size_t size) {
+const char *matrix_cell_text(const apsp_matrix *m, size_t i, size_t j, char *buf, size_t size) {
     const void *row = apsp_matrix_row_cells(m, i);
     switch (m->dtype) {
     case APSP_INT32:
@@ -242,7 +241,8 @@ apsp_status matrix_check_shape(const apsp_matrix *m, apsp_error *error) {
     return APSP_OK;
 }
 
-apsp_status matrix_check_cells(const apsp_matrix *m, int *negative, apsp_error *error) {
+apsp_status matrix_check_cells(const apsp_matrix *m, int *negative, uint64_t *most,
+                               apsp_error *error) {
     matrix_scan s = {.m = m, .bad_i = SIZE_MAX};
     pthread_mutex_init(&s.lock, NULL);
     size_t bytes = m->padded * m->stride * apsp_dtype_size(m->dtype);
@@ -253,7 +253,7 @@ apsp_status matrix_check_cells(const apsp_matrix *m, int *negative, apsp_error *
     if (s.bad_i != SIZE_MAX)
         return fail(
             error, APSP_ERR_USAGE, "matrix cell (%zu, %zu) is %s: %s", s.bad_i, s.bad_j,
-            cell_text(m, s.bad_i, s.bad_j, text, sizeof text),
+            matrix_cell_text(m, s.bad_i, s.bad_j, text, sizeof text),
             s.bad_i == s.bad_j                   ? "the diagonal must be 0"
             : s.bad_i >= m->n || s.bad_j >= m->n ? "padding cells must be the unreachable marker"
             : m->dtype == APSP_INT32             ? "distances must lie in (-APSP_INF, APSP_INF]"
@@ -268,6 +268,8 @@ apsp_status matrix_check_cells(const apsp_matrix *m, int *negative, apsp_error *
                     s.max_weight, m->n, m->dtype == APSP_INT32 ? "APSP_INF" : "APSP_INF64",
                     (inf - 1) / (m->n - 1));
     *negative = s.negative;
+    if (most)
+        *most = s.max_weight;
     return APSP_OK;
 }
 

@@ -18,10 +18,16 @@ apsp_status matrix_fits_memory_typed(size_t n, apsp_dtype dtype, apsp_error *err
 apsp_status matrix_check_shape(const apsp_matrix *matrix, apsp_error *error);
 /* Every cell as apsp_solve requires (-INF < d <= INF and (V - 1) * |largest| below INF for the
  * integer types' INF; no NaN and no -inf for floating point; the padding as made); *negative = 1
- * when some distance is negative. */
-apsp_status matrix_check_cells(const apsp_matrix *matrix, int *negative, apsp_error *error);
+ * when some distance is negative, and *most (unless NULL) the largest |distance| off the diagonal
+ * below INF (integers; 0 for floating point). */
+apsp_status matrix_check_cells(const apsp_matrix *matrix, int *negative, uint64_t *most,
+                               apsp_error *error);
 /* After a solve with negative distances: APSP_ERR_NEGATIVE_CYCLE naming the first vertex i with
  * d(i,i) < 0 (a closed walk of negative weight through i), else APSP_OK. */
 apsp_status matrix_check_cycles(const apsp_matrix *matrix, apsp_error *error);
+
+/* Cell (i, j) as text in buf, for a message: integers as they are, float32 with %.9g and float64
+ * with %.17g (the digits that read back to the same value). Returns buf. */
+const char *matrix_cell_text(const apsp_matrix *matrix, size_t i, size_t j, char *buf, size_t size);
 
 #endif

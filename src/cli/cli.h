@@ -16,18 +16,28 @@ typedef struct cli {
     int list_devices;
     int verbose;
     int quiet;
-    int progress_lines; /* --progress: progress as lines, also off a terminal */
-    int stats_json;     /* --stats-json */
-    int show_build;     /* APSP_SHOW_BUILD=1: the log of a successful kernel build too */
-    cli_paths paths;    /* --predecessors, --path */
+    int progress_lines;  /* --progress: progress as lines, also off a terminal */
+    int stats_json;      /* --stats-json */
+    int show_build;      /* APSP_SHOW_BUILD=1: the log of a successful kernel build too */
+    cli_paths paths;     /* --predecessors, --path */
+    apsp_dtype dtype;    /* the distances' type: --dtype's, or the one the weights need */
+    char distances[192]; /* the type and why, for -v */
 } cli;
+
+/* The usage text of apsp --help (usage.c). */
+extern const char cli_usage_text[];
+
+/* The distances' type for the graph (dtype.c): --dtype's (c->read.dtype_auto 0), else the
+ * narrowest the weights fit; with the reason in c->distances. A floating-point type with the hw3
+ * output (int32) is refused here, before the solve. */
+apsp_status cli_pick_dtype(cli *c, const apsp_graph *g, apsp_error *err);
 
 /* A hw3 file (not a stream): its header says V before the edges are read. */
 int cli_input_is_hw3_file(const cli *c);
 
 /* The graph, checked on the solver's devices for its size (a hw3 file's from its header, before
- * its edges are read). */
-apsp_status cli_read_input(const cli *c, apsp_solver *solver, apsp_graph **g, apsp_error *err);
+ * its edges are read), and the distances' type picked for it (cli_pick_dtype). */
+apsp_status cli_read_input(cli *c, apsp_solver *solver, apsp_graph **g, apsp_error *err);
 
 /* Solves the graph and writes OUTPUT (taking `out` over), and the paths when asked for: a binary
  * output as the rows come off the devices, the text output and the paths from the whole

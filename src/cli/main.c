@@ -52,59 +52,6 @@ static int exit_code(apsp_status status) {
     return EXIT_INTERNAL;
 }
 
-static const char usage_text[] =
-    "usage: apsp [OPTIONS] INPUT OUTPUT\n"
-    "       apsp --list-devices\n"
-    "\n"
-    "All-pairs shortest paths of the directed graph in INPUT, written to OUTPUT; '-' is standard\n"
-    "input or output. OUTPUT appears only when the run succeeds. Formats, by the extension or\n"
-    "the options below:\n"
-    "  input   .gr DIMACS shortest paths; .mtx Matrix Market coordinate; .txt .edges .el .tsv\n"
-    "          an edge list 'u v [w]' per line, 0-based, V = largest id + 1; anything else hw3\n"
-    "          (little-endian int32 V, E, then E triples src dst weight)\n"
-    "  output  .npy NumPy int32 V x V; .txt text, V lines of V numbers, 'inf' for no path;\n"
-    "          anything else hw3 (V*V int32, row-major, 1073741823 for no path)\n"
-    "\n"
-    "options:\n"
-    "  --input-format=hw3|dimacs|mtx|edgelist   the input's format, whatever its name\n"
-    "  --output-format=hw3|npy|text             the output's format, whatever its name\n"
-    "  --vertices=N               edge lists: N vertices (ids 0 to N-1); default: largest id + 1\n"
-    "  --undirected               each edge also the other way (SciPy's directed=False)\n"
-    "  --unweighted               every edge of weight 1 (SciPy's unweighted=True)\n"
-    "  --predecessors=FILE        also the V x V predecessor matrix: .npy NumPy int32, else\n"
-    "                             raw int32 like hw3; -9999 for none (SciPy's convention)\n"
-    "  --path=U,V                 print one shortest path U -> V (0-based) on standard output\n"
-    "  --backend=auto|cpu|opencl  auto (default): a GPU if there is one, else CPU threads;\n"
-    "                             opencl: an OpenCL device or an error, never a fallback\n"
-    "  -d, --device=SPEC[,SPEC]   a 0-based index from --list-devices, a type word (gpu, cpu,\n"
-    "                             accelerator, host), a plural (gpus, cpus: every one) or a\n"
-    "                             case-insensitive substring of the device or platform name;\n"
-    "                             several devices share the solve by rows; default:\n"
-    "                             $APSP_DEVICE, else one GPU\n"
-    "  --device-shares=W,W,...    several devices: their shares of the rows, in -d order;\n"
-    "                             default: in proportion to each device's estimated speed\n"
-    "  --list-devices             list every device with its index and exit\n"
-    "  --tile=N                   OpenCL round depth (16, 32, 64, ...); default: per device\n"
-    "  --threads=N                CPU threads; default: all online cores\n"
-    "  --max-buffer-bytes=N       cap on one OpenCL buffer (suffixes K, M, G); default: driver's\n"
-    "  --device-memory=N          cap on what apsp uses of an OpenCL device's memory (K, M, G);\n"
-    "                             a larger matrix streams through one device from host memory;\n"
-    "                             default: $APSP_DEVICE_MEMORY, else the device's global memory\n"
-    "  --kernel-params=NAME=N,... OpenCL kernel parameters over the device's defaults;\n"
-    "                             default: $APSP_KERNEL_PARAMS; --kernel-params=help lists them\n"
-    "  --kernel-cache=DIR|off     where compiled OpenCL kernels are kept between runs; default:\n"
-    "                             $APSP_KERNEL_CACHE, else $XDG_CACHE_HOME/apsp or ~/.cache/apsp\n"
-    "  -q, --quiet                no progress display\n"
-    "  --progress                 progress as a line every few seconds, also off a terminal\n"
-    "  --stats-json               the -v figures as one JSON line on stderr\n"
-    "  -v, --verbose              backend, device, sizes and a timing breakdown on stderr\n"
-    "  -h, --help                 this text\n"
-    "  --version                  the version\n"
-    "\n"
-    "exit codes: 0 success, 1 internal error, 2 usage error, 3 input error (unreadable or\n"
-    "malformed), 4 output error, 5 too large for memory, 6 device error (no such device,\n"
-    "OpenCL failure, kernel build failure), 7 negative cycle (nothing written)\n";
-
 static int usage_error(const char *format, const char *arg) {
     fprintf(stderr, "apsp: ");
     fprintf(stderr, format, arg);
@@ -144,6 +91,7 @@ enum {
     OPT_UNWEIGHTED,
     OPT_PREDECESSORS,
     OPT_PATH,
+    OPT_DTYPE,
 };
 
 /* --input-format, --output-format: a format of that direction. */
@@ -176,6 +124,11 @@ static int apply_format_option(cli *c, int opt, const char *arg) {
         return -1;
     case OPT_UNDIRECTED:
         c->read.flags |= APSP_GRAPH_UNDIRECTED;
+        return -1;
+    case OPT_DTYPE:
+        if (apsp_dtype_parse(arg, &c->read.dtype) != 0)
+            return usage_error("--dtype=%s: expected int32, int64, float32 or float64", arg);
+        c->read.dtype_auto = 0;
         return -1;
     }
     c->read.flags |= APSP_GRAPH_UNWEIGHTED;
@@ -259,7 +212,7 @@ static int apply_option(cli *c, int opt, const char *arg, const char *spelled) {
         c->verbose = 1;
         return -1;
     case 'h':
-        fputs(usage_text, stdout);
+        fputs(cli_usage_text, stdout);
         return EXIT_OK;
     case OPT_VERSION:
         printf("apsp %s\n", apsp_version());
@@ -269,6 +222,7 @@ static int apply_option(cli *c, int opt, const char *arg, const char *spelled) {
     case OPT_VERTICES:
     case OPT_UNDIRECTED:
     case OPT_UNWEIGHTED:
+    case OPT_DTYPE:
         return apply_format_option(c, opt, arg);
     case ':':
         return usage_error("%s needs a value", spelled);
@@ -298,6 +252,7 @@ static int parse_args(int argc, char **argv, cli *c) {
         {"unweighted", no_argument, NULL, OPT_UNWEIGHTED},
         {"predecessors", required_argument, NULL, OPT_PREDECESSORS},
         {"path", required_argument, NULL, OPT_PATH},
+        {"dtype", required_argument, NULL, OPT_DTYPE},
         {"quiet", no_argument, NULL, 'q'},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
@@ -307,6 +262,7 @@ static int parse_args(int argc, char **argv, cli *c) {
     memset(c, 0, sizeof *c);
     apsp_options_init(&c->options);
     apsp_read_options_init(&c->read);
+    c->read.dtype_auto = 1; /* the distances' type follows the weights unless --dtype says */
     opterr = 0;
     int opt, code;
     while ((opt = getopt_long(argc, argv, ":d:qvh", longs, NULL)) != -1)
@@ -452,6 +408,7 @@ static int run(cli *c) {
     size_t vertices = g ? g->vertices : 0;
     apsp_graph_destroy(g);
     times.predecessors = c->paths.seconds;
+    times.distances = c->distances;
     if (status == APSP_OK && c->verbose) {
         report_print(vertices, &report, &times);
         note_missing_platforms(&report);

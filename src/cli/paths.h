@@ -27,6 +27,11 @@ apsp_status paths_check(const cli_paths *p, size_t vertices, apsp_error *error);
 /* After the solve: the predecessors (timed), into p->pred. */
 apsp_status paths_derive(cli_paths *p, const apsp_graph *graph, const apsp_matrix *distances,
                          unsigned threads, apsp_error *error);
+/* The solve with the predecessors: all of them (--predecessors) of int32 distances by
+ * apsp_solver_solve_paths, on the devices where it can; --path's source alone, and the other
+ * types, on the host after the solve. */
+apsp_status paths_solve(cli_paths *p, apsp_solver *solver, const apsp_graph *graph, apsp_matrix *m,
+                        apsp_report *report, unsigned threads, apsp_error *error);
 /* Before OUTPUT's commit (so that a failure here leaves OUTPUT as it was): writes the
  * predecessors. */
 apsp_status paths_commit(cli_paths *p, const apsp_matrix *distances, apsp_error *error);

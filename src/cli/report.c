@@ -37,6 +37,8 @@ void report_print(size_t vertices, const apsp_report *r, const run_times *t) {
             "apsp: backend %s on %s; V = %zu padded to %zu; round depth %d; programs built %d\n",
             r->backend, r->device, vertices, r->padded, r->tile, r->program_builds);
     fprintf(stderr, "apsp: chosen by %s\n", r->choice);
+    if (t->distances)
+        fprintf(stderr, "apsp: distances %s\n", t->distances);
     fprintf(stderr,
             "apsp: read %.3f s, setup %.3f s, upload %.3f s, compute %.3f s (%.2f G relax/s), "
             "download %.3f s, write %.3f s, total %.3f s\n",
@@ -50,8 +52,8 @@ void report_print(size_t vertices, const apsp_report *r, const run_times *t) {
                 r->stream_blocks, r->stream_rows, 1e-9 * (double)r->stream_bytes_up,
                 1e-9 * (double)r->stream_bytes_down);
     if (t->predecessors >= 0)
-        fprintf(stderr, "apsp: predecessors derived in %.3f s on the host (%.1f%% of compute)\n",
-                t->predecessors,
+        fprintf(stderr, "apsp: predecessors derived in %.3f s on the %s (%.1f%% of compute)\n",
+                t->predecessors, r->paths_on_device ? "device" : "host",
                 r->compute_seconds > 0 ? 100.0 * t->predecessors / r->compute_seconds : 0.0);
 }
 
@@ -88,7 +90,8 @@ void report_json(size_t vertices, const apsp_report *r, const run_times *t) {
             r->stream_blocks, r->stream_rows, (unsigned long long)r->stream_bytes_up,
             (unsigned long long)r->stream_bytes_down);
     if (t->predecessors >= 0)
-        fprintf(stderr, ",\"predecessors_s\":%.6f}\n", t->predecessors);
+        fprintf(stderr, ",\"predecessors_s\":%.6f,\"predecessors_on_device\":%s}\n",
+                t->predecessors, r->paths_on_device ? "true" : "false");
     else
         fputs(",\"predecessors_s\":null}\n", stderr);
 }

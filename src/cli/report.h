@@ -20,7 +20,8 @@ void progress_show(void *context, size_t rounds_done, size_t rounds_total);
 /* The host's share of the run, in seconds. */
 typedef struct run_times {
     double read, write, total;
-    double predecessors; /* --predecessors, --path: the derivation; < 0: not derived */
+    double predecessors;   /* --predecessors, --path: the derivation; < 0: not derived */
+    const char *distances; /* the distances' type and why; NULL: not known */
 } run_times;
 
 /* -v: backend, devices, sizes, and the time of each step. */

@@ -25,7 +25,7 @@ static apsp_status naming_input(const cli *c, apsp_status status, apsp_error *er
 
 /* The graph, checked on the solver's devices for its size. A hw3 file's size is checked from
  * its header, before its edges are read. */
-apsp_status cli_read_input(const cli *c, apsp_solver *solver, apsp_graph **g, apsp_error *err) {
+apsp_status cli_read_input(cli *c, apsp_solver *solver, apsp_graph **g, apsp_error *err) {
     size_t vertices = 0;
     apsp_status status =
         cli_input_is_hw3_file(c) ? apsp_hw3_vertices(c->input, &vertices, err) : APSP_OK;
@@ -37,6 +37,8 @@ apsp_status cli_read_input(const cli *c, apsp_solver *solver, apsp_graph **g, ap
         status = apsp_solver_check(solver, (*g)->vertices, err);
     if (status == APSP_OK)
         status = paths_check(&c->paths, (*g)->vertices, err);
+    if (status == APSP_OK)
+        status = cli_pick_dtype(c, *g, err);
     return status;
 }
 
@@ -75,16 +77,17 @@ static apsp_status solve_to_rows(cli *c, apsp_solver *solver, const apsp_graph *
     return status;
 }
 
-/* The text output needs the whole matrix. Takes the output over. */
+/* The text output, the paths and every type but int32 need the whole matrix. Takes the output
+ * over. */
 static apsp_status solve_to_matrix(cli *c, apsp_solver *solver, const apsp_graph *g,
                                    apsp_output *out, apsp_report *report, run_times *times,
                                    apsp_error *err) {
     apsp_matrix *m = NULL;
-    apsp_status status = naming_input(c, apsp_graph_to_matrix(g, &m, err), err);
+    apsp_status status = naming_input(c, apsp_graph_to_matrix_typed(g, c->dtype, &m, err), err);
     if (status == APSP_OK)
-        status = apsp_solver_solve(solver, m, report, err);
-    if (status == APSP_OK && paths_wanted(&c->paths))
-        status = paths_derive(&c->paths, g, m, (unsigned)c->options.threads, err);
+        status = paths_wanted(&c->paths) ? paths_solve(&c->paths, solver, g, m, report,
+                                                       (unsigned)c->options.threads, err)
+                                         : apsp_solver_solve(solver, m, report, err);
     double start = cli_clock();
     if (status == APSP_OK) /* before OUTPUT, so that a failure here leaves OUTPUT untouched */
         status = paths_commit(&c->paths, m, err);
@@ -99,9 +102,9 @@ static apsp_status solve_to_matrix(cli *c, apsp_solver *solver, const apsp_graph
     return status;
 }
 
-/* The paths need the whole matrix. */
+/* The paths need the whole matrix; the rows come off the devices as int32 only. */
 static int streams_rows(const cli *c) {
-    if (paths_wanted(&c->paths))
+    if (paths_wanted(&c->paths) || c->dtype != APSP_INT32)
         return 0;
     apsp_format format = c->output_format ? c->output_format : apsp_format_for(c->output, 1);
     return format == APSP_FORMAT_HW3 || format == APSP_FORMAT_NPY;

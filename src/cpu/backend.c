@@ -1,13 +1,19 @@
-/* The native backend: blocked Floyd-Warshall on POSIX threads, in place in the host matrix.
+/* The native backend: blocked Floyd-Warshall on POSIX threads, in place in the host matrix, on
+ * cells of any apsp_dtype (the kernels of kernels.h by the solve's type and form).
  *
  * The matrix is cut into B x B blocks (B = ROUND_DEPTH). Round r relaxes every pair through the
- * intermediate vertices of block r:
- *   close_pivot: the pivot block (r, r) by plain Floyd-Warshall inside it (one thread), then the
- *                pivot row blocks (r, j) against it;
- *   relax:       the pivot column blocks (i, r) of the device's rows against it, then every other
- *                block of its rows, C(i, j) = min(C(i, j), A(i, r) (+) B(r, j)): the min-plus
- *                product that is nearly all of the work.
- * The device's pool of threads does each step, the blocks split evenly. The pivot rows B come
+ * intermediate vertices of block r with the data flow of cl/fw.cl, so that floating-point
+ * results are the OpenCL backend's bit for bit at the same round depth:
+ *   close_pivot: the pivot block (r, r) by plain Floyd-Warshall inside it, P (one thread), then
+ *                the pivot rows R = P (+) D(r, *) (the pivot row blocks against it);
+ *   relax:       the pivot columns of the device's rows copied as they are, A = D(*, r) (P on
+ *                the pivot rows), then every block of its rows, the pivot column included,
+ *                C(i, j) = min(C(i, j), A(i) (+) R(j)): the min-plus product that is nearly
+ *                all of the work. The pivot column is not updated first: for integers that
+ *                would change nothing (A (+) P (+) R = A (+) R), but a rounded sum would differ.
+ *                Last, for the floating-point types only, the pivot rows themselves,
+ *                R = min(R, P (+) R), which integers leave unchanged (block_kernels.exact).
+ * The device's pool of threads does each step, the blocks split evenly. The pivot rows R come
  * from the matrix, or from a panel another device handed in (put_row_panel). */
 #include "backend.h"
 #include "backends.h"
@@ -24,9 +30,7 @@
 struct backend_device {
     const apsp_options *options;
     pool *pool;
-    relax_block_fn relax_block;    /* this solve's: relax_forms[negative] */
-    relax_block_fn relax_forms[2]; /* the add-min, the negative form (kernels.h) */
-    int negative;
+    block_kernels kernels; /* this solve's, by its type and form */
     const char *isa;
     /* The solve. */
     apsp_matrix *m;
@@ -34,20 +38,31 @@ struct backend_device {
     size_t block_begin, block_end; /* the device's block rows */
     size_t round;                  /* the round the pool's tasks work on */
     size_t task_begin, task_end;   /* the block rows the pool's relax tasks work on */
-    int32_t *panel;                /* the pivot rows handed in, ROUND_DEPTH x n */
-    int32_t *outgoing[2];          /* the pivot rows handed out, by round % 2 */
-    const int32_t *pivot_rows;     /* this round's: in the matrix, or the panel */
-    size_t pivot_pitch;
+    void *panel;                   /* the pivot rows handed in, ROUND_DEPTH x n */
+    void *outgoing[2];             /* the pivot rows handed out, by round % 2 */
+    const char *pivot_rows;        /* this round's: in the matrix, or the panel */
+    size_t pivot_pitch;            /* in cells */
+    char *columns;         /* the pivot columns of the device's rows, a B x B block per block row */
     unsigned used_threads; /* the most threads a step of this solve could use */
 };
 
-static int32_t *block_at(const backend_device *d, size_t bi, size_t bj) {
-    return apsp_matrix_row(d->m, bi * ROUND_DEPTH) + bj * ROUND_DEPTH;
+/* Bytes of one block's row. */
+static size_t block_row_bytes(const backend_device *d) {
+    return ROUND_DEPTH * d->kernels.cell;
 }
 
-/* Block (r, bj) of the pivot rows, and its row pitch. */
-static const int32_t *pivot_block(const backend_device *d, size_t bj) {
-    return d->pivot_rows + bj * ROUND_DEPTH;
+static char *block_at(const backend_device *d, size_t bi, size_t bj) {
+    return (char *)apsp_matrix_row_cells(d->m, bi * ROUND_DEPTH) + bj * block_row_bytes(d);
+}
+
+/* Block (r, bj) of the pivot rows (row pitch pivot_pitch). */
+static const char *pivot_block(const backend_device *d, size_t bj) {
+    return d->pivot_rows + bj * block_row_bytes(d);
+}
+
+/* The copy of block (bi, r) of the pivot columns (row pitch ROUND_DEPTH). */
+static char *column_block(const backend_device *d, size_t bi) {
+    return d->columns + (bi - d->block_begin) * ROUND_DEPTH * block_row_bytes(d);
 }
 
 static int holds_block_row(const backend_device *d, size_t bi) {
@@ -67,55 +82,75 @@ static size_t other(size_t k, size_t r) {
 
 /* ---- the steps, as pool tasks ------------------------------------------------------------- */
 
-/* With the pivot block P closed, the k-ordered update of a pivot-row block equals the product
- * C = min(C, P (+) C) (a path from pivot row i leaves the pivot block for good at its last pivot
- * vertex k, and P(i, k) is the shortest way to reach it), and a pivot-column block is
- * C = min(C, C (+) P). So phase 2 runs on the fast block product too, reading the old C from a
- * copy since the product must not overwrite an operand it still reads. */
-static void copy_block(int32_t *restrict old, const int32_t *c, size_t stride) {
+/* A block of row pitch `stride` cells into a contiguous one (pitch ROUND_DEPTH). */
+static void copy_block(const backend_device *d, void *restrict to, const char *from,
+                       size_t stride) {
+    const size_t row = block_row_bytes(d);
     for (size_t i = 0; i < ROUND_DEPTH; i++)
-        memcpy(old + i * ROUND_DEPTH, c + i * stride, sizeof(int32_t) * ROUND_DEPTH);
+        memcpy((char *)to + i * row, from + i * stride * d->kernels.cell, row);
 }
 
+/* Room for one block of the widest type, for a step's copy of the block it overwrites. */
+typedef struct block_copy {
+    _Alignas(64) unsigned char cells[ROUND_DEPTH * ROUND_DEPTH * sizeof(double)];
+} block_copy;
+
+/* With the pivot block P closed, the k-ordered update of a pivot-row block equals the product
+ * C = min(C, P (+) C) (a path from pivot row i leaves the pivot block for good at its last pivot
+ * vertex k, and P(i, k) is the shortest way to reach it; for floating point it is the
+ * definition, cl/fw.cl's phase 2). So phase 2 runs on the fast block product too, reading the
+ * old C from a copy since the product must not overwrite an operand it still reads. */
 static void pivot_row_task(void *context, unsigned id, unsigned threads) {
     const backend_device *d = context;
-    _Alignas(64) int32_t old[ROUND_DEPTH * ROUND_DEPTH];
+    block_copy old;
     const size_t r = d->round, stride = d->m->stride;
     size_t begin, end;
     share(d->blocks - 1, id, threads, &begin, &end);
     for (size_t t = begin; t < end; t++) {
-        int32_t *c = block_at(d, r, other(t, r));
-        copy_block(old, c, stride);
-        d->relax_block(c, block_at(d, r, r), old, &(block_pitches){stride, stride, ROUND_DEPTH});
+        char *c = block_at(d, r, other(t, r));
+        copy_block(d, old.cells, c, stride);
+        d->kernels.relax(c, block_at(d, r, r), old.cells,
+                         &(block_pitches){stride, stride, ROUND_DEPTH});
     }
 }
 
-static void pivot_column_task(void *context, unsigned id, unsigned threads) {
+/* A = the pivot columns of the task's rows as phase 2 left them (P on the pivot rows). */
+static void columns_task(void *context, unsigned id, unsigned threads) {
     const backend_device *d = context;
-    _Alignas(64) int32_t old[ROUND_DEPTH * ROUND_DEPTH];
-    const size_t r = d->round, stride = d->m->stride;
     size_t begin, end;
     share(d->task_end - d->task_begin, id, threads, &begin, &end);
-    for (size_t bi = d->task_begin + begin; bi < d->task_begin + end; bi++) {
-        if (bi == r)
-            continue;
-        int32_t *c = block_at(d, bi, r);
-        copy_block(old, c, stride);
-        d->relax_block(c, old, pivot_block(d, r),
-                       &(block_pitches){stride, ROUND_DEPTH, d->pivot_pitch});
+    for (size_t bi = d->task_begin + begin; bi < d->task_begin + end; bi++)
+        copy_block(d, column_block(d, bi), block_at(d, bi, d->round), d->m->stride);
+}
+
+/* Every block of the task's rows but the pivot rows: C = min(C, A (+) R). */
+static void phase3_task(void *context, unsigned id, unsigned threads) {
+    const backend_device *d = context;
+    const size_t r = d->round, blocks = d->blocks, rows = d->task_end - d->task_begin;
+    const block_pitches pitches = {d->m->stride, ROUND_DEPTH, d->pivot_pitch};
+    size_t begin, end;
+    share(rows * blocks, id, threads, &begin, &end);
+    for (size_t t = begin; t < end; t++) {
+        size_t bi = d->task_begin + t / blocks, bj = t % blocks;
+        if (bi != r)
+            d->kernels.relax(block_at(d, bi, bj), column_block(d, bi), pivot_block(d, bj),
+                             &pitches);
     }
 }
 
-static void phase3_task(void *context, unsigned id, unsigned threads) {
+/* The pivot rows last (only where sums are rounded): R = min(R, P (+) R), P from the copy of
+ * the pivot column and R from a copy of the block, which the product overwrites. */
+static void pivot_rows_task(void *context, unsigned id, unsigned threads) {
     const backend_device *d = context;
-    const size_t r = d->round, others = d->blocks - 1, rows = d->task_end - d->task_begin;
-    const block_pitches pitches = {d->m->stride, d->m->stride, d->pivot_pitch};
+    block_copy old;
+    const size_t r = d->round, stride = d->m->stride;
     size_t begin, end;
-    share(rows * others, id, threads, &begin, &end);
-    for (size_t t = begin; t < end; t++) {
-        size_t bi = d->task_begin + t / others, bj = other(t % others, r);
-        if (bi != r)
-            d->relax_block(block_at(d, bi, bj), block_at(d, bi, r), pivot_block(d, bj), &pitches);
+    share(d->blocks, id, threads, &begin, &end);
+    for (size_t bj = begin; bj < end; bj++) {
+        char *c = block_at(d, r, bj);
+        copy_block(d, old.cells, c, stride);
+        d->kernels.relax(c, column_block(d, r), old.cells,
+                         &(block_pitches){stride, ROUND_DEPTH, ROUND_DEPTH});
     }
 }
 
@@ -128,6 +163,7 @@ static void cpu_close(backend_device *d) {
     free(d->panel);
     free(d->outgoing[0]);
     free(d->outgoing[1]);
+    free(d->columns);
     free(d);
 }
 
@@ -160,8 +196,8 @@ static apsp_status cpu_open(const apsp_device_info *const *infos, size_t count,
     if (status != APSP_OK)
         return status;
     const char *isa;
-    relax_block_fn relax_block = choose_relax_block(options->cpu_isa, 0, &isa);
-    if (!relax_block)
+    block_kernels kernels;
+    if (!choose_kernels(APSP_INT32, 0, options->cpu_isa, &kernels, &isa))
         return fail(error, APSP_ERR_USAGE, "cpu_isa '%s': expected avx512, avx2 or portable",
                     options->cpu_isa);
     unsigned threads = options->threads > 0 ? (unsigned)options->threads : online_cores();
@@ -174,8 +210,7 @@ static apsp_status cpu_open(const apsp_device_info *const *infos, size_t count,
                     threads);
     }
     d->options = options;
-    d->relax_block = d->relax_forms[0] = relax_block;
-    d->relax_forms[1] = choose_relax_block(options->cpu_isa, 1, &isa);
+    d->kernels = kernels;
     d->isa = isa;
     *out = d;
     return APSP_OK;
@@ -208,21 +243,29 @@ static apsp_status cpu_prepare(backend_device *d, const solve_geometry *g, size_
     return APSP_OK;
 }
 
-/* The work is done in place in the caller's matrix. */
+/* The work is done in place in the caller's matrix; only the pivot columns are copied. */
 static apsp_status cpu_load(backend_device *d, apsp_matrix *m, apsp_error *error) {
     if (m->padded != d->blocks * ROUND_DEPTH)
         return fail(error, APSP_ERR_INTERNAL, "matrix padding %zu is not %zu blocks of %d",
                     m->padded, d->blocks, ROUND_DEPTH);
+    if (apsp_dtype_size(m->dtype) != d->kernels.cell)
+        return fail(error, APSP_ERR_INTERNAL, "a %s matrix for %zu-byte kernels",
+                    apsp_dtype_name(m->dtype), d->kernels.cell);
+    size_t bytes = (d->block_end - d->block_begin) * ROUND_DEPTH * block_row_bytes(d);
+    free(d->columns);
+    if (!(d->columns = apsp_malloc(bytes ? bytes : 1)))
+        return fail(error, APSP_ERR_NO_MEMORY, "out of memory for the pivot columns (%zu bytes)",
+                    bytes);
     d->m = m;
     return APSP_OK;
 }
 
 static apsp_status cpu_set_form(backend_device *d, const kernel_form *form, apsp_error *error) {
-    if (form->dtype != APSP_INT32)
-        return fail(error, APSP_ERR_USAGE, "the pthread backend has no %s kernels yet",
+    const char *isa;
+    if (!choose_kernels(form->dtype, form->negative, d->options->cpu_isa, &d->kernels, &isa))
+        return fail(error, APSP_ERR_USAGE, "the pthread backend has no %s kernels",
                     apsp_dtype_name(form->dtype));
-    d->negative = form->negative != 0;
-    d->relax_block = d->relax_forms[d->negative];
+    d->isa = isa;
     return APSP_OK;
 }
 
@@ -230,28 +273,28 @@ static apsp_status cpu_close_pivot(backend_device *d, size_t round, apsp_error *
     if (!holds_block_row(d, round))
         return fail(error, APSP_ERR_INTERNAL, "round %zu: the pivot rows are not here", round);
     d->round = round;
-    d->pivot_rows = apsp_matrix_row(d->m, round * ROUND_DEPTH);
+    d->pivot_rows = apsp_matrix_row_cells(d->m, round * ROUND_DEPTH);
     d->pivot_pitch = d->m->stride;
-    (d->negative ? close_block_negative : close_block)(block_at(d, round, round), d->m->stride);
+    d->kernels.close(block_at(d, round, round), d->m->stride);
     pool_run(d->pool, pivot_row_task, d);
     return APSP_OK;
 }
 
 /* A panel buffer of ROUND_DEPTH rows of n, made on first use. */
-static apsp_status panel_buffer(const backend_device *d, int32_t **panel, apsp_error *error) {
+static apsp_status panel_buffer(const backend_device *d, void **panel, apsp_error *error) {
     const size_t n = d->m->padded;
-    if (!*panel && !(*panel = apsp_malloc(ROUND_DEPTH * n * sizeof **panel)))
+    if (!*panel && !(*panel = apsp_malloc(ROUND_DEPTH * n * d->kernels.cell)))
         return fail(error, APSP_ERR_NO_MEMORY, "out of memory for a panel of %zu columns", n);
     return APSP_OK;
 }
 
 static apsp_status cpu_get_row_panel(backend_device *d, size_t round, panel_handoff *handoff,
                                      apsp_error *error) {
-    const size_t n = d->m->padded;
-    int32_t **panel = &d->outgoing[round % 2];
+    const size_t row = d->m->padded * d->kernels.cell;
+    void **panel = &d->outgoing[round % 2];
     apsp_status status = panel_buffer(d, panel, error);
     for (size_t k = 0; status == APSP_OK && k < ROUND_DEPTH; k++)
-        memcpy(*panel + k * n, apsp_matrix_row(d->m, round * ROUND_DEPTH + k), n * sizeof **panel);
+        memcpy((char *)*panel + k * row, apsp_matrix_row_cells(d->m, round * ROUND_DEPTH + k), row);
     *handoff = (panel_handoff){.host = *panel, .ready = NULL, .sender = d};
     return status;
 }
@@ -262,7 +305,7 @@ static apsp_status cpu_put_row_panel(backend_device *d, size_t round, const pane
     apsp_status status = panel_buffer(d, &d->panel, error);
     if (status != APSP_OK)
         return status;
-    memcpy(d->panel, handoff->host, ROUND_DEPTH * n * sizeof *d->panel);
+    memcpy(d->panel, handoff->host, ROUND_DEPTH * n * d->kernels.cell);
     d->round = round;
     d->pivot_rows = d->panel;
     d->pivot_pitch = n;
@@ -277,8 +320,11 @@ static apsp_status cpu_relax(backend_device *d, size_t round, size_t row_begin, 
     d->task_begin = begin > d->block_begin ? begin : d->block_begin;
     d->task_end = end < d->block_end ? end : d->block_end;
     if (d->task_begin < d->task_end) {
-        pool_run(d->pool, pivot_column_task, d);
+        pool_run(d->pool, columns_task, d);
         pool_run(d->pool, phase3_task, d);
+        /* Only the owner's pivot rows, in its matrix, are ever rewritten here. */
+        if (!d->kernels.exact && round >= d->task_begin && round < d->task_end)
+            pool_run(d->pool, pivot_rows_task, d);
     }
     return APSP_OK;
 }
@@ -317,7 +363,8 @@ static void cpu_unload(backend_device *d) {
     free(d->panel);
     free(d->outgoing[0]);
     free(d->outgoing[1]);
-    d->panel = d->outgoing[0] = d->outgoing[1] = NULL;
+    free(d->columns);
+    d->panel = d->outgoing[0] = d->outgoing[1] = d->columns = NULL;
     d->m = NULL;
     d->pivot_rows = NULL;
 }

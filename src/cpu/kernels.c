@@ -10,14 +10,6 @@
 #include <immintrin.h>
 #endif
 
-/* Phases 1 and 2 are simple loops that the compiler vectorises; cloned per instruction set
- * (SSE2 alone has no packed 32-bit min) and picked by the loader for the CPU at hand. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define CLONED_FOR_ISAS __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define CLONED_FOR_ISAS
-#endif
-
 static inline int32_t min32(int32_t a, int32_t b) {
     return a < b ? a : b;
 }
@@ -121,13 +113,13 @@ relax_block_in_tiles(int32_t *restrict c, const int32_t *restrict a, const int32
 }
 
 /* Baseline instruction set: SSE2 on x86-64, NEON on AArch64, scalar elsewhere. */
-static void relax_block_portable(int32_t *restrict c, const int32_t *restrict a,
-                                 const int32_t *restrict b, const block_pitches *p) {
+static void relax_block_portable(void *restrict c, const void *restrict a, const void *restrict b,
+                                 const block_pitches *p) {
     relax_block_in_tiles(c, a, b, p, 4, 0);
 }
 
-static void relax_block_portable_negative(int32_t *restrict c, const int32_t *restrict a,
-                                          const int32_t *restrict b, const block_pitches *p) {
+static void relax_block_portable_negative(void *restrict c, const void *restrict a,
+                                          const void *restrict b, const block_pitches *p) {
     relax_block_in_tiles(c, a, b, p, 4, 1);
 }
 
@@ -180,10 +172,12 @@ avx2_tile(int32_t *restrict c, size_t c_pitch, const int32_t *restrict a, size_t
             _mm256_storeu_si256((__m256i *)(c + r * c_pitch + 8 * v), acc[r][v]);
 }
 
-__attribute__((target("avx2"))) static void relax_block_avx2(int32_t *restrict c,
-                                                             const int32_t *restrict a,
-                                                             const int32_t *restrict b,
+__attribute__((target("avx2"))) static void relax_block_avx2(void *restrict c_cells,
+                                                             const void *restrict a_cells,
+                                                             const void *restrict b_cells,
                                                              const block_pitches *p) {
+    int32_t *restrict c = c_cells;
+    const int32_t *restrict a = a_cells, *restrict b = b_cells;
     _Alignas(64) int32_t panel[ROUND_DEPTH * AVX2_COLS];
     /* 128 = 21 x 6 + 2: the last two rows make one smaller tile. */
     enum { TAIL_ROWS = ROUND_DEPTH % AVX2_ROWS };
@@ -256,10 +250,12 @@ pack_with_floors(int32_t *restrict panel, int32_t *restrict floors, const int32_
         }
 }
 
-__attribute__((target("avx2"))) static void relax_block_avx2_negative(int32_t *restrict c,
-                                                                      const int32_t *restrict a,
-                                                                      const int32_t *restrict b,
+__attribute__((target("avx2"))) static void relax_block_avx2_negative(void *restrict c_cells,
+                                                                      const void *restrict a_cells,
+                                                                      const void *restrict b_cells,
                                                                       const block_pitches *p) {
+    int32_t *restrict c = c_cells;
+    const int32_t *restrict a = a_cells, *restrict b = b_cells;
     _Alignas(64) int32_t panel[ROUND_DEPTH * AVX2_COLS];
     _Alignas(64) int32_t floors[ROUND_DEPTH * AVX2_COLS];
     for (size_t j = 0; j < ROUND_DEPTH; j += AVX2_COLS) {
@@ -312,8 +308,10 @@ avx512_tile(int32_t *restrict c, size_t c_pitch, const int32_t *restrict a, size
 }
 
 __attribute__((target("avx512f,avx512vl,avx512bw"))) static void
-relax_block_avx512(int32_t *restrict c, const int32_t *restrict a, const int32_t *restrict b,
-                   const block_pitches *p) {
+relax_block_avx512(void *restrict c_cells, const void *restrict a_cells,
+                   const void *restrict b_cells, const block_pitches *p) {
+    int32_t *restrict c = c_cells;
+    const int32_t *restrict a = a_cells, *restrict b = b_cells;
     _Alignas(64) int32_t panel[ROUND_DEPTH * AVX512_COLS];
     enum { TAIL_ROWS = ROUND_DEPTH % AVX512_ROWS };
     for (size_t j = 0; j < ROUND_DEPTH; j += AVX512_COLS) {
@@ -373,8 +371,10 @@ avx512_tile_negative(int32_t *restrict c, size_t c_pitch, const int32_t *restric
 }
 
 __attribute__((target("avx512f,avx512vl,avx512bw"))) static void
-relax_block_avx512_negative(int32_t *restrict c, const int32_t *restrict a,
-                            const int32_t *restrict b, const block_pitches *p) {
+relax_block_avx512_negative(void *restrict c_cells, const void *restrict a_cells,
+                            const void *restrict b_cells, const block_pitches *p) {
+    int32_t *restrict c = c_cells;
+    const int32_t *restrict a = a_cells, *restrict b = b_cells;
     _Alignas(64) int32_t panel[ROUND_DEPTH * AVX512_COLS];
     _Alignas(64) int32_t floors[ROUND_DEPTH * AVX512_COLS];
     for (size_t j = 0; j < ROUND_DEPTH; j += AVX512_COLS) {

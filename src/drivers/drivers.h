@@ -13,6 +13,18 @@ apsp_status drive_rows(const apsp_backend_impl *impl, backend_device *const *dev
                        apsp_matrix *matrix, const apsp_options *options, apsp_report *report,
                        apsp_error *error);
 
+/* drive_rows with the predecessors derived on the devices (backend.h: derive_predecessors, which
+ * the backend must have) after the store, into paths->pred; paths->seconds is their time. */
+typedef struct paths_job {
+    const paths_csr *csr;
+    int32_t *pred;
+    int untight; /* set: some device found distances that are not the graph's */
+    double seconds;
+} paths_job;
+apsp_status drive_rows_paths(const apsp_backend_impl *impl, backend_device *const *devices,
+                             size_t count, apsp_matrix *matrix, paths_job *paths,
+                             const apsp_options *options, apsp_report *report, apsp_error *error);
+
 /* Whether the backend's devices make their rows from an edge list and hand them on
  * (load_graph, store_rows); drive_graph solves a checked graph that way, as drive_rows would. */
 int drive_takes_graphs(const apsp_backend_impl *impl);

@@ -20,8 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* With progress, round r is waited on when round r + PROGRESS_LAG has been queued: the devices
- * stay busy while the caller reports. */
+/* With progress or a cancel function, round r is waited on when round r + PROGRESS_LAG has been
+ * queued: the devices stay busy while the caller reports, and a cancelled solve stops within
+ * PROGRESS_LAG rounds of the request instead of after every queued round. */
 enum { PROGRESS_LAG = 4 };
 
 typedef struct team {
@@ -152,10 +153,20 @@ static apsp_status wait_for_round(const team *t, size_t round, apsp_error *error
     return status;
 }
 
+/* Whether the caller watches the rounds: a progress display or a cancel function. */
+static int watched(const team *t) {
+    return t->options->progress || t->options->cancelled;
+}
+
+/* Round r done: reported, then the caller asked whether to go on. */
 static apsp_status report_round(const team *t, size_t round, size_t rounds, apsp_error *error) {
+    const apsp_options *o = t->options;
     apsp_status status = wait_for_round(t, round, error);
-    if (status == APSP_OK)
-        t->options->progress(t->options->progress_context, round + 1, rounds);
+    if (status == APSP_OK && o->progress)
+        o->progress(o->progress_context, round + 1, rounds);
+    if (status == APSP_OK && o->cancelled && round + 1 < rounds && o->cancelled(o->cancel_context))
+        status = fail(error, APSP_ERR_CANCELLED, "the solve was cancelled after round %zu of %zu",
+                      round + 1, rounds);
     return status;
 }
 
@@ -177,10 +188,10 @@ static apsp_status run_rounds(const team *t, apsp_error *error) {
             if (holds_rows(t, i))
                 status = relax_device(t, i, r, error);
         }
-        if (status == APSP_OK && t->options->progress && r >= PROGRESS_LAG)
+        if (status == APSP_OK && watched(t) && r >= PROGRESS_LAG)
             status = report_round(t, reported++, rounds, error);
     }
-    while (status == APSP_OK && t->options->progress && reported < rounds)
+    while (status == APSP_OK && watched(t) && reported < rounds)
         status = report_round(t, reported++, rounds, error);
     /* The rounds' time is the compute time: wait for the last one before the download. */
     if (status == APSP_OK && rounds > 0)
@@ -234,6 +245,7 @@ typedef struct solve_io {
     const apsp_graph *graph;
     apsp_rows_fn rows;
     void *context;
+    paths_job *paths; /* the predecessors too, derived on the devices after store (or NULL) */
 } solve_io;
 
 static apsp_status load_team(const team *t, const solve_io *io, apsp_error *error) {
@@ -277,6 +289,19 @@ static apsp_status store_team(const team *t, const solve_io *io, int negative, a
     return status;
 }
 
+/* Each device's rows' predecessors, while its rows are still there (after store). */
+static apsp_status derive_team(const team *t, paths_job *job, apsp_error *error) {
+    apsp_status status = APSP_OK;
+    for (size_t i = 0; i < t->count && status == APSP_OK; i++) {
+        int untight = 0;
+        if (holds_rows(t, i))
+            status =
+                t->impl->derive_predecessors(t->devices[i], job->csr, job->pred, &untight, error);
+        job->untight |= untight;
+    }
+    return status;
+}
+
 /* The team's geometry and shares for `vertices`, and room made on every device. */
 static apsp_status arrange_team(team *t, size_t vertices, apsp_dtype dtype, apsp_error *error) {
     apsp_status status = plan_team(t, vertices, dtype, error);
@@ -297,6 +322,16 @@ apsp_status drive_check(const apsp_backend_impl *impl, backend_device *const *de
     return status;
 }
 
+/* kernel_form.bound (backend.h): (V - 1) * most when one device holds the matrix and
+ * (V + n - 1) * most stays below the integer type's INF, else 0. */
+static int64_t bound_of(const team *t, apsp_dtype dtype, uint64_t most) {
+    uint64_t inf = dtype == APSP_INT32 ? APSP_INF : dtype == APSP_INT64 ? (uint64_t)APSP_INF64 : 0;
+    uint64_t vertices = t->geometry.vertices, span = vertices + t->geometry.n - 1;
+    if (t->count != 1 || inf == 0 || most == 0 || most > (inf - 1) / span)
+        return 0;
+    return (int64_t)((vertices - 1) * most);
+}
+
 static apsp_status drive(team *t, const solve_io *io, apsp_report *report, apsp_error *error) {
     const apsp_backend_impl *impl = t->impl;
     backend_device *const *devices = t->devices;
@@ -307,13 +342,18 @@ static apsp_status drive(team *t, const solve_io *io, apsp_report *report, apsp_
     apsp_status status =
         arrange_team(t, io->matrix ? io->matrix->n : io->graph->vertices, dtype, error);
     int negative = 0;                    /* the kernels' negative form (backend.h: kernel_form) */
+    uint64_t most = 0;                   /* the largest |weight| */
     if (status == APSP_OK && io->matrix) /* read only once the devices said they can take it */
-        status = matrix_check_cells(io->matrix, &negative, error);
-    else if (status == APSP_OK)
+        status = matrix_check_cells(io->matrix, &negative, &most, error);
+    else if (status == APSP_OK) {
         negative = graph_has_negative(io->graph);
-    kernel_form form = {dtype, negative};
+        most = graph_largest_weight(io->graph);
+    }
+    kernel_form form = {dtype, negative, negative ? bound_of(t, dtype, most) : 0};
     for (size_t i = 0; i < count && status == APSP_OK; i++)
         status = impl->set_form(devices[i], &form, error);
+    for (size_t i = 0; i < count && status == APSP_OK && io->paths; i++)
+        status = impl->prepare_predecessors(devices[i], error);
     double t1 = seconds_now();
     if (status == APSP_OK)
         status = load_team(t, io, error);
@@ -326,6 +366,10 @@ static apsp_status drive(team *t, const solve_io *io, apsp_report *report, apsp_
     if (status == APSP_OK && negative && io->matrix)
         status = matrix_check_cycles(io->matrix, error);
     double t4 = seconds_now();
+    if (status == APSP_OK && io->paths)
+        status = derive_team(t, io->paths, error);
+    if (io->paths)
+        io->paths->seconds = seconds_now() - t4;
     for (size_t i = 0; i < count; i++)
         impl->drain(devices[i]);
     for (size_t i = 0; i < count; i++)
@@ -346,6 +390,14 @@ apsp_status drive_rows(const apsp_backend_impl *impl, backend_device *const *dev
                        apsp_error *error) {
     team t = {.impl = impl, .devices = devices, .count = count, .options = options};
     const solve_io io = {.matrix = m};
+    return drive(&t, &io, report, error);
+}
+
+apsp_status drive_rows_paths(const apsp_backend_impl *impl, backend_device *const *devices,
+                             size_t count, apsp_matrix *m, paths_job *paths,
+                             const apsp_options *options, apsp_report *report, apsp_error *error) {
+    team t = {.impl = impl, .devices = devices, .count = count, .options = options};
+    const solve_io io = {.matrix = m, .paths = paths};
     return drive(&t, &io, report, error);
 }
 

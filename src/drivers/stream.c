@@ -34,6 +34,15 @@ static size_t least(size_t a, size_t b) {
     return a < b ? a : b;
 }
 
+/* Asked between blocks: the caller's cancel function, which stops the solve when nonzero. The
+ * blocks already queued finish in drive_stream's drain. */
+static apsp_status go_on(const streamer *st, apsp_error *error) {
+    const apsp_options *o = st->options;
+    if (o->cancelled && o->cancelled(o->cancel_context))
+        return fail(error, APSP_ERR_CANCELLED, "the streamed solve was cancelled");
+    return APSP_OK;
+}
+
 /* Every row outside [skip_begin, skip_end) through the device, in blocks of at most the
  * shape's height that do not straddle the skipped range. */
 static apsp_status stream_blocks(streamer *st, size_t skip_begin, size_t skip_end,
@@ -50,6 +59,8 @@ static apsp_status stream_blocks(streamer *st, size_t skip_begin, size_t skip_en
         if (row < skip_begin)
             end = least(end, skip_begin);
         status = st->impl->stream->rows(st->device, st->matrix, row, end, error);
+        if (status == APSP_OK)
+            status = go_on(st, error);
         row = end;
     }
     if (blocks > st->most_blocks)
@@ -138,8 +149,8 @@ apsp_status drive_stream(const apsp_backend_impl *impl, backend_device *device, 
     apsp_status status = arrange(&st, m->n, m->dtype, error);
     int negative = 0;
     if (status == APSP_OK) /* read only once the device said it can take it */
-        status = matrix_check_cells(m, &negative, error);
-    kernel_form form = {m->dtype, negative};
+        status = matrix_check_cells(m, &negative, NULL, error);
+    kernel_form form = {m->dtype, negative, 0}; /* streamed: the exact negative form */
     if (status == APSP_OK)
         status = impl->set_form(device, &form, error);
     double t1 = seconds_now();

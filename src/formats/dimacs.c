@@ -81,7 +81,7 @@ static apsp_status arc_line(dimacs *d, apsp_error *error) {
     if (status == APSP_OK)
         status = text_line_done(t, "the weight", error);
     if (status == APSP_OK)
-        status = text_check_weight(t, d->options, w, (size_t)n, error);
+        status = text_check_weight(t, d->options, w, (size_t)n, error); /* integers only */
     if (status == APSP_OK)
         status = graph_push(d->g, (int32_t)(u - 1), (int32_t)(v - 1), w, error);
     return status;

@@ -1,7 +1,8 @@
 /* Text edge lists (.txt, .edges, .el, .tsv), as SNAP and networkx.write_edgelist write them:
  *     # a comment (or % ...)
  *     u v        an edge of weight 1, or
- *     u v w      an edge of weight w (an integer, or a real with a whole value: "2.0")
+ *     u v w      an edge of weight w: an integer ("5", "2.0"), or a fraction ("1.5", "2e-3")
+ *                that makes the weights real where the read options' type takes them
  * Fields are separated by spaces or tabs; blank lines and comment lines may come anywhere.
  * Vertex ids are 0-based; V is the largest id + 1, or options->vertices (every id below it).
  * Every line has a weight or none: the first edge decides, and a line that differs is refused
@@ -45,7 +46,7 @@ static uint64_t magnitude(int64_t w) {
     return w < 0 ? -(uint64_t)w : (uint64_t)w;
 }
 
-static apsp_status weight(edgelist *l, int64_t *w, apsp_error *error) {
+static apsp_status weight(edgelist *l, text_weight *w, apsp_error *error) {
     text_input *t = &l->t;
     int has = !text_at_line_end(t);
     if (!l->first_line) {
@@ -56,12 +57,16 @@ static apsp_status weight(edgelist *l, int64_t *w, apsp_error *error) {
         return text_fail(t, error, "%s, but line %llu %s: every line must have a weight or none",
                          has ? "a weight" : "no weight", (unsigned long long)l->first_line,
                          l->weighted ? "has one" : "has none");
-    *w = 1; /* an edge without a weight: it still counts against the rule, with a huge V */
-    apsp_status status = has ? text_integral(t, "the weight", w, error) : APSP_OK;
+    /* An edge without a weight: 1, which still counts against the rule, with a huge V. */
+    *w = (text_weight){.value = 1};
+    apsp_status status =
+        has ? text_number(t, "the weight", &w->value, &w->real, &w->is_real, error) : APSP_OK;
+    if (status == APSP_OK && w->is_real)
+        return text_check_real(t, l->options, w->real, l->options->vertices, error);
     if (status == APSP_OK)
-        status = text_check_weight(t, l->options, *w, l->options->vertices, error);
-    if (status == APSP_OK && magnitude(*w) > magnitude(l->largest_weight)) {
-        l->largest_weight = *w;
+        status = text_check_weight(t, l->options, w->value, l->options->vertices, error);
+    if (status == APSP_OK && magnitude(w->value) > magnitude(l->largest_weight)) {
+        l->largest_weight = w->value;
         l->largest_weight_line = t->line;
     }
     return status;
@@ -69,7 +74,7 @@ static apsp_status weight(edgelist *l, int64_t *w, apsp_error *error) {
 
 static apsp_status edge_line(edgelist *l, apsp_error *error) {
     uint64_t u = 0, v = 0;
-    int64_t w = 1;
+    text_weight w = {.value = 1};
     apsp_status status = vertex(l, "source vertex", &u, error);
     if (status == APSP_OK)
         status = vertex(l, "target vertex", &v, error);
@@ -78,7 +83,8 @@ static apsp_status edge_line(edgelist *l, apsp_error *error) {
     if (status == APSP_OK)
         status = text_line_done(&l->t, l->weighted ? "the weight" : "the target vertex", error);
     if (status == APSP_OK)
-        status = graph_push(l->g, (int32_t)u, (int32_t)v, w, error);
+        status = w.is_real ? graph_push_real(l->g, (int32_t)u, (int32_t)v, w.real, error)
+                           : graph_push(l->g, (int32_t)u, (int32_t)v, w.value, error);
     l->largest_id = u > l->largest_id ? u : l->largest_id;
     l->largest_id = v > l->largest_id ? v : l->largest_id;
     return status;
@@ -105,10 +111,13 @@ static size_t vertex_count(const edgelist *l) {
     return l->options->vertices ? l->options->vertices : (size_t)l->largest_id + 1;
 }
 
+/* The integer weights against the rule for V. Real weights were checked at their lines: where
+ * the options take them, no bound depends on V. */
 static int weights_fit(const edgelist *l) {
-    char why[256];
+    char why[320];
     return (l->options->flags & APSP_GRAPH_UNWEIGHTED) ||
-           !weight_problem(l->largest_weight, vertex_count(l), why, sizeof why);
+           !weight_problem(l->largest_weight, vertex_count(l), read_rule_dtype(l->options), why,
+                           sizeof why);
 }
 
 /* A body read in pieces passes finish() (else it is read again in order, for the line). */
@@ -134,12 +143,13 @@ static apsp_status finish(edgelist *l, apsp_error *error) {
                          "the end, and no edges: the vertex count is unknown (give it "
                          "with the vertices option, --vertices=N)");
     l->g->vertices = vertex_count(l);
-    char why[256];
+    char why[320];
     if (weights_fit(l))
         return APSP_OK;
     t->line = l->largest_weight_line;
     return text_fail(t, error, "%s",
-                     weight_problem(l->largest_weight, l->g->vertices, why, sizeof why));
+                     weight_problem(l->largest_weight, l->g->vertices, read_rule_dtype(l->options),
+                                    why, sizeof why));
 }
 
 apsp_status read_edgelist_graph(const char *path, const apsp_read_options *options,

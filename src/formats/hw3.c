@@ -12,10 +12,12 @@
 #include "base/graph.h"
 #include "base/parallel.h"
 #include "formats/input.h"
+#include "formats/output_file.h"
 #include "formats/readers.h"
 #include "formats/rows.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,7 +40,8 @@ typedef struct hw3_reader {
     input_file in;
     int32_t vertices;
     int32_t edges;
-    weight_rule rule; /* (V - 1) * w must stay below APSP_INF */
+    apsp_dtype dtype; /* the read options' type, whose rule the weights obey */
+    weight_rule rule; /* (V - 1) * w must stay below its unreachable marker */
     int unweighted;   /* weights are not checked: they all become 1 */
     apsp_graph *g;
     atomic_llong first_bad; /* parallel reading: the least index of a bad edge; -1: none */
@@ -64,7 +67,7 @@ static apsp_status read_header(hw3_reader *r, apsp_error *error) {
         return fail(error, APSP_ERR_INPUT,
                     "%s: byte offset 4: edge count E = %d, it must not be negative", r->in.name,
                     r->edges);
-    r->rule = weight_rule_for((size_t)r->vertices);
+    r->rule = weight_rule_for((size_t)r->vertices, r->dtype);
     return APSP_OK;
 }
 
@@ -99,7 +102,7 @@ static apsp_status refuse_edge(const hw3_reader *r, int64_t index, const unsigne
                                apsp_error *error) {
     int32_t src = load_le32(p), dst = load_le32(p + 4), w = load_le32(p + 8);
     unsigned long long offset = HEADER_BYTES + (unsigned long long)index * EDGE_BYTES;
-    char why[256];
+    char why[320];
     if (src < 0 || src >= r->vertices)
         return fail(error, APSP_ERR_INPUT,
                     "%s: edge %lld at byte offset %llu: source vertex %d is out of range [0, %d)",
@@ -111,7 +114,7 @@ static apsp_status refuse_edge(const hw3_reader *r, int64_t index, const unsigne
                     r->in.name, (long long)index, offset + 4, dst, r->vertices);
     return fail(error, APSP_ERR_INPUT, "%s: edge %lld at byte offset %llu: %s", r->in.name,
                 (long long)index, offset + 8,
-                weight_problem(w, (size_t)r->vertices, why, sizeof why));
+                weight_problem(w, (size_t)r->vertices, r->dtype, why, sizeof why));
 }
 
 /* Decodes `count` edges into the graph's arrays from index `first` on. Returns the index of
@@ -234,7 +237,8 @@ static apsp_status read_stream(hw3_reader *r, apsp_error *error) {
 apsp_status read_hw3_graph(const char *path, const apsp_read_options *options, apsp_graph **out,
                            apsp_error *error) {
     *out = NULL;
-    hw3_reader r = {.unweighted = (options->flags & APSP_GRAPH_UNWEIGHTED) != 0};
+    hw3_reader r = {.unweighted = (options->flags & APSP_GRAPH_UNWEIGHTED) != 0,
+                    .dtype = read_rule_dtype(options)};
     apsp_status status = input_open(path, &r.in, error);
     if (status != APSP_OK)
         return status;
@@ -289,9 +293,41 @@ apsp_status apsp_read_hw3(const char *path, apsp_matrix **out, apsp_error *error
     return status;
 }
 
+/* An int64 matrix goes to hw3 when every distance fits int32's: the first that does not, else
+ * 0. */
+static int wide_distance(const apsp_matrix *m, size_t *i_out, size_t *j_out) {
+    for (size_t i = 0; i < m->n; i++) {
+        const int64_t *row = apsp_matrix_row_cells(m, i);
+        for (size_t j = 0; j < m->n; j++)
+            if (row[j] < APSP_INF64 && (row[j] >= APSP_INF || row[j] <= -APSP_INF)) {
+                *i_out = i;
+                *j_out = j;
+                return 1;
+            }
+    }
+    return 0;
+}
+
 apsp_status apsp_output_commit_hw3(apsp_output *output, const apsp_matrix *matrix,
                                    apsp_error *error) {
-    return commit_int32_rows(output, matrix, NULL, 0, error);
+    size_t i, j;
+    apsp_status status = APSP_OK;
+    if (matrix->dtype == APSP_FLOAT32 || matrix->dtype == APSP_FLOAT64)
+        status = fail(error, APSP_ERR_USAGE,
+                      "%s: the hw3 format holds int32 distances, not %s ones: write .npy or "
+                      "text instead",
+                      output_target_path(output), apsp_dtype_name(matrix->dtype));
+    else if (matrix->dtype == APSP_INT64 && wide_distance(matrix, &i, &j))
+        status = fail(error, APSP_ERR_OUTPUT,
+                      "%s: the hw3 format holds int32 distances, but the distance from %zu to "
+                      "%zu is %" PRId64 ", beyond (-%d, %d): write .npy or text instead",
+                      output_target_path(output), i, j,
+                      ((const int64_t *)apsp_matrix_row_cells(matrix, i))[j], APSP_INF, APSP_INF);
+    if (status != APSP_OK) {
+        apsp_output_abort(output);
+        return status;
+    }
+    return commit_rows(output, matrix, APSP_INT32, NULL, 0, error);
 }
 
 apsp_status apsp_write_hw3(const char *path, const apsp_matrix *matrix, apsp_error *error) {

@@ -1,6 +1,8 @@
 /* The text output (.txt): V lines, each of V distances separated by one space, "inf" where
  * there is no path (as NumPy prints np.inf; numpy.loadtxt and a person both read it). Meant for
- * small matrices: it is written in order, formatted by hand into a large buffer. */
+ * small matrices: it is written in order, integers formatted by hand into a large buffer;
+ * floating-point values with the digits that read back to the same value (%.9g for float32,
+ * %.17g for float64). */
 #include "base/error.h"
 #include "base/fault.h"
 #include "formats/formats.h"
@@ -8,11 +10,12 @@
 #include "formats/rows.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { TEXT_BUFFER = 1 << 20, CELL_MAX = 12 /* "-1073741822 " */ };
+enum { TEXT_BUFFER = 1 << 20, CELL_MAX = 32 /* "-1.2345678901234567e-308 " */ };
 
 typedef struct text_out {
     apsp_output *output;
@@ -34,15 +37,16 @@ static int flush(text_out *w) {
     return err;
 }
 
-/* The decimal digits of a distance, by hand: a printf per cell would be most of the cost. */
-static size_t put_cell(char *p, int32_t d) {
-    if (d >= APSP_INF) {
+/* The decimal digits of an integer distance, by hand: a printf per cell would be most of the
+ * cost. */
+static size_t put_integer(char *p, int64_t d, int64_t inf) {
+    if (d >= inf) {
         memcpy(p, "inf", 3);
         return 3;
     }
-    char digits[12];
-    size_t n = 0, sign = d < 0; /* negative weights: d > -APSP_INF */
-    uint32_t v = sign ? (uint32_t)-d : (uint32_t)d;
+    char digits[20];
+    size_t n = 0, sign = d < 0; /* negative weights: d > -inf */
+    uint64_t v = sign ? (uint64_t)-d : (uint64_t)d;
     do
         digits[n++] = (char)('0' + v % 10);
     while ((v /= 10) != 0);
@@ -52,14 +56,38 @@ static size_t put_cell(char *p, int32_t d) {
     return sign + n;
 }
 
+static size_t put_real(char *p, double d, int digits) {
+    if (isinf(d)) {
+        memcpy(p, d > 0 ? "inf" : "-inf", d > 0 ? 3 : 4);
+        return d > 0 ? 3 : 4;
+    }
+    int n = snprintf(p, CELL_MAX, "%.*g", digits, d);
+    return n > 0 ? (size_t)n : 0;
+}
+
+/* Cell j of a row of the matrix's type. */
+static size_t put_cell(char *p, const apsp_matrix *m, const void *row, size_t j) {
+    switch (m->dtype) {
+    case APSP_INT32:
+        break;
+    case APSP_INT64:
+        return put_integer(p, ((const int64_t *)row)[j], APSP_INF64);
+    case APSP_FLOAT32:
+        return put_real(p, ((const float *)row)[j], 9);
+    case APSP_FLOAT64:
+        return put_real(p, ((const double *)row)[j], 17);
+    }
+    return put_integer(p, ((const int32_t *)row)[j], APSP_INF);
+}
+
 static int write_cells(text_out *w, const apsp_matrix *m) {
     int err = 0;
     for (size_t i = 0; i < m->n && !err; i++) {
-        const int32_t *row = apsp_matrix_row(m, i);
+        const void *row = apsp_matrix_row_cells(m, i);
         for (size_t j = 0; j < m->n && !err; j++) {
             if (w->used + CELL_MAX > TEXT_BUFFER)
                 err = flush(w);
-            w->used += put_cell(w->buf + w->used, row[j]);
+            w->used += put_cell(w->buf + w->used, m, row, j);
             w->buf[w->used++] = j + 1 < m->n ? ' ' : '\n';
         }
     }

@@ -4,8 +4,9 @@
  *     % comments
  *     V V NNZ
  *     i j [w]            NNZ entries, i and j from 1 to V
- * FIELD is integer, real or double (every value a whole number: "2", "2.0", "2e3"; 2.5 is
- * refused) or pattern (no value: weight 1). SYMMETRY is general, or symmetric: only the lower
+ * FIELD is integer, real or double (whole values "2", "2.0", "2e3" are integer weights; a
+ * fraction such as 2.5 makes the weights real, where the read options' type takes them) or
+ * pattern (no value: weight 1). SYMMETRY is general, or symmetric: only the lower
  * triangle (i >= j) is stored and each entry off the diagonal is an edge both ways. Entry
  * (i, j, w) is the edge i -> j of weight w. Dense (array) files, complex, hermitian and
  * skew-symmetric matrices, a matrix that is not square and a count of entries other than NNZ
@@ -50,8 +51,7 @@ static apsp_status banner(mtx *m, apsp_error *error) {
         status = banner_word(m, "the field (integer, real or pattern)", field, sizeof field, error);
     if (status == APSP_OK && strcmp(field, "integer") && strcmp(field, "real") &&
         strcmp(field, "double") && strcmp(field, "pattern"))
-        return text_fail(
-            t, error, "field '%s': only integer, real (whole values) and pattern are read", field);
+        return text_fail(t, error, "field '%s': only integer, real and pattern are read", field);
     if (status == APSP_OK)
         status =
             banner_word(m, "the symmetry (general or symmetric)", symmetry, sizeof symmetry, error);
@@ -94,7 +94,7 @@ static apsp_status size_line(mtx *m, apsp_error *error) {
 static apsp_status entry(mtx *m, apsp_error *error) {
     text_input *t = &m->t;
     uint64_t i = 0, j = 0, n = m->g->vertices;
-    int64_t w = 1;
+    text_weight w = {.value = 1};
     apsp_status status = text_uint(t, "the row", UINT64_MAX, &i, error);
     if (status == APSP_OK && (i < 1 || i > n))
         return text_fail(t, error, "row %llu is out of range [1, %llu]", (unsigned long long)i,
@@ -110,17 +110,16 @@ static apsp_status entry(mtx *m, apsp_error *error) {
                          "the lower triangle",
                          (unsigned long long)i, (unsigned long long)j);
     if (status == APSP_OK && !m->pattern)
-        status = m->integer ? text_int(t, "the value", &w, error)
-                            : text_integral(t, "the value", &w, error);
+        status = m->integer ? text_int(t, "the value", &w.value, error)
+                            : text_number(t, "the value", &w.value, &w.real, &w.is_real, error);
     if (status == APSP_OK)
         status = text_line_done(
             t, m->pattern ? "the column (a pattern file has no values)" : "the value", error);
+    int32_t row = (int32_t)(i - 1), col = (int32_t)(j - 1);
     if (status == APSP_OK)
-        status = text_check_weight(t, m->options, w, (size_t)n, error);
-    if (status == APSP_OK)
-        status = graph_push(m->g, (int32_t)(i - 1), (int32_t)(j - 1), w, error);
+        status = text_push_weight(t, m->options, m->g, row, col, &w, (size_t)n, error);
     if (status == APSP_OK && m->symmetric && i != j)
-        status = graph_push(m->g, (int32_t)(j - 1), (int32_t)(i - 1), w, error);
+        status = text_push_weight(t, m->options, m->g, col, row, &w, (size_t)n, error);
     return status;
 }
 

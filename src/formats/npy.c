@@ -2,7 +2,8 @@
  * "\x93NUMPY", version 1 0, a little-endian uint16 header length, then a Python dict literal
  * {'descr': '<i4', 'fortran_order': False, 'shape': (V, V), } padded with spaces and a final
  * newline so that the data starts at a multiple of 64 bytes (NumPy's own alignment, which lets
- * numpy.load(..., mmap_mode='r') map it). The data are the hw3 output's bytes. */
+ * numpy.load(..., mmap_mode='r') map it). The descr is the matrix's type: '<i4' (the hw3
+ * output's bytes), '<i8', '<f4' or '<f8'. */
 #include "base/error.h"
 #include "formats/formats.h"
 #include "formats/rows.h"
@@ -13,10 +14,26 @@
 enum { NPY_ALIGN = 64, NPY_PREAMBLE = 10, NPY_HEADER_MAX = 256 };
 
 /* The whole header, preamble included; returns its length (a multiple of NPY_ALIGN). */
-size_t npy_header(size_t n, char out[NPY_HEADER_MAX]) {
+/* NumPy's name of the type, little-endian. */
+static const char *npy_descr(apsp_dtype dtype) {
+    switch (dtype) {
+    case APSP_INT32:
+        break;
+    case APSP_INT64:
+        return "<i8";
+    case APSP_FLOAT32:
+        return "<f4";
+    case APSP_FLOAT64:
+        return "<f8";
+    }
+    return "<i4";
+}
+
+size_t npy_header(size_t n, apsp_dtype dtype, char out[NPY_HEADER_MAX]) {
     char dict[128];
     int len = snprintf(dict, sizeof dict,
-                       "{'descr': '<i4', 'fortran_order': False, 'shape': (%zu, %zu), }", n, n);
+                       "{'descr': '%s', 'fortran_order': False, 'shape': (%zu, %zu), }",
+                       npy_descr(dtype), n, n);
     size_t total = NPY_PREAMBLE + (size_t)len + 1; /* + the newline */
     total = (total + NPY_ALIGN - 1) / NPY_ALIGN * NPY_ALIGN;
     size_t header_len = total - NPY_PREAMBLE;
@@ -31,6 +48,6 @@ size_t npy_header(size_t n, char out[NPY_HEADER_MAX]) {
 
 apsp_status commit_npy(apsp_output *output, const apsp_matrix *matrix, apsp_error *error) {
     char header[NPY_HEADER_MAX];
-    size_t bytes = npy_header(matrix->n, header);
-    return commit_int32_rows(output, matrix, header, bytes, error);
+    size_t bytes = npy_header(matrix->n, matrix->dtype, header);
+    return commit_rows(output, matrix, matrix->dtype, header, bytes, error);
 }

@@ -11,11 +11,32 @@
 
 apsp_status text_check_weight(const text_input *t, const apsp_read_options *options, int64_t w,
                               size_t vertices, apsp_error *error) {
-    char why[256];
+    char why[320];
     if (options->flags & APSP_GRAPH_UNWEIGHTED)
         return APSP_OK;
-    const char *problem = weight_problem(w, vertices, why, sizeof why);
+    const char *problem = weight_problem(w, vertices, read_rule_dtype(options), why, sizeof why);
     return problem ? text_fail(t, error, "%s", problem) : APSP_OK;
+}
+
+apsp_status text_check_real(const text_input *t, const apsp_read_options *options, double w,
+                            size_t vertices, apsp_error *error) {
+    char why[320];
+    if (options->flags & APSP_GRAPH_UNWEIGHTED)
+        return APSP_OK;
+    apsp_dtype dtype = options->dtype_auto ? APSP_FLOAT64 : options->dtype;
+    const char *problem = real_weight_problem(w, vertices, dtype, why, sizeof why);
+    return problem ? text_fail(t, error, "%s", problem) : APSP_OK;
+}
+
+apsp_status text_push_weight(const text_input *t, const apsp_read_options *options, apsp_graph *g,
+                             int32_t source, int32_t target, const text_weight *w, size_t vertices,
+                             apsp_error *error) {
+    apsp_status status = w->is_real ? text_check_real(t, options, w->real, vertices, error)
+                                    : text_check_weight(t, options, w->value, vertices, error);
+    if (status != APSP_OK)
+        return status;
+    return w->is_real ? graph_push_real(g, source, target, w->real, error)
+                      : graph_push(g, source, target, w->value, error);
 }
 
 apsp_status text_open(const char *path, text_input *t, apsp_error *error) {
@@ -63,19 +84,29 @@ static int parse_pieces(void *context, size_t begin, size_t end) {
     return 0;
 }
 
-/* Appends the pieces' edges to the reader's graph, in order. */
+/* Appends the pieces' edges to the reader's graph, in order: real weights for all when one
+ * piece has real ones. */
 static apsp_status concat(apsp_graph *into, const pieces *p, size_t count) {
     size_t total = into->edges;
-    for (size_t i = 0; i < count; i++)
-        total += (*graph_of(p->how, piece_at(p, i)))->edges;
+    int real = into->real_weight != NULL;
+    for (size_t i = 0; i < count; i++) {
+        const apsp_graph *g = *graph_of(p->how, piece_at(p, i));
+        total += g->edges;
+        real |= g->real_weight != NULL;
+    }
     apsp_status status = apsp_graph_reserve(into, total, NULL);
+    if (status == APSP_OK && real)
+        status = graph_make_real(into, NULL);
     for (size_t i = 0; i < count && status == APSP_OK; i++) {
         const apsp_graph *g = *graph_of(p->how, piece_at(p, i));
         if (g->edges == 0)
             continue;
         memcpy(into->source + into->edges, g->source, g->edges * sizeof *g->source);
         memcpy(into->target + into->edges, g->target, g->edges * sizeof *g->target);
-        memcpy(into->weight + into->edges, g->weight, g->edges * sizeof *g->weight);
+        if (!real)
+            memcpy(into->weight + into->edges, g->weight, g->edges * sizeof *g->weight);
+        for (size_t e = 0; real && e < g->edges; e++)
+            into->real_weight[into->edges + e] = graph_weight_real(g, e);
         into->edges += g->edges;
     }
     return status;

@@ -1,7 +1,7 @@
 /* The graph readers, one file per format; apsp_read_graph (formats.c) picks one by the format.
  * Each reads `path` ("-": standard input) into a new graph, refusing every malformed input with
- * the line or byte offset, and every weight that breaks weight_problem (base/graph.h) unless
- * the read is unweighted; apsp_read_graph then applies the options' flags. */
+ * the line or byte offset, and every weight the options' type does not take (base/graph.h)
+ * unless the read is unweighted; apsp_read_graph then applies the options' flags. */
 #ifndef APSP_READERS_H
 #define APSP_READERS_H
 
@@ -17,10 +17,24 @@ apsp_status read_mtx_graph(const char *path, const apsp_read_options *options, a
 apsp_status read_edgelist_graph(const char *path, const apsp_read_options *options,
                                 apsp_graph **out, apsp_error *error);
 
-/* For the text readers: refuses w at the current line where it breaks today's rule with V =
- * vertices (0: V not known yet, only the sign is checked); nothing for an unweighted read. */
+/* For the text readers: refuses w at the current line where it breaks the rule of the options'
+ * type (base/graph.h) with V = vertices (0: V not known yet, no bound); nothing for an unweighted
+ * read. text_check_real: the same for a real weight (a fraction refused for an integer type). */
 apsp_status text_check_weight(const text_input *t, const apsp_read_options *options, int64_t w,
                               size_t vertices, apsp_error *error);
+apsp_status text_check_real(const text_input *t, const apsp_read_options *options, double w,
+                            size_t vertices, apsp_error *error);
+
+/* A weight as text_number reads it. */
+typedef struct text_weight {
+    int64_t value;
+    double real;
+    int is_real;
+} text_weight;
+/* Checks the weight (as above) and appends the edge with it. */
+apsp_status text_push_weight(const text_input *t, const apsp_read_options *options, apsp_graph *g,
+                             int32_t source, int32_t target, const text_weight *w, size_t vertices,
+                             apsp_error *error);
 
 /* Opens path and loads it whole for a text reader. */
 apsp_status text_open(const char *path, text_input *t, apsp_error *error);

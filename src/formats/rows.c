@@ -1,5 +1,5 @@
-/* Writing the matrix's V x V int32 cells, little-endian and row-major, after an optional header:
- * the body of the hw3 and npy outputs (rows.h). */
+/* Writing the matrix's V x V cells, little-endian and row-major, after an optional header: the
+ * body of the hw3 and npy outputs (rows.h). */
 #include "formats/rows.h"
 #include "base/error.h"
 #include "base/fault.h"
@@ -25,8 +25,9 @@ static int host_is_little_endian(void) {
 typedef struct row_writer {
     uint64_t base; /* the byte offset of row 0 */
     const apsp_matrix *matrix;
-    int fd;       /* a regular file, written at offsets; -1: use stream */
-    FILE *stream; /* written in order */
+    apsp_dtype file_type; /* the cells' type in the file: the matrix's, or int32 narrowed */
+    int fd;               /* a regular file, written at offsets; -1: use stream */
+    FILE *stream;         /* written in order */
 } row_writer;
 
 enum {
@@ -36,17 +37,30 @@ enum {
     WRITE_THREADS = 8,
 };
 
-static void store_row_le32(unsigned char *dst, const int32_t *row, size_t n) {
-    if (host_is_little_endian()) {
-        memcpy(dst, row, n * sizeof *row);
+/* Row `row` of n cells of type `from` into dst as little-endian cells of type `to`: the same
+ * type, or int64 narrowed to int32 (the unreachable marker becoming APSP_INF; the caller checked
+ * that every finite distance fits). */
+static void store_row_le(unsigned char *dst, const void *row, size_t n, apsp_dtype from,
+                         apsp_dtype to) {
+    size_t size = apsp_dtype_size(to);
+    if (from == to && host_is_little_endian()) {
+        memcpy(dst, row, n * size);
         return;
     }
-    for (size_t j = 0; j < n; j++, dst += 4) {
-        uint32_t v = (uint32_t)row[j];
-        dst[0] = (unsigned char)v;
-        dst[1] = (unsigned char)(v >> 8);
-        dst[2] = (unsigned char)(v >> 16);
-        dst[3] = (unsigned char)(v >> 24);
+    for (size_t j = 0; j < n; j++, dst += size) {
+        uint64_t v = 0;
+        if (from == APSP_INT64 && to == APSP_INT32) {
+            int64_t d = ((const int64_t *)row)[j];
+            v = (uint32_t)(d >= APSP_INF64 ? APSP_INF : (int32_t)d);
+        } else if (size == 4) {
+            uint32_t bits;
+            memcpy(&bits, (const unsigned char *)row + j * 4, 4);
+            v = bits;
+        } else {
+            memcpy(&v, (const unsigned char *)row + j * 8, 8);
+        }
+        for (size_t b = 0; b < size; b++)
+            dst[b] = (unsigned char)(v >> (8 * b));
     }
 }
 
@@ -67,12 +81,12 @@ int write_at(int fd, const unsigned char *buf, size_t size, uint64_t offset) {
 /* Little-endian host, regular file: the rows go from the matrix to the file in one copy,
  * ROWS_PER_CALL at a time, without a packing buffer. A short write finishes row by row. */
 static int write_rows_direct(const row_writer *w, size_t begin, size_t end) {
-    size_t row_bytes = w->matrix->n * sizeof(int32_t);
+    size_t row_bytes = w->matrix->n * apsp_dtype_size(w->file_type);
     struct iovec iov[ROWS_PER_CALL];
     for (size_t i = begin; i < end; i += ROWS_PER_CALL) {
         int rows = (int)(end - i < ROWS_PER_CALL ? end - i : ROWS_PER_CALL);
         for (int r = 0; r < rows; r++)
-            iov[r] = (struct iovec){apsp_matrix_row(w->matrix, i + (size_t)r), row_bytes};
+            iov[r] = (struct iovec){apsp_matrix_row_cells(w->matrix, i + (size_t)r), row_bytes};
         uint64_t offset = w->base + (uint64_t)i * row_bytes;
         ssize_t done = pwritev(w->fd, iov, rows, (off_t)offset);
         if (done < 0 && errno != EINTR)
@@ -93,9 +107,9 @@ static int write_rows_direct(const row_writer *w, size_t begin, size_t end) {
 
 static int write_rows(void *context, size_t begin, size_t end) {
     const row_writer *w = context;
-    if (w->fd >= 0 && host_is_little_endian())
+    if (w->fd >= 0 && host_is_little_endian() && w->file_type == w->matrix->dtype)
         return write_rows_direct(w, begin, end);
-    size_t n = w->matrix->n, row_bytes = n * sizeof(int32_t);
+    size_t n = w->matrix->n, row_bytes = n * apsp_dtype_size(w->file_type);
     size_t chunk_rows = row_bytes < WRITE_CHUNK_BYTES ? WRITE_CHUNK_BYTES / row_bytes : 1;
     unsigned char *buf = apsp_malloc(chunk_rows * row_bytes);
     if (!buf)
@@ -104,7 +118,8 @@ static int write_rows(void *context, size_t begin, size_t end) {
     for (size_t i = begin; i < end && !err; i += chunk_rows) {
         size_t rows = end - i < chunk_rows ? end - i : chunk_rows;
         for (size_t r = 0; r < rows; r++)
-            store_row_le32(buf + r * row_bytes, apsp_matrix_row(w->matrix, i + r), n);
+            store_row_le(buf + r * row_bytes, apsp_matrix_row_cells(w->matrix, i + r), n,
+                         w->matrix->dtype, w->file_type);
         if (w->fd >= 0)
             err = write_at(w->fd, buf, rows * row_bytes, w->base + (uint64_t)i * row_bytes);
         else if (fwrite(buf, row_bytes, rows, w->stream) != rows)
@@ -123,13 +138,14 @@ static int write_header(const row_writer *w, const void *header, size_t bytes) {
     return fwrite(header, 1, bytes, w->stream) == bytes ? 0 : errno ? errno : EIO;
 }
 
-apsp_status commit_int32_rows(apsp_output *output, const apsp_matrix *matrix, const void *header,
-                              size_t header_bytes, apsp_error *error) {
+apsp_status commit_rows(apsp_output *output, const apsp_matrix *matrix, apsp_dtype file_type,
+                        const void *header, size_t header_bytes, apsp_error *error) {
     row_writer w = {.base = header_bytes,
                     .matrix = matrix,
+                    .file_type = file_type,
                     .fd = output_file_fd(output),
                     .stream = output_stream(output)};
-    uint64_t bytes = header_bytes + (uint64_t)matrix->n * matrix->n * sizeof(int32_t);
+    uint64_t bytes = header_bytes + (uint64_t)matrix->n * matrix->n * apsp_dtype_size(file_type);
     apsp_status status = output_begin(output, bytes, error);
     if (status != APSP_OK) {
         apsp_output_abort(output);
@@ -167,7 +183,7 @@ apsp_status apsp_row_writer_begin(apsp_output *output, apsp_format format, size_
     char header[256];
     size_t header_bytes = 0;
     if (format == APSP_FORMAT_NPY)
-        header_bytes = npy_header(vertices, header);
+        header_bytes = npy_header(vertices, APSP_INT32, header);
     else if (format != APSP_FORMAT_HW3) {
         apsp_output_abort(output);
         return fail(error, APSP_ERR_USAGE, "rows cannot be written as they come in %s",
@@ -203,6 +219,7 @@ apsp_status apsp_row_writer_put(void *writer, size_t first_row, size_t count, co
     const apsp_matrix batch = {.n = w->vertices, .stride = pitch, .data = (int32_t *)rows};
     row_writer rw = {.base = w->base + (uint64_t)first_row * w->vertices * sizeof(int32_t),
                      .matrix = &batch,
+                     .file_type = APSP_INT32,
                      .fd = output_file_fd(w->output),
                      .stream = output_stream(w->output)};
     uint64_t bytes = (uint64_t)count * w->vertices * sizeof(int32_t);

@@ -1,4 +1,4 @@
-/* The body of the binary outputs (hw3, npy): the matrix's n x n int32 cells, little-endian,
+/* The body of the binary outputs (hw3, npy): the matrix's n x n cells, little-endian,
  * row-major, written by several threads at their offsets into a regular file, or in order into
  * a stream. */
 #ifndef APSP_ROWS_H
@@ -9,10 +9,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Writes `header` (header_bytes of it, possibly none) and then the cells, syncs and puts the
- * output into place; frees the output either way. */
-apsp_status commit_int32_rows(apsp_output *output, const apsp_matrix *matrix, const void *header,
-                              size_t header_bytes, apsp_error *error);
+/* Writes `header` (header_bytes of it, possibly none) and then the cells as `file_type` (the
+ * matrix's type, or int32 for an int64 matrix whose distances the caller found to fit: the
+ * unreachable marker becomes APSP_INF), syncs and puts the output into place; frees the output
+ * either way. */
+apsp_status commit_rows(apsp_output *output, const apsp_matrix *matrix, apsp_dtype file_type,
+                        const void *header, size_t header_bytes, apsp_error *error);
 
 /* All of buf at the offset, through short writes and EINTR. Returns 0 or an errno value. */
 int write_at(int fd, const unsigned char *buf, size_t size, uint64_t offset);

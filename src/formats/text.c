@@ -3,10 +3,12 @@
 #include "base/fault.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 enum { FIRST_BUFFER = 1 << 16, FIELD_SHOWN = 24 };
 
@@ -298,6 +300,57 @@ apsp_status text_int(text_input *t, const char *what, int64_t *value, apsp_error
 
 apsp_status text_integral(text_input *t, const char *what, int64_t *value, apsp_error *error) {
     return parse_number(t, what, 1, value, error);
+}
+
+/* "inf", "infinity" or "nan" (any case, with a sign): what strtod would take but a weight may not
+ * be. */
+static int non_finite_word(const text_input *t, const char **end) {
+    static const char *const words[] = {"infinity", "inf", "nan"};
+    const char *p = t->p + (t->p < t->end && (*t->p == '-' || *t->p == '+'));
+    for (size_t w = 0; w < sizeof words / sizeof words[0]; w++) {
+        size_t len = strlen(words[w]);
+        if ((size_t)(t->end - p) >= len && strncasecmp(p, words[w], len) == 0 &&
+            field_ends(t, p + len)) {
+            *end = p + len;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+apsp_status text_number(text_input *t, const char *what, int64_t *value, double *real, int *is_real,
+                        apsp_error *error) {
+    text_at_line_end(t);
+    *is_real = 0;
+    if (plain_integer(t, value))
+        return APSP_OK;
+    number n;
+    const char *end;
+    if (non_finite_word(t, &end)) {
+        int len = (int)(end - t->p);
+        return text_fail(t, error, "%s %.*s is not finite", what, len, t->p);
+    }
+    if (!scan_number(t, t->p, 1, &n))
+        return expected(t, what, error);
+    if (number_value(&n, value) == FITS) {
+        t->p = n.end;
+        return APSP_OK;
+    }
+    /* The field is a decimal number (scan_number checked its form), which strtod reads the same
+     * way; the input ends with a '\0', so strtod stops within it. */
+    errno = 0;
+    char *stop;
+    double v = strtod(t->p, &stop);
+    if (stop != n.end || (errno == ERANGE && isinf(v))) {
+        int len = (int)(n.end - t->p);
+        return text_fail(t, error, "%s %.*s%s is out of the range of a double", what,
+                         len > FIELD_SHOWN ? FIELD_SHOWN : len, t->p,
+                         len > FIELD_SHOWN ? "..." : "");
+    }
+    *real = v;
+    *is_real = 1;
+    t->p = n.end;
+    return APSP_OK;
 }
 
 apsp_status text_word(text_input *t, const char *what, char *buf, size_t size, apsp_error *error) {

@@ -46,11 +46,16 @@ const char *text_field(const text_input *t, char *buf, size_t size);
  * text_uint: digits only, at most `most` (`what` names it in messages: "vertex id").
  * text_int: an optional sign and digits, in int64.
  * text_integral: also a real number with an integral value ("2.0", "1.5e1", "3e+00").
+ * text_number: what text_integral takes into *value (*is_real = 0) or, where that is not a
+ *   whole number of int64 ("1.5", "2e-3", "1e30"), the real number into *real (*is_real = 1);
+ *   "inf" and "nan" are refused as not finite, a value beyond double's range as out of range.
  * text_word: letters, digits, '-' and '_', lowercased into buf (banner words). */
 apsp_status text_uint(text_input *t, const char *what, uint64_t most, uint64_t *value,
                       apsp_error *error);
 apsp_status text_int(text_input *t, const char *what, int64_t *value, apsp_error *error);
 apsp_status text_integral(text_input *t, const char *what, int64_t *value, apsp_error *error);
+apsp_status text_number(text_input *t, const char *what, int64_t *value, double *real, int *is_real,
+                        apsp_error *error);
 apsp_status text_word(text_input *t, const char *what, char *buf, size_t size, apsp_error *error);
 
 /* Fails unless the line has nothing more (`after` names the last field, for the message). */

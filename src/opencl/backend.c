@@ -46,10 +46,13 @@ static apsp_status share_context(backend_device **devices, size_t count, backend
 
 static apsp_status create_queues(backend_device *d, apsp_error *error) {
     cl_int err;
+    /* With a profile both queues time their commands (the derivation's reads run on the copy
+     * queue, predecessors.c). */
     cl_command_queue_properties props = d->options->profile ? CL_QUEUE_PROFILING_ENABLE : 0;
     d->queue = FAULT_CL_OBJECT(&err, clCreateCommandQueue(d->context, d->device, props, &err));
     if (err == CL_SUCCESS)
-        d->copy_queue = FAULT_CL_OBJECT(&err, clCreateCommandQueue(d->context, d->device, 0, &err));
+        d->copy_queue =
+            FAULT_CL_OBJECT(&err, clCreateCommandQueue(d->context, d->device, props, &err));
     if (err != CL_SUCCESS)
         return cl_fail(error, APSP_ERR_DEVICE, err, "clCreateCommandQueue(%s)", d->name);
     return APSP_OK;
@@ -83,6 +86,8 @@ static void opencl_close(backend_device *d) {
         return;
     opencl_unload(d);
     program_release_all(d);
+    predecessors_release(d);
+    negative_release(d);
     if (d->copy_queue)
         clReleaseCommandQueue(d->copy_queue);
     if (d->queue)
@@ -124,6 +129,8 @@ static apsp_status opencl_open(const apsp_device_info *const *infos, size_t coun
             status = share_context(out, count, out[i], error);
     for (size_t i = 0; i < count && status == APSP_OK; i++) {
         status = create_queues(out[i], error);
+        if (status == APSP_OK)
+            status = negative_open(out[i], error);
         if (status == APSP_OK)
             status = choose(out[i], error);
         if (status == APSP_OK)
@@ -190,6 +197,8 @@ const apsp_backend_impl apsp_backend_opencl = {
     .store = opencl_store,
     .load_graph = layout_load_graph,
     .store_rows = opencl_store_rows,
+    .derive_predecessors = predecessors_derive,
+    .prepare_predecessors = predecessors_prepare,
     .drain = opencl_drain,
     .unload = opencl_unload,
     .summarize = opencl_summarize,

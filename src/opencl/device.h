@@ -31,7 +31,7 @@ enum { ROUND_EVENTS = 8 };
 
 typedef struct cl_kernels {
     cl_program program;
-    cl_kernel col_copy, phase1, phase2, phase3, pad, stream, scatter;
+    cl_kernel col_copy, phase1, phase2, phase3, pad, stream, scatter, unreachable;
     char options[1024]; /* the build options of the program; "" before the first build */
 } cl_kernels;
 
@@ -128,7 +128,9 @@ struct backend_device {
     const char *extra_options;   /* the device's build options beyond the -D defines */
     kernel_params params;        /* the solve's: `chosen`, adapted to the layout by layout_plan */
     apsp_dtype dtype;            /* the solve's element type (layout_plan), the kernels' DIST */
-    int negative;                /* the kernels' negative form (-DNEGATIVE=1): program_set_form */
+    int negative;                /* the kernels' negative form, -DNEGATIVE: program_set_form */
+    int64_t bound;   /* NEGATIVE_BOUNDED: the longest real distance (backend.h: kernel_form) */
+    cl_mem cycle;    /* NEGATIVE_BOUNDED: the vertex phase 1 found on a negative cycle */
     cl_kernels kernels;
     cl_kernels kept[KEPT_PROGRAMS]; /* most recent first; program == NULL: empty */
     int builds;                     /* programs built since the last summary */
@@ -138,6 +140,9 @@ struct backend_device {
     cl_profile profile;
     cl_panel_sync sync;
     cl_stream stream;
+    /* predecessors.c: the derivation's program (cl/paths.cl), built at its first use. */
+    cl_program paths_program;
+    cl_kernel paths_tight;
 };
 
 /* program.c: builds the program for d->params unless the one built already matches. */
@@ -147,6 +152,16 @@ apsp_status program_prepare(backend_device *d, apsp_error *error);
 apsp_status program_set_form(backend_device *d, const kernel_form *form, apsp_error *error);
 void program_release(cl_kernels *kernels);
 void program_release_all(backend_device *d); /* the current one and the kept ones */
+
+/* The kernels' forms (d->negative, cl/fw.cl's NEGATIVE): the add-min, the exact negative form,
+ * and the bounded one (the add-min with INF as a long edge, cl/fw.cl). */
+enum { NEGATIVE_NONE = 0, NEGATIVE_EXACT = 1, NEGATIVE_BOUNDED = 2 };
+/* negative.c: the bounded form's cycle cell, made at open; reset before the rounds (begin, at
+ * load) and read after them with the distances above the bound made INF (finish, at store). */
+apsp_status negative_open(backend_device *d, apsp_error *error);
+void negative_release(backend_device *d);
+apsp_status negative_begin(backend_device *d, apsp_error *error);
+apsp_status negative_finish(backend_device *d, apsp_error *error);
 
 /* layout.c */
 apsp_status layout_plan(backend_device *d, size_t vertices, apsp_dtype dtype,
@@ -196,6 +211,13 @@ void panels_release(backend_device *d);
 apsp_status rounds_wait(backend_device *d, size_t round, apsp_error *error);
 void rounds_log_profile(const backend_device *d); /* with options->profile */
 void rounds_release(backend_device *d);
+
+/* predecessors.c: backend.h's derive_predecessors and prepare_predecessors (the program);
+ * its release (at close). */
+apsp_status predecessors_derive(backend_device *d, const paths_csr *csr, int32_t *pred,
+                                int *untight, apsp_error *error);
+apsp_status predecessors_prepare(backend_device *d, apsp_error *error);
+void predecessors_release(backend_device *d);
 
 /* Sets kernel argument `index`, reporting the kernel's name on failure. */
 #define SET_ARG(kernel, name, index, value)                                                        \

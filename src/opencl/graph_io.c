@@ -84,7 +84,9 @@ apsp_status layout_load_graph(backend_device *d, const apsp_graph *g, apsp_error
         return fail(error, APSP_ERR_TOO_LARGE, "%zu edges: at most %d on an OpenCL device",
                     g->edges, INT32_MAX);
     edge_buffers e = {0};
-    apsp_status status = g->edges ? upload_edges(d, g, &e, error) : APSP_OK;
+    apsp_status status = negative_begin(d, error);
+    if (status == APSP_OK && g->edges)
+        status = upload_edges(d, g, &e, error);
     for (size_t b = 0; b < l->band_count && status == APSP_OK; b++) {
         status = layout_queue_pad(d, &l->bands[b], 0, error);
         if (status == APSP_OK && g->edges)
@@ -191,8 +193,9 @@ apsp_status layout_store_rows(backend_device *d, apsp_rows_fn rows, void *contex
     size_t vertices = l->geometry.vertices;
     size_t end = l->row_end < vertices ? l->row_end : vertices;
     row_batches b = {0};
-    apsp_status status =
-        l->row_begin < end ? map_batches(d, &b, vertices * sizeof(cl_int), error) : APSP_OK;
+    apsp_status status = negative_finish(d, error);
+    if (status == APSP_OK && l->row_begin < end)
+        status = map_batches(d, &b, vertices * sizeof(cl_int), error);
     size_t last_row = 0, last_count = 0;
     int k = 0;
     for (size_t row = l->row_begin; row < end && status == APSP_OK; k ^= 1) {

@@ -273,7 +273,9 @@ apsp_status layout_prepare(backend_device *d, const solve_geometry *g, size_t ro
 }
 
 apsp_status layout_load(backend_device *d, apsp_matrix *m, apsp_error *error) {
-    apsp_status status = upload(d, m, error);
+    apsp_status status = negative_begin(d, error);
+    if (status == APSP_OK)
+        status = upload(d, m, error);
     if (status == APSP_OK)
         status = rounds_first_panels(d, 0, error);
     cl_int err = status == APSP_OK ? FAULT_CL_STATUS(clFinish(d->queue)) : CL_SUCCESS;
@@ -285,6 +287,9 @@ apsp_status layout_load(backend_device *d, apsp_matrix *m, apsp_error *error) {
 apsp_status layout_store(backend_device *d, apsp_matrix *m, apsp_error *error) {
     const cl_layout *l = &d->layout;
     const size_t cell = layout_cell_bytes(d);
+    apsp_status status = negative_finish(d, error);
+    if (status != APSP_OK)
+        return status;
     band_rect r;
     for (size_t b = 0; b < l->band_count && band_has_real_rows(l, &l->bands[b], &r); b++) {
         cl_int err = FAULT_CL_STATUS(clEnqueueReadBufferRect(

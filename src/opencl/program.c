@@ -139,6 +139,8 @@ static apsp_status create_kernels(backend_device *d, apsp_error *error) {
     if (status == APSP_OK)
         status = create_kernel(d, &k->stream, "fw_stream",
                                (size_t)p->group_rows * (size_t)p->group_cols, error);
+    if (status == APSP_OK)
+        status = create_kernel(d, &k->unreachable, "fw_unreachable", 1, error);
     return status;
 }
 
@@ -170,11 +172,13 @@ apsp_status program_prepare(backend_device *d, apsp_error *error) {
     char options[sizeof d->kernels.options], defines[768];
     const char *extra = d->options->build_options;
     kernel_defines(&d->params, d->dtype, defines, sizeof defines);
-    /* Only then: the options of graphs without negative weights stay as they were. The floating-
-     * point kernels have no negative form (program_set_form); a plan for them may follow an
-     * integer solve with negative weights. */
-    if (d->negative && d->dtype != APSP_FLOAT32 && d->dtype != APSP_FLOAT64)
-        strncat(defines, " -DNEGATIVE=1", sizeof defines - strlen(defines) - 1);
+    /* Only then: the options of graphs without negative weights stay as they were. A plan for a
+     * floating-point solve may come before its set_form, after an integer solve's. */
+    int floating = d->dtype == APSP_FLOAT32 || d->dtype == APSP_FLOAT64;
+    if (d->negative && !floating) {
+        size_t used = strlen(defines);
+        snprintf(defines + used, sizeof defines - used, " -DNEGATIVE=%d", d->negative);
+    }
     snprintf(options, sizeof options, "%s%s%s%s%s", defines, *d->extra_options ? " " : "",
              d->extra_options, extra && *extra ? " " : "", extra ? extra : "");
     if (d->kernels.program && strcmp(options, d->kernels.options) == 0)
@@ -204,13 +208,16 @@ apsp_status program_set_form(backend_device *d, const kernel_form *form, apsp_er
                     d->name, apsp_dtype_name(d->dtype), apsp_dtype_name(form->dtype));
     /* +inf absorbs every finite sum: the floating-point kernels have one form. */
     int floating = form->dtype == APSP_FLOAT32 || form->dtype == APSP_FLOAT64;
-    d->negative = form->negative != 0 && !floating;
+    d->negative = !form->negative || floating ? NEGATIVE_NONE
+                  : form->bound > 0           ? NEGATIVE_BOUNDED
+                                              : NEGATIVE_EXACT;
+    d->bound = form->bound;
     return program_prepare(d, error);
 }
 
 void program_release(cl_kernels *k) {
-    cl_kernel kernels[] = {k->col_copy, k->phase1, k->phase2, k->phase3,
-                           k->pad,      k->stream, k->scatter};
+    cl_kernel kernels[] = {k->col_copy, k->phase1, k->phase2,  k->phase3,
+                           k->pad,      k->stream, k->scatter, k->unreachable};
     for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++)
         if (kernels[i])
             clReleaseKernel(kernels[i]);

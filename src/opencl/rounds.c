@@ -140,6 +140,7 @@ apsp_status rounds_close_pivot(backend_device *d, size_t round, apsp_error *erro
     SET_ARG(phase1, "phase1", 1, col_panel);
     SET_ARG(phase1, "phase1", 2, n);
     SET_ARG(phase1, "phase1", 3, r);
+    SET_ARG(phase1, "phase1", 4, d->cycle);
     size_t pivot_local[2] = {(size_t)p->pivot_items, (size_t)p->pivot_items};
     apsp_status status = enqueue(d, phase1, pivot_local, pivot_local, step_event(d, STEP_PHASE1),
                                  "phase1", round, error);

@@ -2,6 +2,7 @@
 #include "paths/adjacency.h"
 #include "base/error.h"
 #include "base/fault.h"
+#include "base/graph.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 typedef struct arc {
     int32_t target;
     int64_t weight;
+    double real; /* a real graph's weight (weight unused) */
 } arc;
 
 static int arc_order(const void *a, const void *b) {
@@ -18,10 +20,18 @@ static int arc_order(const void *a, const void *b) {
     return (x->weight > y->weight) - (x->weight < y->weight);
 }
 
+static int real_arc_order(const void *a, const void *b) {
+    const arc *x = a, *y = b;
+    if (x->target != y->target)
+        return x->target < y->target ? -1 : 1;
+    return (x->real > y->real) - (x->real < y->real);
+}
+
 void adjacency_free(adjacency *a) {
     free(a->start);
     free(a->other);
     free(a->weight);
+    free(a->real);
 }
 
 /* Counting sort by source, then each row sorted by target and its repeated pairs merged to the
@@ -57,13 +67,14 @@ apsp_status adjacency_build(const apsp_graph *g, int by_target, adjacency *a, ap
     memcpy(fill, a->start, v * sizeof *fill);
     for (size_t e = 0; e < g->edges; e++)
         if (g->source[e] != g->target[e])
-            arcs[fill[key[e]]++] = (arc){other[e], g->weight[e]};
+            arcs[fill[key[e]]++] = g->real_weight ? (arc){other[e], 0, g->real_weight[e]}
+                                                  : (arc){other[e], g->weight[e], 0};
     free(fill);
     /* Sort each row and keep the first (least) weight of each target, compacting in place. */
     size_t kept = 0;
     for (size_t k = 0; k < v; k++) {
         size_t begin = a->start[k], end = a->start[k + 1];
-        qsort(arcs + begin, end - begin, sizeof *arcs, arc_order);
+        qsort(arcs + begin, end - begin, sizeof *arcs, g->real_weight ? real_arc_order : arc_order);
         a->start[k] = kept;
         for (size_t e = begin; e < end; e++)
             if (e == begin || arcs[e].target != arcs[e - 1].target)
@@ -71,8 +82,11 @@ apsp_status adjacency_build(const apsp_graph *g, int by_target, adjacency *a, ap
     }
     a->start[v] = kept;
     a->other = apsp_malloc((kept ? kept : 1) * sizeof *a->other);
-    a->weight = apsp_malloc((kept ? kept : 1) * sizeof *a->weight);
-    if (!a->other || !a->weight) {
+    if (g->real_weight)
+        a->real = apsp_malloc((kept ? kept : 1) * sizeof *a->real);
+    else
+        a->weight = apsp_malloc((kept ? kept : 1) * sizeof *a->weight);
+    if (!a->other || (!a->weight && !a->real)) {
         free(arcs);
         adjacency_free(a);
         return fail(error, APSP_ERR_NO_MEMORY,
@@ -82,10 +96,11 @@ apsp_status adjacency_build(const apsp_graph *g, int by_target, adjacency *a, ap
     }
     for (size_t e = 0; e < kept; e++) {
         a->other[e] = arcs[e].target;
-        a->weight[e] = arcs[e].weight;
+        if (a->real)
+            a->real[e] = arcs[e].real;
+        else
+            a->weight[e] = arcs[e].weight;
     }
     free(arcs);
     return APSP_OK;
 }
-
-/* One search's outcome when the distances are not the graph's shortest distances. */

@@ -13,7 +13,8 @@ typedef struct adjacency {
     size_t vertices;
     size_t *start;
     int32_t *other;
-    int64_t *weight;
+    int64_t *weight; /* the graph's integer weights; NULL when they are real */
+    double *real;    /* its real weights; NULL when they are integers */
 } adjacency;
 
 /* The adjacency by target (by_target) or by source, the least weight of each pair kept and

@@ -1,55 +1,55 @@
 /* Shortest-path predecessors derived after the solve, from the distances and the edge list
- * (apsp_predecessors in include/apsp.h); one path is read off them in path.c.
+ * (apsp_predecessors in include/apsp.h; apsp_predecessors_csr in csr.c); one path is read off
+ * them in path.c.
  *
  * An edge (k, j) of weight w is tight for source i when d(i,k) < INF and d(i,k) + w = d(i,j):
  * it lies on some shortest path from i. Two ways to a valid shortest-path tree:
  *
- * - Non-negative weights (every graph the readers accept today): the blocks. BLOCK sources at a
- *   time, one vector lane each, their rows of distances transposed (t[k][lane]); for every
- *   vertex j, its in-edges (k, j) against all lanes at once: a tight edge of positive weight
- *   makes k the predecessor (d(i,k) < d(i,j), so following predecessors strictly decreases the
- *   distance and never loops). Vertices that only zero-weight tight edges reach (zero-weight
- *   cycles) get theirs from a search over the zero-weight edges from vertices already in the
- *   tree (zero_search), so no zero-weight loop closes either. Every edge is compared with every
- *   distance on the way, so distances that are not the graph's are refused. O(V E / BLOCK)
- *   vector steps, the sources split over the host threads.
- * - Any weights (negative ones, once the readers take them, without negative cycles): a
- *   breadth-first search over the tight out-edges from each source, the edge by which it first
- *   reaches j giving j's predecessor; valid also where tight edges form cycles (of weight 0).
- *   O(E) per source; it stops once every vertex at a finite distance is reached.
+ * - int32 distances and non-negative weights: the blocks. BLOCK sources at a time, one vector
+ *   lane each, their rows of distances transposed (t[k][lane]); for every vertex j, its in-edges
+ *   (k, j) against all lanes at once: the tight edge of least k makes k the predecessor, as on a
+ *   device (tight_csr.c says why any tight edge will do when the zero-weight edges form no
+ *   cycle). With zero-weight cycles only tight edges of positive weight count there (d(i,k) <
+ *   d(i,j), so following predecessors strictly decreases the distance and never loops), and
+ *   vertices that only zero-weight tight edges reach get theirs from a search over the
+ *   zero-weight edges from vertices already in the tree (zero_search), so no zero-weight loop
+ *   closes either. Every edge is compared with every distance on the way, so distances that are
+ *   not the graph's are refused. O(V E / BLOCK) vector steps, the sources split over the host
+ *   threads.
+ * - Anything else (negative weights without negative cycles; int64, float32 and float64
+ *   distances, the floating-point ones tight within a tolerance): a breadth-first search over
+ *   the tight out-edges from each source (search.c).
  *
  * The graph becomes a CSR adjacency once (adjacency.c: by target for the blocks, by source for
  * the search). */
-#include "apsp.h"
+#include "paths/predecessors.h"
 #include "base/error.h"
 #include "base/fault.h"
+#include "base/graph.h"
+#include "base/matrix.h"
 #include "base/parallel.h"
 #include "paths/adjacency.h"
+#include "paths/search.h"
+#include "paths/tight_csr.h"
 
 #include <errno.h>
+#include <float.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct mismatch {
-    int found;
-    size_t source, vertex;
-    int unreached; /* 1: d(source, vertex) is finite but no tight path reaches it;
-                      0: an edge into vertex is shorter than d(source, vertex) */
-} mismatch;
-
 /* The sources in blocks of BLOCK, one vector lane each (see block_tight). */
 enum { BLOCK = 16 };
 
+/* The blocks' work: int32 distances, weights 0 <= w < INF. */
 typedef struct job {
     const apsp_matrix *d;
     size_t first;
     int32_t *pred; /* row r is source first + r */
     mismatch *bad; /* one per slice start: filled by the slice that found one */
-    /* The search (any weights): the out-adjacency. */
-    const adjacency *out;
-    /* The blocks (weights 0 <= w < INF): the in-adjacency, its weights as int32, and the
-     * zero-weight edges by source (zero_start, zero_target). */
+    /* The in-adjacency, its weights as int32, and the zero-weight edges by source (zero_start,
+     * zero_target). */
     const adjacency *in;
     const int32_t *in_weight;
     const size_t *zero_start;
@@ -57,66 +57,8 @@ typedef struct job {
     const int32_t *zero_from; /* the vertices with zero-weight out-edges, zero_sources of them */
     size_t zero_sources;
     size_t count;
+    int zero_tight; /* the zero-weight edges form no cycle: they count in block_tight */
 } job;
-
-/* The search from source i into the predecessor row p. Returns 0, or 1 with *bad filled. */
-static int search(const job *jb, size_t i, int32_t *p, int32_t *queue, mismatch *bad) {
-    const adjacency *a = jb->out;
-    const int32_t *d = apsp_matrix_row(jb->d, i);
-    size_t v = a->vertices;
-    size_t finite = 0;
-    for (size_t j = 0; j < v; j++) {
-        p[j] = APSP_NO_PREDECESSOR;
-        finite += d[j] < APSP_INF;
-    }
-    size_t head = 0, tail = 0, found = 1;
-    queue[tail++] = (int32_t)i;
-    /* The search stops once every vertex at a finite distance is reached. */
-    while (head < tail && found < finite) {
-        int32_t k = queue[head++];
-        int64_t dk = d[k];
-        for (size_t e = a->start[k], end = a->start[k + 1]; e < end; e++) {
-            int32_t j = a->other[e];
-            int64_t via = dk + a->weight[e];
-            if (via != d[j]) {
-                if (via < d[j]) {
-                    *bad = (mismatch){1, i, (size_t)j, 0};
-                    return 1;
-                }
-                continue;
-            }
-            if (p[j] != APSP_NO_PREDECESSOR || (size_t)j == i)
-                continue;
-            p[j] = k;
-            queue[tail++] = j;
-            found++;
-        }
-    }
-    if (found < finite) {
-        for (size_t j = 0; j < v; j++)
-            if (d[j] < APSP_INF && p[j] == APSP_NO_PREDECESSOR && j != i) {
-                *bad = (mismatch){1, i, j, 1};
-                return 1;
-            }
-    }
-    return 0;
-}
-
-enum { MISMATCH = -1 };
-
-static int search_slice(void *context, size_t begin, size_t end) {
-    const job *jb = context;
-    int32_t *queue = apsp_malloc((jb->out->vertices ? jb->out->vertices : 1) * sizeof *queue);
-    if (!queue)
-        return ENOMEM;
-    int result = 0;
-    size_t v = jb->out->vertices;
-    for (size_t r = begin; r < end && !result; r++)
-        if (search(jb, jb->first + r, jb->pred + r * v, queue, &jb->bad[begin]))
-            result = MISMATCH;
-    free(queue);
-    return result;
-}
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define CLONED_FOR_ISAS __attribute__((target_clones("avx512f", "avx2", "default")))
@@ -126,18 +68,20 @@ static int search_slice(void *context, size_t begin, size_t end) {
 
 /* Every vertex's in-edges against BLOCK sources at once: t holds the block's distances
  * transposed, t[k * BLOCK + b] = d(source b, k) (INF in unused lanes), and pt gets the
- * predecessors the same way. A lane's predecessor of j is an in-edge (k, j) of positive weight
- * that is tight for it (the last one); zero-weight edges are left to zero_search, which keeps the
- * tree free of zero-weight loops. shorter[b] becomes non-zero when an edge gives a path shorter
+ * predecessors the same way. A lane's predecessor of j is the first in-edge (k, j) that is tight
+ * for it (the edges are scanned backwards, the last tight one kept); zero-weight edges count only
+ * with zero_tight, else they are left to zero_search, which keeps the tree free of zero-weight
+ * loops. shorter[b] becomes non-zero when an edge gives a path shorter
  * than a distance of lane b; missing[b] counts lane b's vertices at a finite distance left
  * without a predecessor (its source among them). No test for d(source, k) = INF is needed: with
  * 0 < w < INF and d(source, j) <= INF, INF + w neither equals nor undercuts d(source, j) (and
- * stays below 2^31); with w = 0, d(source, k) < d(source, j) means k is reached. */
+ * stays below 2^31); with w = 0, d(source, k) < d(source, j) means k is reached, and a tight one
+ * needs d(source, j) < INF. */
 typedef int32_t lanes __attribute__((vector_size(BLOCK * sizeof(int32_t))));
 
 CLONED_FOR_ISAS static void block_tight(const int32_t *restrict t, const size_t *restrict start,
                                         const int32_t *restrict other,
-                                        const int32_t *restrict weight, size_t v,
+                                        const int32_t *restrict weight, size_t v, int zero_tight,
                                         int32_t *restrict pt, int32_t *restrict shorter_out,
                                         int32_t *restrict missing_out) {
     lanes shorter = {0}, missing = {0}, none, inf;
@@ -148,18 +92,17 @@ CLONED_FOR_ISAS static void block_tight(const int32_t *restrict t, const size_t 
     for (size_t j = 0; j < v; j++) {
         lanes dj, p = none;
         memcpy(&dj, t + j * BLOCK, sizeof dj);
-        for (size_t e = start[j], end = start[j + 1]; e < end; e++) {
+        lanes finite = dj < inf;
+        for (size_t e = start[j + 1]; e-- > start[j];) {
             int32_t k = other[e], w = weight[e];
             lanes tk;
             memcpy(&tk, t + (size_t)k * BLOCK, sizeof tk);
-            if (w > 0) {
-                lanes via = tk + w;
-                lanes tight = via == dj; /* -1 where tight, else 0 */
+            lanes via = tk + w;
+            if (w > 0 || zero_tight) {
+                lanes tight = (via == dj) & finite; /* -1 where tight, else 0 */
                 p = (tight & k) | (~tight & p);
-                shorter |= via < dj;
-            } else {
-                shorter |= tk < dj;
             }
+            shorter |= via < dj;
         }
         missing -= (p == none) & (dj < inf); /* -(-1) */
         memcpy(pt + j * BLOCK, &p, sizeof p);
@@ -314,7 +257,8 @@ static int block_slice(void *context, size_t b0, size_t b1) {
             rows[b] = b < used ? apsp_matrix_row(jb->d, jb->first + r0 + b) : queue;
         rows_to_lanes(rows, v, t);
         int32_t shorter[BLOCK], missing[BLOCK];
-        block_tight(t, jb->in->start, jb->in->other, jb->in_weight, v, pt, shorter, missing);
+        block_tight(t, jb->in->start, jb->in->other, jb->in_weight, v, jb->zero_tight, pt, shorter,
+                    missing);
         int32_t *outs[BLOCK];
         for (size_t b = 0; b < used; b++) {
             outs[b] = jb->pred + (r0 + b) * v;
@@ -325,12 +269,12 @@ static int block_slice(void *context, size_t b0, size_t b1) {
             if (shorter[b]) {
                 size_t j = first_shorter(t, jb->in, jb->in_weight, b);
                 jb->bad[b0] = (mismatch){1, jb->first + r0 + b, j, 0};
-                result = MISMATCH;
+                result = SEARCH_MISMATCH;
             }
         for (size_t b = 0; b < used && !result; b++)
             if (missing[b] > 0 && zero_search(jb, jb->first + r0 + b, jb->pred + (r0 + b) * v,
                                               queue, (size_t)missing[b], &jb->bad[b0]))
-                result = MISMATCH;
+                result = SEARCH_MISMATCH;
     }
     free(t);
     free(pt);
@@ -380,12 +324,40 @@ static int prepare_blocks(const adjacency *in, int32_t **weight, size_t **zero_s
     return 0;
 }
 
-/* Whether every edge weight is 0 <= w < INF, which the blocks need. */
-static int weights_fit_blocks(const apsp_graph *g) {
+/* Whether the blocks can take the graph: int32 distances, every edge weight 0 <= w < INF. */
+static int fits_blocks(const apsp_graph *g, const apsp_matrix *d) {
+    if (d->dtype != APSP_INT32 || g->real_weight)
+        return 0;
     for (size_t e = 0; e < g->edges; e++)
         if (g->weight[e] < 0 || g->weight[e] >= APSP_INF)
             return 0;
     return 1;
+}
+
+/* Why edge e's weight cannot be compared with the distances, or NULL. */
+static const char *weight_unfit(const apsp_graph *g, const apsp_matrix *d, size_t e) {
+    if (d->dtype == APSP_FLOAT32 || d->dtype == APSP_FLOAT64)
+        return isfinite(graph_weight_real(g, e)) ? NULL : "is not finite";
+    if (g->real_weight)
+        return "is real, but the distances are integers";
+    int64_t inf = d->dtype == APSP_INT32 ? APSP_INF : APSP_INF64;
+    return g->weight[e] > -inf && g->weight[e] < inf ? NULL : "is outside the distances' range";
+}
+
+/* Whether d(i,i) is 0. */
+static int zero_diagonal(const apsp_matrix *d, size_t i) {
+    const void *row = apsp_matrix_row_cells(d, i);
+    switch (d->dtype) {
+    case APSP_INT32:
+        break;
+    case APSP_INT64:
+        return ((const int64_t *)row)[i] == 0;
+    case APSP_FLOAT32:
+        return ((const float *)row)[i] == 0;
+    case APSP_FLOAT64:
+        return ((const double *)row)[i] == 0;
+    }
+    return ((const int32_t *)row)[i] == 0;
 }
 
 /* Refuses what the derivation cannot take, naming the first problem. */
@@ -400,7 +372,8 @@ static apsp_status check_inputs(const apsp_graph *graph, const apsp_matrix *dist
         return fail(error, APSP_ERR_USAGE,
                     "predecessors: the graph has %zu vertices but the distance matrix %zu",
                     graph->vertices, distances->n);
-    if (distances->n > 0 && (!distances->data || distances->stride < distances->n))
+    if (apsp_dtype_size(distances->dtype) == 0 ||
+        (distances->n > 0 && (!distances->cells || distances->stride < distances->n)))
         return fail(error, APSP_ERR_USAGE, "predecessors: the distance matrix is malformed");
     if (first > distances->n || count > distances->n - first)
         return fail(error, APSP_ERR_USAGE,
@@ -412,18 +385,18 @@ static apsp_status check_inputs(const apsp_graph *graph, const apsp_matrix *dist
             return fail(error, APSP_ERR_USAGE,
                         "predecessors: edge %zu (%d -> %d) has an endpoint outside [0, %zu)", e,
                         (int)s, (int)t, graph->vertices);
-        if (graph->weight[e] <= -(int64_t)APSP_INF || graph->weight[e] >= (int64_t)APSP_INF)
-            return fail(error, APSP_ERR_USAGE,
-                        "predecessors: edge %zu (%d -> %d) has weight %lld, outside the distances' "
-                        "range",
-                        e, (int)s, (int)t, (long long)graph->weight[e]);
+        const char *unfit = weight_unfit(graph, distances, e);
+        if (unfit)
+            return fail(error, APSP_ERR_USAGE, "predecessors: edge %zu (%d -> %d): weight %.17g %s",
+                        e, (int)s, (int)t, graph_weight_real(graph, e), unfit);
     }
+    char text[32];
     for (size_t r = 0; r < count; r++) {
         size_t i = first + r;
-        if (apsp_matrix_row(distances, i)[i] != 0)
+        if (!zero_diagonal(distances, i))
             return fail(error, APSP_ERR_USAGE,
-                        "predecessors: the distance from vertex %zu to itself is %d, not 0", i,
-                        (int)apsp_matrix_row(distances, i)[i]);
+                        "predecessors: the distance from vertex %zu to itself is %s, not 0", i,
+                        matrix_cell_text(distances, i, i, text, sizeof text));
     }
     return APSP_OK;
 }
@@ -433,63 +406,93 @@ static apsp_status report_mismatch(const apsp_matrix *distances, const mismatch 
                                    apsp_error *error) {
     while (!bad->found)
         bad++;
-    int d = apsp_matrix_row(distances, bad->source)[bad->vertex];
+    char d[32];
+    matrix_cell_text(distances, bad->source, bad->vertex, d, sizeof d);
     if (bad->unreached)
         return fail(error, APSP_ERR_USAGE,
                     "predecessors: the distances are not the graph's shortest distances: vertex "
-                    "%zu is at distance %d from %zu, but no path of that length reaches it",
+                    "%zu is at distance %s from %zu, but no path of that length reaches it",
                     bad->vertex, d, bad->source);
     return fail(error, APSP_ERR_USAGE,
                 "predecessors: the distances are not the graph's shortest distances: an edge "
-                "into vertex %zu gives a path from %zu shorter than %d",
+                "into vertex %zu gives a path from %zu shorter than %s",
                 bad->vertex, bad->source, d);
 }
 
-apsp_status apsp_predecessors(const apsp_graph *graph, const apsp_matrix *distances, size_t first,
-                              size_t count, unsigned threads, int32_t *pred, apsp_error *error) {
-    apsp_status status = check_inputs(graph, distances, first, count, pred, error);
-    if (status != APSP_OK || count == 0)
-        return status;
-    /* Non-negative weights: the blocks, BLOCK sources per pass over the in-edges; otherwise
-     * (negative weights) a search per source over the out-edges. */
-    int blocks = weights_fit_blocks(graph);
-    adjacency adj;
-    status = adjacency_build(graph, blocks, &adj, error);
+/* The blocks, BLOCK sources per pass over the in-edges. */
+static apsp_status run_blocks(const apsp_graph *graph, const apsp_matrix *distances, size_t first,
+                              size_t count, unsigned threads, int32_t *pred, mismatch *bad,
+                              apsp_error *error) {
+    adjacency in;
+    apsp_status status = adjacency_build(graph, 1, &in, error);
     if (status != APSP_OK)
         return status;
     int32_t *in_weight = NULL, *zero_target = NULL, *zero_from = NULL;
     size_t *zero_start = NULL, zero_sources = 0;
-    mismatch *bad = apsp_calloc(count, sizeof *bad);
-    if (!bad || (blocks && prepare_blocks(&adj, &in_weight, &zero_start, &zero_target, &zero_from,
-                                          &zero_sources) != 0)) {
+    int zero_tight = adjacency_zero_acyclic(&in);
+    if (zero_tight < 0 || prepare_blocks(&in, &in_weight, &zero_start, &zero_target, &zero_from,
+                                         &zero_sources) != 0) {
         status = fail(error, APSP_ERR_NO_MEMORY, "predecessors: out of memory");
     } else {
-        job jb = {distances,
-                  first,
-                  pred,
-                  bad,
-                  blocks ? NULL : &adj,
-                  blocks ? &adj : NULL,
-                  in_weight,
-                  zero_start,
-                  zero_target,
-                  zero_from,
-                  zero_sources,
-                  count};
-        int result = blocks
-                         ? parallel_slices((count + BLOCK - 1) / BLOCK, threads, block_slice, &jb)
-                         : parallel_slices(count, threads, search_slice, &jb);
-        if (result == MISMATCH)
+        job jb = {distances,  first,       pred,      bad,          &in,   in_weight,
+                  zero_start, zero_target, zero_from, zero_sources, count, zero_tight};
+        int result = parallel_slices((count + BLOCK - 1) / BLOCK, threads, block_slice, &jb);
+        if (result == SEARCH_MISMATCH)
             status = report_mismatch(distances, bad, error);
         else if (result != 0)
             status =
                 fail(error, APSP_ERR_NO_MEMORY, "predecessors: out of memory for the searches");
     }
-    free(bad);
     free(in_weight);
     free(zero_start);
     free(zero_target);
     free(zero_from);
-    adjacency_free(&adj);
+    adjacency_free(&in);
     return status;
+}
+
+/* A search per source over the out-edges. */
+static apsp_status run_search(const apsp_graph *graph, const apsp_matrix *distances, size_t first,
+                              size_t count, unsigned threads, double tolerance, int32_t *pred,
+                              mismatch *bad, apsp_error *error) {
+    adjacency out;
+    apsp_status status = adjacency_build(graph, 0, &out, error);
+    if (status != APSP_OK)
+        return status;
+    search_job jb = {distances, first, pred, bad, &out, tolerance};
+    int result = parallel_slices(count, threads, search_slice, &jb);
+    if (result == SEARCH_MISMATCH)
+        status = report_mismatch(distances, bad, error);
+    else if (result != 0)
+        status = fail(error, APSP_ERR_NO_MEMORY, "predecessors: out of memory for the searches");
+    adjacency_free(&out);
+    return status;
+}
+
+apsp_status predecessors_run(const apsp_graph *graph, const apsp_matrix *distances, size_t first,
+                             size_t count, unsigned threads, double tolerance, int32_t *pred,
+                             apsp_error *error) {
+    apsp_status status = check_inputs(graph, distances, first, count, pred, error);
+    if (status != APSP_OK || count == 0)
+        return status;
+    mismatch *bad = apsp_calloc(count, sizeof *bad);
+    if (!bad)
+        return fail(error, APSP_ERR_NO_MEMORY, "predecessors: out of memory");
+    if (fits_blocks(graph, distances))
+        status = run_blocks(graph, distances, first, count, threads, pred, bad, error);
+    else
+        status = run_search(graph, distances, first, count, threads, tolerance, pred, bad, error);
+    free(bad);
+    return status;
+}
+
+double predecessors_default_tolerance(const apsp_matrix *distances) {
+    double epsilon = distances->dtype == APSP_FLOAT32 ? FLT_EPSILON : DBL_EPSILON;
+    return 4 * epsilon * (distances->n > 1 ? (double)distances->n : 1.0);
+}
+
+apsp_status apsp_predecessors(const apsp_graph *graph, const apsp_matrix *distances, size_t first,
+                              size_t count, unsigned threads, int32_t *pred, apsp_error *error) {
+    double tolerance = distances ? predecessors_default_tolerance(distances) : 0;
+    return predecessors_run(graph, distances, first, count, threads, tolerance, pred, error);
 }

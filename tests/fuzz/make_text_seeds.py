@@ -37,6 +37,8 @@ SEEDS = {
         "double": MM + "double general\r\n2 2 1\r\n2 1 4",
         "fraction": MM + "real general\n2 2 1\n1 2 1.5\n",
         "exponent": MM + "real general\n2 2 1\n1 2 1e2\n",
+        "real-weights": MM + "real general\n3 3 2\n1 2 2.5e-3\n3 1 -0.75\n",
+        "not-finite": MM + "real general\n2 2 1\n1 2 -inf\n",
         "array": "%%MatrixMarket matrix array real general\n2 2\n0\n1\n2\n3\n",
         "complex": MM + "complex general\n2 2 1\n1 2 1 0\n",
         "skew": MM + "real skew-symmetric\n2 2 1\n2 1 1\n",
@@ -58,6 +60,9 @@ SEEDS = {
         "overflow": "0 99999999999999999999\n",
         "big-id": "0 2147483646\n",
         "fraction": "0 1 0.5\n",
+        "reals": "0 1 1.5\n1 2 2e-3\n2 0 -.25\n",
+        "nan": "0 1 nan\n",
+        "huge-real": "0 1 1e400\n",
         "empty": "",
     },
 }

@@ -1,18 +1,22 @@
 /* Times apsp_solve on the anchors' random graph without file input or output, for tuning and for
  * side-by-side runs with the reference programs of ../shared/gpu/anchors.
  *
- * usage: bench V E SEED [REPS] [TILE]
+ * usage: bench V E SEED [REPS] [TILE] [DTYPE]
  *
  * The graph is the one fw_cuda and fw_ocl build for `V E SEED` (tests/gpu/anchor_graph.c writes
  * the same one as a file). Each repetition solves a fresh copy with the OpenCL backend on the
  * default device ($APSP_DEVICE picks another; $APSP_KERNEL_PARAMS and the other variables of
  * src/backend_opencl.c apply). Prints one line per repetition, then a summary line with the
  * median compute time, V^3 and n^3 relaxations per second, and the FNV-1a checksum of the V x V
- * result computed as fw_cuda computes it, so that the two can be compared at any size. Built by
+ * result computed as fw_cuda computes it, so that the two can be compared at any size. DTYPE
+ * (int32, the default, int64, float32, float64) solves the same integral weights in that type;
+ * the checksum is then over the result as int32 (unreachable as 2^30 - 1), so equal results of
+ * every type have the same checksum. Built by
  * tests/gpu/run.sh against the static library; not part of the Meson build. */
 #include "apsp.h"
 #include "env_options.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +36,44 @@ static int compare_doubles(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+/* Cell (i, j) of a matrix of any type as int32, unreachable as APSP_INF. */
+static int32_t cell_at(const apsp_matrix *m, size_t i, size_t j) {
+    const void *row = apsp_matrix_row_cells(m, i);
+    switch (m->dtype) {
+    case APSP_INT64: {
+        int64_t c = ((const int64_t *)row)[j];
+        return c == APSP_INF64 ? APSP_INF : (int32_t)c;
+    }
+    case APSP_FLOAT32: {
+        float c = ((const float *)row)[j];
+        return c == INFINITY ? APSP_INF : (int32_t)c;
+    }
+    case APSP_FLOAT64: {
+        double c = ((const double *)row)[j];
+        return c == INFINITY ? APSP_INF : (int32_t)c;
+    }
+    default:
+        return ((const int32_t *)row)[j];
+    }
+}
+
+static void set_cell(apsp_matrix *m, size_t i, size_t j, int32_t w) {
+    void *row = apsp_matrix_row_cells(m, i);
+    switch (m->dtype) {
+    case APSP_INT64:
+        ((int64_t *)row)[j] = w;
+        break;
+    case APSP_FLOAT32:
+        ((float *)row)[j] = (float)w;
+        break;
+    case APSP_FLOAT64:
+        ((double *)row)[j] = w;
+        break;
+    default:
+        ((int32_t *)row)[j] = w;
+    }
+}
+
 /* $APSP_PROFILE's lines and build failures. */
 static void print_log(void *context, apsp_log_level level, const char *message) {
     (void)context;
@@ -40,14 +82,19 @@ static void print_log(void *context, apsp_log_level level, const char *message) 
 }
 
 int main(int argc, char **argv) {
-    if (argc < 4 || argc > 6) {
-        fprintf(stderr, "usage: bench V E SEED [REPS] [TILE]\n");
+    if (argc < 4 || argc > 7) {
+        fprintf(stderr, "usage: bench V E SEED [REPS] [TILE] [DTYPE]\n");
         return 2;
     }
     long v = atol(argv[1]);
     long long e = atoll(argv[2]);
     int reps = argc > 4 ? atoi(argv[4]) : 3;
     int tile = argc > 5 ? atoi(argv[5]) : 0;
+    apsp_dtype dtype = APSP_INT32;
+    if (argc > 6 && apsp_dtype_parse(argv[6], &dtype) != 0) {
+        fprintf(stderr, "bench: no element type %s\n", argv[6]);
+        return 2;
+    }
     if (v < 2 || v > 100000 || e < 0 || reps < 1 || reps > 100 || tile < 0) {
         fprintf(stderr, "bench: bad arguments\n");
         return 2;
@@ -56,8 +103,8 @@ int main(int argc, char **argv) {
 
     apsp_error err;
     apsp_matrix *graph, *m;
-    if (apsp_matrix_create((size_t)v, &graph, &err) != APSP_OK ||
-        apsp_matrix_create((size_t)v, &m, &err) != APSP_OK) {
+    if (apsp_matrix_create_typed((size_t)v, dtype, &graph, &err) != APSP_OK ||
+        apsp_matrix_create_typed((size_t)v, dtype, &m, &err) != APSP_OK) {
         fprintf(stderr, "bench: %s\n", err.message);
         return 1;
     }
@@ -65,11 +112,10 @@ int main(int argc, char **argv) {
         size_t s = (size_t)(next_random() % (uint64_t)v);
         size_t t = (size_t)(next_random() % (uint64_t)v);
         int32_t w = (int32_t)(next_random() % 1001);
-        int32_t *cell = &apsp_matrix_row(graph, s)[t];
-        if (s != t && w < *cell)
-            *cell = w;
+        if (s != t && w < cell_at(graph, s, t))
+            set_cell(graph, s, t, w);
     }
-    size_t bytes = graph->padded * graph->stride * sizeof(int32_t);
+    size_t bytes = graph->padded * graph->stride * apsp_dtype_size(dtype);
 
     apsp_options options;
     apsp_options_init(&options);
@@ -85,7 +131,7 @@ int main(int argc, char **argv) {
     double *compute = calloc((size_t)reps, sizeof *compute);
     apsp_report r = {0};
     for (int rep = 0; rep < reps; rep++) {
-        memcpy(m->data, graph->data, bytes);
+        memcpy(m->cells, graph->cells, bytes);
         apsp_status status = apsp_solve(m, &options, &r, &err);
         if (status != APSP_OK) {
             fprintf(stderr, "bench: %s\n", err.message);
@@ -100,18 +146,17 @@ int main(int argc, char **argv) {
 
     uint64_t checksum = 1469598103934665603ull;
     for (long i = 0; i < v; i++) {
-        const int32_t *row = apsp_matrix_row(m, (size_t)i);
         for (long j = 0; j < v; j++) {
-            checksum ^= (uint32_t)row[j];
+            checksum ^= (uint32_t)cell_at(m, (size_t)i, (size_t)j);
             checksum *= 1099511628211ull;
         }
     }
     double real = (double)v * (double)v * (double)v;
     double padded = (double)r.padded * (double)r.padded * (double)r.padded;
-    printf("BENCH V=%ld n=%zu tile=%d device=\"%s\" compute_median=%.4f min=%.4f "
+    printf("BENCH V=%ld n=%zu tile=%d dtype=%s device=\"%s\" compute_median=%.4f min=%.4f "
            "Trelax_V=%.2f Trelax_n=%.2f checksum=%016llx\n",
-           v, r.padded, r.tile, r.device, median, compute[0], real / median / 1e12,
-           padded / median / 1e12, (unsigned long long)checksum);
+           v, r.padded, r.tile, apsp_dtype_name(dtype), r.device, median, compute[0],
+           real / median / 1e12, padded / median / 1e12, (unsigned long long)checksum);
     free(compute);
     apsp_matrix_destroy(m);
     apsp_matrix_destroy(graph);

@@ -7,10 +7,14 @@
 # SIZES: default 20000. DEVICE: the -d SPEC, default gpu. REPS: runs per size, default 3 (the
 # table shows medians). THREADS: --threads for the derivation, default all cores.
 # Each run: apsp -v --stats-json -d gpu --predecessors=PRED.npy GRAPH OUT on the anchors' graph
-# (tests/gpu/anchor_graph.c, seed 1); compute_s is the GPU solve, predecessors_s the host
-# derivation, both from --stats-json. The first run's predecessors are checked for validity
-# (every chain an edge path of the graph, its weights summing to the distance) on 20 sources
-# when NumPy is there.
+# (tests/gpu/anchor_graph.c, seed 1); compute_s is the GPU solve, predecessors_s the derivation
+# (on the device since the gpu-paths branch: its kernels and the download of the V x V
+# predecessors; `where` says device or host), both from --stats-json. The first run's
+# predecessors are checked for validity (every chain an edge path of the graph, its weights
+# summing to the distance) on 20 sources when NumPy is there. One more run per size with
+# APSP_PROFILE=1 prints the derivation's parts (src/opencl/predecessors.c): its kernels' and
+# reads' device times, the host copy into the caller's rows, the wait for the reads, the setup;
+# that run's times are not in the table (the profile slows the solve).
 set -uo pipefail
 sizes=${*:-20000}
 reps=${REPS:-3}
@@ -44,7 +48,8 @@ median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 calc() { awk "BEGIN {printf \"%.6f\", $1}"; }
 field() { sed -n "s/.*\"$1\":\([^,}]*\).*/\1/p" "$2" | tail -1; }
 
-printf '%-7s %9s %9s %15s %9s %s\n' V E compute_s predecessors_s share total_s | tee -a "$summary"
+printf '%-7s %9s %9s %15s %9s %-7s %s\n' V E compute_s predecessors_s share where total_s |
+    tee -a "$summary"
 for V in $sizes; do
     g=$work/g$V.in
     [ -f "$g" ] || /tmp/anchor_graph "$V" $((V * 20)) 1 "$g" || exit 1
@@ -56,7 +61,7 @@ for V in $sizes; do
             "$g" "$work/dist.npy" 2>"$log" || { cat "$log" >&2; exit 1; }
         end=$(date +%s.%N)
         echo "$(field compute_s "$log") $(field predecessors_s "$log") $(calc "$end - $start")" \
-            >>"$out/$V.times"
+            "$(field predecessors_on_device "$log")" >>"$out/$V.times"
         grep '^apsp: predecessors' "$log"
         if [ "$i" = 1 ] && [ -n "$py" ]; then
             $py - "$g" "$work/dist.npy" "$work/pred.npy" <<'EOF' | tee -a "$summary"
@@ -90,11 +95,17 @@ print("  V=%d: predecessors of 20 sources checked against the graph: %d wrong" %
 EOF
         fi
     done
+    log=$out/run-$V-profile.log
+    APSP_PROFILE=1 $apsp -v --stats-json -d "$device" "${threads[@]}" \
+        --predecessors="$work/pred.npy" "$g" "$work/dist.npy" 2>"$log" || { cat "$log" >&2; exit 1; }
+    grep -E '^apsp: (paths on|predecessors)' "$log" | sed 's/^/  profile: /' | tee -a "$summary"
     c=$(cut -d' ' -f1 "$out/$V.times" | median)
     p=$(cut -d' ' -f2 "$out/$V.times" | median)
     t=$(cut -d' ' -f3 "$out/$V.times" | median)
-    printf '%-7s %9s %9.3f %15.3f %8.1f%% %.3f\n' "$V" $((V * 20)) "$c" "$p" \
-        "$(calc "100 * $p / $c")" "$t" | tee -a "$summary"
+    where=$(cut -d' ' -f4 "$out/$V.times" | sort -u | sed 's/true/device/; s/false/host/' |
+        paste -sd/)
+    printf '%-7s %9s %9.3f %15.3f %8.1f%% %-7s %.3f\n' "$V" $((V * 20)) "$c" "$p" \
+        "$(calc "100 * $p / $c")" "$where" "$t" | tee -a "$summary"
     rm -f "$work"/*.npy
 done
 note "target (issue 15): predecessors_s under 10% of compute_s at V = 20000"

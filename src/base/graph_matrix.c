@@ -1,0 +1,250 @@
+/* The weight rule of each distance type, checking a graph against it, and the padded matrix
+ * made from the graph (apsp_graph_to_matrix_typed). */
+#include "base/error.h"
+#include "base/graph.h"
+#include "base/parallel.h"
+
+#include <float.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+
+enum { PARALLEL_EDGES = 1 << 18 /* fewer edges are checked and placed on one thread */ };
+
+static int is_integer_type(apsp_dtype dtype) {
+    return dtype == APSP_INT32 || dtype == APSP_INT64;
+}
+
+weight_rule weight_rule_for(size_t vertices, apsp_dtype dtype) {
+    weight_rule rule = {INT64_MIN, INT64_MAX};
+    if (vertices == 0 || !is_integer_type(dtype))
+        return rule;
+    int64_t inf = dtype == APSP_INT32 ? APSP_INF : APSP_INF64;
+    if (vertices == 1) /* only self-loops, which are ignored: any value of the type */
+        return dtype == APSP_INT32 ? (weight_rule){INT32_MIN, INT32_MAX} : rule;
+    rule.most = (inf - 1) / (int64_t)(vertices - 1);
+    rule.least = -rule.most;
+    return rule;
+}
+
+/* "weight W is too large/negative: ..." with W as given in `value`. */
+static const char *outside_rule(const char *value, int negative, size_t vertices, apsp_dtype dtype,
+                                char *buf, size_t size) {
+    weight_rule rule = weight_rule_for(vertices, dtype);
+    snprintf(buf, size,
+             "weight %s is too %s: with V = %zu, %s weights outside [%" PRId64 ", %" PRId64
+             "] could give distances that reach the unreachable marker %" PRId64,
+             value, negative ? "negative" : "large", vertices, apsp_dtype_name(dtype), rule.least,
+             rule.most, dtype == APSP_INT32 ? (int64_t)APSP_INF : APSP_INF64);
+    return buf;
+}
+
+const char *weight_problem(int64_t w, size_t vertices, apsp_dtype dtype, char *buf, size_t size) {
+    weight_rule rule = weight_rule_for(vertices, dtype);
+    if (w >= rule.least && w <= rule.most)
+        return NULL;
+    char value[24];
+    snprintf(value, sizeof value, "%" PRId64, w);
+    return outside_rule(value, w < 0, vertices, dtype, buf, size);
+}
+
+/* Whether a finite w is a whole number (every double of 2^52 or more is one). */
+static int is_whole(double w) {
+    return fabs(w) >= 0x1p52 || (double)(int64_t)w == w;
+}
+
+/* Whether a real weight suits the type (real_weight_problem's test, without a message). */
+static int real_fits(double w, size_t vertices, apsp_dtype dtype) {
+    if (!isfinite(w))
+        return 0;
+    if (!is_integer_type(dtype))
+        return dtype == APSP_FLOAT64 || fabs(w) <= FLT_MAX;
+    if (!is_whole(w) || fabs(w) >= 0x1p63)
+        return 0;
+    weight_rule rule = weight_rule_for(vertices, dtype);
+    return (int64_t)w >= rule.least && (int64_t)w <= rule.most;
+}
+
+const char *real_weight_problem(double w, size_t vertices, apsp_dtype dtype, char *buf,
+                                size_t size) {
+    if (real_fits(w, vertices, dtype))
+        return NULL;
+    char value[32];
+    snprintf(value, sizeof value, "%.17g", w);
+    if (!isfinite(w))
+        snprintf(buf, size, "weight %s is not finite", value);
+    else if (dtype == APSP_FLOAT32)
+        snprintf(buf, size, "weight %s is outside float32's range", value);
+    else if (!is_whole(w))
+        snprintf(buf, size, "weight %s is not a whole number, which %s distances need", value,
+                 apsp_dtype_name(dtype));
+    else
+        outside_rule(value, w < 0, vertices, dtype, buf, size);
+    return buf;
+}
+
+apsp_dtype read_rule_dtype(const apsp_read_options *options) {
+    return options->dtype_auto ? APSP_INT64 : options->dtype;
+}
+
+int read_takes_fractions(const apsp_read_options *options) {
+    return options->dtype_auto || !is_integer_type(options->dtype);
+}
+
+apsp_dtype apsp_graph_dtype(const apsp_graph *g) {
+    if (g->real_weight)
+        return APSP_FLOAT64;
+    weight_rule narrow = weight_rule_for(g->vertices, APSP_INT32);
+    weight_rule wide = weight_rule_for(g->vertices, APSP_INT64);
+    apsp_dtype need = APSP_INT32;
+    for (size_t e = 0; e < g->edges; e++) {
+        int64_t w = g->weight[e];
+        if (w < wide.least || w > wide.most)
+            return APSP_FLOAT64;
+        if (w < narrow.least || w > narrow.most)
+            need = APSP_INT64;
+    }
+    return need;
+}
+
+/* ---- checking -------------------------------------------------------------------------------- */
+
+typedef struct edge_scan {
+    const apsp_graph *g;
+    apsp_matrix *m;
+    apsp_dtype dtype;
+    weight_rule rule;
+    atomic_size_t first_bad; /* the least index of an edge that breaks a rule; SIZE_MAX: none */
+} edge_scan;
+
+static int weight_ok(const edge_scan *s, size_t e) {
+    const apsp_graph *g = s->g;
+    if (!g->real_weight)
+        return g->weight[e] >= s->rule.least && g->weight[e] <= s->rule.most;
+    return real_fits(g->real_weight[e], g->vertices, s->dtype);
+}
+
+static int edge_ok(const edge_scan *s, size_t e) {
+    const apsp_graph *g = s->g;
+    int32_t n = (int32_t)g->vertices;
+    return g->source[e] >= 0 && g->source[e] < n && g->target[e] >= 0 && g->target[e] < n &&
+           weight_ok(s, e);
+}
+
+static int check_edges(void *context, size_t begin, size_t end) {
+    edge_scan *s = context;
+    for (size_t e = begin; e < end; e++) {
+        if (edge_ok(s, e))
+            continue;
+        size_t seen = atomic_load(&s->first_bad);
+        while (e < seen && !atomic_compare_exchange_weak(&s->first_bad, &seen, e)) {
+        }
+        break;
+    }
+    return 0;
+}
+
+static apsp_status refuse_edge(const apsp_graph *g, size_t e, apsp_dtype dtype, apsp_error *error) {
+    char why[320];
+    int32_t bad =
+        g->source[e] < 0 || (size_t)g->source[e] >= g->vertices ? g->source[e] : g->target[e];
+    if (bad < 0 || (size_t)bad >= g->vertices)
+        return fail(error, APSP_ERR_USAGE, "graph edge %zu: %s vertex %d is out of range [0, %zu)",
+                    e, bad == g->source[e] ? "source" : "target", bad, g->vertices);
+    const char *problem =
+        g->real_weight ? real_weight_problem(g->real_weight[e], g->vertices, dtype, why, sizeof why)
+                       : weight_problem(g->weight[e], g->vertices, dtype, why, sizeof why);
+    return fail(error, APSP_ERR_USAGE, "graph edge %zu: %s", e, problem ? problem : "refused");
+}
+
+apsp_status graph_check_typed(const apsp_graph *g, apsp_dtype dtype, apsp_error *error) {
+    if (!g || (g->edges > 0 && (!g->source || !g->target || (!g->weight && !g->real_weight))))
+        return fail(error, APSP_ERR_USAGE, "no graph, or a graph without its edge arrays");
+    if (apsp_dtype_size(dtype) == 0)
+        return fail(error, APSP_ERR_USAGE, "element type %d is none of apsp_dtype's", (int)dtype);
+    if (g->vertices == 0 || g->vertices > INT32_MAX)
+        return fail(error, g->vertices ? APSP_ERR_TOO_LARGE : APSP_ERR_USAGE,
+                    "V = %zu: from 1 to %d vertices are supported", g->vertices, INT32_MAX);
+    edge_scan s = {
+        .g = g, .dtype = dtype, .rule = weight_rule_for(g->vertices, dtype), .first_bad = SIZE_MAX};
+    parallel_slices(g->edges, g->edges < PARALLEL_EDGES ? 1 : 0, check_edges, &s);
+    if (atomic_load(&s.first_bad) != SIZE_MAX)
+        return refuse_edge(g, atomic_load(&s.first_bad), dtype, error);
+    return APSP_OK;
+}
+
+apsp_status graph_check(const apsp_graph *g, apsp_error *error) {
+    if (g && g->real_weight && g->edges > 0)
+        return fail(error, APSP_ERR_USAGE,
+                    "a graph of real weights has no int32 rows to stream: make its matrix with "
+                    "apsp_graph_to_matrix_typed");
+    return graph_check_typed(g, APSP_INT32, error);
+}
+
+/* ---- the matrix ------------------------------------------------------------------------------ */
+
+/* Edge e into cell (i, j) of row `row` when less than what is there: the least of repeated edges
+ * counts. The weights passed graph_check_typed, so each fits the type. */
+static void place_edge(const edge_scan *s, void *row, size_t e, int32_t j) {
+    const apsp_graph *g = s->g;
+    switch (s->dtype) {
+    case APSP_INT32: {
+        int32_t w = g->real_weight ? (int32_t)g->real_weight[e] : (int32_t)g->weight[e];
+        int32_t *cell = (int32_t *)row + j;
+        *cell = w < *cell ? w : *cell;
+        break;
+    }
+    case APSP_INT64: {
+        int64_t w = g->real_weight ? (int64_t)g->real_weight[e] : g->weight[e];
+        int64_t *cell = (int64_t *)row + j;
+        *cell = w < *cell ? w : *cell;
+        break;
+    }
+    case APSP_FLOAT32: {
+        float w = (float)graph_weight_real(g, e), *cell = (float *)row + j;
+        *cell = w < *cell ? w : *cell;
+        break;
+    }
+    case APSP_FLOAT64: {
+        double w = graph_weight_real(g, e), *cell = (double *)row + j;
+        *cell = w < *cell ? w : *cell;
+        break;
+    }
+    }
+}
+
+/* Rows [begin, end) get their edges: each slice reads the whole list and keeps the edges that
+ * leave its rows, so no two threads write one cell. */
+static int place_edges(void *context, size_t begin, size_t end) {
+    const edge_scan *s = context;
+    const apsp_graph *g = s->g;
+    for (size_t e = 0; e < g->edges; e++) {
+        size_t i = (size_t)g->source[e];
+        int32_t j = g->target[e];
+        if (i < begin || i >= end || (int32_t)i == j)
+            continue; /* another slice's row, or a self-loop (the diagonal stays 0) */
+        place_edge(s, apsp_matrix_row_cells(s->m, i), e, j);
+    }
+    return 0;
+}
+
+apsp_status apsp_graph_to_matrix_typed(const apsp_graph *g, apsp_dtype dtype, apsp_matrix **out,
+                                       apsp_error *error) {
+    *out = NULL;
+    apsp_status status = graph_check_typed(g, dtype, error);
+    if (status != APSP_OK)
+        return status;
+    edge_scan s = {.g = g, .dtype = dtype};
+    unsigned threads = g->edges < PARALLEL_EDGES ? 1 : 0;
+    status = apsp_matrix_create_typed(g->vertices, dtype, &s.m, error);
+    if (status != APSP_OK)
+        return status;
+    parallel_slices(g->vertices, threads, place_edges, &s);
+    *out = s.m;
+    return APSP_OK;
+}
+
+apsp_status apsp_graph_to_matrix(const apsp_graph *g, apsp_matrix **out, apsp_error *error) {
+    return apsp_graph_to_matrix_typed(g, APSP_INT32, out, error);
+}

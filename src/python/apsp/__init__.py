@@ -1,0 +1,85 @@
+"""apsp: all-pairs shortest paths by blocked Floyd-Warshall on OpenCL devices or CPU threads.
+
+A drop-in for ``scipy.sparse.csgraph.floyd_warshall``::
+
+    import apsp
+    dist = apsp.floyd_warshall(graph)                      # as SciPy's, on the default device
+    dist, pred = apsp.floyd_warshall(graph, return_predecessors=True)
+    solver = apsp.Solver(device="host")                     # keep a device between calls
+    dist = solver.floyd_warshall(graph, directed=False)
+
+``apsp.devices()`` lists the devices; ``networkx.floyd_warshall_numpy(G, backend="apsp")`` runs
+on apsp through the NetworkX backend in apsp.nx.
+"""
+
+from . import _core
+from ._convert import INF32, INF64, unreachable
+from ._solve import PREDECESSOR_TOLERANCE, DeviceError, Error, NegativeCycleError, Solver
+from ._solve import default_solver as _default_solver
+
+__version__ = _core.version
+__all__ = [
+    "DeviceError",
+    "Error",
+    "INF32",
+    "INF64",
+    "NegativeCycleError",
+    "PREDECESSOR_TOLERANCE",
+    "Solver",
+    "devices",
+    "floyd_warshall",
+    "unreachable",
+]
+
+
+def floyd_warshall(
+    csgraph,
+    directed=True,
+    return_predecessors=False,
+    unweighted=False,
+    overwrite=False,
+    *,
+    device=None,
+    tile=None,
+    dtype=None,
+):
+    """All-pairs shortest paths, as ``scipy.sparse.csgraph.floyd_warshall``.
+
+    csgraph: a square dense array (zeros, inf and nan are no edge) or a SciPy sparse matrix or
+    array (every explicit entry is an edge, zeros included; repeated entries keep the least).
+    Self-loops are ignored. directed=False: edges go both ways; unweighted=True: every edge
+    weighs 1. overwrite=True: a dense C-ordered input of the type solved in is overwritten with
+    the result.
+
+    Returns the distances (and with return_predecessors, SciPy's int32 predecessor matrix,
+    -9999 for none) as NumPy arrays: float32 for float32 (and float16) input, float64 for
+    float64; integer input is solved exactly in integers (int32, or int64 when a distance could
+    pass 2^30) and returned as float64 with inf, as SciPy returns it. dtype=np.int32, np.int64,
+    np.float32 or np.float64 solves and returns that type; in integer results an unreachable
+    pair holds apsp.INF32 (2^30 - 1) or apsp.INF64 (2^62 - 1).
+
+    Floating-point sums are rounded in the blocked order, not SciPy's: results may differ from
+    SciPy's in the last bits (tests/python bound it: 1e-12 relative for float64, 1e-5 for
+    float32).
+
+    device, tile: as apsp.Solver; the solver for each setting is made once and kept.
+    Raises apsp.NegativeCycleError (a scipy.sparse.csgraph.NegativeCycleError when SciPy is
+    installed) for a graph with a negative cycle; KeyboardInterrupt stops a solve cleanly.
+    """
+    return _default_solver(device, tile).floyd_warshall(
+        csgraph,
+        directed=directed,
+        return_predecessors=return_predecessors,
+        unweighted=unweighted,
+        overwrite=overwrite,
+        dtype=dtype,
+    )
+
+
+def devices():
+    """Every device apsp can use, as dicts (index, backend, name, type, platform, memory, ...):
+    the OpenCL devices, then apsp's own pthread backend (type 'host')."""
+    try:
+        return _core.devices()
+    except _core.Error as error:
+        raise Error(error.args[0]) from None  # (no kernel build here)

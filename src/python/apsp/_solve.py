@@ -1,0 +1,134 @@
+"""Solvers: an apsp_solver (a device opened and its kernels compiled) kept between calls, and
+the module-level floyd_warshall's cache of them, one per setting."""
+
+import os
+import threading
+
+import numpy as np
+
+from . import _convert, _core
+
+try:  # `except scipy.sparse.csgraph.NegativeCycleError` catches apsp's too
+    from scipy.sparse.csgraph import NegativeCycleError as _NegativeCycleBase
+except ImportError:  # pragma: no cover - SciPy is optional
+    _NegativeCycleBase = Exception
+
+
+class Error(RuntimeError):
+    """A failure of the apsp library (a device call, a kernel build, ...)."""
+
+
+class DeviceError(Error):
+    """The requested device or backend does not exist."""
+
+
+class NegativeCycleError(_NegativeCycleBase):
+    """The graph has a cycle of negative total weight: no shortest distances exist."""
+
+
+# Relative tolerance of a tight edge for the predecessors of floating-point distances: the
+# blocked order associates a path's sum otherwise than d(i,k) + w(k,j) does, a few ulps per hop.
+PREDECESSOR_TOLERANCE = {np.dtype(np.float32): 1e-5, np.dtype(np.float64): 1e-12}
+
+
+def _raise(error):
+    message, status, log = error.args
+    if log:  # a kernel build's log
+        message = f"{message}\n{log}"
+    kind = {
+        _core.NEGATIVE_CYCLE: NegativeCycleError,
+        _core.USAGE: ValueError,
+        _core.TOO_LARGE: MemoryError,
+        _core.NO_MEMORY: MemoryError,
+        _core.NO_DEVICE: DeviceError,
+    }.get(status, Error)
+    raise kind(message) from None
+
+
+def _kernel_cache():
+    """Where compiled OpenCL programs are kept, as the apsp command keeps them:
+    $APSP_KERNEL_CACHE ('off': nowhere), else $XDG_CACHE_HOME/apsp or ~/.cache/apsp."""
+    chosen = os.environ.get("APSP_KERNEL_CACHE")
+    if chosen == "off":
+        return None
+    if chosen:
+        return chosen
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "apsp")
+
+
+class Solver:
+    """A device opened and its kernels compiled once, for any number of solves.
+
+    device: None (a GPU if there is one, else the CPU threads), an index of apsp.devices(), a
+    type word ('gpu', 'cpu': an OpenCL CPU device such as PoCL, 'host': apsp's own pthread
+    backend) or a substring of a device's name. backend: None/'auto', 'cpu' (the pthread
+    backend) or 'opencl'. tile: the OpenCL round depth (None: the device's). threads: CPU
+    threads of the pthread backend (None: every core).
+    """
+
+    def __init__(self, device=None, backend=None, tile=None, threads=None, *, device_memory=None):
+        self._solver = None
+        try:
+            self._solver = _core.Solver(
+                backend=backend,
+                device=None if device is None else str(device),
+                tile=tile or 0,
+                threads=threads or 0,
+                kernel_cache=_kernel_cache(),
+                device_memory=device_memory or 0,
+            )
+        except _core.Error as error:
+            _raise(error)
+        self.last_report = None  # dict: backend, device, tile, timings of the last solve
+
+    def solve_matrix(self, w, **predecessors):
+        """Distances in place of a C-ordered square int32, int64, float32 or float64 matrix of
+        edge weights: apsp.unreachable(w.dtype) where there is no edge, 0 on the diagonal."""
+        try:
+            self.last_report = self._solver.solve(w, **predecessors)
+        except _core.Error as error:
+            _raise(error)
+        return w
+
+    def floyd_warshall(
+        self,
+        csgraph,
+        directed=True,
+        return_predecessors=False,
+        unweighted=False,
+        overwrite=False,
+        *,
+        dtype=None,
+    ):
+        """As scipy.sparse.csgraph.floyd_warshall; apsp.floyd_warshall says what differs."""
+        w, kernel, out = _convert.weight_matrix(csgraph, directed, unweighted, dtype, overwrite)
+        extra = {}
+        pred = None
+        if return_predecessors:
+            pred = np.empty(w.shape, dtype=np.int32)
+            indptr, indices, weights = _convert.csr_of(w)
+            extra = dict(
+                pred=pred,
+                indptr=indptr,
+                indices=indices,
+                weights=weights,
+                tolerance=PREDECESSOR_TOLERANCE.get(kernel, 0.0),
+            )
+        self.solve_matrix(w, **extra)
+        d = _convert.output(w, out)
+        return (d, pred) if return_predecessors else d
+
+
+_solvers = {}
+_solvers_lock = threading.Lock()
+
+
+def default_solver(device=None, tile=None):
+    """The solver the module-level functions use for these settings, made on first use."""
+    key = (None if device is None else str(device), tile or 0)
+    with _solvers_lock:
+        solver = _solvers.get(key)
+        if solver is None:
+            solver = _solvers[key] = Solver(device=device, tile=tile)
+        return solver

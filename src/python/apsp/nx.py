@@ -1,0 +1,116 @@
+"""A NetworkX backend (NetworkX >= 3.2: entry points ``networkx.backends`` and
+``networkx.backend_info``, registered in pyproject.toml)::
+
+    networkx.floyd_warshall_numpy(G, backend="apsp")
+    networkx.floyd_warshall(G, backend="apsp")
+
+Covered: floyd_warshall_numpy (a NumPy array, as NetworkX's) and floyd_warshall (a dict of
+dicts, every pair present, inf for unreachable ones). Edge weights are the `weight` attribute
+(1 where an edge lacks it); a multigraph's parallel edges keep the least. A graph with a negative
+cycle raises networkx.NetworkXUnbounded where NetworkX's own floyd_warshall_numpy returns
+meaningless numbers.
+"""
+
+from collections import defaultdict
+
+import numpy as np
+
+from . import _convert
+from ._solve import NegativeCycleError, default_solver
+
+FUNCTIONS = ("floyd_warshall_numpy", "floyd_warshall")
+
+
+class ApspGraph:
+    """A NetworkX graph handed to apsp: the graph itself, converted when a function runs."""
+
+    __networkx_backend__ = "apsp"
+
+    def __init__(self, graph):
+        self.graph = graph
+
+    def is_directed(self):
+        return self.graph.is_directed()
+
+    def is_multigraph(self):
+        return self.graph.is_multigraph()
+
+
+def _distances(G, nodelist, weight):
+    import networkx as nx
+
+    nodes = list(G) if nodelist is None else list(nodelist)
+    a = nx.to_numpy_array(G, nodes, multigraph_weight=min, weight=weight, nonedge=np.inf)
+    # inf is the only non-edge here: a weight-0 edge stays an edge. Integral weights are solved
+    # exactly in integers (the same numbers as NetworkX's float64 sums), others in float64.
+    edges = np.isfinite(a)
+    kernel, _ = _convert.compute_type(
+        a[edges].astype(np.int64) if np.all(a[edges] == np.rint(a[edges])) else a[edges],
+        len(nodes),
+        None,
+        False,
+    )
+    w = np.full(a.shape, _convert.unreachable(kernel), dtype=kernel)
+    w[edges] = a[edges]
+    np.fill_diagonal(w, 0)
+    try:
+        d = _convert.output(default_solver().solve_matrix(w), np.dtype(np.float64))
+    except NegativeCycleError as error:
+        raise nx.NetworkXUnbounded(f"Negative cycle detected: {error}") from None
+    return nodes, d
+
+
+class BackendInterface:
+    """The object NetworkX loads from the ``networkx.backends`` entry point."""
+
+    @staticmethod
+    def convert_from_nx(G, *args, **kwargs):
+        return ApspGraph(G)
+
+    @staticmethod
+    def convert_to_nx(result, *, name=None):
+        return result.graph if isinstance(result, ApspGraph) else result
+
+    @staticmethod
+    def can_run(name, args, kwargs):
+        return name in FUNCTIONS
+
+    @staticmethod
+    def should_run(name, args, kwargs):
+        return name in FUNCTIONS
+
+    @staticmethod
+    def floyd_warshall_numpy(G, nodelist=None, weight="weight"):
+        import networkx as nx
+
+        G = G.graph if isinstance(G, ApspGraph) else G
+        if nodelist is not None and not (len(nodelist) == len(G) == len(set(nodelist))):
+            raise nx.NetworkXError(
+                "nodelist must contain every node in G with no repeats."
+                "If you wanted a subgraph of G use G.subgraph(nodelist)"
+            )
+        return _distances(G, nodelist, weight)[1]
+
+    @staticmethod
+    def floyd_warshall(G, weight="weight"):
+        G = G.graph if isinstance(G, ApspGraph) else G
+        nodes, d = _distances(G, None, weight)
+        result = {}
+        for u, row in zip(nodes, d.tolist()):
+            result[u] = defaultdict(lambda: float("inf"), zip(nodes, row))
+        return result
+
+
+def get_info():
+    """The ``networkx.backend_info`` entry point."""
+    return {
+        "backend_name": "apsp",
+        "project": "apsp",
+        "package": "apsp",
+        "short_summary": "All-pairs shortest paths by blocked Floyd-Warshall on OpenCL devices "
+        "or CPU threads.",
+        "functions": {name: {} for name in FUNCTIONS},
+    }
+
+
+__all__ = ["BackendInterface", "get_info"]

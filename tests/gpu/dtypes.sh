@@ -1,0 +1,26 @@
+#!/bin/bash
+# The element types on the GPU (issues 15 and 16): tests/gpu/bench at V for int32, int64, float32
+# and float64 on the same graph (the anchors' random graph, E = 20 V, integral weights 0-1000, so
+# every type's result converts to the same int32 checksum), medians of REPS solves, in one run.
+# From the repository root on a GPU machine, after `bash ../shared/gpu/prepare.sh` here and with
+# .gpu carried:
+#   source .gpu/opencl-env.sh && bash tests/gpu/dtypes.sh [V]
+# V: default 20000. REPS: default 3. APSP_DEVICE selects the device (default: the first GPU).
+set -euo pipefail
+v=${1:-20000}
+reps=${REPS:-3}
+root=$(pwd)
+build=${BUILD:-/tmp/build-gpu}
+out=${OUT:-/tmp/apsp-dtypes}
+mkdir -p "$out"
+[ -d "$build" ] || meson setup "$build" -Dopencl=enabled -Dwerror=false -Dmpi=disabled >"$out/build.log" 2>&1
+ninja -C "$build" >>"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+gcc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -I"$root/include" -I"$root/src/cli" -o "$build/bench" \
+    "$root/tests/gpu/bench.c" "$root/src/cli/env_options.c" "$build/src/libapsp.a" \
+    -lOpenCL -lpthread -lm -ldl
+export APSP_DEVICE=${APSP_DEVICE:-gpu}
+for dtype in int32 int64 float32 float64; do
+    "$build/bench" "$v" $((v * 20)) 1 "$reps" 0 "$dtype" >"$out/$dtype.log" 2>&1 ||
+        { cat "$out/$dtype.log"; exit 1; }
+    grep '^BENCH' "$out/$dtype.log"
+done
