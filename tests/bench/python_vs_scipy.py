@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """apsp's Python package against scipy.sparse.csgraph.floyd_warshall on the same graph, in one
 process: a dense random graph of V vertices, the median of R runs of each (the first apsp call,
-which opens the device, is not timed), G relax/s = V^3 / seconds, and the ratio.
+which opens the device, is not timed), G relax/s = V^3 / seconds, the ratio, and where the last
+apsp call's time went (Solver.last_report's parts).
 
 Needs the package installed (pip install .) and SciPy. Not a test: no thresholds. The issue's
 target is >= 25x SciPy at V = 3000 float64 on the pthread backend of a 2-core machine.
@@ -57,6 +58,15 @@ def main():
     print(f"scipy (floyd_warshall, float64):{' ' * 9}{scipy_s:8.3f} s  "
           f"{relax / scipy_s / 1e9:8.2f} G relax/s")
     print(f"apsp / scipy: {scipy_s / apsp_s:.1f}x; largest relative difference {err:.2e}")
+    print(split(report))
+
+
+def split(report):
+    """Where the last call's time went: the package's NumPy work (convert, output), the copies
+    into and out of the padded matrix, and the library's setup, upload, compute and download."""
+    parts = ["convert", "copy_in", "setup", "upload", "compute", "download", "copy_out", "output"]
+    return "split (last call, s): " + " ".join(
+        f"{p} {report.get(p + '_seconds', float('nan')):.3f}" for p in parts)
 
 
 if __name__ == "__main__":

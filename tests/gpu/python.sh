@@ -8,8 +8,9 @@
 # Installs the package into the machine's Python (it needs NumPy there), then times
 # apsp.Solver(device="gpu").floyd_warshall on a dense random float32 graph (E = 20 V, weights
 # uniform in (0, 1000], SciPy's dense meaning: 0 is no edge): the median of REPS calls after one
-# untimed call, V^3 / seconds; and checks a V = 2000 float32 solve on the GPU bit-identical to the
-# pthread backend's at the same round depth (128).
+# untimed call, V^3 / seconds, and the last call's split (Solver.last_report's parts); and checks
+# a V = 2000 float32 solve on the GPU bit-identical to the pthread backend's at the same round
+# depth (128).
 set -euo pipefail
 v=${1:-20000}
 reps=${REPS:-3}
@@ -51,4 +52,11 @@ median = statistics.median(seconds)
 print("PYTHON V=%d float32 device=%s calls=%s median=%.3f s T_relax_per_s=%.2f"
       % (v, [x["name"] for x in apsp.devices() if x.get("type") == "gpu"][:1],
          " ".join("%.3f" % s for s in seconds), median, v ** 3 / median / 1e12))
+# Where the last call's time went: the package's NumPy work (convert, output; 0 on the dense fast
+# path), the copies into and out of the padded matrix on the host's cores, and the library's
+# setup, upload, compute and download.
+r = solver.last_report
+parts = ["convert", "copy_in", "setup", "upload", "compute", "download", "copy_out", "output"]
+print("PYTHON_SPLIT V=%d last call %.3f s: %s" % (v, seconds[-1], " ".join(
+    "%s=%.3f" % (p, r.get(p + "_seconds", float("nan"))) for p in parts)))
 PY

@@ -91,12 +91,46 @@ def compute_type(weights, n, requested, unweighted):
         dtype = np.dtype(np.float32 if single else np.float64)
         return dtype, dtype
     largest = 1 if unweighted or weights.size == 0 else int(np.abs(weights.astype(np.int64)).max())
+    return _integer_type(largest, n, weights.dtype)
+
+
+def _integer_type(largest, n, dtype):
     worst = max(n - 1, 1) * largest
     if worst < INF32:
         return np.dtype(np.int32), np.dtype(np.float64)
-    if weights.dtype != np.uint64 and worst < INF64:
+    if dtype != np.uint64 and worst < INF64:
         return np.dtype(np.int64), np.dtype(np.float64)
     return np.dtype(np.float64), np.dtype(np.float64)
+
+
+def dense_fast(graph, unweighted, dtype, overwrite):
+    """(graph, kernel type, output array) when the C extension can read the dense input itself
+    (Solver.solve_dense: SciPy's dense meaning applied in its copy into the padded matrix, on
+    every core), else None and weight_matrix's NumPy passes do it. Taken for a plain square
+    ndarray of int32, int64, float32 or float64 in native byte order, any layout, solved in its
+    own type (integers: the width compute_type picks). The output is the input itself with
+    `overwrite` when it is C-ordered, writable and of the output type."""
+    if type(graph) is not np.ndarray or graph.dtype not in KERNEL_TYPES:
+        return None
+    if graph.ndim != 2 or graph.shape[0] != graph.shape[1] or graph.size == 0:
+        return None
+    if dtype is not None and np.dtype(dtype) != graph.dtype:
+        return None
+    n = graph.shape[0]
+    if dtype is not None or graph.dtype.kind == "f":
+        kernel = graph.dtype
+        out = kernel
+    else:
+        # The largest |w| off the diagonal bounds every distance; the diagonal's (ignored) can
+        # only make the bound larger, and a larger bound only picks int64 where int32 would do.
+        largest = 1 if unweighted else max(int(graph.max()), -int(graph.min()))
+        kernel, out = _integer_type(largest, n, graph.dtype)
+        if kernel.kind != "i":
+            return None
+    in_place = (
+        overwrite and graph.dtype == out and graph.flags.c_contiguous and graph.flags.writeable
+    )
+    return graph, kernel, graph if in_place else np.empty((n, n), dtype=out)
 
 
 def _cast_weights(values, dtype):

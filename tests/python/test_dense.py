@@ -1,0 +1,130 @@
+"""The dense fast path (apsp._convert.dense_fast and Solver.solve_dense: SciPy's reading of a
+dense matrix done in the C copy into the padded matrix): its edge cases against SciPy, the
+layouts it reads, and where its output goes."""
+
+import numpy as np
+import pytest
+from conftest import kernels, potentials, random_weights
+from scipy.sparse.csgraph import floyd_warshall as scipy_fw
+from test_scipy import TYPES, output_type, same
+
+import apsp
+from apsp import _convert
+
+
+def fast(graph, dtype=None, overwrite=False):
+    """Whether apsp takes the fast path for this input (the tests below mean to exercise it)."""
+    return _convert.dense_fast(graph, False, dtype, overwrite) is not None
+
+
+@pytest.mark.parametrize("dtype", TYPES)
+def test_no_edge_markers(device, dtype):
+    """0 is no edge; for floats so are inf, -inf and NaN (SciPy's infinity_null and nan_null);
+    the diagonal is 0 whatever the self-loop weighs, negative ones included."""
+    kernels(dtype, device)
+    inf, nan = np.inf, np.nan
+    if np.dtype(dtype).kind == "f":
+        w = np.array(
+            [[-5, 0, 4, inf], [nan, 7, -2, -inf], [inf, 3, 0, 6], [1, nan, 0, -1]], dtype=dtype
+        )
+    else:
+        w = np.array([[-5, 0, 4, 0], [0, 7, -2, 0], [0, 3, 0, 6], [1, 0, 0, -1]], dtype=dtype)
+    assert fast(w)
+    got = apsp.floyd_warshall(w, device=device)
+    assert got.dtype == output_type(dtype)
+    assert np.all(np.diag(got) == 0)
+    same(got, scipy_fw(w), dtype)
+
+
+@pytest.mark.parametrize("dtype", TYPES)
+@pytest.mark.parametrize("directed", [True, False])
+def test_negative_weights_and_undirected(device, dtype, directed):
+    """Negative weights; undirected input whose two directions differ (the least is taken, in
+    64 x 64 blocks: sizes below, at and past a block's edge)."""
+    kernels(dtype, device)
+    rng = np.random.default_rng([TYPES.index(dtype), directed])
+    for n in (63, 64, 65, 191):
+        w = random_weights(rng, n, 0.1, 1, 60, dtype)
+        if directed:
+            w = potentials(rng, w, 40)
+            assert (w < 0).any()
+        assert fast(w)
+        same(apsp.floyd_warshall(w, directed=directed, device=device),
+             scipy_fw(w, directed=directed), dtype)
+
+
+def test_integer_widths(device):
+    """int32 input whose distances could pass 2^30 is solved in int64; int64 input with small
+    weights in int32: both exact, float64 with inf out."""
+    kernels(np.int64, device)
+    rng = np.random.default_rng(8)
+    wide = random_weights(rng, 60, 0.04, 2**28, 2**29, np.int32)
+    assert fast(wide)
+    assert _convert.dense_fast(wide, False, None, False)[1] == np.int64
+    got = apsp.floyd_warshall(wide, device=device)
+    assert got.dtype == np.float64 and got[np.isfinite(got)].max() > apsp.INF32
+    same(got, scipy_fw(wide), np.int64)
+    narrow = random_weights(rng, 60, 0.1, 1, 9, np.int64)
+    narrow[:, 0] = 0  # nothing reaches vertex 0: unreachable pairs to mark
+    assert _convert.dense_fast(narrow, False, None, False)[1] == np.int32
+    same(apsp.floyd_warshall(narrow, device=device), scipy_fw(narrow), np.int64)
+    kept = apsp.floyd_warshall(narrow, device=device, dtype=np.int64)
+    assert kept.dtype == np.int64 and (kept == apsp.INF64).any()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_overwrite(device, dtype):
+    """overwrite=True writes into a C-ordered writable input of the output type and returns it;
+    overwrite=False leaves the input as it was; float32 stays float32."""
+    kernels(dtype, device)
+    w = random_weights(np.random.default_rng(2), 70, 0.1, 1, 9, dtype)
+    want = scipy_fw(w)
+    kept = w.copy()
+    got = apsp.floyd_warshall(w, device=device)
+    assert got is not w and got.dtype == dtype and np.array_equal(w, kept)
+    same(got, want, dtype)
+    assert fast(w, overwrite=True)
+    assert apsp.floyd_warshall(w, overwrite=True, device=device) is w
+    assert w.dtype == dtype
+    same(w, want, dtype)
+
+
+def test_overwrite_refused(device):
+    """An input that cannot hold the result (integers, which come back as float64; read-only;
+    not C-ordered) is left as it was and a new array returned."""
+    kernels(np.float64, device)
+    rng = np.random.default_rng(9)
+    ints = random_weights(rng, 40, 0.2, 1, 9, np.int64)
+    frozen = random_weights(rng, 40, 0.2, 1, 9, np.float64)
+    frozen.flags.writeable = False
+    fortran = np.asfortranarray(random_weights(rng, 40, 0.2, 1, 9, np.float64))
+    for w in (ints, frozen, fortran):
+        kept = w.copy()
+        got = apsp.floyd_warshall(w, overwrite=True, device=device)
+        assert got is not w and np.array_equal(w, kept)
+        same(got, scipy_fw(kept), w.dtype.type)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32])
+def test_layouts(device, dtype):
+    """Views read in place, whatever their strides: every other row and column, reversed
+    columns, a transpose (Fortran order) and a Fortran-ordered copy."""
+    kernels(dtype, device)
+    # (Non-negative: a view whose rows and columns are not the same vertices can make cycles.)
+    base = random_weights(np.random.default_rng(5), 150, 0.1, 1, 50, dtype)
+    for view in (base[::2, ::2], base[10:90, 20:100][:, ::-1], base.T, np.asfortranarray(base)):
+        assert fast(view) and not view.flags.c_contiguous
+        kept = view.copy()
+        got = apsp.floyd_warshall(view, device=device)
+        assert np.array_equal(view, kept)
+        same(got, scipy_fw(np.ascontiguousarray(view)), dtype)
+
+
+def test_report_parts(device):
+    """last_report has the call's parts besides the library's times."""
+    kernels(np.float32, device)
+    solver = apsp.Solver(device=device)
+    solver.floyd_warshall(np.ones((30, 30), dtype=np.float32))
+    for key in ("convert_seconds", "copy_in_seconds", "copy_out_seconds", "output_seconds"):
+        assert solver.last_report[key] >= 0
+    assert solver.last_report["copy_in_seconds"] > 0
