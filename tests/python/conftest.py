@@ -2,8 +2,7 @@
 installed package, from outside the source tree).
 
 `device` runs a test on apsp's pthread backend ("host") and on an OpenCL CPU device ("cpu",
-PoCL) when there is one. `kernels(dtype, device)` skips a type whose kernels the library
-refuses ("no ... kernels yet")."""
+PoCL) when there is one."""
 
 import numpy as np
 import pytest
@@ -16,24 +15,6 @@ DEVICES = ["host"] + (["cpu"] if any(d["type"] == "cpu" for d in apsp.devices())
 @pytest.fixture(params=DEVICES)
 def device(request):
     return request.param
-
-
-_support = {}
-
-
-def kernels(dtype, device):
-    """Skips the test when the library has no kernels of this type on the device yet."""
-    key = (np.dtype(dtype), device)
-    if key not in _support:
-        try:
-            apsp.floyd_warshall(np.zeros((2, 2)), device=device, dtype=dtype)
-            _support[key] = None
-        except ValueError as error:
-            if "kernels yet" not in str(error):
-                raise
-            _support[key] = str(error)
-    if _support[key]:
-        pytest.skip(_support[key])
 
 
 def random_weights(rng, n, density, low, high, dtype):

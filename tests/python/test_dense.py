@@ -4,7 +4,7 @@ layouts it reads, and where its output goes."""
 
 import numpy as np
 import pytest
-from conftest import kernels, potentials, random_weights
+from conftest import potentials, random_weights
 from scipy.sparse.csgraph import floyd_warshall as scipy_fw
 from test_scipy import TYPES, output_type, same
 
@@ -21,7 +21,6 @@ def fast(graph, dtype=None, overwrite=False):
 def test_no_edge_markers(device, dtype):
     """0 is no edge; for floats so are inf, -inf and NaN (SciPy's infinity_null and nan_null);
     the diagonal is 0 whatever the self-loop weighs, negative ones included."""
-    kernels(dtype, device)
     inf, nan = np.inf, np.nan
     if np.dtype(dtype).kind == "f":
         w = np.array(
@@ -41,7 +40,6 @@ def test_no_edge_markers(device, dtype):
 def test_negative_weights_and_undirected(device, dtype, directed):
     """Negative weights; undirected input whose two directions differ (the least is taken, in
     64 x 64 blocks: sizes below, at and past a block's edge)."""
-    kernels(dtype, device)
     rng = np.random.default_rng([TYPES.index(dtype), directed])
     for n in (63, 64, 65, 191):
         w = random_weights(rng, n, 0.1, 1, 60, dtype)
@@ -56,7 +54,6 @@ def test_negative_weights_and_undirected(device, dtype, directed):
 def test_integer_widths(device):
     """int32 input whose distances could pass 2^30 is solved in int64; int64 input with small
     weights in int32: both exact, float64 with inf out."""
-    kernels(np.int64, device)
     rng = np.random.default_rng(8)
     wide = random_weights(rng, 60, 0.04, 2**28, 2**29, np.int32)
     assert fast(wide)
@@ -76,7 +73,6 @@ def test_integer_widths(device):
 def test_overwrite(device, dtype):
     """overwrite=True writes into a C-ordered writable input of the output type and returns it;
     overwrite=False leaves the input as it was; float32 stays float32."""
-    kernels(dtype, device)
     w = random_weights(np.random.default_rng(2), 70, 0.1, 1, 9, dtype)
     want = scipy_fw(w)
     kept = w.copy()
@@ -92,7 +88,6 @@ def test_overwrite(device, dtype):
 def test_overwrite_refused(device):
     """An input that cannot hold the result (integers, which come back as float64; read-only;
     not C-ordered) is left as it was and a new array returned."""
-    kernels(np.float64, device)
     rng = np.random.default_rng(9)
     ints = random_weights(rng, 40, 0.2, 1, 9, np.int64)
     frozen = random_weights(rng, 40, 0.2, 1, 9, np.float64)
@@ -109,7 +104,6 @@ def test_overwrite_refused(device):
 def test_layouts(device, dtype):
     """Views read in place, whatever their strides: every other row and column, reversed
     columns, a transpose (Fortran order) and a Fortran-ordered copy."""
-    kernels(dtype, device)
     # (Non-negative: a view whose rows and columns are not the same vertices can make cycles.)
     base = random_weights(np.random.default_rng(5), 150, 0.1, 1, 50, dtype)
     for view in (base[::2, ::2], base[10:90, 20:100][:, ::-1], base.T, np.asfortranarray(base)):
@@ -122,7 +116,6 @@ def test_layouts(device, dtype):
 
 def test_report_parts(device):
     """last_report has the call's parts besides the library's times."""
-    kernels(np.float32, device)
     solver = apsp.Solver(device=device)
     solver.floyd_warshall(np.ones((30, 30), dtype=np.float32))
     for key in ("convert_seconds", "copy_in_seconds", "copy_out_seconds", "output_seconds"):

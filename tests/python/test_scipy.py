@@ -5,7 +5,7 @@ exact for integers, within apsp.PREDECESSOR_TOLERANCE's bounds for floats."""
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from conftest import kernels, potentials, random_weights
+from conftest import potentials, random_weights
 from scipy.sparse.csgraph import NegativeCycleError as ScipyNegativeCycleError
 from scipy.sparse.csgraph import dijkstra
 from scipy.sparse.csgraph import floyd_warshall as scipy_fw
@@ -40,7 +40,6 @@ def output_type(dtype):
 @pytest.mark.parametrize("directed", [True, False])
 @pytest.mark.parametrize("unweighted", [False, True])
 def test_dense_random(device, dtype, directed, unweighted):
-    kernels(dtype, device)
     rng = np.random.default_rng([len(device), TYPES.index(dtype), directed, unweighted])
     for n, density in [(1, 1), (2, 0.5), (37, 0.1), (130, 0.05), (200, 0.3)]:
         w = random_weights(rng, n, density, 1, 100, dtype)
@@ -54,7 +53,6 @@ def test_dense_random(device, dtype, directed, unweighted):
 @pytest.mark.parametrize("dtype", TYPES)
 @pytest.mark.parametrize("directed", [True, False])
 def test_sparse_random(device, dtype, directed):
-    kernels(dtype, device)
     rng = np.random.default_rng(7 + directed)
     for n, edges in [(3, 4), (60, 200), (150, 2000)]:
         row, col = rng.integers(0, n, edges), rng.integers(0, n, edges)
@@ -70,7 +68,6 @@ def test_sparse_random(device, dtype, directed):
 def test_sparse_meaning(device):
     """Explicit zeros are edges, inf entries none, repeated entries keep the least, self-loops
     (even negative) are ignored; dense zeros, inf and nan are no edges."""
-    kernels(np.float64, device)
     inf, nan = np.inf, np.nan
     # Row 0: (0,1) = 0, (0,2) = 3; row 1: (1,3) twice, 5 and 2; row 2: (2,0) = inf and a
     # self-loop of -1; row 3: (3,0) = 4.
@@ -89,7 +86,6 @@ def test_sparse_meaning(device):
 
 @pytest.mark.parametrize("dtype", TYPES)
 def test_negative_weights(device, dtype):
-    kernels(dtype, device)
     rng = np.random.default_rng(3)
     for n in (20, 150):
         w = potentials(rng, random_weights(rng, n, 0.1, 1, 60, dtype), 40)
@@ -100,7 +96,6 @@ def test_negative_weights(device, dtype):
 @pytest.mark.parametrize("dtype", TYPES)
 @pytest.mark.parametrize("sparse", [False, True])
 def test_negative_cycle(device, dtype, sparse):
-    kernels(dtype, device)
     rng = np.random.default_rng(5)
     w = random_weights(rng, 90, 0.05, 1, 30, dtype)
     w[40, 41], w[41, 60], w[60, 40] = 5, -3, -4
@@ -130,7 +125,6 @@ def test_integer_types(device):
     assert exact.dtype == np.int32
     assert np.array_equal(exact == apsp.INF32, np.isinf(got))
     assert np.array_equal(exact[exact != apsp.INF32], got[np.isfinite(got)])
-    kernels(np.int64, device)
     big = w * 2**33  # distances past 2^30, exact in float64 below 2^53
     got = apsp.floyd_warshall(big, device=device)
     same(got, scipy_fw(big), np.int64)
@@ -142,7 +136,6 @@ def test_integer_types(device):
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_overwrite(device, dtype):
-    kernels(dtype, device)
     w = random_weights(np.random.default_rng(2), 50, 0.1, 1, 9, dtype)
     want = scipy_fw(w)
     kept = w.copy()
@@ -158,7 +151,6 @@ def test_predecessors(device):
     add up to the distance."""
     rng = np.random.default_rng(13)
     for dtype in TYPES:
-        kernels(dtype, device)
         for directed in (True, False):
             w = potentials(rng, random_weights(rng, 70, 0.08, 1, 40, dtype), 20)
             if not directed:
