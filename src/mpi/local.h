@@ -37,8 +37,10 @@ typedef struct relax_set {
 
 typedef struct local_ops {
     const char *name;
-    apsp_status (*open)(const apsp_options *options, unsigned threads, local_engine **out,
-                        apsp_error *error);
+    /* threads: the pthread engine's pool; node_rank: the rank's index among its node's ranks,
+     * which picks a device where the engine has several to choose from. */
+    apsp_status (*open)(const apsp_options *options, unsigned threads, int node_rank,
+                        local_engine **out, apsp_error *error);
     void (*close)(local_engine *e); /* accepts NULL */
     /* Takes the rank's local matrix (layout l), filled by the caller; the engine may keep it or
      * copy it. store() gives the final distances back into it. */
@@ -61,5 +63,9 @@ typedef struct local_ops {
 
 /* The pthread backend's block kernels on a pool of threads (local_cpu.c). */
 extern const local_ops local_cpu;
+#ifdef APSP_HAVE_OPENCL
+/* One OpenCL device per rank, the local matrix resident on it (local_opencl.c). */
+extern const local_ops local_opencl;
+#endif
 
 #endif

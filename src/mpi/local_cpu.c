@@ -103,8 +103,9 @@ static void cpu_close(local_engine *e) {
     free(e);
 }
 
-static apsp_status cpu_open(const apsp_options *options, unsigned threads, local_engine **out,
-                            apsp_error *error) {
+static apsp_status cpu_open(const apsp_options *options, unsigned threads, int node_rank,
+                            local_engine **out, apsp_error *error) {
+    (void)node_rank; /* default_threads (main.c) shared the node's cores already */
     *out = NULL;
     if (options->tile && options->tile != B)
         return fail(error, APSP_ERR_USAGE,

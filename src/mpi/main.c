@@ -5,6 +5,9 @@
  * input, bad output path, out of memory) makes every rank stop at the same point, rank 0 prints
  * the one error line, every rank exits with the same code, and no output file appears. */
 #include "apsp.h"
+#ifdef APSP_HAVE_OPENCL
+#include "backends.h"
+#endif
 #include "base/error.h"
 #include "base/util.h"
 #include "env_options.h"
@@ -47,16 +50,22 @@ static const char usage_text[] =
     "\n"
     "All-pairs shortest paths of the hw3 graph in INPUT, written to OUTPUT as V*V int32\n"
     "distances (the bytes apsp writes), by P MPI ranks over a Pr x Pc grid of 128 x 128 blocks.\n"
-    "Each rank runs the pthread backend on its share of its node's cores.\n"
+    "Each rank runs on one OpenCL device (a GPU of its node, by its rank on the node) or the\n"
+    "pthread backend on its share of its node's cores.\n"
     "\n"
     "options:\n"
     "  --grid=PRxPC        the process grid, PR * PC = P; default: the most nearly square\n"
     "  --threads=N         threads per rank; default: the node's cores / its ranks\n"
-    "  --tile=128          the round depth (only 128, the pthread backend's)\n"
-    "  --backend=auto|cpu  the ranks' engine (only the pthread backend so far)\n"
+    "  --tile=128          the round depth (only 128)\n"
+    "  --backend=B         the ranks' engine: opencl (one device per rank), cpu (the pthread\n"
+    "                      backend) or auto (default: opencl where the node has a GPU, else cpu)\n"
+    "  -d, --device=LIST   opencl: the devices the node's ranks take in turn, as apsp's -d\n"
+    "                      (default: the node's GPUs, else its OpenCL CPU devices)\n"
     "  --no-look-ahead     plain rounds: the next pivot waits for this round's relaxation\n"
     "  -q, --quiet         accepted for apsp's sake (apsp-mpi shows no progress)\n"
-    "  -v, --verbose       grid, timings and the communication volume, on stderr (rank 0)\n"
+    "  -v, --verbose       grid, each rank's engine, timings and the communication volume, on\n"
+    "                      stderr (rank 0)\n"
+    "  --stats-json        the -v figures as one JSON line on stderr (rank 0)\n"
     "  -h, --help          this text\n"
     "  --version           the version\n"
     "\n"
@@ -67,11 +76,19 @@ typedef struct cli {
     apsp_options options;
     const char *input, *output;
     int rows, cols; /* --grid; 0: automatic */
-    int verbose;
+    int verbose, stats_json;
     int no_look_ahead; /* --no-look-ahead: the plain synchronous rounds */
 } cli;
 
-enum { OPT_GRID = 256, OPT_THREADS, OPT_TILE, OPT_BACKEND, OPT_NO_LOOK_AHEAD, OPT_VERSION };
+enum {
+    OPT_GRID = 256,
+    OPT_THREADS,
+    OPT_TILE,
+    OPT_BACKEND,
+    OPT_NO_LOOK_AHEAD,
+    OPT_STATS_JSON,
+    OPT_VERSION
+};
 
 static int parse_int(const char *text, long min, long max, int *out) {
     char *end;
@@ -107,12 +124,27 @@ static apsp_status apply_option(cli *c, int opt, const char *arg, const char *sp
         return fail(error, APSP_ERR_USAGE, "--tile=%s: expected a whole number from 1 to 1024",
                     arg);
     case OPT_BACKEND:
-        if (apsp_backend_parse(arg, &kind) == 0 && kind != APSP_BACKEND_OPENCL)
+#ifdef APSP_HAVE_OPENCL
+        if (apsp_backend_parse(arg, &kind) == 0) {
+            o->backend = kind;
             return APSP_OK;
+        }
+        return fail(error, APSP_ERR_USAGE, "--backend=%s: expected auto, opencl or cpu", arg);
+#else
+        if (apsp_backend_parse(arg, &kind) == 0 && kind != APSP_BACKEND_OPENCL) {
+            o->backend = kind;
+            return APSP_OK;
+        }
         return fail(error, APSP_ERR_USAGE,
-                    "--backend=%s: apsp-mpi runs the pthread backend on each rank (GPU ranks "
-                    "are not built yet); expected auto or cpu",
+                    "--backend=%s: this apsp-mpi was built without OpenCL; expected auto or cpu",
                     arg);
+#endif
+    case 'd':
+        o->device = arg;
+        return APSP_OK;
+    case OPT_STATS_JSON:
+        c->stats_json = 1;
+        return APSP_OK;
     case OPT_NO_LOOK_AHEAD:
         c->no_look_ahead = 1;
         return APSP_OK;
@@ -138,6 +170,8 @@ static apsp_status parse_args(int argc, char **argv, cli *c, int *done, apsp_err
         {"threads", required_argument, NULL, OPT_THREADS},
         {"tile", required_argument, NULL, OPT_TILE},
         {"backend", required_argument, NULL, OPT_BACKEND},
+        {"device", required_argument, NULL, 'd'},
+        {"stats-json", no_argument, NULL, OPT_STATS_JSON},
         {"no-look-ahead", no_argument, NULL, OPT_NO_LOOK_AHEAD},
         {"quiet", no_argument, NULL, 'q'},
         {"verbose", no_argument, NULL, 'v'},
@@ -147,10 +181,9 @@ static apsp_status parse_args(int argc, char **argv, cli *c, int *done, apsp_err
     };
     memset(c, 0, sizeof *c);
     apsp_options_init(&c->options);
-    c->options.backend = APSP_BACKEND_CPU; /* no OpenCL variable applies */
     opterr = 0;
     int opt;
-    while ((opt = getopt_long(argc, argv, ":qvh", longs, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, ":qvhd:", longs, NULL)) != -1) {
         apsp_status status = apply_option(c, opt, optarg, argv[optind - 1], done, error);
         if (status != APSP_OK || *done)
             return status;
@@ -167,18 +200,45 @@ static apsp_status parse_args(int argc, char **argv, cli *c, int *done, apsp_err
     return APSP_OK;
 }
 
+/* This rank's index among its node's ranks, and their number. */
+static void node_place(const grid *g, int *node_rank, int *node_ranks) {
+    MPI_Comm node;
+    MPI_Comm_split_type(g->world, MPI_COMM_TYPE_SHARED, g->rank, MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, node_rank);
+    MPI_Comm_size(node, node_ranks);
+    MPI_Comm_free(&node);
+}
+
 /* The node's cores shared among the node's ranks, within this rank's CPU affinity (mpirun
  * binds ranks to cores unless told --bind-to none). */
-static unsigned default_threads(const grid *g) {
-    MPI_Comm node;
-    int node_ranks = 1;
-    MPI_Comm_split_type(g->world, MPI_COMM_TYPE_SHARED, g->rank, MPI_INFO_NULL, &node);
-    MPI_Comm_size(node, &node_ranks);
-    MPI_Comm_free(&node);
+static unsigned default_threads(int node_ranks) {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     unsigned share = cores > node_ranks ? (unsigned)(cores / node_ranks) : 1;
     unsigned mine = online_cores();
     return share < mine ? share : mine;
+}
+
+/* The rank's engine: --backend=opencl or cpu, or for auto, opencl where the node has an OpenCL
+ * GPU (ranks of different nodes may differ: both engines take and give the same panels). */
+static const local_ops *choose_engine(const apsp_options *options) {
+#ifdef APSP_HAVE_OPENCL
+    if (options->backend == APSP_BACKEND_OPENCL)
+        return &local_opencl;
+    if (options->backend == APSP_BACKEND_AUTO) {
+        device_list list;
+        int gpu = 0;
+        apsp_error ignored;
+        if (devices_collect(&list, APSP_BACKEND_OPENCL, &ignored) == APSP_OK)
+            for (size_t i = 0; i < list.count && !gpu; i++)
+                gpu = strcmp(list.items[i].type, "gpu") == 0;
+        device_list_free(&list);
+        if (gpu)
+            return &local_opencl;
+    }
+#else
+    (void)options;
+#endif
+    return &local_cpu;
 }
 
 /* The solve proper, after the output file exists: read, rounds, write. */
@@ -187,25 +247,30 @@ static apsp_status solve(const cli *c, const grid *g, mpi_output *out, run_repor
     int32_t *local = NULL;
     local_engine *engine = NULL;
     round_buffers buffers = {0};
-    const local_ops *ops = &local_cpu;
-    unsigned threads = c->options.threads > 0 ? (unsigned)c->options.threads : default_threads(g);
+    const local_ops *ops = choose_engine(&c->options);
+    int node_rank = 0, node_ranks = 1;
+    node_place(g, &node_rank, &node_ranks);
+    unsigned threads =
+        c->options.threads > 0 ? (unsigned)c->options.threads : default_threads(node_ranks);
     apsp_status status = io_read_scatter(g, c->input, l, &local, &r->input, error);
     if (status == APSP_OK) {
-        status = ops->open(&c->options, threads, &engine, error);
+        status = ops->open(&c->options, threads, node_rank, &engine, error);
         if (status == APSP_OK)
             status = ops->load(engine, l, local, error);
         if (status == APSP_OK)
-            status = rounds_prepare(l, &buffers, error);
+            status = round_buffers_prepare(l, &buffers, error);
         status = agree(g->world, status, error);
     }
     if (status == APSP_OK) {
         ops->describe(engine, r->engine, sizeof r->engine);
         double t0 = MPI_Wtime();
         rounds_run(g, l, ops, engine, &buffers, !c->no_look_ahead, &r->rounds);
+        double t1 = MPI_Wtime(); /* the engines wait for their device at the last round's end */
         status = agree(g->world, ops->store(engine, local, error), error);
-        r->rounds_seconds = MPI_Wtime() - t0;
+        r->rounds_seconds = t1 - t0;
+        r->store_seconds = MPI_Wtime() - t1;
     }
-    rounds_release(&buffers);
+    round_buffers_release(&buffers);
     ops->close(engine);
     if (status == APSP_OK) {
         double t0 = MPI_Wtime();
@@ -226,8 +291,8 @@ static apsp_status run(const cli *c, const grid *g, apsp_error *error) {
         status = solve(c, g, &out, &r, &l, error);
     io_output_abort(g, &out);
     r.total_seconds = MPI_Wtime() - t0;
-    if (status == APSP_OK && c->verbose)
-        report_print(g, &l, &r);
+    if (status == APSP_OK && (c->verbose || c->stats_json))
+        report_print(g, &l, &r, c->verbose, c->stats_json);
     return status;
 }
 

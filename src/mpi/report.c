@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 double model_received_bytes(const layout *l, const grid *g) {
     double n = (double)l->n, pr = g->rows, pc = g->cols, b = ROUND_DEPTH;
@@ -16,29 +17,83 @@ typedef struct figures {
     double received, compute, comm;
 } figures;
 
-void report_print(const grid *g, const layout *l, const run_report *r) {
+/* `text` as a JSON string. */
+static void json_string(const char *text) {
+    fputc('"', stderr);
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++)
+        if (*c == '"' || *c == '\\')
+            fprintf(stderr, "\\%c", *c);
+        else if (*c < 0x20)
+            fprintf(stderr, "\\u%04x", *c);
+        else
+            fputc(*c, stderr);
+    fputc('"', stderr);
+}
+
+static void print_lines(const grid *g, const layout *l, const run_report *r, const figures *sum,
+                        const figures *most, const char *engines) {
+    const double mib = 1024.0 * 1024.0, n = (double)l->n;
+    fprintf(stderr, "apsp-mpi: %d rank(s) as a %dx%d grid, %d x %d blocks dealt cyclically\n",
+            g->size, g->rows, g->cols, ROUND_DEPTH, ROUND_DEPTH);
+    for (int i = 0; engines && i < g->size; i++)
+        fprintf(stderr, "apsp-mpi: rank %d (%d, %d): %s\n", i, i / g->cols, i % g->cols,
+                engines + (size_t)i * ENGINE_TEXT);
+    if (!engines)
+        fprintf(stderr, "apsp-mpi: rank 0: %s\n", r->engine);
+    fprintf(stderr, "apsp-mpi: V = %zu, padded to %zu (%zu rounds)\n", l->vertices, l->n,
+            l->blocks);
+    fprintf(stderr,
+            "apsp-mpi: read %.3f s (rank 0), scatter %.3f s, rounds %.3f s (%.2f G relax/s; "
+            "most compute %.3f s, most broadcast %.3f s), store %.3f s, write %.3f s, total "
+            "%.3f s\n",
+            r->input.read, r->input.scatter, r->rounds_seconds,
+            r->rounds_seconds > 0 ? n * n * n / r->rounds_seconds / 1e9 : 0.0, most->compute,
+            most->comm, r->store_seconds, r->write_seconds, r->total_seconds);
+    fprintf(stderr,
+            "apsp-mpi: received per rank: mean %.3f MiB, most %.3f MiB; model %.3f MiB "
+            "(2n^2/sqrt(P) ints: %.3f MiB)\n",
+            sum->received / g->size / mib, most->received / mib, model_received_bytes(l, g) / mib,
+            4.0 * 2.0 * n * n / sqrt((double)g->size) / mib);
+}
+
+/* The figures as apsp's --stats-json names them where they mean the same (compute_s: the
+ * rounds), and the grid's own. */
+static void print_json(const grid *g, const layout *l, const run_report *r, const figures *sum,
+                       const figures *most, const char *engines) {
+    const double n = (double)l->n;
+    fprintf(stderr, "{\"ranks\":%d,\"grid\":\"%dx%d\",\"engines\":[", g->size, g->rows, g->cols);
+    for (int i = 0; i < g->size; i++) {
+        if (i)
+            fputc(',', stderr);
+        json_string(engines ? engines + (size_t)i * ENGINE_TEXT : i == 0 ? r->engine : "");
+    }
+    fprintf(stderr,
+            "],\"vertices\":%zu,\"padded\":%zu,\"round_depth\":%d,\"read_s\":%.6f,"
+            "\"scatter_s\":%.6f,\"compute_s\":%.6f,\"download_s\":%.6f,\"write_s\":%.6f,"
+            "\"total_s\":%.6f,\"relax_per_s\":%.6g,\"most_compute_s\":%.6f,"
+            "\"most_broadcast_s\":%.6f,\"received_mean_bytes\":%.0f,\"received_most_bytes\":%.0f,"
+            "\"model_received_bytes\":%.0f}\n",
+            l->vertices, l->n, ROUND_DEPTH, r->input.read, r->input.scatter, r->rounds_seconds,
+            r->store_seconds, r->write_seconds, r->total_seconds,
+            r->rounds_seconds > 0 ? n * n * n / r->rounds_seconds : 0.0, most->compute, most->comm,
+            sum->received / g->size, most->received, model_received_bytes(l, g));
+}
+
+void report_print(const grid *g, const layout *l, const run_report *r, int verbose, int json) {
     figures mine = {(double)r->rounds.received_bytes, r->rounds.compute_seconds,
                     r->rounds.comm_seconds};
     figures sum, most;
     MPI_Reduce(&mine, &sum, 3, MPI_DOUBLE, MPI_SUM, 0, g->world);
     MPI_Reduce(&mine, &most, 3, MPI_DOUBLE, MPI_MAX, 0, g->world);
-    if (g->rank != 0)
-        return;
-    const double mib = 1024.0 * 1024.0, n = (double)l->n;
-    fprintf(stderr, "apsp-mpi: %d rank(s) as a %dx%d grid, %d x %d blocks dealt cyclically\n",
-            g->size, g->rows, g->cols, ROUND_DEPTH, ROUND_DEPTH);
-    fprintf(stderr, "apsp-mpi: each rank: %s\n", r->engine);
-    fprintf(stderr, "apsp-mpi: V = %zu, padded to %zu (%zu rounds)\n", l->vertices, l->n,
-            l->blocks);
-    fprintf(stderr,
-            "apsp-mpi: read %.3f s (rank 0), scatter %.3f s, rounds %.3f s (%.2f G relax/s; "
-            "most compute %.3f s, most broadcast %.3f s), write %.3f s, total %.3f s\n",
-            r->input.read, r->input.scatter, r->rounds_seconds,
-            r->rounds_seconds > 0 ? n * n * n / r->rounds_seconds / 1e9 : 0.0, most.compute,
-            most.comm, r->write_seconds, r->total_seconds);
-    fprintf(stderr,
-            "apsp-mpi: received per rank: mean %.3f MiB, most %.3f MiB; model %.3f MiB "
-            "(2n^2/sqrt(P) ints: %.3f MiB)\n",
-            sum.received / g->size / mib, most.received / mib, model_received_bytes(l, g) / mib,
-            4.0 * 2.0 * n * n / sqrt((double)g->size) / mib);
+    /* Every rank's engine to rank 0 (none listed but rank 0's when that memory is missing). */
+    char *engines = g->rank == 0 ? malloc((size_t)g->size * ENGINE_TEXT) : NULL;
+    int gather = engines != NULL;
+    MPI_Bcast(&gather, 1, MPI_INT, 0, g->world);
+    if (gather)
+        MPI_Gather(r->engine, ENGINE_TEXT, MPI_CHAR, engines, ENGINE_TEXT, MPI_CHAR, 0, g->world);
+    if (g->rank == 0 && verbose)
+        print_lines(g, l, r, &sum, &most, engines);
+    if (g->rank == 0 && json)
+        print_json(g, l, r, &sum, &most, engines);
+    free(engines);
 }

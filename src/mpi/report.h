@@ -8,11 +8,15 @@
 #include "mpi/io.h"
 #include "mpi/rounds.h"
 
+enum { ENGINE_TEXT = 384 };
+
 typedef struct run_report {
-    char engine[128]; /* the local engine's description */
+    char engine[ENGINE_TEXT]; /* the local engine's description */
     input_times input;
     round_stats rounds;
-    double rounds_seconds, write_seconds, total_seconds;
+    /* rounds: from the first round to the device's end of the last; store: the local matrix
+     * back from the engine (a device's download) */
+    double rounds_seconds, store_seconds, write_seconds, total_seconds;
 } run_report;
 
 /* Broadcast payload one rank receives in a solve by the model, the mean over the ranks: the row
@@ -21,6 +25,7 @@ typedef struct run_report {
  * square grid; plus the pivot blocks, B^2 per round to Pr + Pc - 2 of the P ranks. */
 double model_received_bytes(const layout *l, const grid *g);
 
-void report_print(const grid *g, const layout *l, const run_report *r);
+/* -v (verbose) as lines, --stats-json (json) as one JSON line, on rank 0's stderr. */
+void report_print(const grid *g, const layout *l, const run_report *r, int verbose, int json);
 
 #endif

@@ -15,7 +15,7 @@ static int32_t *alloc_ints(size_t count) {
     return apsp_aligned_alloc(64, bytes ? bytes : 64);
 }
 
-apsp_status rounds_prepare(const layout *l, round_buffers *b, apsp_error *error) {
+apsp_status round_buffers_prepare(const layout *l, round_buffers *b, apsp_error *error) {
     *b = (round_buffers){0};
     b->pivot = alloc_ints((size_t)B * B);
     int ok = b->pivot != NULL;
@@ -25,13 +25,13 @@ apsp_status rounds_prepare(const layout *l, round_buffers *b, apsp_error *error)
         ok = b->row_panel[i] && b->col_panel[i];
     }
     if (!ok) {
-        rounds_release(b);
+        round_buffers_release(b);
         return fail(error, APSP_ERR_NO_MEMORY, "out of memory for the panels of %zu columns", l->n);
     }
     return APSP_OK;
 }
 
-void rounds_release(round_buffers *b) {
+void round_buffers_release(round_buffers *b) {
     free(b->pivot);
     for (int i = 0; i < 2; i++) {
         free(b->row_panel[i]);

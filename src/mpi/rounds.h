@@ -37,8 +37,8 @@ typedef struct round_stats {
 } round_stats;
 
 /* The buffers for layout l (layout_check passed). */
-apsp_status rounds_prepare(const layout *l, round_buffers *b, apsp_error *error);
-void rounds_release(round_buffers *b);
+apsp_status round_buffers_prepare(const layout *l, round_buffers *b, apsp_error *error);
+void round_buffers_release(round_buffers *b);
 
 /* Collective over the grid: all the rounds. Nothing in them can fail but MPI itself, whose
  * errors end the job (MPI_ERRORS_ARE_FATAL on the communicators). */

@@ -117,13 +117,16 @@ static apsp_status find(const apsp_device_info *info, const apsp_options *option
 
 /* Opens the devices together: each found, then a context per platform among them, then each
  * device's queues, parameters and program. */
-static apsp_status opencl_open(const apsp_device_info *const *infos, size_t count,
-                               const apsp_options *options, backend_device **out,
-                               apsp_error *error) {
+static apsp_status open_devices(const apsp_device_info *const *infos, size_t count,
+                                const apsp_options *options, const char *extra_source,
+                                backend_device **out, apsp_error *error) {
     apsp_status status = APSP_OK;
     memset(out, 0, count * sizeof *out);
-    for (size_t i = 0; i < count && status == APSP_OK; i++)
+    for (size_t i = 0; i < count && status == APSP_OK; i++) {
         status = find(infos[i], options, &out[i], error);
+        if (out[i])
+            out[i]->extra_source = extra_source;
+    }
     for (size_t i = 0; i < count && status == APSP_OK; i++)
         if (!out[i]->context)
             status = share_context(out, count, out[i], error);
@@ -142,6 +145,18 @@ static apsp_status opencl_open(const apsp_device_info *const *infos, size_t coun
             out[i] = NULL;
         }
     return status;
+}
+
+static apsp_status opencl_open(const apsp_device_info *const *infos, size_t count,
+                               const apsp_options *options, backend_device **out,
+                               apsp_error *error) {
+    return open_devices(infos, count, options, NULL, out, error);
+}
+
+apsp_status opencl_open_extended(const apsp_device_info *info, const apsp_options *options,
+                                 const char *extra_source, backend_device **out,
+                                 apsp_error *error) {
+    return open_devices(&info, 1, options, extra_source, out, error);
 }
 
 /* Relaxations per second to share rows by: the compute units times the clock times what one

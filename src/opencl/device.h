@@ -125,12 +125,13 @@ struct backend_device {
     cl_command_queue queue;      /* the kernels, in order */
     cl_command_queue copy_queue; /* panels in and out, beside the kernels */
     kernel_params chosen;        /* choose_params' answer, at open */
+    const char *extra_source;    /* a file of cl/ built after fw.cl in one program; NULL: none */
     const char *extra_options;   /* the device's build options beyond the -D defines */
     kernel_params params;        /* the solve's: `chosen`, adapted to the layout by layout_plan */
     apsp_dtype dtype;            /* the solve's element type (layout_plan), the kernels' DIST */
     int negative;                /* the kernels' negative form, -DNEGATIVE: program_set_form */
-    int64_t bound;   /* NEGATIVE_BOUNDED: the longest real distance (backend.h: kernel_form) */
-    cl_mem cycle;    /* NEGATIVE_BOUNDED: the vertex phase 1 found on a negative cycle */
+    int64_t bound; /* NEGATIVE_BOUNDED: the longest real distance (backend.h: kernel_form) */
+    cl_mem cycle;  /* NEGATIVE_BOUNDED: the vertex phase 1 found on a negative cycle */
     cl_kernels kernels;
     cl_kernels kept[KEPT_PROGRAMS]; /* most recent first; program == NULL: empty */
     int builds;                     /* programs built since the last summary */
@@ -144,6 +145,13 @@ struct backend_device {
     cl_program paths_program;
     cl_kernel paths_tight;
 };
+
+/* backend.c: one listed device opened as the backend's open does, its program built from fw.cl
+ * followed by the kernel file `extra_source` of cl/ (apsp-mpi's cl/mpi.cl, whose kernels reuse
+ * fw.cl's macros), so that a caller outside the solver gets the device, its parameters and
+ * fw.cl's kernels beside its own from one build. */
+apsp_status opencl_open_extended(const apsp_device_info *info, const apsp_options *options,
+                                 const char *extra_source, backend_device **out, apsp_error *error);
 
 /* program.c: builds the program for d->params unless the one built already matches. */
 apsp_status program_prepare(backend_device *d, apsp_error *error);

@@ -82,10 +82,35 @@ static apsp_status build_from_source(backend_device *d, const char *source, cons
     return APSP_OK;
 }
 
+/* fw.cl, followed by d->extra_source when there is one (backend.c: opencl_open_extended). */
+static apsp_status load_sources(const backend_device *d, char **source, char *origin,
+                                size_t origin_size, apsp_error *error) {
+    apsp_status status =
+        cl_load_source("fw.cl", d->options->kernel_dir, source, origin, origin_size, error);
+    if (status != APSP_OK || !d->extra_source)
+        return status;
+    char *extra, extra_origin[1024];
+    status = cl_load_source(d->extra_source, d->options->kernel_dir, &extra, extra_origin,
+                            sizeof extra_origin, error);
+    size_t first = strlen(*source), second = status == APSP_OK ? strlen(extra) : 0;
+    char *both = status == APSP_OK ? apsp_malloc(first + second + 2) : NULL;
+    if (both) {
+        memcpy(both, *source, first);
+        both[first] = '\n';
+        memcpy(both + first + 1, extra, second + 1);
+        snprintf(origin + strlen(origin), origin_size - strlen(origin), " + %.200s",
+                 extra_origin); /* for messages: the start of a long path is enough */
+    } else if (status == APSP_OK)
+        status = fail(error, APSP_ERR_NO_MEMORY, "out of memory for the kernel source");
+    free(extra);
+    free(*source);
+    *source = both;
+    return status;
+}
+
 static apsp_status compile(backend_device *d, apsp_error *error) {
     char *source, origin[1024];
-    apsp_status status =
-        cl_load_source("fw.cl", d->options->kernel_dir, &source, origin, sizeof origin, error);
+    apsp_status status = load_sources(d, &source, origin, sizeof origin, error);
     if (status != APSP_OK)
         return status;
     if (program_cache_load(d, source)) {

@@ -2,16 +2,20 @@
 """apsp-mpi end to end under mpirun (several ranks on few cores: --oversubscribe).
 
 usage: test_mpi.py MPIRUN APSP_MPI APSP GEN_GRAPH TESTCASES_DIR PART
-  PART  grid=P:PRxPC[:plain]                every testcases/*.in against its .out and random
+  PART  grid=P:PRxPC[:plain][:opencl]       every testcases/*.in against its .out and random
                                             graphs around the block edges against
                                             `apsp --backend=cpu`, byte for byte (PRxPC may
-                                            be "auto"; plain: --no-look-ahead)
+                                            be "auto"; plain: --no-look-ahead; opencl:
+                                            --backend=opencl, a device per rank)
         errors                              a bad input, bad output paths and a wrong grid:
                                             one error line (rank 0's), the exit code apsp
                                             gives, no output file and no temporary file left,
                                             every rank gone (no hang)
         faults                              (-Dfault_injection=true) every allocation of rank 1
                                             made to fail in turn ends the whole run cleanly
+        faults-opencl                       (-Dfault_injection=true) every OpenCL call of
+                                            rank 1 on --backend=opencl made to fail in turn,
+                                            likewise
 """
 import glob
 import os
@@ -63,10 +67,11 @@ def same_bytes(a, b):
 
 
 def check_grid(tool, spec, work):
-    np_text, grid, *plain = spec.split(":")
+    np_text, grid, *flags = spec.split(":")
     np = int(np_text)
     grid_args = [] if grid == "auto" else ["--grid=" + grid]
-    grid_args += ["--no-look-ahead"] if plain == ["plain"] else []
+    grid_args += ["--no-look-ahead"] if "plain" in flags else []
+    grid_args += ["--backend=opencl"] if "opencl" in flags else []
     failures = 0
     cases = [(p, p[:-3] + ".out") for p in sorted(glob.glob(os.path.join(tool.testcases, "*.in")))]
     for seed, v in enumerate(RANDOM_SIZES):
@@ -80,8 +85,17 @@ def check_grid(tool, spec, work):
     for graph, expected in cases:
         if os.path.exists(out):
             os.unlink(out)
-        r = mpirun(tool, np, grid_args + [graph, out])
+        r = mpirun(tool, np, grid_args + ["-v", graph, out])
         name = os.path.basename(graph)
+        # The engine each rank ran is the one asked for (-v: "rank R (pr, pc): ENGINE").
+        engines = re.findall(rb"apsp-mpi: rank \d+ \(\d+, \d+\): (\w+)", r.stderr)
+        want = b"OpenCL" if "opencl" in flags else b"1"  # the pthread engine: "N POSIX threads"
+        if r.returncode == 0 and (len(engines) != np or any(
+                not e.startswith(want) if want == b"OpenCL" else e.startswith(b"OpenCL")
+                for e in engines)):
+            print(f"FAIL {name} on {spec}: the ranks ran {engines!r}")
+            failures += 1
+            continue
         if r.returncode != 0:
             print(f"FAIL {name} on {spec}: exit {r.returncode}: {r.stderr.decode()}")
             failures += 1
@@ -155,12 +169,13 @@ def check_errors(tool, work):
     return failures
 
 
-def check_faults(tool, work):
+def check_faults(tool, work, kind="alloc", args=()):
     graph = os.path.join(tool.testcases, "v333-random.in")
     expected = graph[:-3] + ".out"
     out = os.path.join(work, "out.bin")
-    r = mpirun(tool, 2, [graph, out], {"APSP_FAULT_COUNT": "1"})
-    counts = [int(m) for m in re.findall(rb"apsp-fault: alloc=(\d+)", r.stderr)]
+    args = list(args)
+    r = mpirun(tool, 2, args + [graph, out], {"APSP_FAULT_COUNT": "1"})
+    counts = [int(m) for m in re.findall(rb"apsp-fault: .*\b" + kind.encode() + rb"=(\d+)", r.stderr)]
     if r.returncode != 0 or not counts:
         sys.exit(f"the clean run failed or this build has no fault injection: {r.stderr.decode()}")
     os.unlink(out)
@@ -169,16 +184,16 @@ def check_faults(tool, work):
     # larger count on both; past a rank's own count a run simply succeeds.)
     for rank in (0, 1):
         for n in range(1, max(counts) + 1):
-            env = {"APSP_FAULT": f"alloc:{n}", "APSP_FAULT_RANK": str(rank)}
-            why = f"alloc:{n} on rank {rank}"
-            r = mpirun(tool, 2, [graph, out], env)
+            env = {"APSP_FAULT": f"{kind}:{n}", "APSP_FAULT_RANK": str(rank)}
+            why = f"{kind}:{n} on rank {rank}"
+            r = mpirun(tool, 2, args + [graph, out], env)
             if r.returncode == 0:  # a survivable fault (a thread not started), or none
                 ok = same_bytes(out, expected)
                 print(("ok" if ok else "FAIL") + f" {why}: the run went on, with the right answer")
                 failures += 0 if ok else 1
                 os.unlink(out)
                 continue
-            failures += expect_failure(tool, 2, [graph, out], None, out, why, env)
+            failures += expect_failure(tool, 2, args + [graph, out], None, out, why, env)
     return failures
 
 
@@ -194,6 +209,8 @@ def main():
             failures = check_errors(tool, work)
         elif part == "faults":
             failures = check_faults(tool, work)
+        elif part == "faults-opencl":
+            failures = check_faults(tool, work, "cl", ["--backend=opencl"])
         else:
             sys.exit(f"unknown part {part}")
     if failures:

