@@ -10,7 +10,8 @@
 #   mpirun -np 2 apsp-mpi --backend=opencl -v --stats-json     (one H200 per rank)
 #   apsp -d gpus -v --stats-json                               (one process, both H200)
 # compares the outputs with cmp and prints the compute seconds of each and their ratio (the
-# issue's target: apsp-mpi's compute within 5 % of one process's). Everything it runs is logged
+# issue's target: apsp-mpi's compute within 5 % of one process's). NP=1 runs one rank instead:
+# on a one-GPU machine, the GPU engine's cost against apsp on the same GPU. Everything it runs is logged
 # (set -x) under $OUT (default /tmp/apsp-mpi-gpu); summary.txt has the results.
 set -uo pipefail
 sizes=${*:-40000 60000}
@@ -68,11 +69,11 @@ $apsp --list-devices >"$out/devices.txt" 2>&1
 
 # Two ranks on this host: shared memory between them, no network. If the defaults do not start
 # (a wheel's build may lack a transport), retry with ob1 over the shared-memory BTL.
-mpi_flags=(-np 2 --bind-to none)
+mpi_flags=(-np "${NP:-2}" --bind-to none)
 if ! mpirun "${mpi_flags[@]}" "$apsp_mpi" --version >"$out/mpirun-check.log" 2>&1; then
     mpi_flags+=(--mca pml ob1 --mca btl self,sm)
     mpirun "${mpi_flags[@]}" "$apsp_mpi" --version >>"$out/mpirun-check.log" 2>&1 ||
-        die "mpirun cannot start 2 ranks (see mpirun-check.log)"
+        die "mpirun cannot start ${NP:-2} ranks (see mpirun-check.log)"
 fi
 note "mpirun ${mpi_flags[*]}"
 
