@@ -11,6 +11,7 @@
  *   - the refusals (no solver, no vertices, no such type).
  *
  *   test-solver-matrix [--backend=cpu|opencl] [--tile=N] [--max-buffer-bytes=B] [--device=SPEC]
+ * [--faults]
  *
  * Exit status: 0 passed, 1 a failure, 2 bad arguments, 77 (skipped) without an OpenCL device
  * unless APSP_TEST_REQUIRE_DEVICE=1. */
@@ -26,6 +27,23 @@ enum { EXIT_SKIP = 77 };
 
 /* OpenCL: every matrix of these sizes fits one buffer, so the solver's are pinned (owned). */
 static int expect_pinned;
+
+/* --faults (tests/test_faults_api.py): a fault-injection build makes one allocation or OpenCL
+ * call fail; a call that fails then is no failure of the test (it says so on stderr), but every
+ * solve that succeeds must still be right, also on the buffers a failed one left. */
+static int faults;
+
+/* A call's status: APSP_OK, or a failure of the test, except that under --faults it only says so
+ * and the caller skips what depended on the call. */
+static int call_ok(apsp_status status, const apsp_error *err, const char *name, const char *what) {
+    checks++;
+    if (status == APSP_OK)
+        return 1;
+    failures += !faults;
+    fprintf(stderr, "%s%s: %s: %s: %s\n", faults ? "fault: " : "", name, what,
+            apsp_status_name(status), err->message);
+    return 0;
+}
 
 static uint64_t next(uint64_t *state) {
     *state = *state * 6364136223846793005u + 1442695040888963407u;
@@ -103,7 +121,7 @@ static int equals_oracle(const apsp_matrix *solved, uint64_t seed) {
     apsp_error err;
     if (!d || apsp_matrix_create(n, &g, &err) != APSP_OK) {
         free(d);
-        return 0;
+        return faults; /* under --faults the injected failure may be this one's: unchecked */
     }
     fill_graph(g, seed, 0);
     for (size_t i = 0; i < n; i++)
@@ -132,8 +150,7 @@ static void solve_both(apsp_solver *solver, apsp_matrix *kept, uint64_t seed, co
     apsp_status status = apsp_matrix_create_typed(kept->n, kept->dtype, &heap, &err);
     if (status == APSP_OK)
         status = apsp_matrix_create_typed(kept->n, kept->dtype, &fresh, &err);
-    CHECK(status == APSP_OK, "%s: apsp_matrix_create_typed: %s", name, err.message);
-    if (status != APSP_OK) {
+    if (!call_ok(status, &err, name, "apsp_matrix_create_typed")) {
         apsp_matrix_destroy(heap);
         return;
     }
@@ -141,17 +158,17 @@ static void solve_both(apsp_solver *solver, apsp_matrix *kept, uint64_t seed, co
     fill_graph(kept, seed, 0);
     apsp_report report;
     status = apsp_solver_solve(solver, kept, &report, &err);
-    CHECK(status == APSP_OK, "%s: the solver-made matrix: %s", name, err.message);
+    int solved = call_ok(status, &err, name, "the solver-made matrix");
     status = apsp_solver_solve(solver, heap, NULL, &err);
-    CHECK(status == APSP_OK, "%s: the heap matrix: %s", name, err.message);
-    size_t row = first_difference(kept, heap);
+    solved &= call_ok(status, &err, name, "the heap matrix");
+    size_t row = solved ? first_difference(kept, heap) : SIZE_MAX;
     CHECK(row == SIZE_MAX,
           "%s: the solver-made matrix's distances differ from the heap one's in "
           "row %zu",
           name, row);
     CHECK(padding_as_made(kept, fresh), "%s: the solve changed the solver-made matrix's padding",
           name);
-    CHECK(kept->dtype != APSP_INT32 || equals_oracle(kept, seed),
+    CHECK(!solved || kept->dtype != APSP_INT32 || equals_oracle(kept, seed),
           "%s: the distances differ from plain Floyd-Warshall", name);
     apsp_matrix_destroy(fresh);
     apsp_matrix_destroy(heap);
@@ -163,7 +180,7 @@ static apsp_status make_kept(apsp_solver *solver, size_t n, apsp_dtype dtype, ap
     apsp_matrix *heap = NULL;
     apsp_error err;
     apsp_status status = apsp_solver_matrix_create(solver, n, dtype, kept, &err);
-    CHECK(status == APSP_OK, "%s: apsp_solver_matrix_create: %s", name, err.message);
+    call_ok(status, &err, name, "apsp_solver_matrix_create");
     if (status == APSP_OK && apsp_matrix_create_typed(n, dtype, &heap, &err) == APSP_OK) {
         CHECK(same_geometry(*kept, heap) && first_difference(*kept, heap) == SIZE_MAX,
               "%s: a new solver-made matrix is not apsp_matrix_create_typed's", name);
@@ -193,31 +210,34 @@ static void sequence(apsp_solver *solver, const apsp_options *options) {
     static const struct {
         size_t n;
         apsp_dtype dtype;
-    } steps[] = {{129, APSP_INT32}, {300, APSP_INT32},   {129, APSP_FLOAT32},
-                 {1, APSP_INT64},   {200, APSP_FLOAT64}, {129, APSP_INT32}};
+    } all[] = {{129, APSP_INT32}, {300, APSP_INT32},   {129, APSP_FLOAT32},
+               {1, APSP_INT64},   {200, APSP_FLOAT64}, {129, APSP_INT32}},
+      few[] = {{40, APSP_INT32}, {20, APSP_FLOAT32}}; /* --faults: a walk of few sites */
+    const size_t count = faults ? sizeof few / sizeof few[0] : sizeof all / sizeof all[0];
     apsp_error err;
     uint64_t seed = 1;
-    for (size_t s = 0; s < sizeof steps / sizeof steps[0]; s++) {
+    for (size_t s = 0; s < count; s++) {
+        const size_t n = faults ? few[s].n : all[s].n;
+        const apsp_dtype dtype = faults ? few[s].dtype : all[s].dtype;
         char name[64];
-        snprintf(name, sizeof name, "V=%zu %s", steps[s].n, apsp_dtype_name(steps[s].dtype));
+        snprintf(name, sizeof name, "V=%zu %s", n, apsp_dtype_name(dtype));
         /* A check of the size first makes the buffers that the solve then reuses. */
-        if (steps[s].dtype == APSP_INT32)
-            CHECK(apsp_solver_check(solver, steps[s].n, &err) == APSP_OK, "%s: check: %s", name,
-                  err.message);
+        if (dtype == APSP_INT32)
+            call_ok(apsp_solver_check(solver, n, &err), &err, name, "apsp_solver_check");
         apsp_matrix *kept = NULL;
-        if (make_kept(solver, steps[s].n, steps[s].dtype, &kept, name) != APSP_OK)
+        if (make_kept(solver, n, dtype, &kept, name) != APSP_OK)
             continue;
         for (int again = 0; again < 2; again++)
             solve_both(solver, kept, seed++, name);
         /* A failed solve leaves nothing that the next one of the size sees. */
         fill_graph(kept, seed, 1);
         apsp_status status = apsp_solver_solve(solver, kept, NULL, &err);
-        CHECK(steps[s].n == 1 || status == APSP_ERR_NEGATIVE_CYCLE,
+        CHECK(n == 1 || status == APSP_ERR_NEGATIVE_CYCLE || (faults && status != APSP_OK),
               "%s: a negative cycle: expected APSP_ERR_NEGATIVE_CYCLE, got %s", name,
               apsp_status_name(status));
         /* Its padding may not be as made after a failure: a fresh matrix for the good solve. */
         apsp_matrix_destroy(kept);
-        if (make_kept(solver, steps[s].n, steps[s].dtype, &kept, name) == APSP_OK)
+        if (make_kept(solver, n, dtype, &kept, name) == APSP_OK)
             solve_both(solver, kept, seed++, name);
         apsp_matrix_destroy(kept);
     }
@@ -225,7 +245,7 @@ static void sequence(apsp_solver *solver, const apsp_options *options) {
     apsp_solver *other = NULL;
     apsp_matrix *orphan = NULL;
     apsp_status status = apsp_solver_create(options, &other, &err);
-    CHECK(status == APSP_OK, "a second solver: %s", err.message);
+    call_ok(status, &err, "a second solver", "apsp_solver_create");
     if (status == APSP_OK)
         status = make_kept(other, 129, APSP_FLOAT32, &orphan, "orphan");
     if (status == APSP_OK) {
@@ -247,6 +267,8 @@ int main(int argc, char **argv) {
             continue;
         if (strncmp(a, "--tile=", 7) == 0 && (options.tile = atoi(a + 7)) > 0)
             continue;
+        if (strcmp(a, "--faults") == 0 && (faults = 1))
+            continue;
         if (strncmp(a, "--max-buffer-bytes=", 19) == 0 &&
             apsp_parse_bytes(a + 19, &options.max_buffer_bytes) == 0)
             continue;
@@ -255,7 +277,7 @@ int main(int argc, char **argv) {
             continue;
         }
         fprintf(stderr, "usage: test-solver-matrix [--backend=cpu|opencl] [--tile=N] "
-                        "[--max-buffer-bytes=B] [--device=SPEC]\n");
+                        "[--max-buffer-bytes=B] [--device=SPEC] [--faults]\n");
         return 2;
     }
     apsp_solver *solver;
@@ -268,7 +290,7 @@ int main(int argc, char **argv) {
     }
     if (status != APSP_OK) {
         fprintf(stderr, "apsp_solver_create: %s\n", err.message);
-        return 1;
+        return faults ? 0 : 1;
     }
     expect_pinned = options.backend == APSP_BACKEND_OPENCL;
     refusals(solver);
