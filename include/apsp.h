@@ -186,6 +186,10 @@ typedef struct apsp_matrix {
         float *data_f32;
         double *data_f64;
     };
+    /* Private: what frees the cells when they are not the heap's (apsp_solver_matrix_create's
+     * pinned memory). NULL for apsp_matrix_create's matrices; a matrix a program lays out itself
+     * (and never passes to apsp_matrix_destroy) leaves it NULL. */
+    struct apsp_matrix_owner *owner;
 } apsp_matrix;
 
 /* Bytes an int32 matrix of n vertices needs, or 0 if that overflows size_t. */
@@ -357,7 +361,10 @@ APSP_EXPORT apsp_status apsp_solve(apsp_matrix *matrix, const apsp_options *opti
 
 /* A solver: a device opened, and its kernels compiled, once for any number of solves of any
  * size. The options are copied (the strings they point to must outlive the solver). One solver
- * serves one thread at a time; solvers on different threads are independent. */
+ * serves one thread at a time; solvers on different threads are independent. After a successful
+ * solve (or apsp_solver_check) an OpenCL solver keeps the device buffers of that size and element
+ * type for the next solve of the same; a solve of another size or type, a failed one, a streamed
+ * one and apsp_solver_destroy release them. */
 typedef struct apsp_solver apsp_solver;
 APSP_EXPORT apsp_status apsp_solver_create(const apsp_options *options, apsp_solver **out,
                                            apsp_error *error);
@@ -367,6 +374,19 @@ APSP_EXPORT void apsp_solver_destroy(apsp_solver *solver); /* accepts NULL */
 /* Whether a solve of `vertices` vertices fits the solver's devices (round depth, buffer caps,
  * device memory), before any matrix exists: what apsp_solver_solve would refuse for its size. */
 APSP_EXPORT apsp_status apsp_solver_check(apsp_solver *solver, size_t vertices, apsp_error *error);
+/* A matrix as apsp_matrix_create_typed makes it (the same geometry and cells), in the host memory
+ * the solver's devices reach fastest: on an OpenCL device, page-locked memory of the device's
+ * context (a mapped CL_MEM_ALLOC_HOST_PTR buffer), which its uploads and downloads read and
+ * write at the bus's speed, several times faster than ordinary memory; on the pthread backend,
+ * and for a matrix larger than the device's largest single allocation, ordinary memory. For a
+ * program that solves many matrices of one size: make the matrix once, and refill only its n x n
+ * cells between solves (a successful solve leaves the padding as it was made). Any solver may
+ * solve it, and it is ordinary host memory for everything else; free it with apsp_matrix_destroy,
+ * before or after destroying the solver (it holds its own reference to the device's context).
+ * Page-locked memory is taken from what the system may swap out: keep no more such matrices than
+ * the solves need. */
+APSP_EXPORT apsp_status apsp_solver_matrix_create(apsp_solver *solver, size_t n, apsp_dtype dtype,
+                                                  apsp_matrix **out, apsp_error *error);
 
 /* One tunable parameter of the OpenCL kernels, as --kernel-params takes it. */
 typedef struct apsp_kernel_param {

@@ -16,8 +16,10 @@
  *         relax(r, rows)      phase 2 on its pivot-column blocks and phase 3, on those of its
  *                             rows (a driver may relax the next round's pivot rows first)
  *     store()                 give the rows back to the matrix
- *     drain(), unload()       wait for the queues, drop the solve's buffers (always, also
- *                             after a failure; every device drains before any unloads)
+ *     drain(), unload(keep)   wait for the queues, drop the solve's buffers (always, also
+ *                             after a failure; every device drains before any unloads); after
+ *                             a successful solve (keep) a backend may keep the buffers of its
+ *                             rows for a next prepare of the same geometry and rows
  *
  * Drivers (src/drivers/) decide who owns which rows and move the panels; every cell sees its k
  * in the same order whatever the driver, so the results are identical.
@@ -190,7 +192,16 @@ typedef struct apsp_backend_impl {
     /* Waits for everything queued, also after a failure: a device may be reading another's
      * pinned panel, so every device drains before any unloads. */
     void (*drain)(backend_device *device);
-    void (*unload)(backend_device *device);
+    /* keep: the solve (or check) succeeded and the device's rows may stay where they are for a
+     * next prepare of the same geometry and rows, which then reuses them; else, or when the next
+     * prepare differs or the device closes, they are released. */
+    void (*unload)(backend_device *device, int keep);
+    /* Optional (NULL: the heap's memory will do): `bytes` of host memory that the device's
+     * transfers reach fastest (apsp_solver_matrix_create), 64-byte aligned, into *cells, freed
+     * by (*owner)->release, which works also after the device is closed. *cells = NULL (and
+     * APSP_OK) where the device has none of that size: the heap's then. */
+    apsp_status (*host_memory)(backend_device *device, size_t bytes, void **cells,
+                               struct apsp_matrix_owner **owner, apsp_error *error);
 
     void (*summarize)(backend_device *device, device_summary *summary);
     /* NULL where the device's memory is the host's (the pthread backend): nothing to stream. */

@@ -267,6 +267,25 @@ apsp_status apsp_solver_check(apsp_solver *s, size_t vertices, apsp_error *error
     return drive_check(s->impl, s->devices, s->count, vertices, APSP_INT32, &s->options, error);
 }
 
+apsp_status apsp_solver_matrix_create(apsp_solver *s, size_t n, apsp_dtype dtype, apsp_matrix **out,
+                                      apsp_error *error) {
+    *out = NULL;
+    if (!s)
+        return fail(error, APSP_ERR_USAGE, "apsp_solver_matrix_create: no solver");
+    apsp_status status = matrix_fits_memory_typed(n, dtype, error);
+    if (status != APSP_OK || !s->impl->host_memory)
+        return status == APSP_OK ? apsp_matrix_create_typed(n, dtype, out, error) : status;
+    /* Several devices of one context share its pinned memory: the first device's will do. */
+    void *cells = NULL;
+    struct apsp_matrix_owner *owner = NULL;
+    status = s->impl->host_memory(s->devices[0], (size_t)apsp_matrix_bytes_typed(n, dtype), &cells,
+                                  &owner, error);
+    if (status != APSP_OK)
+        return status;
+    return cells ? matrix_create_in(n, dtype, cells, owner, out, error)
+                 : apsp_matrix_create_typed(n, dtype, out, error);
+}
+
 void apsp_solver_destroy(apsp_solver *s) {
     if (!s)
         return;

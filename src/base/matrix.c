@@ -90,14 +90,9 @@ apsp_status matrix_fits_memory_typed(size_t n, apsp_dtype dtype, apsp_error *err
     return APSP_OK;
 }
 
-apsp_status apsp_matrix_create_typed(size_t n, apsp_dtype dtype, apsp_matrix **out,
-                                     apsp_error *error) {
-    *out = NULL;
-    char need[32];
-    apsp_status fits = matrix_fits_memory_typed(n, dtype, error);
-    if (fits != APSP_OK)
-        return fits;
-    uint64_t bytes = apsp_matrix_bytes_typed(n, dtype);
+/* The header of a matrix of n vertices, its cells filled as an edgeless graph's. */
+static apsp_status make_matrix(size_t n, apsp_dtype dtype, void *cells, apsp_matrix **out,
+                               apsp_error *error) {
     apsp_matrix *m = apsp_malloc(sizeof *m);
     if (!m)
         return fail(error, APSP_ERR_NO_MEMORY, "out of memory allocating a matrix header");
@@ -105,17 +100,43 @@ apsp_status apsp_matrix_create_typed(size_t n, apsp_dtype dtype, apsp_matrix **o
     m->padded = padded_size(n);
     m->stride = row_stride(m->padded);
     m->dtype = dtype;
-    m->cells = apsp_aligned_alloc(64, (size_t)bytes);
-    if (!m->cells) {
-        free(m);
-        return fail(error, APSP_ERR_NO_MEMORY,
-                    "V = %zu: could not allocate %s for the distance matrix", n,
-                    format_bytes(bytes, need, sizeof need));
-    }
+    m->cells = cells;
+    m->owner = NULL;
     /* Filling a large matrix is mostly page faults, which cores take in parallel. */
+    uint64_t bytes = apsp_matrix_bytes_typed(n, dtype);
     parallel_slices(m->padded, bytes < PARALLEL_FILL_BYTES ? 1 : 0, fill_rows, m);
     *out = m;
     return APSP_OK;
+}
+
+apsp_status apsp_matrix_create_typed(size_t n, apsp_dtype dtype, apsp_matrix **out,
+                                     apsp_error *error) {
+    *out = NULL;
+    char need[32];
+    apsp_status status = matrix_fits_memory_typed(n, dtype, error);
+    if (status != APSP_OK)
+        return status;
+    uint64_t bytes = apsp_matrix_bytes_typed(n, dtype);
+    void *cells = apsp_aligned_alloc(64, (size_t)bytes);
+    if (!cells)
+        return fail(error, APSP_ERR_NO_MEMORY,
+                    "V = %zu: could not allocate %s for the distance matrix", n,
+                    format_bytes(bytes, need, sizeof need));
+    status = make_matrix(n, dtype, cells, out, error);
+    if (status != APSP_OK)
+        free(cells);
+    return status;
+}
+
+apsp_status matrix_create_in(size_t n, apsp_dtype dtype, void *cells,
+                             struct apsp_matrix_owner *owner, apsp_matrix **out,
+                             apsp_error *error) {
+    apsp_status status = make_matrix(n, dtype, cells, out, error);
+    if (status != APSP_OK)
+        owner->release(owner);
+    else
+        (*out)->owner = owner;
+    return status;
 }
 
 apsp_status apsp_matrix_create(size_t n, apsp_matrix **out, apsp_error *error) {
@@ -125,7 +146,10 @@ apsp_status apsp_matrix_create(size_t n, apsp_matrix **out, apsp_error *error) {
 void apsp_matrix_destroy(apsp_matrix *matrix) {
     if (!matrix)
         return;
-    free(matrix->cells);
+    if (matrix->owner)
+        matrix->owner->release(matrix->owner);
+    else
+        free(matrix->cells);
     free(matrix);
 }
 

@@ -15,6 +15,19 @@
 apsp_status matrix_fits_memory(size_t n, apsp_error *error);
 apsp_status matrix_fits_memory_typed(size_t n, apsp_dtype dtype, apsp_error *error);
 
+/* apsp_matrix.owner: who frees cells that are not the heap's (a backend's pinned memory). A
+ * backend embeds it as the first member of its own record; release frees the cells and the
+ * record, also after the device that made them was closed. */
+struct apsp_matrix_owner {
+    void (*release)(struct apsp_matrix_owner *owner);
+};
+
+/* apsp_matrix_create_typed's matrix in `cells` (apsp_matrix_bytes_typed(n, dtype) bytes, 64-byte
+ * aligned), which `owner` frees with the matrix. On failure the owner is released. The caller
+ * has checked n and dtype (matrix_fits_memory_typed). */
+apsp_status matrix_create_in(size_t n, apsp_dtype dtype, void *cells,
+                             struct apsp_matrix_owner *owner, apsp_matrix **out, apsp_error *error);
+
 apsp_status matrix_check_shape(const apsp_matrix *matrix, apsp_error *error);
 /* Every cell as apsp_solve requires (-INF < d <= INF and (V - 1) * |largest| below INF for the
  * integer types' INF; no NaN and no -inf for floating point; the padding as made); *negative = 1

@@ -312,13 +312,21 @@ static apsp_status arrange_team(team *t, size_t vertices, apsp_dtype dtype, apsp
     return status;
 }
 
+/* Every device unloaded; after a success those with rows may keep them for a solve of the same
+ * geometry (backend.h: unload), which a failure must not leave behind half-made. */
+static void unload_team(const team *t, apsp_status status) {
+    for (size_t i = 0; i < t->count; i++)
+        t->impl->unload(t->devices[i], status == APSP_OK && holds_rows(t, i));
+}
+
+/* A check prepares as the solve would: a solve of the same geometry that follows it (the command
+ * checks before reading its input) finds the device's buffers made. */
 apsp_status drive_check(const apsp_backend_impl *impl, backend_device *const *devices, size_t count,
                         size_t vertices, apsp_dtype dtype, const apsp_options *options,
                         apsp_error *error) {
     team t = {.impl = impl, .devices = devices, .count = count, .options = options};
     apsp_status status = arrange_team(&t, vertices, dtype, error);
-    for (size_t i = 0; i < count; i++)
-        impl->unload(devices[i]);
+    unload_team(&t, status);
     return status;
 }
 
@@ -372,8 +380,7 @@ static apsp_status drive(team *t, const solve_io *io, apsp_report *report, apsp_
         io->paths->seconds = seconds_now() - t4;
     for (size_t i = 0; i < count; i++)
         impl->drain(devices[i]);
-    for (size_t i = 0; i < count; i++)
-        impl->unload(devices[i]);
+    unload_team(t, status);
     if (status != APSP_OK || !report)
         return status;
     snprintf(report->backend, sizeof report->backend, "%s", apsp_backend_name(impl->kind));

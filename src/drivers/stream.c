@@ -137,7 +137,7 @@ apsp_status drive_stream_check(const apsp_backend_impl *impl, backend_device *de
     streamer st = {.impl = impl, .device = device, .options = options};
     apsp_status status = arrange(&st, vertices, dtype, error);
     impl->drain(device);
-    impl->unload(device);
+    impl->unload(device, 0); /* a streamed solve's buffers are its super-rounds': none kept */
     return status;
 }
 
@@ -166,7 +166,7 @@ apsp_status drive_stream(const apsp_backend_impl *impl, backend_device *device, 
         status = matrix_check_cycles(m, error);
     double t4 = seconds_now();
     impl->drain(device);
-    impl->unload(device);
+    impl->unload(device, 0);
     if (status != APSP_OK || !report)
         return status;
     describe(&st, &totals, report);

@@ -51,6 +51,9 @@ typedef struct cl_layout {
     cl_band *bands;
     size_t band_count; /* entries of `bands` that exist, for layout_release */
     cl_mem row_panel[2], col_panel[2];
+    /* Every band and panel of an in-core solve made (layout_prepare): kept after a successful
+     * solve for the next one of the same geometry and rows (backend.h: unload). */
+    int complete;
 } cl_layout;
 
 /* Several devices: the order between the two queues, by events per panel pair (r % 2), and the
@@ -184,6 +187,9 @@ apsp_status layout_store(backend_device *d, apsp_matrix *matrix, apsp_error *err
  * diagonal to 0 (real_vertices = 0: the whole band). */
 apsp_status layout_queue_pad(backend_device *d, const cl_band *band, size_t real_vertices,
                              apsp_error *error);
+/* host_memory.c: backend.h's host_memory, pinned memory of the device's context. */
+apsp_status host_memory_create(backend_device *d, size_t bytes, void **cells,
+                               struct apsp_matrix_owner **owner, apsp_error *error);
 /* graph_io.c: the rows made on the device from an edge list, and handed out as they come. */
 apsp_status layout_load_graph(backend_device *d, const apsp_graph *graph, apsp_error *error);
 apsp_status layout_store_rows(backend_device *d, apsp_rows_fn rows, void *context,

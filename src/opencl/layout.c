@@ -257,18 +257,33 @@ static apsp_status upload(backend_device *d, const apsp_matrix *m, apsp_error *e
     return APSP_OK;
 }
 
+/* Whether the layout a successful solve kept serves these rows of this geometry as it is: every
+ * load rewrites each cell of the bands (the real rows and then the padding) and the first
+ * panels, so nothing of the last solve shows through. */
+static int layout_reusable(const cl_layout *l, const solve_geometry *g, size_t row_begin,
+                           size_t row_end) {
+    const solve_geometry *k = &l->geometry;
+    return l->complete && k->vertices == g->vertices && k->n == g->n && k->tile == g->tile &&
+           k->row_unit == g->row_unit && k->col_unit == g->col_unit && k->dtype == g->dtype &&
+           l->row_begin == row_begin && l->row_end == row_end;
+}
+
 apsp_status layout_prepare(backend_device *d, const solve_geometry *g, size_t row_begin,
                            size_t row_end, apsp_error *error) {
     cl_layout *l = &d->layout;
+    d->shares = row_begin > 0 || row_end < g->n;
+    if (layout_reusable(l, g, row_begin, row_end))
+        return APSP_OK;
+    layout_release(d); /* another geometry's buffers, before this one's take the memory */
     l->geometry = *g;
     l->row_begin = row_begin;
     l->row_end = row_end;
-    d->shares = row_begin > 0 || row_end < g->n;
     apsp_status status = check_memory(d, row_end - row_begin, error);
     if (status == APSP_OK)
         status = plan_bands(d, error);
     if (status == APSP_OK)
         status = create_buffers(d, error);
+    l->complete = status == APSP_OK;
     return status;
 }
 

@@ -164,6 +164,7 @@ static apsp_status prepare_layout(backend_device *d, const solve_geometry *g, ap
 apsp_status stream_prepare(backend_device *d, const solve_geometry *g, stream_shape *shape,
                            apsp_error *error) {
     cl_stream *s = &d->stream;
+    layout_release(d); /* an in-core solve's kept buffers: streaming takes the memory */
     /* The blocks' host copies and padding are int32 (stream.c); the wider types must fit the
      * device. */
     if (g->dtype != APSP_INT32) {

@@ -6,6 +6,11 @@
  * with the GIL released and copies the distances back in place. Buffers come through the buffer
  * protocol, so no NumPy header is needed to build this.
  *
+ * The padded matrix is the solver's (apsp_solver_matrix_create: pinned memory on a GPU, which
+ * the upload and download move at the bus's speed) and is kept for the next call of the same
+ * size and type: its padding stays as made by a successful solve, so a call writes only the
+ * n x n cells. A failed solve, a call of another size or type and the Solver's end release it.
+ *
  * Ctrl-C: the solver's cancel function takes the GIL between rounds and runs the pending signal
  * handlers; a handler that raised (KeyboardInterrupt) stops the solve, and Solver.solve returns
  * with that exception. */
@@ -64,7 +69,8 @@ typedef struct {
     PyThread_type_lock lock; /* one solve at a time: apsp_solver serves one thread */
     char *device;            /* the strings the solver's options point to */
     char *kernel_cache;
-    char *build_log; /* the last kernel build log of an error, for the exception */
+    char *build_log;     /* the last kernel build log of an error, for the exception */
+    apsp_matrix *matrix; /* the padded matrix of the last successful solve (or NULL) */
 } SolverObject;
 
 /* The library's diagnostics: a failed kernel build's log is kept for the exception (called on
@@ -78,6 +84,7 @@ static void keep_log(void *context, apsp_log_level level, const char *message) {
 }
 
 static void solver_dealloc(SolverObject *self) {
+    apsp_matrix_destroy(self->matrix);
     apsp_solver_destroy(self->solver);
     if (self->lock)
         PyThread_free_lock(self->lock);
@@ -282,27 +289,47 @@ static void parallel_slices(size_t count, slice_fn work, void *context) {
             pthread_join(ids[t], NULL);
 }
 
+/* The padded matrix of n vertices of `dtype` for a call: the kept one when it has that size and
+ * type (its padding as made), else a new one from the solver. Under self->lock. */
+static apsp_status take_matrix(SolverObject *self, size_t n, apsp_dtype dtype, apsp_error *err) {
+    apsp_matrix *m = self->matrix;
+    if (m && m->n == n && m->dtype == dtype)
+        return APSP_OK;
+    apsp_matrix_destroy(m); /* before the new one: pinned memory is scarce */
+    self->matrix = NULL;
+    return apsp_solver_matrix_create(self->solver, n, dtype, &self->matrix, err);
+}
+
+/* After the call: a failed solve may have left the padding other than made (and the distances
+ * none), so the matrix goes; a successful one's stays for the next call. */
+static void settle_matrix(SolverObject *self, apsp_status status) {
+    if (status != APSP_OK) {
+        apsp_matrix_destroy(self->matrix);
+        self->matrix = NULL;
+    }
+}
+
 /* Copies the caller's rows into the padded matrix, solves, derives the predecessors when asked
- * and copies the distances back. Runs without the GIL. */
-static apsp_status solve_buffer(apsp_solver *solver, const Py_buffer *view, apsp_dtype dtype,
+ * and copies the distances back. Runs without the GIL, under self->lock. */
+static apsp_status solve_buffer(SolverObject *self, const Py_buffer *view, apsp_dtype dtype,
                                 size_t n, const pred_request *p, apsp_report *report,
                                 double seconds[2], apsp_error *err) {
     double start = seconds_now();
-    apsp_matrix *m = NULL;
-    apsp_status status = apsp_matrix_create_typed(n, dtype, &m, err);
+    apsp_status status = take_matrix(self, n, dtype, err);
     if (status != APSP_OK)
         return status;
+    apsp_matrix *m = self->matrix;
     const size_t row_bytes = n * apsp_dtype_size(dtype);
     for (size_t i = 0; i < n; i++)
         memcpy(apsp_matrix_row_cells(m, i), (const char *)view->buf + i * row_bytes, row_bytes);
     seconds[0] = seconds_now() - start;
-    status = apsp_solver_solve(solver, m, report, err);
+    status = apsp_solver_solve(self->solver, m, report, err);
     if (status == APSP_OK && p->have)
         status = derive(m, p, err);
     start = seconds_now();
     for (size_t i = 0; status == APSP_OK && i < n; i++)
         memcpy((char *)view->buf + i * row_bytes, apsp_matrix_row_cells(m, i), row_bytes);
-    apsp_matrix_destroy(m);
+    settle_matrix(self, status);
     seconds[1] = seconds_now() - start;
     return status;
 }
@@ -449,27 +476,29 @@ static void dense_out(void *context, size_t begin, size_t end) {
     }
 }
 
-/* Fills the padded matrix from the caller's array, solves and writes the distances out, with the
- * copies on every core (the pthread backend's solve uses them too; a GPU's leaves them idle).
- * Runs without the GIL. */
-static apsp_status solve_dense_buffer(apsp_solver *solver, dense_copy *c, apsp_dtype kernel,
+/* Fills the padded matrix's n x n cells from the caller's array, solves and writes the distances
+ * out, with the copies on every core (the pthread backend's solve uses them too; a GPU's leaves
+ * them idle). Runs without the GIL, under self->lock. */
+static apsp_status solve_dense_buffer(SolverObject *self, dense_copy *c, apsp_dtype kernel,
                                       size_t n, int directed, apsp_report *report,
                                       double seconds[2], apsp_error *err) {
     double start = seconds_now();
-    apsp_status status = apsp_matrix_create_typed(n, kernel, &c->m, err);
+    apsp_status status = take_matrix(self, n, kernel, err);
     if (status != APSP_OK)
         return status;
+    c->m = self->matrix;
     parallel_slices(n, dense_in, c);
     if (!directed)
         parallel_slices((n + SYMMETRIC_BLOCK - 1) / SYMMETRIC_BLOCK / 2 +
                             (n + SYMMETRIC_BLOCK - 1) / SYMMETRIC_BLOCK % 2,
                         dense_symmetric, c->m);
     seconds[0] = seconds_now() - start;
-    status = apsp_solver_solve(solver, c->m, report, err);
+    status = apsp_solver_solve(self->solver, c->m, report, err);
     start = seconds_now();
     if (status == APSP_OK)
         parallel_slices(n, dense_out, c);
-    apsp_matrix_destroy(c->m);
+    settle_matrix(self, status);
+    c->m = NULL;
     seconds[1] = seconds_now() - start;
     return status;
 }
@@ -540,8 +569,8 @@ static PyObject *solver_solve(SolverObject *self, PyObject *args, PyObject *kwar
     PyMem_RawFree(self->build_log); /* (this solve's log only) */
     self->build_log = NULL;
     if (n > 0)
-        status = solve_buffer(self->solver, &view, (apsp_dtype)dtype, (size_t)n, &p, &report,
-                              seconds, &err);
+        status =
+            solve_buffer(self, &view, (apsp_dtype)dtype, (size_t)n, &p, &report, seconds, &err);
     PyThread_release_lock(self->lock);
     PyEval_RestoreThread(thread);
     release_request(&p);
@@ -623,8 +652,8 @@ static PyObject *solver_solve_dense(SolverObject *self, PyObject *args, PyObject
     PyMem_RawFree(self->build_log);
     self->build_log = NULL;
     if (n > 0)
-        status = solve_dense_buffer(self->solver, &copy, kernel, (size_t)n, directed, &report,
-                                    seconds, &err);
+        status =
+            solve_dense_buffer(self, &copy, kernel, (size_t)n, directed, &report, seconds, &err);
     PyThread_release_lock(self->lock);
     PyEval_RestoreThread(thread);
     PyBuffer_Release(&out_view);

@@ -121,3 +121,28 @@ def test_report_parts(device):
     for key in ("convert_seconds", "copy_in_seconds", "copy_out_seconds", "output_seconds"):
         assert solver.last_report[key] >= 0
     assert solver.last_report["copy_in_seconds"] > 0
+
+
+def test_one_solver_many_calls(device):
+    """One Solver keeps its padded matrix (the solver's pinned one on a GPU) and the device's
+    buffers for the next call of the same size and type, and refills only the n x n cells: calls
+    of one size with different graphs, then another size and type, a negative cycle (which drops
+    them) and a good call of that size again, through solve_dense and through solve (the
+    predecessors' path) alike, each against SciPy."""
+    kernels(np.float32, device)
+    kernels(np.int32, device)
+    rng = np.random.default_rng(16)
+    solver = apsp.Solver(device=device)
+    steps = [(130, np.float32), (130, np.float32), (129, np.float32), (130, np.int32),
+             (130, np.float32)]
+    for n, dtype in steps:
+        w = random_weights(rng, n, 0.1, 1, 60, dtype)
+        same(solver.floyd_warshall(w), scipy_fw(w), dtype)
+        d, pred = solver.floyd_warshall(w, return_predecessors=True)
+        same(d, scipy_fw(w), dtype)
+    cycle = random_weights(rng, 130, 0.1, 1, 60, np.float32)
+    cycle[0, 1], cycle[1, 0] = 1, -2
+    with pytest.raises(apsp.NegativeCycleError):
+        solver.floyd_warshall(cycle)
+    w = random_weights(rng, 130, 0.1, 1, 60, np.float32)
+    same(solver.floyd_warshall(w), scipy_fw(w), np.float32)

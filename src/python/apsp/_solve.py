@@ -66,6 +66,11 @@ class Solver:
     backend) or a substring of a device's name. backend: None/'auto', 'cpu' (the pthread
     backend) or 'opencl'. tile: the OpenCL round depth (None: the device's). threads: CPU
     threads of the pthread backend (None: every core).
+
+    The padded matrix of the last call (the solver's own: page-locked memory on a GPU, which
+    moves to and from the device several times faster) and the device's buffers are kept for the
+    next call of the same size and type, and released by a call of another size or type, a
+    failed one, or the Solver's end: a Solver that solved a large graph holds its memory.
     """
 
     def __init__(self, device=None, backend=None, tile=None, threads=None, *, device_memory=None):
