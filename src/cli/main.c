@@ -403,7 +403,9 @@ static int run(cli *c) {
     apsp_output_abort(out);
     paths_release(&c->paths);
     signals_watch_output(NULL);
+    double closing = cli_clock();
     apsp_solver_destroy(solver);
+    times.close = cli_clock() - closing;
     times.total = cli_clock() - t0;
     size_t vertices = g ? g->vertices : 0;
     apsp_graph_destroy(g);

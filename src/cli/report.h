@@ -20,6 +20,7 @@ void progress_show(void *context, size_t rounds_done, size_t rounds_total);
 /* The host's share of the run, in seconds. */
 typedef struct run_times {
     double read, write, total;
+    double close;          /* closing the solver: its device buffers, context and threads */
     double predecessors;   /* --predecessors, --path: the derivation; < 0: not derived */
     const char *distances; /* the distances' type and why; NULL: not known */
 } run_times;
