@@ -129,8 +129,6 @@ def test_one_solver_many_calls(device):
     of one size with different graphs, then another size and type, a negative cycle (which drops
     them) and a good call of that size again, through solve_dense and through solve (the
     predecessors' path) alike, each against SciPy."""
-    kernels(np.float32, device)
-    kernels(np.int32, device)
     rng = np.random.default_rng(16)
     solver = apsp.Solver(device=device)
     steps = [(130, np.float32), (130, np.float32), (129, np.float32), (130, np.int32),
