@@ -270,8 +270,8 @@ static apsp_status solve(const cli *c, const grid *g, mpi_output *out, run_repor
         r->rounds_seconds = t1 - t0;
         r->store_seconds = MPI_Wtime() - t1;
     }
+    ops->close(engine); /* first: it waits for the device, which may still read the panels */
     round_buffers_release(&buffers);
-    ops->close(engine);
     if (status == APSP_OK) {
         double t0 = MPI_Wtime();
         status = io_output_commit(g, out, l, local, error);
