@@ -16,8 +16,8 @@
  * down, and the host copies a fourth.
  *
  * The shape: the slots take at most an eighth of the memory apsp may use on the device, and K
- * (the two pairs of K x n panels) the rest, since the bus carries 8 n^2 bytes per super-round
- * whatever K is, against K n^2 relaxations. */
+ * (the two pairs of K x n panels) the rest, since the bus carries 2c n^2 bytes (c a cell's) per
+ * super-round whatever K is, against K n^2 relaxations. */
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/log.h"

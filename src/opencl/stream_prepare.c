@@ -1,8 +1,8 @@
 /* Preparing a streamed solve (stream.c): its shape, the host check, the buffers and queues.
  *
  * The shape: the slots take at most an eighth of the memory apsp may use on
- * the device, and K (the two pairs of K x n panels) the rest, since the bus carries 8 n^2 bytes
- * per super-round whatever K is, against K n^2 relaxations. */
+ * the device, and K (the two pairs of K x n panels) the rest, since the bus carries 2c n^2
+ * bytes (c a cell's) per super-round whatever K is, against K n^2 relaxations. */
 #include "base/error.h"
 #include "base/matrix.h"
 #include "base/util.h"
