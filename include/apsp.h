@@ -125,7 +125,8 @@ typedef struct apsp_options {
     int threads;               /* CPU threads; 0: all online cores */
     uint64_t max_buffer_bytes; /* cap one device buffer below the driver's limit; 0: no cap */
     /* Cap what apsp allocates on an OpenCL device below its global memory; 0: no cap. A matrix
-     * that does not fit (one device) is streamed through it from host memory. */
+     * that does not fit (one device) is streamed through it from host memory, in any element
+     * type (apsp_dtype says what that does to floating-point bits). */
     uint64_t device_memory;
     const char *kernel_params; /* "NAME=N,..." over the device's OpenCL kernel parameters
                                   (apsp_kernel_params lists them); NULL: the device's own */
@@ -157,8 +158,9 @@ APSP_EXPORT void apsp_options_init(apsp_options *options);
 /* The element type of a distance matrix. The integer types mark an unreachable pair with
  * APSP_INF or APSP_INF64; the floating-point types with +inf. Floating-point sums are rounded
  * once per relaxation in IEEE arithmetic (never fused or reassociated), so one tile size gives
- * the same bits on every backend; another tile size, or SciPy, may associate a path's sum
- * differently and differ in the last bits. */
+ * the same bits on every backend; another tile size, a solve streamed from host memory
+ * (apsp_options.device_memory) or SciPy may associate a path's sum differently and differ in the
+ * last bits. Integer results are exact everywhere. */
 typedef enum apsp_dtype {
     APSP_INT32 = 0, /* the hw3 format's type; the default */
     APSP_INT64,

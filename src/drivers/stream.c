@@ -10,9 +10,11 @@
  * also leaves behind its part of the next super-round's R and C, so the panels of super-round
  * s + 1 are on the device when its blocks begin; the first super-round's are gathered by one
  * pass of uploads before it (of most rows only their first K columns). Per super-round that is
- * 2 * 4 n^2 bytes over the bus against K n^2 relaxations: K / 8 relaxations per byte, which is
- * why K is as large as the memory allows.
- * Shortest-path distances are unique, so the bytes equal the in-core solve's. */
+ * 2 * c n^2 bytes over the bus (c bytes a cell) against K n^2 relaxations: K / 2c relaxations
+ * per byte, which is why K is as large as the memory allows.
+ * Integer shortest-path distances are unique, so their bytes equal the in-core solve's; floating
+ * point differs in the last bits, since the closed panels associate a path's sum in more ways
+ * than the in-core rounds do (docs/architecture.md, "Streaming from host memory"). */
 #include "base/error.h"
 #include "base/matrix.h"
 #include "base/util.h"

@@ -88,7 +88,7 @@ enum { STREAM_SLOTS = 4 };
 typedef struct cl_stream_slot {
     cl_mem block;              /* rows of the matrix on the device, block_rows x n */
     cl_mem staging;            /* pinned (CL_MEM_ALLOC_HOST_PTR), mapped at host */
-    int32_t *host;             /* int32: streaming refuses the other types (stream_prepare.c) */
+    void *host;                /* the solve's element type (layout_cell_bytes) */
     cl_event busy;             /* the slot's last command: the download, or the last kernel */
     size_t row_begin, row_end; /* rows to copy home from staging when busy is done; or none */
 } cl_stream_slot;

@@ -16,8 +16,8 @@
  * down, and the host copies a fourth.
  *
  * The shape: the slots take at most an eighth of the memory apsp may use on the device, and K
- * (the two pairs of K x n panels) the rest, since the bus carries 8 n^2 bytes per super-round
- * whatever K is, against K n^2 relaxations. */
+ * (the two pairs of K x n panels) the rest, since the bus carries 2c n^2 bytes (c a cell's) per
+ * super-round whatever K is, against K n^2 relaxations. */
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/log.h"
@@ -27,6 +27,7 @@
 #include "opencl/device.h"
 #include "opencl/stream_parts.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,32 +38,52 @@
 enum { PARALLEL_COPY_BYTES = 4 << 20 };
 
 static size_t row_bytes(const backend_device *d) {
-    return d->layout.geometry.n * sizeof(cl_int);
+    return d->layout.geometry.n * layout_cell_bytes(d);
 }
 
 /* ---- host copies --------------------------------------------------------------------------- */
 
-/* Rows row0 .. of the matrix and the staging (pitch n); columns [col_begin, col_end) go out. */
+/* Rows row0 .. of the matrix and the staging (pitch n cells of `cell` bytes, the matrix's
+ * type); columns [col_begin, col_end) go out. */
 typedef struct host_copy {
     apsp_matrix *matrix;
-    int32_t *staging;
-    size_t n, row0, col_begin, col_end;
+    char *staging;
+    size_t n, cell, row0, col_begin, col_end;
 } host_copy;
+
+/* Cells [from, to) of padded row i of the type: its unreachable marker, 0 on the diagonal. */
+static void pad_cells(apsp_dtype dtype, void *row, size_t i, size_t from, size_t to) {
+    for (size_t j = from; j < to; j++)
+        switch (dtype) {
+        case APSP_INT32:
+            ((int32_t *)row)[j] = j == i ? 0 : APSP_INF;
+            break;
+        case APSP_INT64:
+            ((int64_t *)row)[j] = j == i ? 0 : APSP_INF64;
+            break;
+        case APSP_FLOAT32:
+            ((float *)row)[j] = j == i ? 0.0f : INFINITY;
+            break;
+        case APSP_FLOAT64:
+            ((double *)row)[j] = j == i ? 0.0 : INFINITY;
+            break;
+        }
+}
 
 /* Rows of the matrix into the staging, padded to n columns and rows: INF, 0 on the diagonal. */
 static int copy_out(void *context, size_t begin, size_t end) {
     const host_copy *c = context;
-    const size_t real_n = c->matrix->n, j0 = c->col_begin, j1 = c->col_end;
+    const size_t real_n = c->matrix->n, j0 = c->col_begin, j1 = c->col_end, cell = c->cell;
     for (size_t r = begin; r < end; r++) {
         const size_t i = c->row0 + r;
         /* The real cells of the row in [j0, j1) end at real_end; padding follows. */
         size_t real_end = i < real_n ? (j1 < real_n ? j1 : real_n) : j0;
         real_end = real_end > j0 ? real_end : j0;
-        int32_t *dst = c->staging + r * c->n;
+        char *dst = c->staging + r * c->n * cell;
         if (real_end > j0)
-            memcpy(dst + j0, apsp_matrix_row(c->matrix, i) + j0, (real_end - j0) * sizeof *dst);
-        for (size_t j = real_end; j < j1; j++)
-            dst[j] = j == i ? 0 : APSP_INF;
+            memcpy(dst + j0 * cell, (const char *)apsp_matrix_row_cells(c->matrix, i) + j0 * cell,
+                   (real_end - j0) * cell);
+        pad_cells(c->matrix->dtype, dst, i, real_end, j1);
     }
     return 0;
 }
@@ -72,15 +93,16 @@ static int copy_home(void *context, size_t begin, size_t end) {
     const host_copy *c = context;
     const size_t real_n = c->matrix->n;
     for (size_t r = begin; r < end && c->row0 + r < real_n; r++)
-        memcpy(apsp_matrix_row(c->matrix, c->row0 + r), c->staging + r * c->n,
-               real_n * sizeof(int32_t));
+        memcpy(apsp_matrix_row_cells(c->matrix, c->row0 + r), c->staging + r * c->n * c->cell,
+               real_n * c->cell);
     return 0;
 }
 
 static void host_rows(backend_device *d, apsp_matrix *m, cl_stream_slot *slot, size_t row0,
                       size_t rows, size_t col_begin, size_t col_end, slice_fn copy) {
-    host_copy c = {m, slot->host, d->layout.geometry.n, row0, col_begin, col_end};
-    unsigned threads = rows * (col_end - col_begin) * 4 >= PARALLEL_COPY_BYTES ? 0 : 1;
+    const size_t cell = layout_cell_bytes(d);
+    host_copy c = {m, slot->host, d->layout.geometry.n, cell, row0, col_begin, col_end};
+    unsigned threads = rows * (col_end - col_begin) * cell >= PARALLEL_COPY_BYTES ? 0 : 1;
     parallel_slices(rows, threads, copy, &c);
 }
 
@@ -264,8 +286,9 @@ static apsp_status block_kernels(backend_device *d, cl_mem block, size_t row0, s
 static apsp_status upload(backend_device *d, cl_stream_slot *slot, size_t rows, size_t col_begin,
                           size_t col_end, cl_event *up, apsp_error *error) {
     const size_t pitch = row_bytes(d);
-    size_t origin[3] = {col_begin * sizeof(cl_int), 0, 0};
-    size_t region[3] = {(col_end - col_begin) * sizeof(cl_int), rows, 1};
+    const size_t cell = layout_cell_bytes(d);
+    size_t origin[3] = {col_begin * cell, 0, 0};
+    size_t region[3] = {(col_end - col_begin) * cell, rows, 1};
     cl_int err = FAULT_CL_STATUS(clEnqueueWriteBufferRect(d->stream.up_queue, slot->block, CL_FALSE,
                                                           origin, origin, region, pitch, 0, pitch,
                                                           0, slot->host, 0, NULL, up));

@@ -1,8 +1,8 @@
 /* Preparing a streamed solve (stream.c): its shape, the host check, the buffers and queues.
  *
  * The shape: the slots take at most an eighth of the memory apsp may use on
- * the device, and K (the two pairs of K x n panels) the rest, since the bus carries 8 n^2 bytes
- * per super-round whatever K is, against K n^2 relaxations. */
+ * the device, and K (the two pairs of K x n panels) the rest, since the bus carries 2c n^2
+ * bytes (c a cell's) per super-round whatever K is, against K n^2 relaxations. */
 #include "base/error.h"
 #include "base/matrix.h"
 #include "base/util.h"
@@ -14,7 +14,12 @@
 enum { SLOT_SHARE = 8 };
 
 static size_t row_bytes(const backend_device *d) {
-    return d->layout.geometry.n * sizeof(cl_int);
+    return d->layout.geometry.n * layout_cell_bytes(d);
+}
+
+/* Bytes of one padded row of the geometry's type. */
+static uint64_t geometry_row(const solve_geometry *g) {
+    return (uint64_t)g->n * apsp_dtype_size(g->dtype);
 }
 
 static size_t round_down(uint64_t value, size_t unit) {
@@ -24,7 +29,7 @@ static size_t round_down(uint64_t value, size_t unit) {
 /* What a shape takes on the device: the in-core pairs of T-row panels, the two pairs of K-row
  * panels and the slots. */
 static uint64_t device_bytes(const solve_geometry *g, size_t pivots, size_t block_rows) {
-    uint64_t row = (uint64_t)g->n * 4;
+    uint64_t row = geometry_row(g);
     return row * (4 * (uint64_t)g->tile + 4 * (uint64_t)pivots + STREAM_SLOTS * block_rows);
 }
 
@@ -38,7 +43,7 @@ static uint64_t stream_memory(const backend_device *d) {
 /* K for blocks of `block_rows`: as many rows as the rest of the memory holds. */
 static size_t pivots_for(const backend_device *d, const solve_geometry *g, size_t block_rows) {
     uint64_t memory = stream_memory(d), fixed = device_bytes(g, 0, block_rows);
-    uint64_t row = (uint64_t)g->n * 4, most = layout_buffer_cap(d) / row;
+    uint64_t row = geometry_row(g), most = layout_buffer_cap(d) / row;
     if (most > INT32_MAX / g->n) /* the kernels index a K x n panel in int */
         most = INT32_MAX / g->n;
     size_t k = memory > fixed ? round_down((memory - fixed) / (4 * row), g->row_unit) : 0;
@@ -61,7 +66,7 @@ static apsp_status too_small(const backend_device *d, const solve_geometry *g, a
 
 static apsp_status stream_choose_shape(const backend_device *d, const solve_geometry *g,
                                        stream_shape *shape, apsp_error *error) {
-    uint64_t row = (uint64_t)g->n * 4, memory = stream_memory(d);
+    uint64_t row = geometry_row(g), memory = stream_memory(d);
     uint64_t most = layout_buffer_cap(d) / row;
     size_t h = round_down(memory / SLOT_SHARE / STREAM_SLOTS / row, g->row_unit);
     h = h < most ? h : round_down(most, g->row_unit);
@@ -81,7 +86,7 @@ static apsp_status stream_choose_shape(const backend_device *d, const solve_geom
 /* The matrix and the pinned staging must fit the host together: refused before any work. */
 static apsp_status stream_check_host(const solve_geometry *g, const stream_shape *shape,
                                      apsp_error *error) {
-    uint64_t matrix = apsp_matrix_bytes(g->vertices), memory = physical_memory();
+    uint64_t matrix = apsp_matrix_bytes_typed(g->vertices, g->dtype), memory = physical_memory();
     if (!memory || matrix + shape->pinned_bytes <= memory)
         return APSP_OK;
     char need[32], pinned[32], have[32];
@@ -165,20 +170,8 @@ apsp_status stream_prepare(backend_device *d, const solve_geometry *g, stream_sh
                            apsp_error *error) {
     cl_stream *s = &d->stream;
     layout_release(d); /* an in-core solve's kept buffers: streaming takes the memory */
-    /* The blocks' host copies and padding are int32 (stream.c); the wider types must fit the
-     * device. */
-    if (g->dtype != APSP_INT32) {
-        char need[32], have[32];
-        return fail(
-            error, APSP_ERR_TOO_LARGE,
-            "V = %zu: the %s distance matrix needs %s and does not fit %s (%s); streaming "
-            "from host memory runs int32 distances only",
-            g->vertices, apsp_dtype_name(g->dtype),
-            format_bytes((uint64_t)g->n * g->n * apsp_dtype_size(g->dtype), need, sizeof need),
-            d->name, format_bytes(layout_memory(d, NULL), have, sizeof have));
-    }
     /* Too large for the host is the first thing to say, in the reader's words. */
-    apsp_status status = matrix_fits_memory(g->vertices, error);
+    apsp_status status = matrix_fits_memory_typed(g->vertices, g->dtype, error);
     if (status == APSP_OK)
         status = stream_choose_shape(d, g, &s->shape, error);
     if (status == APSP_OK)

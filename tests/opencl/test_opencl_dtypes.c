@@ -7,8 +7,17 @@
  *           depth; integral weights, equal to the int32 oracle.
  * One solver serves every case, so the element type changes between its solves.
  *
+ * --stream=N: each case streams from host memory (src/drivers/stream.c) in super-rounds of N row
+ * units, with blocks of one unit: its own solver has the --device-memory for that (stream_cap),
+ * and the report must say it streamed. int64 must still equal the oracle. Floats cannot be
+ * compared bit for bit: a streamed block adds C(i,k) + R(k,j) over the closed K x n panels, so a
+ * path i -> a -> b -> j with a, b in one super-round is summed both as (w1 + w2) + w3 and as
+ * w1 + (w2 + w3) and the smaller kept, where the in-core rounds (and oracle_blocked) sum only the
+ * first when a and b are in different rounds (docs/architecture.md, "Streaming from host
+ * memory"). Integral weights must still be exact; fractional ones within stream_tolerance.
+ *
  *   test-opencl-dtypes [--tile=N] [--device=SPEC] [--devices=N] [--kernel-params=WORDS]
- *                      [--dtypes=int64,float32,...] [--sizes=1,63,...] [--seed=N]
+ *                      [--dtypes=int64,float32,...] [--sizes=1,63,...] [--seed=N] [--stream=N]
  *
  * --devices=N: every solve must report N devices sharing it. A device without double precision
  * must refuse float64 with APSP_ERR_USAGE. Exit status: 0 passed, 1 a failure, 2 bad arguments,
@@ -34,6 +43,7 @@ typedef struct config {
     size_t sizes[MAX_SIZES], size_count;
     int dtype_on[4];
     int devices;
+    int stream; /* K in row units for streamed cases; 0: in core */
     uint64_t seed;
 } config;
 
@@ -175,6 +185,52 @@ static double cell_value(const void *cells, size_t at, apsp_dtype dtype) {
     return dtype == APSP_FLOAT32 ? ((const float *)cells)[at] : ((const double *)cells)[at];
 }
 
+/* A streamed float cell against the in-core flow's: each computed distance is a sum of at most
+ * V - 1 weights rounded once per addition, every partial sum within 128 of the distance (weights
+ * >= 1, and the potentials of negative weights in [0, 64) move a subpath by less than 128), so
+ * either flow is within (V - 1) * eps / 2 * (|d| + 128) of the exact distance; twice that apart
+ * at most, with a factor 2 to spare. */
+static int within_tolerance(const apsp_matrix *m, const void *want, size_t v, apsp_dtype dtype,
+                            size_t *bits_differ, size_t *at) {
+    const double eps = dtype == APSP_FLOAT32 ? 0x1p-23 : 0x1p-52;
+    *bits_differ = 0;
+    for (size_t i = 0; i < v; i++)
+        for (size_t j = 0; j < v; j++) {
+            double got = cell_value(apsp_matrix_row_cells(m, i), j, dtype);
+            double w = cell_value(want, i * v + j, dtype);
+            *bits_differ += got != w;
+            if (got == w)
+                continue;
+            if (isinf(got) || isinf(w) || fabs(got - w) > 2 * (double)v * eps * (fabs(w) + 128)) {
+                *at = i * v + j;
+                return 0;
+            }
+        }
+    return 1;
+}
+
+/* The --device-memory that streams the matrix in super-rounds of c->stream row units, with
+ * blocks of one: (n, U) from the refusal of a 1 KiB cap, then what stream_prepare.c's
+ * device_bytes takes for T-row panels, K-row panels and four blocks, and half a block more. */
+static uint64_t stream_cap(const config *c, apsp_matrix *m, size_t cell, int tile) {
+    apsp_options o = c->options;
+    o.device_memory = 1024;
+    apsp_solver *probe = NULL;
+    apsp_error err = {0};
+    size_t n = 0, unit = 0;
+    if (apsp_solver_create(&o, &probe, &err) == APSP_OK &&
+        apsp_solver_solve(probe, m, NULL, &err) == APSP_ERR_TOO_LARGE) {
+        const char *shape = strstr(err.message, "streaming the ");
+        const char *panels = strstr(err.message, "(panels of ");
+        if (!shape || !panels || sscanf(shape, "streaming the %zu", &n) != 1 ||
+            sscanf(panels, "(panels of %zu", &unit) != 1)
+            n = unit = 0;
+    }
+    apsp_solver_destroy(probe);
+    uint64_t row = (uint64_t)n * cell;
+    return row * (4 * (uint64_t)tile + 4 * (uint64_t)c->stream * unit + 4 * unit) + row * unit / 2;
+}
+
 /* One case: 0 passed, 1 failed, EXIT_SKIP no device (first solve only), 2 float64 refused. */
 static int run_case(const config *c, apsp_solver *solver, apsp_dtype dtype, weights kind, size_t v,
                     uint64_t *rng) {
@@ -183,6 +239,7 @@ static int run_case(const config *c, apsp_solver *solver, apsp_dtype dtype, weig
     snprintf(name, sizeof name, "%s %s V=%zu", apsp_dtype_name(dtype), weights_name[kind], v);
     edges g = {0};
     apsp_matrix *m = NULL;
+    apsp_solver *own = NULL; /* --stream: the case's own solver, with its cap */
     apsp_error err = {0};
     void *want = malloc(v * v * cell);
     int result = 1;
@@ -193,6 +250,15 @@ static int run_case(const config *c, apsp_solver *solver, apsp_dtype dtype, weig
     }
     fill(dtype, &g, v, want, m);
     apsp_report report = {0};
+    if (c->stream) {
+        apsp_options o = c->options;
+        o.device_memory = stream_cap(c, m, cell, c->options.tile ? c->options.tile : 64);
+        if (o.device_memory == 0 || apsp_solver_create(&o, &own, &err) != APSP_OK) {
+            fprintf(stderr, "%s: no streaming cap: %s\n", name, err.message);
+            goto done;
+        }
+        solver = own;
+    }
     apsp_status status = apsp_solver_solve(solver, m, &report, &err);
     if (status == APSP_ERR_USAGE && dtype == APSP_FLOAT64 && strstr(err.message, "fp64")) {
         printf("%s: refused, no double precision: %s\n", name, err.message);
@@ -212,6 +278,20 @@ static int run_case(const config *c, apsp_solver *solver, apsp_dtype dtype, weig
                     (int)status, err.message);
     } else if (status != APSP_OK) {
         fprintf(stderr, "%s: solve failed (%d): %s\n", name, (int)status, err.message);
+    } else if (c->stream && !report.streamed) {
+        fprintf(stderr, "%s: did not stream\n", name);
+    } else if (c->stream && dtype != APSP_INT64 && kind != INTEGRAL) {
+        size_t differ = 0, at = 0;
+        if (within_tolerance(m, want, v, dtype, &differ, &at))
+            result = 0;
+        else
+            fprintf(stderr, "%s: d(%zu,%zu) = %.17g, the in-core flow %.17g, beyond tolerance\n",
+                    name, at / v, at % v,
+                    cell_value(apsp_matrix_row_cells(m, at / v), at % v, dtype),
+                    cell_value(want, at, dtype));
+        printf("%s streamed, K = %zu, %zu blocks: %zu cells differ in bits from the in-core "
+               "flow\n",
+               name, report.stream_pivots, report.stream_blocks, differ);
     } else if (c->devices && report.devices != c->devices) {
         fprintf(stderr, "%s: %d devices shared the solve, not %d (%s)\n", name, report.devices,
                 c->devices, report.device);
@@ -219,6 +299,9 @@ static int run_case(const config *c, apsp_solver *solver, apsp_dtype dtype, weig
         long at = first_difference(m, want, v, cell);
         if (at < 0) {
             result = 0;
+            if (c->stream)
+                printf("%s streamed, K = %zu, %zu blocks: exact\n", name, report.stream_pivots,
+                       report.stream_blocks);
         } else {
             size_t i = (size_t)at / v, j = (size_t)at % v;
             fprintf(stderr, "%s (tile %d): d(%zu,%zu) = %.17g, the oracle says %.17g\n", name,
@@ -227,6 +310,7 @@ static int run_case(const config *c, apsp_solver *solver, apsp_dtype dtype, weig
         }
     }
 done:
+    apsp_solver_destroy(own);
     free_graph(&g);
     apsp_matrix_destroy(m);
     free(want);
@@ -253,6 +337,8 @@ static int parse_args(int argc, char **argv, config *c) {
             c->options.kernel_params = v;
         } else if (strncmp(arg, "--devices=", 10) == 0) {
             c->devices = (int)strtol(v, &end, 10);
+        } else if (strncmp(arg, "--stream=", 9) == 0) {
+            c->stream = (int)strtol(v, &end, 10);
         } else if (strncmp(arg, "--seed=", 7) == 0) {
             c->seed = strtoull(v, &end, 10);
         } else if (strncmp(arg, "--sizes=", 8) == 0) {
@@ -286,7 +372,7 @@ int main(int argc, char **argv) {
     if (parse_args(argc, argv, &c) != 0) {
         fprintf(stderr, "usage: test-opencl-dtypes [--tile=N] [--device=SPEC] [--devices=N] "
                         "[--kernel-params=WORDS] [--dtypes=int64,float32,float64] "
-                        "[--sizes=1,63,...] [--seed=N]\n");
+                        "[--sizes=1,63,...] [--seed=N] [--stream=N]\n");
         return 2;
     }
     apsp_solver *solver = NULL;
