@@ -36,9 +36,10 @@ typedef struct round_stats {
     double comm_seconds;     /* in MPI_Bcast or waiting for an MPI_Ibcast */
 } round_stats;
 
-/* The buffers for layout l (layout_check passed). */
-apsp_status round_buffers_prepare(const layout *l, round_buffers *b, apsp_error *error);
-void round_buffers_release(round_buffers *b);
+/* The buffers for layout l (layout_check passed), in the engine's panel memory. */
+apsp_status round_buffers_prepare(const layout *l, const local_ops *ops, local_engine *e,
+                                  round_buffers *b, apsp_error *error);
+void round_buffers_release(const local_ops *ops, local_engine *e, round_buffers *b);
 
 /* Collective over the grid: all the rounds. Nothing in them can fail but MPI itself, whose
  * errors end the job (MPI_ERRORS_ARE_FATAL on the communicators). */
