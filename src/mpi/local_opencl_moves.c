@@ -176,9 +176,10 @@ void take_in(local_engine *e, const int32_t *col_panel, const int32_t *row_panel
         engine_failed(e, FAULT_CL_STATUS(clEnqueueMarkerWithWaitList(q, 0, NULL, &done)),
                       "clEnqueueMarkerWithWaitList"))
         return;
-    engine_failed(e, FAULT_CL_STATUS(clFlush(q)), "clFlush");
-    engine_failed(e, FAULT_CL_STATUS(clEnqueueBarrierWithWaitList(e->d->queue, 1, &done, NULL)),
-                  "clEnqueueBarrierWithWaitList");
+    /* No barrier behind a copy queue left unflushed: the kernels would wait for it forever. */
+    if (!engine_failed(e, FAULT_CL_STATUS(clFlush(q)), "clFlush"))
+        engine_failed(e, FAULT_CL_STATUS(clEnqueueBarrierWithWaitList(e->d->queue, 1, &done, NULL)),
+                      "clEnqueueBarrierWithWaitList");
     clReleaseEvent(done);
 }
 

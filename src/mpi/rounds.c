@@ -63,33 +63,66 @@ static void broadcast(int32_t *data, size_t ints, int root, MPI_Comm comm, round
     count(ints, root, comm, stats);
 }
 
-/* A round's panel broadcasts in flight. */
+/* A round's panel broadcasts: the round whose panels they are, and their requests once started
+ * (after the engine's outputs are in host memory). */
 typedef struct panels_in_flight {
+    const grid *g;
+    const layout *l;
+    const local_ops *ops;
+    local_engine *e;
+    round_buffers *b;
+    size_t k;
+    round_stats *stats;
+    int started;
     MPI_Request requests[2];
 } panels_in_flight;
 
+/* Step 4 of round f->k: the two panel broadcasts (the row panel down the process column, the
+ * column panel along the process row, both in flight at once). */
+static void panels_start(panels_in_flight *f) {
+    const grid *g = f->g;
+    const round_place p = place_of(g, f->k);
+    const size_t row_ints = (size_t)B * f->l->local_cols, col_ints = f->l->local_rows * B;
+    double t0 = seconds_now();
+    f->ops->outputs_ready(f->e);
+    f->stats->compute_seconds += seconds_now() - t0;
+    MPI_Ibcast(f->b->row_panel[f->k % 2], (int)row_ints, MPI_INT32_T, p.kr, g->col,
+               &f->requests[0]);
+    MPI_Ibcast(f->b->col_panel[f->k % 2], (int)col_ints, MPI_INT32_T, p.kc, g->row,
+               &f->requests[1]);
+    count(row_ints, p.kr, g->col, f->stats);
+    count(col_ints, p.kc, g->row, f->stats);
+    f->started = 1;
+}
+
+/* Between the blocks of a relaxation: the broadcasts started once the engine's outputs are
+ * ready (a device engine's reads then run beside the relaxation it has queued), then moved. */
 static int panels_progress(void *context) {
     panels_in_flight *f = context;
     int done;
+    if (!f->started)
+        panels_start(f);
     MPI_Testall(2, f->requests, &done, MPI_STATUSES_IGNORE);
     return done;
 }
 
 static void panels_wait(panels_in_flight *f, round_stats *stats) {
+    if (!f->started)
+        panels_start(f);
     double t0 = seconds_now();
     MPI_Waitall(2, f->requests, MPI_STATUSES_IGNORE);
     stats->comm_seconds += seconds_now() - t0;
 }
 
-/* Steps 1-4 of round k into buffer set k % 2: the pivot, phase 2, and the start of the two
- * panel broadcasts (the row panel down the process column, the column panel along the process
- * row, both in flight at once). An output goes to the host only where another rank takes it:
- * on a 1x1 grid, nothing does, and a device engine keeps everything on the device. */
+/* Steps 1-3 of round k into buffer set k % 2: the pivot and phase 2; f is set up for step 4,
+ * which panels_progress or panels_wait starts. An output goes to the host only where another
+ * rank takes it: on a 1x1 grid, nothing does, and a device engine keeps everything on the
+ * device. */
 static void pivot_chain(const grid *g, const layout *l, const local_ops *ops, local_engine *e,
                         round_buffers *b, size_t k, panels_in_flight *f, round_stats *stats) {
     const round_place p = place_of(g, k);
-    int32_t *row_panel = b->row_panel[k % 2], *col_panel = b->col_panel[k % 2];
     const int share_rows = g->rows > 1, share_cols = g->cols > 1; /* down, along */
+    *f = (panels_in_flight){g, l, ops, e, b, k, stats, 0, {MPI_REQUEST_NULL, MPI_REQUEST_NULL}};
     double t0 = seconds_now();
     if (p.bi != NO_BLOCK && p.bj != NO_BLOCK) {
         ops->close_pivot(e, p.bi, p.bj, b->pivot, share_rows || share_cols);
@@ -102,16 +135,10 @@ static void pivot_chain(const grid *g, const layout *l, const local_ops *ops, lo
         broadcast(b->pivot, (size_t)B * B, p.kr, g->col, stats);
     t0 = seconds_now();
     if (p.bi != NO_BLOCK)
-        ops->pivot_row(e, p.bi, p.bj, b->pivot, row_panel, share_rows);
+        ops->pivot_row(e, p.bi, p.bj, b->pivot, b->row_panel[k % 2], share_rows);
     if (p.bj != NO_BLOCK)
-        ops->pivot_column(e, p.bj, p.bi, b->pivot, col_panel, share_cols);
-    ops->outputs_ready(e);
+        ops->pivot_column(e, p.bj, p.bi, b->pivot, b->col_panel[k % 2], share_cols);
     stats->compute_seconds += seconds_now() - t0;
-    const size_t row_ints = (size_t)B * l->local_cols, col_ints = l->local_rows * B;
-    MPI_Ibcast(row_panel, (int)row_ints, MPI_INT32_T, p.kr, g->col, &f->requests[0]);
-    MPI_Ibcast(col_panel, (int)col_ints, MPI_INT32_T, p.kc, g->row, &f->requests[1]);
-    count(row_ints, p.kr, g->col, stats);
-    count(col_ints, p.kc, g->row, stats);
 }
 
 static void relax(const local_ops *ops, local_engine *e, const round_buffers *b, size_t k,

@@ -8,9 +8,11 @@
  *      rank its column panel along its process row;
  *   5. every rank relaxes its other blocks with the two panels (the min-plus product).
  * With look-ahead (the default), step 5 of round k first relaxes the blocks of round k + 1's
- * pivot row and column, then runs steps 1-3 of round k + 1 and starts its panel broadcasts
- * (MPI_Ibcast), and relaxes the rest of round k's blocks while they travel: the next round's
- * pivot chain and its communication hide under this round's phase 3. Each block still sees the
+ * pivot row and column, then runs steps 1-3 of round k + 1, and relaxes the rest of round k's
+ * blocks while its panel broadcasts (MPI_Ibcast, started at the first progress call of that
+ * relaxation, once the engine has the panels in host memory: a device engine has queued the
+ * relaxation by then) travel: the next round's pivot chain and its communication hide under this
+ * round's phase 3. Each block still sees the
  * rounds in order k = 0, 1, ..., so the output bytes are apsp's. */
 #ifndef APSP_MPI_ROUNDS_H
 #define APSP_MPI_ROUNDS_H
