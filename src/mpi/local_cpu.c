@@ -145,14 +145,33 @@ static apsp_status cpu_store(local_engine *e, int32_t *local, apsp_error *error)
     return APSP_OK; /* the work was done in place */
 }
 
-static void cpu_close_pivot(local_engine *e, size_t bi, size_t bj, int32_t *pivot_out) {
+/* Plain memory: the panels stay on the host, where the kernels read them. */
+static apsp_status cpu_panel_memory(local_engine *e, size_t ints, int32_t **out,
+                                    apsp_error *error) {
+    (void)e;
+    /* 64-byte alignment for the kernels' vector loads; never a zero-byte request. */
+    size_t bytes = (ints * sizeof(int32_t) + 63) / 64 * 64;
+    *out = apsp_aligned_alloc(64, bytes ? bytes : 64);
+    return *out ? APSP_OK
+                : fail(error, APSP_ERR_NO_MEMORY, "out of memory for a panel of %zu ints", ints);
+}
+
+static void cpu_panel_memory_free(local_engine *e, int32_t *memory) {
+    (void)e;
+    free(memory);
+}
+
+/* The outputs are written whether shared or not: relax reads the panels from them. */
+static void cpu_close_pivot(local_engine *e, size_t bi, size_t bj, int32_t *pivot_out, int share) {
+    (void)share;
     int32_t *p = block_at(e, bi, bj);
     close_block(p, e->cols);
     copy_block(pivot_out, B, p, e->cols);
 }
 
 static void cpu_pivot_row(local_engine *e, size_t bi, size_t skip, const int32_t *pivot,
-                          int32_t *row_panel_out) {
+                          int32_t *row_panel_out, int share) {
+    (void)share;
     e->line = bi;
     e->skip = skip;
     e->pivot = pivot;
@@ -161,13 +180,18 @@ static void cpu_pivot_row(local_engine *e, size_t bi, size_t skip, const int32_t
 }
 
 static void cpu_pivot_column(local_engine *e, size_t bj, size_t skip, const int32_t *pivot,
-                             int32_t *col_panel_out) {
+                             int32_t *col_panel_out, int share) {
+    (void)share;
     e->line = bj;
     e->skip = skip;
     e->pivot = pivot;
     pool_run(e->pool, pivot_column_task, e);
     for (size_t bi = 0; bi < e->block_rows; bi++)
         copy_block(col_panel_out + bi * B * B, B, block_at(e, bi, bj), e->cols);
+}
+
+static void cpu_outputs_ready(local_engine *e) {
+    (void)e; /* the steps wrote their outputs before returning */
 }
 
 static void cpu_relax(local_engine *e, const relax_set *set, const int32_t *col_panel,
@@ -189,9 +213,13 @@ const local_ops local_cpu = {
     .close = cpu_close,
     .load = cpu_load,
     .store = cpu_store,
+    .panel_memory = cpu_panel_memory,
+    .panel_memory_free = cpu_panel_memory_free,
     .close_pivot = cpu_close_pivot,
     .pivot_row = cpu_pivot_row,
     .pivot_column = cpu_pivot_column,
+    .outputs_ready = cpu_outputs_ready,
     .relax = cpu_relax,
+    .log_profile = NULL,
     .describe = cpu_describe,
 };

@@ -13,6 +13,11 @@
  *                rows) or the old pivot column transposed; the old pivot row, or the pivot at the
  *                pivot column's columns (into `right`)
  *
+ * What the rank made itself stays on the device: the pivot it closed feeds its phase 2 there,
+ * and the panels of its pivot row and column are copied into the next pair a, b on the device;
+ * only what another rank takes goes to the host (on the copy queue, local_opencl_moves.c), and
+ * only the others' panels come up, on the copy queue while the kernels of this round run.
+ *
  * Phase 2 also relaxes the pivot's own block, and phase 3 every block, the pivot row and column
  * included: for int32 distances that changes nothing (the closed P has a zero diagonal, so
  * P (x) C >= C after phase 2 and P (x) P = P), and every value stays the length of a path, so the
@@ -21,28 +26,16 @@
  * which main.c's agreement turns into one error line for the whole run. */
 #include "base/error.h"
 #include "base/fault.h"
+#include "base/util.h"
 #include "backends.h"
 #include "cpu/kernels.h"
-#include "mpi/local.h"
-#include "opencl/device.h"
+#include "mpi/local_opencl.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { B = ROUND_DEPTH };
-
-struct local_engine {
-    apsp_options options; /* the device keeps a pointer to them */
-    backend_device *d;
-    char where[320]; /* for describe */
-    cl_kernel product, transpose;
-    cl_mem m, pivot, pivot_t, a[2], b[2], col_in, left, right;
-    int turn; /* the panel pair the last upload filled */
-    size_t rows, cols, w, block_rows, block_cols;
-    apsp_status status; /* the first failure, sticky */
-    apsp_error error;
-};
 
 /* ---- opening ----------------------------------------------------------------------------------
  */
@@ -79,8 +72,12 @@ static void ocl_close(local_engine *e) {
         return;
     cl_mem buffers[] = {e->m,    e->pivot, e->pivot_t, e->a[0], e->a[1],
                         e->b[0], e->b[1],  e->col_in,  e->left, e->right};
-    if (e->d)
+    if (e->d) {
+        pinned_release(e);
         apsp_backend_opencl.drain(e->d);
+    }
+    outputs_release(e);
+    profile_release(e);
     for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++)
         if (buffers[i])
             clReleaseMemObject(buffers[i]);
@@ -157,25 +154,16 @@ static apsp_status ocl_open(const apsp_options *options, unsigned threads, int n
 /* ---- device calls -----------------------------------------------------------------------------
  */
 
-/* Records the first failure; every later step sees it and does nothing. */
-static int failed(local_engine *e, cl_int err, const char *what) {
-    if (err == CL_SUCCESS)
-        return 0;
-    if (e->status == APSP_OK)
-        e->status = cl_fail(&e->error, APSP_ERR_DEVICE, err, "%s on %s", what, e->d->name);
-    return 1;
-}
-
 static cl_mem create_buffer(local_engine *e, size_t ints) {
     cl_int err;
     cl_mem buffer = FAULT_CL_OBJECT(
         &err, clCreateBuffer(e->d->context, CL_MEM_READ_WRITE, ints * sizeof(int32_t), NULL, &err));
-    return failed(e, err, "clCreateBuffer") ? NULL : buffer;
+    return engine_failed(e, err, "clCreateBuffer") ? NULL : buffer;
 }
 
 /* C = min(C, A (x) B) over rows [row0, row0 + rows) and columns [col0, col0 + cols) of m. */
-static void product(local_engine *e, cl_mem a, cl_mem b, size_t row0, size_t rows, size_t col0,
-                    size_t cols) {
+static void product(local_engine *e, int kind, cl_mem a, cl_mem b, size_t row0, size_t rows,
+                    size_t col0, size_t cols) {
     const kernel_params *p = &e->d->params;
     size_t block_rows = (size_t)p->group_rows * p->thread_rows;
     size_t block_cols = (size_t)p->group_cols * p->thread_cols;
@@ -190,56 +178,22 @@ static void product(local_engine *e, cl_mem a, cl_mem b, size_t row0, size_t row
     err |= clSetKernelArg(e->product, 3, sizeof n, &n);
     err |= clSetKernelArg(e->product, 4, sizeof r0, &r0);
     err |= clSetKernelArg(e->product, 5, sizeof c0, &c0);
-    if (!failed(e, err, "clSetKernelArg(mpi_product)"))
-        failed(e,
-               FAULT_CL_STATUS(clEnqueueNDRangeKernel(e->d->queue, e->product, 2, NULL, global,
-                                                      local, 0, NULL, NULL)),
-               "mpi_product");
-}
-
-/* A B-wide strip of `rows` rows (src + src_offset, pitch src_pitch) into a k-major panel (dst +
- * dst_offset, pitch w). */
-static void transpose(local_engine *e, cl_mem src, size_t src_offset, size_t src_pitch, cl_mem dst,
-                      size_t dst_offset, size_t rows) {
-    size_t edge = (size_t)copy_edge(&e->d->params);
-    size_t local[2] = {edge, edge}, global[2] = {rows, B};
-    cl_ulong so = src_offset, dof = dst_offset;
-    cl_int sp = (cl_int)src_pitch, dp = (cl_int)e->w;
-    if (e->status != APSP_OK)
-        return;
-    cl_int err = clSetKernelArg(e->transpose, 0, sizeof src, &src);
-    err |= clSetKernelArg(e->transpose, 1, sizeof so, &so);
-    err |= clSetKernelArg(e->transpose, 2, sizeof sp, &sp);
-    err |= clSetKernelArg(e->transpose, 3, sizeof dst, &dst);
-    err |= clSetKernelArg(e->transpose, 4, sizeof dof, &dof);
-    err |= clSetKernelArg(e->transpose, 5, sizeof dp, &dp);
-    if (!failed(e, err, "clSetKernelArg(mpi_transpose)"))
-        failed(e,
-               FAULT_CL_STATUS(clEnqueueNDRangeKernel(e->d->queue, e->transpose, 2, NULL, global,
-                                                      local, 0, NULL, NULL)),
-               "mpi_transpose");
-}
-
-/* A rectangle of ints between host memory (pitch host_pitch) and a device buffer (pitch
- * buffer_pitch, from row `row`, column `col`); blocking when `wait`. */
-static void move_rect(local_engine *e, int up, cl_mem buffer, size_t row, size_t col,
-                      size_t buffer_pitch, void *host, size_t host_pitch, size_t rows, size_t cols,
-                      cl_bool wait) {
-    const size_t s = sizeof(int32_t);
-    size_t origin[3] = {col * s, row, 0}, host_origin[3] = {0, 0, 0},
-           region[3] = {cols * s, rows, 1};
-    if (e->status != APSP_OK || rows == 0 || cols == 0)
-        return;
-    cl_int err =
-        up ? clEnqueueWriteBufferRect(e->d->queue, buffer, wait, origin, host_origin, region,
-                                      buffer_pitch * s, 0, host_pitch * s, 0, host, 0, NULL, NULL)
-           : clEnqueueReadBufferRect(e->d->queue, buffer, wait, origin, host_origin, region,
-                                     buffer_pitch * s, 0, host_pitch * s, 0, host, 0, NULL, NULL);
-    failed(e, FAULT_CL_STATUS(err), up ? "clEnqueueWriteBufferRect" : "clEnqueueReadBufferRect");
+    if (!engine_failed(e, err, "clSetKernelArg(mpi_product)"))
+        engine_failed(
+            e,
+            FAULT_CL_STATUS(clEnqueueNDRangeKernel(e->d->queue, e->product, 2, NULL, global, local,
+                                                   0, NULL, profile_slot(e, kind))),
+            "mpi_product");
 }
 
 /* ---- the local_ops table ----------------------------------------------------------------------
  */
+
+/* The whole local matrix between the host and the device, blocking. */
+static void whole_matrix(local_engine *e, int up, int32_t *local) {
+    move_rect(e, e->d->queue, &(rect_move){up, e->m, 0, 0, e->w, local, e->cols, e->rows, e->cols},
+              CL_TRUE, NULL, NULL, PROF_NONE);
+}
 
 static apsp_status ocl_load(local_engine *e, const layout *l, int32_t *local, apsp_error *error) {
     e->rows = l->local_rows;
@@ -266,116 +220,161 @@ static apsp_status ocl_load(local_engine *e, const layout *l, int32_t *local, ap
     e->col_in = create_buffer(e, (e->rows ? e->rows : 1) * B);
     e->left = create_buffer(e, (size_t)B * e->w);
     e->right = create_buffer(e, (size_t)B * e->w);
-    move_rect(e, 1, e->m, 0, 0, e->w, local, e->cols, e->rows, e->cols, CL_TRUE);
+    whole_matrix(e, 1, local);
     if (e->status != APSP_OK)
         *error = e->error;
     return e->status;
 }
 
 static apsp_status ocl_store(local_engine *e, int32_t *local, apsp_error *error) {
-    move_rect(e, 0, e->m, 0, 0, e->w, local, e->cols, e->rows, e->cols, CL_TRUE);
+    whole_matrix(e, 0, local);
     if (e->status != APSP_OK)
         *error = e->error;
     return e->status;
 }
 
-static void ocl_close_pivot(local_engine *e, size_t bi, size_t bj, int32_t *pivot_out) {
+/* A rectangle of ints from one device buffer to another (pitches in ints), on the kernel queue. */
+static void copy_rect(local_engine *e, cl_mem from, size_t from_row, size_t from_col,
+                      size_t from_pitch, cl_mem to, size_t to_row, size_t to_col, size_t to_pitch,
+                      size_t rows, size_t cols) {
     const size_t s = sizeof(int32_t);
-    size_t at[3] = {bj * B * s, bi * B, 0}, zero[3] = {0, 0, 0}, region[3] = {B * s, B, 1};
+    size_t src[3] = {from_col * s, from_row, 0}, dst[3] = {to_col * s, to_row, 0};
+    size_t region[3] = {cols * s, rows, 1};
+    if (e->status != APSP_OK || rows == 0 || cols == 0)
+        return;
+    engine_failed(e,
+                  FAULT_CL_STATUS(clEnqueueCopyBufferRect(e->d->queue, from, to, src, dst, region,
+                                                          from_pitch * s, 0, to_pitch * s, 0, 0,
+                                                          NULL, profile_slot(e, PROF_COPY))),
+                  "clEnqueueCopyBufferRect");
+}
+
+static void ocl_close_pivot(local_engine *e, size_t bi, size_t bj, int32_t *pivot_out, int share) {
     cl_int n = B, r = 0;
     cl_kernel phase1 = e->d->kernels.phase1;
     size_t items = (size_t)e->d->params.pivot_items, local[2] = {items, items};
+    copy_rect(e, e->m, bi * B, bj * B, e->w, e->pivot, 0, 0, B, B, B);
     if (e->status != APSP_OK)
         return;
-    cl_int err = FAULT_CL_STATUS(clEnqueueCopyBufferRect(
-        e->d->queue, e->m, e->pivot, at, zero, region, e->w * s, 0, B * s, 0, 0, NULL, NULL));
-    if (failed(e, err, "clEnqueueCopyBufferRect"))
-        return;
-    err = clSetKernelArg(phase1, 0, sizeof e->pivot, &e->pivot);
+    cl_int err = clSetKernelArg(phase1, 0, sizeof e->pivot, &e->pivot);
     err |= clSetKernelArg(phase1, 1, sizeof e->pivot_t, &e->pivot_t);
     err |= clSetKernelArg(phase1, 2, sizeof n, &n);
     err |= clSetKernelArg(phase1, 3, sizeof r, &r);
     err |= clSetKernelArg(phase1, 4, sizeof e->d->cycle, &e->d->cycle);
-    if (failed(e, err, "clSetKernelArg(fw_phase1)") ||
-        failed(e,
-               FAULT_CL_STATUS(clEnqueueNDRangeKernel(e->d->queue, phase1, 2, NULL, local, local, 0,
-                                                      NULL, NULL)),
-               "fw_phase1"))
+    if (engine_failed(e, err, "clSetKernelArg(fw_phase1)") ||
+        engine_failed(
+            e,
+            FAULT_CL_STATUS(clEnqueueNDRangeKernel(e->d->queue, phase1, 2, NULL, local, local, 0,
+                                                   NULL, profile_slot(e, PROF_PHASE1))),
+            "fw_phase1"))
         return;
-    err = FAULT_CL_STATUS(clEnqueueCopyBufferRect(e->d->queue, e->pivot, e->m, zero, at, region,
-                                                  B * s, 0, e->w * s, 0, 0, NULL, NULL));
-    if (failed(e, err, "clEnqueueCopyBufferRect"))
-        return;
-    move_rect(e, 0, e->pivot, 0, 0, B, pivot_out, B, B, B, CL_TRUE);
+    copy_rect(e, e->pivot, 0, 0, B, e->m, bi * B, bj * B, e->w, B, B);
+    e->own_pivot = 1;
+    if (share)
+        read_out(e, &(rect_move){0, e->pivot, 0, 0, B, pivot_out, B, B, B});
 }
 
-/* Block row bi: C = min(C, P (x) C_old) over every local column. */
+/* Block row bi: C = min(C, P (x) C_old) over every local column; the row panel into b[next]. */
 static void ocl_pivot_row(local_engine *e, size_t bi, size_t skip, const int32_t *pivot,
-                          int32_t *row_panel_out) {
+                          int32_t *row_panel_out, int share) {
     (void)skip;
     const size_t s = sizeof(int32_t);
-    move_rect(e, 1, e->pivot, 0, 0, B, (void *)pivot, B, B, B, CL_FALSE);
-    transpose(e, e->pivot, 0, B, e->left, bi * B, B); /* P(i, k) at left[k][bi B + i] */
+    const int next = e->turn ^ 1;
+    if (!e->own_pivot)
+        move_rect(e, e->d->queue, &(rect_move){1, e->pivot, 0, 0, B, (void *)pivot, B, B, B},
+                  CL_FALSE, NULL, NULL, PROF_UP);
+    transpose_on(e, e->d->queue, e->pivot, 0, B, e->left, bi * B, B,
+                 PROF_COPY); /* P(i, k) at left[k][bi B + i] */
     if (e->status == APSP_OK)
-        failed(e,
-               FAULT_CL_STATUS(clEnqueueCopyBuffer(e->d->queue, e->m, e->right, bi * B * e->w * s,
-                                                   0, B * e->w * s, 0, NULL, NULL)),
-               "clEnqueueCopyBuffer");
-    product(e, e->left, e->right, bi * B, B, 0, e->cols);
-    move_rect(e, 0, e->m, bi * B, 0, e->w, row_panel_out, e->cols, B, e->cols, CL_TRUE);
+        engine_failed(
+            e,
+            FAULT_CL_STATUS(clEnqueueCopyBuffer(e->d->queue, e->m, e->right, bi * B * e->w * s, 0,
+                                                B * e->w * s, 0, NULL, profile_slot(e, PROF_COPY))),
+            "clEnqueueCopyBuffer");
+    product(e, PROF_PHASE2, e->left, e->right, bi * B, B, 0, e->cols);
+    if (e->status == APSP_OK)
+        engine_failed(
+            e,
+            FAULT_CL_STATUS(clEnqueueCopyBuffer(e->d->queue, e->m, e->b[next], bi * B * e->w * s, 0,
+                                                B * e->w * s, 0, NULL, profile_slot(e, PROF_COPY))),
+            "clEnqueueCopyBuffer");
+    e->own_row = 1;
+    if (share)
+        read_out(e, &(rect_move){0, e->b[next], 0, 0, e->w, row_panel_out, e->cols, B, e->cols});
 }
 
-/* Block column bj: C = min(C, C_old (x) P) over every local row. */
+/* Block column bj: C = min(C, C_old (x) P) over every local row; the column panel, transposed,
+ * into a[next]. */
 static void ocl_pivot_column(local_engine *e, size_t bj, size_t skip, const int32_t *pivot,
-                             int32_t *col_panel_out) {
+                             int32_t *col_panel_out, int share) {
     (void)skip;
-    transpose(e, e->m, bj * B, e->w, e->left, 0, e->rows); /* C_old(i, k) at left[k][i] */
-    move_rect(e, 1, e->right, 0, bj * B, e->w, (void *)pivot, B, B, B, CL_FALSE);
-    product(e, e->left, e->right, 0, e->rows, bj * B, B);
-    move_rect(e, 0, e->m, 0, bj * B, e->w, col_panel_out, B, e->rows, B, CL_TRUE);
+    const int next = e->turn ^ 1;
+    transpose_on(e, e->d->queue, e->m, bj * B, e->w, e->left, 0, e->rows,
+                 PROF_COPY); /* C_old(i, k) at left[k][i] */
+    if (e->own_pivot)
+        copy_rect(e, e->pivot, 0, 0, B, e->right, 0, bj * B, e->w, B, B);
+    else
+        move_rect(e, e->d->queue,
+                  &(rect_move){1, e->right, 0, bj * B, e->w, (void *)pivot, B, B, B}, CL_FALSE,
+                  NULL, NULL, PROF_UP);
+    product(e, PROF_PHASE2, e->left, e->right, 0, e->rows, bj * B, B);
+    transpose_on(e, e->d->queue, e->m, bj * B, e->w, e->a[next], 0, e->rows, PROF_COPY);
+    e->own_col = 1;
+    if (share)
+        read_out(e, &(rect_move){0, e->m, 0, bj * B, e->w, col_panel_out, B, e->rows, B});
 }
 
-/* The round's panels onto the device (at its first relax: RELAX_ALL or RELAX_FIRST). */
-static void upload_panels(local_engine *e, const int32_t *col_panel, const int32_t *row_panel) {
+static void ocl_outputs_ready(local_engine *e) {
+    engine_outputs_ready(e);
+}
+
+/* The round's first relax: its panels are those of the last chain, in pair turn ^ 1. */
+static void begin_round(local_engine *e, const int32_t *col_panel, const int32_t *row_panel) {
+    if (!e->taken_in)
+        take_in(e, col_panel, row_panel);
     e->turn ^= 1;
-    move_rect(e, 1, e->b[e->turn], 0, 0, e->w, (void *)row_panel, e->cols, B, e->cols, CL_FALSE);
-    move_rect(e, 1, e->col_in, 0, 0, B, (void *)col_panel, B, e->rows, B, CL_FALSE);
-    transpose(e, e->col_in, 0, B, e->a[e->turn], 0, e->rows);
+    e->own_pivot = e->own_row = e->own_col = e->taken_in = 0;
 }
 
-/* Waits for the queue, calling progress meanwhile, so that MPI moves the next round's panels
- * while the device relaxes. */
-static void finish_with_progress(local_engine *e, const relax_set *set) {
+/* Waits for the kernel queue, calling progress meanwhile, so that MPI moves the next round's
+ * panels while the device relaxes; once they are here, they go up on the copy queue at once. */
+static void finish_round(local_engine *e, const relax_set *set) {
     cl_event done = NULL;
+    double t0 = seconds_now();
     if (e->status != APSP_OK ||
-        failed(e, FAULT_CL_STATUS(clEnqueueMarkerWithWaitList(e->d->queue, 0, NULL, &done)),
-               "clEnqueueMarkerWithWaitList"))
+        engine_failed(e, FAULT_CL_STATUS(clEnqueueMarkerWithWaitList(e->d->queue, 0, NULL, &done)),
+                      "clEnqueueMarkerWithWaitList"))
         return;
     clFlush(e->d->queue);
     cl_int state = CL_QUEUED;
     while (state > CL_COMPLETE) {
-        set->progress(set->progress_context);
+        if (set->progress && set->progress(set->progress_context) && !e->taken_in &&
+            set->next_row_panel)
+            take_in(e, set->next_col_panel, set->next_row_panel);
         if (clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state, NULL) !=
             CL_SUCCESS)
             break;
     }
-    failed(e, state < 0 ? state : CL_SUCCESS, "phase 3");
+    engine_failed(e, state < 0 ? state : CL_SUCCESS, "phase 3");
     clReleaseEvent(done);
+    e->profile.wait_relax += seconds_now() - t0;
+    if (e->options.profile)
+        profile_collect(e, 0);
 }
 
 static void ocl_relax(local_engine *e, const relax_set *set, const int32_t *col_panel,
                       const int32_t *row_panel) {
     if (set->part != RELAX_REST)
-        upload_panels(e, col_panel, row_panel);
+        begin_round(e, col_panel, row_panel);
     cl_mem a = e->a[e->turn], b = e->b[e->turn];
     const size_t fr = set->first_row, fc = set->first_col;
     if (set->part == RELAX_ALL) {
-        product(e, a, b, 0, e->rows, 0, e->cols);
+        product(e, PROF_PHASE3, a, b, 0, e->rows, 0, e->cols);
     } else if (set->part == RELAX_FIRST) {
         if (fr != NO_BLOCK)
-            product(e, a, b, fr * B, B, 0, e->cols);
+            product(e, PROF_PHASE3, a, b, fr * B, B, 0, e->cols);
         if (fc != NO_BLOCK)
-            product(e, a, b, 0, e->rows, fc * B, B);
+            product(e, PROF_PHASE3, a, b, 0, e->rows, fc * B, B);
     } else {
         /* The four rectangles around block row fr and block column fc. */
         size_t r1 = fr == NO_BLOCK ? e->block_rows : fr, c1 = fc == NO_BLOCK ? e->block_cols : fc;
@@ -385,13 +384,15 @@ static void ocl_relax(local_engine *e, const relax_set *set, const int32_t *col_
         size_t col_begin[2] = {0, c2}, col_end[2] = {c1, e->block_cols};
         for (int i = 0; i < 2; i++)
             for (int j = 0; j < 2; j++)
-                product(e, a, b, row_begin[i] * B, (row_end[i] - row_begin[i]) * B,
+                product(e, PROF_PHASE3, a, b, row_begin[i] * B, (row_end[i] - row_begin[i]) * B,
                         col_begin[j] * B, (col_end[j] - col_begin[j]) * B);
     }
-    if (set->progress)
-        finish_with_progress(e, set);
+    /* The round's last part (ALL, or REST) ends in a wait: the host buffers the device read
+     * this round are then free for MPI's next writes. */
+    if (set->part != RELAX_FIRST)
+        finish_round(e, set);
     else if (e->status == APSP_OK)
-        failed(e, FAULT_CL_STATUS(clFlush(e->d->queue)), "clFlush");
+        engine_failed(e, FAULT_CL_STATUS(clFlush(e->d->queue)), "clFlush");
 }
 
 static void ocl_describe(const local_engine *e, char *text, size_t size) {
@@ -404,9 +405,13 @@ const local_ops local_opencl = {
     .close = ocl_close,
     .load = ocl_load,
     .store = ocl_store,
+    .panel_memory = engine_panel_memory,
+    .panel_memory_free = engine_panel_memory_free,
     .close_pivot = ocl_close_pivot,
     .pivot_row = ocl_pivot_row,
     .pivot_column = ocl_pivot_column,
+    .outputs_ready = ocl_outputs_ready,
     .relax = ocl_relax,
+    .log_profile = engine_log_profile,
     .describe = ocl_describe,
 };

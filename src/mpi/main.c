@@ -241,6 +241,14 @@ static const local_ops *choose_engine(const apsp_options *options) {
     return &local_cpu;
 }
 
+/* The engine's diagnostics (APSP_PROFILE=1: where the rounds' time went), each rank's on its
+ * own lines. */
+static void log_to_stderr(void *context, apsp_log_level level, const char *message) {
+    const grid *g = context;
+    if (level != APSP_LOG_DEBUG)
+        fprintf(stderr, "apsp-mpi: rank %d: %s\n", g->rank, message);
+}
+
 /* The solve proper, after the output file exists: read, rounds, write. */
 static apsp_status solve(const cli *c, const grid *g, mpi_output *out, run_report *r, layout *l,
                          apsp_error *error) {
@@ -252,13 +260,16 @@ static apsp_status solve(const cli *c, const grid *g, mpi_output *out, run_repor
     node_place(g, &node_rank, &node_ranks);
     unsigned threads =
         c->options.threads > 0 ? (unsigned)c->options.threads : default_threads(node_ranks);
+    apsp_options options = c->options;
+    options.log = log_to_stderr;
+    options.log_context = (void *)g;
     apsp_status status = io_read_scatter(g, c->input, l, &local, &r->input, error);
     if (status == APSP_OK) {
-        status = ops->open(&c->options, threads, node_rank, &engine, error);
+        status = ops->open(&options, threads, node_rank, &engine, error);
         if (status == APSP_OK)
             status = ops->load(engine, l, local, error);
         if (status == APSP_OK)
-            status = round_buffers_prepare(l, &buffers, error);
+            status = round_buffers_prepare(l, ops, engine, &buffers, error);
         status = agree(g->world, status, error);
     }
     if (status == APSP_OK) {
@@ -269,9 +280,11 @@ static apsp_status solve(const cli *c, const grid *g, mpi_output *out, run_repor
         status = agree(g->world, ops->store(engine, local, error), error);
         r->rounds_seconds = t1 - t0;
         r->store_seconds = MPI_Wtime() - t1;
+        if (status == APSP_OK && options.profile && ops->log_profile)
+            ops->log_profile(engine, l->blocks, r->rounds_seconds);
     }
-    ops->close(engine); /* first: it waits for the device, which may still read the panels */
-    round_buffers_release(&buffers);
+    round_buffers_release(ops, engine, &buffers); /* the engine's: it waits for the device */
+    ops->close(engine);
     if (status == APSP_OK) {
         double t0 = MPI_Wtime();
         status = io_output_commit(g, out, l, local, error);

@@ -1,41 +1,31 @@
 /* See rounds.h. */
 #include "mpi/rounds.h"
-#include "base/error.h"
-#include "base/fault.h"
 #include "base/util.h"
 #include "cpu/kernels.h"
 
-#include <stdlib.h>
-
 enum { B = ROUND_DEPTH };
 
-static int32_t *alloc_ints(size_t count) {
-    /* 64-byte alignment for the kernels' vector loads; never a zero-byte request. */
-    size_t bytes = (count * sizeof(int32_t) + 63) / 64 * 64;
-    return apsp_aligned_alloc(64, bytes ? bytes : 64);
-}
-
-apsp_status round_buffers_prepare(const layout *l, round_buffers *b, apsp_error *error) {
+apsp_status round_buffers_prepare(const layout *l, const local_ops *ops, local_engine *e,
+                                  round_buffers *b, apsp_error *error) {
     *b = (round_buffers){0};
-    b->pivot = alloc_ints((size_t)B * B);
-    int ok = b->pivot != NULL;
-    for (int i = 0; i < 2 && ok; i++) {
-        b->row_panel[i] = alloc_ints((size_t)B * l->local_cols);
-        b->col_panel[i] = alloc_ints(l->local_rows * B);
-        ok = b->row_panel[i] && b->col_panel[i];
+    apsp_status status = ops->panel_memory(e, (size_t)B * B, &b->pivot, error);
+    for (int i = 0; i < 2 && status == APSP_OK; i++) {
+        status = ops->panel_memory(e, (size_t)B * l->local_cols, &b->row_panel[i], error);
+        if (status == APSP_OK)
+            status = ops->panel_memory(e, l->local_rows * B, &b->col_panel[i], error);
     }
-    if (!ok) {
-        round_buffers_release(b);
-        return fail(error, APSP_ERR_NO_MEMORY, "out of memory for the panels of %zu columns", l->n);
-    }
-    return APSP_OK;
+    if (status != APSP_OK)
+        round_buffers_release(ops, e, b);
+    return status;
 }
 
-void round_buffers_release(round_buffers *b) {
-    free(b->pivot);
-    for (int i = 0; i < 2; i++) {
-        free(b->row_panel[i]);
-        free(b->col_panel[i]);
+void round_buffers_release(const local_ops *ops, local_engine *e, round_buffers *b) {
+    if (e) {
+        ops->panel_memory_free(e, b->pivot);
+        for (int i = 0; i < 2; i++) {
+            ops->panel_memory_free(e, b->row_panel[i]);
+            ops->panel_memory_free(e, b->col_panel[i]);
+        }
     }
     *b = (round_buffers){0};
 }
@@ -73,33 +63,71 @@ static void broadcast(int32_t *data, size_t ints, int root, MPI_Comm comm, round
     count(ints, root, comm, stats);
 }
 
-/* A round's panel broadcasts in flight. */
+/* A round's panel broadcasts: the round whose panels they are, and their requests once started
+ * (after the engine's outputs are in host memory). */
 typedef struct panels_in_flight {
+    const grid *g;
+    const layout *l;
+    const local_ops *ops;
+    local_engine *e;
+    round_buffers *b;
+    size_t k;
+    round_stats *stats;
+    int started;
     MPI_Request requests[2];
 } panels_in_flight;
 
-static void panels_progress(void *context) {
+/* Step 4 of round f->k: the two panel broadcasts (the row panel down the process column, the
+ * column panel along the process row, both in flight at once). */
+static void panels_start(panels_in_flight *f) {
+    const grid *g = f->g;
+    const round_place p = place_of(g, f->k);
+    const size_t row_ints = (size_t)B * f->l->local_cols, col_ints = f->l->local_rows * B;
+    double t0 = seconds_now();
+    f->ops->outputs_ready(f->e);
+    f->stats->compute_seconds += seconds_now() - t0;
+    MPI_Ibcast(f->b->row_panel[f->k % 2], (int)row_ints, MPI_INT32_T, p.kr, g->col,
+               &f->requests[0]);
+    MPI_Ibcast(f->b->col_panel[f->k % 2], (int)col_ints, MPI_INT32_T, p.kc, g->row,
+               &f->requests[1]);
+    count(row_ints, p.kr, g->col, f->stats);
+    count(col_ints, p.kc, g->row, f->stats);
+    f->started = 1;
+}
+
+/* Between the blocks of a relaxation: the broadcasts started once the engine's outputs are
+ * ready (a device engine's reads then run beside the relaxation it has queued), then moved. */
+static int panels_progress(void *context) {
     panels_in_flight *f = context;
     int done;
+    if (!f->started)
+        panels_start(f);
     MPI_Testall(2, f->requests, &done, MPI_STATUSES_IGNORE);
+    return done;
 }
 
 static void panels_wait(panels_in_flight *f, round_stats *stats) {
+    if (!f->started)
+        panels_start(f);
     double t0 = seconds_now();
     MPI_Waitall(2, f->requests, MPI_STATUSES_IGNORE);
     stats->comm_seconds += seconds_now() - t0;
 }
 
-/* Steps 1-4 of round k into buffer set k % 2: the pivot, phase 2, and the start of the two
- * panel broadcasts (the row panel down the process column, the column panel along the process
- * row, both in flight at once). */
+/* Steps 1-3 of round k into buffer set k % 2: the pivot and phase 2; f is set up for step 4,
+ * which panels_progress or panels_wait starts. An output goes to the host only where another
+ * rank takes it: on a 1x1 grid, nothing does, and a device engine keeps everything on the
+ * device. */
 static void pivot_chain(const grid *g, const layout *l, const local_ops *ops, local_engine *e,
                         round_buffers *b, size_t k, panels_in_flight *f, round_stats *stats) {
     const round_place p = place_of(g, k);
-    int32_t *row_panel = b->row_panel[k % 2], *col_panel = b->col_panel[k % 2];
+    const int share_rows = g->rows > 1, share_cols = g->cols > 1; /* down, along */
+    *f = (panels_in_flight){g, l, ops, e, b, k, stats, 0, {MPI_REQUEST_NULL, MPI_REQUEST_NULL}};
     double t0 = seconds_now();
-    if (p.bi != NO_BLOCK && p.bj != NO_BLOCK)
-        ops->close_pivot(e, p.bi, p.bj, b->pivot);
+    if (p.bi != NO_BLOCK && p.bj != NO_BLOCK) {
+        ops->close_pivot(e, p.bi, p.bj, b->pivot, share_rows || share_cols);
+        ops->outputs_ready(e);
+    }
     stats->compute_seconds += seconds_now() - t0;
     if (p.bi != NO_BLOCK)
         broadcast(b->pivot, (size_t)B * B, p.kc, g->row, stats);
@@ -107,15 +135,10 @@ static void pivot_chain(const grid *g, const layout *l, const local_ops *ops, lo
         broadcast(b->pivot, (size_t)B * B, p.kr, g->col, stats);
     t0 = seconds_now();
     if (p.bi != NO_BLOCK)
-        ops->pivot_row(e, p.bi, p.bj, b->pivot, row_panel);
+        ops->pivot_row(e, p.bi, p.bj, b->pivot, b->row_panel[k % 2], share_rows);
     if (p.bj != NO_BLOCK)
-        ops->pivot_column(e, p.bj, p.bi, b->pivot, col_panel);
+        ops->pivot_column(e, p.bj, p.bi, b->pivot, b->col_panel[k % 2], share_cols);
     stats->compute_seconds += seconds_now() - t0;
-    const size_t row_ints = (size_t)B * l->local_cols, col_ints = l->local_rows * B;
-    MPI_Ibcast(row_panel, (int)row_ints, MPI_INT32_T, p.kr, g->col, &f->requests[0]);
-    MPI_Ibcast(col_panel, (int)col_ints, MPI_INT32_T, p.kc, g->row, &f->requests[1]);
-    count(row_ints, p.kr, g->col, stats);
-    count(col_ints, p.kc, g->row, stats);
 }
 
 static void relax(const local_ops *ops, local_engine *e, const round_buffers *b, size_t k,
@@ -134,7 +157,7 @@ void rounds_run(const grid *g, const layout *l, const local_ops *ops, local_engi
     }
     for (size_t k = 0; k < l->blocks; k++) {
         const round_place p = place_of(g, k);
-        relax_set set = {RELAX_ALL, p.bi, p.bj, NO_BLOCK, NO_BLOCK, NULL, NULL};
+        relax_set set = {RELAX_ALL, p.bi, p.bj, NO_BLOCK, NO_BLOCK, NULL, NULL, NULL, NULL};
         if (k + 1 == l->blocks || !look_ahead) {
             relax(ops, e, b, k, &set, stats);
             if (k + 1 < l->blocks) {
@@ -154,6 +177,8 @@ void rounds_run(const grid *g, const layout *l, const local_ops *ops, local_engi
         set.part = RELAX_REST;
         set.progress = panels_progress;
         set.progress_context = &f;
+        set.next_col_panel = b->col_panel[(k + 1) % 2];
+        set.next_row_panel = b->row_panel[(k + 1) % 2];
         relax(ops, e, b, k, &set, stats);
         panels_wait(&f, stats);
     }

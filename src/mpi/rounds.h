@@ -8,9 +8,11 @@
  *      rank its column panel along its process row;
  *   5. every rank relaxes its other blocks with the two panels (the min-plus product).
  * With look-ahead (the default), step 5 of round k first relaxes the blocks of round k + 1's
- * pivot row and column, then runs steps 1-3 of round k + 1 and starts its panel broadcasts
- * (MPI_Ibcast), and relaxes the rest of round k's blocks while they travel: the next round's
- * pivot chain and its communication hide under this round's phase 3. Each block still sees the
+ * pivot row and column, then runs steps 1-3 of round k + 1, and relaxes the rest of round k's
+ * blocks while its panel broadcasts (MPI_Ibcast, started at the first progress call of that
+ * relaxation, once the engine has the panels in host memory: a device engine has queued the
+ * relaxation by then) travel: the next round's pivot chain and its communication hide under this
+ * round's phase 3. Each block still sees the
  * rounds in order k = 0, 1, ..., so the output bytes are apsp's. */
 #ifndef APSP_MPI_ROUNDS_H
 #define APSP_MPI_ROUNDS_H
@@ -36,9 +38,10 @@ typedef struct round_stats {
     double comm_seconds;     /* in MPI_Bcast or waiting for an MPI_Ibcast */
 } round_stats;
 
-/* The buffers for layout l (layout_check passed). */
-apsp_status round_buffers_prepare(const layout *l, round_buffers *b, apsp_error *error);
-void round_buffers_release(round_buffers *b);
+/* The buffers for layout l (layout_check passed), in the engine's panel memory. */
+apsp_status round_buffers_prepare(const layout *l, const local_ops *ops, local_engine *e,
+                                  round_buffers *b, apsp_error *error);
+void round_buffers_release(const local_ops *ops, local_engine *e, round_buffers *b);
 
 /* Collective over the grid: all the rounds. Nothing in them can fail but MPI itself, whose
  * errors end the job (MPI_ERRORS_ARE_FATAL on the communicators). */

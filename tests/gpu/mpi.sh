@@ -10,7 +10,8 @@
 #   mpirun -np 2 apsp-mpi --backend=opencl -v --stats-json     (one H200 per rank)
 #   apsp -d gpus -v --stats-json                               (one process, both H200)
 # compares the outputs with cmp and prints the compute seconds of each and their ratio (the
-# issue's target: apsp-mpi's compute within 5 % of one process's). NP=1 runs one rank instead:
+# issue's target: apsp-mpi's compute within 5 % of one process's), then once more with
+# APSP_PROFILE=1 for each rank's time a round by phase, transfer and wait. NP=1 runs one rank instead:
 # on a one-GPU machine, the GPU engine's cost against apsp on the same GPU. Everything it runs is logged
 # (set -x) under $OUT (default /tmp/apsp-mpi-gpu); summary.txt has the results.
 set -uo pipefail
@@ -108,6 +109,11 @@ for V in $sizes; do
     note "$V | $a | $m | $ratio | $(same "$work/one.out" "$work/mpi.out")"
     grep -h '^apsp-mpi: \(rank\|read\|received\)\|^apsp: ' "$out/mpi-$V.log" "$out/apsp-$V.log" |
         tee -a "$summary"
+    rm -f "$work"/*.out
+    # Where each rank's round time goes (a run of its own: timing every command costs a little).
+    mpirun "${mpi_flags[@]}" -x APSP_PROFILE=1 "$apsp_mpi" --backend=opencl "$g" "$work/mpi.out" \
+        2>"$out/profile-$V.log" || note "apsp-mpi with APSP_PROFILE=1 failed at V=$V"
+    grep -h 'profile' "$out/profile-$V.log" | tee -a "$summary"
     rm -f "$work"/*.out
 done
 note "(ratio >= 0.95 meets issue 12's target: apsp-mpi's compute within 5 % of one process's)"

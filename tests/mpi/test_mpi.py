@@ -107,6 +107,26 @@ def check_grid(tool, spec, work):
     return failures
 
 
+def check_profile(tool, spec, work):
+    """APSP_PROFILE=1 on GPU ranks: each rank logs one profile line with the time its phase 3
+    took on the device, and the answer stays the same."""
+    np_text, grid, *flags = spec.split(":")
+    args = ([] if grid == "auto" else ["--grid=" + grid]) + ["--backend=opencl"]
+    graph = os.path.join(work, "profile.in")
+    expected = graph[:-3] + ".expected"
+    out = os.path.join(work, "profile.bin")
+    subprocess.run([tool.gen_graph, "random", "300", "1800", "7", graph], check=True)
+    subprocess.run([tool.apsp, "--backend=cpu", "-q", graph, expected], check=True)
+    r = mpirun(tool, int(np_text), args + [graph, out], {"APSP_PROFILE": "1"})
+    lines = re.findall(rb"apsp-mpi: rank \d+: profile, .*phase 3 ([0-9.]+)", r.stderr)
+    ok = (r.returncode == 0 and len(lines) == int(np_text) and all(float(x) > 0 for x in lines)
+          and same_bytes(out, expected))
+    print(("ok" if ok else "FAIL") + f" APSP_PROFILE=1 on {spec}: {len(lines)} profile line(s)")
+    if not ok:
+        print(r.stderr.decode(errors="replace"))
+    return 0 if ok else 1
+
+
 def leftovers(directory):
     return [n for n in os.listdir(directory) if ".apsp-mpi-" in n]
 
@@ -205,6 +225,8 @@ def main():
     with tempfile.TemporaryDirectory(prefix="apsp-mpi-test-") as work:
         if part.startswith("grid="):
             failures = check_grid(tool, part[len("grid="):], work)
+            if "opencl" in part:
+                failures += check_profile(tool, part[len("grid="):], work)
         elif part == "errors":
             failures = check_errors(tool, work)
         elif part == "faults":
