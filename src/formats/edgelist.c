@@ -61,8 +61,13 @@ static apsp_status weight(edgelist *l, text_weight *w, apsp_error *error) {
     *w = (text_weight){.value = 1};
     apsp_status status =
         has ? text_number(t, "the weight", &w->value, &w->real, &w->is_real, error) : APSP_OK;
-    if (status == APSP_OK && w->is_real)
-        return text_check_real(t, l->options, w->real, l->options->vertices, error);
+    if (status == APSP_OK && w->is_real) {
+        status = text_check_real(t, l->options, w->real, l->options->vertices, error);
+        if (status != APSP_OK || read_takes_fractions(l->options))
+            return status;
+        /* Integer distances: a whole number written as a real is that integer (read.c). */
+        *w = (text_weight){.value = (int64_t)w->real};
+    }
     if (status == APSP_OK)
         status = text_check_weight(t, l->options, w->value, l->options->vertices, error);
     if (status == APSP_OK && magnitude(w->value) > magnitude(l->largest_weight)) {

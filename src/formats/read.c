@@ -35,6 +35,14 @@ apsp_status text_push_weight(const text_input *t, const apsp_read_options *optio
                                     : text_check_weight(t, options, w->value, vertices, error);
     if (status != APSP_OK)
         return status;
+    if (w->is_real && !read_takes_fractions(options)) {
+        /* Integer distances: text_check_real let only a whole number within int64 through
+         * ("2.0", "3e2", "999999999999999999.99" once rounded), which is that integer, under the
+         * integers' rule (checked again once V is known). */
+        int64_t value = (int64_t)w->real;
+        status = text_check_weight(t, options, value, vertices, error);
+        return status == APSP_OK ? graph_push(g, source, target, value, error) : status;
+    }
     return w->is_real ? graph_push_real(g, source, target, w->real, error)
                       : graph_push(g, source, target, w->value, error);
 }

@@ -72,6 +72,9 @@ static text_outcome read_checked(apsp_format format, const char *path, apsp_grap
 static text_outcome check_graph(const apsp_graph *g, char *why, size_t why_size) {
     if (g->vertices < 1 || g->vertices > INT32_MAX)
         return failed(why, why_size, "accepted with V = %zu", g->vertices);
+    /* The default read options are int32's: a whole number written as a real is an integer. */
+    if (g->real_weight || (g->edges && !g->weight))
+        return failed(why, why_size, "int32's read options gave real weights");
     int64_t most = g->vertices > 1 ? (APSP_INF - 1) / (int64_t)(g->vertices - 1) : INT32_MAX;
     for (size_t e = 0; e < g->edges; e++)
         if (g->source[e] < 0 || (size_t)g->source[e] >= g->vertices || g->target[e] < 0 ||
@@ -102,13 +105,31 @@ static text_outcome solve(const apsp_graph *g, char *why, size_t why_size) {
         oracle_add_edge(d, v, g->source[e], g->target[e], (int32_t)g->weight[e]);
     oracle_floyd_warshall(d, v);
     apsp_matrix *m = NULL;
-    apsp_error err;
+    apsp_error err = {0};
     text_outcome result = TEXT_SOLVED;
     apsp_options opts;
     apsp_options_init(&opts);
     opts.backend = APSP_BACKEND_CPU;
     opts.threads = 1;
-    if (apsp_graph_to_matrix(g, &m, &err) != APSP_OK || apsp_solve(m, &opts, NULL, &err))
+    apsp_status status = apsp_graph_to_matrix(g, &m, &err);
+    if (status == APSP_OK)
+        status = apsp_solve(m, &opts, NULL, &err);
+    /* A negative cycle: apsp must say so exactly when the oracle finds one, naming a vertex on
+     * it; no distances to compare then. */
+    int cycle = oracle_negative_cycle(d, v);
+    if (status == APSP_ERR_NEGATIVE_CYCLE || cycle) {
+        int named = oracle_named_vertex(err.message);
+        if (status != APSP_ERR_NEGATIVE_CYCLE || !cycle)
+            result = failed(why, why_size, "apsp: %s, the oracle %s a negative cycle",
+                            apsp_status_name(status), cycle ? "finds" : "finds no");
+        else if (named < 0 || named >= v || !oracle_on_negative_cycle(d, v, named))
+            result =
+                failed(why, why_size, "the negative cycle's vertex is not on one: %s", err.message);
+        apsp_matrix_destroy(m);
+        free(d);
+        return result;
+    }
+    if (status != APSP_OK)
         result = failed(why, why_size, "to_matrix or solve: %s", err.message);
     for (int32_t i = 0; result == TEXT_SOLVED && i < v; i++)
         for (int32_t j = 0; j < v && result == TEXT_SOLVED; j++) {
