@@ -167,12 +167,15 @@ apsp_status commit_rows(apsp_output *output, const apsp_matrix *matrix, apsp_dty
 
 /* A solve's rows written as they come (apsp_row_writer_*): the header first, then each batch of
  * rows at its offset (a regular file, on several threads for a large batch) or in order (a
- * stream). */
+ * stream). A stream gets its header with the first rows, so that a solve that fails before any
+ * row (a negative cycle) writes nothing there: a file's temporary copy is simply removed. */
 struct apsp_row_writer {
     apsp_output *output;
     size_t vertices;
     size_t next_row; /* rows come in order, each once */
     uint64_t base;   /* the header's bytes */
+    char header[256];
+    size_t header_pending; /* a stream's header bytes not written yet */
 };
 
 apsp_status apsp_row_writer_begin(apsp_output *output, apsp_format format, size_t vertices,
@@ -195,7 +198,7 @@ apsp_status apsp_row_writer_begin(apsp_output *output, apsp_format format, size_
     if (status == APSP_OK)
         status = output_begin(output, bytes, error);
     row_writer rw = {.fd = output_file_fd(output), .stream = output_stream(output)};
-    int err = status == APSP_OK ? write_header(&rw, header, header_bytes) : 0;
+    int err = status == APSP_OK && !rw.stream ? write_header(&rw, header, header_bytes) : 0;
     if (err)
         status = fail(error, APSP_ERR_OUTPUT, "%s: writing the output failed: %s",
                       output_target_path(output), strerror(err));
@@ -205,6 +208,10 @@ apsp_status apsp_row_writer_begin(apsp_output *output, apsp_format format, size_
         return status;
     }
     *w = (apsp_row_writer){.output = output, .vertices = vertices, .base = header_bytes};
+    if (rw.stream) {
+        memcpy(w->header, header, header_bytes);
+        w->header_pending = header_bytes;
+    }
     *out = w;
     return APSP_OK;
 }
@@ -224,7 +231,10 @@ apsp_status apsp_row_writer_put(void *writer, size_t first_row, size_t count, co
                      .stream = output_stream(w->output)};
     uint64_t bytes = (uint64_t)count * w->vertices * sizeof(int32_t);
     unsigned threads = rw.fd >= 0 && bytes >= PARALLEL_WRITE_BYTES ? WRITE_THREADS : 1;
-    int err = parallel_slices(count, threads, write_rows, &rw);
+    int err = w->header_pending ? write_header(&rw, w->header, w->header_pending) : 0;
+    w->header_pending = 0;
+    if (!err)
+        err = parallel_slices(count, threads, write_rows, &rw);
     if (err)
         return fail(error, APSP_ERR_OUTPUT, "%s: writing the output failed: %s",
                     output_target_path(w->output), strerror(err));
