@@ -346,6 +346,9 @@ typedef struct apsp_report {
      * host threads). */
     double paths_seconds;
     int paths_on_device;
+    /* After the download: the devices' queues drained and what the solve made for itself let
+     * go (events, pinned staging; the bands stay for the next solve of the geometry). */
+    double release_seconds;
 } apsp_report;
 
 /* Replaces every distance by the shortest-path distance, in place. The matrix is checked before

@@ -378,11 +378,13 @@ static apsp_status drive(team *t, const solve_io *io, apsp_report *report, apsp_
         status = derive_team(t, io->paths, error);
     if (io->paths)
         io->paths->seconds = seconds_now() - t4;
+    double t5 = seconds_now();
     for (size_t i = 0; i < count; i++)
         impl->drain(devices[i]);
     unload_team(t, status);
     if (status != APSP_OK || !report)
         return status;
+    report->release_seconds = seconds_now() - t5;
     snprintf(report->backend, sizeof report->backend, "%s", apsp_backend_name(impl->kind));
     describe_team(t, report);
     report->setup_seconds = t1 - t0;

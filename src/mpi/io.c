@@ -3,6 +3,8 @@
 #include "mpi/agree.h"
 #include "base/error.h"
 #include "base/fault.h"
+#include "base/graph.h"
+#include "base/parallel.h"
 #include "base/util.h"
 #include "cpu/kernels.h"
 #include "formats/output_path.h"
@@ -77,50 +79,140 @@ static apsp_status mpi_failed(apsp_error *error, int code, const char *what, con
     return fail(error, APSP_ERR_OUTPUT, "%s: %s failed: %.*s", path, what, len, text);
 }
 
-/* The rank's share of the file (every rank's block-cyclic cells of the V x V result) and of its
- * local matrix (the valid prefix of its whole blocks). */
-static void make_types(const grid *g, const layout *l, MPI_Datatype *file_type,
-                       MPI_Datatype *memory_type, int *count) {
-    int gsizes[2] = {(int)l->vertices, (int)l->vertices};
-    int distribs[2] = {MPI_DISTRIBUTE_CYCLIC, MPI_DISTRIBUTE_CYCLIC};
-    int dargs[2] = {B, B}, psizes[2] = {g->rows, g->cols};
-    MPI_Type_create_darray(g->size, g->rank, 2, gsizes, distribs, dargs, psizes, MPI_ORDER_C,
-                           MPI_INT32_T, file_type);
-    MPI_Type_commit(file_type);
-    *count = l->valid_rows > 0 && l->valid_cols > 0;
-    int sizes[2] = {(int)l->local_rows, (int)l->local_cols};
-    int subsizes[2] = {(int)l->valid_rows, (int)l->valid_cols}, starts[2] = {0, 0};
-    if (*count)
-        MPI_Type_create_subarray(2, sizes, subsizes, starts, MPI_ORDER_C, MPI_INT32_T, memory_type);
-    else
-        MPI_Type_contiguous(0, MPI_INT32_T, memory_type);
-    MPI_Type_commit(memory_type);
+/* ---- the write: block rows exchanged along the process row, then written whole ----------------
+ *
+ * A file row of B x V cells is spread over the Pc ranks of one process row in B-wide pieces;
+ * written in place (a darray view with MPI_File_write_all) that is thousands of 512-byte pieces
+ * per row, which Open MPI's collective I/O moved at 0.4 GB/s on one host. Instead the ranks of a
+ * process row take their block rows in batches of Pc: in batch k, rank q receives everybody's
+ * piece of block row k Pc + q (point to point along the row), assembles the whole B x V band and
+ * writes it with one contiguous MPI_File_write_at, while the next batch's pieces travel. */
+
+typedef struct band_writer {
+    const grid *g;
+    const layout *l;
+    const int32_t *local;
+    size_t piece[2]; /* cells in flight per buffer: the sum of the row's B x local_cols */
+    int32_t *incoming[2];
+    int32_t *band; /* B x V, the assembled file rows */
+    MPI_Request *requests[2];
+    int request_count[2];
+} band_writer;
+
+static size_t row_local_cols(const band_writer *w, int q) {
+    return owned_blocks(w->l->blocks, w->g->cols, q) * B;
 }
 
-/* Collective: every rank writes its cells through the darray view. */
+/* Posts batch k's exchange into buffer `slot`: my piece of block row k Pc + q to each q of my
+ * process row, and every q's piece of block row k Pc + pc to me. */
+static void exchange_start(band_writer *w, size_t k, int slot) {
+    const grid *g = w->g;
+    const size_t strip = (size_t)B * w->l->local_cols;
+    int count = 0;
+    size_t at = 0;
+    for (int q = 0; q < g->cols; q++) {
+        size_t row = k * (size_t)g->cols + (size_t)q, cells = (size_t)B * row_local_cols(w, q);
+        if (row < w->l->block_rows)
+            MPI_Isend(w->local + row * strip, (int)strip, MPI_INT32_T, q, 1, g->row,
+                      &w->requests[slot][count++]);
+        if (k * (size_t)g->cols + (size_t)g->pc < w->l->block_rows)
+            MPI_Irecv(w->incoming[slot] + at, (int)cells, MPI_INT32_T, q, 1, g->row,
+                      &w->requests[slot][count++]);
+        at += cells;
+    }
+    w->request_count[slot] = count;
+}
+
+/* The pieces in buffer `slot` (one per rank of the row) as file rows of global block row gb;
+ * returns the rows below V. */
+static size_t assemble(band_writer *w, int slot, size_t gb) {
+    const size_t v = w->l->vertices, first = gb * B;
+    const size_t rows = v - first < (size_t)B ? v - first : (size_t)B;
+    const int32_t *piece = w->incoming[slot];
+    for (int q = 0; q < w->g->cols; q++) {
+        const size_t cols = row_local_cols(w, q);
+        for (size_t bj = 0; bj * B < cols; bj++) {
+            const size_t j0 = (bj * (size_t)w->g->cols + (size_t)q) * B;
+            const size_t width = j0 >= v ? 0 : v - j0 < (size_t)B ? v - j0 : (size_t)B;
+            for (size_t i = 0; i < rows && width; i++)
+                memcpy(w->band + i * v + j0, piece + i * cols + bj * B, width * sizeof *piece);
+        }
+        piece += (size_t)B * cols;
+    }
+    return rows;
+}
+
+static apsp_status write_band(band_writer *w, MPI_File file, size_t gb, size_t rows,
+                              const char *path, apsp_error *error) {
+    const size_t v = w->l->vertices;
+    MPI_Offset offset = (MPI_Offset)(gb * B * v * sizeof(int32_t));
+    int code =
+        MPI_File_write_at(file, offset, w->band, (int)(rows * v), MPI_INT32_T, MPI_STATUS_IGNORE);
+    return code == MPI_SUCCESS ? APSP_OK : mpi_failed(error, code, "MPI_File_write_at", path);
+}
+
+static apsp_status writer_init(band_writer *w, const grid *g, const layout *l, const int32_t *local,
+                               apsp_error *error) {
+    *w = (band_writer){.g = g, .l = l, .local = local};
+    size_t cells = (size_t)B * l->n, requests = 2 * (size_t)g->cols;
+    for (int s = 0; s < 2; s++) {
+        w->incoming[s] = apsp_malloc(cells * sizeof(int32_t));
+        w->requests[s] = apsp_malloc(requests * sizeof(MPI_Request));
+    }
+    w->band = apsp_malloc((size_t)B * l->vertices * sizeof(int32_t));
+    if (w->incoming[0] && w->incoming[1] && w->requests[0] && w->requests[1] && w->band)
+        return APSP_OK;
+    return fail(error, APSP_ERR_NO_MEMORY, "out of memory for rank %d's output rows", g->rank);
+}
+
+static void writer_free(band_writer *w) {
+    for (int s = 0; s < 2; s++) {
+        free(w->incoming[s]);
+        free(w->requests[s]);
+    }
+    free(w->band);
+}
+
+/* Collective over the process row: every batch's exchange runs on every rank even after a
+ * failed write, so that nobody waits for a rank that stopped. */
+static apsp_status write_bands(band_writer *w, MPI_File file, const char *path, apsp_error *error) {
+    const grid *g = w->g;
+    const size_t batches = (w->l->block_rows + (size_t)g->cols - 1) / (size_t)g->cols;
+    apsp_status status = APSP_OK;
+    if (batches > 0)
+        exchange_start(w, 0, 0);
+    for (size_t k = 0; k < batches; k++) {
+        int slot = (int)(k % 2);
+        MPI_Waitall(w->request_count[slot], w->requests[slot], MPI_STATUSES_IGNORE);
+        if (k + 1 < batches)
+            exchange_start(w, k + 1, 1 - slot);
+        size_t mine = k * (size_t)g->cols + (size_t)g->pc; /* my local block row this batch */
+        if (mine >= w->l->block_rows || status != APSP_OK)
+            continue;
+        size_t gb = mine * (size_t)g->rows + (size_t)g->pr;
+        if (gb * B < w->l->vertices)
+            status = write_band(w, file, gb, assemble(w, slot, gb), path, error);
+    }
+    return status;
+}
+
+/* Collective: the file opened on every rank, each rank's bands written, synced and closed. */
 static apsp_status write_all(const grid *g, const mpi_output *out, const layout *l,
                              const int32_t *local, apsp_error *error) {
-    MPI_File file;
+    band_writer w;
+    apsp_status status = writer_init(&w, g, l, local, error);
+    MPI_File file = MPI_FILE_NULL;
     int code = MPI_File_open(g->world, out->temp, MPI_MODE_WRONLY, MPI_INFO_NULL, &file);
-    apsp_status status =
-        code == MPI_SUCCESS ? APSP_OK : mpi_failed(error, code, "MPI_File_open", out->path);
-    if ((status = agree(g->world, status, error)) != APSP_OK)
-        return status;
-    MPI_Datatype file_type, memory_type;
-    int count;
-    make_types(g, l, &file_type, &memory_type, &count);
-    code = MPI_File_set_view(file, 0, MPI_INT32_T, file_type, "native", MPI_INFO_NULL);
-    if (code != MPI_SUCCESS)
-        status = mpi_failed(error, code, "MPI_File_set_view", out->path);
-    if (status == APSP_OK && (code = MPI_File_write_all(file, local, count, memory_type,
-                                                        MPI_STATUS_IGNORE)) != MPI_SUCCESS)
-        status = mpi_failed(error, code, "writing (MPI_File_write_all)", out->path);
+    if (code != MPI_SUCCESS && status == APSP_OK)
+        status = mpi_failed(error, code, "MPI_File_open", out->path);
+    if ((status = agree(g->world, status, error)) == APSP_OK)
+        status = agree(g->world, write_bands(&w, file, out->path, error), error);
+    /* MPI_File_sync is collective: every rank calls it, or none. */
     if (status == APSP_OK && (code = MPI_File_sync(file)) != MPI_SUCCESS)
         status = mpi_failed(error, code, "MPI_File_sync", out->path);
-    if ((code = MPI_File_close(&file)) != MPI_SUCCESS && status == APSP_OK)
+    if (file != MPI_FILE_NULL && (code = MPI_File_close(&file)) != MPI_SUCCESS && status == APSP_OK)
         status = mpi_failed(error, code, "MPI_File_close", out->path);
-    MPI_Type_free(&file_type);
-    MPI_Type_free(&memory_type);
+    writer_free(&w);
     return agree(g->world, status, error);
 }
 
@@ -155,90 +247,152 @@ static int32_t *alloc_local(const layout *l) {
     return apsp_aligned_alloc(64, bytes ? bytes : 64);
 }
 
-/* Rank 0: copies block row `row` of rank q's local matrix (layout lq) out of the whole matrix. */
-static void pack_strip(const apsp_matrix *m, const grid *g, int q, const layout *lq, size_t row,
-                       int32_t *strip) {
-    size_t gi = row * (size_t)g->rows + (size_t)(q / g->cols);
-    for (size_t bj = 0; bj < lq->block_cols; bj++) {
-        size_t gj = bj * (size_t)g->cols + (size_t)(q % g->cols);
-        for (size_t i = 0; i < B; i++)
-            memcpy(strip + i * lq->local_cols + bj * B, apsp_matrix_row(m, gi * B + i) + gj * B,
-                   sizeof(int32_t) * B);
+/* Rank 0: the hw3 file as an edge list, refused as apsp_read_hw3 refuses it (the same checks
+ * and words), and refused with a negative weight: the ranks' kernels are the add-min ones only
+ * (cpu/kernels.h has no negative form here yet). */
+static apsp_status read_edges(const char *path, apsp_graph **graph, apsp_error *error) {
+    apsp_read_options options;
+    apsp_read_options_init(&options);
+    options.format = APSP_FORMAT_HW3;
+    apsp_status status = apsp_read_graph(path, &options, graph, error);
+    if (status == APSP_OK && (status = graph_check(*graph, error)) != APSP_OK && error) {
+        char detail[sizeof error->message];
+        memcpy(detail, error->message, sizeof detail);
+        fail(error, status, "%s: %s", strcmp(path, "-") == 0 ? "stdin" : path, detail);
     }
-}
-
-/* Collective: each rank's blocks, one block row (B x local_cols) per message. */
-static void scatter(const grid *g, const apsp_matrix *m, const layout *l, int32_t *local,
-                    int32_t *strip) {
-    const size_t strip_count = (size_t)B * l->local_cols;
-    if (g->rank != 0) {
-        for (size_t row = 0; row < l->block_rows; row++)
-            MPI_Recv(local + row * strip_count, (int)strip_count, MPI_INT32_T, 0, 0, g->world,
-                     MPI_STATUS_IGNORE);
-        return;
-    }
-    for (int q = 0; q < g->size; q++) {
-        grid other = *g;
-        other.pr = q / g->cols;
-        other.pc = q % g->cols;
-        layout lq;
-        layout_init(&lq, &other, l->vertices);
-        for (size_t row = 0; row < lq.block_rows; row++) {
-            pack_strip(m, g, q, &lq, row, q == 0 ? local + row * strip_count : strip);
-            if (q != 0)
-                MPI_Send(strip, (int)((size_t)B * lq.local_cols), MPI_INT32_T, q, 0, g->world);
-        }
-    }
-}
-
-/* The ranks' kernels are the add-min ones only (cpu/kernels.h: no negative form here yet). */
-static int has_negative(const apsp_matrix *m) {
-    for (size_t i = 0; i < m->n; i++)
-        for (size_t j = 0; j < m->n; j++)
-            if (apsp_matrix_row(m, i)[j] < 0)
-                return 1;
-    return 0;
-}
-
-apsp_status io_read_scatter(const grid *g, const char *path, layout *l, int32_t **local,
-                            input_times *times, apsp_error *error) {
-    double t0 = seconds_now();
-    apsp_matrix *m = NULL;
-    apsp_status status = g->rank == 0 ? apsp_read_hw3(path, &m, error) : APSP_OK;
-    if (status == APSP_OK && m && has_negative(m)) {
+    if (status == APSP_OK && graph_has_negative(*graph))
         status =
             fail(error, APSP_ERR_USAGE,
                  "%s: negative weights: apsp-mpi runs only the add-min kernels (use apsp)", path);
-        apsp_matrix_destroy(m);
-        m = NULL;
+    return status;
+}
+
+/* The edges every rank receives: three int32 arrays of `count` (the weights obey the int32 rule:
+ * graph_check). On rank 0 source and target are the graph's own. */
+typedef struct edge_arrays {
+    size_t count;
+    int32_t *source, *target, *weight;
+    int owned; /* source and target were allocated here (not rank 0) */
+} edge_arrays;
+
+static void edges_free(edge_arrays *e) {
+    if (e->owned) {
+        free(e->source);
+        free(e->target);
     }
-    if ((status = agree(g->world, status, error)) != APSP_OK)
-        return status;
-    uint64_t vertices = m ? m->n : 0;
-    MPI_Bcast(&vertices, 1, MPI_UINT64_T, 0, g->world);
-    layout_init(l, g, (size_t)vertices);
-    times->read = seconds_now() - t0;
-    /* Rank 0 packs the other ranks' block rows in a strip of at most n columns. */
-    if ((status = layout_check(l, error)) != APSP_OK) {
-        apsp_matrix_destroy(m); /* the same answer on every rank: no agreement needed */
-        return status;
+    free(e->weight);
+    *e = (edge_arrays){0};
+}
+
+static apsp_status edges_alloc(const grid *g, const apsp_graph *graph, size_t count, edge_arrays *e,
+                               apsp_error *error) {
+    size_t bytes = (count ? count : 1) * sizeof(int32_t);
+    *e = (edge_arrays){.count = count, .owned = g->rank != 0};
+    e->source = graph ? graph->source : apsp_malloc(bytes);
+    e->target = graph ? graph->target : apsp_malloc(bytes);
+    e->weight = apsp_malloc(bytes);
+    if ((count == 0 || (e->source && e->target)) && e->weight) { /* a graph's may be NULL */
+        for (size_t i = 0; graph && i < count; i++)
+            e->weight[i] = (int32_t)graph->weight[i];
+        return APSP_OK;
     }
-    int32_t *strip = g->rank == 0 ? apsp_malloc((size_t)B * l->n * sizeof *strip) : NULL;
+    return fail(error, APSP_ERR_NO_MEMORY, "out of memory for rank %d's copy of the %zu edges",
+                g->rank, count);
+}
+
+/* MPI_Bcast of any number of int32 values (MPI counts are ints). */
+static void broadcast_ints(int32_t *data, size_t count, MPI_Comm comm) {
+    const size_t most = (size_t)1 << 28;
+    for (size_t at = 0; at < count; at += most)
+        MPI_Bcast(data + at, (int)(count - at < most ? count - at : most), MPI_INT32_T, 0, comm);
+}
+
+/* Filling the local matrix as an edgeless graph's: APSP_INF, 0 on the global diagonal. */
+typedef struct local_fill {
+    const grid *g;
+    const layout *l;
+    int32_t *local;
+} local_fill;
+
+static int fill_block_rows(void *context, size_t begin, size_t end) {
+    const local_fill *f = context;
+    const size_t cols = f->l->local_cols;
+    for (size_t lb = begin; lb < end; lb++) {
+        int32_t *rows = f->local + lb * B * cols;
+        for (size_t k = 0; k < (size_t)B * cols; k++)
+            rows[k] = APSP_INF;
+        size_t gb = lb * (size_t)f->g->rows + (size_t)f->g->pr; /* the global block row */
+        if (gb % (size_t)f->g->cols != (size_t)f->g->pc)
+            continue; /* its diagonal block is on another process column */
+        size_t lc = gb / (size_t)f->g->cols;
+        for (size_t i = 0; i < B; i++)
+            rows[i * cols + lc * B + i] = 0;
+    }
+    return 0;
+}
+
+/* The rank's edges into its local matrix, the least weight of repeated ones; self-loops are
+ * ignored (the diagonal stays 0), as apsp_graph_to_matrix does. */
+static void place_edges(const grid *g, const layout *l, const edge_arrays *e, int32_t *local) {
+    const size_t pr = (size_t)g->rows, pc = (size_t)g->cols;
+    for (size_t k = 0; k < e->count; k++) {
+        size_t u = (size_t)e->source[k], v = (size_t)e->target[k];
+        if (u == v || (u / B) % pr != (size_t)g->pr || (v / B) % pc != (size_t)g->pc)
+            continue;
+        int32_t *cell =
+            local + ((u / B) / pr * B + u % B) * l->local_cols + (v / B) / pc * B + v % B;
+        if (e->weight[k] < *cell)
+            *cell = e->weight[k];
+    }
+}
+
+/* Collective after rank 0 has read the graph (NULL elsewhere): the edges to every rank, and
+ * every rank's local matrix made from them. */
+static apsp_status distribute(const grid *g, const apsp_graph *graph, const layout *l,
+                              unsigned threads, int32_t **local, apsp_error *error) {
+    uint64_t count = graph ? graph->edges : 0;
+    MPI_Bcast(&count, 1, MPI_UINT64_T, 0, g->world);
+    edge_arrays e;
+    apsp_status status = edges_alloc(g, graph, (size_t)count, &e, error);
     *local = alloc_local(l);
-    if (!*local || (g->rank == 0 && !strip))
+    if (status == APSP_OK && !*local)
         status = fail(error, APSP_ERR_NO_MEMORY,
                       "out of memory for rank %d's %zu x %zu share of the matrix", g->rank,
                       l->local_rows, l->local_cols);
     if ((status = agree(g->world, status, error)) == APSP_OK) {
-        double t1 = seconds_now();
-        scatter(g, m, l, *local, strip);
-        times->scatter = seconds_now() - t1;
+        broadcast_ints(e.source, e.count, g->world);
+        broadcast_ints(e.target, e.count, g->world);
+        broadcast_ints(e.weight, e.count, g->world);
+        parallel_slices(l->block_rows, threads, fill_block_rows, &(local_fill){g, l, *local});
+        place_edges(g, l, &e, *local);
     }
-    free(strip);
-    apsp_matrix_destroy(m);
+    edges_free(&e);
     if (status != APSP_OK) {
         free(*local);
         *local = NULL;
     }
+    return status;
+}
+
+apsp_status io_read_distribute(const grid *g, const char *path, unsigned threads, layout *l,
+                               int32_t **local, input_times *times, apsp_error *error) {
+    double t0 = seconds_now();
+    apsp_graph *graph = NULL;
+    apsp_status status = g->rank == 0 ? read_edges(path, &graph, error) : APSP_OK;
+    if ((status = agree(g->world, status, error)) != APSP_OK) {
+        apsp_graph_destroy(graph);
+        return status;
+    }
+    uint64_t vertices = graph ? graph->vertices : 0;
+    MPI_Bcast(&vertices, 1, MPI_UINT64_T, 0, g->world);
+    layout_init(l, g, (size_t)vertices);
+    times->read = seconds_now() - t0;
+    status = layout_check(l, error); /* the same answer on every rank: no agreement needed */
+    if (status == APSP_OK) {
+        double t1 = seconds_now();
+        status = distribute(g, graph, l, threads, local, error);
+        times->distribute = seconds_now() - t1;
+    }
+    apsp_graph_destroy(graph);
     return status;
 }

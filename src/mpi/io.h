@@ -1,5 +1,7 @@
-/* apsp-mpi's files. Input: rank 0 reads the hw3 file with the library's reader (the same checks
- * and messages as apsp) and sends each rank its blocks. Output: a temporary file beside OUTPUT,
+/* apsp-mpi's files. Input: rank 0 reads the hw3 file as an edge list with the library's reader
+ * (the same checks and messages as apsp) and broadcasts the edges (12 bytes each, against 4 V^2
+ * bytes of matrix); every rank makes its own blocks from them on `threads` threads, so no rank
+ * ever holds the whole matrix. Output: a temporary file beside OUTPUT,
  * made by rank 0 before any work, written by every rank at once with MPI-IO (a darray file view:
  * each rank's block-cyclic share of the V x V result), renamed over OUTPUT by rank 0 only after
  * every rank has written. Every function here is collective over the grid and returns the
@@ -29,9 +31,9 @@ void io_output_abort(const grid *g, mpi_output *out);
 
 /* Reads INPUT on rank 0, fills *l and the rank's local matrix *local (free() it). */
 typedef struct input_times {
-    double read, scatter;
+    double read, distribute;
 } input_times;
-apsp_status io_read_scatter(const grid *g, const char *path, layout *l, int32_t **local,
-                            input_times *times, apsp_error *error);
+apsp_status io_read_distribute(const grid *g, const char *path, unsigned threads, layout *l,
+                               int32_t **local, input_times *times, apsp_error *error);
 
 #endif

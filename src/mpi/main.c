@@ -263,7 +263,7 @@ static apsp_status solve(const cli *c, const grid *g, mpi_output *out, run_repor
     apsp_options options = c->options;
     options.log = log_to_stderr;
     options.log_context = (void *)g;
-    apsp_status status = io_read_scatter(g, c->input, l, &local, &r->input, error);
+    apsp_status status = io_read_distribute(g, c->input, threads, l, &local, &r->input, error);
     if (status == APSP_OK) {
         status = ops->open(&options, threads, node_rank, &engine, error);
         if (status == APSP_OK)

@@ -43,10 +43,10 @@ static void print_lines(const grid *g, const layout *l, const run_report *r, con
     fprintf(stderr, "apsp-mpi: V = %zu, padded to %zu (%zu rounds)\n", l->vertices, l->n,
             l->blocks);
     fprintf(stderr,
-            "apsp-mpi: read %.3f s (rank 0), scatter %.3f s, rounds %.3f s (%.2f G relax/s; "
+            "apsp-mpi: read %.3f s (rank 0), distribute %.3f s, rounds %.3f s (%.2f G relax/s; "
             "most compute %.3f s, most broadcast %.3f s), store %.3f s, write %.3f s, total "
             "%.3f s\n",
-            r->input.read, r->input.scatter, r->rounds_seconds,
+            r->input.read, r->input.distribute, r->rounds_seconds,
             r->rounds_seconds > 0 ? n * n * n / r->rounds_seconds / 1e9 : 0.0, most->compute,
             most->comm, r->store_seconds, r->write_seconds, r->total_seconds);
     fprintf(stderr,
@@ -69,11 +69,11 @@ static void print_json(const grid *g, const layout *l, const run_report *r, cons
     }
     fprintf(stderr,
             "],\"vertices\":%zu,\"padded\":%zu,\"round_depth\":%d,\"read_s\":%.6f,"
-            "\"scatter_s\":%.6f,\"compute_s\":%.6f,\"download_s\":%.6f,\"write_s\":%.6f,"
+            "\"distribute_s\":%.6f,\"compute_s\":%.6f,\"download_s\":%.6f,\"write_s\":%.6f,"
             "\"total_s\":%.6f,\"relax_per_s\":%.6g,\"most_compute_s\":%.6f,"
             "\"most_broadcast_s\":%.6f,\"received_mean_bytes\":%.0f,\"received_most_bytes\":%.0f,"
             "\"model_received_bytes\":%.0f}\n",
-            l->vertices, l->n, ROUND_DEPTH, r->input.read, r->input.scatter, r->rounds_seconds,
+            l->vertices, l->n, ROUND_DEPTH, r->input.read, r->input.distribute, r->rounds_seconds,
             r->store_seconds, r->write_seconds, r->total_seconds,
             r->rounds_seconds > 0 ? n * n * n / r->rounds_seconds : 0.0, most->compute, most->comm,
             sum->received / g->size, most->received, model_received_bytes(l, g));
