@@ -14,6 +14,13 @@ apsp_status fail(apsp_error *error, apsp_status status, const char *format, ...)
     return status;
 }
 
+apsp_status fail_negative_cycle(apsp_error *error, size_t vertex) {
+    return fail(error, APSP_ERR_NEGATIVE_CYCLE,
+                "the graph has a negative cycle: vertex %zu reaches itself by a path of negative "
+                "total weight, so shortest distances do not exist",
+                vertex);
+}
+
 const char *format_bytes(uint64_t bytes, char *buf, size_t size) {
     /* Powers of 1024, as --max-buffer-bytes and --list-devices count. */
     static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};

@@ -14,6 +14,10 @@
  * `return fail(error, APSP_ERR_INPUT, "...", ...);`. */
 apsp_status fail(apsp_error *error, apsp_status status, const char *format, ...) APSP_PRINTF(3, 4);
 
+/* The one message of a negative cycle, naming a vertex i with d(i,i) < 0 (tests match its
+ * words): records it as APSP_ERR_NEGATIVE_CYCLE and returns that status. */
+apsp_status fail_negative_cycle(apsp_error *error, size_t vertex);
+
 /* Formats a byte count for people in powers of 1024: "5.96 GiB". Returns buf. */
 const char *format_bytes(uint64_t bytes, char *buf, size_t size);
 

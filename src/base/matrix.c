@@ -316,9 +316,6 @@ static int diagonal_negative(const apsp_matrix *m, size_t i) {
 apsp_status matrix_check_cycles(const apsp_matrix *m, apsp_error *error) {
     for (size_t i = 0; i < m->n; i++)
         if (diagonal_negative(m, i))
-            return fail(error, APSP_ERR_NEGATIVE_CYCLE,
-                        "the graph has a negative cycle: vertex %zu reaches itself by a path of "
-                        "negative total weight, so shortest distances do not exist",
-                        i);
+            return fail_negative_cycle(error, i);
     return APSP_OK;
 }

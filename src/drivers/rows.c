@@ -269,10 +269,7 @@ static apsp_status watch_rows(void *context, size_t first_row, size_t count, con
     const cycle_watch *w = context;
     for (size_t r = 0; r < count; r++)
         if (rows[r * pitch + first_row + r] < 0)
-            return fail(error, APSP_ERR_NEGATIVE_CYCLE,
-                        "the graph has a negative cycle: vertex %zu reaches itself by a path of "
-                        "negative total weight, so shortest distances do not exist",
-                        first_row + r);
+            return fail_negative_cycle(error, first_row + r);
     return w->rows(w->context, first_row, count, rows, pitch, error);
 }
 

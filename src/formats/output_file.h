@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* apsp_output (declared in apsp.h) is this module's handle. */
+/* apsp_output (declared in apsp_io.h) is this module's handle. */
 FILE *output_stream(apsp_output *output);
 const char *output_target_path(const apsp_output *output);
 /* The descriptor of a regular output file, for positioned writes (pwrite) in place of the

@@ -30,39 +30,36 @@ apsp_status negative_begin(backend_device *d, apsp_error *error) {
         return APSP_OK;
     cl_int err = FAULT_CL_STATUS(clEnqueueWriteBuffer(d->queue, d->cycle, CL_TRUE, 0,
                                                       sizeof NO_CYCLE, &NO_CYCLE, 0, NULL, NULL));
-    return err == CL_SUCCESS ? APSP_OK
-                             : cl_fail(error, APSP_ERR_DEVICE, err,
-                                       "clEnqueueWriteBuffer(negative cycle cell)");
+    return err == CL_SUCCESS
+               ? APSP_OK
+               : cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueWriteBuffer(negative cycle cell)");
 }
 
 static apsp_status clear_above_bound(backend_device *d, const cl_band *band, apsp_error *error) {
     const size_t cell = layout_cell_bytes(d);
-    cl_int err = FAULT_CL_STATUS(clSetKernelArg(d->kernels.unreachable, 0, sizeof band->buffer,
-                                                &band->buffer));
+    cl_int err = FAULT_CL_STATUS(
+        clSetKernelArg(d->kernels.unreachable, 0, sizeof band->buffer, &band->buffer));
     if (err == CL_SUCCESS) /* DIST: the low bytes of the int64 bound on a little-endian host */
         err = FAULT_CL_STATUS(clSetKernelArg(d->kernels.unreachable, 1, cell, &d->bound));
     size_t cells = band->rows * d->layout.geometry.n;
     if (err == CL_SUCCESS)
         err = FAULT_CL_STATUS(clEnqueueNDRangeKernel(d->queue, d->kernels.unreachable, 1, NULL,
                                                      &cells, NULL, 0, NULL, NULL));
-    return err == CL_SUCCESS ? APSP_OK
-                             : cl_fail(error, APSP_ERR_DEVICE, err,
-                                       "fw_unreachable(rows from %zu)", band->row0);
+    return err == CL_SUCCESS
+               ? APSP_OK
+               : cl_fail(error, APSP_ERR_DEVICE, err, "fw_unreachable(rows from %zu)", band->row0);
 }
 
 apsp_status negative_finish(backend_device *d, apsp_error *error) {
     if (d->negative != NEGATIVE_BOUNDED)
         return APSP_OK;
     cl_int cycle = NO_CYCLE;
-    cl_int err = FAULT_CL_STATUS(clEnqueueReadBuffer(d->queue, d->cycle, CL_TRUE, 0, sizeof cycle,
-                                                     &cycle, 0, NULL, NULL));
+    cl_int err = FAULT_CL_STATUS(
+        clEnqueueReadBuffer(d->queue, d->cycle, CL_TRUE, 0, sizeof cycle, &cycle, 0, NULL, NULL));
     if (err != CL_SUCCESS)
         return cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueReadBuffer(negative cycle cell)");
     if (cycle != NO_CYCLE)
-        return fail(error, APSP_ERR_NEGATIVE_CYCLE,
-                    "the graph has a negative cycle: vertex %d reaches itself by a path of "
-                    "negative total weight, so shortest distances do not exist",
-                    (int)cycle);
+        return fail_negative_cycle(error, (size_t)cycle); /* (a vertex: never negative) */
     apsp_status status = APSP_OK;
     for (size_t b = 0; b < d->layout.band_count && status == APSP_OK; b++)
         status = clear_above_bound(d, &d->layout.bands[b], error);

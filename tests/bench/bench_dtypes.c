@@ -7,6 +7,7 @@
  * from a fresh copy. Prints the median and best compute seconds (apsp_report) and
  * G relax/s = V^3 / compute seconds, the yardstick SciPy's rate is quoted in (the kernels run
  * padded^3, shown apart). No thresholds. */
+#include "../typed_cells.h"
 #include "apsp.h"
 
 #include <stdio.h>
@@ -16,25 +17,6 @@
 static int by_value(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
-}
-
-/* Cell (i, j) of a fresh matrix of the type: the same weight for every type. */
-static void put_weight(apsp_matrix *m, size_t i, size_t j, int w) {
-    void *row = apsp_matrix_row_cells(m, i);
-    switch (m->dtype) {
-    case APSP_INT32:
-        ((int32_t *)row)[j] = w;
-        break;
-    case APSP_INT64:
-        ((int64_t *)row)[j] = w;
-        break;
-    case APSP_FLOAT32:
-        ((float *)row)[j] = (float)w;
-        break;
-    case APSP_FLOAT64:
-        ((double *)row)[j] = w;
-        break;
-    }
 }
 
 int main(int argc, char **argv) {
@@ -62,7 +44,7 @@ int main(int argc, char **argv) {
             for (size_t i = 0; i < v; i++)
                 for (size_t j = 0; j < v; j++)
                     if (i != j)
-                        put_weight(m, i, j, 1 + rand() % 1000);
+                        set_cell(m, i, j, 1 + rand() % 1000);
             apsp_options o;
             apsp_options_init(&o);
             o.backend = APSP_BACKEND_CPU;

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""The shared library exports exactly the API: the functions that include/apsp.h declares with
-APSP_EXPORT, and nothing else (src/meson.build says how the rest is hidden).
+"""The shared library exports exactly the API: the functions that include/apsp.h and the header
+it includes, include/apsp_io.h, declare with APSP_EXPORT, and nothing else (src/meson.build says
+how the rest is hidden).
 
-usage: test_exports.py LIBAPSP_SO APSP_H
+usage: test_exports.py LIBAPSP_SO HEADER...
 
 Lists the library's dynamic symbols with `nm -D --defined-only` ($NM overrides nm) and fails on
-any that the header does not declare, and on any declared function that is missing. nm missing
+any that the headers do not declare, and on any declared function that is missing. nm missing
 is a failure too: it comes with binutils, which building the library needs anyway."""
 
 import os
@@ -54,16 +55,20 @@ def exported_symbols(nm, library_path):
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) < 3:
         sys.exit(__doc__)
-    library_path, header_path = sys.argv[1], sys.argv[2]
+    library_path, header_paths = sys.argv[1], sys.argv[2:]
     nm = os.environ.get("NM", "nm")
     if shutil.which(nm) is None:
         sys.exit(f"FAIL: {nm} not found (binutils)")
 
-    declared = declared_exports(header_path)
-    if not declared:
-        sys.exit(f"FAIL: found no APSP_EXPORT function in {header_path}")
+    declared = set()
+    for header_path in header_paths:
+        found = declared_exports(header_path)
+        if not found:
+            sys.exit(f"FAIL: found no APSP_EXPORT function in {header_path}")
+        print(f"{len(found)} APSP_EXPORT functions in {header_path}")
+        declared |= found
     exported = exported_symbols(nm, library_path)
 
     problems = []
@@ -75,7 +80,6 @@ def main():
         if exported[name] not in FUNCTION_TYPES:
             problems.append(f"exported as type {exported[name]}, not as a function: {name}")
 
-    print(f"{len(declared)} APSP_EXPORT functions in {header_path}")
     print(f"{len(exported)} symbols exported by {library_path}")
     for problem in problems:
         print("FAIL: " + problem)

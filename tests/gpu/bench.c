@@ -13,6 +13,7 @@
  * the checksum is then over the result as int32 (unreachable as 2^30 - 1), so equal results of
  * every type have the same checksum. Built by
  * tests/gpu/run.sh against the static library; not part of the Meson build. */
+#include "../typed_cells.h" /* (by its path: the scripts give no -I for tests/) */
 #include "apsp.h"
 #include "env_options.h"
 
@@ -34,44 +35,6 @@ static uint64_t next_random(void) {
 static int compare_doubles(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
-}
-
-/* Cell (i, j) of a matrix of any type as int32, unreachable as APSP_INF. */
-static int32_t cell_at(const apsp_matrix *m, size_t i, size_t j) {
-    const void *row = apsp_matrix_row_cells(m, i);
-    switch (m->dtype) {
-    case APSP_INT64: {
-        int64_t c = ((const int64_t *)row)[j];
-        return c == APSP_INF64 ? APSP_INF : (int32_t)c;
-    }
-    case APSP_FLOAT32: {
-        float c = ((const float *)row)[j];
-        return c == INFINITY ? APSP_INF : (int32_t)c;
-    }
-    case APSP_FLOAT64: {
-        double c = ((const double *)row)[j];
-        return c == INFINITY ? APSP_INF : (int32_t)c;
-    }
-    default:
-        return ((const int32_t *)row)[j];
-    }
-}
-
-static void set_cell(apsp_matrix *m, size_t i, size_t j, int32_t w) {
-    void *row = apsp_matrix_row_cells(m, i);
-    switch (m->dtype) {
-    case APSP_INT64:
-        ((int64_t *)row)[j] = w;
-        break;
-    case APSP_FLOAT32:
-        ((float *)row)[j] = (float)w;
-        break;
-    case APSP_FLOAT64:
-        ((double *)row)[j] = w;
-        break;
-    default:
-        ((int32_t *)row)[j] = w;
-    }
 }
 
 /* $APSP_PROFILE's lines and build failures. */

@@ -1,0 +1,132 @@
+/* apsp: the library's files, part of the public API (include/apsp.h includes this header, so
+ * a program includes either): the file formats, reading a graph from a file, and writing the
+ * distances atomically, whole or a few rows at a time as a solve hands them on. */
+#ifndef APSP_IO_H
+#define APSP_IO_H
+
+#include "apsp.h" /* (included first, it includes this header at its end) */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* File formats. Input: hw3, dimacs, mtx, edgelist; output: hw3, npy, text. */
+typedef enum apsp_format {
+    APSP_FORMAT_AUTO = 0, /* by the file's extension (apsp_format_for) */
+    APSP_FORMAT_HW3,      /* the course's binary format (below); the default */
+    APSP_FORMAT_DIMACS,   /* DIMACS shortest-path .gr: "p sp V E", "a u v w" (1-based), "c ..." */
+    APSP_FORMAT_MTX,      /* Matrix Market coordinate: integer, real or pattern; general or
+                             symmetric; 1-based; entry (i, j, w) is the edge i -> j */
+    APSP_FORMAT_EDGELIST, /* text "u v" or "u v w" per line, 0-based; # and % comment lines */
+    APSP_FORMAT_NPY,      /* output: NumPy .npy of the matrix's type (V, V), C order */
+    APSP_FORMAT_TEXT,     /* output: V lines of V numbers, "inf" for unreachable */
+} apsp_format;
+
+/* Parses a format's name ("hw3", "dimacs", "mtx", "edgelist", "npy", "text"). Returns -1 for
+ * anything else. */
+APSP_EXPORT int apsp_format_parse(const char *text, apsp_format *format);
+APSP_EXPORT const char *apsp_format_name(apsp_format format);
+/* The format a path's extension names, for reading (output 0) or writing (output 1): input .gr
+ * dimacs, .mtx mtx, .txt .edges .el .tsv edgelist; output .npy npy, .txt text; anything else
+ * (and "-", standard input or output) hw3. */
+APSP_EXPORT apsp_format apsp_format_for(const char *path, int output);
+
+/* How apsp_read_graph reads. */
+typedef struct apsp_read_options {
+    apsp_format format; /* APSP_FORMAT_AUTO: by the extension (hw3 for "-") */
+    size_t vertices;    /* edgelist: V, every id below it; 0: the largest id + 1 */
+    unsigned flags;     /* APSP_GRAPH_UNDIRECTED, APSP_GRAPH_UNWEIGHTED (weights then unchecked) */
+    /* The distances the graph is read for, which decide the weights accepted. dtype_auto 0:
+     * `dtype`'s rule (apsp_graph_to_matrix_typed; APSP_INT32, the default, is the hw3 rule, and
+     * only the floating-point types take fractional weights). dtype_auto 1: whatever
+     * apsp_graph_dtype can pick: integers within int64's rule, any finite fractional value. */
+    apsp_dtype dtype;
+    int dtype_auto;
+} apsp_read_options;
+APSP_EXPORT void apsp_read_options_init(apsp_read_options *options);
+
+/* Reads a graph in any input format. "-" is standard input (which is left open). The readers are
+ * strict: every malformed input is refused (APSP_ERR_INPUT) with one line that names the file and
+ * the line (text formats) or byte offset (hw3); so are weights the options' type does not take,
+ * at their line, and "inf" and "nan". DIMACS weights are integers; Matrix Market real and edge
+ * list weights may be fractional ("1.5", "2e-3"). Options may be NULL (the defaults). */
+APSP_EXPORT apsp_status apsp_read_graph(const char *path, const apsp_read_options *options,
+                                        apsp_graph **out, apsp_error *error);
+
+/* The hw3 format: little-endian int32 V, E, then E triples (src, dst, w).
+ * The reader is strict: every malformed input is refused with its byte offset or edge index.
+ * Self-loops are ignored, duplicate edges keep the least weight, and weights must satisfy
+ * (V - 1) * |w| < APSP_INF so that no distance can reach the unreachable marker.
+ * apsp_read_hw3 is apsp_read_graph (format hw3) and apsp_graph_to_matrix in one call. */
+APSP_EXPORT apsp_status apsp_read_hw3(const char *path, apsp_matrix **out, apsp_error *error);
+
+/* The vertex count of a regular hw3 file, read from its header and checked against its size
+ * (the errors apsp_read_hw3 would give for those), without reading the edges; *vertices = 0 for
+ * a pipe or another stream, which is left unread. */
+APSP_EXPORT apsp_status apsp_hw3_vertices(const char *path, size_t *vertices, apsp_error *error);
+
+/* Writes V*V int32 row-major, atomically: into a temporary file beside the file `path` names
+ * (symbolic links followed), renamed over it only when everything was written and synced. A path
+ * that is not a regular file (/dev/null, a pipe, /proc/self/fd/N) is written directly. See
+ * apsp_output_open for the details. */
+APSP_EXPORT apsp_status apsp_write_hw3(const char *path, const apsp_matrix *matrix,
+                                       apsp_error *error);
+/* Writes the matrix in an output format (hw3, npy or text; AUTO: by the extension), atomically
+ * as apsp_write_hw3. npy: NumPy format 1.0 in the matrix's type ('<i4', '<i8', '<f4', '<f8'),
+ * shape (V, V), C order, the data 64-byte aligned (numpy.load, also with mmap_mode). text: V
+ * lines of V numbers separated by one space, "inf" for unreachable pairs, floating-point values
+ * with the digits that read back to the same value (%.9g, %.17g). hw3 is int32: an int64 matrix
+ * is written when every distance fits (finite ones strictly between -APSP_INF and APSP_INF),
+ * else refused (APSP_ERR_OUTPUT naming a pair and its distance) before the file is touched;
+ * floating-point matrices are refused. */
+APSP_EXPORT apsp_status apsp_write_matrix(const char *path, apsp_format format,
+                                          const apsp_matrix *matrix, apsp_error *error);
+
+/* Atomic output in two steps, so that a bad output path is refused before any computing:
+ * apsp_output_open creates the temporary file; apsp_output_commit_hw3 writes, syncs and renames
+ * it; apsp_output_abort removes it. Commit and abort both free the handle.
+ *
+ * The temporary file is unnamed where the system allows (Linux O_TMPFILE): it vanishes with the
+ * process, even one killed by SIGKILL, and is linked in at commit. Elsewhere it is a hidden
+ * `.NAME.apsp-XXXXXX` (NAME cut short where the whole would pass 255 bytes). The replacement keeps
+ * the target's mode, and its owner where the process may set it. Where a rename cannot work,
+ * OUTPUT is written in place instead (its old bytes go at commit, so a run that fails while
+ * writing leaves it partial): its directory refuses a new file, it belongs to another user in a
+ * sticky directory, it has several hard links (all keep the result), or the rename was refused
+ * at commit. apsp_output_set_log says so. */
+typedef struct apsp_output apsp_output;
+/* "-" is standard output (written directly, and left open). */
+APSP_EXPORT apsp_status apsp_output_open(const char *path, apsp_output **out, apsp_error *error);
+APSP_EXPORT apsp_status apsp_output_commit_hw3(apsp_output *output, const apsp_matrix *matrix,
+                                               apsp_error *error);
+/* The same in any output format (hw3, npy, text; AUTO: by the output path's extension). */
+APSP_EXPORT apsp_status apsp_output_commit(apsp_output *output, apsp_format format,
+                                           const apsp_matrix *matrix, apsp_error *error);
+APSP_EXPORT void apsp_output_abort(apsp_output *output); /* accepts NULL */
+/* Where OUTPUT is written in place rather than replaced, one line naming it and the reason goes
+ * to `log` at APSP_LOG_INFO: at once when apsp_output_open decided so, else from the commit that
+ * found the rename refused. The library prints nothing itself. */
+APSP_EXPORT void apsp_output_set_log(apsp_output *output, apsp_log_fn log, void *context);
+/* The temporary file's name, for removal from a signal handler: the named file's, or the name an
+ * unnamed one has for an instant at commit (before the rename). NULL when the output is written
+ * directly (/dev/null, a pipe) or in place. */
+APSP_EXPORT const char *apsp_output_temp_path(const apsp_output *output);
+
+/* The binary outputs (hw3, npy) written a few rows at a time as a solve hands them on: begin
+ * takes the output over (a text format is refused: use apsp_output_commit), apsp_row_writer_put
+ * is an apsp_rows_fn for the writer, finish syncs the file and puts it into place, abort
+ * removes it; each of finish and abort frees the writer and the output. */
+typedef struct apsp_row_writer apsp_row_writer;
+APSP_EXPORT apsp_status apsp_row_writer_begin(apsp_output *output, apsp_format format,
+                                              size_t vertices, apsp_row_writer **out,
+                                              apsp_error *error);
+APSP_EXPORT apsp_status apsp_row_writer_put(void *writer, size_t first_row, size_t count,
+                                            const int32_t *rows, size_t pitch, apsp_error *error);
+APSP_EXPORT apsp_status apsp_row_writer_finish(apsp_row_writer *writer, apsp_error *error);
+APSP_EXPORT void apsp_row_writer_abort(apsp_row_writer *writer); /* accepts NULL */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,63 @@
+/* The parts of apsp._core (src/python/) that its three files share:
+ *   core.c        the module (Error, devices(), the constants), the buffers a call passes in
+ *                 and the predecessor request
+ *   solver.c      the Solver object: its options, its padded matrix, solve and solve_dense
+ *   dense_copy.c  solve_dense's copies into and out of the padded matrix, on every core
+ * Private to the extension: nothing here is part of the library or the package. */
+#ifndef APSP_PYTHON_CORE_H
+#define APSP_PYTHON_CORE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "apsp.h"
+
+/* Sets _core.Error(message, status, log) from err (log: a failed kernel build's log, kept only
+ * for APSP_ERR_KERNEL_BUILD) and returns NULL. */
+PyObject *raise_error_log(const apsp_error *err, const char *log);
+
+/* The element type of a buffer's struct format ("d", "<f", "=q", ...), or -1. */
+int dtype_of(const Py_buffer *view);
+
+/* The predecessor request of one solve: the graph in compressed sparse rows, as
+ * apsp_predecessors_csr takes it, and the output rows. */
+typedef struct pred_request {
+    Py_buffer pred, indptr, indices, weights;
+    int have;
+    double tolerance;
+    unsigned threads;
+} pred_request;
+
+/* Takes the request's buffers (none when pred is None), checked against the matrix's type and
+ * size n. Returns 0, or -1 with a Python exception set and nothing held. */
+int pred_request_get(PyObject *pred, PyObject *indptr, PyObject *indices, PyObject *weights,
+                     int dtype, Py_ssize_t n, pred_request *p);
+void pred_request_release(pred_request *p);
+/* The predecessors of the solved matrix m into p->pred. Without the GIL. */
+apsp_status pred_request_derive(const apsp_matrix *m, const pred_request *p, apsp_error *err);
+
+/* apsp._core.Solver (solver.c). */
+extern PyTypeObject solver_type;
+
+/* The dense fast path (Solver.solve_dense): SciPy's reading of a dense matrix done in the copy
+ * into the padded matrix, on several threads, so that no pass over the V^2 cells is left to
+ * single-threaded NumPy. `src` is the caller's array as it lies (any strides, any of the four
+ * types); the kernel type is the source's, or for integers the other integer width when the
+ * package's exactness rule (compute_type) picked it. */
+typedef struct dense_copy {
+    const char *src;
+    Py_ssize_t row_step, col_step; /* bytes */
+    apsp_dtype from;
+    apsp_matrix *m;
+    int unweighted;
+    void *out; /* C-contiguous n x n of the kernel type, or float64 for an integer kernel */
+    apsp_dtype out_type;
+} dense_copy;
+
+/* The source into c->m's n x n cells (directed 0: both ways the lesser weight), on every core.
+ * Without the GIL. */
+void dense_copy_in(dense_copy *c, int directed);
+/* c->m's distances into c->out, on every core. Without the GIL. */
+void dense_copy_out(dense_copy *c);
+
+#endif

@@ -1,0 +1,152 @@
+/* Solver.solve_dense's copies (core.h, dense_copy): the caller's array into the padded matrix
+ * in SciPy's dense reading, the undirected minimum, and the distances out, each split over the
+ * cores by the library's parallel_slices (src/base/parallel.c, compiled into the extension: the
+ * library's archive exports only the API). */
+#include "core.h"
+
+#include "base/parallel.h"
+
+#include <math.h>
+#include <string.h>
+
+/* One source row into one matrix row: 0 is no edge, and for floats so are NaN and +-inf (SciPy's
+ * nan_null and infinity_null); the diagonal is 0 whatever the self-loop weighs, as SciPy's. */
+#define DENSE_ROW_IN(NAME, S, K, NO_EDGE, MARKER)                                                  \
+    static void NAME(const dense_copy *c, size_t i) {                                              \
+        const char *row = c->src + (Py_ssize_t)i * c->row_step;                                    \
+        K *cells = apsp_matrix_row_cells(c->m, i);                                                 \
+        const size_t n = c->m->n;                                                                  \
+        for (size_t j = 0; j < n; j++) {                                                           \
+            const S v = *(const S *)(row + (Py_ssize_t)j * c->col_step);                           \
+            cells[j] = (NO_EDGE) ? (MARKER) : c->unweighted ? (K)1 : (K)v;                         \
+        }                                                                                          \
+        cells[i] = 0;                                                                              \
+    }
+DENSE_ROW_IN(row_f32, float, float, v == 0 || !isfinite(v), INFINITY)
+DENSE_ROW_IN(row_f64, double, double, v == 0 || !isfinite(v), INFINITY)
+DENSE_ROW_IN(row_i32_i32, int32_t, int32_t, v == 0, APSP_INF)
+DENSE_ROW_IN(row_i64_i32, int64_t, int32_t, v == 0, APSP_INF)
+DENSE_ROW_IN(row_i32_i64, int32_t, int64_t, v == 0, APSP_INF64)
+DENSE_ROW_IN(row_i64_i64, int64_t, int64_t, v == 0, APSP_INF64)
+#undef DENSE_ROW_IN
+
+static int dense_in(void *context, size_t begin, size_t end) {
+    const dense_copy *c = context;
+    for (size_t i = begin; i < end; i++) {
+        switch (c->m->dtype * 4 + c->from) {
+        case APSP_FLOAT32 * 4 + APSP_FLOAT32:
+            row_f32(c, i);
+            break;
+        case APSP_FLOAT64 * 4 + APSP_FLOAT64:
+            row_f64(c, i);
+            break;
+        case APSP_INT32 * 4 + APSP_INT32:
+            row_i32_i32(c, i);
+            break;
+        case APSP_INT32 * 4 + APSP_INT64:
+            row_i64_i32(c, i);
+            break;
+        case APSP_INT64 * 4 + APSP_INT32:
+            row_i32_i64(c, i);
+            break;
+        case APSP_INT64 * 4 + APSP_INT64:
+            row_i64_i64(c, i);
+            break;
+        }
+    }
+    return 0;
+}
+
+enum { SYMMETRIC_BLOCK = 64 };
+
+/* directed=False: both ways weigh the lesser of w(i,j) and w(j,i). Item k is block row k with
+ * block row nb-1-k, so that the slices of the triangle weigh about the same; 64 x 64 blocks keep
+ * the transposed reads in cache. */
+#define SYMMETRIC_BLOCKS(NAME, K)                                                                  \
+    static void NAME(const apsp_matrix *m, size_t bi) {                                            \
+        const size_t n = m->n, i0 = bi * SYMMETRIC_BLOCK;                                          \
+        const size_t i1 = i0 + SYMMETRIC_BLOCK < n ? i0 + SYMMETRIC_BLOCK : n;                     \
+        for (size_t j0 = 0; j0 <= i0; j0 += SYMMETRIC_BLOCK)                                       \
+            for (size_t i = i0; i < i1; i++) {                                                     \
+                K *row = apsp_matrix_row_cells(m, i);                                              \
+                const size_t j1 = j0 + SYMMETRIC_BLOCK < i ? j0 + SYMMETRIC_BLOCK : i;             \
+                for (size_t j = j0; j < j1; j++) {                                                 \
+                    K *mirror = (K *)apsp_matrix_row_cells(m, j) + i;                              \
+                    const K least = *mirror < row[j] ? *mirror : row[j];                           \
+                    row[j] = *mirror = least;                                                      \
+                }                                                                                  \
+            }                                                                                      \
+    }
+SYMMETRIC_BLOCKS(symmetric_i32, int32_t)
+SYMMETRIC_BLOCKS(symmetric_i64, int64_t)
+SYMMETRIC_BLOCKS(symmetric_f32, float)
+SYMMETRIC_BLOCKS(symmetric_f64, double)
+#undef SYMMETRIC_BLOCKS
+
+static void symmetric_block_row(const apsp_matrix *m, size_t bi) {
+    switch (m->dtype) {
+    case APSP_INT32:
+        symmetric_i32(m, bi);
+        break;
+    case APSP_INT64:
+        symmetric_i64(m, bi);
+        break;
+    case APSP_FLOAT32:
+        symmetric_f32(m, bi);
+        break;
+    case APSP_FLOAT64:
+        symmetric_f64(m, bi);
+        break;
+    }
+}
+
+static int dense_symmetric(void *context, size_t begin, size_t end) {
+    const apsp_matrix *m = context;
+    const size_t blocks = (m->n + SYMMETRIC_BLOCK - 1) / SYMMETRIC_BLOCK;
+    for (size_t k = begin; k < end; k++) {
+        symmetric_block_row(m, k);
+        if (blocks - 1 - k != k)
+            symmetric_block_row(m, blocks - 1 - k);
+    }
+    return 0;
+}
+
+/* The distances out: a copy of each row, or for an integer kernel float64 with inf for the
+ * marker, as SciPy returns integer input. */
+#define DENSE_ROW_OUT(NAME, K, MARKER)                                                             \
+    static void NAME(const dense_copy *c, size_t i) {                                              \
+        const K *cells = apsp_matrix_row_cells(c->m, i);                                           \
+        const size_t n = c->m->n;                                                                  \
+        double *row = (double *)c->out + i * n;                                                    \
+        for (size_t j = 0; j < n; j++)                                                             \
+            row[j] = cells[j] == (MARKER) ? INFINITY : (double)cells[j];                           \
+    }
+DENSE_ROW_OUT(out_i32, int32_t, APSP_INF)
+DENSE_ROW_OUT(out_i64, int64_t, APSP_INF64)
+#undef DENSE_ROW_OUT
+
+static int dense_out(void *context, size_t begin, size_t end) {
+    const dense_copy *c = context;
+    const size_t n = c->m->n, row_bytes = n * apsp_dtype_size(c->m->dtype);
+    for (size_t i = begin; i < end; i++) {
+        if (c->out_type == c->m->dtype)
+            memcpy((char *)c->out + i * row_bytes, apsp_matrix_row_cells(c->m, i), row_bytes);
+        else if (c->m->dtype == APSP_INT32)
+            out_i32(c, i);
+        else
+            out_i64(c, i);
+    }
+    return 0;
+}
+
+void dense_copy_in(dense_copy *c, int directed) {
+    parallel_slices(c->m->n, 0, dense_in, c);
+    if (!directed) {
+        const size_t blocks = (c->m->n + SYMMETRIC_BLOCK - 1) / SYMMETRIC_BLOCK;
+        parallel_slices(blocks / 2 + blocks % 2, 0, dense_symmetric, c->m);
+    }
+}
+
+void dense_copy_out(dense_copy *c) {
+    parallel_slices(c->m->n, 0, dense_out, c);
+}
