@@ -17,7 +17,7 @@ apsp=$build/src/apsp
 cache=$(mktemp -d)
 trap 'rm -rf "$cache"' EXIT
 table=$(mktemp)
-printf '| V | read | setup (cold) | setup | upload | compute | download | write | total | write floor | total - compute - floor | peak RSS / 4V^2 |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n' >"$table"
+printf '| V | read | setup (cold) | setup | upload | compute | download | release | write | close | other | total | wall | write floor | total - compute - floor | peak RSS / 4V^2 |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n' >"$table"
 
 # The median of the numbers on stdin.
 median() { sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
@@ -30,20 +30,23 @@ for V in $sizes; do
     rm -rf "${cache:?}"/*
     "$apsp" --kernel-cache="$cache" --stats-json "$@" "$graph" "$out" 2>"$stats.cold"
     for _ in $(seq "$runs"); do
-        /usr/bin/time -f 'rss_kib %M' "$apsp" --kernel-cache="$cache" --stats-json "$@" \
+        /usr/bin/time -f 'rss_kib %M wall %e' "$apsp" --kernel-cache="$cache" --stats-json "$@" \
             "$graph" "$out" 2>>"$stats"
     done
     rm -f "$out"
     floor=$("$build/tests/bench/write_floor" "$dir" $((4 * V * V)) "${FLOOR_RUNS:-3}" | tee /dev/stderr |
         awk '/^floor/ {print $2}')
     rss=$(grep '^rss_kib' "$stats" | tail -1 | cut -d' ' -f2)
+    wall=$(grep '^rss_kib' "$stats" | cut -d' ' -f4 | median)
     awk -v V="$V" -v floor="$floor" -v rss="$rss" \
         -v read="$(field read_s "$stats")" -v cold="$(field setup_s "$stats.cold")" \
         -v setup="$(field setup_s "$stats")" -v up="$(field upload_s "$stats")" \
         -v comp="$(field compute_s "$stats")" -v down="$(field download_s "$stats")" \
         -v write="$(field write_s "$stats")" -v total="$(field total_s "$stats")" \
-        'BEGIN {printf "| %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.0f%% |\n",
-            V, read, cold, setup, up, comp, down, write, total, floor, total - comp - floor,
+        -v release="$(field release_s "$stats")" -v closing="$(field close_s "$stats")" \
+        -v other="$(field other_s "$stats")" -v wall="$wall" \
+        'BEGIN {printf "| %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.0f%% |\n",
+            V, read, cold, setup, up, comp, down, release, write, closing, other, total, wall, floor, total - comp - floor,
             100 * rss * 1024 / (4 * V * V)}' >>"$table"
     grep -o '"backend":"[^"]*","device":"[^"]*"' "$stats" | head -1 >&2
     rm -f "$stats" "$stats.cold"

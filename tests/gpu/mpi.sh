@@ -119,7 +119,9 @@ for V in $sizes; do
     grep -h '^apsp-mpi: \(rank\|read\|received\)\|^apsp: ' "$out/mpi-$V.log" "$out/apsp-$V.log" |
         tee -a "$summary"
     rm -f "$work"/*.out
-    # Where each rank's round time goes (a run of its own: timing every command costs a little).
+    # Where each rank's round time goes (a run of its own: timing every command costs a little;
+    # PROFILE=0 skips it).
+    [ "${PROFILE:-1}" = 1 ] || continue
     mpirun "${mpi_flags[@]}" -x APSP_PROFILE=1 "$apsp_mpi" --backend=opencl "$g" "$work/mpi.out" \
         2>"$out/profile-$V.log" || note "apsp-mpi with APSP_PROFILE=1 failed at V=$V"
     grep -h 'profile' "$out/profile-$V.log" | tee -a "$summary"
