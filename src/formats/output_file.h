@@ -19,9 +19,13 @@ const char *output_target_path(const apsp_output *output);
 /* The descriptor of a regular output file, for positioned writes (pwrite) in place of the
  * stream; -1 when the output is a pipe or a device, which only the stream can write. */
 int output_file_fd(apsp_output *output);
-/* Before the first byte of `bytes`: a file written in place loses its old bytes now, and room for
- * the whole output is asked for at once, so that a full disk fails before the writing. */
+/* Before the first byte of `bytes`: a file written in place loses its old bytes now, a file
+ * system that shows less room fails now, and room for the whole output is asked for at once
+ * (fallocate, on a thread: output_room), so that a full disk fails before the writing. */
 apsp_status output_begin(apsp_output *output, uint64_t bytes, apsp_error *error);
+/* Waits for output_begin's request for room; its failure, if any, once. Every writer calls it
+ * before its first byte (output_finish does too). */
+apsp_status output_room(apsp_output *output, apsp_error *error);
 /* Syncs and closes the file and puts it into place; frees the handle either way. */
 apsp_status output_finish(apsp_output *output, apsp_error *error);
 

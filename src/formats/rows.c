@@ -147,6 +147,8 @@ apsp_status commit_rows(apsp_output *output, const apsp_matrix *matrix, apsp_dty
                     .stream = output_stream(output)};
     uint64_t bytes = header_bytes + (uint64_t)matrix->n * matrix->n * apsp_dtype_size(file_type);
     apsp_status status = output_begin(output, bytes, error);
+    if (status == APSP_OK) /* the whole matrix is here: nothing to do while fallocate runs */
+        status = output_room(output, error);
     if (status != APSP_OK) {
         apsp_output_abort(output);
         return status;
@@ -229,6 +231,11 @@ apsp_status apsp_row_writer_put(void *writer, size_t first_row, size_t count, co
                      .file_type = APSP_INT32,
                      .fd = output_file_fd(w->output),
                      .stream = output_stream(w->output)};
+    if (first_row == 0) { /* the file's room, asked for at begin, before its first rows */
+        apsp_status room = output_room(w->output, error);
+        if (room != APSP_OK)
+            return room;
+    }
     uint64_t bytes = (uint64_t)count * w->vertices * sizeof(int32_t);
     unsigned threads = rw.fd >= 0 && bytes >= PARALLEL_WRITE_BYTES ? WRITE_THREADS : 1;
     int err = w->header_pending ? write_header(&rw, w->header, w->header_pending) : 0;
