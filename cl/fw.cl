@@ -21,11 +21,12 @@
  * rows min(B_old, P (x) B) = B (P has a zero diagonal and P (x) B = B; the col panel holds the
  * closed P in the pivot rows). So phase 3 relaxes every block of every band, the pivot row and
  * column included, and nothing is copied back.
- * Streaming from host memory (src/opencl/stream.c) keeps a super-round's K pivot rows and
- * transposed pivot columns as two K x n buffers shaped like the panels (pitch n, k-major), closes
- * them with the rounds above, and relaxes each block of streamed rows with
- *   fw_stream: C = min(C, A (x) B), fw_phase3's product K deep (K a runtime argument), without
- *              the next panels: the blocks pass fw_col_panel over all K columns instead.
+ * Streaming from host memory (src/opencl/stream.c) keeps a super-round's K pivot rows as a
+ * K x n buffer shaped like the row panel, closes it with the rounds above, and relaxes each block
+ * of streamed rows with
+ *   fw_stream: C = min(C, A (x) B), fw_phase3's product K deep (K a runtime argument), B the
+ *              closed pivot rows and A the block's own pivot columns before it (fw_transpose
+ *              copies them k-major): they need no closing, for the reason just given.
  * Both panels are k-major, so phase 3 stages A and B alike: rows of k, VECTOR ints at a time,
  * coalesced in global memory and without bank conflicts in local memory.
  * Distances are DIST: int by default (int32), long (int64), float or double (FLOAT_DIST = 1).
@@ -183,6 +184,23 @@ fw_col_panel(__global const DIST *band, __global DIST *col_panel, int n, int row
     part[ly][lx] = band[(i0 + ly) * n + r * TILE + k0 + lx]; /* row i0 + ly, column k0 + lx */
     barrier(CLK_LOCAL_MEM_FENCE);
     col_panel[(size_t)(k0 + ly) * n + row0 + i0 + lx] = part[lx][ly];
+}
+
+/* dst[k * dst_pitch + i] = src[i * src_pitch + k] for every k and row i of the launch: global
+ * size (rows, columns), both multiples of COPY_EDGE, the strip starting at src + src_offset, the
+ * panel at dst + dst_offset. Local memory turns the reads along k into writes along i, as in
+ * fw_col_panel. Streaming takes a block's pivot columns with it (fw_stream's A); apsp-mpi's
+ * ranks their panels (cl/mpi.cl). */
+__kernel __attribute__((reqd_work_group_size(COPY_EDGE, COPY_EDGE, 1))) void
+fw_transpose(__global const DIST *src, ulong src_offset, int src_pitch, __global DIST *dst,
+             ulong dst_offset, int dst_pitch) {
+    __local DIST part[COPY_EDGE][COPY_EDGE + 1];
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    const size_t i0 = get_group_id(0) * (size_t)COPY_EDGE;
+    const size_t k0 = get_group_id(1) * (size_t)COPY_EDGE;
+    part[ly][lx] = src[src_offset + (i0 + ly) * src_pitch + k0 + lx];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    dst[dst_offset + (k0 + ly) * dst_pitch + i0 + lx] = part[lx][ly];
 }
 
 /* Phase 1: Floyd-Warshall inside the pivot block, one work-group. Each work-item keeps its
@@ -348,17 +366,18 @@ fw_phase3(__global DIST *band, __global const DIST *col_panel, __global const DI
     }
 }
 
-/* Streaming from host memory: C = min(C, A (x) B) over one block of streamed rows, A and B the
- * super-round's K x n pivot columns (transposed) and rows, `depth` = K k-steps deep; blocks as in
- * fw_phase3. k indexes the panels in int, as in the rounds: K x n stays below 2^31. */
+/* Streaming from host memory: C = min(C, A (x) B) over one block of streamed rows, A the block's
+ * own pivot columns as they came (k-major, pitch columns_pitch) and B the super-round's closed
+ * K x n pivot rows, `depth` = K k-steps deep; blocks as in fw_phase3. k indexes the panels in
+ * int, as in the rounds: K x n stays below 2^31. */
 __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void
-fw_stream(__global DIST *band, __global const DIST *col_panel, __global const DIST *row_panel,
-          int n, int row0, int depth) {
+fw_stream(__global DIST *band, __global const DIST *columns, __global const DIST *row_panel,
+          int n, int columns_pitch, int depth) {
     const int i0 = get_group_id(1) * BLOCK_ROWS; /* band-relative */
     const int j0 = get_group_id(0) * BLOCK_COLS;
     for (int j = j0; j < j0 + BLOCK_COLS; j += CPU_COLS)
         for (int i = i0; i < i0 + BLOCK_ROWS; i += CPU_ROWS)
-            CPU_MICRO_TILE_DEPTH(band + (size_t)i * n + j, n, col_panel + row0 + i, n,
+            CPU_MICRO_TILE_DEPTH(band + (size_t)i * n + j, n, columns + i, columns_pitch,
                                  row_panel + j, n, depth);
 }
 
@@ -440,7 +459,7 @@ fw_phase2(__global DIST *row_panel, __global const DIST *col_panel, int n, int r
         _Pragma("unroll") for (int s = 0; s < STAGE_STEPS; s++) {                                  \
             const int e = lid + s * GROUP_SIZE;                                                    \
             if (e < K_CHUNK * ROW_VECTORS)                                                         \
-                a_next[s] = a[((k1) + e / ROW_VECTORS) * nv + e % ROW_VECTORS];                    \
+                a_next[s] = a[((k1) + e / ROW_VECTORS) * a_pitch + e % ROW_VECTORS];               \
             if (e < K_CHUNK * COL_VECTORS)                                                         \
                 b_next[s] = b[((k1) + e / COL_VECTORS) * nv + e % COL_VECTORS];                    \
         }                                                                                          \
@@ -564,6 +583,7 @@ fw_phase3(__global vdist *band, __global const vdist *col_panel, __global const 
     __global vdist *c = band + i0 * nv + j0;                         /* pitch nv */
     __global const vdist *a = col_panel + (row0 + (int)i0) / VECTOR; /* pitch nv, k-major */
     __global const vdist *b = row_panel + j0;                        /* pitch nv, k-major */
+    const int a_pitch = nv;
 
     DIST acc[THREAD_ROWS][THREAD_COLS];
 #pragma unroll
@@ -589,12 +609,13 @@ fw_phase3(__global vdist *band, __global const vdist *col_panel, __global const 
                           ty);
 }
 
-/* Streaming from host memory: C = min(C, A (x) B) over one block of streamed rows (row0: its
- * first row of the matrix), A and B the super-round's K x n pivot columns (transposed) and rows,
- * `depth` = K k-steps deep: fw_phase3 without the next panels, C in registers across all of K. */
+/* Streaming from host memory: C = min(C, A (x) B) over one block of streamed rows, A the block's
+ * own pivot columns as they came (k-major, pitch a_pitch: fw_transpose's copy) and B the
+ * super-round's closed K x n pivot rows, `depth` = K k-steps deep: fw_phase3 without the next
+ * panels, C in registers across all of K. */
 __kernel __attribute__((reqd_work_group_size(GROUP_COLS, GROUP_ROWS, 1))) void
-fw_stream(__global vdist *band, __global const vdist *col_panel, __global const vdist *row_panel,
-          int n, int row0, int depth) {
+fw_stream(__global vdist *band, __global const vdist *columns, __global const vdist *row_panel,
+          int n, int columns_pitch, int depth) {
     __local vdist a_part[STAGES * K_CHUNK * ROW_VECTORS];
     __local vdist b_part[STAGES * K_CHUNK * COL_VECTORS];
     const int tx = get_local_id(0), ty = get_local_id(1);
@@ -603,8 +624,9 @@ fw_stream(__global vdist *band, __global const vdist *col_panel, __global const 
     const size_t i0 = get_group_id(1) * (size_t)BLOCK_ROWS;
     const int j0 = get_group_id(0) * COL_VECTORS;
     __global vdist *c = band + i0 * nv + j0;
-    __global const vdist *a = col_panel + (row0 + (int)i0) / VECTOR;
+    __global const vdist *a = columns + (int)i0 / VECTOR;
     __global const vdist *b = row_panel + j0;
+    const int a_pitch = columns_pitch / VECTOR;
     DIST acc[THREAD_ROWS][THREAD_COLS];
     LOAD_ACC();
     RELAX_CHUNKS(depth);

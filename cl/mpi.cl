@@ -11,9 +11,9 @@
  *                  matrix from (row0, col0): phase 3 on a rank's blocks, and phase 2 as products
  *                  with the closed pivot P (a pivot-row block C = min(C, P (x) C), a
  *                  pivot-column block C = min(C, C (x) P), the old C read from a copy);
- *   mpi_transpose: a TILE-wide strip of columns into a k-major panel (the column panel as it
- *                  arrives from MPI, row-major, becomes A; a pivot-column strip becomes A for its
- *                  own phase 2; the pivot becomes A for the pivot row's).
+ *   fw_transpose (cl/fw.cl): a TILE-wide strip of columns into a k-major panel (the column
+ *                  panel as it arrives from MPI, row-major, becomes A; a pivot-column strip
+ *                  becomes A for its own phase 2; the pivot becomes A for the pivot row's).
  * fw_phase1 closes the pivot, in a TILE x TILE buffer of its own (n = TILE, r = 0). */
 
 #if CPU_KERNELS
@@ -46,6 +46,7 @@ mpi_product(__global vdist *matrix, __global const vdist *col_panel,
     __global vdist *c = matrix + i0 * nv + j0;
     __global const vdist *a = col_panel + (int)i0 / VECTOR;
     __global const vdist *b = row_panel + j0;
+    const int a_pitch = nv;
     DIST acc[THREAD_ROWS][THREAD_COLS];
     LOAD_ACC();
     RELAX_CHUNKS(TILE);
@@ -53,18 +54,3 @@ mpi_product(__global vdist *matrix, __global const vdist *col_panel,
 }
 
 #endif /* CPU_KERNELS */
-
-/* dst[k * dst_pitch + i] = src[i * src_pitch + k] for k < TILE and every row i of the launch:
- * global size (rows, TILE), the strip starting at src + src_offset, the panel at dst +
- * dst_offset. Local memory turns the reads along k into writes along i, as in fw_col_panel. */
-__kernel __attribute__((reqd_work_group_size(COPY_EDGE, COPY_EDGE, 1))) void
-mpi_transpose(__global const DIST *src, ulong src_offset, int src_pitch, __global DIST *dst,
-              ulong dst_offset, int dst_pitch) {
-    __local DIST part[COPY_EDGE][COPY_EDGE + 1];
-    const int lx = get_local_id(0), ly = get_local_id(1);
-    const size_t i0 = get_group_id(0) * (size_t)COPY_EDGE;
-    const size_t k0 = get_group_id(1) * (size_t)COPY_EDGE;
-    part[ly][lx] = src[src_offset + (i0 + ly) * src_pitch + k0 + lx];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    dst[dst_offset + (k0 + ly) * dst_pitch + i0 + lx] = part[lx][ly];
-}

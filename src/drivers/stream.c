@@ -2,18 +2,18 @@
  * (../shared/DESIGN.md section 9; backend.h says what each call does).
  *
  * The pivots go in super-rounds of K (a multiple of the round depth T, chosen by the backend
- * from the device's memory). In super-round [s, s + K) the K x n pivot rows R and the n x K
- * pivot columns C are closed on the device (for pivots in the range, a cell in those rows or
- * columns needs only cells of R and C), and stay there; every other row then passes through the
- * device in blocks, each uploaded once, relaxed by D = min(D, C (x) R) (blocked Floyd-Warshall
- * with a K-deep tile: the min-plus product of the closed panels) and downloaded once. A block
- * also leaves behind its part of the next super-round's R and C, so the panels of super-round
- * s + 1 are on the device when its blocks begin; the first super-round's are gathered by one
- * pass of uploads before it (of most rows only their first K columns). Per super-round that is
- * 2 * c n^2 bytes over the bus (c bytes a cell) against K n^2 relaxations: K / 2c relaxations
- * per byte, which is why K is as large as the memory allows.
+ * from the device's memory). In super-round [s, s + K) the K x n pivot rows R are closed on the
+ * device (for pivots in the range, a cell in those rows needs only cells of R) and stay there;
+ * every other row then passes through the device in blocks, each uploaded once, relaxed by
+ * D = min(D, A (x) R) with A the block's own K pivot columns as they came (blocked Floyd-Warshall
+ * with a K-deep tile; A needs no closing because R is closed: cl/fw.cl's header) and downloaded
+ * once. A block also leaves behind its part of the next super-round's R, so the pivot rows of
+ * super-round s + 1 are on the device when its blocks begin; the first super-round's are
+ * uploaded before it. Per super-round that is 2 * c n^2 bytes over the bus (c bytes a cell)
+ * against K n^2 relaxations: K / 2c relaxations per byte, which is why K is as large as the
+ * memory allows.
  * Integer shortest-path distances are unique, so their bytes equal the in-core solve's; floating
- * point differs in the last bits, since the closed panels associate a path's sum in more ways
+ * point differs in the last bits, since the K-deep products associate a path's sum in other ways
  * than the in-core rounds do (docs/architecture.md, "Streaming from host memory"). */
 #include "base/error.h"
 #include "base/matrix.h"
@@ -45,11 +45,11 @@ static apsp_status go_on(const streamer *st, apsp_error *error) {
     return APSP_OK;
 }
 
-/* Every row outside [skip_begin, skip_end) through the device, in blocks of at most the
- * shape's height that do not straddle the skipped range. */
-static apsp_status stream_blocks(streamer *st, size_t skip_begin, size_t skip_end,
+/* Every row below `n` outside [skip_begin, skip_end) through the device, in blocks of at most
+ * the shape's height that do not straddle the skipped range. */
+static apsp_status stream_blocks(streamer *st, size_t n, size_t skip_begin, size_t skip_end,
                                  apsp_error *error) {
-    const size_t n = st->geometry.n, height = st->shape.block_rows;
+    const size_t height = st->shape.block_rows;
     size_t blocks = 0;
     apsp_status status = APSP_OK;
     for (size_t row = 0; row < n && status == APSP_OK; blocks++) {
@@ -70,13 +70,12 @@ static apsp_status stream_blocks(streamer *st, size_t skip_begin, size_t skip_en
     return status;
 }
 
-/* The pass before the first super-round: every block up once, leaving its part of the first
- * super-round's panels on the device. */
+/* Before the first super-round: its pivot rows up, in blocks. */
 static apsp_status gather_first(streamer *st, apsp_error *error) {
-    apsp_status status = st->impl->stream->pivots(st->device, st->matrix, 0, 0,
-                                                  least(st->shape.pivots, st->geometry.n), error);
+    const size_t first = least(st->shape.pivots, st->geometry.n);
+    apsp_status status = st->impl->stream->pivots(st->device, st->matrix, 0, 0, first, error);
     if (status == APSP_OK)
-        status = stream_blocks(st, 0, 0, error);
+        status = stream_blocks(st, first, 0, 0, error);
     st->most_blocks = 0; /* the report counts the blocks of a super-round */
     return status;
 }
@@ -89,7 +88,7 @@ static apsp_status run_super_rounds(streamer *st, apsp_error *error) {
         const size_t next = s + count < n ? least(k, n - s - count) : 0;
         status = st->impl->stream->pivots(st->device, st->matrix, s, count, next, error);
         if (status == APSP_OK)
-            status = stream_blocks(st, s, s + count, error);
+            status = stream_blocks(st, n, s, s + count, error);
         /* Every round of the super-round is done now: each is reported, as apsp.h promises. */
         for (size_t r = s / tile;
              status == APSP_OK && st->options->progress && r < (s + count) / tile; r++)

@@ -142,7 +142,7 @@ static apsp_status ocl_open(const apsp_options *options, unsigned threads, int n
     if (status == APSP_OK)
         status = create_kernel(e, &e->product, "mpi_product", error);
     if (status == APSP_OK)
-        status = create_kernel(e, &e->transpose, "mpi_transpose", error);
+        status = create_kernel(e, &e->transpose, "fw_transpose", error);
     if (status != APSP_OK) {
         ocl_close(e);
         return status;

@@ -145,11 +145,11 @@ void transpose_on(local_engine *e, cl_command_queue q, cl_mem src, size_t src_of
     err |= clSetKernelArg(e->transpose, 3, sizeof dst, &dst);
     err |= clSetKernelArg(e->transpose, 4, sizeof dof, &dof);
     err |= clSetKernelArg(e->transpose, 5, sizeof dp, &dp);
-    if (!engine_failed(e, err, "clSetKernelArg(mpi_transpose)"))
+    if (!engine_failed(e, err, "clSetKernelArg(fw_transpose)"))
         engine_failed(e,
                       FAULT_CL_STATUS(clEnqueueNDRangeKernel(
                           q, e->transpose, 2, NULL, global, local, 0, NULL, profile_slot(e, kind))),
-                      "mpi_transpose");
+                      "fw_transpose");
 }
 
 /* The panels go up into pair turn ^ 1, whose last reader (the phase 3 of the round before the

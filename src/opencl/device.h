@@ -31,7 +31,7 @@ enum { ROUND_EVENTS = 8 };
 
 typedef struct cl_kernels {
     cl_program program;
-    cl_kernel col_copy, phase1, phase2, phase3, pad, stream, scatter, unreachable;
+    cl_kernel col_copy, phase1, phase2, phase3, pad, stream, transpose, scatter, unreachable;
     char options[1024]; /* the build options of the program; "" before the first build */
 } cl_kernels;
 
@@ -87,6 +87,7 @@ enum { STREAM_SLOTS = 4 };
 
 typedef struct cl_stream_slot {
     cl_mem block;              /* rows of the matrix on the device, block_rows x n */
+    cl_mem columns;            /* the block's K pivot columns before it is relaxed, k-major */
     cl_mem staging;            /* pinned (CL_MEM_ALLOC_HOST_PTR), mapped at host */
     void *host;                /* the solve's element type (layout_cell_bytes) */
     cl_event busy;             /* the slot's last command: the download, or the last kernel */
@@ -99,15 +100,13 @@ typedef struct cl_stream_record {
     size_t row_begin, row_end;
 } cl_stream_record;
 
-/* The panels of a super-round of K pivots from s: rows R[c][j] = d(s + c, j) and columns,
- * transposed, C[c][i] = d(i, s + c), each K x n, k-major as fw_stream takes them. Pair `cur` is
- * the current super-round's, the other the next one's, which the blocks fill as they pass. */
-enum { STREAM_ROWS, STREAM_COLS };
-
+/* The pivot rows of a super-round of K pivots from s: R[c][j] = d(s + c, j), K x n, k-major as
+ * fw_stream takes them. rows[cur] is the current super-round's, the other the next one's, which
+ * the blocks fill as they pass. */
 typedef struct cl_stream {
     stream_shape shape;
     cl_command_queue up_queue, down_queue; /* beside d->queue, which runs the kernels */
-    cl_mem panel[2][2];                    /* [pair][STREAM_ROWS or STREAM_COLS] */
+    cl_mem rows[2];
     int cur;
     size_t first, count;           /* the current super-round's pivots */
     size_t next_first, next_count; /* the next one's, gathered from the blocks */

@@ -165,6 +165,8 @@ static apsp_status create_kernels(backend_device *d, apsp_error *error) {
         status = create_kernel(d, &k->stream, "fw_stream",
                                (size_t)p->group_rows * (size_t)p->group_cols, error);
     if (status == APSP_OK)
+        status = create_kernel(d, &k->transpose, "fw_transpose", edge * edge, error);
+    if (status == APSP_OK)
         status = create_kernel(d, &k->unreachable, "fw_unreachable", 1, error);
     return status;
 }
@@ -241,8 +243,8 @@ apsp_status program_set_form(backend_device *d, const kernel_form *form, apsp_er
 }
 
 void program_release(cl_kernels *k) {
-    cl_kernel kernels[] = {k->col_copy, k->phase1, k->phase2,  k->phase3,
-                           k->pad,      k->stream, k->scatter, k->unreachable};
+    cl_kernel kernels[] = {k->col_copy, k->phase1,    k->phase2,  k->phase3,     k->pad,
+                           k->stream,   k->transpose, k->scatter, k->unreachable};
     for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++)
         if (kernels[i])
             clReleaseKernel(kernels[i]);

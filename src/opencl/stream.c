@@ -8,16 +8,17 @@
  *
  * A block of rows: the host copies them from the matrix into the slot's pinned staging (making
  * the padding there), the upload queue writes them into the slot's buffer; the kernel queue
- * runs fw_stream (fw_phase3's min-plus product, K deep, the block in registers throughout) and
- * takes the next super-round's pivot columns (fw_col_panel into the next C) and rows (a copy
+ * copies the block's pivot columns aside (fw_transpose: fw_stream's A, which needs no closing,
+ * as cl/fw.cl's header says of the pivot column), runs fw_stream (fw_phase3's min-plus product,
+ * K deep, the block in registers throughout) and takes the next super-round's pivot rows (a copy
  * into the next R); the download queue reads the block back into the staging, which the host
  * copies into the matrix when the slot or its rows are needed again, or at the end. Events
  * order the three queues, so that one block goes up while another is relaxed and a third comes
  * down, and the host copies a fourth.
  *
- * The shape: the slots take at most an eighth of the memory apsp may use on the device, and K
- * (the two pairs of K x n panels) the rest, since the bus carries 2c n^2 bytes (c a cell's) per
- * super-round whatever K is, against K n^2 relaxations. */
+ * The shape: stream_prepare.c. With no panel of pivot columns to keep (or to double), K is twice
+ * what two pairs of panels left it, and the bus carries the same 2c n^2 bytes per super-round
+ * for twice the relaxations. */
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/log.h"
@@ -44,11 +45,11 @@ static size_t row_bytes(const backend_device *d) {
 /* ---- host copies --------------------------------------------------------------------------- */
 
 /* Rows row0 .. of the matrix and the staging (pitch n cells of `cell` bytes, the matrix's
- * type); columns [col_begin, col_end) go out. */
+ * type). */
 typedef struct host_copy {
     apsp_matrix *matrix;
     char *staging;
-    size_t n, cell, row0, col_begin, col_end;
+    size_t n, cell, row0;
 } host_copy;
 
 /* Cells [from, to) of padded row i of the type: its unreachable marker, 0 on the diagonal. */
@@ -73,17 +74,15 @@ static void pad_cells(apsp_dtype dtype, void *row, size_t i, size_t from, size_t
 /* Rows of the matrix into the staging, padded to n columns and rows: INF, 0 on the diagonal. */
 static int copy_out(void *context, size_t begin, size_t end) {
     const host_copy *c = context;
-    const size_t real_n = c->matrix->n, j0 = c->col_begin, j1 = c->col_end, cell = c->cell;
+    const size_t real_n = c->matrix->n, cell = c->cell;
     for (size_t r = begin; r < end; r++) {
         const size_t i = c->row0 + r;
-        /* The real cells of the row in [j0, j1) end at real_end; padding follows. */
-        size_t real_end = i < real_n ? (j1 < real_n ? j1 : real_n) : j0;
-        real_end = real_end > j0 ? real_end : j0;
+        /* The real cells of the row end at real_end; padding follows. */
+        const size_t real_end = i < real_n ? real_n : 0;
         char *dst = c->staging + r * c->n * cell;
-        if (real_end > j0)
-            memcpy(dst + j0 * cell, (const char *)apsp_matrix_row_cells(c->matrix, i) + j0 * cell,
-                   (real_end - j0) * cell);
-        pad_cells(c->matrix->dtype, dst, i, real_end, j1);
+        if (real_end > 0)
+            memcpy(dst, apsp_matrix_row_cells(c->matrix, i), real_end * cell);
+        pad_cells(c->matrix->dtype, dst, i, real_end, c->n);
     }
     return 0;
 }
@@ -99,10 +98,10 @@ static int copy_home(void *context, size_t begin, size_t end) {
 }
 
 static void host_rows(backend_device *d, apsp_matrix *m, cl_stream_slot *slot, size_t row0,
-                      size_t rows, size_t col_begin, size_t col_end, slice_fn copy) {
+                      size_t rows, slice_fn copy) {
     const size_t cell = layout_cell_bytes(d);
-    host_copy c = {m, slot->host, d->layout.geometry.n, cell, row0, col_begin, col_end};
-    unsigned threads = rows * (col_end - col_begin) * cell >= PARALLEL_COPY_BYTES ? 0 : 1;
+    host_copy c = {m, slot->host, d->layout.geometry.n, cell, row0};
+    unsigned threads = rows * c.n * cell >= PARALLEL_COPY_BYTES ? 0 : 1;
     parallel_slices(rows, threads, copy, &c);
 }
 
@@ -122,8 +121,7 @@ static apsp_status retire(backend_device *d, apsp_matrix *m, cl_stream_slot *slo
     if (err != CL_SUCCESS) /* a block of the gathering pass */
         return cl_fail(error, APSP_ERR_DEVICE, err, "waiting for a streamed block");
     if (slot->row_end > slot->row_begin)
-        host_rows(d, m, slot, slot->row_begin, slot->row_end - slot->row_begin, 0,
-                  d->layout.geometry.n, copy_home);
+        host_rows(d, m, slot, slot->row_begin, slot->row_end - slot->row_begin, copy_home);
     slot->row_begin = slot->row_end = 0;
     return APSP_OK;
 }
@@ -206,42 +204,44 @@ static apsp_status launch(backend_device *d, cl_kernel kernel, const size_t *glo
     return APSP_OK;
 }
 
-/* fw_stream over `rows` rows of `block` (from row0 of the matrix) against the current panels. */
-static apsp_status relax_block(backend_device *d, cl_mem block, size_t row0, size_t rows, chain *c,
+/* The current super-round's pivot columns of the slot's `rows` rows, as they are before the
+ * block is relaxed, into the slot's columns buffer, k-major (pitch: the shape's block rows). */
+static apsp_status take_columns(backend_device *d, cl_stream_slot *slot, size_t rows, chain *c,
+                                apsp_error *error) {
+    cl_stream *s = &d->stream;
+    const size_t edge = (size_t)copy_edge(&d->params);
+    cl_kernel k = d->kernels.transpose;
+    cl_ulong src_offset = s->first, dst_offset = 0;
+    cl_int src_pitch = (cl_int)d->layout.geometry.n, dst_pitch = (cl_int)s->shape.block_rows;
+    size_t local[2] = {edge, edge}, global[2] = {rows, s->count};
+    SET_ARG(k, "transpose", 0, slot->block);
+    SET_ARG(k, "transpose", 1, src_offset);
+    SET_ARG(k, "transpose", 2, src_pitch);
+    SET_ARG(k, "transpose", 3, slot->columns);
+    SET_ARG(k, "transpose", 4, dst_offset);
+    SET_ARG(k, "transpose", 5, dst_pitch);
+    return launch(d, k, global, local, c, "transpose, streamed", error);
+}
+
+/* fw_stream over the slot's `rows` rows against its pivot columns and the current pivot rows. */
+static apsp_status relax_block(backend_device *d, cl_stream_slot *slot, size_t rows, chain *c,
                                apsp_error *error) {
     const kernel_params *p = &d->params;
     cl_stream *s = &d->stream;
     cl_kernel k = d->kernels.stream;
-    cl_int n = (cl_int)d->layout.geometry.n, first = (cl_int)row0, depth = (cl_int)s->count;
-    SET_ARG(k, "stream", 0, block);
-    SET_ARG(k, "stream", 1, s->panel[s->cur][STREAM_COLS]);
-    SET_ARG(k, "stream", 2, s->panel[s->cur][STREAM_ROWS]);
+    cl_int n = (cl_int)d->layout.geometry.n, pitch = (cl_int)s->shape.block_rows;
+    cl_int depth = (cl_int)s->count;
+    SET_ARG(k, "stream", 0, slot->block);
+    SET_ARG(k, "stream", 1, slot->columns);
+    SET_ARG(k, "stream", 2, s->rows[s->cur]);
     SET_ARG(k, "stream", 3, n);
-    SET_ARG(k, "stream", 4, first);
+    SET_ARG(k, "stream", 4, pitch);
     SET_ARG(k, "stream", 5, depth);
     const size_t block_rows = (size_t)(p->group_rows * p->thread_rows);
     const size_t block_cols = (size_t)(p->group_cols * p->thread_cols);
     size_t local[2] = {(size_t)p->group_cols, (size_t)p->group_rows};
     size_t global[2] = {(size_t)n / block_cols * local[0], rows / block_rows * local[1]};
     return launch(d, k, global, local, c, "stream", error);
-}
-
-/* The next super-round's pivot columns of `rows` rows of `band` (from row0) into the next C,
- * transposed: fw_col_panel over all of them at once. */
-static apsp_status gather_columns(backend_device *d, cl_mem band, size_t row0, size_t rows,
-                                  chain *c, apsp_error *error) {
-    cl_stream *s = &d->stream;
-    const size_t edge = (size_t)copy_edge(&d->params);
-    cl_kernel k = d->kernels.col_copy;
-    cl_int n = (cl_int)d->layout.geometry.n, first = (cl_int)row0;
-    cl_int r = (cl_int)(s->next_first / d->layout.geometry.tile);
-    size_t local[2] = {edge, edge}, global[2] = {rows, s->next_count};
-    SET_ARG(k, "col_panel", 0, band);
-    SET_ARG(k, "col_panel", 1, s->panel[1 - s->cur][STREAM_COLS]);
-    SET_ARG(k, "col_panel", 2, n);
-    SET_ARG(k, "col_panel", 3, first);
-    SET_ARG(k, "col_panel", 4, r);
-    return launch(d, k, global, local, c, "col_panel, streamed", error);
 }
 
 /* The block's rows that are the next super-round's pivot rows into the next R. */
@@ -255,10 +255,9 @@ static apsp_status gather_rows(backend_device *d, cl_mem block, size_t row0, siz
         return APSP_OK;
     const size_t rb = row_bytes(d);
     cl_event wait = c->wait;
-    cl_int err = FAULT_CL_STATUS(
-        clEnqueueCopyBuffer(d->queue, block, s->panel[1 - s->cur][STREAM_ROWS], (begin - row0) * rb,
-                            (begin - s->next_first) * rb, (end - begin) * rb, wait ? 1 : 0,
-                            wait ? &wait : NULL, chain_next(c)));
+    cl_int err = FAULT_CL_STATUS(clEnqueueCopyBuffer(
+        d->queue, block, s->rows[1 - s->cur], (begin - row0) * rb, (begin - s->next_first) * rb,
+        (end - begin) * rb, wait ? 1 : 0, wait ? &wait : NULL, chain_next(c)));
     if (err != CL_SUCCESS)
         return cl_fail(error, APSP_ERR_DEVICE, err,
                        "clEnqueueCopyBuffer(rows %zu-%zu into the next panel)", begin, end - 1);
@@ -266,37 +265,33 @@ static apsp_status gather_rows(backend_device *d, cl_mem block, size_t row0, siz
     return APSP_OK;
 }
 
-/* The kernel queue's part of a block: relaxed by the current panels (none before the first
- * super-round), then its part of the next panels taken. */
-static apsp_status block_kernels(backend_device *d, cl_mem block, size_t row0, size_t rows,
+/* The kernel queue's part of a block: relaxed by the current pivots (none before the first
+ * super-round), then its part of the next pivot rows taken. */
+static apsp_status block_kernels(backend_device *d, cl_stream_slot *slot, size_t row0, size_t rows,
                                  chain *c, apsp_error *error) {
     apsp_status status = APSP_OK;
     if (d->stream.count > 0)
-        status = relax_block(d, block, row0, rows, c, error);
+        status = take_columns(d, slot, rows, c, error);
+    if (status == APSP_OK && d->stream.count > 0)
+        status = relax_block(d, slot, rows, c, error);
     if (status == APSP_OK && d->stream.next_count > 0)
-        status = gather_columns(d, block, row0, rows, c, error);
-    if (status == APSP_OK && d->stream.next_count > 0)
-        status = gather_rows(d, block, row0, rows, c, error);
+        status = gather_rows(d, slot->block, row0, rows, c, error);
     return status;
 }
 
 /* ---- a block ------------------------------------------------------------------------------- */
 
-/* Columns [col_begin, col_end) of the block's rows, from the staging to the slot's buffer. */
-static apsp_status upload(backend_device *d, cl_stream_slot *slot, size_t rows, size_t col_begin,
-                          size_t col_end, cl_event *up, apsp_error *error) {
-    const size_t pitch = row_bytes(d);
-    const size_t cell = layout_cell_bytes(d);
-    size_t origin[3] = {col_begin * cell, 0, 0};
-    size_t region[3] = {(col_end - col_begin) * cell, rows, 1};
-    cl_int err = FAULT_CL_STATUS(clEnqueueWriteBufferRect(d->stream.up_queue, slot->block, CL_FALSE,
-                                                          origin, origin, region, pitch, 0, pitch,
-                                                          0, slot->host, 0, NULL, up));
+/* The block's rows, from the staging to the slot's buffer. */
+static apsp_status upload(backend_device *d, cl_stream_slot *slot, size_t rows, cl_event *up,
+                          apsp_error *error) {
+    const size_t bytes = rows * row_bytes(d);
+    cl_int err = FAULT_CL_STATUS(clEnqueueWriteBuffer(d->stream.up_queue, slot->block, CL_FALSE, 0,
+                                                      bytes, slot->host, 0, NULL, up));
     if (err == CL_SUCCESS)
         err = clFlush(d->stream.up_queue);
     if (err != CL_SUCCESS)
         return cl_fail(error, APSP_ERR_DEVICE, err, "uploading a streamed block");
-    d->stream.bytes_up += rows * region[0];
+    d->stream.bytes_up += bytes;
     return APSP_OK;
 }
 
@@ -331,19 +326,13 @@ static apsp_status stream_rows(backend_device *d, apsp_matrix *m, size_t begin, 
     apsp_status status = take_slot(d, m, begin, end, &slot, error);
     if (status != APSP_OK)
         return status;
-    /* Before the first super-round a block outside its pivot rows only gives its pivot columns. */
-    const cl_stream *s = &d->stream;
-    const int columns_only =
-        s->count == 0 && (end <= s->next_first || begin >= s->next_first + s->next_count);
-    const size_t col_begin = columns_only ? s->next_first : 0;
-    const size_t col_end = columns_only ? s->next_first + s->next_count : d->layout.geometry.n;
-    host_rows(d, m, slot, begin, rows, col_begin, col_end, copy_out);
+    host_rows(d, m, slot, begin, rows, copy_out);
     cl_event up = NULL;
     chain c = {0};
-    status = upload(d, slot, rows, col_begin, col_end, &up, error);
+    status = upload(d, slot, rows, &up, error);
     c.wait = up;
     if (status == APSP_OK)
-        status = block_kernels(d, slot->block, begin, rows, &c, error);
+        status = block_kernels(d, slot, begin, rows, &c, error);
     if (status == APSP_OK)
         status = flush_kernels(d, error);
     if (status == APSP_OK && d->stream.count > 0)
@@ -395,8 +384,8 @@ static apsp_status send_rows_home(backend_device *d, apsp_matrix *m, apsp_error 
         status = take_slot(d, m, row, end, &slot, error);
         cl_int err = status == APSP_OK
                          ? FAULT_CL_STATUS(clEnqueueCopyBuffer(
-                               d->queue, s->panel[s->cur][STREAM_ROWS], slot->block,
-                               (row - s->first) * rb, 0, (end - row) * rb, 0, NULL, chain_next(&c)))
+                               d->queue, s->rows[s->cur], slot->block, (row - s->first) * rb, 0,
+                               (end - row) * rb, 0, NULL, chain_next(&c)))
                          : CL_SUCCESS;
         if (err != CL_SUCCESS)
             status = cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueCopyBuffer(pivot rows home)");
@@ -413,9 +402,8 @@ static apsp_status send_rows_home(backend_device *d, apsp_matrix *m, apsp_error 
 }
 
 /* The last super-round's pivot rows, closed, go home (queued behind its blocks, so that their
- * downloads run beside the next closing, when the bus is free); the gathered pair becomes the
- * current one and closes; its pivot columns of the next super-round go into the next C (the
- * blocks bring the rest). */
+ * downloads run beside the next closing, when the bus is free); the gathered rows become the
+ * current ones and close. */
 static apsp_status stream_pivots(backend_device *d, apsp_matrix *m, size_t first, size_t count,
                                  size_t next_count, apsp_error *error) {
     cl_stream *s = &d->stream;
@@ -427,14 +415,7 @@ static apsp_status stream_pivots(backend_device *d, apsp_matrix *m, size_t first
     s->next_first = first + count;
     s->next_count = next_count;
     if (count > 0 && status == APSP_OK)
-        status = close_band(d, s->panel[s->cur][STREAM_ROWS], first, count, error);
-    if (count > 0 && status == APSP_OK)
-        status = close_band(d, s->panel[s->cur][STREAM_COLS], first, count, error);
-    if (count > 0 && next_count > 0 && status == APSP_OK) {
-        chain c = {0};
-        status = gather_columns(d, s->panel[s->cur][STREAM_ROWS], first, count, &c, error);
-        chain_release(&c);
-    }
+        status = close_band(d, s->rows[s->cur], first, count, error);
     return status;
 }
 
@@ -491,10 +472,12 @@ void stream_release(backend_device *d) {
             clReleaseMemObject(s->slot[i].staging);
         if (s->slot[i].block)
             clReleaseMemObject(s->slot[i].block);
+        if (s->slot[i].columns)
+            clReleaseMemObject(s->slot[i].columns);
     }
-    for (int i = 0; i < 4; i++)
-        if (s->panel[i / 2][i % 2])
-            clReleaseMemObject(s->panel[i / 2][i % 2]);
+    for (int i = 0; i < 2; i++)
+        if (s->rows[i])
+            clReleaseMemObject(s->rows[i]);
     for (size_t q = 0; q < 2; q++)
         if (queues[q])
             clReleaseCommandQueue(queues[q]);

@@ -1,8 +1,8 @@
 /* Preparing a streamed solve (stream.c): its shape, the host check, the buffers and queues.
  *
- * The shape: the slots take at most an eighth of the memory apsp may use on
- * the device, and K (the two pairs of K x n panels) the rest, since the bus carries 2c n^2
- * bytes (c a cell's) per super-round whatever K is, against K n^2 relaxations. */
+ * The shape: the slots take at most an eighth of the memory apsp may use on the device, and K
+ * (the two K x n panels of pivot rows, and each slot's K pivot columns) the rest, since the bus
+ * carries 2c n^2 bytes (c a cell's) per super-round whatever K is, against K n^2 relaxations. */
 #include "base/error.h"
 #include "base/matrix.h"
 #include "base/util.h"
@@ -26,11 +26,17 @@ static size_t round_down(uint64_t value, size_t unit) {
     return (size_t)(value / unit) * unit;
 }
 
-/* What a shape takes on the device: the in-core pairs of T-row panels, the two pairs of K-row
- * panels and the slots. */
+/* Bytes per pivot of K: a row in each of the two panels, and a column of each slot's block. */
+static uint64_t pivot_bytes(const solve_geometry *g, size_t block_rows) {
+    return 2 * geometry_row(g) + STREAM_SLOTS * (uint64_t)block_rows * apsp_dtype_size(g->dtype);
+}
+
+/* What a shape takes on the device: the in-core pairs of T-row panels, the K pivots and the
+ * slots' blocks. */
 static uint64_t device_bytes(const solve_geometry *g, size_t pivots, size_t block_rows) {
     uint64_t row = geometry_row(g);
-    return row * (4 * (uint64_t)g->tile + 4 * (uint64_t)pivots + STREAM_SLOTS * block_rows);
+    return row * (4 * (uint64_t)g->tile + STREAM_SLOTS * (uint64_t)block_rows) +
+           pivots * pivot_bytes(g, block_rows);
 }
 
 /* What streaming may take: a cap the user gave, or 15/16 of the global memory, which the driver
@@ -46,7 +52,8 @@ static size_t pivots_for(const backend_device *d, const solve_geometry *g, size_
     uint64_t row = geometry_row(g), most = layout_buffer_cap(d) / row;
     if (most > INT32_MAX / g->n) /* the kernels index a K x n panel in int */
         most = INT32_MAX / g->n;
-    size_t k = memory > fixed ? round_down((memory - fixed) / (4 * row), g->row_unit) : 0;
+    size_t k =
+        memory > fixed ? round_down((memory - fixed) / pivot_bytes(g, block_rows), g->row_unit) : 0;
     k = k < most ? k : round_down(most, g->row_unit);
     return k < g->n ? k : g->n;
 }
@@ -108,14 +115,13 @@ static apsp_status create(const backend_device *d, cl_mem_flags flags, size_t by
                              : cl_fail(error, APSP_ERR_DEVICE, err, "clCreateBuffer(%s)", what);
 }
 
-/* The two pairs of K x n panels. */
+/* The two K x n panels of pivot rows. */
 static apsp_status create_panels(backend_device *d, apsp_error *error) {
     cl_stream *s = &d->stream;
     apsp_status status = APSP_OK;
-    for (int i = 0; i < 4 && status == APSP_OK; i++)
-        status =
-            create(d, CL_MEM_READ_WRITE, s->shape.pivots * row_bytes(d), &s->panel[i / 2][i % 2],
-                   i % 2 ? "streamed pivot columns" : "streamed pivot rows", error);
+    for (int i = 0; i < 2 && status == APSP_OK; i++)
+        status = create(d, CL_MEM_READ_WRITE, s->shape.pivots * row_bytes(d), &s->rows[i],
+                        "streamed pivot rows", error);
     return status;
 }
 
@@ -126,6 +132,10 @@ static apsp_status create_slots(backend_device *d, apsp_error *error) {
     for (size_t i = 0; i < STREAM_SLOTS && status == APSP_OK; i++) {
         cl_stream_slot *slot = &s->slot[i];
         status = create(d, CL_MEM_READ_WRITE, bytes, &slot->block, "streamed block", error);
+        if (status == APSP_OK)
+            status = create(d, CL_MEM_READ_WRITE,
+                            s->shape.pivots * s->shape.block_rows * layout_cell_bytes(d),
+                            &slot->columns, "a streamed block's pivot columns", error);
         if (status == APSP_OK)
             status = create(d, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, &slot->staging,
                             "pinned staging", error);

@@ -7,8 +7,10 @@ A --device-memory below the matrix makes the solve stream it through the device 
 of K pivots; every output must equal the pthread backend's byte for byte. The caps are computed
 from what the device says streaming needs at least (a run with a 1K cap is refused with "needs
 at least ... (panels of U rows and 4 blocks of U)", U the row unit): a cap of
-    4n * (4T + 4K + 4U)
-gives K pivots per super-round and blocks of U rows, (n - K) / U blocks per super-round.
+    4n * (4T + 4U) + K * (8n + 16U)
+(the T-row panels and 4 blocks of U rows; per pivot a row in each of the two K-row panels and a
+column of each block) gives K pivots per super-round and blocks of U rows, (n - K) / U blocks
+per super-round.
 
 TEST:
   quick          every graph shape at round depths 8 to 64, both kernel families, K from T up
@@ -34,6 +36,13 @@ EXIT_USAGE, EXIT_MEMORY, EXIT_NEGATIVE_CYCLE = 2, 5, 7
 GPU_SHAPE = "CPU_KERNELS=0,GROUP_ROWS=8,GROUP_COLS=16,THREAD_ROWS=8,THREAD_COLS=8,VECTOR=4,PIVOT_SPLIT=2"
 
 failures = []
+
+
+def stream_cost(n, tile, unit):
+    """The device bytes of a streamed int32 solve (src/opencl/stream_prepare.c): what does not
+    grow with K (the in-core T-row panels and 4 blocks of U rows), and what each pivot adds (its
+    row in each of the two K-row panels and its column of each block)."""
+    return 4 * n * (4 * tile + 4 * unit), 8 * n + 16 * unit
 
 
 def check(cond, what):
@@ -110,10 +119,11 @@ class Ctx:
         buffer = [int(a.split("=")[1]) for a in args if a.startswith("--max-buffer-bytes=")]
         if buffer:  # K rows are one buffer
             k = min(k, buffer[0] // (4 * n) // unit * unit)
-        cap = 4 * n * (4 * tile + 4 * k + 4 * unit) + 4 * n * unit // 2
+        fixed, per_pivot = stream_cost(n, tile, unit)
+        cap = fixed + k * per_pivot + per_pivot * unit // 8
         if cap >= in_core:
-            k = (in_core - 4 * n * (4 * tile + 4 * unit) - 1) // (16 * n) // unit * unit
-            cap = 4 * n * (4 * tile + 4 * k + 4 * unit)
+            k = (in_core - fixed - 1) // per_pivot // unit * unit
+            cap = fixed + k * per_pivot
         if k < unit:
             print("skip %s: no cap streams n = %d with U = %d" % (what, n, unit))
             return None
@@ -186,8 +196,9 @@ def test_quick(ctx):
     if shape:
         n, unit = shape
         out = os.path.join(ctx.work, "cycle.bin")
+        fixed, per_pivot = stream_cost(n, 32, unit)
         p = ctx.run(["--backend=opencl", "--tile=32", "--device-memory=%d"
-                     % (4 * n * (4 * 32 + 8 * unit)), graph, out])
+                     % (fixed + unit * per_pivot), graph, out])
         check(p.returncode == EXIT_NEGATIVE_CYCLE and "negative cycle: vertex" in p.err
               and not os.path.exists(out), "streamed negative cycle: exit %d, %s"
               % (p.returncode, p.err.strip()))
