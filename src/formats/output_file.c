@@ -52,6 +52,7 @@ struct apsp_output {
     pthread_t room_thread;
     int room_started;
     int room_errno; /* fallocate's errno; 0: the room is there (or cannot be asked for) */
+    int reserved;   /* fallocate gave the file all its room: no write into it can lack space */
     uint64_t room_bytes;
 };
 
@@ -357,8 +358,12 @@ void apsp_output_abort(apsp_output *output) {
 
 /* fallocate's errno where it matters: file systems without it are written as they are. */
 static int reserve(apsp_output *o) {
-    if (o->room_bytes == 0 || fallocate(o->fd, 0, 0, (off_t)o->room_bytes) == 0)
+    if (o->room_bytes == 0)
         return 0;
+    if (fallocate(o->fd, 0, 0, (off_t)o->room_bytes) == 0) {
+        o->reserved = 1;
+        return 0;
+    }
     return errno == EOPNOTSUPP || errno == ENOSYS || errno == EINTR ? 0 : errno;
 }
 
@@ -407,6 +412,10 @@ apsp_status output_begin(apsp_output *o, uint64_t bytes, apsp_error *error) {
     if (!o->room_started)
         o->room_errno = reserve(o);
     return APSP_OK;
+}
+
+int output_reserved(const apsp_output *o) {
+    return !o->room_started && o->reserved;
 }
 
 apsp_status output_room(apsp_output *o, apsp_error *error) {

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -220,6 +221,41 @@ apsp_status apsp_row_writer_begin(apsp_output *output, apsp_format format, size_
     return APSP_OK;
 }
 
+/* A batch's rows into a shared mapping of their span of the file. */
+typedef struct mapped_rows {
+    unsigned char *dst; /* the batch's first byte in the mapping */
+    const apsp_matrix *batch;
+    size_t row_bytes;
+} mapped_rows;
+
+static int copy_mapped(void *context, size_t begin, size_t end) {
+    const mapped_rows *m = context;
+    for (size_t i = begin; i < end; i++)
+        memcpy(m->dst + i * m->row_bytes, apsp_matrix_row_cells(m->batch, i), m->row_bytes);
+    return 0;
+}
+
+/* A regular file whose room fallocate reserved, little-endian int32 rows: through a shared
+ * mapping, copied on every core. On tmpfs this ran at 4.2 GB/s where pwrite on any
+ * number of threads stayed at 2.3-2.5 (tests/bench/write_floor, H200 host, 14.4 GB); the
+ * reserved room means no store can meet a full disk (SIGBUS). Returns 0, an errno, or -1 when
+ * the file cannot be mapped (opened write-only: written in place), for pwrite to take over. */
+static int write_mapped(const row_writer *w, const apsp_matrix *batch, size_t count) {
+    const size_t row_bytes = batch->n * sizeof(int32_t), page = (size_t)sysconf(_SC_PAGESIZE);
+    const uint64_t start = w->base, at = start / page * page;
+    const size_t span = (size_t)(start - at) + count * row_bytes;
+    if (count == 0 || page == 0)
+        return -1;
+    void *map = mmap(NULL, span, PROT_WRITE, MAP_SHARED, w->fd, (off_t)at);
+    if (map == MAP_FAILED)
+        return -1;
+    mapped_rows m = {(unsigned char *)map + (start - at), batch, row_bytes};
+    /* One thread per core (at most 16: the floor's best on a 16-core host). */
+    unsigned threads = (uint64_t)count * row_bytes >= PARALLEL_WRITE_BYTES ? 0 : 1;
+    parallel_slices(count, threads, copy_mapped, &m);
+    return munmap(map, span) == 0 ? 0 : errno;
+}
+
 apsp_status apsp_row_writer_put(void *writer, size_t first_row, size_t count, const int32_t *rows,
                                 size_t pitch, apsp_error *error) {
     apsp_row_writer *w = writer;
@@ -242,7 +278,12 @@ apsp_status apsp_row_writer_put(void *writer, size_t first_row, size_t count, co
     unsigned threads = rw.fd >= 0 && bytes >= PARALLEL_WRITE_BYTES ? WRITE_THREADS : 1;
     int err = w->header_pending ? write_header(&rw, w->header, w->header_pending) : 0;
     w->header_pending = 0;
-    if (!err)
+    int mapped = !err && rw.fd >= 0 && host_is_little_endian() && output_reserved(w->output)
+                     ? write_mapped(&rw, &batch, count)
+                     : -1;
+    if (mapped >= 0)
+        err = mapped;
+    else if (!err)
         err = parallel_slices(count, threads, write_rows, &rw);
     if (err)
         return fail(error, APSP_ERR_OUTPUT, "%s: writing the output failed: %s",
