@@ -42,3 +42,23 @@ def test_errors():
         apsp.floyd_warshall(np.zeros((2, 2)), dtype=np.int8)
     with pytest.raises(ValueError):  # int32 distances would pass 2^30
         apsp.floyd_warshall(np.array([[0, 2**29], [2**29, 0]]) * 3, dtype=np.int32)
+
+
+def test_close_and_release(device):
+    w = np.random.default_rng(5).integers(0, 9, (150, 150)).astype(float)
+    want = apsp.Solver(device="host").floyd_warshall(w)
+    with apsp.Solver(device=device) as solver:
+        assert np.array_equal(solver.floyd_warshall(w), want)
+    with pytest.raises(apsp.Error, match="closed"):
+        solver.floyd_warshall(w)
+    with pytest.raises(apsp.Error, match="closed"):
+        solver.solve_matrix(np.zeros((2, 2)))
+    solver.close()  # twice: harmless
+    # The module's kept solver goes, and the next call makes another with the same answer.
+    assert np.array_equal(apsp.floyd_warshall(w, device=device), want)
+    kept = apsp._solve.default_solver(device)
+    apsp.release()
+    with pytest.raises(apsp.Error, match="closed"):
+        kept.floyd_warshall(w)
+    assert apsp._solve.default_solver(device) is not kept
+    assert np.array_equal(apsp.floyd_warshall(w, device=device), want)

@@ -16,6 +16,7 @@ from . import _core
 from ._convert import INF32, INF64, unreachable
 from ._solve import PREDECESSOR_TOLERANCE, DeviceError, Error, NegativeCycleError, Solver
 from ._solve import default_solver as _default_solver
+from ._solve import release
 
 __version__ = _core.version
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "Solver",
     "devices",
     "floyd_warshall",
+    "release",
     "unreachable",
 ]
 
@@ -62,7 +64,8 @@ def floyd_warshall(
     SciPy's in the last bits (tests/python bound it: 1e-12 relative for float64, 1e-5 for
     float32).
 
-    device, tile: as apsp.Solver; the solver for each setting is made once and kept.
+    device, tile: as apsp.Solver; the solver for each setting is made once and kept, with the
+    memory of its last call, until apsp.release().
     Raises apsp.NegativeCycleError (a scipy.sparse.csgraph.NegativeCycleError when SciPy is
     installed) for a graph with a negative cycle; KeyboardInterrupt stops a solve cleanly.
     """
