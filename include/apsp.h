@@ -337,6 +337,10 @@ APSP_EXPORT void apsp_solver_destroy(apsp_solver *solver); /* accepts NULL */
 /* Whether a solve of `vertices` vertices fits the solver's devices (round depth, buffer caps,
  * device memory), before any matrix exists: what apsp_solver_solve would refuse for its size. */
 APSP_EXPORT apsp_status apsp_solver_check(apsp_solver *solver, size_t vertices, apsp_error *error);
+/* The same for distances of `dtype` (apsp_solver_check checks int32's): the wider types take
+ * twice the device memory, and every type but int32 is solved from a matrix in host memory. */
+APSP_EXPORT apsp_status apsp_solver_check_typed(apsp_solver *solver, size_t vertices,
+                                                apsp_dtype dtype, apsp_error *error);
 /* A matrix as apsp_matrix_create_typed makes it (the same geometry and cells), in the host memory
  * the solver's devices reach fastest: on an OpenCL device, page-locked memory of the device's
  * context (a mapped CL_MEM_ALLOC_HOST_PTR buffer), which its uploads and downloads read and

@@ -250,21 +250,25 @@ apsp_status apsp_solver_solve_paths(apsp_solver *s, apsp_matrix *matrix, const a
     return status;
 }
 
-apsp_status apsp_solver_check(apsp_solver *s, size_t vertices, apsp_error *error) {
+apsp_status apsp_solver_check_typed(apsp_solver *s, size_t vertices, apsp_dtype dtype,
+                                    apsp_error *error) {
     if (!s || vertices == 0)
         return fail(error, APSP_ERR_USAGE, "apsp_solver_check: no solver, or no vertices");
-    /* apsp_solver_check takes no element type: it checks an int32 solve. */
-    int streams = drive_streams(s->impl, s->devices, s->count, vertices, APSP_INT32);
+    int streams = drive_streams(s->impl, s->devices, s->count, vertices, dtype);
     /* Where the matrix lives in host memory (the pthread backend, a streamed solve), it must fit
      * there too: said now, before the input is read or the output begun. */
-    if (streams || !drive_takes_graphs(s->impl)) {
-        apsp_status fits = matrix_fits_memory(vertices, error);
+    if (streams || !drive_takes_graphs(s->impl) || dtype != APSP_INT32) {
+        apsp_status fits = matrix_fits_memory_typed(vertices, dtype, error);
         if (fits != APSP_OK)
             return fits;
     }
     if (streams)
-        return drive_stream_check(s->impl, s->devices[0], vertices, APSP_INT32, &s->options, error);
-    return drive_check(s->impl, s->devices, s->count, vertices, APSP_INT32, &s->options, error);
+        return drive_stream_check(s->impl, s->devices[0], vertices, dtype, &s->options, error);
+    return drive_check(s->impl, s->devices, s->count, vertices, dtype, &s->options, error);
+}
+
+apsp_status apsp_solver_check(apsp_solver *s, size_t vertices, apsp_error *error) {
+    return apsp_solver_check_typed(s, vertices, APSP_INT32, error);
 }
 
 apsp_status apsp_solver_matrix_create(apsp_solver *s, size_t n, apsp_dtype dtype, apsp_matrix **out,

@@ -29,16 +29,21 @@ apsp_status cli_read_input(cli *c, apsp_solver *solver, apsp_graph **g, apsp_err
     size_t vertices = 0;
     apsp_status status =
         cli_input_is_hw3_file(c) ? apsp_hw3_vertices(c->input, &vertices, err) : APSP_OK;
+    /* Before the weights are known, the least type they may need: --dtype's, else int32. */
+    const apsp_dtype least = c->read.dtype_auto ? APSP_INT32 : c->read.dtype;
     if (status == APSP_OK && vertices > 0)
-        status = apsp_solver_check(solver, vertices, err);
+        status = apsp_solver_check_typed(solver, vertices, least, err);
     if (status == APSP_OK)
         status = apsp_read_graph(c->input, &c->read, g, err);
     if (status == APSP_OK && vertices == 0)
-        status = apsp_solver_check(solver, (*g)->vertices, err);
+        status = apsp_solver_check_typed(solver, (*g)->vertices, least, err);
     if (status == APSP_OK)
         status = paths_check(&c->paths, (*g)->vertices, err);
     if (status == APSP_OK)
         status = cli_pick_dtype(c, *g, err);
+    /* The checks above were the least type's: a wider one takes twice the memory. */
+    if (status == APSP_OK && c->dtype != least)
+        status = apsp_solver_check_typed(solver, (*g)->vertices, c->dtype, err);
     return status;
 }
 

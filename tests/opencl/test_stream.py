@@ -249,6 +249,17 @@ def test_refusals(ctx):
            clean_env(APSP_DEVICE_MEMORY="lots"))
     expect(ctx, ["--backend=opencl", "--device-memory=64K", graph, out], EXIT_MEMORY,
            ["streaming", "needs at least", "(--device-memory)"], "too small to stream")
+    # The least that streaming needs, said for the distances' type: int64 cells take twice.
+    need = {}
+    for dtype in ("int32", "int64"):
+        p = ctx.run(["--backend=opencl", "--tile=32", "--device-memory=64K", "--dtype=" + dtype,
+                     graph, out])
+        m = re.search(r"needs at least ([0-9.]+) MiB", p.err)
+        if check(p.returncode == EXIT_MEMORY and m, "--dtype=%s, 64K: exit %d: %s"
+                 % (dtype, p.returncode, p.err.strip())):
+            need[dtype] = float(m[1])
+    check(len(need) < 2 or abs(need["int64"] - 2 * need["int32"]) < 0.02,
+          "int64's least (%s) is not twice int32's" % need)
     expect(ctx, ["--backend=opencl", "--device=cpus", "--device-memory=1M", graph, out],
            EXIT_MEMORY, ["streaming from host memory runs on one device only"],
            "two devices, neither holds its share", clean_env(POCL_DEVICES="pthread pthread"))
