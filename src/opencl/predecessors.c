@@ -7,8 +7,8 @@
  * first-touch page faults cost more than the bus: one thread reading straight into them moved
  * about 1 GB/s (1.5 s for V = 20000 on an H100); the threads take the faults in parallel, and
  * the bus reads pinned memory at full speed. The in-edges go up once per solve. The program is
- * built before the load (prepare_predecessors) and kept with the device; it is small, so it is
- * not cached on disk (program_cache.c keeps fw.cl's). With options->profile the parts (kernel
+ * built before the load (prepare_predecessors) and kept with the device, and its binary in the
+ * kernel cache beside fw.cl's (program_cache.c). With options->profile the parts (kernel
  * and read device times, host copy and wait) go to the log. */
 #include "base/error.h"
 #include "base/fault.h"
@@ -16,6 +16,7 @@
 #include "base/parallel.h"
 #include "base/util.h"
 #include "opencl/device.h"
+#include "opencl/program_cache.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,22 +34,15 @@ enum {
     PARALLEL_COPY_BYTES = 4 << 20
 };
 
-apsp_status predecessors_prepare(backend_device *d, apsp_error *error) {
-    if (d->paths_tight)
-        return APSP_OK;
-    char *source, origin[1024], options[64];
-    apsp_status status =
-        cl_load_source("paths.cl", d->options->kernel_dir, &source, origin, sizeof origin, error);
-    if (status != APSP_OK)
-        return status;
+/* paths.cl compiled, and kept in the kernel cache for the next run. */
+static apsp_status build_paths(backend_device *d, const char *source, const char *origin,
+                               const char *options, apsp_error *error) {
     cl_int err;
-    d->paths_program = FAULT_CL_OBJECT(
-        &err, clCreateProgramWithSource(d->context, 1, (const char **)&source, NULL, &err));
-    free(source);
+    d->paths_program =
+        FAULT_CL_OBJECT(&err, clCreateProgramWithSource(d->context, 1, &source, NULL, &err));
     if (err != CL_SUCCESS)
         return cl_fail(error, APSP_ERR_KERNEL_BUILD, err, "clCreateProgramWithSource(%s)", origin);
     d->builds++;
-    snprintf(options, sizeof options, "-DROWS=%d", ROWS_PER_ITEM);
     err = FAULT_CL_STATUS(clBuildProgram(d->paths_program, 1, &d->device, options, NULL, NULL));
     char *build_log = cl_build_log(d->paths_program, d->device);
     log_message(d->options, err == CL_SUCCESS ? APSP_LOG_DEBUG : APSP_LOG_ERROR,
@@ -59,6 +53,26 @@ apsp_status predecessors_prepare(backend_device *d, apsp_error *error) {
     if (err != CL_SUCCESS)
         return cl_fail(error, APSP_ERR_KERNEL_BUILD, err, "clBuildProgram(%s) for %s", origin,
                        d->name);
+    program_cache_store(d, d->paths_program, options, source);
+    return APSP_OK;
+}
+
+apsp_status predecessors_prepare(backend_device *d, apsp_error *error) {
+    if (d->paths_tight)
+        return APSP_OK;
+    char *source, origin[1024], options[64];
+    apsp_status status =
+        cl_load_source("paths.cl", d->options->kernel_dir, &source, origin, sizeof origin, error);
+    if (status != APSP_OK)
+        return status;
+    snprintf(options, sizeof options, "-DROWS=%d", ROWS_PER_ITEM);
+    d->paths_program = program_cache_load(d, options, source);
+    if (!d->paths_program)
+        status = build_paths(d, source, origin, options, error);
+    free(source);
+    if (status != APSP_OK)
+        return status;
+    cl_int err;
     d->paths_tight = FAULT_CL_OBJECT(&err, clCreateKernel(d->paths_program, "paths_tight", &err));
     if (err != CL_SUCCESS)
         return cl_fail(error, APSP_ERR_KERNEL_BUILD, err, "clCreateKernel(paths_tight)");

@@ -113,13 +113,14 @@ static apsp_status compile(backend_device *d, apsp_error *error) {
     apsp_status status = load_sources(d, &source, origin, sizeof origin, error);
     if (status != APSP_OK)
         return status;
-    if (program_cache_load(d, source)) {
+    d->kernels.program = program_cache_load(d, d->kernels.options, source);
+    if (d->kernels.program) {
         free(source);
         return dump_program(d, error);
     }
     status = build_from_source(d, source, origin, error);
     if (status == APSP_OK)
-        program_cache_store(d, source);
+        program_cache_store(d, d->kernels.program, d->kernels.options, source);
     free(source);
     return status == APSP_OK ? dump_program(d, error) : status;
 }

@@ -51,7 +51,8 @@ static uint64_t load_le64(const unsigned char *p) {
 }
 
 /* Everything the binary depends on, as text. */
-static void make_key(const backend_device *d, const char *source, char *key, size_t room) {
+static void make_key(const backend_device *d, const char *options, const char *source, char *key,
+                     size_t room) {
     char platform[256], driver[128], version[128];
     cl_platform_id platform_id = NULL;
     clGetDeviceInfo(d->device, CL_DEVICE_PLATFORM, sizeof platform_id, &platform_id, NULL);
@@ -61,7 +62,7 @@ static void make_key(const backend_device *d, const char *source, char *key, siz
     snprintf(key, room,
              "apsp kernel cache 1\nplatform: %s\ndevice: %s\ndriver: %s\nversion: %s\n"
              "options: %s\nsource: %zu bytes, %016llx\n",
-             platform, d->name, driver, version, d->kernels.options, strlen(source),
+             platform, d->name, driver, version, options, strlen(source),
              (unsigned long long)checksum(source, strlen(source)));
 }
 
@@ -102,7 +103,8 @@ static const unsigned char *binary_in(const unsigned char *file, size_t size, co
 }
 
 /* A program from the binary, built (a binary must be built too), or NULL. */
-static cl_program program_from(backend_device *d, const unsigned char *binary, size_t size) {
+static cl_program program_from(backend_device *d, const char *options, const unsigned char *binary,
+                               size_t size) {
     cl_int err, binary_status = CL_SUCCESS;
     cl_program program =
         FAULT_CL_OBJECT(&err, clCreateProgramWithBinary(d->context, 1, &d->device, &size, &binary,
@@ -112,7 +114,7 @@ static cl_program program_from(backend_device *d, const unsigned char *binary, s
             clReleaseProgram(program);
         return NULL;
     }
-    if (FAULT_CL_STATUS(clBuildProgram(program, 1, &d->device, d->kernels.options, NULL, NULL)) !=
+    if (FAULT_CL_STATUS(clBuildProgram(program, 1, &d->device, options, NULL, NULL)) !=
         CL_SUCCESS) {
         clReleaseProgram(program);
         return NULL;
@@ -120,29 +122,28 @@ static cl_program program_from(backend_device *d, const unsigned char *binary, s
     return program;
 }
 
-int program_cache_load(backend_device *d, const char *source) {
+cl_program program_cache_load(backend_device *d, const char *options, const char *source) {
     const char *dir = d->options->kernel_cache;
     if (!dir || !*dir)
-        return 0;
+        return NULL;
     char *key = apsp_malloc(KEY_BYTES), path[4200];
     if (!key)
-        return 0;
-    make_key(d, source, key, KEY_BYTES);
+        return NULL;
+    make_key(d, options, source, key, KEY_BYTES);
     cache_path(dir, key, path, sizeof path);
     size_t size = 0, binary_size = 0;
     unsigned char *file = read_file(path, &size);
     const unsigned char *binary = file ? binary_in(file, size, key, &binary_size) : NULL;
-    if (binary)
-        d->kernels.program = program_from(d, binary, binary_size);
-    if (d->kernels.program) /* the line a build logs, so the options show either way */
+    cl_program program = binary ? program_from(d, options, binary, binary_size) : NULL;
+    if (program) /* the line a build logs, so the options show either way */
         log_message(d->options, APSP_LOG_DEBUG, "built for %s with '%s' (from the kernel cache %s)",
-                    d->name, d->kernels.options, path);
-    if (file && !d->kernels.program)
+                    d->name, options, path);
+    if (file && !program)
         log_message(d->options, APSP_LOG_DEBUG, "kernel cache: %s is stale or corrupt; rebuilding",
                     path);
     free(file);
     free(key);
-    return d->kernels.program != NULL;
+    return program;
 }
 
 /* mkdir -p, each missing directory private to the user (0700: the cache is per user). */
@@ -196,30 +197,31 @@ static int write_cache_file(const char *path, const char *key, const unsigned ch
 }
 
 /* The built program's binary for the one device, or NULL. */
-static unsigned char *program_binary(const backend_device *d, size_t *size) {
+static unsigned char *program_binary(cl_program program, size_t *size) {
     unsigned char *binary = NULL;
     *size = 0;
-    if (clGetProgramInfo(d->kernels.program, CL_PROGRAM_BINARY_SIZES, sizeof *size, size, NULL) !=
+    if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof *size, size, NULL) !=
             CL_SUCCESS ||
         *size == 0 || *size > MOST_CACHE_BYTES || !(binary = apsp_malloc(*size)))
         return NULL;
-    if (FAULT_CL_STATUS(clGetProgramInfo(d->kernels.program, CL_PROGRAM_BINARIES, sizeof binary,
-                                         &binary, NULL)) != CL_SUCCESS) {
+    if (FAULT_CL_STATUS(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof binary, &binary,
+                                         NULL)) != CL_SUCCESS) {
         free(binary);
         return NULL;
     }
     return binary;
 }
 
-void program_cache_store(const backend_device *d, const char *source) {
+void program_cache_store(const backend_device *d, cl_program program, const char *options,
+                         const char *source) {
     const char *dir = d->options->kernel_cache;
     if (!dir || !*dir)
         return;
     char *key = apsp_malloc(KEY_BYTES), path[4200];
     size_t size;
-    unsigned char *binary = key ? program_binary(d, &size) : NULL;
+    unsigned char *binary = key ? program_binary(program, &size) : NULL;
     if (binary) {
-        make_key(d, source, key, KEY_BYTES);
+        make_key(d, options, source, key, KEY_BYTES);
         cache_path(dir, key, path, sizeof path);
         if (make_directories(dir) != 0 || write_cache_file(path, key, binary, size) != 0)
             log_message(d->options, APSP_LOG_DEBUG, "kernel cache: cannot write %s: %s", path,

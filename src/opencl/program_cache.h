@@ -4,12 +4,14 @@
 
 #include "opencl/device.h"
 
-/* Sets d->kernels.program from the cache of options->kernel_cache for the device, the options in
- * d->kernels.options and `source`; returns 0 (and leaves it NULL) when there is none to use. */
-int program_cache_load(backend_device *d, const char *source);
+/* The program built from `source` with the build options `options` for the device, from the
+ * cache of options->kernel_cache; NULL when there is none to use. fw.cl's (program.c) and
+ * paths.cl's (predecessors.c) are kept apart by their source and options. */
+cl_program program_cache_load(backend_device *d, const char *options, const char *source);
 
-/* Keeps the binary of d->kernels.program, built from `source`, in the cache; failures only go to
- * the log (a cache never fails a solve). */
-void program_cache_store(const backend_device *d, const char *source);
+/* Keeps the binary of `program`, built from `source` with `options`, in the cache; failures only
+ * go to the log (a cache never fails a solve). */
+void program_cache_store(const backend_device *d, cl_program program, const char *options,
+                         const char *source);
 
 #endif

@@ -553,6 +553,11 @@ def test_kernel_cache(ctx):
     check(builds(use + ["--kernel-params=K_CHUNK=8"], "other parameters") == 1,
           "other kernel parameters reused the cached program")
     check(len(files()) == 2, "other parameters did not get their own file: %s" % files())
+    # The predecessors' program (cl/paths.cl) is kept beside fw.cl's.
+    pred = ["--predecessors=" + os.path.join(ctx.work, "pred.npy")]
+    check(builds(use + pred, "predecessors, cold") == 1, "paths.cl was not built once")
+    check(len(files()) == 3, "paths.cl did not get its own file: %s" % files())
+    check(builds(use + pred, "predecessors, warm") == 0, "paths.cl was built again")
     blocked = os.path.join(ctx.work, "a-file")
     with open(blocked, "w") as f:
         f.write("not a directory\n")
