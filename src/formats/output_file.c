@@ -26,7 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sendfile.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
@@ -389,8 +391,8 @@ static apsp_status room_failed(const apsp_output *o, int err, apsp_error *error)
  * on an H200 host) runs beside it. */
 static int room_visible(const apsp_output *o) {
     struct statvfs fs;
-    if (fstatvfs(o->fd, &fs) != 0 || fs.f_frsize == 0)
-        return 1; /* unknown: fallocate will say */
+    if (fstatvfs(o->fd, &fs) != 0 || fs.f_frsize == 0 || fs.f_blocks == 0)
+        return 1; /* unknown (some file systems report no sizes): fallocate will say */
     return (uint64_t)fs.f_bavail >= o->room_bytes / fs.f_frsize;
 }
 
@@ -414,8 +416,25 @@ apsp_status output_begin(apsp_output *o, uint64_t bytes, apsp_error *error) {
     return APSP_OK;
 }
 
-int output_reserved(const apsp_output *o) {
-    return !o->room_started && o->reserved;
+/* Local file systems, where a store into a shared mapping of reserved room never waits on a
+ * server that could fail it (a network file system's failed read would be a SIGBUS). */
+static int local_file_system(int fd) {
+    struct statfs fs;
+    if (fstatfs(fd, &fs) != 0)
+        return 0;
+    switch ((unsigned long)fs.f_type) {
+    case TMPFS_MAGIC:
+    case EXT4_SUPER_MAGIC: /* also ext2 and ext3 */
+    case XFS_SUPER_MAGIC:
+    case BTRFS_SUPER_MAGIC:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+int output_mappable(const apsp_output *o) {
+    return !o->room_started && o->reserved && local_file_system(o->fd);
 }
 
 apsp_status output_room(apsp_output *o, apsp_error *error) {

@@ -26,9 +26,10 @@ apsp_status output_begin(apsp_output *output, uint64_t bytes, apsp_error *error)
 /* Waits for output_begin's request for room; its failure, if any, once. Every writer calls it
  * before its first byte (output_finish does too). */
 apsp_status output_room(apsp_output *output, apsp_error *error);
-/* After output_room: whether every byte of the file has its room on the file system (fallocate
- * succeeded), so that a store through a shared mapping of it cannot fail for want of space. */
-int output_reserved(const apsp_output *output);
+/* After output_room: whether the file may be written through a shared mapping: every byte has
+ * its room (fallocate succeeded), so no store can fail for want of space, on a local file system
+ * (tmpfs, ext4, xfs, btrfs), where no store waits on a server. */
+int output_mappable(const apsp_output *output);
 /* Syncs and closes the file and puts it into place; frees the handle either way. */
 apsp_status output_finish(apsp_output *output, apsp_error *error);
 

@@ -235,11 +235,12 @@ static int copy_mapped(void *context, size_t begin, size_t end) {
     return 0;
 }
 
-/* A regular file whose room fallocate reserved, little-endian int32 rows: through a shared
- * mapping, copied on every core. On tmpfs this ran at 4.2 GB/s where pwrite on any
- * number of threads stayed at 2.3-2.5 (tests/bench/write_floor, H200 host, 14.4 GB); the
- * reserved room means no store can meet a full disk (SIGBUS). Returns 0, an errno, or -1 when
- * the file cannot be mapped (opened write-only: written in place), for pwrite to take over. */
+/* A file that output_mappable allows (its room reserved by fallocate, on a local file system),
+ * little-endian int32 rows: through a shared mapping, copied on every core. On tmpfs this ran at
+ * 4.2 GB/s where pwrite on any number of threads stayed at 2.3-2.5 (tests/bench/write_floor,
+ * H200 host, 14.4 GB); the reserved room means no store can meet a full disk (SIGBUS). Returns
+ * 0, an errno, or -1 when the file cannot be mapped (opened write-only: written in place), for
+ * pwrite to take over. */
 static int write_mapped(const row_writer *w, const apsp_matrix *batch, size_t count) {
     const size_t row_bytes = batch->n * sizeof(int32_t), page = (size_t)sysconf(_SC_PAGESIZE);
     const uint64_t start = w->base, at = start / page * page;
@@ -278,7 +279,7 @@ apsp_status apsp_row_writer_put(void *writer, size_t first_row, size_t count, co
     unsigned threads = rw.fd >= 0 && bytes >= PARALLEL_WRITE_BYTES ? WRITE_THREADS : 1;
     int err = w->header_pending ? write_header(&rw, w->header, w->header_pending) : 0;
     w->header_pending = 0;
-    int mapped = !err && rw.fd >= 0 && host_is_little_endian() && output_reserved(w->output)
+    int mapped = !err && rw.fd >= 0 && host_is_little_endian() && output_mappable(w->output)
                      ? write_mapped(&rw, &batch, count)
                      : -1;
     if (mapped >= 0)
