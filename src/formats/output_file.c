@@ -13,23 +13,20 @@
 #define _GNU_SOURCE /* O_TMPFILE, mkostemp, fallocate */
 #include "formats/output_file.h"
 #include "formats/output_path.h"
+#include "formats/output_room.h"
 #include "base/error.h"
 #include "base/fault.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sendfile.h>
-#include <linux/magic.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
-#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -50,12 +47,7 @@ struct apsp_output {
     int warned;
     apsp_log_fn log;
     void *log_context;
-    /* output_begin's fallocate, on a thread of its own (output_room joins it). */
-    pthread_t room_thread;
-    int room_started;
-    int room_errno; /* fallocate's errno; 0: the room is there (or cannot be asked for) */
-    int reserved;   /* fallocate gave the file all its room: no write into it can lack space */
-    uint64_t room_bytes;
+    file_room room; /* output_begin's request for the file's room (output_room.h) */
 };
 
 enum {
@@ -251,14 +243,8 @@ static int is_directory(const char *path) {
 }
 
 /* Closes whatever open_* left open; a named temporary file is removed. */
-static void room_join(apsp_output *o) {
-    if (o->room_started)
-        pthread_join(o->room_thread, NULL);
-    o->room_started = 0;
-}
-
 static void close_all(apsp_output *o) {
-    room_join(o); /* fallocate holds the descriptor */
+    room_wait(&o->room); /* fallocate holds the descriptor */
     if (o->stream)
         fclose(o->stream);
     else if (o->fd >= 0)
@@ -358,42 +344,15 @@ void apsp_output_abort(apsp_output *output) {
     output_free(output);
 }
 
-/* fallocate's errno where it matters: file systems without it are written as they are. */
-static int reserve(apsp_output *o) {
-    if (o->room_bytes == 0)
-        return 0;
-    if (fallocate(o->fd, 0, 0, (off_t)o->room_bytes) == 0) {
-        o->reserved = 1;
-        return 0;
-    }
-    return errno == EOPNOTSUPP || errno == ENOSYS || errno == EINTR ? 0 : errno;
-}
-
-static void *reserve_thread(void *context) {
-    apsp_output *o = context;
-    o->room_errno = reserve(o);
-    return NULL;
-}
-
 static apsp_status room_failed(const apsp_output *o, int err, apsp_error *error) {
     if (err != ENOSPC && err != EDQUOT)
         return fail(error, APSP_ERR_OUTPUT, "%s: writing the output failed: %s", o->path,
                     strerror(err));
     char size[32];
-    format_bytes(o->room_bytes, size, sizeof size);
+    format_bytes(o->room.bytes, size, sizeof size);
     return fail(error, APSP_ERR_OUTPUT, "%s: no room for the %s output%s: %s", o->path, size,
                 o->mode == MODE_REPLACE && o->target_exists ? " beside the existing file" : "",
                 strerror(err));
-}
-
-/* What the file system says is free, against the output's size: a full disk fails at once,
- * before the solve, while fallocate (which zeroes every page of a tmpfs file: 0.9 s for 6.4 GB
- * on an H200 host) runs beside it. */
-static int room_visible(const apsp_output *o) {
-    struct statvfs fs;
-    if (fstatvfs(o->fd, &fs) != 0 || fs.f_frsize == 0 || fs.f_blocks == 0)
-        return 1; /* unknown (some file systems report no sizes): fallocate will say */
-    return (uint64_t)fs.f_bavail >= o->room_bytes / fs.f_frsize;
 }
 
 apsp_status output_begin(apsp_output *o, uint64_t bytes, apsp_error *error) {
@@ -404,43 +363,21 @@ apsp_status output_begin(apsp_output *o, uint64_t bytes, apsp_error *error) {
     if (o->mode == MODE_IN_PLACE && ftruncate(o->fd, 0) != 0)
         return fail(error, APSP_ERR_OUTPUT, "%s: writing the output failed: %s", o->path,
                     strerror(errno));
-    o->room_bytes = bytes;
-    if (!room_visible(o))
+    o->room.bytes = bytes; /* for the message */
+    /* What the file system shows free fails a full disk at once, before the solve; fallocate
+     * (0.9 s for 6.4 GB on tmpfs, which zeroes every page) then runs beside the solve. */
+    if (!room_visible(o->fd, bytes))
         return room_failed(o, ENOSPC, error);
-    /* Room for the whole output, asked for at once, so that a full disk fails before the
-     * writing; on a thread, since only the first byte written needs it (output_room). */
-    o->room_started = bytes > 0 && !fault_hit(FAULT_ALLOC) &&
-                      pthread_create(&o->room_thread, NULL, reserve_thread, o) == 0;
-    if (!o->room_started)
-        o->room_errno = reserve(o);
+    room_request(&o->room, o->fd, bytes);
     return APSP_OK;
 }
 
-/* Local file systems, where a store into a shared mapping of reserved room never waits on a
- * server that could fail it (a network file system's failed read would be a SIGBUS). */
-static int local_file_system(int fd) {
-    struct statfs fs;
-    if (fstatfs(fd, &fs) != 0)
-        return 0;
-    switch ((unsigned long)fs.f_type) {
-    case TMPFS_MAGIC:
-    case EXT4_SUPER_MAGIC: /* also ext2 and ext3 */
-    case XFS_SUPER_MAGIC:
-    case BTRFS_SUPER_MAGIC:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
 int output_mappable(const apsp_output *o) {
-    return !o->room_started && o->reserved && local_file_system(o->fd);
+    return room_mappable(&o->room);
 }
 
 apsp_status output_room(apsp_output *o, apsp_error *error) {
-    room_join(o);
-    int err = o->room_errno;
-    o->room_errno = 0;
+    int err = room_wait(&o->room);
     return err ? room_failed(o, err, error) : APSP_OK;
 }
 
