@@ -5,7 +5,7 @@
  *   row panel: the TILE pivot rows: row panel[k][j] = d(p + k, j);
  *   col panel: the TILE pivot columns, transposed: col panel[k][i] = d(i, p + k);
  * with p = r * TILE the first pivot row and column of round r. Round r uses pair r % 2; round 0's
- * panels are copied from the bands (a buffer copy, and fw_col_panel once per band), every later
+ * panels are copied from the bands (a buffer copy, and fw_transpose once per band), every later
  * round's are written by the phase 3 before it. Round r runs
  *   fw_phase1: closes the pivot block P (Floyd-Warshall inside it), held in registers; writes
  *              it to the row panel and, transposed, to the col panel;
@@ -45,7 +45,7 @@
 /* Every parameter is a -D define from the host: the tunable ones are declared, with their
  * meaning and range, in src/opencl/param_list.h (`apsp --kernel-params=help` lists them); the
  * fixed sizes CPU_ROWS, CPU_COLS (CPU kernels: micro-tiles of CPU_ROWS x CPU_COLS cells),
- * COPY_EDGE (fw_col_panel: work-groups of COPY_EDGE x COPY_EDGE) and INF (the unreachable
+ * COPY_EDGE (fw_transpose: work-groups of COPY_EDGE x COPY_EDGE) and INF (the unreachable
  * distance) come from src/opencl/params.c; DIST and FLOAT_DIST only for the types other than
  * int32, whose build options stay as they were. */
 #if !defined(TILE) || !defined(PIVOT_ITEMS) || !defined(PIVOT_SPLIT) || !defined(K_CHUNK) ||       \
@@ -172,24 +172,11 @@ typedef DIST vdist;
 #error "VECTOR must be 1, 2 or 4"
 #endif
 
-/* The pivot columns of one band into the col panel, transposed: col_panel[k][row0 + i] =
- * band[i][p + k]. Global size (rows of the band, TILE); local memory turns the reads along k
- * into writes along i. row0 is the band's first row in the whole matrix. */
-__kernel __attribute__((reqd_work_group_size(COPY_EDGE, COPY_EDGE, 1))) void
-fw_col_panel(__global const DIST *band, __global DIST *col_panel, int n, int row0, int r) {
-    __local DIST part[COPY_EDGE][COPY_EDGE + 1];
-    const int lx = get_local_id(0), ly = get_local_id(1);
-    const size_t i0 = get_group_id(0) * (size_t)COPY_EDGE; /* band-relative */
-    const int k0 = get_group_id(1) * COPY_EDGE;
-    part[ly][lx] = band[(i0 + ly) * n + r * TILE + k0 + lx]; /* row i0 + ly, column k0 + lx */
-    barrier(CLK_LOCAL_MEM_FENCE);
-    col_panel[(size_t)(k0 + ly) * n + row0 + i0 + lx] = part[lx][ly];
-}
-
 /* dst[k * dst_pitch + i] = src[i * src_pitch + k] for every k and row i of the launch: global
  * size (rows, columns), both multiples of COPY_EDGE, the strip starting at src + src_offset, the
- * panel at dst + dst_offset. Local memory turns the reads along k into writes along i, as in
- * fw_col_panel. Streaming takes a block's pivot columns with it (fw_stream's A); apsp-mpi's
+ * panel at dst + dst_offset. Local memory turns the reads along k into writes along i. The rounds
+ * take each band's pivot columns into the col panel with it (src_offset the pivot's column,
+ * dst_offset the band's first row); streaming a block's pivot columns (fw_stream's A); apsp-mpi's
  * ranks their panels (cl/mpi.cl). */
 __kernel __attribute__((reqd_work_group_size(COPY_EDGE, COPY_EDGE, 1))) void
 fw_transpose(__global const DIST *src, ulong src_offset, int src_pitch, __global DIST *dst,

@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 apsp_status fail(apsp_error *error, apsp_status status, const char *format, ...) {
     if (error) {
@@ -35,4 +36,12 @@ const char *format_bytes(uint64_t bytes, char *buf, size_t size) {
     else
         snprintf(buf, size, "%.2f %s", value, units[unit]);
     return buf;
+}
+
+apsp_status fail_naming_input(apsp_error *error, apsp_status status, const char *path) {
+    if (!error)
+        return status;
+    char detail[sizeof error->message];
+    memcpy(detail, error->message, sizeof detail);
+    return fail(error, status, "%s: %s", strcmp(path, "-") == 0 ? "stdin" : path, detail);
 }

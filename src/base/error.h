@@ -18,6 +18,10 @@ apsp_status fail(apsp_error *error, apsp_status status, const char *format, ...)
  * words): records it as APSP_ERR_NEGATIVE_CYCLE and returns that status. */
 apsp_status fail_negative_cycle(apsp_error *error, size_t vertex);
 
+/* Prefixes error's message with the input it concerns ("stdin" for "-"), as the readers name
+ * their file; returns status. */
+apsp_status fail_naming_input(apsp_error *error, apsp_status status, const char *path);
+
 /* Formats a byte count for people in powers of 1024: "5.96 GiB". Returns buf. */
 const char *format_bytes(uint64_t bytes, char *buf, size_t size);
 

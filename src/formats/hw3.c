@@ -285,12 +285,7 @@ apsp_status apsp_read_hw3(const char *path, apsp_matrix **out, apsp_error *error
         return status;
     status = apsp_graph_to_matrix(g, out, error);
     apsp_graph_destroy(g);
-    if (status != APSP_OK && error) {
-        char detail[sizeof error->message];
-        memcpy(detail, error->message, sizeof detail);
-        fail(error, status, "%s: %s", strcmp(path, "-") == 0 ? "stdin" : path, detail);
-    }
-    return status;
+    return status == APSP_OK ? status : fail_naming_input(error, status, path);
 }
 
 /* An int64 matrix goes to hw3 when every distance fits int32's: the first that does not, else

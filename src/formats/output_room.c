@@ -16,12 +16,27 @@ int room_visible(int fd, uint64_t bytes) {
     return (uint64_t)fs.f_bavail >= bytes / fs.f_frsize;
 }
 
+static int local_file_system(int fd) {
+    struct statfs fs;
+    if (fstatfs(fd, &fs) != 0)
+        return 0;
+    switch ((unsigned long)fs.f_type) {
+    case TMPFS_MAGIC:
+    case EXT4_SUPER_MAGIC: /* also ext2 and ext3 */
+    case XFS_SUPER_MAGIC:
+    case BTRFS_SUPER_MAGIC:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /* fallocate's errno where it matters: file systems without it are written as they are. */
 static int reserve(file_room *room) {
     if (room->bytes == 0)
         return 0;
     if (fallocate(room->fd, 0, 0, (off_t)room->bytes) == 0) {
-        room->reserved = 1;
+        room->mappable = local_file_system(room->fd);
         return 0;
     }
     return errno == EOPNOTSUPP || errno == ENOSYS || errno == EINTR ? 0 : errno;
@@ -50,21 +65,6 @@ int room_wait(file_room *room) {
     return err;
 }
 
-static int local_file_system(int fd) {
-    struct statfs fs;
-    if (fstatfs(fd, &fs) != 0)
-        return 0;
-    switch ((unsigned long)fs.f_type) {
-    case TMPFS_MAGIC:
-    case EXT4_SUPER_MAGIC: /* also ext2 and ext3 */
-    case XFS_SUPER_MAGIC:
-    case BTRFS_SUPER_MAGIC:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
 int room_mappable(const file_room *room) {
-    return !room->started && room->reserved && local_file_system(room->fd);
+    return !room->started && room->mappable;
 }

@@ -13,7 +13,7 @@ typedef struct output_room {
     pthread_t thread;
     int started;  /* the thread runs: room_wait joins it */
     int error;    /* fallocate's errno; 0: the room is there (or cannot be asked for) */
-    int reserved; /* fallocate gave the file all its room: no write into it can lack space */
+    int mappable; /* fallocate gave the file all its room, on a local file system: room_mappable */
 } file_room;
 
 /* Whether the file system shows `bytes` free for fd's file: 1 also when it does not say. */

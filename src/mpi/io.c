@@ -92,7 +92,6 @@ typedef struct band_writer {
     const grid *g;
     const layout *l;
     const int32_t *local;
-    size_t piece[2]; /* cells in flight per buffer: the sum of the row's B x local_cols */
     int32_t *incoming[2];
     int32_t *band; /* B x V, the assembled file rows */
     MPI_Request *requests[2];
@@ -108,6 +107,7 @@ static size_t row_local_cols(const band_writer *w, int q) {
 static void exchange_start(band_writer *w, size_t k, int slot) {
     const grid *g = w->g;
     const size_t strip = (size_t)B * w->l->local_cols;
+    const int receiving = k * (size_t)g->cols + (size_t)g->pc < w->l->block_rows;
     int count = 0;
     size_t at = 0;
     for (int q = 0; q < g->cols; q++) {
@@ -115,7 +115,7 @@ static void exchange_start(band_writer *w, size_t k, int slot) {
         if (row < w->l->block_rows)
             MPI_Isend(w->local + row * strip, (int)strip, MPI_INT32_T, q, 1, g->row,
                       &w->requests[slot][count++]);
-        if (k * (size_t)g->cols + (size_t)g->pc < w->l->block_rows)
+        if (receiving)
             MPI_Irecv(w->incoming[slot] + at, (int)cells, MPI_INT32_T, q, 1, g->row,
                       &w->requests[slot][count++]);
         at += cells;
@@ -255,11 +255,8 @@ static apsp_status read_edges(const char *path, apsp_graph **graph, apsp_error *
     apsp_read_options_init(&options);
     options.format = APSP_FORMAT_HW3;
     apsp_status status = apsp_read_graph(path, &options, graph, error);
-    if (status == APSP_OK && (status = graph_check(*graph, error)) != APSP_OK && error) {
-        char detail[sizeof error->message];
-        memcpy(detail, error->message, sizeof detail);
-        fail(error, status, "%s: %s", strcmp(path, "-") == 0 ? "stdin" : path, detail);
-    }
+    if (status == APSP_OK && (status = graph_check(*graph, error)) != APSP_OK)
+        fail_naming_input(error, status, path);
     if (status == APSP_OK && graph_has_negative(*graph))
         status =
             fail(error, APSP_ERR_USAGE,

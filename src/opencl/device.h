@@ -31,7 +31,7 @@ enum { ROUND_EVENTS = 8 };
 
 typedef struct cl_kernels {
     cl_program program;
-    cl_kernel col_copy, phase1, phase2, phase3, pad, stream, transpose, scatter, unreachable;
+    cl_kernel phase1, phase2, phase3, pad, transpose, stream, scatter, unreachable;
     char options[1024]; /* the build options of the program; "" before the first build */
 } cl_kernels;
 

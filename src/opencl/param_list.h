@@ -27,7 +27,7 @@
 /* Fixed sizes of the kernels, passed as -D defines too. */
 enum {
     MAX_PIVOT_CELLS = 8, /* phases 1-2: at most 8 x 8 cells per work-item */
-    MAX_COPY_EDGE = 16,  /* fw_col_panel: work-groups of up to 16 x 16 work-items (COPY_EDGE) */
+    MAX_COPY_EDGE = 16,  /* fw_transpose: work-groups of up to 16 x 16 work-items (COPY_EDGE) */
     CPU_ROWS = 8,        /* CPU kernels: rows of a micro-tile (CPU_ROWS in cl/fw.cl) */
     CPU_COLS = 32,       /* CPU kernels: columns of a micro-tile and of a phase-2 slab */
 };

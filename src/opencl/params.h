@@ -53,7 +53,7 @@ void use_work_group_kernels(kernel_params *params);
  * defines no type: its options stay as they always were). Returns buf. */
 const char *kernel_defines(const kernel_params *params, apsp_dtype dtype, char *buf, size_t size);
 
-/* The work-group edge of fw_col_panel at this round depth. */
+/* The work-group edge of fw_transpose at this round depth. */
 int copy_edge(const kernel_params *params);
 
 /* Whether two work-group dimensions fit the device. */

@@ -150,14 +150,14 @@ static apsp_status create_kernels(backend_device *d, apsp_error *error) {
     const size_t pivot_group = (size_t)p->pivot_items * (size_t)p->pivot_items;
     const size_t edge = (size_t)copy_edge(p);
     cl_kernels *k = &d->kernels;
-    apsp_status status = create_kernel(d, &k->col_copy, "fw_col_panel", edge * edge, error);
-    if (status == APSP_OK)
-        status = create_kernel(d, &k->phase1, "fw_phase1", pivot_group, error);
+    apsp_status status = create_kernel(d, &k->phase1, "fw_phase1", pivot_group, error);
     if (status == APSP_OK)
         status = create_kernel(d, &k->phase2, "fw_phase2", p->cpu_kernels ? 1 : pivot_group, error);
     if (status == APSP_OK)
         status = create_kernel(d, &k->phase3, "fw_phase3",
                                (size_t)p->group_rows * (size_t)p->group_cols, error);
+    if (status == APSP_OK)
+        status = create_kernel(d, &k->transpose, "fw_transpose", edge * edge, error);
     if (status == APSP_OK)
         status = create_kernel(d, &k->pad, "fw_pad", 1, error);
     if (status == APSP_OK && d->dtype == APSP_INT32) /* edge lists load as int32 only */
@@ -165,8 +165,6 @@ static apsp_status create_kernels(backend_device *d, apsp_error *error) {
     if (status == APSP_OK)
         status = create_kernel(d, &k->stream, "fw_stream",
                                (size_t)p->group_rows * (size_t)p->group_cols, error);
-    if (status == APSP_OK)
-        status = create_kernel(d, &k->transpose, "fw_transpose", edge * edge, error);
     if (status == APSP_OK)
         status = create_kernel(d, &k->unreachable, "fw_unreachable", 1, error);
     return status;
@@ -244,8 +242,8 @@ apsp_status program_set_form(backend_device *d, const kernel_form *form, apsp_er
 }
 
 void program_release(cl_kernels *k) {
-    cl_kernel kernels[] = {k->col_copy, k->phase1,    k->phase2,  k->phase3,     k->pad,
-                           k->stream,   k->transpose, k->scatter, k->unreachable};
+    cl_kernel kernels[] = {k->phase1,    k->phase2, k->phase3,  k->pad,
+                           k->transpose, k->stream, k->scatter, k->unreachable};
     for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++)
         if (kernels[i])
             clReleaseKernel(kernels[i]);

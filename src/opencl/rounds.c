@@ -95,7 +95,7 @@ static const cl_band *band_of(const backend_device *d, size_t row) {
 
 /* Round r's panels from the bands (in core, round 0's; the later rounds' come from phase 3; a
  * streamed super-round's first): the pivot rows, when the device holds them, and the pivot
- * columns of its rows, transposed by fw_col_panel. */
+ * columns of its rows, transposed by fw_transpose. */
 apsp_status rounds_first_panels(backend_device *d, size_t round, apsp_error *error) {
     const cl_layout *l = &d->layout;
     const size_t tile = l->geometry.tile, row_bytes = l->geometry.n * layout_cell_bytes(d);
@@ -111,17 +111,20 @@ apsp_status rounds_first_panels(backend_device *d, size_t round, apsp_error *err
     }
     const size_t edge = (size_t)copy_edge(&d->params);
     size_t copy_local[2] = {edge, edge};
-    cl_int n = (cl_int)l->geometry.n, r = (cl_int)round;
-    SET_ARG(d->kernels.col_copy, "col_panel", 1, l->col_panel[round % 2]);
-    SET_ARG(d->kernels.col_copy, "col_panel", 2, n);
-    SET_ARG(d->kernels.col_copy, "col_panel", 4, r);
+    cl_int n = (cl_int)l->geometry.n;
+    cl_ulong pivot_column = pivot;
+    cl_kernel k = d->kernels.transpose;
+    SET_ARG(k, "col_panel", 1, pivot_column);
+    SET_ARG(k, "col_panel", 2, n);
+    SET_ARG(k, "col_panel", 3, l->col_panel[round % 2]);
+    SET_ARG(k, "col_panel", 5, n);
     for (size_t b = 0; b < l->band_count; b++) {
-        cl_int row0 = (cl_int)l->bands[b].row0;
-        SET_ARG(d->kernels.col_copy, "col_panel", 0, l->bands[b].buffer);
-        SET_ARG(d->kernels.col_copy, "col_panel", 3, row0);
+        cl_ulong row0 = l->bands[b].row0; /* the band's rows' place in the panel */
+        SET_ARG(k, "col_panel", 0, l->bands[b].buffer);
+        SET_ARG(k, "col_panel", 4, row0);
         size_t global[2] = {l->bands[b].rows, tile};
-        apsp_status status = enqueue(d, d->kernels.col_copy, global, copy_local,
-                                     step_event(d, STEP_COL_PANEL), "col_panel", round, error);
+        apsp_status status = enqueue(d, k, global, copy_local, step_event(d, STEP_COL_PANEL),
+                                     "col_panel", round, error);
         if (status != APSP_OK)
             return status;
     }

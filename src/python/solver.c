@@ -200,6 +200,37 @@ static PyObject *report_with_copies(const apsp_report *r, const double seconds[2
     return dict;
 }
 
+/* One solve from Python: the GIL released and the Solver's lock held around it (call_begin,
+ * call_end), then its report or its error (call_result). */
+typedef struct solve_call {
+    apsp_report report;
+    double seconds[2]; /* the copies in and out */
+    apsp_error err;
+    apsp_status status;
+    PyThreadState *thread;
+} solve_call;
+
+static void call_begin(SolverObject *self, solve_call *call) {
+    memset(call, 0, sizeof *call);
+    call->thread = PyEval_SaveThread();
+    PyThread_acquire_lock(self->lock, WAIT_LOCK);
+    PyMem_RawFree(self->build_log); /* (this solve's log only) */
+    self->build_log = NULL;
+}
+
+static void call_end(SolverObject *self, solve_call *call) {
+    PyThread_release_lock(self->lock);
+    PyEval_RestoreThread(call->thread);
+}
+
+static PyObject *call_result(SolverObject *self, const solve_call *call) {
+    if (call->status == APSP_ERR_CANCELLED && PyErr_Occurred())
+        return NULL; /* the signal handler's exception, KeyboardInterrupt */
+    if (call->status != APSP_OK)
+        return raise_error_log(&call->err, self->build_log);
+    return report_with_copies(&call->report, call->seconds);
+}
+
 /* solve(matrix, pred=None, indptr=None, indices=None, weights=None, tolerance=0.0, threads=0):
  * the distances of a square C-contiguous int32, int64, float32 or float64 matrix, in place;
  * with pred, SciPy's predecessor matrix of the CSR graph (indptr int64, indices int32, weights
@@ -234,27 +265,15 @@ static PyObject *solver_solve(SolverObject *self, PyObject *args, PyObject *kwar
         PyBuffer_Release(&view);
         return NULL;
     }
-    apsp_report report;
-    memset(&report, 0, sizeof report);
-    double seconds[2] = {0, 0};
-    apsp_error err = {APSP_OK, ""};
-    apsp_status status = APSP_OK;
-    PyThreadState *thread = PyEval_SaveThread();
-    PyThread_acquire_lock(self->lock, WAIT_LOCK);
-    PyMem_RawFree(self->build_log); /* (this solve's log only) */
-    self->build_log = NULL;
+    solve_call call;
+    call_begin(self, &call);
     if (n > 0)
-        status =
-            solve_buffer(self, &view, (apsp_dtype)dtype, (size_t)n, &p, &report, seconds, &err);
-    PyThread_release_lock(self->lock);
-    PyEval_RestoreThread(thread);
+        call.status = solve_buffer(self, &view, (apsp_dtype)dtype, (size_t)n, &p, &call.report,
+                                   call.seconds, &call.err);
+    call_end(self, &call);
     pred_request_release(&p);
     PyBuffer_Release(&view);
-    if (status == APSP_ERR_CANCELLED && PyErr_Occurred())
-        return NULL; /* the signal handler's exception, KeyboardInterrupt */
-    if (status != APSP_OK)
-        return raise_error_log(&err, self->build_log);
-    return report_with_copies(&report, seconds);
+    return call_result(self, &call);
 }
 
 /* solve_dense(graph, out, dtype, directed=True, unweighted=False): the distances of a square
@@ -317,27 +336,15 @@ static PyObject *solver_solve_dense(SolverObject *self, PyObject *args, PyObject
         .out = out_view.buf,
         .out_type = (apsp_dtype)out_type,
     };
-    apsp_report report;
-    memset(&report, 0, sizeof report);
-    double seconds[2] = {0, 0};
-    apsp_error err = {APSP_OK, ""};
-    apsp_status status = APSP_OK;
-    PyThreadState *thread = PyEval_SaveThread();
-    PyThread_acquire_lock(self->lock, WAIT_LOCK);
-    PyMem_RawFree(self->build_log);
-    self->build_log = NULL;
+    solve_call call;
+    call_begin(self, &call);
     if (n > 0)
-        status =
-            solve_dense_buffer(self, &copy, kernel, (size_t)n, directed, &report, seconds, &err);
-    PyThread_release_lock(self->lock);
-    PyEval_RestoreThread(thread);
+        call.status = solve_dense_buffer(self, &copy, kernel, (size_t)n, directed, &call.report,
+                                         call.seconds, &call.err);
+    call_end(self, &call);
     PyBuffer_Release(&out_view);
     PyBuffer_Release(&in_view);
-    if (status == APSP_ERR_CANCELLED && PyErr_Occurred())
-        return NULL;
-    if (status != APSP_OK)
-        return raise_error_log(&err, self->build_log);
-    return report_with_copies(&report, seconds);
+    return call_result(self, &call);
 }
 
 static PyMethodDef solver_methods[] = {

@@ -105,7 +105,7 @@ GROUPS = {
          ["--tile=128", "--max-buffer-bytes=131072", "--kernel-params=" + AMD_SHAPE]),
     ],
     # Streaming from host memory (src/opencl/stream.c): a --device-memory below the matrix (128 x
-    # 128 and its panels need 80 KiB): fw_stream two tiles deep (K = 16), fw_col_panel over K
+    # 128 and its panels need 80 KiB): fw_stream two tiles deep (K = 16), fw_transpose over K
     # columns, blocks of 8 rows; scalar, and int4 with prefetch.
     "stream": [
         ("streamed, tile 8, K = 16, scalar", ("random", 120, 500, 16),
