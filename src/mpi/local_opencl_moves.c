@@ -26,21 +26,7 @@ cl_event *profile_slot(local_engine *e, int kind) {
     engine_profile *p = &e->profile;
     if (!e->options.profile || kind == PROF_NONE)
         return NULL;
-    if (p->count == p->capacity) {
-        size_t capacity = p->capacity ? 2 * p->capacity : 64;
-        cl_event *events = apsp_realloc(p->events, capacity * sizeof *events);
-        if (events)
-            p->events = events;
-        int *kinds = events ? apsp_realloc(p->kinds, capacity * sizeof *kinds) : NULL;
-        if (kinds)
-            p->kinds = kinds;
-        if (!events || !kinds)
-            return NULL; /* only that command's time is lost */
-        p->capacity = capacity;
-    }
-    p->kinds[p->count] = kind;
-    p->events[p->count] = NULL;
-    return &p->events[p->count++];
+    return cl_event_slot(&p->events, &p->kinds, &p->count, &p->capacity, kind);
 }
 
 void profile_collect(local_engine *e, int all) {

@@ -1,4 +1,5 @@
 #include "opencl/cl_util.h"
+#include "base/fault.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -211,4 +212,22 @@ apsp_status cl_load_source(const char *name, const char *dir, char **text, char 
         }
     }
     return fail(error, APSP_ERR_INTERNAL, "kernel source %s is not embedded in the library", name);
+}
+
+cl_event *cl_event_slot(cl_event **events, int **kinds, size_t *count, size_t *capacity, int kind) {
+    if (*count == *capacity) {
+        size_t grown = *capacity ? 2 * *capacity : 64;
+        cl_event *more_events = apsp_realloc(*events, grown * sizeof **events);
+        if (more_events)
+            *events = more_events;
+        int *more_kinds = more_events ? apsp_realloc(*kinds, grown * sizeof **kinds) : NULL;
+        if (more_kinds)
+            *kinds = more_kinds;
+        if (!more_events || !more_kinds)
+            return NULL;
+        *capacity = grown;
+    }
+    (*kinds)[*count] = kind;
+    (*events)[*count] = NULL;
+    return &(*events)[(*count)++];
 }

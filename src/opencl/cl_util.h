@@ -41,6 +41,11 @@ void cl_platform_string(cl_platform_id platform, cl_platform_info param, char *b
  * there is none or it cannot be read. */
 char *cl_build_log(cl_program program, cl_device_id device);
 
+/* A profile's table of commands: the place for the next command's event, of step `kind`, the
+ * arrays grown as needed (kept and freed by the caller); NULL when they cannot grow, which only
+ * loses that command's time. */
+cl_event *cl_event_slot(cl_event **events, int **kinds, size_t *count, size_t *capacity, int kind);
+
 /* One embedded kernel source file. */
 typedef struct apsp_cl_source {
     const char *name; /* base name, e.g. "fw.cl" */

@@ -19,20 +19,7 @@ static cl_event *step_event(backend_device *d, int kind) {
     cl_profile *p = &d->profile;
     if (!d->options->profile)
         return NULL;
-    if (p->count == p->capacity) {
-        size_t capacity = p->capacity ? 2 * p->capacity : 16;
-        cl_event *events = apsp_realloc(p->events, capacity * sizeof *events);
-        if (events)
-            p->events = events;
-        int *kinds = events ? apsp_realloc(p->kinds, capacity * sizeof *kinds) : NULL;
-        if (kinds)
-            p->kinds = kinds;
-        if (!events || !kinds)
-            return NULL;
-        p->capacity = capacity;
-    }
-    p->kinds[p->count] = kind;
-    return &p->events[p->count++];
+    return cl_event_slot(&p->events, &p->kinds, &p->count, &p->capacity, kind);
 }
 
 /* Waits for the round's commands and adds their device times to the steps' sums. */
