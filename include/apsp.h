@@ -107,9 +107,16 @@ typedef void (*apsp_progress_fn)(void *context, size_t rounds_done, size_t round
 typedef int (*apsp_cancel_fn)(void *context);
 
 /* Diagnostics the library does not print itself: a kernel build log (APSP_LOG_ERROR when the
- * build failed, APSP_LOG_DEBUG after a successful one), the per-step profile (APSP_LOG_INFO).
- * The message may span several lines and has no trailing newline. */
-typedef enum apsp_log_level { APSP_LOG_ERROR, APSP_LOG_INFO, APSP_LOG_DEBUG } apsp_log_level;
+ * build failed, APSP_LOG_DEBUG after a successful one), the per-step profile (APSP_LOG_INFO),
+ * something that costs time but not the result (APSP_LOG_WARNING: a kernel cache not trusted,
+ * so the program was compiled; one line). The message may span several lines and has no
+ * trailing newline. (WARNING comes last to keep the values of the others.) */
+typedef enum apsp_log_level {
+    APSP_LOG_ERROR,
+    APSP_LOG_INFO,
+    APSP_LOG_DEBUG,
+    APSP_LOG_WARNING
+} apsp_log_level;
 typedef void (*apsp_log_fn)(void *context, apsp_log_level level, const char *message);
 
 typedef struct apsp_options {
@@ -123,7 +130,8 @@ typedef struct apsp_options {
      * in proportion to each device's estimated speed. */
     const char *device_shares;
     int tile;                  /* OpenCL round depth / tile edge; 0: the device's default */
-    int threads;               /* CPU threads; 0: all online cores */
+    int threads;               /* host threads: the pthread backend's, and the solver's checks and
+                                  copies of a large matrix; 0: one per core it may run on */
     uint64_t max_buffer_bytes; /* cap one device buffer below the driver's limit; 0: no cap */
     /* Cap what apsp allocates on an OpenCL device below its global memory; 0: no cap. A matrix
      * that does not fit (one device) is streamed through it from host memory, in any element
@@ -269,9 +277,16 @@ APSP_EXPORT apsp_status apsp_graph_to_matrix(const apsp_graph *graph, apsp_matri
 /* The same into a matrix of any element type, each with its rule for the weights (a weight
  * outside it refused naming the edge): int32 (V - 1) * |w| < APSP_INF; int64 (V - 1) * |w| <
  * APSP_INF64; both whole numbers only (a real graph's weights must have whole values); float32
- * and float64 any finite weight (float32: within its range), rounded to the type. */
+ * and float64 (V - 1) * |w| below the type's largest number (FLT_MAX, DBL_MAX, with room for
+ * rounding), so that no path's length overflows to inf, and a nonzero |w| not below its smallest
+ * normal number (FLT_MIN, DBL_MIN), so that none is rounded to 0; rounded to the type. */
 APSP_EXPORT apsp_status apsp_graph_to_matrix_typed(const apsp_graph *graph, apsp_dtype dtype,
                                                    apsp_matrix **out, apsp_error *error);
+/* The same, a large graph checked and its matrix filled on `threads` host threads (0, as
+ * apsp_graph_to_matrix_typed: one per core this process may run on; negative: the same). */
+APSP_EXPORT apsp_status apsp_graph_to_matrix_threads(const apsp_graph *graph, apsp_dtype dtype,
+                                                     int threads, apsp_matrix **out,
+                                                     apsp_error *error);
 /* The narrowest element type the graph's weights fit, as the apsp command picks it by default:
  * int32 for integer weights within its rule (above), else int64 within its rule, else (real
  * weights, or integers too wide even for int64) float64. */
@@ -313,7 +328,8 @@ typedef struct apsp_report {
  * it is changed (APSP_ERR_USAGE naming the first problem): the geometry apsp_matrix_create
  * gives, distances -APSP_INF < d <= APSP_INF with 0 on the diagonal and APSP_INF in the padding,
  * and (V - 1) * (largest |weight|) < APSP_INF, the readers' rule (int64: the same with
- * APSP_INF64; floating point: no NaN and no -inf, +inf in the padding). A graph with a negative
+ * APSP_INF64; floating point: no NaN and no -inf, +inf in the padding, and (V - 1) * (largest
+ * |weight|) below the type's largest number, apsp_graph_to_matrix_typed's). A graph with a negative
  * cycle is refused after the solve (APSP_ERR_NEGATIVE_CYCLE, naming a vertex i with
  * d(i,i) < 0); the matrix then holds no distances. The pthread backend solves every apsp_dtype;
  * a backend without kernels for the matrix's type refuses it (APSP_ERR_USAGE).

@@ -42,6 +42,9 @@ typedef struct apsp_read_options {
      * apsp_graph_dtype can pick: integers within int64's rule, any finite fractional value. */
     apsp_dtype dtype;
     int dtype_auto;
+    /* Host threads that read a large input: a text body cut into up to 16 pieces, a hw3 file's
+     * edges in blocks. 0: one per core this process may run on; negative is refused. */
+    int threads;
 } apsp_read_options;
 APSP_EXPORT void apsp_read_options_init(apsp_read_options *options);
 
@@ -57,7 +60,11 @@ APSP_EXPORT apsp_status apsp_read_graph(const char *path, const apsp_read_option
  * The reader is strict: every malformed input is refused with its byte offset or edge index.
  * Self-loops are ignored, duplicate edges keep the least weight, and weights must satisfy
  * (V - 1) * |w| < APSP_INF so that no distance can reach the unreachable marker.
- * apsp_read_hw3 is apsp_read_graph (format hw3) and apsp_graph_to_matrix in one call. */
+ * apsp_read_hw3 is apsp_read_graph (format hw3) and apsp_graph_to_matrix in one call.
+ * When the refused file starts with text (an edge list, DIMACS or Matrix Market file read as
+ * hw3), the message ends with APSP_HW3_TEXT_HINT, which a program may replace with how its users
+ * name the right format. */
+#define APSP_HW3_TEXT_HINT " (text? read it as edgelist, dimacs or mtx)"
 APSP_EXPORT apsp_status apsp_read_hw3(const char *path, apsp_matrix **out, apsp_error *error);
 
 /* The vertex count of a regular hw3 file, read from its header and checked against its size
@@ -90,10 +97,12 @@ APSP_EXPORT apsp_status apsp_write_matrix(const char *path, apsp_format format,
  * process, even one killed by SIGKILL, and is linked in at commit. Elsewhere it is a hidden
  * `.NAME.apsp-XXXXXX` (NAME cut short where the whole would pass 255 bytes). The replacement keeps
  * the target's mode, and its owner where the process may set it. Where a rename cannot work,
- * OUTPUT is written in place instead (its old bytes go at commit, so a run that fails while
- * writing leaves it partial): its directory refuses a new file, it belongs to another user in a
- * sticky directory, it has several hard links (all keep the result), or the rename was refused
- * at commit. apsp_output_set_log says so. */
+ * OUTPUT is written in place instead: its directory refuses a new file, it belongs to another
+ * user in a sticky directory, it has several hard links (all keep the result), or the rename was
+ * refused at commit. apsp_output_set_log says so. The output then still goes into a temporary
+ * copy (beside OUTPUT, else an unnamed one in /tmp), copied over OUTPUT only at commit, so that a
+ * run that fails before leaves the old bytes; where no copy can be made anywhere, OUTPUT is
+ * written directly and a second line says that a failure leaves it partial. */
 typedef struct apsp_output apsp_output;
 /* "-" is standard output (written directly, and left open). */
 APSP_EXPORT apsp_status apsp_output_open(const char *path, apsp_output **out, apsp_error *error);
@@ -107,9 +116,13 @@ APSP_EXPORT void apsp_output_abort(apsp_output *output); /* accepts NULL */
  * to `log` at APSP_LOG_INFO: at once when apsp_output_open decided so, else from the commit that
  * found the rename refused. The library prints nothing itself. */
 APSP_EXPORT void apsp_output_set_log(apsp_output *output, apsp_log_fn log, void *context);
+/* Host threads that write a large output: at most `threads`, and at most 8 for positioned writes
+ * (pwrite), which got no faster past 8. 0 (the default; negative: the same): one per core this
+ * process may run on (up to 16) for copies into a mapped file, 8 for positioned writes. */
+APSP_EXPORT void apsp_output_set_threads(apsp_output *output, int threads);
 /* The temporary file's name, for removal from a signal handler: the named file's, or the name an
  * unnamed one has for an instant at commit (before the rename). NULL when the output is written
- * directly (/dev/null, a pipe) or in place. */
+ * directly (/dev/null, a pipe), or in place through an unnamed copy (or none). */
 APSP_EXPORT const char *apsp_output_temp_path(const apsp_output *output);
 
 /* The binary outputs (hw3, npy) written a few rows at a time as a solve hands them on: begin

@@ -166,14 +166,16 @@ static size_t match_item(const device_list *list, apsp_backend_kind backend, con
 
 static apsp_status no_match(const device_list *list, apsp_backend_kind backend, const char *spec,
                             apsp_error *error) {
-    char known[640];
+    char known[640], why[sizeof list->missing + 4] = "";
     describe_devices(list, known, sizeof known);
+    if (list->missing[0]) /* why the OpenCL devices may be missing */
+        snprintf(why, sizeof why, " (%s)", list->missing);
     if (spec && *spec)
-        return fail(error, APSP_ERR_NO_DEVICE, "no %s%sdevice matches '%s'; the devices are: %s",
+        return fail(error, APSP_ERR_NO_DEVICE, "no %s%sdevice matches '%s'; the devices are: %s%s",
                     backend == APSP_BACKEND_AUTO ? "" : apsp_backend_name(backend),
-                    backend == APSP_BACKEND_AUTO ? "" : " ", spec, known);
-    return fail(error, APSP_ERR_NO_DEVICE, "no usable %s device was found; the devices are: %s",
-                apsp_backend_name(backend), known);
+                    backend == APSP_BACKEND_AUTO ? "" : " ", spec, known, why);
+    return fail(error, APSP_ERR_NO_DEVICE, "no usable %s device was found; the devices are: %s%s",
+                apsp_backend_name(backend), known, why);
 }
 
 /* Several devices share a solve only when they are different devices of one backend. */

@@ -5,6 +5,7 @@
 #include "base/fault.h"
 #include "base/graph.h"
 #include "base/matrix.h"
+#include "base/parallel.h"
 #include "base/util.h"
 #include "drivers/drivers.h"
 #include "paths/tight_csr.h"
@@ -166,7 +167,7 @@ apsp_status apsp_solver_solve_graph(apsp_solver *s, const apsp_graph *graph, aps
     if (!s || !rows)
         return fail(error, APSP_ERR_USAGE,
                     "apsp_solver_solve_graph: no solver or no rows function");
-    apsp_status status = graph_check(graph, error);
+    apsp_status status = graph_check(graph, threads_of(s->options.threads), error);
     if (status != APSP_OK)
         return status;
     if (drive_takes_graphs(s->impl) &&
@@ -179,7 +180,7 @@ apsp_status apsp_solver_solve_graph(apsp_solver *s, const apsp_graph *graph, aps
     }
     /* The backend's memory is the host (or the solve streams from it): a matrix there. */
     apsp_matrix *m;
-    status = apsp_graph_to_matrix(graph, &m, error);
+    status = apsp_graph_to_matrix_threads(graph, APSP_INT32, s->options.threads, &m, error);
     if (status == APSP_OK)
         status = apsp_solver_solve(s, m, report, error);
     double start = seconds_now();
@@ -195,7 +196,7 @@ apsp_status apsp_solver_solve_graph(apsp_solver *s, const apsp_graph *graph, aps
 static apsp_status host_paths(const apsp_solver *s, const apsp_matrix *m, const apsp_graph *g,
                               int32_t *pred, apsp_report *report, apsp_error *error) {
     double start = seconds_now();
-    unsigned threads = s->options.threads > 0 ? (unsigned)s->options.threads : 0;
+    unsigned threads = threads_of(s->options.threads);
     apsp_status status = apsp_predecessors(g, m, 0, m->n, threads, pred, error);
     if (status == APSP_OK && report) {
         report->paths_seconds = seconds_now() - start;
@@ -221,7 +222,7 @@ apsp_status apsp_solver_solve_paths(apsp_solver *s, apsp_matrix *matrix, const a
                       "apsp_solver_solve_paths: the graph has %zu vertices but the matrix %zu",
                       graph->vertices, matrix->n);
     if (status == APSP_OK)
-        status = graph_check(graph, error);
+        status = graph_check(graph, threads_of(s->options.threads), error);
     /* On the devices where the backend can and the first tight in-edge will do (tight_csr.c). */
     paths_csr csr;
     int eligible = 0;
@@ -276,9 +277,10 @@ apsp_status apsp_solver_matrix_create(apsp_solver *s, size_t n, apsp_dtype dtype
     *out = NULL;
     if (!s)
         return fail(error, APSP_ERR_USAGE, "apsp_solver_matrix_create: no solver");
+    const unsigned threads = threads_of(s->options.threads);
     apsp_status status = matrix_fits_memory_typed(n, dtype, error);
     if (status != APSP_OK || !s->impl->host_memory)
-        return status == APSP_OK ? apsp_matrix_create_typed(n, dtype, out, error) : status;
+        return status == APSP_OK ? matrix_create_threads(n, dtype, threads, out, error) : status;
     /* Several devices of one context share its pinned memory: the first device's will do. */
     void *cells = NULL;
     struct apsp_matrix_owner *owner = NULL;
@@ -286,8 +288,8 @@ apsp_status apsp_solver_matrix_create(apsp_solver *s, size_t n, apsp_dtype dtype
                                   &owner, error);
     if (status != APSP_OK)
         return status;
-    return cells ? matrix_create_in(n, dtype, cells, owner, out, error)
-                 : apsp_matrix_create_typed(n, dtype, out, error);
+    return cells ? matrix_create_in(n, dtype, cells, owner, threads, out, error)
+                 : matrix_create_threads(n, dtype, threads, out, error);
 }
 
 void apsp_solver_destroy(apsp_solver *s) {

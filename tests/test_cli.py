@@ -210,7 +210,7 @@ def check_failures(apsp, work, example):
     cases.append(("missing-input", os.path.join(inputs, "nope.bin"), EXIT_INPUT, ["nope.bin"], []))
     cases.append(("directory-input", inputs, EXIT_INPUT, ["directory"], []))
     cases.append(("too-large", write("too-large", hw3(2147483647, 0, [])), EXIT_MEMORY,
-                  ["V = 2147483647"], []))
+                  ["too-large: V = 2147483647"], []))
 
     previous = b"an existing output that a failed run must leave alone\n" * 10
     for name, path, code, expect, options in cases:
@@ -226,6 +226,8 @@ def check_failures(apsp, work, example):
             for text in expect:
                 check(text.encode() in p.stderr, "%s: the error lacks %r: %r" % (what, text,
                                                                                p.stderr))
+            check(b"text?" not in p.stderr, "%s: a binary input called text: %r" % (what,
+                                                                                  p.stderr))
             if existing:
                 with open(out, "rb") as f:
                     check(f.read() == previous, "%s: the existing output was changed" % what)
@@ -380,6 +382,130 @@ def check_formats(apsp, work, example, expected):
     p = apsp.run(["-", out], input=b"0 1\n", stdin=None)
     check(p.returncode == EXIT_INPUT and b"stdin:" in p.stderr,
           "stdin is hw3 unless --input-format says otherwise: %s" % describe(p))
+    check_format_refusals(apsp, d)
+
+
+def check_format_refusals(apsp, d):
+    """Text read as hw3 gets a hint, an OUTPUT named as a format apsp does not write is refused
+    (unless --output-format says), and an edge list's V too large names the file."""
+    text = b"0 1 3\n1 2 4\n2 0 1\n"
+    out = os.path.join(d, "refused.out")
+    named = os.path.join(d, "edges.dat")  # not an edge-list extension: read as hw3
+    with open(named, "wb") as f:
+        f.write(text)
+    for args, what in ((["-", out], "piped"), ([named, out], "a file")):
+        p = apsp.run(args, input=text if args[0] == "-" else None,
+                     stdin=None if args[0] == "-" else subprocess.DEVNULL)
+        check(p.returncode == EXIT_INPUT and one_error_line(p)
+              and b"(text? use --input-format=edgelist|dimacs|mtx)" in p.stderr,
+              "an edge list read as hw3 (%s) hints at --input-format: %s" % (what, describe(p)))
+    check(not os.path.exists(out), "a refused text input left %s" % out)
+    graph = os.path.join(d, "g.txt")
+    for name in ("d.csv", "d.JSON", "d.tsv", "d.mtx", "d.npz", "d.h5"):
+        p = apsp.run([graph, os.path.join(d, name)])
+        check(p.returncode == EXIT_USAGE and one_error_line(p) and b"--output-format" in p.stderr
+              and not os.path.exists(os.path.join(d, name)),
+              "OUTPUT %s (a format apsp does not write) is refused: %s" % (name, describe(p)))
+    csv = os.path.join(d, "d.csv")
+    p = apsp.run(["--output-format=hw3", graph, csv])
+    check(p.returncode == 0 and open(csv, "rb").read() == struct.pack("<9i", 0, 3, 7, INF, 0, 4,
+                                                                       INF, INF, 0),
+          "--output-format=hw3 writes d.csv as asked: %s" % describe(p))
+    os.unlink(csv)
+    for name in ("p.csv", "p.txt"):
+        p = apsp.run(["--predecessors=" + os.path.join(d, name), graph, out])
+        check(p.returncode == EXIT_USAGE and one_error_line(p) and not os.path.exists(out)
+              and not os.path.exists(os.path.join(d, name)),
+              "--predecessors=%s (not written as named) is refused: %s" % (name, describe(p)))
+    p = apsp.run(["--vertices=2147483647", graph, out])
+    check(p.returncode == EXIT_MEMORY and one_error_line(p)
+          and (graph + ": V = 2147483647").encode() in p.stderr,
+          "an edge list's V too large names the file: %s" % describe(p))
+
+
+def closing(*fds):
+    """A preexec_fn closing standard descriptors in the child, as the shell's `>&-` does."""
+    return lambda: [os.close(fd) for fd in fds]
+
+
+def check_standard_streams(apsp, work, example, example_out):
+    """Standard output takes one thing; descriptors 0-2 closed by the caller are never taken by
+    a file apsp opens (the output's temporary file would get the messages, or be read as
+    stdin), and '-' for a closed stream is refused."""
+    d = os.path.join(work, "streams")
+    os.mkdir(d)
+    want = open(example_out, "rb").read()
+    graph = os.path.join(d, "g.txt")
+    with open(graph, "w") as f:
+        f.write("0 1 4\n1 2 1\n0 2 9\n")
+    text = b"0 4 5\ninf 0 1\ninf inf 0\n"
+    out = os.path.join(d, "d.txt")
+
+    p = apsp.run(["--path=0,2", graph, "-"])
+    check(p.returncode == EXIT_USAGE and one_error_line(p) and not p.stdout,
+          "--path with OUTPUT - (both on stdout) is refused: %s, stdout %r" % (describe(p),
+                                                                                p.stdout))
+    p = apsp.run(["--path=0,2", graph, out])
+    check(p.returncode == 0 and p.stdout == b"length 5: 0 -> 1 -> 2\n",
+          "--path with an OUTPUT file: %s, %r" % (describe(p), p.stdout))
+    os.unlink(out)
+
+    # stdout closed: a file OUTPUT is right; anything for stdout is refused, nothing written.
+    p = apsp.run([graph, out], preexec_fn=closing(1))
+    check(p.returncode == 0 and open(out, "rb").read() == text,
+          "stdout closed, OUTPUT a file: %s" % describe(p))
+    os.unlink(out)
+    for args in (["--predecessors=-", graph, out], ["--path=0,2", graph, out], [graph, "-"]):
+        p = apsp.run(args, preexec_fn=closing(1))
+        check(p.returncode == EXIT_OUTPUT and one_error_line(p)
+              and b"standard output is closed" in p.stderr and not os.path.exists(out),
+              "stdout closed, %s: %s" % (args, describe(p)))
+        if os.path.exists(out):
+            os.unlink(out)
+    # stdin closed: '-' as INPUT says so, rather than reading some other file.
+    npy = os.path.join(d, "o.npy")
+    p = apsp.run(["-", npy], preexec_fn=closing(0))
+    check(p.returncode == EXIT_INPUT and one_error_line(p)
+          and b"stdin: standard input is closed" in p.stderr and not os.path.exists(npy),
+          "stdin closed, INPUT -: %s" % describe(p))
+    # stderr closed: the messages are dropped, never written into OUTPUT. A file of several
+    # hard links is written in place (with a warning) from the descriptor opened on it.
+    linked = os.path.join(d, "linked.out")
+    old = b"the old result, kept if the run fails\n" * 4
+    cycle = os.path.join(d, "cycle.txt")
+    with open(cycle, "w") as f:
+        f.write("0 1 1\n1 2 -3\n2 0 1\n")
+    left = []
+    for fds in ((), (2,)):
+        with open(linked, "wb") as f:
+            f.write(old)
+        os.link(linked, linked + ".2")
+        p = apsp.run([cycle, linked], preexec_fn=closing(*fds))
+        left.append(open(linked, "rb").read())
+        check(p.returncode == EXIT_NEGATIVE_CYCLE, "a negative cycle into a hard-linked file, "
+              "descriptors %s closed: %s" % (fds, describe(p)))
+        p = apsp.run([example, linked], preexec_fn=closing(*fds))
+        check(p.returncode == 0 and open(linked, "rb").read() == want,
+              "a hard-linked OUTPUT, descriptors %s closed: %s, %s" % (
+                  fds, describe(p), first_difference(open(linked, "rb").read(), want)))
+        os.unlink(linked + ".2")
+    check(left[0] == left[1] and b"apsp" not in left[1],
+          "stderr closed: a failed in-place run left %r, with stderr open %r" % (left[1][:120],
+                                                                                 left[0][:120]))
+    # The OpenCL build log (APSP_SHOW_BUILD=1, printed while the output is open) with stderr
+    # closed; --kernel-cache=off so that there is a build.
+    listed = apsp.run(["--list-devices"], solve=False).stdout
+    if b"(opencl backend)" not in listed:
+        print("no OpenCL device: the build-log case is skipped")
+        check(os.environ.get("APSP_TEST_REQUIRE_DEVICE") != "1",
+              "APSP_TEST_REQUIRE_DEVICE=1: no OpenCL device for the build-log case")
+        return
+    bin_out = os.path.join(d, "o.bin")
+    p = apsp.run(["--backend=opencl", "--kernel-cache=off", example, bin_out],
+                 env=dict(os.environ, APSP_SHOW_BUILD="1"), preexec_fn=closing(2))
+    got = open(bin_out, "rb").read() if os.path.exists(bin_out) else b""
+    check(p.returncode == 0 and got == want, "APSP_SHOW_BUILD=1 with stderr closed: exit %d, %s"
+          % (p.returncode, first_difference(got, want)))
 
 
 def check_signal(apsp, work):
@@ -496,6 +622,7 @@ def main():
             check_success(apsp, work, example, os.path.join(cases, "example.out"))
             check_formats(apsp, work, example, os.path.join(cases, "example.out"))
             check_negative(apsp, work)
+            check_standard_streams(apsp, work, example, os.path.join(cases, "example.out"))
             check_signal(apsp, work)
     print("%d checks passed, %d failed" % (passed, len(failures)))
     return 1 if failures else 0

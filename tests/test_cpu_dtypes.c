@@ -5,7 +5,9 @@
  *   float32, float64: bit for bit the blocked data flow at the pthread round depth
  *            (oracle_blocked_f32/f64 at tile 128) with real weights in [0, 1) and [-0.1, 1),
  *            and equal to the int32 oracle when the weights are small integers;
- *   every type: a negative cycle is APSP_ERR_NEGATIVE_CYCLE naming one of its vertices.
+ *   every type: a negative cycle is APSP_ERR_NEGATIVE_CYCLE naming one of its vertices;
+ *   float32, float64: a matrix whose path lengths could overflow to inf is refused, one just
+ *            inside the rule solved exactly.
  *
  * Sizes sit around the block edge (1, 127, 128, 129, 300, 513), graphs are dense and sparse,
  * and every graph is solved with each micro-kernel (options.cpu_isa: a set the CPU lacks falls
@@ -17,6 +19,7 @@
 #include "oracle.h"
 #include "oracle_typed.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,8 +236,54 @@ static void test_graph(apsp_dtype type, size_t v, int dense, weights kind) {
     free(want);
 }
 
+/* apsp_solve's check of a caller's floating-point matrix: with V = 3 a path of two edges of
+ * weight w has length 2w, which must stay below the type's largest number (else it would be
+ * inf, and the pair read as unreachable). Taken: the path's length is exactly 2w. */
+static void test_overflow_rule(void) {
+    const struct {
+        apsp_dtype type;
+        double w;
+        int taken;
+    } cases[] = {
+        {APSP_FLOAT64, DBL_MAX / 2 * 0.999, 1},
+        {APSP_FLOAT64, 1.5e308, 0},
+        {APSP_FLOAT64, -DBL_MAX / 2 * 1.001, 0},
+        {APSP_FLOAT32, 1.5e38, 1},
+        {APSP_FLOAT32, 3e38, 0},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        double w[9] = {0, cases[k].w, INFINITY, INFINITY, 0, cases[k].w, INFINITY, INFINITY, 0};
+        apsp_matrix *m;
+        apsp_error err = {0};
+        if (apsp_matrix_create_typed(3, cases[k].type, &m, &err) != APSP_OK)
+            abort();
+        void *cells = typed_copy(w, 3, cases[k].type);
+        size_t size = apsp_dtype_size(cases[k].type);
+        for (size_t i = 0; i < 3; i++)
+            memcpy(apsp_matrix_row_cells(m, i), (const char *)cells + i * 3 * size, 3 * size);
+        apsp_options o;
+        apsp_options_init(&o);
+        o.backend = APSP_BACKEND_CPU;
+        apsp_status got = apsp_solve(m, &o, NULL, &err);
+        double d02 = cases[k].type == APSP_FLOAT32 ? ((float *)apsp_matrix_row_cells(m, 0))[2]
+                                                   : ((double *)apsp_matrix_row_cells(m, 0))[2];
+        if (cases[k].taken)
+            CHECK(got == APSP_OK &&
+                      d02 == 2 * (cases[k].type == APSP_FLOAT32 ? (float)cases[k].w : cases[k].w),
+                  "%s, weights %g: %s, d(0, 2) = %g", apsp_dtype_name(cases[k].type), cases[k].w,
+                  apsp_status_name(got), d02);
+        else
+            CHECK(got == APSP_ERR_USAGE && strstr(err.message, "overflow to inf"),
+                  "%s, weights %g: %s (%s), expected a refusal", apsp_dtype_name(cases[k].type),
+                  cases[k].w, apsp_status_name(got), err.message);
+        free(cells);
+        apsp_matrix_destroy(m);
+    }
+}
+
 int main(int argc, char **argv) {
     int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+    test_overflow_rule();
     static const size_t sizes[] = {1, 127, 128, 129, 300, 513};
     static const apsp_dtype types[] = {APSP_INT64, APSP_FLOAT32, APSP_FLOAT64};
     for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)

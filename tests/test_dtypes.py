@@ -8,7 +8,8 @@
   (floats: the same bits).
 - The command: --dtype refused when malformed; real weights (or --dtype=float*) with a hw3
   OUTPUT refused before the solve, nothing written; --dtype=int32 refuses a fraction at its line;
-  -v says which type ran and why.
+  -v says which type ran and why; real weights whose path sums could overflow to inf, or that
+  the type would round to 0, refused at their line, quoted as written.
 - End to end on random graphs, against an exact Floyd-Warshall in Python integers (int64) or
   SciPy's floyd_warshall (floats, within a stated tolerance): weights past int32's rule give an
   int64 .npy; a hw3 OUTPUT of such a run is written when every distance fits int32 and refused
@@ -99,6 +100,39 @@ def test_command(apsp, work):
     r = run(apsp, ["-v", whole, os.path.join(work, "x.npy")])
     check(r.returncode == 0 and "distances int32: every weight" in r.stderr, "-v: %s" % r.stderr)
     check(np.load(os.path.join(work, "x.npy")).dtype == np.int32, "small weights: int32 .npy")
+
+
+def test_float_limits(apsp, work):
+    """Real weights whose path sums could overflow to inf, or that round to 0 (or a subnormal) in
+    the type, are refused at their line, quoted as written, with nothing written; just inside
+    the rule the distances are exact (2 w: a path of two edges)."""
+    src, out = os.path.join(work, "limits.txt"), os.path.join(work, "limits.npy")
+    big = sys.float_info.max / 2  # V = 3: a path of two edges has length 2 w
+    cases = [
+        ([], "%r" % (big * 0.999), 0, "float64"),
+        ([], "1.5e308", 3, "weight 1.5e308 is too large: with V = 3, float64"),
+        (["--dtype=float32"], "1.5e38", 0, "float32"),
+        (["--dtype=float32"], "3e38", 3, "weight 3e38 is too large: with V = 3, float32"),
+        (["--dtype=float32"], "1e39", 3, "weight 1e39 is outside float32's range"),
+        (["--dtype=float32"], "1e-46", 3, "weight 1e-46 is not 0 but below float32's"),
+        ([], "1e-400", 3, "weight 1e-400 is not 0 but below float64's"),
+    ]
+    for options, w, code, said in cases:
+        with open(src, "w") as f:
+            f.write("0 1 %s\n1 2 %s\n" % (w, w))
+        if os.path.exists(out):
+            os.remove(out)
+        r = run(apsp, options + ["-v", "--path=0,2", src, out])
+        what = "%s %s" % (" ".join(options), w)
+        check(r.returncode == code and said in r.stderr and
+              (code == 0) == os.path.exists(out), "%s: exit %d: %s" % (what, r.returncode, r.stderr))
+        if code == 0 and r.returncode == 0:
+            typed = np.float32 if options else np.float64
+            d = np.load(out)
+            check(d[0, 2] == 2 * typed(float(w)) and "length " in r.stdout,
+                  "%s: d(0, 2) = %r, path %s" % (what, d[0, 2], r.stdout))
+        elif code:
+            check("line 1" in r.stderr, "%s: no line in %s" % (what, r.stderr))
 
 
 def exact_fw(v, edges):
@@ -220,6 +254,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="apsp-dtypes-") as work:
         test_numpy(args.tool, work)
         test_command(args.apsp, work)
+        test_float_limits(args.apsp, work)
         for i in range(args.graphs):
             end_to_end(args.apsp, work, rng, i)
     print("%d failures" % len(failures))

@@ -1,5 +1,7 @@
 /* Typed graphs and matrices: real weights in the readers (good and malformed files, each refusal
- * naming its line), the read options' dtype and its weight rule, apsp_graph_to_matrix_typed's
+ * naming its line and quoting the weight as written), the floating-point rule (sums that could
+ * overflow to inf, nonzero weights below the normal range), the read options' dtype and its
+ * weight rule, apsp_graph_to_matrix_typed's
  * rule per type at its boundaries, apsp_graph_dtype, and the writers in every type: the npy
  * header and bytes, the text, and hw3 from int64 (written when every distance fits, refused
  * naming a pair before the file is touched). Expected values are spelled out here, not computed
@@ -10,6 +12,7 @@
 #include "apsp.h"
 #include "check.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -147,6 +150,59 @@ static void test_real_readers(void) {
     apsp_graph_destroy(g);
 }
 
+/* A text of edges 0 -> 1 -> 2 (V = 3) of weight w, as "%.17g". */
+static const char *two_edges(double w) {
+    static char text[96];
+    snprintf(text, sizeof text, "0 1 %.17g\n1 2 %.17g\n", w, w);
+    return text;
+}
+
+/* Real weights whose sums could overflow, or that the type would round to 0 or a subnormal: the
+ * rule is that 2 |w| (V = 3: a path of two edges) stays below the type's largest number, checked
+ * here on either side of it (0.1 % off, more than the rule's rounding room); a weight is quoted
+ * as written. */
+static void test_real_limits(void) {
+    const double half64 = DBL_MAX / 2, half32 = FLT_MAX / 2;
+    const double fits64[] = {half64 * 0.999, half64 * 0.999}, fits32[] = {1e38, 1e38};
+    accepted_real("fits64.txt", two_edges(fits64[0]), APSP_INT32, 1, fits64, 2);
+    refused("over64.txt", two_edges(half64 * 1.001), 1, APSP_INT32, "line 1", "too large",
+            "with V = 3, float64 weights outside", "overflow to inf", NULL);
+    refused("over64.txt", "0 1 1.5e308\n1 2 -1.5e308\n", 1, APSP_INT32, "line 1", "1.5e308", NULL);
+    refused("over64.mtx",
+            "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 1\n2 3 -1.5e308\n", 1,
+            APSP_INT32, "line 4", "weight -1.5e308 is too negative", "overflow to -inf", NULL);
+    accepted_real("fits32.txt", "0 1 1e38\n1 2 1e38\n", APSP_FLOAT32, 0, fits32, 2);
+    refused("over32.txt", two_edges(half32 * 1.001), 0, APSP_FLOAT32, "line 1", "too large",
+            "float32 weights outside", NULL);
+    refused("over32.txt", "0 1 1\n1 2 3e38\n", 0, APSP_FLOAT32, "line 2", "weight 3e38 is", NULL);
+    const double one[] = {1.5e308};
+    accepted_real("one.txt", "0 1 1.5e308\n", APSP_INT32, 1, one, 1); /* V = 2: no sums */
+    refused("written.txt", "0 1 1e39\n", 0, APSP_FLOAT32, "line 1", "weight 1e39 is outside",
+            "float32's range", NULL);
+    /* Nonzero weights below the normal range: refused, not read as 0. */
+    refused("tiny32.txt", "0 1 -2e-46\n1 0 1e-46\n", 0, APSP_FLOAT32, "line 1",
+            "weight -2e-46 is not 0", "float32's smallest normal", NULL);
+    refused("sub32.txt", "0 1 1e-40\n", 0, APSP_FLOAT32, "line 1", "1e-40", NULL);
+    refused("tiny64.txt", "0 1 1\n1 0 1e-400\n", 1, APSP_INT32, "line 2", "weight 1e-400 is not 0",
+            "float64's smallest normal", NULL);
+    refused("sub64.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 -1e-310\n", 1,
+            APSP_INT32, "line 3", "-1e-310", NULL);
+    refused("tinyint.txt", "0 1 1e-400\n", 0, APSP_INT64, "line 1",
+            "weight 1e-400 is not a whole number", NULL);
+    const double small[] = {1e-40, 0};
+    accepted_real("small64.txt", "0 1 1e-40\n1 0 0.0e-999\n", APSP_FLOAT64, 0, small, 2);
+    /* Unweighted: the weights are not read as lengths. */
+    apsp_read_options o;
+    apsp_read_options_init(&o);
+    o.flags = APSP_GRAPH_UNWEIGHTED;
+    apsp_graph *g = NULL;
+    apsp_error err = {0};
+    CHECK(apsp_read_graph(write_file("unw.txt", "0 1 1.5e308\n1 2 1e-400\n"), &o, &g, &err) ==
+              APSP_OK,
+          "unweighted: %s", err.message);
+    apsp_graph_destroy(g);
+}
+
 /* ---- the conversion ------------------------------------------------------------------------ */
 
 static double cell(const apsp_matrix *m, size_t i, size_t j) {
@@ -246,6 +302,37 @@ static void test_conversion(void) {
     conversion_refused(g, APSP_FLOAT64, "edge 4", "not finite");
     g->real_weight[4] = -INFINITY;
     conversion_refused(g, APSP_FLOAT32, "edge 4", "not finite");
+    /* V = 4: a path of three edges; 3 |w| must stay below the type's largest number (FLT_MAX
+     * 3.4028e38, DBL_MAX 1.7977e308), and |w| at or above its least normal one. */
+    const struct {
+        double w;
+        apsp_dtype dtype;
+        const char *refusal; /* NULL: taken */
+    } limits[] = {
+        {1.1e38, APSP_FLOAT32, NULL},
+        {1.2e38, APSP_FLOAT32, "too large"},
+        {-1.2e38, APSP_FLOAT32, "too negative"},
+        {1.2e38, APSP_FLOAT64, NULL},
+        {5.9e307, APSP_FLOAT64, NULL},
+        {6e307, APSP_FLOAT64, "overflow to inf"},
+        {1e-40, APSP_FLOAT32, "smallest normal"},
+        {1e-40, APSP_FLOAT64, NULL},
+        {1.2e-38, APSP_FLOAT32, NULL},
+        {-1e-310, APSP_FLOAT64, "smallest normal"},
+    };
+    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+        g->real_weight[4] = limits[i].w;
+        if (limits[i].refusal) {
+            conversion_refused(g, limits[i].dtype, "edge 4", limits[i].refusal);
+            continue;
+        }
+        m = NULL;
+        CHECK(apsp_graph_to_matrix_typed(g, limits[i].dtype, &m, &err) == APSP_OK &&
+                  cell(m, 3, 0) ==
+                      (limits[i].dtype == APSP_FLOAT32 ? (float)limits[i].w : limits[i].w),
+              "%s takes %g: %s", apsp_dtype_name(limits[i].dtype), limits[i].w, err.message);
+        apsp_matrix_destroy(m);
+    }
     /* The transforms keep working: undirected copies real weights, unweighted makes integers. */
     g->real_weight[4] = 0.5;
     CHECK(apsp_graph_transform(g, APSP_GRAPH_UNDIRECTED, &err) == APSP_OK && g->edges == 9 &&
@@ -408,6 +495,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     test_real_readers();
+    test_real_limits();
     test_conversion();
     test_npy_and_text();
     test_hw3_narrowing();

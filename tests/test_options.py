@@ -6,12 +6,20 @@ and checks the exit code, the one error line and, for a run, the bytes.
 """
 import json
 import os
+import re
 import resource
 import subprocess
 import sys
 import tempfile
 
 CASE = "v129-dense"
+
+# A valid value for each option that takes one (--help lists them); a new one must be added.
+VALUES = {"--input-format": "hw3", "--output-format": "hw3", "--vertices": "200",
+          "--dtype": "int32", "--predecessors": "-", "--path": "0,1", "--backend": "cpu",
+          "--device": "0", "--device-shares": "1", "--tile": "128", "--threads": "1",
+          "--max-buffer-bytes": "1G", "--device-memory": "1G", "--kernel-params": "K_CHUNK=8",
+          "--kernel-cache": "off"}
 
 
 def main():
@@ -67,8 +75,9 @@ def main():
                opencl=True)
         expect(["--backend=opencl", "--kernel-params=CPU_KERNELS=1,GROUP_ROWS=4"], 2,
                "CPU_KERNELS=1 needs", opencl=True)
-        # Taken as given, not silently replaced by the device's shape.
-        p = expect(["--backend=opencl", "--kernel-params=CPU_KERNELS=0,THREAD_ROWS=7"], 0,
+        # Taken as given, not silently replaced by the device's shape (VECTOR=1, which divides
+        # 7, whatever the device's table row says: NVIDIA's reads 4 ints at a time).
+        p = expect(["--backend=opencl", "--kernel-params=CPU_KERNELS=0,THREAD_ROWS=7,VECTOR=1"], 0,
                    env={"APSP_SHOW_BUILD": "1"}, opencl=True)
         if p is not None and "-DTHREAD_ROWS=7 " not in p.stderr:
             failures.append("THREAD_ROWS=7 was not built as given")
@@ -85,6 +94,18 @@ def main():
         # A reason names the round depth that was tried, not "tile 1".
         p = expect(["--backend=opencl", "--kernel-params=CPU_KERNELS=0,GROUP_ROWS=64,GROUP_COLS=64"],
                    6, "tile 128", opencl=True)
+        # An option of one value given twice is refused, not silently the last one taken.
+        usage = subprocess.run([apsp, "--help"], capture_output=True, text=True).stdout
+        valued = re.findall(r"^  (?:-\w, )?(--[\w-]+)=", usage, re.M)
+        if set(valued) != set(VALUES):
+            failures.append("options that take a value: --help %s, VALUES %s"
+                            % (sorted(valued), sorted(VALUES)))
+            print("FAIL %s" % failures[-1])
+        for option in valued:
+            given = "%s=%s" % (option, VALUES.get(option, "x"))
+            expect([given, given], 2, "%s is given twice" % option)
+        expect(["-d", "0", "--device=0"], 2, "--device is given twice")
+
         # --stats-json: one JSON line with the -v figures; --progress: lines off a terminal.
         p = run(["--backend=cpu", "--stats-json", "--progress"])
         lines = p.stderr.strip().splitlines()

@@ -31,6 +31,7 @@ NOBODY, OTHER = 65534, 65533  # unprivileged ids for the runs that need another 
 SIGNALS = ["SIGHUP", "SIGINT", "SIGQUIT", "SIGTERM", "SIGALRM", "SIGPIPE", "SIGUSR1", "SIGUSR2",
            "SIGXCPU", "SIGXFSZ", "SIGSEGV", "SIGBUS", "SIGFPE", "SIGILL", "SIGABRT", "SIGKILL"]
 BIG_V = 8000  # seconds of work for either backend, so that the signal comes mid-solve
+OLD_BYTES = b"an old output\n"
 
 failures = []
 counts = {"ok": 0, "FAIL": 0, "SKIP": 0}
@@ -277,6 +278,91 @@ def check_sticky(apsp, work):
            and listing(d) == ["theirs.bin"] and one_line(p, "sticky"), describe(p))
 
 
+def negative_cycle(work):
+    """A graph whose solve fails (exit 7) after the output was opened and its rows begun."""
+    path = os.path.join(work, "cycle.txt")
+    if not os.path.exists(path):
+        write(path, b"0 1 1\n1 2 -3\n2 0 1\n2 3 1\n", 0o644)
+    return path
+
+
+def check_in_place_kept(apsp, work, big):
+    """A file written in place keeps its old bytes until the result is complete: a run that
+    fails (a negative cycle) or is killed by SIGTERM mid-solve leaves every name of it as it was.
+    Before: the file was emptied and its rows streamed into it, so a negative cycle left V*V*4
+    zero bytes under both names of a hard-linked OUTPUT."""
+    cycle = negative_cycle(work)
+    d = fresh_dir(work, "kept")
+    t, h = os.path.join(d, "t.bin"), os.path.join(d, "h.bin")
+    write(t, OLD_BYTES)
+    os.link(t, h)
+    p = apsp.run([cycle, t])
+    report("a hard-linked OUTPUT and a negative cycle: exit 7, both names keep the old bytes",
+           p.returncode == 7 and read(t) == OLD_BYTES and read(h) == OLD_BYTES
+           and listing(d) == ["h.bin", "t.bin"], "%s, t.bin %r" % (describe(p), read(t)[:40]))
+    running, code, err = signal_run([apsp.exe, "--backend=cpu", "--threads=1", big, t],
+                                    signal.SIGTERM, d)
+    report("a hard-linked OUTPUT, SIGTERM mid-solve: dies by it, both names keep the old bytes",
+           running and code == -signal.SIGTERM and read(t) == OLD_BYTES
+           and read(h) == OLD_BYTES and listing(d) == ["h.bin", "t.bin"],
+           "running %s, exit %s, %r, t.bin %d bytes" % (running, code, err[:200],
+                                                         len(read(t))))
+    inp, want = apsp.case("v100-chain")
+    write(t, b"x" * (len(want) + 4096))  # the copy over it must also cut it short
+    p = apsp.run([inp, t])
+    report("a hard-linked OUTPUT longer than the result: both names get the result, exactly",
+           p.returncode == 0 and read(t) == want and read(h) == want
+           and listing(d) == ["h.bin", "t.bin"], describe(p))
+    r = fresh_dir(work, "ro-kept")
+    rt = os.path.join(r, "out.bin")
+    write(rt, OLD_BYTES, 0o666)
+    os.chmod(r, 0o555)
+    p = apsp.run([cycle, rt], preexec_fn=as_user(NOBODY, NOBODY) if os.geteuid() == 0
+                 else no_core)
+    report("a writable file in a read-only directory and a negative cycle: exit 7, the old "
+           "bytes kept", p.returncode == 7 and read(rt) == OLD_BYTES
+           and listing(r) == ["out.bin"], describe(p))
+    os.chmod(r, 0o755)
+    if os.geteuid() != 0:
+        return report("another user's file in a sticky directory, a negative cycle", None,
+                      "needs root")
+    s = fresh_dir(work, "sticky-kept", 0o1777)
+    theirs = os.path.join(s, "theirs.bin")
+    write(theirs, OLD_BYTES, 0o666)
+    os.chown(theirs, NOBODY, NOBODY)
+    p = apsp.run([cycle, theirs], preexec_fn=as_user(OTHER, OTHER))
+    report("another user's file in a sticky directory and a negative cycle: exit 7, the old "
+           "bytes kept", p.returncode == 7 and read(theirs) == OLD_BYTES
+           and listing(s) == ["theirs.bin"], describe(p))
+
+
+def check_no_temporary_anywhere(apsp, work):
+    """A writable file in a read-only directory, with /tmp read-only too: no temporary copy can
+    be made anywhere, so the file is written in place as before, and the warning says that a
+    failure leaves it partial."""
+    inp, want = apsp.case("v100-chain")
+    d = fresh_dir(work, "nowhere")
+    t = os.path.join(d, "out.bin")
+    write(t, b"old", 0o666)
+    os.chmod(d, 0o555)
+    # /tmp read-only on top, OUTPUT's directory (which may lie under /tmp) a writable mount.
+    script = """
+        mount --bind "$4" "$4" && mount --rbind /tmp /tmp && mount -o remount,bind,ro /tmp \
+            || exit 97
+        exec setpriv --reuid=%d --regid=%d --clear-groups "$1" --backend=cpu "$2" "$3"
+    """ % (NOBODY, NOBODY)
+    p = in_namespace(script, apsp.exe, inp, t, d)
+    if p is None:
+        return report("no temporary file anywhere: written in place", None,
+                      "needs root and unshare -m")
+    lines = err_lines(p)
+    report("no temporary file anywhere (a 0555 directory, /tmp read-only): written in place, "
+           "the warning says a failure leaves it partial", p.returncode == 0 and read(t) == want
+           and len(lines) == 2 and "partial" in lines[1] and listing(d) == ["out.bin"],
+           describe(p))
+    os.chmod(d, 0o755)
+
+
 def check_rename_refused(apsp, work):
     """A rename refused only at commit (here EBUSY: the target is a mount point): the bytes are
     copied over the target, with a warning."""
@@ -316,6 +402,39 @@ def check_disk_room(apsp, work):
     report("a disk with room for one copy: exit 4 at once, 'no room', the old file kept, "
            "nothing else", p.returncode == 4 and lines[:1] and "no room" in lines[0]
            and lines[1:] == ["kept", "out.bin"], describe(p))
+
+
+def check_same_file(apsp, work):
+    """Issue 24.3: two of INPUT, OUTPUT and --predecessors that are one file under two names
+    (./x, an absolute path, a symbolic or hard link) are refused before anything is written:
+    exit 2, one line naming both; every file as it was. Before, apsp wrote one output over the
+    other (exit 0, the distances only) or the predecessors over the input graph."""
+    inp, _ = apsp.case("example")
+    d = fresh_dir(work, "same")
+    graph, same = os.path.join(d, "g.in"), os.path.join(d, "same.npy")
+    write(graph, read(inp))
+    write(same, OLD_BYTES)
+    os.symlink("same.npy", os.path.join(d, "link.npy"))
+    os.link(same, os.path.join(d, "hard.npy"))
+    tries = [
+        (["--predecessors=./same.npy", "g.in", "same.npy"], "--predecessors=./same.npy"),
+        (["--predecessors=" + same, "g.in", "same.npy"], "--predecessors=" + same),
+        (["--predecessors=link.npy", "g.in", "same.npy"], "--predecessors=link.npy"),
+        (["--predecessors=hard.npy", "g.in", "same.npy"], "--predecessors=hard.npy"),
+        (["--predecessors=g.in", "g.in", "d.npy"], "--predecessors=g.in"),
+        (["g.in", "./g.in"], "OUTPUT ./g.in"),
+        (["--predecessors=new.npy", "g.in", "./new.npy"], "--predecessors=new.npy"),
+    ]
+    before = {n: read(os.path.join(d, n)) for n in listing(d)}
+    for args, words in tries:
+        p = apsp.run(args, cwd=d)
+        now = {n: read(os.path.join(d, n)) for n in listing(d)}
+        report("%s: refused, exit 2, one line naming both, nothing written" % " ".join(args),
+               p.returncode == 2 and one_line(p, words) and "the same file as" in p.stderr.decode()
+               and now == before, describe(p))
+    p = apsp.run(["--predecessors=p.npy", "g.in", "same.npy"], cwd=d)
+    report("distinct files are written", p.returncode == 0 and read(same) != OLD_BYTES
+           and os.path.exists(os.path.join(d, "p.npy")), describe(p))
 
 
 def check_long_names(apsp, work):
@@ -468,13 +587,16 @@ def main():
         check_unwritable_dir(apsp, work)
         check_sticky(apsp, work)
         check_rename_refused(apsp, work)
+        check_no_temporary_anywhere(apsp, work)
         check_disk_room(apsp, work)
+        check_same_file(apsp, work)
         check_long_names(apsp, work)
         check_file_size_limit(apsp, work)
         big = os.path.join(work, "big.in")
         subprocess.run([args.gen_graph, "random", str(BIG_V), str(8 * BIG_V), "7", big],
                        check=True, timeout=TIMEOUT)
         check_signals(apsp, work, big)
+        check_in_place_kept(apsp, work, big)
         check_named_fallback(apsp, work, big)
     print("%d ok, %d failed, %d skipped" % (counts["ok"], counts["FAIL"], counts["SKIP"]))
     for what in failures:

@@ -8,10 +8,12 @@ cd "$(dirname "$0")/.."
 # clang-14 and libclc-14 (libclc's amdgcn bitcode): the suite's AMD compile check
 # (tests/amd/compile.py), which fails instead of skipping in CI.
 # python3-numpy, -scipy, -networkx: the independent oracles of tests/test_scipy.py.
+# python3-sparse: pydata/sparse arrays, which the Python package takes as SciPy does
+# (tests/python/test_scipy.py's test_pydata_sparse).
 # Open MPI: apsp-mpi and its tests.
 bash tools/install-packages.sh build-essential meson ninja-build pkg-config python3 \
     ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo oclgrind clang-14 libclc-14 \
-    python3-numpy python3-scipy python3-networkx libopenmpi-dev openmpi-bin \
+    python3-numpy python3-scipy python3-networkx python3-sparse libopenmpi-dev openmpi-bin \
     python3-venv python3-pip python3-dev
 
 werror=false

@@ -1,6 +1,7 @@
 /* See fault.h. Compiled only into fault-injection builds. */
 #include "base/fault.h"
 
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 
@@ -29,4 +30,11 @@ int fault_hit(fault_kind kind) {
         atexit(print_counts);
     long n = atomic_fetch_add(&counters[kind], 1) + 1;
     return n == target(kind);
+}
+
+void fault_pause(const char *point) {
+    static atomic_flag paused = ATOMIC_FLAG_INIT;
+    const char *spec = getenv("APSP_FAULT_PAUSE");
+    if (spec && strcmp(spec, point) == 0 && !atomic_flag_test_and_set(&paused))
+        raise(SIGSTOP); /* stops every thread; SIGCONT goes on from here */
 }

@@ -4,7 +4,8 @@
  *   cl     OpenCL calls that create, build, enqueue or read back
  *   io     file operations whose failure a run survives (the kernel cache)
  * so that a test can walk N = 1, 2, ... over every site a run reaches and check that each
- * failure ends in a clean error. In a normal build the hooks compile to nothing. */
+ * failure ends in a clean error. APSP_FAULT_PAUSE=POINT stops the process at a named point
+ * instead (fault_pause). In a normal build the hooks compile to nothing. */
 #ifndef APSP_FAULT_H
 #define APSP_FAULT_H
 
@@ -16,10 +17,20 @@ typedef enum fault_kind { FAULT_ALLOC, FAULT_CL, FAULT_IO, FAULT_KINDS } fault_k
 #ifdef APSP_FAULT_INJECTION
 /* True when this call is the one APSP_FAULT names. Thread-safe. */
 int fault_hit(fault_kind kind);
+/* The first time a run reaches the point APSP_FAULT_PAUSE names, stops the whole process
+ * (SIGSTOP), so that a test can change its files at that moment, deterministically, and then
+ * send SIGCONT. The points:
+ *   first-rows   a solve's first rows are about to go into the output (apsp_row_writer_put)
+ *   rows-begun   the first rows of a whole matrix are in the file, the others not yet (pwrite)
+ *   commit       every byte is written: the file is about to be checked and put into place */
+void fault_pause(const char *point);
 #else
 static inline int fault_hit(fault_kind kind) {
     (void)kind;
     return 0;
+}
+static inline void fault_pause(const char *point) {
+    (void)point;
 }
 #endif
 

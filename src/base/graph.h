@@ -20,20 +20,32 @@ typedef struct weight_rule {
 
 weight_rule weight_rule_for(size_t vertices, apsp_dtype dtype);
 
+/* The floating-point types' rule: a nonzero |w| from the type's smallest normal number up to
+ * real_weight_most, (V - 1) |w| below the type's largest number with room for the rounding of a
+ * path's V - 1 additions, so that no path's length overflows to +-inf; with V <= 1 (or V not
+ * known yet, 0) any finite value of the type. Below the normal range a weight would be rounded
+ * to 0 or lose its precision (and devices may flush it to 0), which can hide a negative cycle.
+ * Integer weights always pass: |w| < 2^63 times V - 1 < 2^31 is far below FLT_MAX. */
+double real_weight_most(size_t vertices, apsp_dtype dtype);
+
 /* NULL when w obeys the rule for V = vertices and the type; else why not, as a phrase that names
  * w ("weight 5000000 is too large: with V = ...", "weight -5000000 is too negative: ..."), in
  * buf. */
 const char *weight_problem(int64_t w, size_t vertices, apsp_dtype dtype, char *buf, size_t size);
-/* The same for a real weight: not finite, a fraction for an integer type, outside float32's
- * range, or (a whole value) outside the integer type's rule. */
-const char *real_weight_problem(double w, size_t vertices, apsp_dtype dtype, char *buf,
-                                size_t size);
+/* The same for a real weight, named as `written` (its text in the input; NULL: w's digits): not
+ * finite, a fraction for an integer type, outside a floating-point type's rule, or (a whole value)
+ * outside the integer type's rule. */
+const char *real_weight_problem(double w, const char *written, size_t vertices, apsp_dtype dtype,
+                                char *buf, size_t size);
 
 /* The type whose rule a read with these options applies: the options' dtype, or int64 (the
  * widest integer rule) for dtype_auto. */
 apsp_dtype read_rule_dtype(const apsp_read_options *options);
 /* Whether a read with these options may keep fractional weights. */
 int read_takes_fractions(const apsp_read_options *options);
+/* The type whose rule a real weight of such a read meets: the options' dtype, or float64 (what
+ * real weights give) for dtype_auto. */
+apsp_dtype read_real_dtype(const apsp_read_options *options);
 
 /* The largest |weight| of an edge that is no self-loop, for the kernels' bounded negative form
  * (backend.h: kernel_form); UINT64_MAX for real-valued weights. */
@@ -45,9 +57,11 @@ int graph_has_negative(const apsp_graph *graph);
 /* Every edge's endpoints in [0, V) and weight within the type's rule, and 1 <= V <= INT32_MAX:
  * else APSP_ERR_USAGE naming the first bad edge (what apsp_graph_to_matrix_typed checks first).
  * graph_check is the int32 check of the paths that read integer weights directly
- * (apsp_solver_solve_graph): it also refuses a graph whose weights are stored as real. */
-apsp_status graph_check_typed(const apsp_graph *graph, apsp_dtype dtype, apsp_error *error);
-apsp_status graph_check(const apsp_graph *graph, apsp_error *error);
+ * (apsp_solver_solve_graph): it also refuses a graph whose weights are stored as real. A large
+ * graph is checked on `threads` threads (0: one per core). */
+apsp_status graph_check_typed(const apsp_graph *graph, apsp_dtype dtype, unsigned threads,
+                              apsp_error *error);
+apsp_status graph_check(const apsp_graph *graph, unsigned threads, apsp_error *error);
 
 /* The weights become real (those there converted); nothing when they are. */
 apsp_status graph_make_real(apsp_graph *graph, apsp_error *error);

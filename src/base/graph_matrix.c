@@ -2,6 +2,7 @@
  * made from the graph (apsp_graph_to_matrix_typed). */
 #include "base/error.h"
 #include "base/graph.h"
+#include "base/matrix.h"
 #include "base/parallel.h"
 
 #include <float.h>
@@ -54,28 +55,68 @@ static int is_whole(double w) {
     return fabs(w) >= 0x1p52 || (double)(int64_t)w == w;
 }
 
+double real_weight_most(size_t vertices, apsp_dtype dtype) {
+    double largest = dtype == APSP_FLOAT32 ? FLT_MAX : DBL_MAX;
+    if (vertices <= 1)
+        return largest;
+    /* Each addition may round up by half an ulp: V - 1 of them by at most (V - 1) epsilons. */
+    double edges = (double)(vertices - 1);
+    double epsilon = dtype == APSP_FLOAT32 ? FLT_EPSILON : DBL_EPSILON;
+    return largest / edges / (1 + edges * epsilon);
+}
+
+static double smallest_normal(apsp_dtype dtype) {
+    return dtype == APSP_FLOAT32 ? FLT_MIN : DBL_MIN;
+}
+
 /* Whether a real weight suits the type (real_weight_problem's test, without a message). */
 static int real_fits(double w, size_t vertices, apsp_dtype dtype) {
     if (!isfinite(w))
         return 0;
     if (!is_integer_type(dtype))
-        return dtype == APSP_FLOAT64 || fabs(w) <= FLT_MAX;
+        return w == 0 ||
+               (fabs(w) >= smallest_normal(dtype) && fabs(w) <= real_weight_most(vertices, dtype));
     if (!is_whole(w) || fabs(w) >= 0x1p63)
         return 0;
     weight_rule rule = weight_rule_for(vertices, dtype);
     return (int64_t)w >= rule.least && (int64_t)w <= rule.most;
 }
 
-const char *real_weight_problem(double w, size_t vertices, apsp_dtype dtype, char *buf,
-                                size_t size) {
+/* Why a finite w breaks a floating-point type's rule. */
+static void outside_real_rule(double w, const char *value, size_t vertices, apsp_dtype dtype,
+                              char *buf, size_t size) {
+    const char *name = apsp_dtype_name(dtype);
+    int digits = dtype == APSP_FLOAT32 ? 9 : 17; /* what reads back to the same value */
+    double most = real_weight_most(vertices, dtype), largest = real_weight_most(1, dtype);
+    if (fabs(w) > largest)
+        snprintf(buf, size, "weight %s is outside %s's range (largest %.*g)", value, name, digits,
+                 largest);
+    else if (fabs(w) < smallest_normal(dtype))
+        snprintf(buf, size,
+                 "weight %s is not 0 but below %s's smallest normal number %.*g: it would be "
+                 "rounded to 0 or lose its precision, which can hide a negative cycle",
+                 value, name, digits, smallest_normal(dtype));
+    else
+        snprintf(buf, size,
+                 "weight %s is too %s: with V = %zu, %s weights outside [%.*g, %.*g] could give "
+                 "distances that overflow to %sinf",
+                 value, w < 0 ? "negative" : "large", vertices, name, digits, -most, digits, most,
+                 w < 0 ? "-" : "");
+}
+
+const char *real_weight_problem(double w, const char *written, size_t vertices, apsp_dtype dtype,
+                                char *buf, size_t size) {
     if (real_fits(w, vertices, dtype))
         return NULL;
-    char value[32];
-    snprintf(value, sizeof value, "%.17g", w);
+    char value[48];
+    if (written)
+        snprintf(value, sizeof value, "%.44s", written);
+    else
+        snprintf(value, sizeof value, "%.17g", w);
     if (!isfinite(w))
         snprintf(buf, size, "weight %s is not finite", value);
-    else if (dtype == APSP_FLOAT32)
-        snprintf(buf, size, "weight %s is outside float32's range", value);
+    else if (!is_integer_type(dtype))
+        outside_real_rule(w, value, vertices, dtype, buf, size);
     else if (!is_whole(w))
         snprintf(buf, size, "weight %s is not a whole number, which %s distances need", value,
                  apsp_dtype_name(dtype));
@@ -90,6 +131,10 @@ apsp_dtype read_rule_dtype(const apsp_read_options *options) {
 
 int read_takes_fractions(const apsp_read_options *options) {
     return options->dtype_auto || !is_integer_type(options->dtype);
+}
+
+apsp_dtype read_real_dtype(const apsp_read_options *options) {
+    return options->dtype_auto ? APSP_FLOAT64 : options->dtype;
 }
 
 apsp_dtype apsp_graph_dtype(const apsp_graph *g) {
@@ -153,12 +198,14 @@ static apsp_status refuse_edge(const apsp_graph *g, size_t e, apsp_dtype dtype, 
         return fail(error, APSP_ERR_USAGE, "graph edge %zu: %s vertex %d is out of range [0, %zu)",
                     e, bad == g->source[e] ? "source" : "target", bad, g->vertices);
     const char *problem =
-        g->real_weight ? real_weight_problem(g->real_weight[e], g->vertices, dtype, why, sizeof why)
-                       : weight_problem(g->weight[e], g->vertices, dtype, why, sizeof why);
+        g->real_weight
+            ? real_weight_problem(g->real_weight[e], NULL, g->vertices, dtype, why, sizeof why)
+            : weight_problem(g->weight[e], g->vertices, dtype, why, sizeof why);
     return fail(error, APSP_ERR_USAGE, "graph edge %zu: %s", e, problem ? problem : "refused");
 }
 
-apsp_status graph_check_typed(const apsp_graph *g, apsp_dtype dtype, apsp_error *error) {
+apsp_status graph_check_typed(const apsp_graph *g, apsp_dtype dtype, unsigned threads,
+                              apsp_error *error) {
     if (!g || (g->edges > 0 && (!g->source || !g->target || (!g->weight && !g->real_weight))))
         return fail(error, APSP_ERR_USAGE, "no graph, or a graph without its edge arrays");
     if (apsp_dtype_size(dtype) == 0)
@@ -168,18 +215,18 @@ apsp_status graph_check_typed(const apsp_graph *g, apsp_dtype dtype, apsp_error 
                     "V = %zu: from 1 to %d vertices are supported", g->vertices, INT32_MAX);
     edge_scan s = {
         .g = g, .dtype = dtype, .rule = weight_rule_for(g->vertices, dtype), .first_bad = SIZE_MAX};
-    parallel_slices(g->edges, g->edges < PARALLEL_EDGES ? 1 : 0, check_edges, &s);
+    parallel_slices(g->edges, g->edges < PARALLEL_EDGES ? 1 : threads, check_edges, &s);
     if (atomic_load(&s.first_bad) != SIZE_MAX)
         return refuse_edge(g, atomic_load(&s.first_bad), dtype, error);
     return APSP_OK;
 }
 
-apsp_status graph_check(const apsp_graph *g, apsp_error *error) {
+apsp_status graph_check(const apsp_graph *g, unsigned threads, apsp_error *error) {
     if (g && g->real_weight && g->edges > 0)
         return fail(error, APSP_ERR_USAGE,
                     "a graph of real weights has no int32 rows to stream: make its matrix with "
                     "apsp_graph_to_matrix_typed");
-    return graph_check_typed(g, APSP_INT32, error);
+    return graph_check_typed(g, APSP_INT32, threads, error);
 }
 
 /* ---- the matrix ------------------------------------------------------------------------------ */
@@ -229,20 +276,25 @@ static int place_edges(void *context, size_t begin, size_t end) {
     return 0;
 }
 
-apsp_status apsp_graph_to_matrix_typed(const apsp_graph *g, apsp_dtype dtype, apsp_matrix **out,
-                                       apsp_error *error) {
+apsp_status apsp_graph_to_matrix_threads(const apsp_graph *g, apsp_dtype dtype, int threads,
+                                         apsp_matrix **out, apsp_error *error) {
     *out = NULL;
-    apsp_status status = graph_check_typed(g, dtype, error);
+    const unsigned host_threads = threads_of(threads);
+    apsp_status status = graph_check_typed(g, dtype, host_threads, error);
     if (status != APSP_OK)
         return status;
     edge_scan s = {.g = g, .dtype = dtype};
-    unsigned threads = g->edges < PARALLEL_EDGES ? 1 : 0;
-    status = apsp_matrix_create_typed(g->vertices, dtype, &s.m, error);
+    status = matrix_create_threads(g->vertices, dtype, host_threads, &s.m, error);
     if (status != APSP_OK)
         return status;
-    parallel_slices(g->vertices, threads, place_edges, &s);
+    parallel_slices(g->vertices, g->edges < PARALLEL_EDGES ? 1 : host_threads, place_edges, &s);
     *out = s.m;
     return APSP_OK;
+}
+
+apsp_status apsp_graph_to_matrix_typed(const apsp_graph *g, apsp_dtype dtype, apsp_matrix **out,
+                                       apsp_error *error) {
+    return apsp_graph_to_matrix_threads(g, dtype, 0, out, error);
 }
 
 apsp_status apsp_graph_to_matrix(const apsp_graph *g, apsp_matrix **out, apsp_error *error) {

@@ -2,6 +2,7 @@
 #include "base/matrix.h"
 #include "base/error.h"
 #include "base/fault.h"
+#include "base/graph.h"
 #include "base/parallel.h"
 #include "base/util.h"
 
@@ -91,8 +92,8 @@ apsp_status matrix_fits_memory_typed(size_t n, apsp_dtype dtype, apsp_error *err
 }
 
 /* The header of a matrix of n vertices, its cells filled as an edgeless graph's. */
-static apsp_status make_matrix(size_t n, apsp_dtype dtype, void *cells, apsp_matrix **out,
-                               apsp_error *error) {
+static apsp_status make_matrix(size_t n, apsp_dtype dtype, void *cells, unsigned threads,
+                               apsp_matrix **out, apsp_error *error) {
     apsp_matrix *m = apsp_malloc(sizeof *m);
     if (!m)
         return fail(error, APSP_ERR_NO_MEMORY, "out of memory allocating a matrix header");
@@ -104,13 +105,13 @@ static apsp_status make_matrix(size_t n, apsp_dtype dtype, void *cells, apsp_mat
     m->owner = NULL;
     /* Filling a large matrix is mostly page faults, which cores take in parallel. */
     uint64_t bytes = apsp_matrix_bytes_typed(n, dtype);
-    parallel_slices(m->padded, bytes < PARALLEL_FILL_BYTES ? 1 : 0, fill_rows, m);
+    parallel_slices(m->padded, bytes < PARALLEL_FILL_BYTES ? 1 : threads, fill_rows, m);
     *out = m;
     return APSP_OK;
 }
 
-apsp_status apsp_matrix_create_typed(size_t n, apsp_dtype dtype, apsp_matrix **out,
-                                     apsp_error *error) {
+apsp_status matrix_create_threads(size_t n, apsp_dtype dtype, unsigned threads, apsp_matrix **out,
+                                  apsp_error *error) {
     *out = NULL;
     char need[32];
     apsp_status status = matrix_fits_memory_typed(n, dtype, error);
@@ -122,16 +123,21 @@ apsp_status apsp_matrix_create_typed(size_t n, apsp_dtype dtype, apsp_matrix **o
         return fail(error, APSP_ERR_NO_MEMORY,
                     "V = %zu: could not allocate %s for the distance matrix", n,
                     format_bytes(bytes, need, sizeof need));
-    status = make_matrix(n, dtype, cells, out, error);
+    status = make_matrix(n, dtype, cells, threads, out, error);
     if (status != APSP_OK)
         free(cells);
     return status;
 }
 
+apsp_status apsp_matrix_create_typed(size_t n, apsp_dtype dtype, apsp_matrix **out,
+                                     apsp_error *error) {
+    return matrix_create_threads(n, dtype, 0, out, error);
+}
+
 apsp_status matrix_create_in(size_t n, apsp_dtype dtype, void *cells,
-                             struct apsp_matrix_owner *owner, apsp_matrix **out,
+                             struct apsp_matrix_owner *owner, unsigned threads, apsp_matrix **out,
                              apsp_error *error) {
-    apsp_status status = make_matrix(n, dtype, cells, out, error);
+    apsp_status status = make_matrix(n, dtype, cells, threads, out, error);
     if (status != APSP_OK)
         owner->release(owner);
     else
@@ -186,7 +192,8 @@ void apsp_matrix_destroy(apsp_matrix *matrix) {
 #undef CELL_INTEGER
 #undef SCAN_ROW
 
-typedef size_t (*scan_row_fn)(const apsp_matrix *m, size_t i, uint64_t *most, int *negative);
+typedef size_t (*scan_row_fn)(const apsp_matrix *m, size_t i, uint64_t *most, double *most_real,
+                              int *negative);
 static const scan_row_fn scan_row_by_type[] = {
     [APSP_INT32] = scan_row_int32,
     [APSP_INT64] = scan_row_int64,
@@ -199,6 +206,7 @@ typedef struct matrix_scan {
     pthread_mutex_t lock;
     size_t bad_i, bad_j; /* the first wrong cell in row-major order; bad_i = SIZE_MAX: none */
     uint64_t max_weight; /* the largest magnitude of a finite off-diagonal integer distance */
+    double max_real;     /* the same for a floating-point one */
     int negative;        /* some cell is negative */
 } matrix_scan;
 
@@ -207,9 +215,10 @@ static int scan_rows(void *context, size_t begin, size_t end) {
     scan_row_fn scan_row = scan_row_by_type[s->m->dtype];
     size_t bad_i = SIZE_MAX, bad_j = 0;
     uint64_t max_weight = 0;
+    double max_real = 0;
     int negative = 0;
     for (size_t i = begin; i < end && bad_i == SIZE_MAX; i++) {
-        size_t j = scan_row(s->m, i, &max_weight, &negative);
+        size_t j = scan_row(s->m, i, &max_weight, &max_real, &negative);
         if (j != SIZE_MAX) {
             bad_i = i;
             bad_j = j;
@@ -222,6 +231,8 @@ static int scan_rows(void *context, size_t begin, size_t end) {
     }
     if (max_weight > s->max_weight)
         s->max_weight = max_weight;
+    if (max_real > s->max_real)
+        s->max_real = max_real;
     s->negative |= negative;
     pthread_mutex_unlock(&s->lock);
     return 0;
@@ -265,12 +276,12 @@ apsp_status matrix_check_shape(const apsp_matrix *m, apsp_error *error) {
     return APSP_OK;
 }
 
-apsp_status matrix_check_cells(const apsp_matrix *m, int *negative, uint64_t *most,
-                               apsp_error *error) {
+apsp_status matrix_check_cells(const apsp_matrix *m, unsigned threads, int *negative,
+                               uint64_t *most, apsp_error *error) {
     matrix_scan s = {.m = m, .bad_i = SIZE_MAX};
     pthread_mutex_init(&s.lock, NULL);
     size_t bytes = m->padded * m->stride * apsp_dtype_size(m->dtype);
-    parallel_slices(m->padded, bytes < PARALLEL_FILL_BYTES ? 1 : 0, scan_rows, &s);
+    parallel_slices(m->padded, bytes < PARALLEL_FILL_BYTES ? 1 : threads, scan_rows, &s);
     pthread_mutex_destroy(&s.lock);
     char text[40];
     uint64_t inf = integer_inf(m->dtype);
@@ -291,6 +302,14 @@ apsp_status matrix_check_cells(const apsp_matrix *m, int *negative, uint64_t *mo
                     "weights must stay within +-%" PRIu64,
                     s.max_weight, m->n, m->dtype == APSP_INT32 ? "APSP_INF" : "APSP_INF64",
                     (inf - 1) / (m->n - 1));
+    /* The floating-point types' rule (base/graph.h): no path's length may overflow to inf. */
+    double most_real = real_weight_most(m->n, m->dtype);
+    int digits = m->dtype == APSP_FLOAT32 ? 9 : 17; /* as matrix_cell_text */
+    if (!inf && s.max_real > most_real)
+        return fail(error, APSP_ERR_USAGE,
+                    "matrix: a weight of magnitude %.*g with V = %zu lets a path's length "
+                    "overflow to inf; %s weights must stay within +-%.*g",
+                    digits, s.max_real, m->n, apsp_dtype_name(m->dtype), digits, most_real);
     *negative = s.negative;
     if (most)
         *most = s.max_weight;

@@ -22,19 +22,26 @@ struct apsp_matrix_owner {
     void (*release)(struct apsp_matrix_owner *owner);
 };
 
-/* apsp_matrix_create_typed's matrix in `cells` (apsp_matrix_bytes_typed(n, dtype) bytes, 64-byte
- * aligned), which `owner` frees with the matrix. On failure the owner is released. The caller
- * has checked n and dtype (matrix_fits_memory_typed). */
+/* apsp_matrix_create_typed, its cells filled on `threads` threads for a large matrix (0: one per
+ * core; the options' count, threads_of in base/parallel.h). */
+apsp_status matrix_create_threads(size_t n, apsp_dtype dtype, unsigned threads, apsp_matrix **out,
+                                  apsp_error *error);
+/* The same matrix in `cells` (apsp_matrix_bytes_typed(n, dtype) bytes, 64-byte aligned), which
+ * `owner` frees with the matrix. On failure the owner is released. The caller has checked n and
+ * dtype (matrix_fits_memory_typed). */
 apsp_status matrix_create_in(size_t n, apsp_dtype dtype, void *cells,
-                             struct apsp_matrix_owner *owner, apsp_matrix **out, apsp_error *error);
+                             struct apsp_matrix_owner *owner, unsigned threads, apsp_matrix **out,
+                             apsp_error *error);
 
 apsp_status matrix_check_shape(const apsp_matrix *matrix, apsp_error *error);
 /* Every cell as apsp_solve requires (-INF < d <= INF and (V - 1) * |largest| below INF for the
- * integer types' INF; no NaN and no -inf for floating point; the padding as made); *negative = 1
+ * integer types' INF; no NaN and no -inf for floating point, and |largest| within
+ * real_weight_most, base/graph.h; the padding as made); *negative = 1
  * when some distance is negative, and *most (unless NULL) the largest |distance| off the diagonal
- * below INF (integers; 0 for floating point). */
-apsp_status matrix_check_cells(const apsp_matrix *matrix, int *negative, uint64_t *most,
-                               apsp_error *error);
+ * below INF (integers; 0 for floating point). A large matrix is read on `threads` threads (0: one
+ * per core). */
+apsp_status matrix_check_cells(const apsp_matrix *matrix, unsigned threads, int *negative,
+                               uint64_t *most, apsp_error *error);
 /* After a solve with negative distances: APSP_ERR_NEGATIVE_CYCLE naming the first vertex i with
  * d(i,i) < 0 (a closed walk of negative weight through i), else APSP_OK. */
 apsp_status matrix_check_cycles(const apsp_matrix *matrix, apsp_error *error);

@@ -3,10 +3,12 @@
  * CELL_INTEGER (1 for the integer types) and SCAN_ROW (the function's name) defined.
  *
  * Returns the first column of row i whose cell breaks the rules (SIZE_MAX: none), and adds the
- * row's largest finite off-diagonal magnitude (integers only) and negativity to *most and
- * *negative. The rules: 0 on the diagonal, exactly CELL_INF in the padding, and in the graph
- * -CELL_INF < d <= CELL_INF (for floating point: no NaN, no -inf). */
-static size_t SCAN_ROW(const apsp_matrix *m, size_t i, uint64_t *most, int *negative) {
+ * row's largest finite off-diagonal magnitude (to *most for the integer types, to *most_real for
+ * the floating-point ones) and negativity to *negative. The rules: 0 on the diagonal, exactly
+ * CELL_INF in the padding, and in the graph -CELL_INF < d <= CELL_INF (for floating point: no NaN,
+ * no -inf). */
+static size_t SCAN_ROW(const apsp_matrix *m, size_t i, uint64_t *most, double *most_real,
+                       int *negative) {
     const CELL *row = apsp_matrix_row_cells(m, i);
     size_t bad = SIZE_MAX;
     for (size_t j = 0; j < m->padded; j++) {
@@ -23,7 +25,10 @@ static size_t SCAN_ROW(const apsp_matrix *m, size_t i, uint64_t *most, int *nega
 #if CELL_INTEGER
         uint64_t magnitude = c < 0 ? (uint64_t)0 - (uint64_t)c : (uint64_t)c;
         *most = magnitude > *most ? magnitude : *most;
+        (void)most_real;
 #else
+        double magnitude = fabs((double)c);
+        *most_real = magnitude > *most_real ? magnitude : *most_real;
         (void)most;
 #endif
     }

@@ -12,4 +12,10 @@ typedef int (*slice_fn)(void *context, size_t begin, size_t end);
  * calling thread, so the work always completes. Returns the first non-zero result, or 0. */
 int parallel_slices(size_t count, unsigned threads, slice_fn work, void *context);
 
+/* parallel_slices' `threads` for a thread count as the options give it (apsp_options.threads,
+ * apsp_read_options.threads, --threads): the count, or 0 (one per core) for 0 or less. */
+static inline unsigned threads_of(int count) {
+    return count > 0 ? (unsigned)count : 0;
+}
+
 #endif

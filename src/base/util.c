@@ -2,11 +2,13 @@
 #define _GNU_SOURCE
 #include "base/util.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <sched.h>
 #include <stdio.h>
-
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -42,6 +44,57 @@ uint64_t physical_memory(void) {
     uint64_t memory = pages > 0 && page_size > 0 ? (uint64_t)pages * (uint64_t)page_size : 0;
     uint64_t limit = cgroup_memory_limit();
     return limit && (limit < memory || !memory) ? limit : memory;
+}
+
+/* The soft limit on `resource`, or 0 when there is none. */
+static uint64_t soft_limit(int resource) {
+    struct rlimit r;
+    if (getrlimit(resource, &r) != 0 || r.rlim_cur == RLIM_INFINITY)
+        return 0;
+    return (uint64_t)r.rlim_cur;
+}
+
+uint64_t mapping_room(uint64_t *limit, const char **which) {
+    static const struct {
+        int resource;
+        int field; /* of /proc/self/statm, in pages: 0 the address space, 5 data and stack */
+        const char *name;
+    } limits[] = {{RLIMIT_AS, 0, "the address-space limit (ulimit -v)"},
+                  {RLIMIT_DATA, 5, "the data-segment limit (ulimit -d)"}};
+    unsigned long long pages[7] = {0};
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%llu %llu %llu %llu %llu %llu %llu", &pages[0], &pages[1], &pages[2],
+                   &pages[3], &pages[4], &pages[5], &pages[6]) != 7)
+            memset(pages, 0, sizeof pages); /* unknown: counted as none used */
+        fclose(f);
+    }
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), room = UINT64_MAX;
+    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+        uint64_t cap = soft_limit(limits[i].resource), used = pages[limits[i].field] * page;
+        if (!cap || (cap > used ? cap - used : 0) >= room)
+            continue;
+        room = cap > used ? cap - used : 0;
+        if (limit)
+            *limit = cap;
+        if (which)
+            *which = limits[i].name;
+    }
+    return room;
+}
+
+uint64_t descriptor_room(uint64_t *limit) {
+    uint64_t cap = soft_limit(RLIMIT_NOFILE), open = 0;
+    *limit = cap;
+    if (!cap)
+        return UINT64_MAX;
+    DIR *fds = opendir("/proc/self/fd"); /* its own descriptor is one of those listed */
+    if (!fds) /* none left to list them with, or no /proc: the standard three */
+        return errno == EMFILE ? 0 : cap > 3 ? cap - 3 : 0;
+    for (struct dirent *e; (e = readdir(fds));)
+        open += e->d_name[0] != '.';
+    closedir(fds);
+    return cap > open ? cap - open : 0;
 }
 
 int contains_ignoring_case(const char *haystack, const char *needle) {

@@ -16,6 +16,16 @@ unsigned online_cores(void);
  * does not say. */
 uint64_t physical_memory(void);
 
+/* What this process may still map under its resource limits (ulimit -v, -d): RLIMIT_AS less its
+ * address space now, or RLIMIT_DATA less its private writable memory now (/proc/self/statm),
+ * whichever is less; UINT64_MAX when neither limit is set. *limit and *which (unless NULL) get
+ * the binding limit in bytes and its name ("the address-space limit (ulimit -v)"). */
+uint64_t mapping_room(uint64_t *limit, const char **which);
+
+/* The file descriptors this process may still open: RLIMIT_NOFILE less those open now
+ * (/proc/self/fd); *limit gets the limit. UINT64_MAX when it is not set. */
+uint64_t descriptor_room(uint64_t *limit);
+
 /* Whether needle occurs in haystack, ignoring case (an empty needle always does). */
 int contains_ignoring_case(const char *haystack, const char *needle);
 

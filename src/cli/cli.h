@@ -19,6 +19,7 @@ typedef struct cli {
     int progress_lines;  /* --progress: progress as lines, also off a terminal */
     int stats_json;      /* --stats-json */
     int show_build;      /* APSP_SHOW_BUILD=1: the log of a successful kernel build too */
+    int closed_streams;  /* the standard streams closed at start (startup.h) */
     cli_paths paths;     /* --predecessors, --path */
     apsp_dtype dtype;    /* the distances' type: --dtype's, or the one the weights need */
     char distances[192]; /* the type and why, for -v */

@@ -5,13 +5,16 @@
 #include "paths.h"
 #include "platforms.h"
 #include "report.h"
+#include "same_file.h"
 #include "signals.h"
+#include "startup.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 /* Exit codes, documented in --help and the README. */
@@ -265,9 +268,14 @@ static int parse_args(int argc, char **argv, cli *c) {
     c->read.dtype_auto = 1; /* the distances' type follows the weights unless --dtype says */
     opterr = 0;
     int opt, code;
-    while ((opt = getopt_long(argc, argv, ":d:qvh", longs, NULL)) != -1)
+    unsigned char seen[STARTUP_OPTION_CODES] = {0};
+    while ((opt = getopt_long(argc, argv, ":d:qvh", longs, NULL)) != -1) {
+        const char *repeated = startup_repeated_option(longs, opt, seen);
+        if (repeated)
+            return usage_error("--%s is given twice: it takes one value", repeated);
         if ((code = apply_option(c, opt, optarg, argv[optind - 1])) >= 0)
             return code;
+    }
     if (c->list_devices)
         return optind == argc ? -1 : usage_error("--list-devices takes no files%s", "");
     if (argc - optind != 2)
@@ -278,6 +286,7 @@ static int parse_args(int argc, char **argv, cli *c) {
     char message[256];
     if (env_options_apply(&c->options, &c->show_build, message, sizeof message) != 0)
         return usage_error("%s", message);
+    c->read.threads = c->options.threads; /* one count for every parallel part, reading too */
     return -1;
 }
 
@@ -311,7 +320,8 @@ static int list_devices(void) {
 /* The library's diagnostics: build logs and profiles, on stderr. */
 static void log_to_stderr(void *context, apsp_log_level level, const char *message) {
     const cli *c = context;
-    if (level != APSP_LOG_DEBUG || c->show_build)
+    int shown = level == APSP_LOG_WARNING ? c->verbose : level != APSP_LOG_DEBUG || c->show_build;
+    if (shown)
         fprintf(stderr, "apsp: %s\n", message);
 }
 
@@ -355,15 +365,92 @@ static void note_missing_platforms(const apsp_report *report) {
         fprintf(stderr, "apsp: note: %s\n", missing);
 }
 
+/* "-" for a standard stream the caller closed (startup.h), refused before any file is opened:
+ * it is /dev/null now. */
+static apsp_status refuse_closed_streams(const cli *c, apsp_error *err) {
+    const char *pred = c->paths.predecessors;
+    const int closed = c->closed_streams;
+    apsp_status status =
+        startup_check_stream(closed, STDIN_FILENO, strcmp(c->input, "-") == 0, "stdin", err);
+    if (status == APSP_OK)
+        status =
+            startup_check_stream(closed, STDOUT_FILENO, strcmp(c->output, "-") == 0, "stdout", err);
+    if (status == APSP_OK)
+        status = startup_check_stream(closed, STDOUT_FILENO, pred && strcmp(pred, "-") == 0,
+                                      "--predecessors=-", err);
+    if (status == APSP_OK)
+        status =
+            startup_check_stream(closed, STDOUT_FILENO, c->paths.path_spec != NULL, "--path", err);
+    return status;
+}
+
+/* Extensions of formats apsp does not write: those it only reads, and other tools' data files.
+ * Every other name is hw3, as the course's outputs (c21.1.out, .bin) are, so a file named so
+ * would silently get hw3's raw int32. */
+static const char *const unwritten_extensions[] = {
+    ".csv",     ".tsv",  ".json", ".mat", ".h5", ".hdf5",  ".npz",
+    ".parquet", ".xlsx", ".pkl",  ".mtx", ".gr", ".edges", ".el",
+};
+enum { UNWRITTEN_EXTENSIONS = sizeof unwritten_extensions / sizeof *unwritten_extensions };
+
+/* The name's extension when it is one of unwritten_extensions, else NULL. */
+static const char *unwritten_extension(const char *path) {
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+    const char *ext = strrchr(base, '.');
+    for (size_t i = 0; ext && ext != base && i < UNWRITTEN_EXTENSIONS; i++)
+        if (strcasecmp(ext, unwritten_extensions[i]) == 0)
+            return ext;
+    return NULL;
+}
+
+/* --predecessors' extension when apsp would not write the file as named: one of
+ * unwritten_extensions, or a text one (the predecessors are .npy or raw int32). */
+static const char *unwritten_predecessors(const char *pred) {
+    if (pred && apsp_format_for(pred, 1) == APSP_FORMAT_TEXT)
+        return strrchr(pred, '.');
+    return pred ? unwritten_extension(pred) : NULL;
+}
+
+/* OUTPUT (unless --output-format says its format) or --predecessors named as a format that
+ * apsp does not write. */
+static apsp_status refuse_unwritten_names(const cli *c, apsp_error *err) {
+    const char *pred = c->paths.predecessors;
+    const char *output_ext = c->output_format ? NULL : unwritten_extension(c->output);
+    const char *pred_ext = unwritten_predecessors(pred);
+    if (output_ext)
+        snprintf(err->message, sizeof err->message,
+                 "%.400s: apsp writes no %s files: name OUTPUT .npy, .txt or anything else for "
+                 "hw3, or give --output-format=hw3|npy|text (see apsp --help)",
+                 c->output, output_ext);
+    else if (pred_ext)
+        snprintf(err->message, sizeof err->message,
+                 "--predecessors=%.400s: apsp writes no %s predecessors: name a .npy file, or "
+                 "any other name for raw int32 (see apsp --help)",
+                 pred, pred_ext);
+    else
+        return APSP_OK;
+    return err->status = APSP_ERR_USAGE;
+}
+
 /* Everything that can be refused is refused before the matrix exists: the output path, the
  * devices and options (the solver), then the input's size on them. */
 static apsp_status prepare(cli *c, apsp_output **out, apsp_solver **solver, apsp_error *err) {
-    apsp_status status = apsp_output_open(c->output, out, err);
+    apsp_status status = refuse_closed_streams(c, err);
+    if (status == APSP_OK)
+        status = refuse_unwritten_names(c, err);
+    const named_file files[] = {{c->input, "INPUT ", STDIN_FILENO},
+                                {c->output, "OUTPUT ", STDOUT_FILENO},
+                                {c->paths.predecessors, "--predecessors=", STDOUT_FILENO}};
+    if (status == APSP_OK)
+        status = refuse_same_files(files, sizeof files / sizeof files[0], err);
+    if (status == APSP_OK)
+        status = apsp_output_open(c->output, out, err);
     if (status == APSP_OK)
         status = paths_open(&c->paths, c->output, err);
     if (status == APSP_OK) {
         signals_watch_output(*out);
         apsp_output_set_log(*out, log_to_stderr, c);
+        apsp_output_set_threads(*out, c->options.threads);
         /* The size from a hw3 header lets auto mode skip OpenCL for a small graph; a header
          * that cannot be read leaves it unknown and fails in read_input with its own message. */
         size_t vertices = 0;
@@ -425,10 +512,19 @@ static int run(cli *c) {
 }
 
 int main(int argc, char **argv) {
+    int closed = startup_reserve_streams();
+    if (closed < 0) {
+        fprintf(stderr,
+                "apsp: a standard stream is closed and /dev/null cannot be opened in its "
+                "place: %s\n",
+                strerror(errno));
+        return EXIT_OUTPUT;
+    }
     cli c;
     int code = parse_args(argc, argv, &c);
     if (code >= 0)
         return code;
+    c.closed_streams = closed;
     if (c.list_devices)
         return list_devices();
     signals_install();

@@ -58,22 +58,29 @@ int paths_parse_path(cli_paths *p, const char *arg) {
     return 0;
 }
 
+/* Standard output takes one of OUTPUT "-", --predecessors=- and --path's line: two would run
+ * together there (a binary matrix and a line of text), so the second is refused. */
+static apsp_status refuse_shared_stdout(const cli_paths *p, const char *output, apsp_error *error) {
+    int output_stdout = strcmp(output, "-") == 0;
+    int pred_stdout = p->predecessors && strcmp(p->predecessors, "-") == 0;
+    const char *second = pred_stdout && (output_stdout || p->path_spec) ? "--predecessors=-"
+                         : p->path_spec && output_stdout                ? "--path"
+                                                                        : NULL;
+    if (!second)
+        return APSP_OK;
+    error->status = APSP_ERR_USAGE;
+    snprintf(error->message, sizeof error->message,
+             "%s: standard output already takes %s: one of OUTPUT -, --predecessors=- and "
+             "--path may write there (see apsp --help)",
+             second, output_stdout ? "OUTPUT" : "--path's line");
+    return APSP_ERR_USAGE;
+}
+
 apsp_status paths_open(cli_paths *p, const char *output, apsp_error *error) {
     p->seconds = -1;
-    if (!p->predecessors)
-        return APSP_OK;
-    int pred_stdout = strcmp(p->predecessors, "-") == 0;
-    if (pred_stdout && (strcmp(output, "-") == 0 || p->path_spec)) {
-        set_error(error, APSP_ERR_USAGE,
-                  "--predecessors=-: standard output already takes %s (see apsp --help)",
-                  p->path_spec ? "--path's line" : "OUTPUT");
-        return APSP_ERR_USAGE;
-    }
-    if (!pred_stdout && strcmp(p->predecessors, output) == 0) {
-        set_error(error, APSP_ERR_USAGE,
-                  "--predecessors=%s: the same file as OUTPUT (see apsp --help)", output);
-        return APSP_ERR_USAGE;
-    }
+    apsp_status refused = refuse_shared_stdout(p, output, error);
+    if (refused != APSP_OK || !p->predecessors)
+        return refused; /* the same file as OUTPUT by another name: refuse_same_files */
     apsp_status status = apsp_output_open(p->predecessors, &p->out, error);
     if (status != APSP_OK) {
         char detail[sizeof error->message];

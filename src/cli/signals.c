@@ -1,4 +1,4 @@
-/* The apsp command's signals (signals.h).
+/* The apsp command's signals (signals.h), and apsp-mpi's.
  *
  * What there is to remove: on Linux mostly nothing, since the library writes into an unnamed
  * file that vanishes with the process (even one killed by SIGKILL). A named temporary file exists
@@ -22,6 +22,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -68,6 +69,43 @@ static int is_fault(int sig) {
     return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL;
 }
 
+/* digits of v in base `base` at the end of line[0, n). */
+static size_t put_number(char *line, size_t n, uintptr_t v, unsigned base) {
+    char digits[2 * sizeof v + 1];
+    size_t k = 0;
+    do
+        digits[k++] = "0123456789abcdef"[v % base];
+    while ((v /= base) != 0);
+    while (k > 0)
+        line[n++] = digits[--k];
+    return n;
+}
+
+static size_t put_text(char *line, size_t n, const char *text) {
+    size_t len = strlen(text);
+    memcpy(line + n, text, len);
+    return n + len;
+}
+
+/* One line for a fault the kernel raised, which would otherwise end the run with no word (a
+ * sanitizer's report, if any, follows it): the signal, its si_code and the address, without
+ * stdio (async-signal-safe). SIGBUS with code 2 (BUS_ADRERR) at an address in a file mapping
+ * is what a file truncated under apsp gives; code 4 (BUS_MCEERR_AR) a memory error. */
+static void report_fault(int sig, const siginfo_t *info) {
+    static const char *const names[] = {
+        [SIGSEGV] = "SIGSEGV", [SIGBUS] = "SIGBUS", [SIGFPE] = "SIGFPE", [SIGILL] = "SIGILL"};
+    char line[128];
+    size_t n = put_text(line, 0, "apsp: fatal ");
+    n = put_text(line, n, names[sig]);
+    n = put_text(line, n, " (si_code ");
+    n = put_number(line, n, (uintptr_t)info->si_code, 10);
+    n = put_text(line, n, ") at address 0x");
+    n = put_number(line, n, (uintptr_t)info->si_addr, 16);
+    line[n++] = '\n';
+    ssize_t written = write(STDERR_FILENO, line, n);
+    (void)written; /* nothing to be done about stderr here */
+}
+
 static void on_signal(int sig, siginfo_t *info, void *context) {
     (void)context;
     remove_temporary();
@@ -75,6 +113,7 @@ static void on_signal(int sig, siginfo_t *info, void *context) {
      * meets what was there before: the default action, or a sanitizer's report. One sent by
      * kill(1) would not come again. */
     if (is_fault(sig) && info && info->si_code > 0) {
+        report_fault(sig, info);
         sigaction(sig, &previous[sig], NULL);
         return;
     }
@@ -129,8 +168,11 @@ void signals_install(void) {
 }
 
 void signals_watch_output(const apsp_output *output) {
+    signals_watch_path(output ? apsp_output_temp_path(output) : NULL);
+}
+
+void signals_watch_path(const char *temp) {
     atomic_store(&armed, 0);
-    const char *temp = output ? apsp_output_temp_path(output) : NULL;
     size_t len = temp ? strlen(temp) : 0;
     if (!temp || len >= sizeof temp_path)
         return; /* longer than any path open() takes: there is no such file */

@@ -23,6 +23,22 @@ static apsp_status naming_input(const cli *c, apsp_status status, apsp_error *er
     return status;
 }
 
+/* The graph's size on the solver's devices, refused naming the input ("V = ...: the distance
+ * matrix would need ..." says nothing of where V came from). */
+static apsp_status check_size(const cli *c, apsp_solver *solver, size_t vertices, apsp_dtype dtype,
+                              apsp_error *err) {
+    return naming_input(c, apsp_solver_check_typed(solver, vertices, dtype, err), err);
+}
+
+/* The hw3 reader's hint that its input is text (apsp_io.h), in this command's words. */
+static apsp_status hint_input_format(apsp_status status, apsp_error *err) {
+    char *hint = status == APSP_OK ? NULL : strstr(err->message, APSP_HW3_TEXT_HINT);
+    if (hint)
+        snprintf(hint, sizeof err->message - (size_t)(hint - err->message),
+                 " (text? use --input-format=edgelist|dimacs|mtx)");
+    return status;
+}
+
 /* The graph, checked on the solver's devices for its size. A hw3 file's size is checked from
  * its header, before its edges are read. */
 apsp_status cli_read_input(cli *c, apsp_solver *solver, apsp_graph **g, apsp_error *err) {
@@ -32,19 +48,19 @@ apsp_status cli_read_input(cli *c, apsp_solver *solver, apsp_graph **g, apsp_err
     /* Before the weights are known, the least type they may need: --dtype's, else int32. */
     const apsp_dtype least = c->read.dtype_auto ? APSP_INT32 : c->read.dtype;
     if (status == APSP_OK && vertices > 0)
-        status = apsp_solver_check_typed(solver, vertices, least, err);
+        status = check_size(c, solver, vertices, least, err);
     if (status == APSP_OK)
         status = apsp_read_graph(c->input, &c->read, g, err);
     if (status == APSP_OK && vertices == 0)
-        status = apsp_solver_check_typed(solver, (*g)->vertices, least, err);
+        status = check_size(c, solver, (*g)->vertices, least, err);
     if (status == APSP_OK)
         status = paths_check(&c->paths, (*g)->vertices, err);
     if (status == APSP_OK)
         status = cli_pick_dtype(c, *g, err);
     /* The checks above were the least type's: a wider one takes twice the memory. */
     if (status == APSP_OK && c->dtype != least)
-        status = apsp_solver_check_typed(solver, (*g)->vertices, c->dtype, err);
-    return status;
+        status = check_size(c, solver, (*g)->vertices, c->dtype, err);
+    return hint_input_format(status, err);
 }
 
 /* The row writer, timed: the seconds spent writing are the write step of -v, apart from the
@@ -88,7 +104,8 @@ static apsp_status solve_to_matrix(cli *c, apsp_solver *solver, const apsp_graph
                                    apsp_output *out, apsp_report *report, run_times *times,
                                    apsp_error *err) {
     apsp_matrix *m = NULL;
-    apsp_status status = naming_input(c, apsp_graph_to_matrix_typed(g, c->dtype, &m, err), err);
+    apsp_status status = naming_input(
+        c, apsp_graph_to_matrix_threads(g, c->dtype, c->options.threads, &m, err), err);
     if (status == APSP_OK)
         status = paths_wanted(&c->paths) ? paths_solve(&c->paths, solver, g, m, report,
                                                        (unsigned)c->options.threads, err)

@@ -13,6 +13,7 @@
 #include "base/error.h"
 #include "base/graph.h"
 #include "base/matrix.h"
+#include "base/parallel.h"
 #include "base/util.h"
 #include "drivers/drivers.h"
 
@@ -349,7 +350,8 @@ static apsp_status drive(team *t, const solve_io *io, apsp_report *report, apsp_
     int negative = 0;                    /* the kernels' negative form (backend.h: kernel_form) */
     uint64_t most = 0;                   /* the largest |weight| */
     if (status == APSP_OK && io->matrix) /* read only once the devices said they can take it */
-        status = matrix_check_cells(io->matrix, &negative, &most, error);
+        status = matrix_check_cells(io->matrix, threads_of(t->options->threads), &negative, &most,
+                                    error);
     else if (status == APSP_OK) {
         negative = graph_has_negative(io->graph);
         most = graph_largest_weight(io->graph);

@@ -17,6 +17,7 @@
  * than the in-core rounds do (docs/architecture.md, "Streaming from host memory"). */
 #include "base/error.h"
 #include "base/matrix.h"
+#include "base/parallel.h"
 #include "base/util.h"
 #include "drivers/drivers.h"
 
@@ -150,7 +151,7 @@ apsp_status drive_stream(const apsp_backend_impl *impl, backend_device *device, 
     apsp_status status = arrange(&st, m->n, m->dtype, error);
     int negative = 0;
     if (status == APSP_OK) /* read only once the device said it can take it */
-        status = matrix_check_cells(m, &negative, NULL, error);
+        status = matrix_check_cells(m, threads_of(options->threads), &negative, NULL, error);
     kernel_form form = {m->dtype, negative, 0}; /* streamed: the exact negative form */
     if (status == APSP_OK)
         status = impl->set_form(device, &form, error);

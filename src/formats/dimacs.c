@@ -130,7 +130,7 @@ static apsp_status read_lines(dimacs *d, apsp_error *error) {
     while (status == APSP_OK && !d->problem_line && text_next_line(t, ""))
         status = one_line(d, error);
     if (status == APSP_OK && d->problem_line)
-        status = parse_body(d, &arc_body, error);
+        status = parse_body(d, &arc_body, d->options->threads, error);
     if (status == APSP_OK && !d->problem_line)
         status = text_fail(t, error, "the end, and no problem line 'p sp V E'");
     else if (status == APSP_OK && d->g->edges < d->announced)

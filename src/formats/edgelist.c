@@ -10,6 +10,7 @@
 #include "base/graph.h"
 #include "formats/readers.h"
 
+#include <math.h>
 #include <stddef.h>
 
 typedef struct edgelist {
@@ -21,6 +22,8 @@ typedef struct edgelist {
     uint64_t largest_id;
     int64_t largest_weight; /* of the largest magnitude: checked against V at the end */
     uint64_t largest_weight_line;
+    text_weight largest_real; /* the same for the real weights that stay real (is_real = 0: none) */
+    uint64_t largest_real_line;
 } edgelist;
 
 static uint64_t most_id(const edgelist *l) {
@@ -46,6 +49,11 @@ static uint64_t magnitude(int64_t w) {
     return w < 0 ? -(uint64_t)w : (uint64_t)w;
 }
 
+/* Whether real weight a is larger in magnitude than b (which may be none yet). */
+static int larger_real(const text_weight *a, const text_weight *b) {
+    return a->is_real && (!b->is_real || fabs(a->real) > fabs(b->real));
+}
+
 static apsp_status weight(edgelist *l, text_weight *w, apsp_error *error) {
     text_input *t = &l->t;
     int has = !text_at_line_end(t);
@@ -59,10 +67,13 @@ static apsp_status weight(edgelist *l, text_weight *w, apsp_error *error) {
                          l->weighted ? "has one" : "has none");
     /* An edge without a weight: 1, which still counts against the rule, with a huge V. */
     *w = (text_weight){.value = 1};
-    apsp_status status =
-        has ? text_number(t, "the weight", &w->value, &w->real, &w->is_real, error) : APSP_OK;
+    apsp_status status = has ? text_number(t, "the weight", w, error) : APSP_OK;
     if (status == APSP_OK && w->is_real) {
-        status = text_check_real(t, l->options, w->real, l->options->vertices, error);
+        status = text_check_real(t, l->options, w, l->options->vertices, error);
+        if (status == APSP_OK && larger_real(w, &l->largest_real)) {
+            l->largest_real = *w;
+            l->largest_real_line = t->line;
+        }
         if (status != APSP_OK || read_takes_fractions(l->options))
             return status;
         /* Integer distances: a whole number written as a real is that integer (read.c). */
@@ -110,19 +121,35 @@ static void merge_piece(void *reader, const void *piece) {
     l->largest_weight = magnitude(part->largest_weight) > magnitude(l->largest_weight)
                             ? part->largest_weight
                             : l->largest_weight;
+    if (larger_real(&part->largest_real, &l->largest_real))
+        l->largest_real = part->largest_real;
 }
 
 static size_t vertex_count(const edgelist *l) {
     return l->options->vertices ? l->options->vertices : (size_t)l->largest_id + 1;
 }
 
-/* The integer weights against the rule for V. Real weights were checked at their lines: where
- * the options take them, no bound depends on V. */
+/* The weights of the largest magnitudes against the rule for V, which is known only at the end:
+ * NULL when both fit, else why not, with *line set to the weight's line. */
+static const char *weights_problem(const edgelist *l, char *why, size_t size, uint64_t *line) {
+    if (l->options->flags & APSP_GRAPH_UNWEIGHTED)
+        return NULL;
+    *line = l->largest_weight_line;
+    const char *problem =
+        weight_problem(l->largest_weight, vertex_count(l), read_rule_dtype(l->options), why, size);
+    if (problem || !l->largest_real.is_real || !read_takes_fractions(l->options))
+        return problem;
+    char written[TEXT_WRITTEN_BYTES];
+    *line = l->largest_real_line;
+    return real_weight_problem(l->largest_real.real,
+                               text_written(&l->largest_real, written, sizeof written),
+                               vertex_count(l), read_real_dtype(l->options), why, size);
+}
+
 static int weights_fit(const edgelist *l) {
     char why[320];
-    return (l->options->flags & APSP_GRAPH_UNWEIGHTED) ||
-           !weight_problem(l->largest_weight, vertex_count(l), read_rule_dtype(l->options), why,
-                           sizeof why);
+    uint64_t line;
+    return !weights_problem(l, why, sizeof why, &line);
 }
 
 /* A body read in pieces passes finish() (else it is read again in order, for the line). */
@@ -149,12 +176,12 @@ static apsp_status finish(edgelist *l, apsp_error *error) {
                          "with the vertices option, --vertices=N)");
     l->g->vertices = vertex_count(l);
     char why[320];
-    if (weights_fit(l))
+    uint64_t line;
+    const char *problem = weights_problem(l, why, sizeof why, &line);
+    if (!problem)
         return APSP_OK;
-    t->line = l->largest_weight_line;
-    return text_fail(t, error, "%s",
-                     weight_problem(l->largest_weight, l->g->vertices, read_rule_dtype(l->options),
-                                    why, sizeof why));
+    t->line = line;
+    return text_fail(t, error, "%s", problem);
 }
 
 apsp_status read_edgelist_graph(const char *path, const apsp_read_options *options,
@@ -171,7 +198,7 @@ apsp_status read_edgelist_graph(const char *path, const apsp_read_options *optio
     if (status == APSP_OK && text_next_line(&l.t, "#%")) {
         status = edge_line(&l, error);
         if (status == APSP_OK)
-            status = parse_body(&l, &edge_body, error);
+            status = parse_body(&l, &edge_body, options->threads, error);
     }
     if (status == APSP_OK)
         status = finish(&l, error);

@@ -92,6 +92,10 @@ apsp_status apsp_read_graph(const char *path, const apsp_read_options *options, 
         apsp_read_options_init(&defaults);
         options = &defaults;
     }
+    if (options->threads < 0)
+        return fail(error, APSP_ERR_USAGE,
+                    "apsp_read_options.threads = %d: must be 0 (one per core) or more",
+                    options->threads);
     apsp_format format = options->format ? options->format : apsp_format_for(path, 0);
     const format_row *row = row_of(format);
     if (!row || !row->read)

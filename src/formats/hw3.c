@@ -43,16 +43,38 @@ typedef struct hw3_reader {
     apsp_dtype dtype; /* the read options' type, whose rule the weights obey */
     weight_rule rule; /* (V - 1) * w must stay below its unreachable marker */
     int unweighted;   /* weights are not checked: they all become 1 */
+    int header_text;  /* the header's bytes are text: an edge list or the like, not hw3 */
+    unsigned threads; /* the read options' threads (0: one per core) */
     apsp_graph *g;
     atomic_llong first_bad; /* parallel reading: the least index of a bad edge; -1: none */
     atomic_int read_error;  /* parallel reading: an errno value, or -1 for a file that shrank */
 } hw3_reader;
+
+/* Printable ASCII and line breaks, as text formats begin ("0 1 5", "p sp", "%%Matrix"); a hw3
+ * header of such bytes would claim V > 150 million. */
+static int looks_like_text(const unsigned char *bytes, ssize_t count) {
+    for (ssize_t i = 0; i < count; i++)
+        if ((bytes[i] < 0x20 || bytes[i] > 0x7e) && bytes[i] != '\t' && bytes[i] != '\n' &&
+            bytes[i] != '\r')
+            return 0;
+    return count > 0;
+}
+
+/* Any refusal of a file that starts with text says so (APSP_HW3_TEXT_HINT). */
+static apsp_status hint_if_text(const hw3_reader *r, apsp_status status, apsp_error *error) {
+    if (status == APSP_OK || !r->header_text || !error)
+        return status;
+    size_t used = strnlen(error->message, sizeof error->message - 1);
+    snprintf(error->message + used, sizeof error->message - used, "%s", APSP_HW3_TEXT_HINT);
+    return status;
+}
 
 static apsp_status read_header(hw3_reader *r, apsp_error *error) {
     unsigned char header[HEADER_BYTES];
     ssize_t got = input_read(&r->in, header, sizeof header);
     if (got < 0)
         return input_read_error(&r->in, errno, error);
+    r->header_text = looks_like_text(header, got);
     if (got < (ssize_t)sizeof header)
         return fail(error, APSP_ERR_INPUT,
                     "%s: truncated header: the file has %zd bytes, the header needs 8", r->in.name,
@@ -175,7 +197,7 @@ static apsp_status read_regular(hw3_reader *r, apsp_error *error) {
         return status;
     atomic_init(&r->first_bad, -1);
     atomic_init(&r->read_error, 0);
-    unsigned threads = r->edges < PARALLEL_EDGES ? 1 : 0;
+    unsigned threads = r->edges < PARALLEL_EDGES ? 1 : r->threads;
     int err = parallel_slices((size_t)r->edges, threads, read_slice, r);
     if (err == ENOMEM)
         return fail(error, APSP_ERR_NO_MEMORY, "out of memory reading %s", r->in.name);
@@ -238,7 +260,8 @@ apsp_status read_hw3_graph(const char *path, const apsp_read_options *options, a
                            apsp_error *error) {
     *out = NULL;
     hw3_reader r = {.unweighted = (options->flags & APSP_GRAPH_UNWEIGHTED) != 0,
-                    .dtype = read_rule_dtype(options)};
+                    .dtype = read_rule_dtype(options),
+                    .threads = threads_of(options->threads)};
     apsp_status status = input_open(path, &r.in, error);
     if (status != APSP_OK)
         return status;
@@ -250,7 +273,7 @@ apsp_status read_hw3_graph(const char *path, const apsp_read_options *options, a
     input_close(&r.in);
     if (status != APSP_OK) {
         apsp_graph_destroy(r.g);
-        return status;
+        return hint_if_text(&r, status, error);
     }
     *out = r.g;
     return APSP_OK;
@@ -271,7 +294,7 @@ apsp_status apsp_hw3_vertices(const char *path, size_t *vertices, apsp_error *er
     input_close(&r.in);
     if (status == APSP_OK)
         *vertices = (size_t)r.vertices;
-    return status;
+    return hint_if_text(&r, status, error);
 }
 
 apsp_status apsp_read_hw3(const char *path, apsp_matrix **out, apsp_error *error) {

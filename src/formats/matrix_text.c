@@ -95,13 +95,12 @@ static int write_cells(text_out *w, const apsp_matrix *m) {
 }
 
 apsp_status commit_text(apsp_output *output, const apsp_matrix *matrix, apsp_error *error) {
-    text_out w = {.output = output,
-                  .fd = output_file_fd(output),
-                  .stream = output_stream(output),
-                  .buf = apsp_malloc(TEXT_BUFFER)};
+    text_out w = {
+        .output = output, .stream = output_stream(output), .buf = apsp_malloc(TEXT_BUFFER)};
     apsp_status status = w.buf ? output_begin(output, 0, error)
                                : fail(error, APSP_ERR_NO_MEMORY, "out of memory writing %s",
                                       output_target_path(output));
+    w.fd = output_file_fd(output); /* which output_begin may have chosen */
     int err = status == APSP_OK ? write_cells(&w, matrix) : 0;
     free(w.buf);
     if (err)
@@ -111,5 +110,6 @@ apsp_status commit_text(apsp_output *output, const apsp_matrix *matrix, apsp_err
         apsp_output_abort(output);
         return status;
     }
+    output_set_length(output, w.offset);
     return output_finish(output, error);
 }

@@ -111,7 +111,7 @@ static apsp_status entry(mtx *m, apsp_error *error) {
                          (unsigned long long)i, (unsigned long long)j);
     if (status == APSP_OK && !m->pattern)
         status = m->integer ? text_int(t, "the value", &w.value, error)
-                            : text_number(t, "the value", &w.value, &w.real, &w.is_real, error);
+                            : text_number(t, "the value", &w, error);
     if (status == APSP_OK)
         status = text_line_done(
             t, m->pattern ? "the column (a pattern file has no values)" : "the value", error);
@@ -159,7 +159,7 @@ static const body_reader entry_body = {
 };
 
 static apsp_status entries(mtx *m, apsp_error *error) {
-    apsp_status status = parse_body(m, &entry_body, error);
+    apsp_status status = parse_body(m, &entry_body, m->options->threads, error);
     if (status == APSP_OK && m->seen < m->announced)
         status = text_fail(&m->t, error,
                            "the end after %llu entries, but the size line (line %llu) "

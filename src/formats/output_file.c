@@ -6,55 +6,38 @@
  *             renamed over the target at commit;
  *   in place  the target itself, only where a rename cannot work: its directory refuses a new
  *             file, it belongs to another user in a sticky directory, or it has several hard
- *             links (a rename would leave the other names with the old bytes). The handle then
- *             carries a warning for the caller (apsp_output_set_log).
+ *             links (a rename would leave the other names with the old bytes). The output still
+ *             goes to a temporary copy first (beside the target, else in /tmp), copied over the
+ *             target at commit, so that a failed run leaves the old bytes; only where no copy
+ *             can be made anywhere is the target written directly. The handle then carries a
+ *             warning for the caller (apsp_output_set_log).
  * Symbolic links are followed to their final target, which is the file replaced: the link stays
- * a link. */
-#define _GNU_SOURCE /* O_TMPFILE, mkostemp, fallocate */
+ * a link. output_commit.c puts the finished file into place. */
+#define _GNU_SOURCE /* O_TMPFILE, O_PATH */
 #include "formats/output_file.h"
+#include "formats/output_handle.h"
 #include "formats/output_path.h"
 #include "formats/output_room.h"
 #include "base/error.h"
 #include "base/fault.h"
+#include "base/parallel.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/sendfile.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-typedef enum output_mode { MODE_DIRECT, MODE_REPLACE, MODE_IN_PLACE } output_mode;
+enum { STREAM_BUFFER_BYTES = 4 << 20 };
 
-struct apsp_output {
-    char *path;      /* as the caller gave it, for messages */
-    char *target;    /* the file that `path` names after its symbolic links */
-    char *temp_path; /* MODE_REPLACE: the temporary file's name (an unnamed file's at commit) */
-    output_mode mode;
-    int fd;            /* MODE_REPLACE, MODE_IN_PLACE: the file written; -1 otherwise */
-    int unnamed;       /* fd is an O_TMPFILE file, which vanishes with the process */
-    int temp_named;    /* temp_path names fd's file now: remove it on failure */
-    int target_exists; /* at open: commit may link a new file straight in */
-    FILE *stream;      /* MODE_DIRECT */
-    char *buffer;
-    char warning[512]; /* why OUTPUT is written in place; "" when it is not */
-    int warned;
-    apsp_log_fn log;
-    void *log_context;
-    file_room room; /* output_begin's request for the file's room (output_room.h) */
-};
-
-enum {
-    STREAM_BUFFER_BYTES = 4 << 20,
-    TEMP_SUFFIX_BYTES = 13, /* "." + ".apsp-XXXXXX" around the target's name */
-    TEMP_NAME_TRIES = 100,  /* names taken by someone else before giving up */
-};
+/* Where a file written in place gets its temporary copy when its own directory refuses one.
+ * The library reads no environment ($TMPDIR); the copy is unnamed and 0600, so a directory that
+ * everyone may write into is safe. */
+static const char elsewhere_dir[] = "/tmp";
 
 static void output_free(apsp_output *o) {
     free(o->path);
@@ -62,35 +45,6 @@ static void output_free(apsp_output *o) {
     free(o->temp_path);
     free(o->buffer);
     free(o);
-}
-
-static void random_suffix(char *x) {
-    static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-    static atomic_uint counter; /* outputs opened on several threads at once differ too */
-    struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
-    uint64_t v = (uint64_t)t.tv_nsec ^ ((uint64_t)t.tv_sec << 30) ^ ((uint64_t)getpid() << 40) ^
-                 ((uint64_t)atomic_fetch_add(&counter, 1) * 0x9E3779B97F4A7C15u);
-    for (int i = 0; i < 6; i++, v /= 62)
-        x[i] = digits[v % 62];
-}
-
-/* "dir/name" -> "dir/.name.apsp-XXXXXX", the name cut short where the whole would pass the
- * file system's limit on a name (NAME_MAX, 255 bytes on most). */
-static char *temp_template(const char *target, const char *dir) {
-    long name_max = pathconf(dir, _PC_NAME_MAX);
-    size_t dir_len = path_dir_length(target), base_len = strlen(target + dir_len);
-    size_t keep = name_max > TEMP_SUFFIX_BYTES ? (size_t)name_max - TEMP_SUFFIX_BYTES : 0;
-    if (name_max <= 0)
-        keep = NAME_MAX - TEMP_SUFFIX_BYTES;
-    if (base_len > keep)
-        base_len = keep;
-    size_t size = dir_len + base_len + TEMP_SUFFIX_BYTES + 1;
-    char *t = apsp_malloc(size);
-    if (t)
-        snprintf(t, size, "%.*s.%.*s.apsp-XXXXXX", (int)dir_len, target, (int)base_len,
-                 target + dir_len);
-    return t;
 }
 
 static mode_t current_umask(void) {
@@ -116,44 +70,73 @@ static int keep_attributes(int fd, const struct stat *target) {
 /* An unnamed file (O_TMPFILE) where the file system has them and /proc can name it for the
  * linkat() at commit: a run that dies, even by SIGKILL, leaves nothing. Returns -1 with errno
  * EOPNOTSUPP where a named file must do. */
-static int open_unnamed(const char *dir) {
+static int open_unnamed(int dir_fd) {
 #ifdef O_TMPFILE
     if (access("/proc/self/fd", X_OK) == 0) {
-        int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0666); /* the umask applies */
+        int fd = openat(dir_fd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0666); /* the umask applies */
         if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
             return fd; /* EISDIR, EINVAL: a kernel or file system without O_TMPFILE */
     }
 #endif
-    (void)dir;
+    (void)dir_fd;
     errno = EOPNOTSUPP;
     return -1;
 }
 
-/* The temporary file in the target's directory. Returns 0 or an errno value. */
-static int open_temporary(apsp_output *o, const char *dir, int exists, const struct stat *st) {
-    o->temp_path = temp_template(o->target, dir);
+const char *output_temp_name(const apsp_output *o) {
+    return o->temp_path + path_dir_length(o->temp_path);
+}
+
+/* A named temporary file, under a name that no entry has (O_EXCL, which also refuses a link put
+ * there). Returns 0 or an errno value. */
+static int open_named(apsp_output *o, char *suffix) {
+    for (int tries = 0; tries < TEMP_NAME_TRIES; tries++) {
+        path_random_suffix(suffix);
+        o->fd = openat(o->dir_fd, output_temp_name(o),
+                       O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (o->fd >= 0 || errno != EEXIST)
+            break;
+    }
+    o->temp_named = o->fd >= 0;
+    return o->fd >= 0 ? 0 : errno;
+}
+
+/* A temporary file in the target's directory: unnamed, else named and 0600. Returns 0 or an
+ * errno value. */
+static int create_temporary(apsp_output *o, const char *dir) {
+    o->temp_path = path_temp_template(o->target, dir);
     if (!o->temp_path)
         return ENOMEM;
     char *x = o->temp_path + strlen(o->temp_path) - 6;
-    o->fd = open_unnamed(dir);
+    o->fd = open_unnamed(o->dir_fd);
     if (o->fd >= 0) {
         o->unnamed = 1;
-        random_suffix(x); /* the name it gets for an instant at commit */
+        path_random_suffix(x); /* the name it gets for an instant at commit */
     } else if (errno == EOPNOTSUPP) {
-        o->fd = mkostemp(o->temp_path, O_CLOEXEC);
-        o->temp_named = o->fd >= 0;
+        return open_named(o, x);
     }
-    if (o->fd < 0)
-        return errno;
+    return o->fd >= 0 ? 0 : errno;
+}
+
+/* What create_temporary left of a file that is not to be: its name. */
+static void drop_temporary(apsp_output *o) {
+    free(o->temp_path);
+    o->temp_path = NULL;
+    o->unnamed = 0;
+}
+
+/* The replacement, a temporary file in the target's directory. Returns 0 or an errno value. */
+static int open_temporary(apsp_output *o, const char *dir, int exists, const struct stat *st) {
+    int err = create_temporary(o, dir);
+    if (err)
+        return err;
     if (exists)
         return keep_attributes(o->fd, st);
     /* A new file gets the mode fopen() would give it; O_TMPFILE applied the umask already. */
     return o->unnamed || fchmod(o->fd, 0666 & ~current_umask()) == 0 ? 0 : errno;
 }
 
-static void set_warning(apsp_output *o, const char *format, ...) APSP_PRINTF(2, 3);
-
-static void set_warning(apsp_output *o, const char *format, ...) {
+void output_set_warning(apsp_output *o, const char *format, ...) {
     int n =
         snprintf(o->warning, sizeof o->warning, "%s: written in place, not replaced: ", o->path);
     if (n < 0 || (size_t)n >= sizeof o->warning)
@@ -164,29 +147,102 @@ static void set_warning(apsp_output *o, const char *format, ...) {
     va_end(args);
 }
 
-static void report_warning(apsp_output *o) {
+void output_report_warning(apsp_output *o) {
     if (o->warning[0] && !o->warned && o->log) {
         o->warned = 1;
         o->log(o->log_context, APSP_LOG_INFO, o->warning);
     }
 }
 
-/* No O_CREAT: in a sticky directory with fs.protected_regular, even root may not O_CREAT-open a
- * file of another user. No O_TRUNC: the old bytes stay until commit. */
-static int open_in_place(apsp_output *o) {
-    o->fd = open(o->target, O_WRONLY | O_CLOEXEC);
+/* The target, opened in the directory held since the start without following a link, and
+ * only if it is still the file found there at open (device and inode): a link or another file
+ * put in its place by someone who may write to that directory is refused, never written
+ * through. No O_CREAT: in a sticky directory with fs.protected_regular, even root may not
+ * O_CREAT-open a file of another user. No O_TRUNC: the old bytes stay until the caller says.
+ * O_NONBLOCK: a FIFO put there fails at once instead of waiting for a reader. Returns the
+ * descriptor, or -1 with *err an errno value or TARGET_CHANGED. */
+int output_open_target(const apsp_output *o, int *err) {
+    int fd = openat(o->dir_fd, o->name, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        *err = errno == ELOOP || errno == ENOENT || errno == ENXIO ? TARGET_CHANGED : errno;
+        return -1;
+    }
+    struct stat now;
+    if (!o->target_exists || fstat(fd, &now) != 0 || now.st_dev != o->target_dev ||
+        now.st_ino != o->target_ino) {
+        close(fd);
+        *err = TARGET_CHANGED;
+        return -1;
+    }
+    return fd;
+}
+
+/* The target, opened now (so that one this process may not write fails before the solve), and
+ * its temporary copy in `dir`, its directory; NULL, or a copy that cannot be made there: one
+ * elsewhere, at output_begin. Returns 0 or an errno value. */
+static int open_in_place(apsp_output *o, const char *dir) {
+    int err = 0;
     o->mode = MODE_IN_PLACE;
-    return o->fd >= 0 ? 0 : errno;
+    o->target_fd = output_open_target(o, &err);
+    if (o->target_fd >= 0 && dir && create_temporary(o, dir) != 0)
+        drop_temporary(o);
+    return err;
+}
+
+/* In place without a copy beside the target (its directory refuses new files): an unnamed one
+ * in elsewhere_dir, which vanishes with the process. Where none can be made there, or it lacks
+ * the room, the target itself is written, and the caller is told what that risks. */
+static void stage_elsewhere(apsp_output *o, uint64_t bytes) {
+    int fd = -1, err = EOPNOTSUPP;
+#ifdef O_TMPFILE
+    fd = open(elsewhere_dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    err = fd < 0 ? errno : room_visible(fd, bytes) ? 0 : ENOSPC;
+#endif
+    if (!err) {
+        o->fd = fd;
+        o->unnamed = 1;
+        return;
+    }
+    if (fd >= 0)
+        close(fd);
+    o->fd = o->target_fd;
+    o->target_fd = -1;
+    output_set_warning(o,
+                       "no temporary copy could be made in %s (%s): a failure while writing "
+                       "leaves it partial",
+                       elsewhere_dir, strerror(err));
+    o->warned = 0;
+    output_report_warning(o);
+}
+
+const char *output_error_text(int err) {
+    return err == TARGET_CHANGED ? "it is no longer the file that was there at the start (a link "
+                                   "or another file was put in its place)"
+                                 : strerror(err);
 }
 
 /* In a sticky directory (/tmp) only the owner of a file or of the directory, or a process with
  * CAP_FOWNER (taken to be root), may rename over it: the rename would fail after the whole
  * computation. */
-static int rename_forbidden(const char *dir, const struct stat *target) {
+static int rename_forbidden(int dir_fd, const struct stat *target) {
     struct stat d;
     uid_t me = geteuid();
-    return me != 0 && target->st_uid != me && stat(dir, &d) == 0 && (d.st_mode & S_ISVTX) &&
+    return me != 0 && target->st_uid != me && fstat(dir_fd, &d) == 0 && (d.st_mode & S_ISVTX) &&
            d.st_uid != me;
+}
+
+/* The target's directory, held open from the start (dir_fd), and which file the target is. A
+ * directory this process may write into but not list is held as a path (O_PATH): enough for
+ * the *at() calls, not for fsync. Returns 0 or an errno value. */
+static int hold_target(apsp_output *o, const char *dir, int exists, const struct stat *st) {
+    o->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (o->dir_fd < 0 && errno == EACCES)
+        o->dir_fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    o->name = o->target + path_dir_length(o->target);
+    o->target_exists = exists;
+    o->target_dev = exists ? st->st_dev : 0;
+    o->target_ino = exists ? st->st_ino : 0;
+    return o->dir_fd >= 0 ? 0 : errno;
 }
 
 /* A regular file or none: replaced where that can work, else written in place (the header
@@ -194,21 +250,22 @@ static int rename_forbidden(const char *dir, const struct stat *target) {
 static int open_regular(apsp_output *o, int exists, const struct stat *st) {
     char dir[PATH_MAX];
     int err = path_dir(o->target, dir);
+    if (!err)
+        err = hold_target(o, dir, exists, st);
     if (err)
         return err;
     if (exists && st->st_nlink > 1) {
-        set_warning(o, "it has %lu hard links, which all keep the result",
-                    (unsigned long)st->st_nlink);
-        err = open_in_place(o);
-    } else if (exists && rename_forbidden(dir, st)) {
-        set_warning(o, "it belongs to another user in a sticky directory");
-        err = open_in_place(o);
+        output_set_warning(o, "it has %lu hard links, which all keep the result",
+                           (unsigned long)st->st_nlink);
+        err = open_in_place(o, dir);
+    } else if (exists && rename_forbidden(o->dir_fd, st)) {
+        output_set_warning(o, "it belongs to another user in a sticky directory");
+        err = open_in_place(o, dir);
     } else if ((err = open_temporary(o, dir, exists, st)) != 0 && exists &&
                (err == EACCES || err == EPERM) && o->fd < 0) {
-        set_warning(o, "cannot create a temporary file in %s: %s", dir, strerror(err));
-        free(o->temp_path);
-        o->temp_path = NULL;
-        err = open_in_place(o);
+        output_set_warning(o, "cannot create a temporary file in %s: %s", dir, strerror(err));
+        drop_temporary(o);
+        err = open_in_place(o, NULL);
     }
     return err;
 }
@@ -251,9 +308,15 @@ static void close_all(apsp_output *o) {
         close(o->fd);
     o->stream = NULL;
     o->fd = -1;
+    if (o->target_fd >= 0)
+        close(o->target_fd);
+    o->target_fd = -1;
     if (o->temp_named)
-        unlink(o->temp_path);
+        unlinkat(o->dir_fd, output_temp_name(o), 0);
     o->temp_named = 0;
+    if (o->dir_fd >= 0)
+        close(o->dir_fd);
+    o->dir_fd = -1;
 }
 
 static apsp_status open_failed(apsp_output *o, int err, apsp_error *error) {
@@ -262,7 +325,7 @@ static apsp_status open_failed(apsp_output *o, int err, apsp_error *error) {
                              : fail(error, APSP_ERR_OUTPUT, "%s: %s: %s", o->path,
                                     o->mode == MODE_REPLACE ? "cannot create the output file there"
                                                             : "cannot open for writing",
-                                    strerror(err));
+                                    output_error_text(err));
     close_all(o);
     output_free(o);
     return status;
@@ -274,6 +337,8 @@ static apsp_status open_standard_output(apsp_output **out, apsp_error *error) {
     if (!o)
         return fail(error, APSP_ERR_NO_MEMORY, "out of memory opening the output");
     o->fd = -1;
+    o->target_fd = -1;
+    o->dir_fd = -1;
     o->path = apsp_strdup("stdout");
     o->target = apsp_strdup("stdout");
     int err = o->path && o->target ? open_direct(o, 1) : ENOMEM;
@@ -295,6 +360,8 @@ apsp_status apsp_output_open(const char *path, apsp_output **out, apsp_error *er
     if (!o)
         return fail(error, APSP_ERR_NO_MEMORY, "out of memory opening the output");
     o->fd = -1;
+    o->target_fd = -1;
+    o->dir_fd = -1;
     o->mode = MODE_REPLACE; /* what a failure to create the file is called */
     o->path = apsp_strdup(path);
     o->target = apsp_strdup(path);
@@ -310,7 +377,6 @@ apsp_status apsp_output_open(const char *path, apsp_output **out, apsp_error *er
                                                            : open_regular(o, exists, &st);
     if (err)
         return open_failed(o, err, error);
-    o->target_exists = exists;
     *out = o;
     return APSP_OK;
 }
@@ -318,7 +384,15 @@ apsp_status apsp_output_open(const char *path, apsp_output **out, apsp_error *er
 void apsp_output_set_log(apsp_output *output, apsp_log_fn log, void *context) {
     output->log = log;
     output->log_context = context;
-    report_warning(output);
+    output_report_warning(output);
+}
+
+void apsp_output_set_threads(apsp_output *output, int threads) {
+    output->threads = threads_of(threads);
+}
+
+unsigned output_threads(const apsp_output *output) {
+    return output->threads;
 }
 
 FILE *output_stream(apsp_output *output) {
@@ -334,7 +408,7 @@ const char *output_target_path(const apsp_output *output) {
 }
 
 const char *apsp_output_temp_path(const apsp_output *output) {
-    return output->mode == MODE_REPLACE ? output->temp_path : NULL;
+    return output->mode == MODE_REPLACE || output->temp_named ? output->temp_path : NULL;
 }
 
 void apsp_output_abort(apsp_output *output) {
@@ -351,25 +425,48 @@ static apsp_status room_failed(const apsp_output *o, int err, apsp_error *error)
     char size[32];
     format_bytes(o->room.bytes, size, sizeof size);
     return fail(error, APSP_ERR_OUTPUT, "%s: no room for the %s output%s: %s", o->path, size,
-                o->mode == MODE_REPLACE && o->target_exists ? " beside the existing file" : "",
+                output_staged(o) && o->target_exists ? " beside the existing file" : "",
                 strerror(err));
 }
 
+int output_staged(const apsp_output *o) {
+    return o->mode == MODE_REPLACE || o->target_fd >= 0;
+}
+
+/* Room for a temporary copy of `bytes` and, at commit, for the target to grow to that length
+ * (the copy goes over its old bytes): on one file system or two. */
+static int room_for_copy(const apsp_output *o, uint64_t bytes) {
+    struct stat copy, target;
+    if (fstat(o->fd, &copy) != 0 || fstat(o->target_fd, &target) != 0)
+        return 1; /* unknown: fallocate will say, and the commit's reservation */
+    uint64_t old = (uint64_t)target.st_size, growth = bytes > old ? bytes - old : 0;
+    if (copy.st_dev == target.st_dev)
+        return room_visible(o->fd, bytes + growth);
+    return room_visible(o->fd, bytes) && room_visible(o->target_fd, growth);
+}
+
 apsp_status output_begin(apsp_output *o, uint64_t bytes, apsp_error *error) {
+    o->length = bytes;
     if (o->mode == MODE_DIRECT)
         return APSP_OK;
-    /* In place, the old bytes go only now, when the new ones are ready; and their room with them,
-     * which the space checks below then count. */
-    if (o->mode == MODE_IN_PLACE && ftruncate(o->fd, 0) != 0)
+    if (o->mode == MODE_IN_PLACE && o->fd < 0)
+        stage_elsewhere(o, bytes);
+    /* In place without a copy, the old bytes go only now, when the new ones are ready; and their
+     * room with them, which the space checks below then count. */
+    if (!output_staged(o) && ftruncate(o->fd, 0) != 0)
         return fail(error, APSP_ERR_OUTPUT, "%s: writing the output failed: %s", o->path,
                     strerror(errno));
     o->room.bytes = bytes; /* for the message */
     /* What the file system shows free fails a full disk at once, before the solve; fallocate
      * (0.9 s for 6.4 GB on tmpfs, which zeroes every page) then runs beside the solve. */
-    if (!room_visible(o->fd, bytes))
+    if (!(o->target_fd >= 0 ? room_for_copy(o, bytes) : room_visible(o->fd, bytes)))
         return room_failed(o, ENOSPC, error);
     room_request(&o->room, o->fd, bytes);
     return APSP_OK;
+}
+
+void output_set_length(apsp_output *o, uint64_t bytes) {
+    o->length = bytes;
 }
 
 int output_mappable(const apsp_output *o) {
@@ -379,108 +476,4 @@ int output_mappable(const apsp_output *o) {
 apsp_status output_room(apsp_output *o, apsp_error *error) {
     int err = room_wait(&o->room);
     return err ? room_failed(o, err, error) : APSP_OK;
-}
-
-static int link_unnamed(const apsp_output *o, const char *name) {
-    char proc[64];
-    snprintf(proc, sizeof proc, "/proc/self/fd/%d", o->fd);
-    return linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW) == 0 ? 0 : errno;
-}
-
-/* The unnamed file gets the target's name at once where there was no target (EEXIST: one
- * appeared since, which is replaced like any); else a temporary name to rename from. */
-static int name_unnamed(apsp_output *o, int *done) {
-    *done = 0;
-    int err = EEXIST;
-    if (!o->target_exists && (err = link_unnamed(o, o->target)) == 0)
-        *done = 1;
-    char *x = o->temp_path + strlen(o->temp_path) - 6;
-    for (int tries = 0; err == EEXIST && tries < TEMP_NAME_TRIES; tries++) {
-        err = link_unnamed(o, o->temp_path);
-        if (err == EEXIST)
-            random_suffix(x);
-    }
-    o->temp_named = !*done && !err;
-    return err;
-}
-
-/* The rename was refused after the whole computation (a file of another user in a sticky
- * directory that the up-front check could not see, a mount point, a security module): the bytes
- * are copied over the target instead, as the course binary would have written them. */
-static int copy_over_target(apsp_output *o) {
-    int out = open(o->target, O_WRONLY | O_TRUNC | O_CLOEXEC);
-    if (out < 0)
-        return errno;
-    struct stat st;
-    int err = fstat(o->fd, &st) == 0 ? 0 : errno;
-    off_t offset = 0;
-    while (!err && offset < st.st_size) {
-        ssize_t n = sendfile(out, o->fd, &offset, (size_t)(st.st_size - offset));
-        if (n <= 0 && !(n < 0 && errno == EINTR))
-            err = n < 0 ? errno : EIO;
-    }
-    if (!err && fsync(out) != 0)
-        err = errno;
-    if (close(out) != 0 && !err)
-        err = errno;
-    return err;
-}
-
-/* A rename that cannot work here, where writing the file in place still can. */
-static int rename_refused(int err) {
-    return err == EPERM || err == EACCES || err == EBUSY || err == EXDEV;
-}
-
-static apsp_status replace_target(apsp_output *o, apsp_error *error) {
-    int done = 0, err = o->unnamed ? name_unnamed(o, &done) : 0;
-    if (!err && !done && rename(o->temp_path, o->target) != 0) {
-        err = errno;
-        if (rename_refused(err)) {
-            int copy_err = copy_over_target(o);
-            if (copy_err)
-                return fail(error, APSP_ERR_OUTPUT,
-                            "%s: cannot move the output into place (%s) nor write it there: %s",
-                            o->path, strerror(err), strerror(copy_err));
-            set_warning(o, "the rename was refused: %s", strerror(err));
-            report_warning(o);
-            return APSP_OK; /* close_all removes the temporary file */
-        }
-    }
-    if (err)
-        return fail(error, APSP_ERR_OUTPUT, "%s: cannot move the output into place: %s", o->path,
-                    strerror(err));
-    o->temp_named = 0;
-    if ((err = path_sync_dir(o->target)) != 0)
-        return fail(error, APSP_ERR_OUTPUT,
-                    "%s: the output is in place, but syncing its "
-                    "directory failed: %s",
-                    o->path, strerror(err));
-    return APSP_OK;
-}
-
-/* Syncs and puts the file into place (a stream: flushes and closes it). */
-static apsp_status complete(apsp_output *o, apsp_error *error) {
-    apsp_status status = APSP_OK;
-    if (o->mode == MODE_DIRECT) {
-        int write_failed = ferror(o->stream), close_failed = fclose(o->stream);
-        int e = errno;
-        o->stream = NULL;
-        if (write_failed || close_failed)
-            status = fail(error, APSP_ERR_OUTPUT, "%s: writing the output failed: %s", o->path,
-                          strerror(e));
-    } else if (fsync(o->fd) != 0) {
-        status = fail(error, APSP_ERR_OUTPUT, "%s: writing the output failed: %s", o->path,
-                      strerror(errno));
-    } else if (o->mode == MODE_REPLACE) {
-        status = replace_target(o, error);
-    }
-    return status;
-}
-
-apsp_status output_finish(apsp_output *o, apsp_error *error) {
-    apsp_status status = output_room(o, error);
-    if (status == APSP_OK)
-        status = complete(o, error);
-    apsp_output_abort(o);
-    return status;
 }

@@ -3,8 +3,9 @@
  * process however it dies), synced and renamed over the target only after the last byte was
  * written, so a failed run leaves no partial file and never clobbers an existing one. Symbolic
  * links are followed to the file they name. A pipe or a device is written directly; a target that
- * cannot be replaced is written in place, with a warning (output_file.c says when). Format
- * writers (hw3.c) write through this handle. */
+ * cannot be replaced is written in place, with a warning (output_file.c says when), its new bytes
+ * copied over the old ones only at commit. Format writers (hw3.c) write through this handle; the
+ * commit is output_commit.c's. */
 #ifndef APSP_OUTPUT_FILE_H
 #define APSP_OUTPUT_FILE_H
 
@@ -17,12 +18,18 @@
 FILE *output_stream(apsp_output *output);
 const char *output_target_path(const apsp_output *output);
 /* The descriptor of a regular output file, for positioned writes (pwrite) in place of the
- * stream; -1 when the output is a pipe or a device, which only the stream can write. */
+ * stream; -1 when the output is a pipe or a device, which only the stream can write. Asked after
+ * output_begin, which may choose the file (a copy of a file written in place). */
 int output_file_fd(apsp_output *output);
+/* The threads that write a large output (apsp_output_set_threads; 0: one per core). */
+unsigned output_threads(const apsp_output *output);
 /* Before the first byte of `bytes`: a file written in place loses its old bytes now, a file
  * system that shows less room fails now, and room for the whole output is asked for at once
  * (fallocate, on a thread: output_room), so that a full disk fails before the writing. */
 apsp_status output_begin(apsp_output *output, uint64_t bytes, apsp_error *error);
+/* The finished file's length, where output_begin could not know it (the text output): the
+ * commit refuses a file of another length (output_begin's `bytes` otherwise). */
+void output_set_length(apsp_output *output, uint64_t bytes);
 /* Waits for output_begin's request for room; its failure, if any, once. Every writer calls it
  * before its first byte (output_finish does too). */
 apsp_status output_room(apsp_output *output, apsp_error *error);

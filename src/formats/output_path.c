@@ -5,16 +5,23 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/vfs.h>
+#include <time.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <linux/magic.h>
 #endif
 
-enum { MAX_LINK_HOPS = 40 }; /* the kernel's own limit before ELOOP */
+enum {
+    MAX_LINK_HOPS = 40,     /* the kernel's own limit before ELOOP */
+    TEMP_SUFFIX_BYTES = 13, /* "." + ".apsp-XXXXXX" around the target's name */
+};
 
 /* The length of "dir/" in "dir/name" (0 for a bare name). */
 size_t path_dir_length(const char *path) {
@@ -89,6 +96,14 @@ int path_resolve(char **target, int *exists, struct stat *st, int *via_proc) {
     }
 }
 
+int dir_sync(int dir_fd) {
+    if (fsync(dir_fd) == 0)
+        return 0;
+    /* EBADF: held as a path only (O_PATH); EINVAL, EROFS: directories some file systems cannot
+     * sync. */
+    return errno == EBADF || errno == EINVAL || errno == EROFS ? 0 : errno;
+}
+
 /* The rename makes the new file the target; fsync of the directory makes that last. */
 int path_sync_dir(const char *target) {
     char dir[PATH_MAX];
@@ -96,7 +111,34 @@ int path_sync_dir(const char *target) {
     int fd = path_dir(target, dir) == 0 ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
     if (fd < 0)
         return 0;
-    int err = fsync(fd) == 0 ? 0 : errno;
+    int err = dir_sync(fd);
     close(fd);
-    return err == EINVAL || err == EROFS ? 0 : err; /* directories some file systems cannot sync */
+    return err;
+}
+
+void path_random_suffix(char *x) {
+    static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    static atomic_uint counter; /* outputs opened on several threads at once differ too */
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    uint64_t v = (uint64_t)t.tv_nsec ^ ((uint64_t)t.tv_sec << 30) ^ ((uint64_t)getpid() << 40) ^
+                 ((uint64_t)atomic_fetch_add(&counter, 1) * 0x9E3779B97F4A7C15u);
+    for (int i = 0; i < 6; i++, v /= 62)
+        x[i] = digits[v % 62];
+}
+
+char *path_temp_template(const char *target, const char *dir) {
+    long name_max = pathconf(dir, _PC_NAME_MAX);
+    size_t dir_len = path_dir_length(target), base_len = strlen(target + dir_len);
+    size_t keep = name_max > TEMP_SUFFIX_BYTES ? (size_t)name_max - TEMP_SUFFIX_BYTES : 0;
+    if (name_max <= 0)
+        keep = NAME_MAX - TEMP_SUFFIX_BYTES;
+    if (base_len > keep)
+        base_len = keep;
+    size_t size = dir_len + base_len + TEMP_SUFFIX_BYTES + 1;
+    char *t = apsp_malloc(size);
+    if (t)
+        snprintf(t, size, "%.*s.%.*s.apsp-XXXXXX", (int)dir_len, target, (int)base_len,
+                 target + dir_len);
+    return t;
 }

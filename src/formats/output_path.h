@@ -25,5 +25,14 @@ int path_resolve(char **target, int *exists, struct stat *st, int *via_proc);
 /* fsync of target's directory, so that a rename into it lasts; 0 where the directory cannot be
  * opened or synced by this process or file system, else an errno value. */
 int path_sync_dir(const char *target);
+/* The same for a directory already open (O_PATH included, which cannot be synced). */
+int dir_sync(int dir_fd);
+
+/* "dir/name" -> "dir/.name.apsp-XXXXXX" (malloc'ed; NULL: no memory), the name cut short where
+ * the whole would pass the file system's limit on a name (NAME_MAX, 255 bytes on most). */
+char *path_temp_template(const char *target, const char *dir);
+/* Six random characters over the XXXXXX at x: names of outputs opened at once, on several
+ * threads or processes, differ. */
+void path_random_suffix(char *x);
 
 #endif

@@ -18,20 +18,20 @@ apsp_status text_check_weight(const text_input *t, const apsp_read_options *opti
     return problem ? text_fail(t, error, "%s", problem) : APSP_OK;
 }
 
-apsp_status text_check_real(const text_input *t, const apsp_read_options *options, double w,
-                            size_t vertices, apsp_error *error) {
-    char why[320];
+apsp_status text_check_real(const text_input *t, const apsp_read_options *options,
+                            const text_weight *w, size_t vertices, apsp_error *error) {
+    char why[320], written[TEXT_WRITTEN_BYTES];
     if (options->flags & APSP_GRAPH_UNWEIGHTED)
         return APSP_OK;
-    apsp_dtype dtype = options->dtype_auto ? APSP_FLOAT64 : options->dtype;
-    const char *problem = real_weight_problem(w, vertices, dtype, why, sizeof why);
+    const char *problem = real_weight_problem(w->real, text_written(w, written, sizeof written),
+                                              vertices, read_real_dtype(options), why, sizeof why);
     return problem ? text_fail(t, error, "%s", problem) : APSP_OK;
 }
 
 apsp_status text_push_weight(const text_input *t, const apsp_read_options *options, apsp_graph *g,
                              int32_t source, int32_t target, const text_weight *w, size_t vertices,
                              apsp_error *error) {
-    apsp_status status = w->is_real ? text_check_real(t, options, w->real, vertices, error)
+    apsp_status status = w->is_real ? text_check_real(t, options, w, vertices, error)
                                     : text_check_weight(t, options, w->value, vertices, error);
     if (status != APSP_OK)
         return status;
@@ -178,10 +178,10 @@ static int in_pieces(void *reader, const body_reader *how, const text_input *inp
     return done;
 }
 
-apsp_status parse_body(void *reader, const body_reader *how, apsp_error *error) {
+apsp_status parse_body(void *reader, const body_reader *how, int threads, apsp_error *error) {
     text_input inputs[TEXT_MAX_PIECES];
-    unsigned cores = online_cores();
-    size_t count = text_split(input_of(how, reader), cores, inputs);
+    size_t pieces = threads > 0 ? (size_t)threads : online_cores();
+    size_t count = text_split(input_of(how, reader), pieces, inputs);
     if (count > 1 && in_pieces(reader, how, inputs, count))
         return APSP_OK;
     return how->body(reader, error);

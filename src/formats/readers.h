@@ -19,18 +19,13 @@ apsp_status read_edgelist_graph(const char *path, const apsp_read_options *optio
 
 /* For the text readers: refuses w at the current line where it breaks the rule of the options'
  * type (base/graph.h) with V = vertices (0: V not known yet, no bound); nothing for an unweighted
- * read. text_check_real: the same for a real weight (a fraction refused for an integer type). */
+ * read. text_check_real: the same for a real weight (a fraction refused for an integer type),
+ * named as written. */
 apsp_status text_check_weight(const text_input *t, const apsp_read_options *options, int64_t w,
                               size_t vertices, apsp_error *error);
-apsp_status text_check_real(const text_input *t, const apsp_read_options *options, double w,
-                            size_t vertices, apsp_error *error);
+apsp_status text_check_real(const text_input *t, const apsp_read_options *options,
+                            const text_weight *w, size_t vertices, apsp_error *error);
 
-/* A weight as text_number reads it. */
-typedef struct text_weight {
-    int64_t value;
-    double real;
-    int is_real;
-} text_weight;
 /* Checks the weight (as above) and appends the edge with it. */
 apsp_status text_push_weight(const text_input *t, const apsp_read_options *options, apsp_graph *g,
                              int32_t source, int32_t target, const text_weight *w, size_t vertices,
@@ -47,11 +42,12 @@ apsp_status reserve_announced(apsp_graph *g, const text_input *t, uint64_t annou
 /* A text reader's body (its edge, arc or entry lines) parsed on several threads: `body` parses
  * the lines after the cursor to the end with a reader (a struct of `size` bytes holding its
  * text_input at input_offset and its apsp_graph * at graph_offset). parse_body cuts a long
- * body into pieces (text_split), gives each a copy of the reader with its own input and graph,
- * and, when every piece was read without a problem, appends their edges to the reader's graph
- * in order, merges each piece's figures with `merge` and lets `accept` check the whole (both
- * may be NULL). Otherwise (a short body, a problem anywhere, a refusal by accept) it runs `body`
- * on the reader itself, in order, which finds the first problem and its line exactly. */
+ * body into up to `threads` pieces (0: one per core; text_split), each parsed on a thread of
+ * its own with a copy of the reader with its own input and graph, and, when every piece was
+ * read without a problem, appends their edges to the reader's graph in order, merges each
+ * piece's figures with `merge` and lets `accept` check the whole (both may be NULL). Otherwise
+ * (a short body, a problem anywhere, a refusal by accept) it runs `body` on the reader itself,
+ * in order, which finds the first problem and its line exactly. */
 typedef struct body_reader {
     size_t size, input_offset, graph_offset;
     size_t edges_per_line; /* at most, for reserving room in each piece */
@@ -59,6 +55,6 @@ typedef struct body_reader {
     void (*merge)(void *reader, const void *piece);
     int (*accept)(const void *reader);
 } body_reader;
-apsp_status parse_body(void *reader, const body_reader *how, apsp_error *error);
+apsp_status parse_body(void *reader, const body_reader *how, int threads, apsp_error *error);
 
 #endif

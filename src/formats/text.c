@@ -3,6 +3,7 @@
 #include "base/fault.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -318,12 +319,49 @@ static int non_finite_word(const text_input *t, const char **end) {
     return 0;
 }
 
-apsp_status text_number(text_input *t, const char *what, int64_t *value, double *real, int *is_real,
-                        apsp_error *error) {
+/* The field [start, end) as written, into w (a message shows its first bytes only). */
+static void keep_text(text_weight *w, const char *start, const char *end) {
+    w->text = start;
+    w->length = end - start < INT_MAX ? (int)(end - start) : INT_MAX;
+}
+
+const char *text_written(const text_weight *w, char *buf, size_t size) {
+    snprintf(buf, size, "%.*s%s", w->length > FIELD_SHOWN ? FIELD_SHOWN : w->length, w->text,
+             w->length > FIELD_SHOWN ? "..." : "");
+    return buf;
+}
+
+/* A real number strtod reads out of double's range is refused; one below the normal range was
+ * rounded to a subnormal or 0 (ERANGE): a nonzero value keeps at least the least subnormal of its
+ * sign, for the weight rule to refuse (base/graph.h), where 0 would pass as a weight of 0. */
+static apsp_status read_real(text_input *t, const char *what, const number *n, text_weight *w,
+                             apsp_error *error) {
+    errno = 0;
+    char *stop;
+    double v = strtod(t->p, &stop);
+    if (stop != n->end || (errno == ERANGE && isinf(v))) {
+        int len = (int)(n->end - t->p);
+        return text_fail(t, error, "%s %.*s%s is out of the range of a double", what,
+                         len > FIELD_SHOWN ? FIELD_SHOWN : len, t->p,
+                         len > FIELD_SHOWN ? "..." : "");
+    }
+    if (v == 0) /* number_value saw nonzero digits, or the integer path would have taken it */
+        v = n->negative ? -0x1p-1074 : 0x1p-1074;
+    w->real = v;
+    w->is_real = 1;
+    keep_text(w, t->p, n->end);
+    t->p = n->end;
+    return APSP_OK;
+}
+
+apsp_status text_number(text_input *t, const char *what, text_weight *w, apsp_error *error) {
     text_at_line_end(t);
-    *is_real = 0;
-    if (plain_integer(t, value))
+    w->is_real = 0;
+    const char *start = t->p;
+    if (plain_integer(t, &w->value)) {
+        keep_text(w, start, t->p);
         return APSP_OK;
+    }
     number n;
     const char *end;
     if (non_finite_word(t, &end)) {
@@ -332,25 +370,14 @@ apsp_status text_number(text_input *t, const char *what, int64_t *value, double 
     }
     if (!scan_number(t, t->p, 1, &n))
         return expected(t, what, error);
-    if (number_value(&n, value) == FITS) {
+    if (number_value(&n, &w->value) == FITS) {
+        keep_text(w, t->p, n.end);
         t->p = n.end;
         return APSP_OK;
     }
     /* The field is a decimal number (scan_number checked its form), which strtod reads the same
      * way; the input ends with a '\0', so strtod stops within it. */
-    errno = 0;
-    char *stop;
-    double v = strtod(t->p, &stop);
-    if (stop != n.end || (errno == ERANGE && isinf(v))) {
-        int len = (int)(n.end - t->p);
-        return text_fail(t, error, "%s %.*s%s is out of the range of a double", what,
-                         len > FIELD_SHOWN ? FIELD_SHOWN : len, t->p,
-                         len > FIELD_SHOWN ? "..." : "");
-    }
-    *real = v;
-    *is_real = 1;
-    t->p = n.end;
-    return APSP_OK;
+    return read_real(t, what, &n, w, error);
 }
 
 apsp_status text_word(text_input *t, const char *what, char *buf, size_t size, apsp_error *error) {
@@ -379,20 +406,25 @@ apsp_status text_line_done(text_input *t, const char *after, apsp_error *error) 
 
 size_t text_split(const text_input *t, size_t most, text_input *pieces) {
     const char *nl = memchr(t->p, '\n', (size_t)(t->end - t->p));
-    const char *start = nl ? nl + 1 : t->end; /* after the cursor's line */
-    size_t bytes = (size_t)(t->end - start), count = bytes / TEXT_PIECE_BYTES;
+    const char *first = nl ? nl + 1 : t->end; /* after the cursor's line */
+    size_t bytes = (size_t)(t->end - first), count = bytes / TEXT_PIECE_BYTES;
+    most = most < TEXT_MAX_PIECES ? most : TEXT_MAX_PIECES; /* the caller's array */
     count = count < most ? count : most;
     if (count < 2)
         return 0;
-    for (size_t i = 0; i < count; i++) {
-        const char *end = start + bytes * (i + 1) / count;
-        const char *cut = i + 1 == count ? NULL : memchr(end, '\n', (size_t)(t->end - end));
-        end = cut ? cut + 1 : t->end;
-        pieces[i] = (text_input){
+    size_t made = 0;
+    for (const char *start = first; made < count && start < t->end; made++) {
+        /* Piece i ends at the first line end from its share's end, measured from the body's
+         * first byte; a long line may have carried the previous piece past that point. */
+        const char *share_end = first + bytes * (made + 1) / count;
+        const char *from = share_end > start ? share_end : start;
+        const char *cut = made + 1 == count ? NULL : memchr(from, '\n', (size_t)(t->end - from));
+        const char *end = cut ? cut + 1 : t->end;
+        pieces[made] = (text_input){
             .name = t->name, .data = t->data, .end = end, .p = start, .line_start = start};
         start = end;
     }
-    return count;
+    return made < 2 ? 0 : made;
 }
 
 size_t text_count_lines(const text_input *t) {

@@ -1,6 +1,7 @@
 /* See io.h. */
 #include "mpi/io.h"
 #include "mpi/agree.h"
+#include "mpi/idle.h"
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/graph.h"
@@ -8,6 +9,7 @@
 #include "base/util.h"
 #include "cpu/kernels.h"
 #include "formats/output_path.h"
+#include "signals.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -55,6 +57,7 @@ static apsp_status make_temp(mpi_output *out, apsp_error *error) {
         return fail(error, APSP_ERR_OUTPUT, "%s: cannot create a temporary file beside it: %s",
                     out->path, strerror(err));
     }
+    signals_watch_path(out->temp); /* from now on a signal removes it */
     int bad = fchmod(fd, output_mode(exists, &st)) != 0;
     bad |= close(fd) != 0;
     if (bad)
@@ -67,8 +70,12 @@ apsp_status io_output_open(const grid *g, const char *path, mpi_output *out, aps
     *out = (mpi_output){.path = path};
     apsp_status status = g->rank == 0 ? make_temp(out, error) : APSP_OK;
     status = agree(g->world, status, error);
-    if (status == APSP_OK)
+    if (status == APSP_OK) {
         MPI_Bcast(out->temp, (int)sizeof out->temp, MPI_CHAR, 0, g->world);
+        /* Every rank removes it on a signal: rank 0 may be the one killed (SIGKILL), and mpirun
+         * then ends the others with SIGTERM. */
+        signals_watch_path(out->temp);
+    }
     return status;
 }
 
@@ -183,7 +190,7 @@ static apsp_status write_bands(band_writer *w, MPI_File file, const char *path, 
         exchange_start(w, 0, 0);
     for (size_t k = 0; k < batches; k++) {
         int slot = (int)(k % 2);
-        MPI_Waitall(w->request_count[slot], w->requests[slot], MPI_STATUSES_IGNORE);
+        idle_wait(w->request_count[slot], w->requests[slot]);
         if (k + 1 < batches)
             exchange_start(w, k + 1, 1 - slot);
         size_t mine = k * (size_t)g->cols + (size_t)g->pc; /* my local block row this batch */
@@ -226,7 +233,8 @@ apsp_status io_output_commit(const grid *g, mpi_output *out, const layout *l, co
             status = fail(error, APSP_ERR_OUTPUT, "%s: cannot rename %s over it: %s", out->path,
                           out->temp, strerror(errno));
         else
-            out->temp[0] = '\0';
+            out->temp[0] = '\0'; /* the other ranks forget it in io_output_abort */
+        signals_watch_path(NULL);
         path_sync_dir(out->target); /* best effort: the data itself was synced */
     }
     return agree(g->world, status, error);
@@ -235,6 +243,7 @@ apsp_status io_output_commit(const grid *g, mpi_output *out, const layout *l, co
 void io_output_abort(const grid *g, mpi_output *out) {
     if (g->rank == 0 && out->temp[0])
         unlink(out->temp);
+    signals_watch_path(NULL);
     out->temp[0] = '\0';
     free(out->target);
     out->target = NULL;
@@ -247,15 +256,17 @@ static int32_t *alloc_local(const layout *l) {
     return apsp_aligned_alloc(64, bytes ? bytes : 64);
 }
 
-/* Rank 0: the hw3 file as an edge list, refused as apsp_read_hw3 refuses it (the same checks
- * and words), and refused with a negative weight: the ranks' kernels are the add-min ones only
+/* Rank 0: the hw3 file as an edge list, read and checked on the rank's threads, refused as
+ * apsp_read_hw3 refuses it (the same checks and words), and refused with a negative weight: the ranks' kernels are the add-min ones only
  * (cpu/kernels.h has no negative form here yet). */
-static apsp_status read_edges(const char *path, apsp_graph **graph, apsp_error *error) {
+static apsp_status read_edges(const char *path, unsigned threads, apsp_graph **graph,
+                              apsp_error *error) {
     apsp_read_options options;
     apsp_read_options_init(&options);
     options.format = APSP_FORMAT_HW3;
+    options.threads = (int)threads;
     apsp_status status = apsp_read_graph(path, &options, graph, error);
-    if (status == APSP_OK && (status = graph_check(*graph, error)) != APSP_OK)
+    if (status == APSP_OK && (status = graph_check(*graph, threads, error)) != APSP_OK)
         fail_naming_input(error, status, path);
     if (status == APSP_OK && graph_has_negative(*graph))
         status =
@@ -297,11 +308,16 @@ static apsp_status edges_alloc(const grid *g, const apsp_graph *graph, size_t co
                 g->rank, count);
 }
 
-/* MPI_Bcast of any number of int32 values (MPI counts are ints). */
+/* A broadcast from rank 0 of any number of int32 values (MPI counts are ints), waited on
+ * quietly (idle.h). */
 static void broadcast_ints(int32_t *data, size_t count, MPI_Comm comm) {
     const size_t most = (size_t)1 << 28;
-    for (size_t at = 0; at < count; at += most)
-        MPI_Bcast(data + at, (int)(count - at < most ? count - at : most), MPI_INT32_T, 0, comm);
+    for (size_t at = 0; at < count; at += most) {
+        MPI_Request request;
+        MPI_Ibcast(data + at, (int)(count - at < most ? count - at : most), MPI_INT32_T, 0, comm,
+                   &request);
+        idle_wait(1, &request);
+    }
 }
 
 /* Filling the local matrix as an edgeless graph's: APSP_INF, 0 on the global diagonal. */
@@ -375,7 +391,7 @@ apsp_status io_read_distribute(const grid *g, const char *path, unsigned threads
                                int32_t **local, input_times *times, apsp_error *error) {
     double t0 = seconds_now();
     apsp_graph *graph = NULL;
-    apsp_status status = g->rank == 0 ? read_edges(path, &graph, error) : APSP_OK;
+    apsp_status status = g->rank == 0 ? read_edges(path, threads, &graph, error) : APSP_OK;
     if ((status = agree(g->world, status, error)) != APSP_OK) {
         apsp_graph_destroy(graph);
         return status;
@@ -385,6 +401,8 @@ apsp_status io_read_distribute(const grid *g, const char *path, unsigned threads
     layout_init(l, g, (size_t)vertices);
     times->read = seconds_now() - t0;
     status = layout_check(l, error); /* the same answer on every rank: no agreement needed */
+    if (status != APSP_OK)
+        fail_naming_input(error, status, path);
     if (status == APSP_OK) {
         double t1 = seconds_now();
         status = distribute(g, graph, l, threads, local, error);

@@ -17,6 +17,8 @@
 #include "mpi/local.h"
 #include "mpi/report.h"
 #include "mpi/rounds.h"
+#include "signals.h"
+#include "startup.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -183,7 +185,11 @@ static apsp_status parse_args(int argc, char **argv, cli *c, int *done, apsp_err
     apsp_options_init(&c->options);
     opterr = 0;
     int opt;
+    unsigned char seen[STARTUP_OPTION_CODES] = {0};
     while ((opt = getopt_long(argc, argv, ":qvhd:", longs, NULL)) != -1) {
+        const char *repeated = startup_repeated_option(longs, opt, seen);
+        if (repeated)
+            return fail(error, APSP_ERR_USAGE, "--%s is given twice: it takes one value", repeated);
         apsp_status status = apply_option(c, opt, optarg, argv[optind - 1], done, error);
         if (status != APSP_OK || *done)
             return status;
@@ -317,6 +323,12 @@ static void aim_fault(int rank) {
 }
 
 int main(int argc, char **argv) {
+    int streams = startup_reserve_streams(); /* before MPI opens anything */
+    int streams_errno = errno;
+    /* Before MPI starts its threads, which then keep the signals blocked for signals.c's own
+     * thread: SIGTERM (mpirun's, when it is interrupted or a rank dies) removes the temporary
+     * output file, as in apsp. */
+    signals_install();
     int provided; /* only the main thread calls MPI; the pool's threads never do */
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
     int rank, size;
@@ -326,7 +338,12 @@ int main(int argc, char **argv) {
     cli c;
     int done = 0;
     apsp_error error = {0};
-    apsp_status status = parse_args(argc, argv, &c, &done, &error);
+    apsp_status status =
+        streams < 0 ? fail(&error, APSP_ERR_OUTPUT,
+                           "a standard stream is closed and /dev/null cannot be opened in its "
+                           "place: %s",
+                           strerror(streams_errno))
+                    : parse_args(argc, argv, &c, &done, &error);
     grid g = {.row = MPI_COMM_NULL, .col = MPI_COMM_NULL};
     if (status == APSP_OK && !done) {
         if (!c.rows)

@@ -14,6 +14,7 @@
 #include "base/fault.h"
 #include "opencl/device.h"
 #include "opencl/discovery.h"
+#include "opencl/program_cache.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,6 +92,7 @@ static void opencl_close(backend_device *d) {
     opencl_unload(d, 0);
     program_release_all(d);
     predecessors_release(d);
+    program_cache_close(d); /* the programs let go without a crash */
     negative_release(d);
     if (d->copy_queue)
         clReleaseCommandQueue(d->copy_queue);
@@ -115,6 +117,7 @@ static apsp_status find(const apsp_device_info *info, const apsp_options *option
     if (status == APSP_OK) {
         cl_device_string(d->device, CL_DEVICE_NAME, d->name, sizeof d->name);
         query_limits(d->device, &d->limits);
+        status = layout_check_host_room(d, 0, DRIVER_OPEN_BYTES, "its context and kernels", error);
     }
     return status;
 }

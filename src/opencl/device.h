@@ -39,6 +39,10 @@ typedef struct cl_kernels {
  * forms between solves does not rebuild (each form is one set of build options). */
 enum { KEPT_PROGRAMS = 3 };
 
+/* program_cache.c: the "in use" markers of the cache files a device loaded (the current program,
+ * the kept ones, paths.cl's), and the room for one's path. */
+enum { CACHE_MARKERS = KEPT_PROGRAMS + 2, CACHE_PATH_BYTES = 4200 };
+
 typedef struct cl_band {
     cl_mem buffer;
     size_t row0; /* first row in the whole matrix */
@@ -146,6 +150,10 @@ struct backend_device {
     /* predecessors.c: the derivation's program (cl/paths.cl), built at its first use. */
     cl_program paths_program;
     cl_kernel paths_tight;
+    /* program_cache.c: the markers of the cache files loaded ("": none), removed at close; and
+     * whether the cache directory's refusal was logged. */
+    char cache_markers[CACHE_MARKERS][CACHE_PATH_BYTES];
+    int cache_refusal_logged;
 };
 
 /* backend.c: one listed device opened as the backend's open does, its program built from fw.cl
@@ -193,7 +201,21 @@ apsp_status host_memory_create(backend_device *d, size_t bytes, void **cells,
 apsp_status layout_load_graph(backend_device *d, const apsp_graph *graph, apsp_error *error);
 apsp_status layout_store_rows(backend_device *d, apsp_rows_fn rows, void *context,
                               apsp_error *error);
+/* The pinned host batches that layout_store_rows hands rows out through, for rows of n cells. */
+uint64_t graph_io_batch_bytes(size_t n);
 void layout_release(backend_device *d);
+/* A device whose buffers live in host memory (a CPU device: PoCL) counts against this process's
+ * address-space and data limits, which its driver meets by crashing (SIGSEGV loading a program,
+ * SIGABRT in pocl_create_migration_commands) rather than failing a call: `buffers` and the
+ * driver's own `driver` bytes beyond what is mapped now must fit them, else APSP_ERR_NO_MEMORY
+ * naming the limit and `what` needs them. The driver's own, measured with PoCL 3.1 on 2 cores:
+ * opening a device and compiling the kernels took 123 MiB of address space (VmPeak 514 MiB after
+ * 390 MiB mapped at the open); a solve 14 MiB beyond its buffers and pinned batches at V = 500
+ * (VmPeak 533 MiB, 394 MiB mapped before them, 129 MiB of them), at most 61 MiB at V = 4000 (it
+ * ran under ulimit -v 680000 with 260 MiB left for 199 MiB of them). */
+enum { DRIVER_OPEN_BYTES = 160 << 20, DRIVER_SOLVE_BYTES = 64 << 20 };
+apsp_status layout_check_host_room(const backend_device *d, uint64_t buffers, uint64_t driver,
+                                   const char *what, apsp_error *error);
 /* What apsp may use of the device's memory (options->device_memory below the global memory),
  * with " (--device-memory)" or " of global memory" at *source when it is not NULL. */
 uint64_t layout_memory(const backend_device *d, const char **source);

@@ -4,6 +4,8 @@
 #include "base/fault.h"
 #include "base/util.h"
 
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,25 +13,105 @@
 /* Called for every available device in platform order; returns nonzero to stop. */
 typedef int (*device_visitor)(void *context, cl_platform_id platform, cl_device_id device);
 
+/* Below these OpenCL is not tried. Free file descriptors: PoCL's compiler needed 13-16 here and
+ * aborted with fewer (the ICD loader, short of them, silently finds no platform). Address space
+ * left under ulimit -v or -d: PoCL 3.1 maps 390 MiB once started (its libraries, LLVM's, a thread
+ * per core) and about 520 MiB once it has compiled the kernels, and with 244 MiB it aborted
+ * starting its threads (pthread_scheduler_init). */
+enum { OPENCL_LEAST_FILES = 32 };
+#define OPENCL_LEAST_ROOM ((uint64_t)512 << 20)
+
+/* Appends to `why` (NULL: not wanted) a reason devices may be missing. */
+static void note(char *why, size_t size, const char *format, ...) APSP_PRINTF(3, 4);
+static void note(char *why, size_t size, const char *format, ...) {
+    size_t used = why ? strlen(why) : size;
+    if (used + 2 >= size)
+        return;
+    if (used)
+        used += (size_t)snprintf(why + used, size - used, "; ");
+    va_list args;
+    va_start(args, format);
+    vsnprintf(why + used, size - used, format, args);
+    va_end(args);
+}
+
+/* Why the loader may have left platforms out: a process limit that a driver could not start
+ * under (its libraries or threads not mapped), named for the message. */
+static void note_limits(char *why, size_t size) {
+    uint64_t limit;
+    const char *which;
+    char cap[32];
+    if (mapping_room(&limit, &which) != UINT64_MAX)
+        note(why, size, "%s is %s, under which a platform may fail to start", which,
+             format_bytes(limit, cap, sizeof cap));
+}
+
+/* Whether this process has the descriptors and the address space to start a platform. */
+static int enough_room(char *why, size_t size) {
+    uint64_t limit, room = descriptor_room(&limit);
+    if (room < OPENCL_LEAST_FILES) {
+        note(why, size,
+             "OpenCL was not tried: too few file descriptors, %llu free under the open-file "
+             "limit (ulimit -n) of %llu, and its platforms need at least %d",
+             (unsigned long long)room, (unsigned long long)limit, OPENCL_LEAST_FILES);
+        return 0;
+    }
+    const char *which;
+    char cap[32], left[32], least[32];
+    room = mapping_room(&limit, &which);
+    if (room >= OPENCL_LEAST_ROOM)
+        return 1;
+    note(why, size, "OpenCL was not tried: %s of %s leaves %s, and its platforms need at least %s",
+         which, format_bytes(limit, cap, sizeof cap), format_bytes(room, left, sizeof left),
+         format_bytes(OPENCL_LEAST_ROOM, least, sizeof least));
+    return 0;
+}
+
+/* The platforms, or none (*count = 0), with why at `why`. */
+static cl_platform_id *platforms_of(cl_uint *count, char *why, size_t size, apsp_error *error) {
+    cl_int err = clGetPlatformIDs(0, NULL, count);
+    if (err != CL_SUCCESS || *count == 0) {
+        note(why, size, "the OpenCL loader found no platform: clGetPlatformIDs returned %s",
+             cl_error_name(err));
+        note_limits(why, size);
+        *count = 0;
+        return NULL;
+    }
+    cl_platform_id *platforms = apsp_calloc(*count, sizeof *platforms);
+    if (!platforms) {
+        fail(error, APSP_ERR_NO_MEMORY, "out of memory listing OpenCL platforms");
+        return NULL;
+    }
+    err = clGetPlatformIDs(*count, platforms, count);
+    if (err != CL_SUCCESS) {
+        note(why, size, "clGetPlatformIDs returned %s", cl_error_name(err));
+        *count = 0;
+    }
+    return platforms;
+}
+
 /* Visits every available OpenCL device. No loader, no platform (CL_PLATFORM_NOT_FOUND_KHR) or a
  * platform that fails to list its devices all mean "no devices": OpenCL trouble must never keep
- * the pthread backend from running. */
-static apsp_status for_each_device(device_visitor visit, void *context, apsp_error *error) {
+ * the pthread backend from running. Why devices are missing goes to `why` (NULL: not wanted). */
+static apsp_status for_each_device(device_visitor visit, void *context, char *why, size_t size,
+                                   apsp_error *error) {
     cl_uint platform_count = 0;
-    if (clGetPlatformIDs(0, NULL, &platform_count) != CL_SUCCESS || platform_count == 0)
-        return APSP_OK;
-    cl_platform_id *platforms = apsp_calloc(platform_count, sizeof *platforms);
+    cl_platform_id *platforms = platforms_of(&platform_count, why, size, error);
     if (!platforms)
-        return fail(error, APSP_ERR_NO_MEMORY, "out of memory listing OpenCL platforms");
-    if (clGetPlatformIDs(platform_count, platforms, &platform_count) != CL_SUCCESS)
-        platform_count = 0;
+        return platform_count ? APSP_ERR_NO_MEMORY : APSP_OK;
     int stop = 0;
     for (cl_uint p = 0; p < platform_count && !stop; p++) {
         cl_uint device_count = 0;
-        if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 0, NULL, &device_count) !=
-                CL_SUCCESS ||
-            device_count == 0)
+        char name[96];
+        cl_int err = clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 0, NULL, &device_count);
+        if (err != CL_SUCCESS || device_count == 0) {
+            cl_platform_string(platforms[p], CL_PLATFORM_NAME, name, sizeof name);
+            note(why, size, "OpenCL platform %s lists no device: clGetDeviceIDs returned %s", name,
+                 cl_error_name(err));
+            if (err == CL_OUT_OF_HOST_MEMORY || err == CL_OUT_OF_RESOURCES)
+                note_limits(why, size);
             continue;
+        }
         cl_device_id *devices = apsp_calloc(device_count, sizeof *devices);
         if (!devices) {
             free(platforms);
@@ -42,8 +124,12 @@ static apsp_status for_each_device(device_visitor visit, void *context, apsp_err
             cl_bool available = CL_FALSE;
             if (clGetDeviceInfo(devices[d], CL_DEVICE_AVAILABLE, sizeof available, &available,
                                 NULL) == CL_SUCCESS &&
-                available)
+                available) {
                 stop = visit(context, platforms[p], devices[d]);
+                continue;
+            }
+            cl_device_string(devices[d], CL_DEVICE_NAME, name, sizeof name);
+            note(why, size, "OpenCL device %s is not available", name);
         }
         free(devices);
     }
@@ -77,6 +163,9 @@ void query_limits(cl_device_id device, device_limits *lim) {
     cl_device_fp_config fp64 = 0;
     clGetDeviceInfo(device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL);
     lim->fp64 = fp64 != 0;
+    cl_bool unified = CL_FALSE;
+    clGetDeviceInfo(device, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL);
+    lim->host_memory = unified || (lim->type & CL_DEVICE_TYPE_CPU);
     cl_uint dims = 0;
     clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, sizeof dims, &dims, NULL);
     if (dims >= 3) {
@@ -138,7 +227,11 @@ static int list_one(void *context, cl_platform_id platform, cl_device_id device)
 
 apsp_status opencl_list(device_list *list, apsp_error *error) {
     list_context lc = {.list = list};
-    apsp_status status = for_each_device(list_one, &lc, error);
+    /* Checked when the platforms are started, by the listing; once started, finding a listed
+     * device again needs no room. */
+    if (!enough_room(list->missing, sizeof list->missing))
+        return APSP_OK;
+    apsp_status status = for_each_device(list_one, &lc, list->missing, sizeof list->missing, error);
     if (status == APSP_OK && lc.out_of_memory)
         status = fail(error, APSP_ERR_NO_MEMORY, "out of memory listing devices");
     return status;
@@ -162,7 +255,7 @@ static int find_one(void *context, cl_platform_id platform, cl_device_id device)
 apsp_status opencl_find(int wanted, cl_platform_id *platform, cl_device_id *device,
                         apsp_error *error) {
     find_context fc = {.wanted = wanted};
-    apsp_status status = for_each_device(find_one, &fc, error);
+    apsp_status status = for_each_device(find_one, &fc, NULL, 0, error);
     *platform = fc.platform;
     *device = fc.device;
     return status;

@@ -111,9 +111,19 @@ typedef struct row_batches {
     size_t rows; /* rows per batch */
 } row_batches;
 
+/* Rows per batch: as many as BATCH_BYTES hold, at least one. */
+static size_t rows_per_batch(size_t row_bytes) {
+    return row_bytes < BATCH_BYTES ? BATCH_BYTES / row_bytes : 1;
+}
+
+uint64_t graph_io_batch_bytes(size_t n) {
+    size_t row_bytes = n * sizeof(int32_t);
+    return 2 * (uint64_t)rows_per_batch(row_bytes) * row_bytes;
+}
+
 static apsp_status map_batches(backend_device *d, row_batches *b, size_t row_bytes,
                                apsp_error *error) {
-    b->rows = row_bytes < BATCH_BYTES ? BATCH_BYTES / row_bytes : 1;
+    b->rows = rows_per_batch(row_bytes);
     for (int k = 0; k < 2; k++) {
         cl_int err;
         size_t bytes = b->rows * row_bytes;

@@ -141,6 +141,39 @@ static apsp_status check_memory(const backend_device *d, size_t rows, apsp_error
                 d->shares ? "; streaming from host memory runs on one device only" : "");
 }
 
+apsp_status layout_check_host_room(const backend_device *d, uint64_t buffers, uint64_t driver,
+                                   const char *what, apsp_error *error) {
+    uint64_t limit = 0;
+    const char *which = "";
+    uint64_t room = d->limits.host_memory ? mapping_room(&limit, &which) : UINT64_MAX;
+    if (room == UINT64_MAX || buffers + driver <= room)
+        return APSP_OK;
+    char cap[32], left[32], wanted[32], driver_text[32], own[64] = "";
+    if (buffers)
+        snprintf(own, sizeof own, " (with the driver's own %s)",
+                 format_bytes(driver, driver_text, sizeof driver_text));
+    return fail(error, APSP_ERR_NO_MEMORY,
+                "%s keeps its buffers in host memory, and %s of %s leaves %s: %s%s need about %s",
+                d->name, which, format_bytes(limit, cap, sizeof cap),
+                format_bytes(room, left, sizeof left), what, own,
+                format_bytes(buffers + driver, wanted, sizeof wanted));
+}
+
+/* The rows, their panels and the pinned row batches against the host's limits (a host-memory
+ * device): those not made yet (made: 0 bytes), and the driver's own use. A host matrix that
+ * exists is counted as mapped; one made after the buffers (the command's text output) is
+ * checked again when the solve finds them made. */
+static apsp_status check_host_memory(const backend_device *d, const solve_geometry *g, size_t rows,
+                                     int made, apsp_error *error) {
+    uint64_t need = made ? 0 : in_core_bytes(g, rows);
+    if (!made && g->dtype == APSP_INT32) /* an edge list's rows may come down in pinned batches */
+        need += graph_io_batch_bytes(g->vertices);
+    char what[160];
+    snprintf(what, sizeof what, "V = %zu: the %zu x %zu rows, their panels and transfers%s",
+             g->vertices, rows, g->n, made ? " (made)" : "");
+    return layout_check_host_room(d, need, DRIVER_SOLVE_BYTES, what, error);
+}
+
 /* As few bands over the device's rows as the cap allows, of even heights in whole units. */
 static apsp_status plan_bands(backend_device *d, apsp_error *error) {
     cl_layout *l = &d->layout;
@@ -273,12 +306,14 @@ apsp_status layout_prepare(backend_device *d, const solve_geometry *g, size_t ro
     cl_layout *l = &d->layout;
     d->shares = row_begin > 0 || row_end < g->n;
     if (layout_reusable(l, g, row_begin, row_end))
-        return APSP_OK;
+        return check_host_memory(d, g, row_end - row_begin, 1, error);
     layout_release(d); /* another geometry's buffers, before this one's take the memory */
     l->geometry = *g;
     l->row_begin = row_begin;
     l->row_end = row_end;
     apsp_status status = check_memory(d, row_end - row_begin, error);
+    if (status == APSP_OK)
+        status = check_host_memory(d, g, row_end - row_begin, 0, error);
     if (status == APSP_OK)
         status = plan_bands(d, error);
     if (status == APSP_OK)

@@ -21,7 +21,8 @@ typedef struct device_limits {
     cl_ulong local_memory;
     size_t max_work_group;
     size_t max_item[3];
-    int fp64; /* CL_DEVICE_DOUBLE_FP_CONFIG is not 0: the float64 kernels can run */
+    int fp64;        /* CL_DEVICE_DOUBLE_FP_CONFIG is not 0: the float64 kernels can run */
+    int host_memory; /* its buffers are host memory: a CPU or CL_DEVICE_HOST_UNIFIED_MEMORY */
 } device_limits;
 
 /* The parameters for a device: its table entry at --tile's round depth (or the entry's own,

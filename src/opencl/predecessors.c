@@ -146,7 +146,7 @@ static apsp_status begin(backend_device *d, const paths_csr *csr, size_t rows, d
     dv->chunk_rows = most < ROWS_PER_ITEM ? ROWS_PER_ITEM : most;
     if (dv->chunk_rows > rows)
         dv->chunk_rows = rows;
-    dv->threads = d->options->threads > 0 ? (unsigned)d->options->threads : 0;
+    dv->threads = threads_of(d->options->threads);
     const int32_t none = 0;
     apsp_status status = upload(d, &dv->start, csr->start, (v + 1) * sizeof(int32_t), error);
     if (status == APSP_OK)

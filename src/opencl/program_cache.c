@@ -1,105 +1,95 @@
 /* The compiled program, cached on disk between runs (options->kernel_cache).
  *
  * Compiling fw.cl costs 1.6 s on NVIDIA's driver and 0.1-0.2 s on PoCL on every run; the driver's
- * binary (PTX on NVIDIA) loads in milliseconds. A cache file is named by a hash of its key and
- * holds the key in full, so that a hash collision or a stale file is never used:
+ * binary (PTX on NVIDIA) loads in milliseconds. A cache file (base/cache_file.h) is named by a
+ * digest of its key, the text of everything the binary depends on, and holds the key in full
+ * and a SHA-256 of the binary, checked before the driver sees it; a file that does not match is
+ * compiled again and replaced. Files are written to a temporary name and renamed, so a reader
+ * never sees half of one. Nothing here can fail a solve: every failure falls back to compiling.
  *
- *     key text (platform, device, driver and device versions, build options, source hash) NUL
- *     binary size (8 bytes, little-endian)  binary checksum (8 bytes)  binary
+ * Trust. A binary is code the driver runs as this user (PoCL's holds native code), and the key
+ * and the digest are no secret. So the cache is read and written only where this user alone (or
+ * root) can have written it: the directory, those above it and the file (base/private_files.h,
+ * OpenSSH's StrictModes rule). Anywhere else the program is compiled, nothing is written there,
+ * and one warning says why (APSP_LOG_WARNING: the apsp command shows it under -v).
  *
- * A file that does not match, is cut short, is corrupt or that the driver refuses is ignored and
- * replaced after the build from source. Files are written to a temporary name and renamed, so a
- * reader never sees half of one; concurrent runs at worst write the same file twice. Nothing
- * here can fail a solve: every failure falls back to compiling. */
+ * Crashes. A file that passes every check can still crash or hang the driver (one that a driver
+ * bug or a failing disk made; the digest only proves it is what was written). So before the
+ * driver sees a file, "<name>.loading" is created beside it, and it is removed when the device
+ * closes (program_cache_close), whatever the solves did: only a process that died holding the
+ * program leaves it. A run that finds the marker deletes the file and the marker and compiles
+ * from source, and its store puts a fresh file in place: a crash does not happen twice in a row
+ * from one file. Markers, not loading in a child process: a driver cannot be forked once
+ * started, and a test load in another process would cost a driver start on every run.
+ *
+ * Concurrent runs. A marker is also what a run sees while another one uses the file (until that
+ * one closes its device). It then deletes the file and compiles, which costs it a compile and
+ * the other run nothing (its program is in its memory already); a marker that another run made
+ * an instant earlier (O_EXCL) makes it compile without deleting anything. A marker names the
+ * process that made it, so that another device of the same process loads the file too. */
 #define _GNU_SOURCE
 #include "opencl/program_cache.h"
+#include "base/cache_file.h"
 #include "base/fault.h"
 #include "base/log.h"
+#include "base/private_files.h"
+#include "base/sha256.h"
 
 #include <errno.h>
-#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* A cache file larger than this is not ours (fw.cl's binaries are a few hundred KiB). */
-enum { MOST_CACHE_BYTES = 64 << 20, KEY_BYTES = 4096 };
-
-static uint64_t fnv1a(const void *data, size_t size, uint64_t hash) {
-    const unsigned char *p = data;
-    for (size_t i = 0; i < size; i++)
-        hash = (hash ^ p[i]) * 0x100000001b3ULL;
-    return hash;
-}
-
-static uint64_t checksum(const void *data, size_t size) {
-    return fnv1a(data, size, 0xcbf29ce484222325ULL);
-}
-
-static void store_le64(unsigned char *p, uint64_t v) {
-    for (int i = 0; i < 8; i++)
-        p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint64_t load_le64(const unsigned char *p) {
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = v << 8 | p[i];
-    return v;
-}
+enum { KEY_BYTES = 4096, REASON_BYTES = 2 * PATH_MAX, MARKER_BYTES = 32 };
 
 /* Everything the binary depends on, as text. */
 static void make_key(const backend_device *d, const char *options, const char *source, char *key,
                      size_t room) {
-    char platform[256], driver[128], version[128];
+    char platform[256], driver[128], version[128], source_hash[SHA256_HEX];
     cl_platform_id platform_id = NULL;
     clGetDeviceInfo(d->device, CL_DEVICE_PLATFORM, sizeof platform_id, &platform_id, NULL);
     cl_platform_string(platform_id, CL_PLATFORM_VERSION, platform, sizeof platform);
     cl_device_string(d->device, CL_DRIVER_VERSION, driver, sizeof driver);
     cl_device_string(d->device, CL_DEVICE_VERSION, version, sizeof version);
+    sha256_hex(source, strlen(source), source_hash);
     snprintf(key, room,
-             "apsp kernel cache 1\nplatform: %s\ndevice: %s\ndriver: %s\nversion: %s\n"
-             "options: %s\nsource: %zu bytes, %016llx\n",
-             platform, d->name, driver, version, options, strlen(source),
-             (unsigned long long)checksum(source, strlen(source)));
+             "apsp kernel cache 2\nplatform: %s\ndevice: %s\ndriver: %s\nversion: %s\n"
+             "options: %s\nsource: %zu bytes, sha256 %s\n",
+             platform, d->name, driver, version, options, strlen(source), source_hash);
 }
 
-static void cache_path(const char *dir, const char *key, char *path, size_t room) {
-    snprintf(path, room, "%s/%016llx.clbin", dir, (unsigned long long)checksum(key, strlen(key)));
-}
-
-/* The whole file, or NULL when it cannot be read or is too large to be ours. */
-static unsigned char *read_file(const char *path, size_t *size) {
-    int fd = fault_hit(FAULT_IO) ? -1 : open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    unsigned char *data = NULL;
-    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-        st.st_size <= MOST_CACHE_BYTES && (data = apsp_malloc((size_t)st.st_size)) != NULL) {
-        *size = (size_t)st.st_size;
-        if (fault_hit(FAULT_IO) || read(fd, data, *size) != (ssize_t)*size) {
-            free(data);
-            data = NULL;
+/* The cache directory, resolved into `dir`, when it is trusted (made first when missing and
+ * `make`): 1. Else 0; a refusal is logged once per device. */
+static int trusted_dir(backend_device *d, int make, char *dir, size_t room) {
+    const char *wanted = d->options->kernel_cache;
+    char reason[REASON_BYTES];
+    if (!wanted || !*wanted)
+        return 0;
+    private_dir_state state = private_dir_check(wanted, dir, room, reason, sizeof reason);
+    if (state == PRIVATE_DIR_ABSENT && make) {
+        if (private_dir_make(wanted) != 0) {
+            log_message(d->options, APSP_LOG_DEBUG, "kernel cache: cannot make %s: %s", wanted,
+                        strerror(errno));
+            return 0;
         }
+        state = private_dir_check(wanted, dir, room, reason, sizeof reason);
     }
-    if (fd >= 0)
-        close(fd);
-    return data;
+    if (state == PRIVATE_DIR_REFUSED && !d->cache_refusal_logged) {
+        d->cache_refusal_logged = 1;
+        log_message(d->options, APSP_LOG_WARNING, "kernel cache %s not used: %s; compiling instead",
+                    wanted, reason);
+    }
+    return state == PRIVATE_DIR_TRUSTED;
 }
 
-/* The binary inside a cache file that matches `key`, or NULL. */
-static const unsigned char *binary_in(const unsigned char *file, size_t size, const char *key,
-                                      size_t *binary_size) {
-    size_t key_size = strlen(key) + 1;
-    if (size < key_size + 16 || memcmp(file, key, key_size) != 0)
-        return NULL;
-    const unsigned char *header = file + key_size;
-    uint64_t stored = load_le64(header);
-    if (stored != size - key_size - 16 || checksum(header + 16, stored) != load_le64(header + 8))
-        return NULL;
-    *binary_size = (size_t)stored;
-    return header + 16;
+static void file_path(const char *dir, const char *key, const char *suffix, char *path,
+                      size_t room) {
+    char name[64];
+    cache_file_name(key, suffix, name, sizeof name);
+    snprintf(path, room, "%s/%s", dir, name);
 }
 
 /* A program from the binary, built (a binary must be built too), or NULL. */
@@ -122,78 +112,91 @@ static cl_program program_from(backend_device *d, const char *options, const uns
     return program;
 }
 
-cl_program program_cache_load(backend_device *d, const char *options, const char *source) {
-    const char *dir = d->options->kernel_cache;
-    if (!dir || !*dir)
-        return NULL;
-    char *key = apsp_malloc(KEY_BYTES), path[4200];
-    if (!key)
-        return NULL;
-    make_key(d, options, source, key, KEY_BYTES);
-    cache_path(dir, key, path, sizeof path);
-    size_t size = 0, binary_size = 0;
-    unsigned char *file = read_file(path, &size);
-    const unsigned char *binary = file ? binary_in(file, size, key, &binary_size) : NULL;
-    cl_program program = binary ? program_from(d, options, binary, binary_size) : NULL;
-    if (program) /* the line a build logs, so the options show either way */
-        log_message(d->options, APSP_LOG_DEBUG, "built for %s with '%s' (from the kernel cache %s)",
-                    d->name, options, path);
-    if (file && !program)
-        log_message(d->options, APSP_LOG_DEBUG, "kernel cache: %s is stale or corrupt; rebuilding",
-                    path);
-    free(file);
-    free(key);
+/* What a marker holds: the process that made it. Devices of one process may load one file (two
+ * GPUs of one model): the second finds the first's marker and must not take it for a crash. */
+static size_t marker_text(char text[MARKER_BYTES]) {
+    return (size_t)snprintf(text, MARKER_BYTES, "%ld\n", (long)getpid());
+}
+
+static int marker_is_ours(const char *path) {
+    char reason[REASON_BYTES], ours[MARKER_BYTES];
+    size_t size = 0, length = marker_text(ours);
+    unsigned char *text = private_file_read(path, MARKER_BYTES, &size, reason, sizeof reason);
+    int same = text && size == length && memcmp(text, ours, size) == 0;
+    free(text);
+    return same;
+}
+
+/* A free slot for a marker of this device, or NULL. */
+static char *free_marker_slot(backend_device *d) {
+    for (size_t i = 0; i < CACHE_MARKERS; i++)
+        if (!d->cache_markers[i][0])
+            return d->cache_markers[i];
+    return NULL;
+}
+
+/* The binary loaded under the marker `marker` (kept in a slot of the device until it closes),
+ * or under this process's marker already there when `marker` is NULL; or NULL. */
+static cl_program load_marked(backend_device *d, const char *options, const unsigned char *binary,
+                              size_t size, const char *marker) {
+    char *slot = marker ? free_marker_slot(d) : NULL, text[MARKER_BYTES];
+    size_t length = marker_text(text);
+    if (marker && (!slot || private_file_create(marker, text, length) != 0))
+        return NULL; /* (EEXIST: another run is loading it this instant) */
+    cl_program program = program_from(d, options, binary, size);
+    if (program && slot)
+        snprintf(slot, CACHE_PATH_BYTES, "%s", marker);
+    else if (marker)
+        unlink(marker);
     return program;
 }
 
-/* mkdir -p, each missing directory private to the user (0700: the cache is per user). */
-static int make_directories(const char *dir) {
-    char path[4096];
-    int n = snprintf(path, sizeof path, "%s", dir);
-    if (n <= 0 || (size_t)n >= sizeof path)
-        return -1;
-    for (char *slash = path + 1;; slash++) {
-        if (*slash != '/' && *slash != '\0')
-            continue;
-        char was = *slash;
-        *slash = '\0';
-        if (fault_hit(FAULT_IO) || (mkdir(path, 0700) != 0 && errno != EEXIST))
-            return -1;
-        *slash = was;
-        if (was == '\0')
-            return 0;
-    }
+/* The program of the cache file `path` when the file can be trusted, or NULL. */
+static cl_program load_file(backend_device *d, const char *options, const char *key,
+                            const char *path, const char *marker) {
+    char reason[REASON_BYTES];
+    size_t size = 0, binary_size = 0;
+    unsigned char *file =
+        private_file_read(path, CACHE_FILE_MOST_BYTES, &size, reason, sizeof reason);
+    const char *refusal = reason;
+    const unsigned char *binary =
+        file ? cache_file_binary(file, size, key, &binary_size, &refusal) : NULL;
+    cl_program program = binary ? load_marked(d, options, binary, binary_size, marker) : NULL;
+    if (!file && *reason)
+        log_message(d->options, APSP_LOG_WARNING, "kernel cache: not used: %s; compiling instead",
+                    reason);
+    else if (file && !program)
+        log_message(d->options, APSP_LOG_DEBUG, "kernel cache: %s not used (%s); rebuilding", path,
+                    refusal ? refusal : "the driver refused it, or it is being loaded");
+    free(file);
+    return program;
 }
 
-static int write_all(int fd, const unsigned char *data, size_t size) {
-    while (size > 0) {
-        ssize_t n = fault_hit(FAULT_IO) ? -1 : write(fd, data, size);
-        if (n <= 0)
-            return -1;
-        data += n;
-        size -= (size_t)n;
-    }
-    return 0;
-}
-
-/* Writes key, header and binary to a temporary file and renames it to `path`. */
-static int write_cache_file(const char *path, const char *key, const unsigned char *binary,
-                            size_t size) {
-    char temp[4300];
-    snprintf(temp, sizeof temp, "%s.XXXXXX", path);
-    int fd = fault_hit(FAULT_IO) ? -1 : mkstemp(temp);
-    if (fd < 0)
-        return -1;
-    unsigned char header[16];
-    store_le64(header, size);
-    store_le64(header + 8, checksum(binary, size));
-    int ok = write_all(fd, (const unsigned char *)key, strlen(key) + 1) == 0 &&
-             write_all(fd, header, sizeof header) == 0 && write_all(fd, binary, size) == 0;
-    ok = close(fd) == 0 && ok;
-    if (ok && !fault_hit(FAULT_IO) && rename(temp, path) == 0)
-        return 0;
-    unlink(temp);
-    return -1;
+cl_program program_cache_load(backend_device *d, const char *options, const char *source) {
+    char dir[PATH_MAX], path[CACHE_PATH_BYTES], marker[CACHE_PATH_BYTES];
+    char *key = trusted_dir(d, 0, dir, sizeof dir) ? apsp_malloc(KEY_BYTES) : NULL;
+    if (!key)
+        return NULL;
+    make_key(d, options, source, key, KEY_BYTES);
+    file_path(dir, key, ".clbin", path, sizeof path);
+    file_path(dir, key, ".loading", marker, sizeof marker);
+    cl_program program = NULL;
+    struct stat st;
+    int marked = lstat(marker, &st) == 0; /* (the directory is ours: no one else put it there) */
+    if (marked && !marker_is_ours(marker)) {
+        unlink(path);
+        unlink(marker);
+        log_message(d->options, APSP_LOG_WARNING,
+                    "kernel cache: %s was in use by a run that did not finish (or is still "
+                    "running): removed, compiling instead",
+                    path);
+    } else
+        program = load_file(d, options, key, path, marked ? NULL : marker);
+    if (program) /* the line a build logs, so the options show either way */
+        log_message(d->options, APSP_LOG_DEBUG, "built for %s with '%s' (from the kernel cache %s)",
+                    d->name, options, path);
+    free(key);
+    return program;
 }
 
 /* The built program's binary for the one device, or NULL. */
@@ -202,7 +205,7 @@ static unsigned char *program_binary(cl_program program, size_t *size) {
     *size = 0;
     if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof *size, size, NULL) !=
             CL_SUCCESS ||
-        *size == 0 || *size > MOST_CACHE_BYTES || !(binary = apsp_malloc(*size)))
+        *size == 0 || *size > CACHE_FILE_MOST_BYTES || !(binary = apsp_malloc(*size)))
         return NULL;
     if (FAULT_CL_STATUS(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof binary, &binary,
                                          NULL)) != CL_SUCCESS) {
@@ -212,21 +215,30 @@ static unsigned char *program_binary(cl_program program, size_t *size) {
     return binary;
 }
 
-void program_cache_store(const backend_device *d, cl_program program, const char *options,
+void program_cache_store(backend_device *d, cl_program program, const char *options,
                          const char *source) {
-    const char *dir = d->options->kernel_cache;
-    if (!dir || !*dir)
-        return;
-    char *key = apsp_malloc(KEY_BYTES), path[4200];
-    size_t size;
+    char dir[PATH_MAX], path[CACHE_PATH_BYTES];
+    char *key = trusted_dir(d, 1, dir, sizeof dir) ? apsp_malloc(KEY_BYTES) : NULL;
+    size_t size = 0, file_size = 0;
     unsigned char *binary = key ? program_binary(program, &size) : NULL;
+    unsigned char *file = NULL;
     if (binary) {
         make_key(d, options, source, key, KEY_BYTES);
-        cache_path(dir, key, path, sizeof path);
-        if (make_directories(dir) != 0 || write_cache_file(path, key, binary, size) != 0)
+        file_path(dir, key, ".clbin", path, sizeof path);
+        file = cache_file_make(key, binary, size, &file_size);
+        if (!file || private_file_replace(path, file, file_size) != 0)
             log_message(d->options, APSP_LOG_DEBUG, "kernel cache: cannot write %s: %s", path,
-                        strerror(errno));
+                        file ? strerror(errno) : "out of memory");
     }
+    free(file);
     free(binary);
     free(key);
+}
+
+void program_cache_close(backend_device *d) {
+    for (size_t i = 0; i < CACHE_MARKERS; i++)
+        if (d->cache_markers[i][0]) {
+            unlink(d->cache_markers[i]);
+            d->cache_markers[i][0] = '\0';
+        }
 }

@@ -11,7 +11,11 @@ cl_program program_cache_load(backend_device *d, const char *options, const char
 
 /* Keeps the binary of `program`, built from `source` with `options`, in the cache; failures only
  * go to the log (a cache never fails a solve). */
-void program_cache_store(const backend_device *d, cl_program program, const char *options,
+void program_cache_store(backend_device *d, cl_program program, const char *options,
                          const char *source);
+
+/* The device is done with the programs it loaded from the cache without dying: their "in use"
+ * markers go. */
+void program_cache_close(backend_device *d);
 
 #endif

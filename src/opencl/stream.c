@@ -33,7 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Host copies of blocks at least this large use every core (up to 16): one thread copies
+/* Host copies of blocks at least this large use the options' threads (0: every core; up to
+ * 16): one thread copies
  * about 10 GB/s, below what the bus moves, and starting the threads costs well under the
  * 0.4 ms one thread takes for this much. */
 enum { PARALLEL_COPY_BYTES = 4 << 20 };
@@ -101,7 +102,8 @@ static void host_rows(backend_device *d, apsp_matrix *m, cl_stream_slot *slot, s
                       size_t rows, slice_fn copy) {
     const size_t cell = layout_cell_bytes(d);
     host_copy c = {m, slot->host, d->layout.geometry.n, cell, row0};
-    unsigned threads = rows * c.n * cell >= PARALLEL_COPY_BYTES ? 0 : 1;
+    unsigned threads =
+        rows * c.n * cell >= PARALLEL_COPY_BYTES ? threads_of(d->options->threads) : 1;
     parallel_slices(rows, threads, copy, &c);
 }
 

@@ -2,7 +2,7 @@
  *   core.c        the module (Error, devices(), the constants), the buffers a call passes in
  *                 and the predecessor request
  *   solver.c      the Solver object: its options, its padded matrix, solve and solve_dense
- *   dense_copy.c  solve_dense's copies into and out of the padded matrix, on every core
+ *   dense_copy.c  solve_dense's copies into and out of the padded matrix, on its threads
  * Private to the extension: nothing here is part of the library or the package. */
 #ifndef APSP_PYTHON_CORE_H
 #define APSP_PYTHON_CORE_H
@@ -52,12 +52,13 @@ typedef struct dense_copy {
     int unweighted;
     void *out; /* C-contiguous n x n of the kernel type, or float64 for an integer kernel */
     apsp_dtype out_type;
+    unsigned threads; /* the Solver's threads (0: one per core) */
 } dense_copy;
 
-/* The source into c->m's n x n cells (directed 0: both ways the lesser weight), on every core.
+/* The source into c->m's n x n cells (directed 0: both ways the lesser weight), on c->threads.
  * Without the GIL. */
 void dense_copy_in(dense_copy *c, int directed);
-/* c->m's distances into c->out, on every core. Without the GIL. */
+/* c->m's distances into c->out, on c->threads. Without the GIL. */
 void dense_copy_out(dense_copy *c);
 
 #endif

@@ -1,6 +1,6 @@
 /* Solver.solve_dense's copies (core.h, dense_copy): the caller's array into the padded matrix
  * in SciPy's dense reading, the undirected minimum, and the distances out, each split over the
- * cores by the library's parallel_slices (src/base/parallel.c, compiled into the extension: the
+ * Solver's threads (threads=; 0: the cores) by the library's parallel_slices (src/base/parallel.c, compiled into the extension: the
  * library's archive exports only the API). */
 #include "core.h"
 
@@ -140,13 +140,13 @@ static int dense_out(void *context, size_t begin, size_t end) {
 }
 
 void dense_copy_in(dense_copy *c, int directed) {
-    parallel_slices(c->m->n, 0, dense_in, c);
+    parallel_slices(c->m->n, c->threads, dense_in, c);
     if (!directed) {
         const size_t blocks = (c->m->n + SYMMETRIC_BLOCK - 1) / SYMMETRIC_BLOCK;
-        parallel_slices(blocks / 2 + blocks % 2, 0, dense_symmetric, c->m);
+        parallel_slices(blocks / 2 + blocks % 2, c->threads, dense_symmetric, c->m);
     }
 }
 
 void dense_copy_out(dense_copy *c) {
-    parallel_slices(c->m->n, 0, dense_out, c);
+    parallel_slices(c->m->n, c->threads, dense_out, c);
 }

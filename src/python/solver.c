@@ -33,6 +33,7 @@ typedef struct {
     char *device;            /* the strings the solver's options point to */
     char *kernel_cache;
     char *build_log;     /* the last kernel build log of an error, for the exception */
+    unsigned threads;    /* threads= (0: one per core), for the dense copies too */
     apsp_matrix *matrix; /* the padded matrix of the last successful solve (or NULL) */
 } SolverObject;
 
@@ -94,6 +95,7 @@ static int solver_init(SolverObject *self, PyObject *args, PyObject *kwargs) {
     o.kernel_cache = self->kernel_cache;
     o.tile = tile;
     o.threads = threads;
+    self->threads = (unsigned)threads;
     o.device_memory = device_memory;
     o.cancelled = cancel_requested;
     o.log = keep_log;
@@ -335,6 +337,7 @@ static PyObject *solver_solve_dense(SolverObject *self, PyObject *args, PyObject
         .unweighted = unweighted,
         .out = out_view.buf,
         .out_type = (apsp_dtype)out_type,
+        .threads = self->threads,
     };
     solve_call call;
     call_begin(self, &call);

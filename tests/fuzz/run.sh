@@ -1,15 +1,17 @@
 #!/bin/bash
-# Fuzzes every reader with libFuzzer, ASan and UBSan for SECONDS in all (default 60, shared equally
-# by the four): hw3 (tests/fuzz/fuzz_hw3.c, checks in hw3_check.c), DIMACS, Matrix Market and edge
-# lists (fuzz_text.c, one harness each, checks in text_check.c); then prints, for each, the
-# executions, coverage and corpus size.
+# Fuzzes every reader and the kernel cache's file parser with libFuzzer, ASan and UBSan for SECONDS
+# in all (default 60, shared equally by the five): hw3 (tests/fuzz/fuzz_hw3.c, checks in
+# hw3_check.c), DIMACS, Matrix Market and edge lists (fuzz_text.c, one harness each, checks in
+# text_check.c), cache files (fuzz_cache_file.c, checks in cache_check.c); then prints, for each,
+# the executions, coverage and corpus size.
 #
 #   bash tests/fuzz/run.sh [SECONDS]
 #
 # Configures build-fuzz (clang, -Dfuzzing=true -Dopencl=disabled) if it does not exist and
 # builds only the harnesses. Each corpus grows in build-fuzz/fuzz/NAME/corpus across runs; the
-# seeds (tests/fuzz/make_seeds.py and testcases/*.in for hw3, make_text_seeds.py for the others)
-# and tests/fuzz/regressions/ (hw3) and regressions/FORMAT/ are read, never written. A crash is
+# seeds (tests/fuzz/make_seeds.py and testcases/*.in for hw3, make_text_seeds.py for the text
+# readers, make_cache_seeds.py for cache files) and tests/fuzz/regressions/ (hw3) and
+# regressions/FORMAT/ (FORMAT: dimacs, mtx, edgelist, cache-file) are read, never written. A crash is
 # saved under build-fuzz/fuzz/NAME/crashes/ and makes this script fail: copy it to
 # tests/fuzz/regressions/ (hw3) or regressions/FORMAT/ (with a name saying what it is), fix the
 # bug, and the normal suite replays it from then on. APSP_FUZZ_BUILD overrides the build directory; APSP_WERROR=1 adds
@@ -27,9 +29,9 @@ if [ ! -f "$build/build.ninja" ]; then
         -Dbuildtype=debugoptimized -Dwerror=$werror
 fi
 ninja -C "$build" tests/fuzz/fuzz-hw3 tests/fuzz/fuzz-dimacs tests/fuzz/fuzz-mtx \
-    tests/fuzz/fuzz-edgelist
+    tests/fuzz/fuzz-edgelist tests/fuzz/fuzz-cache-file
 
-share=$((seconds / 4))
+share=$((seconds / 5))
 [ "$share" -ge 1 ] || share=1
 failed=0
 
@@ -86,10 +88,11 @@ rm -rf "$seeds"
 python3 tests/fuzz/make_seeds.py "$seeds/hw3"
 cp testcases/*.in "$seeds/hw3/"
 python3 tests/fuzz/make_text_seeds.py "$seeds"
+python3 tests/fuzz/make_cache_seeds.py "$seeds/cache-file"
 
 fuzz_one hw3 "$seeds/hw3" tests/fuzz/regressions
-for name in dimacs mtx edgelist; do
+for name in dimacs mtx edgelist cache-file; do
     fuzz_one "$name" "$seeds/$name" "tests/fuzz/regressions/$name"
 done
 [ "$failed" -eq 0 ] || exit 1
-echo "fuzz: no crash in any reader"
+echo "fuzz: no crash in any reader or in the cache file parser"

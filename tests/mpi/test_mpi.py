@@ -16,13 +16,19 @@ usage: test_mpi.py MPIRUN APSP_MPI APSP GEN_GRAPH TESTCASES_DIR PART
         faults-opencl                       (-Dfault_injection=true) every OpenCL call of
                                             rank 1 on --backend=opencl made to fail in turn,
                                             likewise
+        signals                             a run interrupted (SIGKILL to a rank, SIGTERM or
+                                            SIGINT to mpirun) leaves no temporary file and the
+                                            old OUTPUT byte for byte; a rank stopped (SIGSTOP)
+                                            leaves the others waiting at next to no CPU
 """
 import glob
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 TIMEOUT = 120  # a rank left waiting in a collective shows up as this
 # Sizes around the 128-wide blocks and around the grids' cycles (1, 2, 3 blocks per side...).
@@ -45,11 +51,15 @@ def sanitizer_env():
     }
 
 
-def mpirun(tool, np, args, env_extra=None):
+def mpirun_command(tool, np, args, env_extra=None):
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     env.update(sanitizer_env())
     env.update(env_extra or {})
-    cmd = [tool.mpirun, "-q", "--oversubscribe", "-np", str(np), tool.apsp_mpi] + args
+    return [tool.mpirun, "-q", "--oversubscribe", "-np", str(np), tool.apsp_mpi] + args, env
+
+
+def mpirun(tool, np, args, env_extra=None):
+    cmd, env = mpirun_command(tool, np, args, env_extra)
     try:
         return subprocess.run(cmd, capture_output=True, env=env, timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
@@ -66,12 +76,25 @@ def same_bytes(a, b):
         return fa.read() == fb.read()
 
 
+def node_has_gpu(tool):
+    """Whether apsp lists an OpenCL GPU here (apsp-mpi's auto then runs OpenCL's engine)."""
+    listing = subprocess.run([tool.apsp, "--list-devices"], capture_output=True, text=True)
+    return re.search(r"^\d+: .* \[gpu\] \(opencl backend\)$", listing.stdout, re.M) is not None
+
+
 def check_grid(tool, spec, work):
     np_text, grid, *flags = spec.split(":")
     np = int(np_text)
     grid_args = [] if grid == "auto" else ["--grid=" + grid]
     grid_args += ["--no-look-ahead"] if "plain" in flags else []
-    grid_args += ["--backend=opencl"] if "opencl" in flags else []
+    # The engine asked for: OpenCL's (flag opencl), else the pthread engine by name, except on
+    # the auto grid, which leaves the engine to apsp-mpi too: OpenCL where the node has a GPU
+    # (tests/gpu/suite.sh runs this on one), else the pthread engine.
+    if "opencl" in flags:
+        grid_args += ["--backend=opencl"]
+    elif grid != "auto":
+        grid_args += ["--backend=cpu"]
+    opencl = "opencl" in flags or (grid == "auto" and node_has_gpu(tool))
     failures = 0
     cases = [(p, p[:-3] + ".out") for p in sorted(glob.glob(os.path.join(tool.testcases, "*.in")))]
     for seed, v in enumerate(RANDOM_SIZES):
@@ -89,7 +112,7 @@ def check_grid(tool, spec, work):
         name = os.path.basename(graph)
         # The engine each rank ran is the one asked for (-v: "rank R (pr, pc): ENGINE").
         engines = re.findall(rb"apsp-mpi: rank \d+ \(\d+, \d+\): (\w+)", r.stderr)
-        want = b"OpenCL" if "opencl" in flags else b"1"  # the pthread engine: "N POSIX threads"
+        want = b"OpenCL" if opencl else b"1"  # the pthread engine: "N POSIX threads"
         if r.returncode == 0 and (len(engines) != np or any(
                 not e.startswith(want) if want == b"OpenCL" else e.startswith(b"OpenCL")
                 for e in engines)):
@@ -176,6 +199,8 @@ def check_errors(tool, work):
                                    f"output is a directory, {np} ranks")
     failures += expect_failure(tool, 3, ["--grid=2x2", good, out], 2, out, "a grid of 4 for 3 ranks")
     failures += expect_failure(tool, 2, ["--bogus", good, out], 2, out, "an unknown option")
+    failures += expect_failure(tool, 2, ["--grid=1x2", "--grid=2x1", good, out], 2, out,
+                               "an option of one value given twice")
     # A failed run keeps an existing OUTPUT as it was.
     with open(out, "wb") as f:
         f.write(b"keep me")
@@ -217,6 +242,201 @@ def check_faults(tool, work, kind="alloc", args=()):
     return failures
 
 
+# ---- signals: runs held at a known point by an input FIFO ---------------------------------------
+
+OLD_OUTPUT = b"the previous output, kept byte for byte\n"
+MEASURED = 3.0  # the others' CPU time is measured over this much wall time
+MOST_CPU = 0.25  # of one core: a rank polling MPI spins at 100% of one; a quiet wait is near 0
+
+
+def cpu_seconds(pid):
+    """utime + stime of every thread of pid (/proc/PID/stat fields 14 and 15)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rank_pids(launcher, apsp_mpi):
+    """{rank: pid} of the apsp-mpi processes below the launcher's pid, by the rank that Open MPI
+    (OMPI_COMM_WORLD_RANK) or a PMI launcher (PMI_RANK) gives them."""
+    exe = os.path.realpath(apsp_mpi)
+    ranks = {}
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if os.path.realpath(f"/proc/{entry}/exe") != exe:
+                continue
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                env = dict(v.split(b"=", 1) for v in f.read().split(b"\0") if b"=" in v)
+            ancestor = int(entry)
+            while ancestor > 1 and ancestor != launcher:
+                with open(f"/proc/{ancestor}/stat") as f:
+                    ancestor = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError):
+            continue  # gone, or not ours to read
+        rank = env.get(b"OMPI_COMM_WORLD_RANK", env.get(b"PMI_RANK"))
+        if ancestor == launcher and rank is not None:
+            ranks[int(rank)] = int(entry)
+    return ranks
+
+
+class HeldRun:
+    """apsp-mpi on 2 ranks whose INPUT is a FIFO: once the test's end of it opens, rank 0 is in
+    the read (blocked until the test writes the graph) and so past making the temporary file
+    and sharing its name, and rank 1 waits for rank 0 in the agreement after the read. Nothing
+    depends on timing: the run cannot go on until the test says."""
+
+    def __init__(self, tool, work):
+        self.work, self.out = work, os.path.join(work, "out.bin")
+        self.fifo = os.path.join(work, "graph.fifo")
+        for stale in [self.fifo, self.out] + [os.path.join(work, n) for n in leftovers(work)]:
+            if os.path.lexists(stale):
+                os.unlink(stale)
+        os.mkfifo(self.fifo)
+        with open(self.out, "wb") as f:
+            f.write(OLD_OUTPUT)
+        # One thread of the pthread engine per rank: a GPU, or many cores, could finish the
+        # rounds before the test stops a rank in them.
+        args = ["--backend=cpu", "--threads=1", self.fifo, self.out]
+        cmd, env = mpirun_command(tool, 2, args)
+        self.log = open(os.path.join(work, "mpirun.log"), "w+b")
+        self.process = subprocess.Popen(cmd, env=env, stdout=self.log, stderr=self.log)
+        self.writer, self.ranks = None, {}
+        deadline = time.monotonic() + TIMEOUT
+        while self.writer is None or len(self.ranks) < 2:
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                self.end()
+                sys.exit(f"FAIL: the run never reached its read of the FIFO: {self.output()}")
+            try:
+                self.writer = self.writer or os.open(self.fifo, os.O_WRONLY | os.O_NONBLOCK)
+            except OSError:  # ENXIO: no reader yet
+                time.sleep(0.01)
+            self.ranks = rank_pids(self.process.pid, tool.apsp_mpi)
+        os.set_blocking(self.writer, True)
+
+    def feed(self, graph):
+        """The whole graph into the FIFO, then its end: the read completes."""
+        with open(graph, "rb") as f:
+            data = memoryview(f.read())
+        while data:  # blocking writes: rank 0 reads as they go
+            data = data[os.write(self.writer, data):]
+        os.close(self.writer)
+        self.writer = None
+
+    def wait(self):
+        try:
+            return self.process.wait(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.end()
+            return None
+
+    def end(self):
+        """Everything this run started, gone (a failed check must not leave ranks behind)."""
+        for pid in list(self.ranks.values()) + [self.process.pid]:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        self.process.wait()
+        if self.writer is not None:
+            os.close(self.writer)
+            self.writer = None
+
+    def output(self):
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace").strip()
+
+    def problems_after_kill(self):
+        code = self.wait()
+        with open(self.out, "rb") as f:
+            kept = f.read() == OLD_OUTPUT
+        problems = {0: ["mpirun exit 0"], None: [f"mpirun still there after {TIMEOUT} s"]}.get(
+            code, [])
+        problems += [] if kept else ["the old OUTPUT was changed"]
+        problems += [f"temporary files left: {leftovers(self.work)}"] if leftovers(self.work) else []
+        self.end()
+        return problems
+
+
+def check_killed(tool, work):
+    """A run ended mid-way from outside: the temporary file goes, the old OUTPUT stays."""
+    failures = 0
+    # (SIGKILL to rank 1: in check_stopped, in the rounds.)
+    for why, victim, sig in [("SIGKILL to rank 0", 0, signal.SIGKILL),
+                             ("SIGTERM to mpirun", None, signal.SIGTERM),
+                             ("SIGINT to mpirun", None, signal.SIGINT)]:
+        run = HeldRun(tool, work)
+        os.kill(run.process.pid if victim is None else run.ranks[victim], sig)
+        problems = run.problems_after_kill()
+        print(("FAIL " if problems else "ok ") + why + ": " + ("; ".join(problems) or
+              "no temporary file left, the old OUTPUT kept"))
+        failures += 1 if problems else 0
+    return failures
+
+
+def cpu_share(pid, seconds):
+    """The share of one core that pid used over the next `seconds`."""
+    t0, c0 = time.monotonic(), cpu_seconds(pid)
+    time.sleep(seconds)
+    return (cpu_seconds(pid) - c0) / (time.monotonic() - t0)
+
+
+def quiet_while_stopped(run, stopped, why):
+    """Rank `stopped` is stopped: once the other rank has finished the work it could do without
+    it (its part of a round: it goes quiet, or 15 s pass), its CPU time over MEASURED seconds of
+    wall time must be well below one busy core."""
+    other = run.ranks[1 - stopped]
+    deadline = time.monotonic() + 15
+    while cpu_share(other, 0.5) >= MOST_CPU and time.monotonic() < deadline:
+        pass
+    share = cpu_share(other, MEASURED)
+    ok = share < MOST_CPU and run.process.poll() is None
+    print(("ok " if ok else "FAIL ") + f"{why}: rank {1 - stopped} used {share:.0%} of a core "
+          f"while it waited (at most {MOST_CPU:.0%})")
+    return 0 if ok else 1
+
+
+def check_stopped(tool, work):
+    failures = 0
+    # Rank 1 stopped before rank 0 reads: rank 0 waits in the agreement after its read, then
+    # the run goes on once rank 1 does, to the right answer.
+    graph = os.path.join(tool.testcases, "v333-random.in")
+    run = HeldRun(tool, work)
+    os.kill(run.ranks[1], signal.SIGSTOP)
+    run.feed(graph)
+    failures += quiet_while_stopped(run, 1, "rank 1 stopped before the read")
+    os.kill(run.ranks[1], signal.SIGCONT)
+    code = run.wait()
+    ok = code == 0 and same_bytes(run.out, graph[:-3] + ".out")
+    print(("ok" if ok else "FAIL") + f" the same run, rank 1 continued: exit {code}" +
+          (", the right answer" if ok else ": " + run.output()))
+    failures += 0 if ok else 1
+    run.end()
+    # Rank 1 stopped in the rounds (once it has computed for a while: too many for one rank to
+    # finish in that time, even on one fast core), then killed.
+    big = os.path.join(work, "big.in")
+    subprocess.run([tool.gen_graph, "random", "4096", str(4096 * 6), "11", big], check=True)
+    run = HeldRun(tool, work)
+    start = cpu_seconds(run.ranks[1])
+    run.feed(big)
+    while cpu_seconds(run.ranks[1]) - start < 0.3 and run.process.poll() is None:
+        time.sleep(0.01)
+    if run.process.poll() is not None:
+        print(f"FAIL the run on V = 4096 ended before rank 1 could be stopped: {run.output()}")
+        run.end()
+        return failures + 1
+    os.kill(run.ranks[1], signal.SIGSTOP)
+    failures += quiet_while_stopped(run, 1, "rank 1 stopped in the rounds")
+    os.kill(run.ranks[1], signal.SIGKILL)
+    problems = run.problems_after_kill()
+    print(("FAIL " if problems else "ok ") + "the same run, rank 1 killed: " +
+          ("; ".join(problems) or "no temporary file left, the old OUTPUT kept"))
+    return failures + (1 if problems else 0)
+
+
+def check_signals(tool, work):
+    return check_killed(tool, work) + check_stopped(tool, work)
+
+
 def main():
     if len(sys.argv) != 7:
         sys.exit(__doc__)
@@ -231,6 +451,8 @@ def main():
             failures = check_errors(tool, work)
         elif part == "faults":
             failures = check_faults(tool, work)
+        elif part == "signals":
+            failures = check_signals(tool, work)
         elif part == "faults-opencl":
             failures = check_faults(tool, work, "cl", ["--backend=opencl"])
         else:

@@ -4,8 +4,13 @@ families, on the first OpenCL device (PoCL in CI). Each run must exit 0 with the
 or be refused with one error line and exit 2 (usage) or 6 (does not fit the device); a crash,
 a hang or a wrong answer fails.
 
-    test_sweep.py APSP TESTCASES_DIR
+    test_sweep.py APSP TESTCASES_DIR [--full]
+
+Each run compiles a program of its own (about 10 s with PoCL on a cold cache), so the runs go on
+as many processes as there are cores, at most 8. Without --full each end of each parameter runs
+with one kernel family, the families taking turns (31 runs); --full (suite 'slow') runs both.
 """
+import concurrent.futures
 import os
 import subprocess
 import sys
@@ -28,44 +33,60 @@ def parameters(apsp):
     return found
 
 
+def configurations(apsp, full):
+    runs = [["--tile=%d" % (1 << k)] for k in range(3, 11)]
+    families = ("CPU_KERNELS=0", "CPU_KERNELS=1")
+    turn = 0
+    for name, least, most in parameters(apsp):
+        if name == "TILE":
+            continue
+        for value in (least, most):
+            for family in families if full or name == "CPU_KERNELS" else (families[turn % 2],):
+                words = family if name == "CPU_KERNELS" else "%s,%s=%d" % (family, name, value)
+                runs.append(["--tile=64", "--kernel-params=" + words])
+            turn += 1
+    runs.append(["--tile=128", "--kernel-params=CPU_KERNELS=0,GROUP_ROWS=64,GROUP_COLS=64"])
+    return runs
+
+
+def sweep_one(apsp, src, want, work, number, args):
+    """(ok, line) for one configuration, written to an output of its own."""
+    out = os.path.join(work, "out-%d.bin" % number)
+    cmd = [apsp, "--backend=opencl", "-d", "0"] + args + [src, out]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        code, err = p.returncode, p.stderr.strip()
+    except subprocess.TimeoutExpired:
+        code, err = "timeout", ""
+    right = code == 0 and os.path.exists(out) and open(out, "rb").read() == want
+    lines = err.splitlines()
+    refused = code in (2, 6) and lines and lines[-1].startswith("apsp: ")
+    ok = right or refused
+    if os.path.exists(out):
+        os.unlink(out)
+    return ok, "%-4s %-60s exit %s%s" % ("ok" if ok else "FAIL", " ".join(args), code,
+                                          (": " + lines[-1][:100]) if lines and not right else "")
+
+
 def main():
     apsp, cases = sys.argv[1], sys.argv[2]
     listing = subprocess.run([apsp, "--list-devices"], capture_output=True, text=True).stdout
     if "(opencl backend)" not in listing:
         print("no OpenCL device")
         return 1 if os.environ.get("APSP_TEST_REQUIRE_DEVICE") == "1" else SKIP
-    runs = [["--tile=%d" % (1 << k)] for k in range(3, 11)]
-    for name, least, most in parameters(apsp):
-        if name == "TILE":
-            continue
-        for value in (least, most):
-            for family in ("CPU_KERNELS=0", "CPU_KERNELS=1"):
-                words = family if name == "CPU_KERNELS" else "%s,%s=%d" % (family, name, value)
-                runs.append(["--tile=64", "--kernel-params=" + words])
-    runs.append(["--tile=128", "--kernel-params=CPU_KERNELS=0,GROUP_ROWS=64,GROUP_COLS=64"])
+    runs = configurations(apsp, "--full" in sys.argv[3:])
     src = os.path.join(cases, CASE + ".in")
     with open(os.path.join(cases, CASE + ".out"), "rb") as f:
         want = f.read()
-    failures = 0
-    with tempfile.TemporaryDirectory() as work:
-        out = os.path.join(work, "out.bin")
-        for args in runs:
-            cmd = [apsp, "--backend=opencl", "-d", "0"] + args + [src, out]
-            try:
-                p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-                code, err = p.returncode, p.stderr.strip()
-            except subprocess.TimeoutExpired:
-                code, err = "timeout", ""
-            right = code == 0 and os.path.exists(out) and open(out, "rb").read() == want
-            lines = err.splitlines()
-            refused = code in (2, 6) and lines and lines[-1].startswith("apsp: ")
-            ok = right or refused
-            failures += not ok
-            print("%-4s %-60s exit %s%s" % ("ok" if ok else "FAIL", " ".join(args), code,
-                                             (": " + lines[-1][:100]) if lines and not right else ""))
-            if os.path.exists(out):
-                os.unlink(out)
-    print("%d runs, %d failures" % (len(runs), failures))
+    workers = max(1, min(8, os.cpu_count() or 1))
+    with tempfile.TemporaryDirectory() as work, \
+            concurrent.futures.ThreadPoolExecutor(workers) as pool:
+        results = list(pool.map(lambda n: sweep_one(apsp, src, want, work, n, runs[n]),
+                                range(len(runs))))
+    for _, line in results:
+        print(line)
+    failures = sum(not ok for ok, _ in results)
+    print("%d runs on %d processes, %d failures" % (len(runs), workers, failures))
     return 1 if failures else 0
 
 

@@ -5,6 +5,7 @@ layouts it reads, and where its output goes."""
 import numpy as np
 import pytest
 from conftest import potentials, random_weights
+from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import floyd_warshall as scipy_fw
 from test_scipy import TYPES, output_type, same
 
@@ -71,8 +72,9 @@ def test_integer_widths(device):
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_overwrite(device, dtype):
-    """overwrite=True writes into a C-ordered writable input of the output type and returns it;
-    overwrite=False leaves the input as it was; float32 stays float32."""
+    """On the fast path, overwrite=True writes into a C-ordered writable float64 input and
+    returns it, and leaves float32 as it was, as SciPy does (test_scipy.test_overwrite has every
+    type); overwrite=False leaves the input as it was; float32 stays float32."""
     w = random_weights(np.random.default_rng(2), 70, 0.1, 1, 9, dtype)
     want = scipy_fw(w)
     kept = w.copy()
@@ -80,9 +82,11 @@ def test_overwrite(device, dtype):
     assert got is not w and got.dtype == dtype and np.array_equal(w, kept)
     same(got, want, dtype)
     assert fast(w, overwrite=True)
-    assert apsp.floyd_warshall(w, overwrite=True, device=device) is w
-    assert w.dtype == dtype
-    same(w, want, dtype)
+    got = apsp.floyd_warshall(w, overwrite=True, device=device)
+    assert got.dtype == dtype and (got is w) == (dtype == np.float64)
+    same(got, want, dtype)
+    if dtype == np.float32:
+        assert np.array_equal(w, kept)
 
 
 def test_overwrite_refused(device):
@@ -144,3 +148,19 @@ def test_one_solver_many_calls(device):
         solver.floyd_warshall(cycle)
     w = random_weights(rng, 130, 0.1, 1, 60, np.float32)
     same(solver.floyd_warshall(w), scipy_fw(w), np.float32)
+
+
+@pytest.mark.parametrize("dtype, weight, fits", [
+    (np.float32, 1.5e38, True), (np.float32, 3e38, False),
+    (np.float64, 8.9e307, True), (np.float64, 1.5e308, False)])
+def test_sums_that_overflow(device, dtype, weight, fits):
+    """A path of two edges of weight w has length 2 w: where that passes the type's largest
+    number the call is refused (ValueError naming the bound), not answered with inf, which would
+    read as no path; just inside it the length is exact, dense and sparse alike."""
+    w = np.array([[0, weight, 0], [0, 0, weight], [0, 0, 0]], dtype=dtype)
+    for graph in (w, csr_matrix(w)):
+        if fits:
+            assert apsp.floyd_warshall(graph, device=device)[0, 2] == 2 * dtype(weight)
+        else:
+            with pytest.raises(ValueError, match="overflow to inf"):
+                apsp.floyd_warshall(graph, device=device)

@@ -73,3 +73,28 @@ def test_nodelist_refused():
     G = random_graph(1, True)
     with pytest.raises(nx.NetworkXError):
         nx.floyd_warshall_numpy(G, nodelist=[0, 1], backend="apsp")
+
+
+
+@pytest.mark.parametrize("directed", [True, False])
+@pytest.mark.parametrize(
+    "weights", [(1e19, 3), (-1e19, 2e19), (2**70, 5), (2**53 + 1, 1), (-(2**63), 2**63)]
+)
+def test_weights_past_the_integer_kernels(directed, weights):
+    """Whole-number weights too wide for the integer kernels (|w| >= 2^63, or sums past 2^53
+    where float64 rounds) are solved in float64, NetworkX's floyd_warshall_numpy's arithmetic:
+    never a cast that wraps. (A path of two edges: one sum, the same in any order.)"""
+    G = nx.DiGraph() if directed else nx.Graph()
+    first, second = weights
+    G.add_edge(0, 1, weight=first)
+    G.add_edge(1, 2, weight=second)
+    G.add_node(3)
+    if not directed and min(weights) < 0:
+        with pytest.raises(nx.NetworkXUnbounded):  # a negative edge both ways: a negative cycle
+            nx.floyd_warshall_numpy(G, backend="apsp")
+        return
+    want = nx.floyd_warshall_numpy(G)
+    np.testing.assert_array_equal(nx.floyd_warshall_numpy(G, backend="apsp"), want)
+    # floyd_warshall: the same float64 numbers (NetworkX's own adds Python ints, exact past 2^53).
+    got = nx.floyd_warshall(G, backend="apsp")
+    assert {u: dict(got[u]) for u in G} == {u: dict(zip(G, d)) for u, d in zip(G, want.tolist())}

@@ -2,8 +2,11 @@
 sparse input, directed and undirected, unweighted, negative weights and cycles, every type;
 exact for integers, within apsp.PREDECESSOR_TOLERANCE's bounds for floats."""
 
+import inspect
+
 import numpy as np
 import pytest
+import scipy
 import scipy.sparse as sp
 from conftest import potentials, random_weights
 from scipy.sparse.csgraph import NegativeCycleError as ScipyNegativeCycleError
@@ -134,16 +137,71 @@ def test_integer_types(device):
         apsp.floyd_warshall(np.array([[0, 1.5], [0, 0]]), dtype=np.int32)
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_overwrite(device, dtype):
-    w = random_weights(np.random.default_rng(2), 50, 0.1, 1, 9, dtype)
-    want = scipy_fw(w)
-    kept = w.copy()
-    assert apsp.floyd_warshall(w, device=device) is not w
-    assert np.array_equal(w, kept)
-    got = apsp.floyd_warshall(w, overwrite=True, device=device)
-    assert got is w
-    same(w, want, dtype)
+def test_pydata_sparse(device):
+    """A pydata/sparse array (sparse.COO, sparse.GCXS), as SciPy >= 1.11's floyd_warshall reads
+    it: its stored entries, where a stored 0, inf or nan is no edge, so the distances of its
+    dense form; a fill value of inf too where pydata/sparse takes one (0.15.4 on), any other
+    than 0, inf and nan refused."""
+    sparse = pytest.importorskip("sparse")
+    rng = np.random.default_rng(19)
+    n = 70
+    cells = rng.choice(n * n, 600, replace=False)
+    coords = np.stack([cells // n, cells % n])
+    data = rng.integers(0, 30, cells.size).astype(np.float64)  # stored zeros among them
+    data[:20] = np.inf
+    takes_pydata = tuple(int(p) for p in scipy.__version__.split(".")[:2]) >= (1, 11)
+    for fill in (0.0, np.inf):
+        graph = sparse.COO(coords, data, shape=(n, n), fill_value=fill)
+        if fill != 0 and "accept_fv" not in inspect.signature(graph.to_scipy_sparse).parameters:
+            with pytest.raises(ValueError):  # pydata/sparse < 0.15.4: SciPy's error too
+                apsp.floyd_warshall(graph, device=device)
+            continue
+        dense = graph.todense()
+        for directed in (True, False):
+            want = scipy_fw(dense, directed=directed)
+            for form in (graph, sparse.GCXS(graph)):
+                got = apsp.floyd_warshall(form, directed=directed, device=device)
+                same(got, want, np.float64)
+                if takes_pydata:
+                    same(got, scipy_fw(form, directed=directed), np.float64)
+    with pytest.raises(ValueError):
+        apsp.floyd_warshall(sparse.COO(coords, data, shape=(n, n), fill_value=5.0))
+
+
+def overwrite_inputs():
+    """Dense inputs of every kind (name: a function making a fresh one), with unreachable pairs
+    (nothing enters vertex 3)."""
+    w = random_weights(np.random.default_rng(2), 40, 0.15, 1, 9, np.int64).astype(np.float64)
+    w[:, 3] = 0
+    return {
+        "float64": lambda: w.copy(),
+        "float32": lambda: w.astype(np.float32),
+        "int32": lambda: w.astype(np.int32),
+        "int64": lambda: w.astype(np.int64),
+        "uint8": lambda: w.astype(np.uint8),
+        "bool": lambda: w != 0,
+        "masked": lambda: np.ma.masked_array(w.copy(), mask=w > 6),
+    }
+
+
+@pytest.mark.parametrize("kind", list(overwrite_inputs()))
+@pytest.mark.parametrize("directed", [True, False])
+@pytest.mark.parametrize("return_predecessors", [False, True])
+def test_overwrite(device, kind, directed, return_predecessors):
+    """overwrite=True writes what SciPy's writes, where SciPy's writes: the distances (inf where
+    there is no path) into a C-ordered float64 input, a masked one's data included, and nothing
+    into any other type."""
+    make = overwrite_inputs()[kind]
+    ours, theirs = make(), make()
+    kwargs = dict(directed=directed, return_predecessors=return_predecessors, overwrite=True)
+    want = scipy_fw(theirs, **kwargs)
+    got = apsp.floyd_warshall(ours, device=device, **kwargs)
+    if return_predecessors:
+        got, want = got[0], want[0]
+    same(got, want, np.float32 if kind == "float32" else np.float64)
+    assert np.array_equal(np.ma.getdata(ours), np.ma.getdata(theirs))  # small whole sums: exact
+    assert np.shares_memory(got, ours) == np.shares_memory(want, theirs)
+    assert np.shares_memory(got, ours) == (kind in ("float64", "masked"))
 
 
 def test_predecessors(device):

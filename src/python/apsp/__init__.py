@@ -47,18 +47,23 @@ def floyd_warshall(
 ):
     """All-pairs shortest paths, as ``scipy.sparse.csgraph.floyd_warshall``.
 
-    csgraph: a square dense array (zeros, inf and nan are no edge) or a SciPy sparse matrix or
-    array (every explicit entry is an edge, zeros included; repeated entries keep the least).
-    Self-loops are ignored. directed=False: edges go both ways; unweighted=True: every edge
-    weighs 1. overwrite=True: a dense C-ordered input of the type solved in is overwritten with
-    the result.
+    csgraph: a square dense array (zeros, inf and nan are no edge), a SciPy sparse matrix or
+    array (every explicit entry is an edge, zeros included; repeated entries keep the least) or
+    a pydata/sparse array (as SciPy >= 1.11: its stored entries, a stored 0 no edge; a fill
+    value other than 0, inf or nan refused). Self-loops are ignored. directed=False: edges go
+    both ways; unweighted=True: every edge weighs 1. overwrite=True: as SciPy's, the distances
+    (inf for no path) go into the input itself when it is a writable C-ordered float64 array (a
+    masked one: its data), and into no other input.
 
     Returns the distances (and with return_predecessors, SciPy's int32 predecessor matrix,
     -9999 for none) as NumPy arrays: float32 for float32 (and float16) input, float64 for
-    float64; integer input is solved exactly in integers (int32, or int64 when a distance could
-    pass 2^30) and returned as float64 with inf, as SciPy returns it. dtype=np.int32, np.int64,
-    np.float32 or np.float64 solves and returns that type; in integer results an unreachable
-    pair holds apsp.INF32 (2^30 - 1) or apsp.INF64 (2^62 - 1).
+    float64. Integer input (bool, int8 to int64, uint8 to uint64) is returned as float64 with
+    inf, SciPy's numbers: solved exactly in int32 (or int64 when a distance could pass 2^30)
+    while SciPy's float64 sums are exact too ((n - 1) * max |w| <= 2^52), else in float64 from
+    the weights rounded to float64 as SciPy rounds them (int64 -2^63, uint64 past 2^63, sums
+    past 2^53). dtype=np.int32, np.int64, np.float32 or np.float64 solves and returns that type,
+    refusing (ValueError) a weight the type cannot hold; in integer results an unreachable pair
+    holds apsp.INF32 (2^30 - 1) or apsp.INF64 (2^62 - 1).
 
     Floating-point sums are rounded in the blocked order, not SciPy's: results may differ from
     SciPy's in the last bits (tests/python bound it: 1e-12 relative for float64, 1e-5 for

@@ -7,10 +7,16 @@ SciPy 1.10's ``floyd_warshall`` (checked against it in tests/python/):
 - sparse input: every explicit entry is an edge, explicit zeros included (weight 0); ``inf`` and
   ``nan`` entries are none; repeated entries of a CSR/CSC matrix keep the least (apsp does the
   same for COO, which SciPy refuses);
+- a pydata/sparse array (``sparse.COO``, ``sparse.GCXS``), as SciPy >= 1.11 reads it: its stored
+  entries, through ``to_scipy_sparse``, where a stored 0 is no edge (SciPy's floyd_warshall gives
+  0 its dense meaning in any graph not of scipy.sparse), nor inf or nan; a fill value other than
+  0, inf or nan refused;
 - self-loops are ignored: the diagonal starts at 0;
 - ``directed=False``: an edge either way, the least weight of the two;
 - ``unweighted=True``: every edge weighs 1.
 """
+
+import sys
 
 import numpy as np
 
@@ -40,11 +46,29 @@ def is_sparse(graph):
     return scipy.sparse.issparse(graph)
 
 
+def _is_pydata_sparse(graph):
+    """Whether the graph is a pydata/sparse array. (The module is not imported here: an array
+    of it exists only once the caller imported it.)"""
+    base = getattr(sys.modules.get("sparse"), "SparseArray", None)
+    return base is not None and isinstance(graph, base)
+
+
+def _scipy_of_pydata(graph):
+    """A pydata/sparse array's stored entries as a SciPy CSR or CSC matrix, as SciPy's csgraph
+    (>= 1.11) converts it (scipy.sparse._sputils.convert_pydata_sparse_to_scipy): a fill value
+    other than the dense no-edge values (0, inf, nan) refused with ValueError."""
+    try:
+        graph = graph.to_scipy_sparse(accept_fv=[0, np.inf, np.nan])
+    except TypeError:  # pydata/sparse before 0.15.4 (Debian 12 has 0.13): a fill value of 0 only
+        graph = graph.to_scipy_sparse()
+    return graph if graph.format in ("csr", "csc") else graph.tocsc()
+
+
 def _edges_of_dense(graph):
-    """The input as an ndarray and the mask of its edges (self-loops included)."""
-    if isinstance(graph, np.ma.MaskedArray):
-        graph = graph.filled(0)
-    a = np.asarray(graph)
+    """The input as an ndarray (of a masked array, its data itself, which SciPy's overwrite
+    writes into) and the mask of its edges (self-loops included)."""
+    hidden = np.ma.getmaskarray(graph) if isinstance(graph, np.ma.MaskedArray) else None
+    a = np.asarray(np.ma.getdata(graph))
     if a.dtype.kind not in "biuf":
         a = a.astype(np.float64)
     if a.ndim != 2 or a.shape[0] != a.shape[1]:
@@ -52,11 +76,14 @@ def _edges_of_dense(graph):
     mask = a != 0
     if a.dtype.kind == "f":
         mask &= np.isfinite(a)
+    if hidden is not None:
+        mask &= ~hidden
     return a, mask
 
 
-def _edges_of_sparse(graph):
-    """Row, column and weight of each edge, the least of repeated ones, self-loops dropped."""
+def _edges_of_sparse(graph, zero_is_edge=True):
+    """Row, column and weight of each edge, the least of repeated ones, self-loops dropped;
+    entries of 0 too unless `zero_is_edge`."""
     if graph.ndim != 2 or graph.shape[0] != graph.shape[1]:
         raise ValueError("graph should be a square array")
     coo = graph.tocoo()  # (keeps repeated entries: tocsr would add them up)
@@ -66,6 +93,8 @@ def _edges_of_sparse(graph):
     if data.dtype.kind not in "biuf":
         data = data.astype(np.float64)
     keep = row != col
+    if not zero_is_edge:
+        keep &= data != 0
     if data.dtype.kind == "f":
         keep &= np.isfinite(data)
     row, col, data = row[keep], col[keep], data[keep]
@@ -77,9 +106,9 @@ def _edges_of_sparse(graph):
 
 
 def compute_type(weights, n, requested, unweighted):
-    """(kernel type, output type): floats keep their precision; integers are solved exactly in
-    int32 when every distance fits it ((n - 1) * max |w| < 2^30 - 1), else int64, and come back
-    as float64 with inf, as SciPy returns them, unless `requested` names a type."""
+    """(kernel type, output type): floats keep their precision; integers (bool and every width,
+    signed or not) come back as float64 with inf, as SciPy returns them, solved as
+    _integer_type says, unless `requested` names a type."""
     if requested is not None:
         dtype = np.dtype(requested)
         if dtype not in KERNEL_TYPES:
@@ -90,17 +119,55 @@ def compute_type(weights, n, requested, unweighted):
         single = weights.dtype.itemsize <= 4
         dtype = np.dtype(np.float32 if single else np.float64)
         return dtype, dtype
-    largest = 1 if unweighted or weights.size == 0 else int(np.abs(weights.astype(np.int64)).max())
-    return _integer_type(largest, n, weights.dtype)
+    largest = 1 if unweighted or weights.size == 0 else _largest(weights)
+    return _integer_type(largest, n)
 
 
-def _integer_type(largest, n, dtype):
+def whole_number_type(weights, n):
+    """The kernel type for float64 weights whose distances are float64 sums (NetworkX's): whole
+    numbers as _integer_type says (exact integers that are the same numbers), others float64."""
+    if np.all(weights == np.rint(weights)):
+        return _integer_type(_largest(weights) if weights.size else 1, n)[0]
+    return np.dtype(np.float64)
+
+
+def _largest(weights):
+    """max |w| of integer or whole-number weights, as a Python int: no wrap at -2^63 or past
+    2^63 (uint64), where NumPy's abs and int64 casts wrap."""
+    return max(int(weights.max()), -int(weights.min()))
+
+
+# The most (n - 1) * max |w| may be for an integer kernel to give SciPy's float64 numbers: each
+# sum Floyd-Warshall forms (two distances of at most that) stays a whole number <= 2^53, where
+# SciPy's float64 arithmetic is exact too. Past it SciPy rounds weights and sums, and so must
+# apsp: it solves in float64 from the weights rounded as SciPy rounds them.
+EXACT_IN_FLOAT64 = 2**52
+
+
+def _integer_type(largest, n):
+    """(kernel type, float64) for whole-number weights of magnitude at most `largest`: int32 when
+    no distance can reach its marker ((n - 1) * largest < 2^30 - 1), int64 while float64 sums
+    stay exact, else float64."""
     worst = max(n - 1, 1) * largest
     if worst < INF32:
         return np.dtype(np.int32), np.dtype(np.float64)
-    if dtype != np.uint64 and worst < INF64:
+    if worst <= EXACT_IN_FLOAT64:
         return np.dtype(np.int64), np.dtype(np.float64)
     return np.dtype(np.float64), np.dtype(np.float64)
+
+
+def _overwritable(a, out, overwrite):
+    """Whether overwrite=True puts the result into the caller's array `a`, as SciPy does it: a
+    writable C-ordered float64 array, of a float64 result. (SciPy never writes into another type;
+    into a float64 array of another layout it writes its no-edge markers, then fails to solve:
+    apsp leaves that one alone.)"""
+    return bool(
+        overwrite
+        and a.dtype == np.float64
+        and out == np.float64
+        and a.flags.c_contiguous
+        and a.flags.writeable
+    )
 
 
 def dense_fast(graph, unweighted, dtype, overwrite):
@@ -108,8 +175,8 @@ def dense_fast(graph, unweighted, dtype, overwrite):
     (Solver.solve_dense: SciPy's dense meaning applied in its copy into the padded matrix, on
     every core), else None and weight_matrix's NumPy passes do it. Taken for a plain square
     ndarray of int32, int64, float32 or float64 in native byte order, any layout, solved in its
-    own type (integers: the width compute_type picks). The output is the input itself with
-    `overwrite` when it is C-ordered, writable and of the output type."""
+    own type (integers: the width compute_type picks, when it picks an integer). The output is
+    the input itself where _overwritable says."""
     if type(graph) is not np.ndarray or graph.dtype not in KERNEL_TYPES:
         return None
     if graph.ndim != 2 or graph.shape[0] != graph.shape[1] or graph.size == 0:
@@ -123,28 +190,44 @@ def dense_fast(graph, unweighted, dtype, overwrite):
     else:
         # The largest |w| off the diagonal bounds every distance; the diagonal's (ignored) can
         # only make the bound larger, and a larger bound only picks int64 where int32 would do.
-        largest = 1 if unweighted else max(int(graph.max()), -int(graph.min()))
-        kernel, out = _integer_type(largest, n, graph.dtype)
+        largest = 1 if unweighted else _largest(graph)
+        kernel, out = _integer_type(largest, n)
         if kernel.kind != "i":
             return None
-    in_place = (
-        overwrite and graph.dtype == out and graph.flags.c_contiguous and graph.flags.writeable
-    )
+    in_place = _overwritable(graph, out, overwrite)
     return graph, kernel, graph if in_place else np.empty((n, n), dtype=out)
 
 
 def _cast_weights(values, dtype):
-    if dtype.kind == "i" and values.dtype.kind == "f" and not np.all(values == np.rint(values)):
-        raise ValueError(f"dtype={dtype}: the graph has weights that are not integers")
-    return values.astype(dtype, copy=False)
+    """The weights in the kernel type. A requested type refuses what its cast would change
+    (compute_type's own choices always fit): in an integer type a fraction, or a magnitude that
+    reaches the type's unreachable marker (NumPy would wrap it); in float32 a weight past its
+    range (NumPy would make it inf, no edge)."""
+    if dtype.kind == "i":
+        if values.dtype.kind == "f" and not np.all(values == np.rint(values)):
+            raise ValueError(f"dtype={dtype}: the graph has weights that are not integers")
+        largest = _largest(values) if values.size else 0
+        if largest >= unreachable(dtype):
+            raise ValueError(
+                f"dtype={dtype}: a weight of magnitude {largest} does not fit "
+                f"(|w| < {unreachable(dtype)}, the type's unreachable marker)"
+            )
+    with np.errstate(over="ignore"):
+        cast = values.astype(dtype, copy=False)
+    if dtype.kind == "f" and not np.all(np.isfinite(cast)):
+        raise ValueError(f"dtype={dtype}: the graph has weights past the type's range")
+    return cast
 
 
 def weight_matrix(graph, directed, unweighted, dtype, overwrite):
     """(matrix, kernel type, output type): the dense matrix to solve, of the kernel type, with
-    the type's unreachable marker off the edges and 0 on the diagonal. With `overwrite`, a dense
-    C-ordered input of the kernel type is that matrix."""
+    the type's unreachable marker off the edges and 0 on the diagonal. With `overwrite`, the
+    caller's array where _overwritable says is that matrix."""
+    pydata = _is_pydata_sparse(graph)
+    if pydata:
+        graph = _scipy_of_pydata(graph)
     if is_sparse(graph):
-        n, row, col, data = _edges_of_sparse(graph)
+        n, row, col, data = _edges_of_sparse(graph, zero_is_edge=not pydata)
         kernel, out = compute_type(data, n, dtype, unweighted)
         w = np.full((n, n), unreachable(kernel), dtype=kernel)
         w[row, col] = 1 if unweighted else _cast_weights(data, kernel)
@@ -152,13 +235,11 @@ def weight_matrix(graph, directed, unweighted, dtype, overwrite):
         a, mask = _edges_of_dense(graph)
         n = a.shape[0]
         kernel, out = compute_type(a[mask], n, dtype, unweighted)
+        # (a is the caller's memory, or a masked array's data, unless NumPy made a copy)
         in_place = (
-            overwrite
-            and isinstance(graph, np.ndarray)
-            and a is graph
-            and a.dtype == kernel
-            and a.flags.c_contiguous
-            and a.flags.writeable
+            isinstance(graph, np.ndarray)
+            and np.may_share_memory(a, graph)
+            and _overwritable(a, out, overwrite)
         )
         w = a if in_place else np.empty((n, n), dtype=kernel)
         if unweighted:

@@ -64,8 +64,9 @@ class Solver:
     device: None (a GPU if there is one, else the CPU threads), an index of apsp.devices(), a
     type word ('gpu', 'cpu': an OpenCL CPU device such as PoCL, 'host': apsp's own pthread
     backend) or a substring of a device's name. backend: None/'auto', 'cpu' (the pthread
-    backend) or 'opencl'. tile: the OpenCL round depth (None: the device's). threads: CPU
-    threads of the pthread backend (None: every core).
+    backend) or 'opencl'. tile: the OpenCL round depth (None: the device's). threads: host
+    threads of the pthread backend and of the copies into and out of the matrix (None: every
+    core this process may run on).
 
     The padded matrix of the last call (the solver's own: page-locked memory on a GPU, which
     moves to and from the device several times faster) and the device's buffers are kept for the

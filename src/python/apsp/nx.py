@@ -5,7 +5,10 @@
     networkx.floyd_warshall(G, backend="apsp")
 
 Covered: floyd_warshall_numpy (a NumPy array, as NetworkX's) and floyd_warshall (a dict of
-dicts, every pair present, inf for unreachable ones). Edge weights are the `weight` attribute
+dicts, every pair present, inf for unreachable ones). Both give floyd_warshall_numpy's float64
+numbers: whole-number weights are solved exactly in integers while float64 sums are exact too,
+larger ones (1e19, 2**70) and fractions in float64. (NetworkX's own floyd_warshall adds Python
+ints exactly: past 2^53 its integers may differ from these in the last digits.) Edge weights are the `weight` attribute
 (1 where an edge lacks it); a multigraph's parallel edges keep the least. A graph with a negative
 cycle raises networkx.NetworkXUnbounded where NetworkX's own floyd_warshall_numpy returns
 meaningless numbers.
@@ -41,15 +44,11 @@ def _distances(G, nodelist, weight):
 
     nodes = list(G) if nodelist is None else list(nodelist)
     a = nx.to_numpy_array(G, nodes, multigraph_weight=min, weight=weight, nonedge=np.inf)
-    # inf is the only non-edge here: a weight-0 edge stays an edge. Integral weights are solved
-    # exactly in integers (the same numbers as NetworkX's float64 sums), others in float64.
+    # inf is the only non-edge here: a weight-0 edge stays an edge. Whole-number weights are
+    # solved exactly in integers while that gives NetworkX's float64 sums, others (1e19 too) in
+    # float64: never a cast that wraps.
     edges = np.isfinite(a)
-    kernel, _ = _convert.compute_type(
-        a[edges].astype(np.int64) if np.all(a[edges] == np.rint(a[edges])) else a[edges],
-        len(nodes),
-        None,
-        False,
-    )
+    kernel = _convert.whole_number_type(a[edges], len(nodes))
     w = np.full(a.shape, _convert.unreachable(kernel), dtype=kernel)
     w[edges] = a[edges]
     np.fill_diagonal(w, 0)

@@ -1,0 +1,273 @@
+#!/usr/bin/env python3
+"""The kernel cache trusts only what this user alone can have written, and a cache file that
+crashes the driver is not loaded twice (src/opencl/program_cache.c, docs/security.md).
+
+    test_cache_trust.py APSP TESTCASES_DIR KERNEL_DIR TEST
+
+A cache file holds code the driver runs. Each test plants a cache file that this very build
+wrote (so it is valid in every other way: key, digest, binary) where someone else could have
+put it, and checks that apsp compiles instead ("programs built 1") and writes nothing there;
+or plants one whose binary crashes PoCL under a valid digest, and checks that the run after
+the crash compiles and the one after that uses the cache again. Tests that need a file owned by
+another user need root (CI runs as root) and are skipped otherwise. Exit status as
+test_opencl.py: 77 without an OpenCL device unless APSP_TEST_REQUIRE_DEVICE=1.
+"""
+import hashlib
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from test_opencl import SKIP, Ctx, check, clean_env, failures, need_device  # noqa: E402
+
+OTHER_UID = 2001  # an unprivileged user other than the one running apsp
+WARNING = re.compile(r"^apsp: kernel cache .*$", re.M)
+
+
+def run(ctx, index, cache, by_env=False):
+    """One solve with the kernel cache `cache` (--kernel-cache=, or APSP_KERNEL_CACHE with
+    by_env): (process, programs built or None, output correct)."""
+    option = [] if by_env else ["--kernel-cache=" + cache]
+    env = clean_env(APSP_KERNEL_CACHE=cache) if by_env else clean_env()
+    p, _, _, correct = ctx.solve(["-d", index, "--tile=32"] + option, env)
+    m = re.search(r"programs built (\d+)", p.err)
+    return p, int(m[1]) if m else None, correct
+
+
+def snapshot(directory):
+    """Every directory and file under `directory` with its owner, mode and contents."""
+    found = {}
+    for root, dirs, names in os.walk(directory):
+        for name in dirs + names:
+            path = os.path.join(root, name)
+            st = os.lstat(path)
+            content = None
+            if name in names:
+                with open(path, "rb") as f:
+                    content = f.read()
+            found[os.path.relpath(path, directory)] = (st.st_uid, st.st_mode, content)
+    return found
+
+
+def good_cache_files(ctx, index, where):
+    """A directory `where` (this user's, 0700) holding the cache files this build writes for
+    the test's solve: made once, then copied."""
+    private = os.path.join(ctx.work, "private-cache")
+    if not os.path.isdir(private):
+        p, built, correct = run(ctx, index, private)
+        check(p.returncode == 0 and correct and built == 1,
+              "a cold private cache: exit %d, built %s: %s" % (p.returncode, built, p.err))
+    names = sorted(os.listdir(private))
+    check(len(names) == 1 and names[0].endswith(".clbin"), "the private cache holds %s" % names)
+    shutil.rmtree(where, ignore_errors=True)
+    shutil.copytree(private, where)
+    return names
+
+
+def plant(ctx, index, where, mode, owner):
+    """A directory `where` holding this build's valid cache file, both owned by `owner`."""
+    names = good_cache_files(ctx, index, where)
+    for path in [where] + [os.path.join(where, n) for n in names]:
+        os.chown(path, owner, owner)
+    os.chmod(where, mode)
+    return names
+
+
+def expect_refused(ctx, index, cache, watched, what, quiet_too=False, by_env=False):
+    """apsp compiles rather than load from `cache`, leaves `watched` as it was, and says why
+    in one line under -v (and, with quiet_too, nothing without -v)."""
+    before = snapshot(watched)
+    p, built, correct = run(ctx, index, cache, by_env)
+    check(p.returncode == 0 and correct, "%s: exit %d: %s" % (what, p.returncode, p.err))
+    check(built == 1, "%s: the planted cache file was loaded (programs built %s)" % (what, built))
+    check(len(WARNING.findall(p.err)) == 1,
+          "%s: expected one 'kernel cache' warning under -v, got:\n%s" % (what, p.err))
+    check(snapshot(watched) == before, "%s: apsp wrote into %s" % (what, watched))
+    if not quiet_too:
+        return
+    quiet = ctx.run(["-d", index, "--tile=32", "--kernel-cache=" + cache] +
+                    list(ctx.case()[:1]) + [os.path.join(ctx.work, "quiet.out")], clean_env())
+    check(quiet.returncode == 0 and not quiet.err,
+          "%s: without -v: exit %d, stderr %r" % (what, quiet.returncode, quiet.err))
+
+
+def need_root():
+    if os.geteuid() != 0:
+        print("needs root to make files owned by another user (CI runs as root)")
+        sys.exit(SKIP)
+
+
+def test_foreign_dir(ctx, index):
+    """A cache directory owned by another user, and another user's file in this user's own
+    directory (which apsp then replaces with its own)."""
+    need_root()
+    foreign = os.path.join(ctx.work, "foreign")
+    plant(ctx, index, foreign, 0o755, OTHER_UID)
+    expect_refused(ctx, index, foreign, foreign, "a directory owned by uid %d" % OTHER_UID, True)
+    mine = os.path.join(ctx.work, "mine")
+    names = plant(ctx, index, mine, 0o700, OTHER_UID)
+    os.chown(mine, os.geteuid(), os.getegid())
+    p, built, correct = run(ctx, index, mine)
+    check(p.returncode == 0 and correct and built == 1,
+          "a file owned by uid %d: exit %d, built %s: %s" % (OTHER_UID, p.returncode, built, p.err))
+    owner = os.lstat(os.path.join(mine, names[0])).st_uid
+    check(owner == os.geteuid(), "the foreign file was not replaced (owner %d)" % owner)
+    p, built, correct = run(ctx, index, mine)
+    check(p.returncode == 0 and correct and built == 0, "the replacement was not used: %s" % p.err)
+
+
+def test_writable_dir(ctx, index):
+    """A cache directory (this user's own) that others or the group can write to, and one
+    inside a directory that others can write to: the file in it is never read, nothing is
+    written there. But a private one right inside a root-owned sticky directory, as /tmp, is
+    used, and made with mode 0700."""
+    for mode in (0o1777, 0o770):
+        shared = os.path.join(ctx.work, "shared-%o" % mode)
+        plant(ctx, index, shared, mode, os.geteuid())
+        expect_refused(ctx, index, shared, shared, "a directory of mode %o" % mode, True)
+    parent = os.path.join(ctx.work, "open-parent")
+    plant(ctx, index, os.path.join(parent, "apsp"), 0o700, os.geteuid())
+    os.chmod(parent, 0o777)
+    expect_refused(ctx, index, os.path.join(parent, "apsp"), parent,
+                   "a private directory inside one of mode 777")
+    missing = os.path.join(parent, "not-yet", "apsp")
+    expect_refused(ctx, index, missing, parent, "a directory to make inside one of mode 777")
+    st = os.stat("/tmp")
+    if st.st_uid == 0 and st.st_mode & 0o1002 == 0o1002:
+        cache = "/tmp/apsp-cache-trust-%d" % os.getpid()
+        try:
+            for want in (1, 0):
+                p, built, correct = run(ctx, index, cache)
+                check(p.returncode == 0 and correct and built == want and
+                      not WARNING.search(p.err), "%s (inside /tmp): exit %d, built %s, expected "
+                      "%d: %s" % (cache, p.returncode, built, want, p.err))
+            mode = os.stat(cache).st_mode & 0o7777
+            check(mode == 0o700, "%s was made with mode %o, not 700" % (cache, mode))
+        finally:
+            shutil.rmtree(cache, ignore_errors=True)
+
+
+def test_symlink_foreign(ctx, index):
+    """APSP_KERNEL_CACHE naming a symbolic link (this user's) to another user's directory."""
+    need_root()
+    foreign = os.path.join(ctx.work, "foreign-target")
+    plant(ctx, index, foreign, 0o755, OTHER_UID)
+    link = os.path.join(ctx.work, "link")
+    os.symlink(foreign, link)
+    expect_refused(ctx, index, link, foreign, "APSP_KERNEL_CACHE, a link to a directory owned by "
+                   "uid %d" % OTHER_UID, by_env=True)
+
+
+def test_concurrent(ctx, index):
+    """Runs at once on one warm cache (each may find another's "in use" marker): all succeed
+    with the right bytes, and they leave one good cache file, no marker and no temporary file."""
+    cache = os.path.join(ctx.work, "concurrent")
+    names = good_cache_files(ctx, index, cache)
+    src, want = ctx.case()
+    running = []
+    for i in range(6):
+        out = os.path.join(ctx.work, "concurrent-%d.out" % i)
+        cmd = [ctx.apsp, "-d", index, "--tile=32", "--kernel-cache=" + cache, src, out]
+        running.append((subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                         stderr=subprocess.PIPE, env=clean_env()), out))
+    for proc, out in running:
+        _, err = proc.communicate(timeout=300)
+        right = proc.returncode == 0
+        if right:
+            with open(out, "rb") as f, open(want, "rb") as g:
+                right = f.read() == g.read()
+        check(right, "run %s: exit %d: %s" % (out, proc.returncode, err.decode()))
+    check(sorted(os.listdir(cache)) == names, "left in the cache: %s" % os.listdir(cache))
+    p, built, correct = run(ctx, index, cache)
+    check(p.returncode == 0 and correct and built == 0, "after them: built %s: %s" % (built, p.err))
+    # Two devices of one process with one key (two GPUs of one model; here PoCL twice): the
+    # second finds the first's marker, which is its own process's, and loads the file too.
+    env = clean_env(POCL_DEVICES="pthread pthread")
+    twins = [d for d in ctx.devices(env) if d["backend"] == "opencl" and d["type"] == "cpu"]
+    if len(twins) >= 2 and twins[0]["name"] == twins[1]["name"]:
+        pair = "%d,%d" % (twins[0]["index"], twins[1]["index"])
+        p, _, _, correct = ctx.solve(["-d", pair, "--tile=32", "--kernel-cache=" + cache], env)
+        check(p.returncode == 0 and correct and "programs built 0" in p.err,
+              "two devices of one process, one warm key: %s" % p.err)
+        check(sorted(os.listdir(cache)) == names, "left in the cache: %s" % os.listdir(cache))
+
+
+def rewrite_binary(path, change):
+    """The cache file with its binary changed by `change` and the SHA-256 made right again, as
+    base/cache_file.h lays it out: key NUL, size (8 bytes LE), SHA-256 (32), binary."""
+    with open(path, "rb") as f:
+        data = f.read()
+    key_end = data.index(b"\0") + 1
+    binary = bytearray(data[key_end + 40:])
+    check(int.from_bytes(data[key_end:key_end + 8], "little") == len(binary),
+          "the cache file's layout is not base/cache_file.h's")
+    change(binary)
+    with open(path, "wb") as f:
+        f.write(data[:key_end] + len(binary).to_bytes(8, "little") +
+                hashlib.sha256(binary).digest() + bytes(binary))
+
+
+def test_crashing_binary(ctx, index):
+    """A cache file whose digest is right but whose binary crashes the driver: the run that
+    loads it may die, the next one compiles and puts a good file in place, and the one after
+    uses it. With PoCL the corruption below is known to kill the process (its binary's kernel
+    count, read by an assertion: SIGABRT) without reaching PoCL's own cache; another driver may
+    refuse the file instead (then the first run compiles). (The first packed file's name length,
+    at offset 88, gives a SIGSEGV the same way, but only after seconds of reading.)"""
+    corruptions = {"kernel count": 20}
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # the crashes leave no core file
+    for what, offset in corruptions.items():
+        cache = os.path.join(ctx.work, "crashing")
+        names = good_cache_files(ctx, index, cache)
+        path = os.path.join(cache, names[0])
+        pocl = []
+
+        def corrupt(binary, offset=offset):
+            pocl.append(binary.startswith(b"poclbin\0"))
+            binary[offset] ^= 0x7F
+
+        rewrite_binary(path, corrupt)
+        p, built, correct = run(ctx, index, cache)
+        died = p.returncode != 0  # (a signal; under ASan a SIGSEGV is its report and exit 1)
+        check(died or not pocl[0], "%s: PoCL did not crash on it (exit %d, built %s): change "
+              "the corruption for this PoCL version" % (what, p.returncode, built))
+        check(died or correct, "%s: exit %d, wrong output: %s" % (what, p.returncode, p.err))
+        for attempt, want in ((("after the crash", 1),) if died else ()) + (("then", 0),):
+            p, built, correct = run(ctx, index, cache)
+            check(p.returncode == 0 and correct and built == want,
+                  "%s, %s: exit %d, built %s (expected %d): %s"
+                  % (what, attempt, p.returncode, built, want, p.err[-1500:]))
+        leftovers = [n for n in os.listdir(cache) if not n.endswith(".clbin")]
+        check(not leftovers, "%s: files left in the cache: %s" % (what, leftovers))
+
+
+TESTS = {
+    "foreign-dir": test_foreign_dir,
+    "writable-dir": test_writable_dir,
+    "symlink-foreign": test_symlink_foreign,
+    "crashing-binary": test_crashing_binary,
+    "concurrent": test_concurrent,
+}
+
+
+def main(argv):
+    if len(argv) != 5 or argv[4] not in TESTS:
+        sys.stderr.write("usage: test_cache_trust.py APSP TESTCASES_DIR KERNEL_DIR {%s}\n"
+                         % ",".join(TESTS))
+        return 2
+    with tempfile.TemporaryDirectory(prefix="apsp-cache-trust-") as work:
+        os.chmod(work, 0o700)
+        ctx = Ctx(os.path.abspath(argv[1]), argv[2], argv[3], work)
+        devices = need_device(ctx)
+        if devices:
+            TESTS[argv[4]](ctx, str(devices[0]["index"]))
+    print("%s: %s" % (argv[4], "%d failures" % len(failures) if failures else "passed"))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""The OpenCL backend under the process's resource limits (ulimit -v, -n), which PoCL meets by
+crashing (SIGSEGV, SIGABRT in pocl_create_migration_commands) or by vanishing from the device
+list without a word.
+
+    test_host_limits.py APSP TESTCASES_DIR KERNEL_DIR TEST
+
+address-space: on the OpenCL CPU device (whose buffers are host memory), the least address-space
+  limit under which a tiny graph solves is found; a graph whose matrix alone is 145 MB more is
+  then refused under that limit plus 32 MiB: exit 5 (out of memory, as the pthread backend's),
+  one line naming the limit, no output file.
+no-room-to-list: under a 300 MiB address-space limit --backend=opencl finds no device and says
+  why (the limit), where it said nothing.
+few-files: under an open-file limit of 5 --backend=opencl says that OpenCL was not tried for
+  too few file descriptors, where it said nothing (and PoCL's compiler aborted with 6-12).
+
+Exit status as test_opencl.py: 77 without an OpenCL CPU device unless
+APSP_TEST_REQUIRE_DEVICE=1; 77 also for the address-space tests in a sanitizer build, which
+cannot run under the limit.
+"""
+import os
+import resource
+import struct
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from test_opencl import SKIP, Ctx, check, clean_env, failures  # noqa: E402
+
+MIB = 1 << 20
+
+
+def limited(ctx, args, resource_id, limit):
+    """apsp with a soft and hard limit on one resource (a subshell's ulimit)."""
+    def set_limit():
+        resource.setrlimit(resource_id, (limit, limit))
+
+    p = subprocess.run([ctx.apsp] + args, capture_output=True, stdin=subprocess.DEVNULL,
+                       env=clean_env(), preexec_fn=set_limit, timeout=300)
+    p.err = p.stderr.decode(errors="replace")
+    return p
+
+
+def write_hw3(path, vertices, edges):
+    with open(path, "wb") as f:
+        f.write(struct.pack("<ii", vertices, len(edges)))
+        for edge in edges:
+            f.write(struct.pack("<iii", *edge))
+
+
+def need_limited_runs(ctx):
+    """A sanitizer build cannot run under an address-space limit at all (its shadow memory): the
+    tests that set one are skipped there, as test_options.py's are."""
+    if limited(ctx, ["--version"], resource.RLIMIT_AS, 3 << 30).returncode != 0:
+        print("SKIP: this build cannot run under RLIMIT_AS (a sanitizer build)")
+        sys.exit(SKIP)
+
+
+def need_cpu_device(ctx):
+    need_limited_runs(ctx)
+    if any(d["type"] == "cpu" for d in ctx.opencl_devices()):
+        return True
+    print("no OpenCL CPU device")
+    if os.environ.get("APSP_TEST_REQUIRE_DEVICE") == "1":
+        check(False, "APSP_TEST_REQUIRE_DEVICE=1: a missing device is a failure")
+        return False
+    sys.exit(SKIP)
+
+
+def one_line(p):
+    return p.err.count("\n") == 1
+
+
+def test_address_space(ctx):
+    if not need_cpu_device(ctx):
+        return
+    tiny, large = os.path.join(ctx.work, "tiny.in"), os.path.join(ctx.work, "large.in")
+    write_hw3(tiny, 64, [(0, 1, 5), (1, 2, 7)])
+    write_hw3(large, 6000, [(0, 5999, 3)])  # 6016 x 6016 int32: 145 MB on the device
+    out = os.path.join(ctx.work, "out.bin")
+    args = ["--backend=opencl", "-d", "cpu", "-q"]
+
+    def solves(limit):
+        return limited(ctx, args + [tiny, out], resource.RLIMIT_AS, limit).returncode == 0
+
+    # The least limit for the tiny graph, to 16 MiB: doubling, then halving the interval.
+    low, high = 128 * MIB, 256 * MIB
+    while not solves(high):
+        low, high = high, 2 * high
+        if high > 256 << 30:
+            check(False, "no address-space limit up to 256 GiB lets a tiny graph solve")
+            return
+    while high - low > 16 * MIB:
+        middle = (low + high) // 2
+        low, high = (low, middle) if solves(middle) else (middle, high)
+    if os.path.exists(out):
+        os.unlink(out)
+    p = limited(ctx, args + [large, out], resource.RLIMIT_AS, high + 32 * MIB)
+    check(p.returncode == 5 and one_line(p) and "address-space limit (ulimit -v)" in p.err and
+          "host memory" in p.err, "V = 6000 under %d MiB (a tiny graph's %d + 32): exit %d: %s"
+          % ((high >> 20) + 32, high >> 20, p.returncode, p.err.strip()))
+    check(not os.path.exists(out), "V = 6000 under the limit: an output was written")
+
+
+def test_no_room_to_list(ctx):
+    if not need_cpu_device(ctx):
+        return
+    p = limited(ctx, ["--backend=opencl", os.path.join(ctx.cases, "example.in"),
+                      os.path.join(ctx.work, "out.bin")], resource.RLIMIT_AS, 300 * MIB)
+    check(p.returncode == 6 and one_line(p) and "address-space limit (ulimit -v)" in p.err,
+          "--backend=opencl under 300 MiB: exit %d: %s" % (p.returncode, p.err.strip()))
+
+
+def test_few_files(ctx):
+    p = limited(ctx, ["--backend=opencl", os.path.join(ctx.cases, "example.in"),
+                      os.path.join(ctx.work, "out.bin")], resource.RLIMIT_NOFILE, 5)
+    check(p.returncode == 6 and one_line(p) and "too few file descriptors" in p.err and
+          "ulimit -n" in p.err, "--backend=opencl under 5 files: exit %d: %s"
+          % (p.returncode, p.err.strip()))
+
+
+TESTS = {
+    "address-space": test_address_space,
+    "no-room-to-list": test_no_room_to_list,
+    "few-files": test_few_files,
+}
+
+
+def main(argv):
+    if len(argv) != 5 or argv[4] not in TESTS:
+        sys.stderr.write("usage: test_host_limits.py APSP TESTCASES_DIR KERNEL_DIR {%s}\n"
+                         % ",".join(TESTS))
+        return 2
+    with tempfile.TemporaryDirectory(prefix="apsp-limits-") as work:
+        ctx = Ctx(os.path.abspath(argv[1]), argv[2], argv[3], work)
+        TESTS[argv[4]](ctx)
+    print("%s: %s" % (argv[4], "%d failures" % len(failures) if failures else "passed"))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
