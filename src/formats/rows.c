@@ -251,9 +251,10 @@ typedef struct mapped_rows {
  * store would raise SIGBUS. A page goes when the file is truncated, which whoever may open
  * /proc/PID/fd/N can do (this user, root). A library could catch that SIGBUS only by taking the
  * process's handler over, which the command keeps for itself (cli/signals.c); and giving the
- * mapping up would give up its speed (write_mapped) everywhere for a rare misdeed. The cost:
- * into 4 GiB of fallocated tmpfs on a 16-core H100 host, 8.8 GB/s where stores reached 12 on 16
- * threads, 7.0 against 7.7 on 8, 2.0 against 1.3 on one (pwrite: 4.1-4.4 on any number). Returns
+ * mapping up would give up its speed (write_mapped) everywhere for a rare misdeed. The cost,
+ * tests/bench/write_floor /dev/shm 4G on the 16-core H100 host (2026-11-25, medians of 3):
+ * 3.54 GB/s where stores reached 4.16 on 16 threads, 3.86 against 4.49 on 8, 3.33 against 3.34
+ * on 4, 1.54 against 1.30 on one; pwrite 2.3-2.5 on any number. Returns
  * 0, EFAULT, or the call's errno (ENOSYS, EPERM: not allowed here, as under some seccomp
  * policies; pwrite then takes over). */
 static int copy_mapped(void *context, size_t begin, size_t end) {

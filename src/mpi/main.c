@@ -248,11 +248,18 @@ static const local_ops *choose_engine(const apsp_options *options) {
 }
 
 /* The engine's diagnostics (APSP_PROFILE=1: where the rounds' time went), each rank's on its
- * own lines. */
+ * own lines; a warning (a kernel cache not trusted: it costs a compile, not the result) only
+ * under -v, as apsp shows it. */
+typedef struct rank_log {
+    const grid *g;
+    int verbose;
+} rank_log;
+
 static void log_to_stderr(void *context, apsp_log_level level, const char *message) {
-    const grid *g = context;
-    if (level != APSP_LOG_DEBUG)
-        fprintf(stderr, "apsp-mpi: rank %d: %s\n", g->rank, message);
+    const rank_log *log = context;
+    int shown = level == APSP_LOG_WARNING ? log->verbose : level != APSP_LOG_DEBUG;
+    if (shown)
+        fprintf(stderr, "apsp-mpi: rank %d: %s\n", log->g->rank, message);
 }
 
 /* The solve proper, after the output file exists: read, rounds, write. */
@@ -267,8 +274,9 @@ static apsp_status solve(const cli *c, const grid *g, mpi_output *out, run_repor
     unsigned threads =
         c->options.threads > 0 ? (unsigned)c->options.threads : default_threads(node_ranks);
     apsp_options options = c->options;
+    rank_log log = {g, c->verbose};
     options.log = log_to_stderr;
-    options.log_context = (void *)g;
+    options.log_context = &log;
     apsp_status status = io_read_distribute(g, c->input, threads, l, &local, &r->input, error);
     if (status == APSP_OK) {
         status = ops->open(&options, threads, node_rank, &engine, error);
