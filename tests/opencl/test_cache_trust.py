@@ -245,7 +245,79 @@ def test_crashing_binary(ctx, index):
         check(not leftovers, "%s: files left in the cache: %s" % (what, leftovers))
 
 
+VICTIM_UID = 2002  # the user attacked in test_two_users: not root, so no check is bypassed
+
+
+def as_user(uid, home, args, **extra):
+    """apsp run by `uid` (setpriv), with `home` as its home and cache root."""
+    env = clean_env(HOME=home, XDG_CACHE_HOME=os.path.join(home, ".cache"), **extra)
+    if "APSP_KERNEL_CACHE" not in extra:
+        env.pop("APSP_KERNEL_CACHE", None)
+    cmd = ["setpriv", "--reuid=%d" % uid, "--regid=%d" % uid, "--clear-groups"]
+    return subprocess.run(cmd + args, env=env, capture_output=True, text=True, timeout=300)
+
+
+def test_two_users(ctx, index):
+    """Issue 25's attack with two unprivileged users: uid 2001 owns a sticky directory open to
+    all (mode 1777) and puts there a cache file valid in every way (key, digest, binary: the one
+    uid 2002's own run wrote); uid 2002 runs `APSP_KERNEL_CACHE=that-dir apsp ...`. apsp must
+    compile instead (programs built 1) and write nothing there. The victim's own cache, in its
+    home, still serves it (programs built 0)."""
+    need_root()
+    if not shutil.which("setpriv"):
+        print("needs setpriv (util-linux) to run as other users")
+        sys.exit(SKIP)
+    top = tempfile.mkdtemp(prefix="apsp-two-users-")
+    try:
+        os.chmod(top, 0o755)
+        home, shared = os.path.join(top, "victim"), os.path.join(top, "shared")
+        os.mkdir(home, 0o700)
+        os.chown(home, VICTIM_UID, VICTIM_UID)
+        src = os.path.join(home, "graph.in")
+        shutil.copyfile(ctx.case()[0], src)
+        os.chown(src, VICTIM_UID, VICTIM_UID)
+        out = os.path.join(home, "out.bin")
+        with open(ctx.case()[1], "rb") as f:
+            want = f.read()
+
+        def victim(cache):
+            extra = {} if cache is None else {"APSP_KERNEL_CACHE": cache}
+            p = as_user(VICTIM_UID, home, [ctx.apsp, "-v", "-d", index, "--tile=32", src, out],
+                        **extra)
+            m = re.search(r"programs built (\d+)", p.stderr)
+            with open(out, "rb") as f:
+                right = p.returncode == 0 and f.read() == want
+            return p, int(m[1]) if m else None, right
+
+        p, built, right = victim(None)
+        check(right and built == 1, "uid %d's cold cache: exit %d, built %s: %s"
+              % (VICTIM_UID, p.returncode, built, p.stderr))
+        p, built, right = victim(None)
+        check(right and built == 0, "uid %d's own cache was not used: built %s: %s"
+              % (VICTIM_UID, built, p.stderr))
+        own = os.path.join(home, ".cache", "apsp")
+        names = [n for n in os.listdir(own) if n.endswith(".clbin")]
+        os.mkdir(shared)
+        for name in names:
+            shutil.copyfile(os.path.join(own, name), os.path.join(shared, name))
+            os.chown(os.path.join(shared, name), OTHER_UID, OTHER_UID)
+        os.chown(shared, OTHER_UID, OTHER_UID)
+        os.chmod(shared, 0o1777)
+        before = snapshot(shared)
+        p, built, right = victim(shared)
+        check(right, "uid %d with uid %d's cache: exit %d: %s"
+              % (VICTIM_UID, OTHER_UID, p.returncode, p.stderr))
+        check(built == 1, "uid %d loaded the cache file that uid %d planted (programs built %s)"
+              % (VICTIM_UID, OTHER_UID, built))
+        check(len(WARNING.findall(p.stderr)) == 1, "no 'kernel cache' line under -v: %s" % p.stderr)
+        check(snapshot(shared) == before, "uid %d wrote into uid %d's directory"
+              % (VICTIM_UID, OTHER_UID))
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
+
+
 TESTS = {
+    "two-users": test_two_users,
     "foreign-dir": test_foreign_dir,
     "writable-dir": test_writable_dir,
     "symlink-foreign": test_symlink_foreign,
@@ -264,7 +336,10 @@ def main(argv):
         ctx = Ctx(os.path.abspath(argv[1]), argv[2], argv[3], work)
         devices = need_device(ctx)
         if devices:
-            TESTS[argv[4]](ctx, str(devices[0]["index"]))
+            # PoCL where it is listed (crashing-binary rewrites a PoCL binary), by type: on a
+            # GPU machine it need not be device 0.
+            chosen = next((d for d in devices if d["type"] == "cpu"), devices[0])
+            TESTS[argv[4]](ctx, str(chosen["index"]))
     print("%s: %s" % (argv[4], "%d failures" % len(failures) if failures else "passed"))
     return 1 if failures else 0
 
