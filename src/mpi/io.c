@@ -12,6 +12,7 @@
 #include "signals.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,21 +224,56 @@ static apsp_status write_all(const grid *g, const mpi_output *out, const layout 
     return agree(g->world, status, error);
 }
 
+/* Rank 0: whether the temporary file still holds the whole output, V x V int32 cells (hw3, as
+ * write_bands wrote them). Until the rename, whoever may write the file (this user, root) can
+ * truncate or grow it, by name or through /proc/PID/fd/N, and the rename would put a short or
+ * padded file in OUTPUT's place. The name is opened with O_NOFOLLOW, not stat()ed: a symbolic
+ * link put in its place would be measured through, while the rename moves the link itself; and
+ * O_NONBLOCK, so that a FIFO put there is refused, not waited on. */
+static apsp_status check_whole(const mpi_output *out, const layout *l, apsp_error *error) {
+    const uint64_t length = (uint64_t)l->vertices * l->vertices * sizeof(int32_t);
+    struct stat st, old;
+    int fd = open(out->temp, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    int err = fd < 0 || fstat(fd, &st) != 0 ? errno : 0;
+    if (fd >= 0)
+        close(fd);
+    if (err)
+        return fail(error, APSP_ERR_OUTPUT, "%s: cannot check the temporary file %s: %s", out->path,
+                    out->temp, strerror(err));
+    if (S_ISREG(st.st_mode) && (uint64_t)st.st_size == length)
+        return APSP_OK;
+    return fail(error, APSP_ERR_OUTPUT,
+                "%s: the temporary file holds %lld of its %llu bytes (another process changed "
+                "it)%s",
+                out->path, (long long)st.st_size, (unsigned long long)length,
+                lstat(out->target, &old) == 0 ? "; the old output is kept" : "");
+}
+
+/* Rank 0: the checked file renamed over OUTPUT. */
+static apsp_status move_into_place(mpi_output *out, apsp_error *error) {
+    apsp_status status = APSP_OK;
+    if (rename(out->temp, out->target) != 0)
+        status = fail(error, APSP_ERR_OUTPUT, "%s: cannot rename %s over it: %s", out->path,
+                      out->temp, strerror(errno));
+    else
+        out->temp[0] = '\0'; /* the other ranks forget it in io_output_abort */
+    signals_watch_path(NULL);
+    path_sync_dir(out->target); /* best effort: the data itself was synced */
+    return status;
+}
+
 apsp_status io_output_commit(const grid *g, mpi_output *out, const layout *l, const int32_t *local,
                              apsp_error *error) {
     apsp_status status = write_all(g, out, l, local, error);
     if (status != APSP_OK)
         return status;
     if (g->rank == 0) {
-        if (rename(out->temp, out->target) != 0)
-            status = fail(error, APSP_ERR_OUTPUT, "%s: cannot rename %s over it: %s", out->path,
-                          out->temp, strerror(errno));
-        else
-            out->temp[0] = '\0'; /* the other ranks forget it in io_output_abort */
-        signals_watch_path(NULL);
-        path_sync_dir(out->target); /* best effort: the data itself was synced */
+        fault_pause("commit"); /* where a test changes the file (tests/mpi/test_mpi.py, commit) */
+        status = check_whole(out, l, error);
+        if (status == APSP_OK)
+            status = move_into_place(out, error);
     }
-    return agree(g->world, status, error);
+    return agree(g->world, status, error); /* a refused file: io_output_abort removes it */
 }
 
 void io_output_abort(const grid *g, mpi_output *out) {
@@ -257,8 +293,8 @@ static int32_t *alloc_local(const layout *l) {
 }
 
 /* Rank 0: the hw3 file as an edge list, read and checked on the rank's threads, refused as
- * apsp_read_hw3 refuses it (the same checks and words), and refused with a negative weight: the ranks' kernels are the add-min ones only
- * (cpu/kernels.h has no negative form here yet). */
+ * apsp_read_hw3 refuses it (the same checks and words), and refused with a negative weight: the
+ * ranks' kernels are the add-min ones only (cpu/kernels.h has no negative form here yet). */
 static apsp_status read_edges(const char *path, unsigned threads, apsp_graph **graph,
                               apsp_error *error) {
     apsp_read_options options;

@@ -4,8 +4,8 @@
  * ever holds the whole matrix. Output: a temporary file beside OUTPUT,
  * made by rank 0 before any work, written by every rank at once with MPI-IO (a darray file view:
  * each rank's block-cyclic share of the V x V result), renamed over OUTPUT by rank 0 only after
- * every rank has written. Every function here is collective over the grid and returns the
- * agreed status (agree.h). */
+ * every rank has written and rank 0 has found it whole (its 4 V^2 bytes). Every function here is
+ * collective over the grid and returns the agreed status (agree.h). */
 #ifndef APSP_MPI_IO_H
 #define APSP_MPI_IO_H
 
@@ -23,7 +23,8 @@ typedef struct mpi_output {
 } mpi_output;
 
 apsp_status io_output_open(const grid *g, const char *path, mpi_output *out, apsp_error *error);
-/* Writes the rank's local matrix (layout l) and renames the file over OUTPUT. */
+/* Writes the rank's local matrix (layout l) and renames the file over OUTPUT; a file that is no
+ * longer 4 V^2 bytes long (another process changed it) is refused with APSP_ERR_OUTPUT. */
 apsp_status io_output_commit(const grid *g, mpi_output *out, const layout *l, const int32_t *local,
                              apsp_error *error);
 /* Removes the temporary file, if any (rank 0), and frees what open kept. */

@@ -1,7 +1,7 @@
 /* Solver.solve_dense's copies (core.h, dense_copy): the caller's array into the padded matrix
  * in SciPy's dense reading, the undirected minimum, and the distances out, each split over the
- * Solver's threads (threads=; 0: the cores) by the library's parallel_slices (src/base/parallel.c, compiled into the extension: the
- * library's archive exports only the API). */
+ * Solver's threads (threads=; 0: the cores) by the library's parallel_slices (src/base/parallel.c,
+ * compiled into the extension: the library's archive exports only the API). */
 #include "core.h"
 
 #include "base/parallel.h"

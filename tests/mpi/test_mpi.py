@@ -20,6 +20,10 @@ usage: test_mpi.py MPIRUN APSP_MPI APSP GEN_GRAPH TESTCASES_DIR PART
                                             SIGINT to mpirun) leaves no temporary file and the
                                             old OUTPUT byte for byte; a rank stopped (SIGSTOP)
                                             leaves the others waiting at next to no CPU
+        commit                              (-Dfault_injection=true) the temporary file
+                                            truncated while rank 0 is stopped before the
+                                            rename: exit 4, one line, the old OUTPUT byte for
+                                            byte, no temporary file left
 """
 import glob
 import os
@@ -437,6 +441,95 @@ def check_signals(tool, work):
     return check_killed(tool, work) + check_stopped(tool, work)
 
 
+# ---- commit: the temporary file changed by another process before the rename --------------------
+
+def state(pid):
+    """The one-letter state of pid (/proc/PID/stat field 3: 'T' when stopped); None once gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return None
+
+
+def paused_commit(tool, work, act):
+    """apsp-mpi on 2 ranks with APSP_FAULT_PAUSE=commit (-Dfault_injection=true): rank 0 stops
+    itself (SIGSTOP) once every rank has written, just before it checks the temporary file and
+    renames it; the test calls act(temporary file), then sends SIGCONT. Returns (exit code,
+    rank 0's error lines), or None when rank 0 never stopped there."""
+    out = os.path.join(work, "out.bin")
+    with open(out, "wb") as f:
+        f.write(OLD_OUTPUT)
+    graph = os.path.join(tool.testcases, "v333-random.in")
+    args = ["--backend=cpu", "--threads=1", graph, out]
+    cmd, env = mpirun_command(tool, 2, args, {"APSP_FAULT_PAUSE": "commit"})
+    with open(os.path.join(work, "commit.log"), "w+b") as log:
+        process = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=log)
+        deadline, ranks = time.monotonic() + TIMEOUT, {}
+        while process.poll() is None and time.monotonic() < deadline and state(
+                ranks.get(0)) != "T":
+            time.sleep(0.01)
+            ranks = ranks if 0 in ranks else rank_pids(process.pid, tool.apsp_mpi)
+        stopped = state(ranks.get(0)) == "T"
+        if stopped:
+            temps = leftovers(work)  # exactly one, or the run goes on untouched and fails
+            try:
+                if len(temps) == 1:
+                    act(os.path.join(work, temps[0]))
+            finally:
+                os.kill(ranks[0], signal.SIGCONT)
+        try:
+            code = process.wait(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            for pid in list(ranks.values()) + [process.pid]:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+            code = process.wait()
+        log.seek(0)
+        lines = [l for l in log.read().decode(errors="replace").splitlines()
+                 if not l.startswith("apsp-fault:")]
+    return (code, lines) if stopped else None
+
+
+def check_commit(tool, work):
+    """Another process truncates the temporary file to half its length while rank 0 is stopped
+    before the rename: exit 4 and one line naming both lengths, the old OUTPUT byte for byte, no
+    temporary file left. And the same stop with the file left alone: exit 0, the right answer."""
+    expected = os.path.join(tool.testcases, "v333-random.out")  # the oracle: V x V int32
+    length = os.path.getsize(expected)
+    out = os.path.join(work, "out.bin")
+    failures = 0
+    for why, act, want_code in [
+            ("the temporary file truncated to half before the rename",
+             lambda temp: os.truncate(temp, length // 2), 4),
+            ("the temporary file left alone", lambda temp: None, 0)]:
+        result = paused_commit(tool, work, act)
+        if result is None:
+            print(f"FAIL {why}: rank 0 never stopped at the commit (no fault injection?)")
+            failures += 1
+            continue
+        code, lines = result
+        problems = [f"exit {code}, expected {want_code}"] if code != want_code else []
+        if want_code == 0:
+            problems += [] if same_bytes(out, expected) else ["OUTPUT is not the right answer"]
+        else:
+            detail = f"holds {length // 2} of its {length} bytes"
+            if len(lines) != 1 or not lines[0].startswith("apsp-mpi: ") or detail not in lines[0]:
+                problems.append(f"expected one 'apsp-mpi:' line saying {detail!r}, got {lines!r}")
+            with open(out, "rb") as f:
+                problems += [] if f.read() == OLD_OUTPUT else ["the old OUTPUT was changed"]
+        if leftovers(work):
+            problems.append(f"temporary files left: {leftovers(work)}")
+        print(("FAIL " if problems else "ok ") + why + ("" if not problems else ": " +
+              "; ".join(problems)))
+        if lines:
+            print("   ", lines[0])
+        failures += 1 if problems else 0
+    return failures
+
+
 def main():
     if len(sys.argv) != 7:
         sys.exit(__doc__)
@@ -453,6 +546,8 @@ def main():
             failures = check_faults(tool, work)
         elif part == "signals":
             failures = check_signals(tool, work)
+        elif part == "commit":
+            failures = check_commit(tool, work)
         elif part == "faults-opencl":
             failures = check_faults(tool, work, "cl", ["--backend=opencl"])
         else:
