@@ -1,5 +1,5 @@
 /* The interface every compute backend implements, at the level of the rounds of blocked
- * Floyd-Warshall (../shared/DESIGN.md section 9).
+ * Floyd-Warshall (docs/architecture.md, "The round-level interface").
  *
  * A backend lists its devices and opens one as a `backend_device`: the instance that holds what
  * lives across solves (an OpenCL context, queue and compiled program; a pool of threads). A solve
@@ -66,7 +66,7 @@ typedef struct device_summary {
     int program_builds; /* programs compiled since the last summary */
 } device_summary;
 
-/* Streaming from host memory (src/drivers/stream.c, ../shared/DESIGN.md section 9): a device
+/* Streaming from host memory (src/drivers/stream.c, docs/architecture.md): a device
  * too small for the matrix keeps the pivot panels of a super-round of K pivots and relaxes the
  * rest of the matrix block by block as it passes through, each block up and down once per
  * super-round:

@@ -46,4 +46,9 @@ apsp_status cli_read_input(cli *c, apsp_solver *solver, apsp_graph **g, apsp_err
 apsp_status cli_solve_and_write(cli *c, apsp_solver *solver, const apsp_graph *g, apsp_output *out,
                                 apsp_report *report, run_times *times, apsp_error *err);
 
+/* OUTPUT (unless --output-format says its format) or --predecessors named as a format that apsp
+ * does not write (.csv, .json, .npz, ...: every other name is hw3, as the course's are):
+ * APSP_ERR_USAGE with the message in err (names.c). */
+apsp_status cli_refuse_unwritten_names(const cli *c, apsp_error *err);
+
 #endif

@@ -1,4 +1,5 @@
-/* The matrix's rows over one or more devices of one backend (../shared/DESIGN.md section 9).
+/* The matrix's rows over one or more devices of one backend (docs/architecture.md, "The round-level
+ * interface").
  *
  * Each device holds a contiguous share of the rows, in proportion to its speed, for the whole
  * solve. Per round, the owner of the pivot rows closes them (close_pivot) and hands the panel

@@ -1,5 +1,5 @@
 /* A matrix larger than the device's memory, streamed through one device from host memory
- * (../shared/DESIGN.md section 9; backend.h says what each call does).
+ * (docs/architecture.md; backend.h says what each call does).
  *
  * The pivots go in super-rounds of K (a multiple of the round depth T, chosen by the backend
  * from the device's memory). In super-round [s, s + K) the K x n pivot rows R are closed on the
