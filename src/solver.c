@@ -139,6 +139,7 @@ apsp_status apsp_solver_solve(apsp_solver *s, apsp_matrix *matrix, apsp_report *
     apsp_status checked = matrix_check_shape(matrix, error);
     if (checked != APSP_OK)
         return checked;
+    matrix_clear_negative_zeros(matrix, threads_of(s->options.threads));
     apsp_status status =
         drive_streams(s->impl, s->devices, s->count, matrix->n, matrix->dtype)
             ? drive_stream(s->impl, s->devices[0], matrix, &s->options, report, error)

@@ -159,6 +159,33 @@ void apsp_matrix_destroy(apsp_matrix *matrix) {
     free(matrix);
 }
 
+/* Rows [begin, end) of a floating-point matrix with every zero made +0. */
+static int clear_rows(void *context, size_t begin, size_t end) {
+    const apsp_matrix *m = context;
+    for (size_t i = begin; i < end; i++) {
+        void *row = apsp_matrix_row_cells(m, i);
+        if (m->dtype == APSP_FLOAT32) {
+            float *cells = row;
+            for (size_t j = 0; j < m->n; j++)
+                if (cells[j] == 0.0f)
+                    cells[j] = 0.0f;
+        } else {
+            double *cells = row;
+            for (size_t j = 0; j < m->n; j++)
+                if (cells[j] == 0.0)
+                    cells[j] = 0.0;
+        }
+    }
+    return 0;
+}
+
+void matrix_clear_negative_zeros(apsp_matrix *m, unsigned threads) {
+    if (m->dtype != APSP_FLOAT32 && m->dtype != APSP_FLOAT64)
+        return;
+    size_t bytes = m->padded * m->stride * apsp_dtype_size(m->dtype);
+    parallel_slices(m->n, bytes < PARALLEL_FILL_BYTES ? 1 : threads, clear_rows, m);
+}
+
 /* ---- checking a caller's matrix ------------------------------------------------------------ */
 
 #define CELL int32_t

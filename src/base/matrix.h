@@ -33,6 +33,11 @@ apsp_status matrix_create_in(size_t n, apsp_dtype dtype, void *cells,
                              struct apsp_matrix_owner *owner, unsigned threads, apsp_matrix **out,
                              apsp_error *error);
 
+/* A floating-point matrix's -0 cells made +0 (other types: nothing), on `threads` threads for a
+ * large one. Every backend then computes on values among which no -0 ever arises (a sum is -0
+ * only when both terms are), so fmin and compare-and-select agree (cl/fw.cl: FLOAT_FMIN) and
+ * the backends' bits stay identical. */
+void matrix_clear_negative_zeros(apsp_matrix *matrix, unsigned threads);
 apsp_status matrix_check_shape(const apsp_matrix *matrix, apsp_error *error);
 /* Every cell as apsp_solve requires (-INF < d <= INF and (V - 1) * |largest| below INF for the
  * integer types' INF; no NaN and no -inf for floating point, and |largest| within

@@ -57,7 +57,8 @@ size_t layout_cell_bytes(const backend_device *d) {
 }
 
 /* The element type: one the kernels have and the device can run; the parameters, chosen for
- * int32, fitted to its cells' local memory (the geometry does not change with the type). */
+ * int32, with the type's row of the per-type table (params.c) and fitted to its cells' local
+ * memory (the geometry does not change with the type). */
 static apsp_status plan_dtype(backend_device *d, apsp_dtype dtype, apsp_error *error) {
     const size_t cell = apsp_dtype_size(dtype);
     if (cell == 0)
@@ -70,7 +71,8 @@ static apsp_status plan_dtype(backend_device *d, apsp_dtype dtype, apsp_error *e
                     d->name);
     d->dtype = dtype;
     d->params = d->chosen;
-    if (cell == sizeof(int32_t))
+    params_for_dtype(d->options, &d->limits, dtype, &d->params);
+    if (dtype == APSP_INT32)
         return APSP_OK;
     fit_cell_bytes(&d->params, &d->limits, cell);
     return check_params(&d->params, &d->limits, d->name, 0, cell, error);

@@ -65,6 +65,25 @@ static const param_entry param_table[] = {
     {NULL, NULL, 0, "", ""},
 };
 
+/* Per element type on a kind of device: parameters over its row above that suit the type
+ * better, among those that keep the geometry (the round depth and the phase-3 block), so that
+ * a solver plans one geometry whatever the type. Measured on an NVIDIA H100 through NVIDIA
+ * OpenCL 3.0 (driver 580) with tests/gpu/probe/run.sh (V = 20000, docs/performance.md): float32
+ * 11.96 -> 12.25 T relax/s with the whole 16-step chunk unrolled, int64 2.50 -> 2.89 T with 4
+ * steps at a time (its 8 x 8 tile of longs needs the registers the longer unroll takes). The
+ * float kernels' min instruction is cl/fw.cl's FLOAT_FMIN. */
+typedef struct dtype_entry {
+    const char *vendor;  /* substring of CL_DEVICE_VENDOR (any case) */
+    cl_device_type type; /* CL_DEVICE_TYPE_* bits, one of which must match */
+    apsp_dtype dtype;
+    const char *params; /* NAME=N,... over the device's parameters; no TILE, GROUP_*, *_ROWS */
+} dtype_entry;
+
+static const dtype_entry dtype_table[] = {
+    {"NVIDIA", CL_DEVICE_TYPE_GPU, APSP_FLOAT32, "K_UNROLL=16"},
+    {"NVIDIA", CL_DEVICE_TYPE_GPU, APSP_INT64, "K_UNROLL=4"},
+};
+
 static const param_entry *find_entry(const device_limits *lim, const char *device_name) {
     size_t count = sizeof param_table / sizeof param_table[0];
     for (size_t e = 0; e + 1 < count; e++) {
@@ -395,6 +414,26 @@ static apsp_status params_at(const param_entry *entry, int tile, const apsp_opti
     p->tile = tile; /* TILE among the user's words was taken as the round depth already */
     fit_pivot_split(p);
     return check_params(p, lim, device_name, explicit_tile, sizeof(int32_t), error);
+}
+
+void params_for_dtype(const apsp_options *options, const device_limits *lim, apsp_dtype dtype,
+                      kernel_params *p) {
+    const dtype_entry *entry = NULL;
+    for (size_t e = 0; e < sizeof dtype_table / sizeof dtype_table[0] && !entry; e++)
+        if (dtype_table[e].dtype == dtype && (dtype_table[e].type & lim->type) &&
+            contains_ignoring_case(lim->vendor, dtype_table[e].vendor))
+            entry = &dtype_table[e];
+    if (!entry || p->cpu_kernels)
+        return;
+    kernel_params row = *p, user = *p;
+    unsigned row_set = 0, user_set = 0;
+    apply_params("tuning table", entry->params, &row, &row_set, NULL);
+    if (options->kernel_params) /* checked at open */
+        apply_params("--kernel-params", options->kernel_params, &user, &user_set, NULL);
+    for (size_t f = 0; f < PARAM_COUNT; f++)
+        if ((row_set & ~user_set) & (1u << f))
+            *(int *)((char *)p + param_fields[f].offset) =
+                *(const int *)((const char *)&row + param_fields[f].offset);
 }
 
 /* TILE from --tile, or else from --kernel-params; 0: the device's. */

@@ -32,6 +32,12 @@ apsp_status choose_params(const apsp_options *options, const device_limits *limi
                           const char *device_name, kernel_params *params,
                           const char **extra_options, apsp_error *error);
 
+/* The element type's row of the per-type table over params (chosen for int32), where the
+ * device has one: only parameters that keep the geometry, and none that options->kernel_params
+ * names (the user's words win). */
+void params_for_dtype(const apsp_options *options, const device_limits *limits, apsp_dtype dtype,
+                      kernel_params *params);
+
 /* The parameters of a solve after plan_layout changed the phase-3 block height (a tight buffer
  * cap) or fitted them to cells of cell_bytes, checked again. */
 apsp_status check_params(const kernel_params *params, const device_limits *limits,

@@ -34,9 +34,9 @@
 
 enum { EXIT_SKIP = 77, MAX_SIZES = 16 };
 
-typedef enum weights { SPARSE, DENSE, NEGATIVE, CYCLE, INTEGRAL, WEIGHTS_COUNT } weights;
-static const char *const weights_name[] = {"sparse", "dense", "negative", "negative-cycle",
-                                           "integral"};
+typedef enum weights { SPARSE, DENSE, NEGATIVE, CYCLE, INTEGRAL, ZEROS, WEIGHTS_COUNT } weights;
+static const char *const weights_name[] = {"sparse",         "dense",    "negative",
+                                           "negative-cycle", "integral", "negative-zeros"};
 
 typedef struct config {
     apsp_options options;
@@ -84,7 +84,7 @@ static int make_graph(weights kind, apsp_dtype dtype, size_t v, uint64_t *rng, e
                               : 1 + 0x1p-64 * 99 * (double)gg_next(rng); /* every bit used */
         g->source[g->count] = u;
         g->target[g->count] = t;
-        g->weight[g->count++] = w + h[u] - h[t];
+        g->weight[g->count++] = kind == ZEROS && e % 5 == 0 ? -0.0 : w + h[u] - h[t];
     }
     if (kind == CYCLE && v >= 2) {
         g->source[g->count] = 0, g->target[g->count] = 1, g->weight[g->count++] = 2;
@@ -123,6 +123,26 @@ static void fill(apsp_dtype dtype, const edges *g, size_t v, void *dense, apsp_m
         FILL(float, dense, INFINITY);
     else
         FILL(double, dense, INFINITY);
+}
+
+/* The negative-zeros case: the solve gets -0 on the diagonal as well as the -0 weights, the
+ * oracle +0 for each, so that the solve's bits must show every -0 read as +0 (the GPU kernels'
+ * fmin and the CPU ones' compare-and-select would disagree on -0: cl/fw.cl, FLOAT_FMIN). */
+static void negative_zeros(apsp_dtype dtype, void *dense, apsp_matrix *m) {
+    size_t v = m->n;
+    for (size_t i = 0; i < v * v; i++)
+        if (dtype == APSP_FLOAT32 ? ((float *)dense)[i] == 0 : ((double *)dense)[i] == 0) {
+            if (dtype == APSP_FLOAT32)
+                ((float *)dense)[i] = 0.0f;
+            else
+                ((double *)dense)[i] = 0.0;
+        }
+    for (size_t i = 0; i < v; i++) {
+        if (dtype == APSP_FLOAT32)
+            ((float *)apsp_matrix_row_cells(m, i))[i] = -0.0f;
+        else
+            ((double *)apsp_matrix_row_cells(m, i))[i] = -0.0;
+    }
 }
 
 /* The int32 oracle's answer for integral weights, converted to the float type. */
@@ -249,6 +269,8 @@ static int run_case(const config *c, apsp_solver *solver, apsp_dtype dtype, weig
         goto done;
     }
     fill(dtype, &g, v, want, m);
+    if (kind == ZEROS && dtype != APSP_INT64)
+        negative_zeros(dtype, want, m);
     apsp_report report = {0};
     if (c->stream) {
         apsp_options o = c->options;
