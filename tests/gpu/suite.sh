@@ -1,7 +1,7 @@
 #!/bin/bash
-# The README's test command on a GPU machine, as a user with a GPU workstation runs it: every
-# suite that the default `meson test` runs, with the GPU and PoCL's CPU device both present and
-# all of the machine's cores. Run from the repository root after the OpenCL loader is set up
+# The README's full test command on a GPU machine, as a user with a GPU workstation runs it:
+# every suite that CI runs (`meson test --setup=full`), with the GPU and PoCL's CPU device both
+# present and all of the machine's cores. Run from the repository root after the OpenCL loader is set up
 # (on the lent NVIDIA machines: `source .gpu/opencl-env.sh` first):
 #   bash tests/gpu/suite.sh [BUILD_DIR [MESON_TEST_ARGS...]]     (default build-gpu-suite)
 # MESON_TEST_ARGS (`--suite opencl`, `--no-suite opencl`) split the suite over two calls of the
@@ -23,7 +23,7 @@ ninja -C "$build" >"$build.ninja.log" 2>&1 || { tail -40 "$build.ninja.log"; exi
 "$build/src/apsp" --list-devices
 
 start=$(date +%s)
-meson test -C "$build" --print-errorlogs "$@" >"$build.test.log" 2>&1
+meson test -C "$build" --setup=full --print-errorlogs "$@" >"$build.test.log" 2>&1
 status=$?
 [ -n "${OUT:-}" ] && cp "$build/meson-logs/testlog.txt" "$OUT/testlog.txt"
 grep -E '^ *[0-9]+/[0-9]+ .*(FAIL|TIMEOUT|ERROR)' "$build.test.log"
