@@ -455,10 +455,6 @@ APSP_EXPORT apsp_status apsp_predecessors_csr(const apsp_matrix *distances, cons
                                               const int32_t *indices, const void *weights,
                                               double tolerance, size_t first, size_t count,
                                               unsigned threads, int32_t *pred, apsp_error *error);
-/* One shortest path read off the predecessor row of `source`: its vertices from source to
- * target into path (room for `vertices`), their number in *length; 0 when the target is
- * unreachable, 1 when it is the source. Refuses (APSP_ERR_USAGE) a vertex outside [0, V) and a
- * row whose predecessors do not lead back to the source. */
 /* Solves the matrix (as apsp_solver_solve) and derives the predecessors of every source into
  * pred (V x V int32, row-major), from `graph`, the edge list the matrix was made of
  * (apsp_graph_to_matrix). When every weight is 0 <= w < APSP_INF and the zero-weight edges (no
@@ -471,6 +467,10 @@ APSP_EXPORT apsp_status apsp_predecessors_csr(const apsp_matrix *distances, cons
 APSP_EXPORT apsp_status apsp_solver_solve_paths(apsp_solver *solver, apsp_matrix *matrix,
                                                 const apsp_graph *graph, int32_t *pred,
                                                 apsp_report *report, apsp_error *error);
+/* One shortest path read off the predecessor row of `source`: its vertices from source to
+ * target into path (room for `vertices`), their number in *length; 0 when the target is
+ * unreachable, 1 when it is the source. Refuses (APSP_ERR_USAGE) a vertex outside [0, V) and a
+ * row whose predecessors do not lead back to the source. */
 APSP_EXPORT apsp_status apsp_path(const int32_t *pred_row, size_t vertices, size_t source,
                                   size_t target, int32_t *path, size_t *length, apsp_error *error);
 

@@ -73,14 +73,14 @@ typedef struct device_summary {
  *
  *     prepare()                  K, the block height, room on the device, pinned staging
  *     pivots(0, 0, K)            no super-round yet: the blocks only gather
- *     rows(block) for every block     the first super-round's pivot rows and columns
+ *     rows(block) for every block     the first super-round's K pivot rows gathered
  *     for each super-round s .. s + K' - 1:
  *         pivots(s, K', K'')     send the last super-round's closed pivot rows home; close the
- *                                gathered K' x n pivot rows and n x K' pivot columns under the
- *                                pivots s .. s + K' - 1; gather the next super-round's pivot
- *                                columns of them
- *         rows(block)            for every block of the other rows: up, D = min(D, C (x) R), the
- *                                next super-round's pivot rows and columns gathered, down
+ *                                gathered K' x n pivot rows R under the pivots s .. s + K' - 1
+ *         rows(block)            for every block of the other rows: up, its own K' pivot columns
+ *                                A copied aside as they came (they need no closing: cl/fw.cl),
+ *                                D = min(D, A (x) R), the next super-round's pivot rows
+ *                                gathered, down
  *     finish()                   the last pivot rows and every block home; then drain and
  *                                unload as for rows.c
  * Calls may only queue work; a block's rows of the host matrix are read when rows() is called

@@ -1,5 +1,5 @@
-/* The hw3 reader against every malformed input class of DESIGN.md section 6, the valid edge
- * cases it must accept, and the atomic output (apsp_output_*, apsp_write_hw3).
+/* The hw3 reader against every malformed input class of the hw3 format (docs/reliability.md), the
+ * valid edge cases it must accept, and the atomic output (apsp_output_*, apsp_write_hw3).
  *
  * Each input is written to a file in a fresh temporary directory and read with apsp_read_hw3;
  * refusals must carry the right status and a one-line message that names the file and the

@@ -4,13 +4,6 @@
 
 #include "apsp.h"
 
-/* APSP_ERR_USAGE, naming the first wrong thing, unless the matrix is one a solve can take.
- * The shape: the geometry of apsp_matrix_create (data, n >= 1, padded a multiple of
- * APSP_MATRIX_ALIGN, stride >= padded); cheap, checked first. The cells (after the device has
- * planned, so that a matrix too large is refused before it is read): distances 0 to APSP_INF
- * with 0 on the diagonal and APSP_INF in the padding, and weights small enough that no path of
- * V - 1 edges reaches APSP_INF (the rule of the hw3 reader); every cell is read, on all cores
- * for a large matrix. */
 /* Whether a matrix of n vertices can be made here (APSP_ERR_TOO_LARGE naming both sizes). */
 apsp_status matrix_fits_memory(size_t n, apsp_error *error);
 apsp_status matrix_fits_memory_typed(size_t n, apsp_dtype dtype, apsp_error *error);
@@ -38,6 +31,13 @@ apsp_status matrix_create_in(size_t n, apsp_dtype dtype, void *cells,
  * only when both terms are), so fmin and compare-and-select agree (cl/fw.cl: FLOAT_FMIN) and
  * the backends' bits stay identical. */
 void matrix_clear_negative_zeros(apsp_matrix *matrix, unsigned threads);
+/* APSP_ERR_USAGE, naming the first wrong thing, unless the matrix is one a solve can take.
+ * The shape: the geometry of apsp_matrix_create (data, n >= 1, padded a multiple of
+ * APSP_MATRIX_ALIGN, stride >= padded); cheap, checked first. The cells (after the device has
+ * planned, so that a matrix too large is refused before it is read): distances 0 to APSP_INF
+ * with 0 on the diagonal and APSP_INF in the padding, and weights small enough that no path of
+ * V - 1 edges reaches APSP_INF (the rule of the hw3 reader); every cell is read, on all cores
+ * for a large matrix. */
 apsp_status matrix_check_shape(const apsp_matrix *matrix, apsp_error *error);
 /* Every cell as apsp_solve requires (-INF < d <= INF and (V - 1) * |largest| below INF for the
  * integer types' INF; no NaN and no -inf for floating point, and |largest| within

@@ -152,7 +152,6 @@ static int list_kernel_params(void) {
     return EXIT_OK;
 }
 
-/* Returns -1 to go on, or an exit code. */
 /* One option from getopt_long. Returns -1 to go on, or an exit code. */
 static int apply_option(cli *c, int opt, const char *arg, const char *spelled) {
     apsp_options *o = &c->options;

@@ -13,7 +13,6 @@
 
 enum { NPY_ALIGN = 64, NPY_PREAMBLE = 10, NPY_HEADER_MAX = 256 };
 
-/* The whole header, preamble included; returns its length (a multiple of NPY_ALIGN). */
 /* NumPy's name of the type, little-endian. */
 static const char *npy_descr(apsp_dtype dtype) {
     switch (dtype) {
@@ -29,6 +28,7 @@ static const char *npy_descr(apsp_dtype dtype) {
     return "<i4";
 }
 
+/* The whole header, preamble included; returns its length (a multiple of NPY_ALIGN). */
 size_t npy_header(size_t n, apsp_dtype dtype, char out[NPY_HEADER_MAX]) {
     char dict[128];
     int len = snprintf(dict, sizeof dict,

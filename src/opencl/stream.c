@@ -1,10 +1,10 @@
 /* Streaming a matrix larger than the device's memory from host memory: the OpenCL side of
  * backend.h's backend_stream (src/drivers/stream.c drives it; device.h has the state).
  *
- * Closing a super-round's panels: R under the pivots of its own rows is blocked Floyd-Warshall
- * on a band of K rows whose every pivot lies in it, which is what rounds.c does on a layout of
- * that one band (phases 1 to 3 per round of T); the transposed C likewise, since the transposed
- * matrix has the same shortest paths.
+ * Closing a super-round's panel: R, its K pivot rows, under the pivots of its own rows is
+ * blocked Floyd-Warshall on a band of K rows whose every pivot lies in it, which is what
+ * rounds.c does on a layout of that one band (phases 1 to 3 per round of T). No panel of pivot
+ * columns is kept: each block brings its own (below).
  *
  * A block of rows: the host copies them from the matrix into the slot's pinned staging (making
  * the padding there), the upload queue writes them into the slot's buffer; the kernel queue

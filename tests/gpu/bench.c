@@ -6,7 +6,7 @@
  * The graph is the one fw_cuda and fw_ocl build for `V E SEED` (tests/gpu/anchor_graph.c writes
  * the same one as a file). Each repetition solves a fresh copy with the OpenCL backend on the
  * default device ($APSP_DEVICE picks another; $APSP_KERNEL_PARAMS and the other variables of
- * src/backend_opencl.c apply). Prints one line per repetition, then a summary line with the
+ * src/cli/env_options.c apply). Prints one line per repetition, then a summary line with the
  * median compute time, V^3 and n^3 relaxations per second, and the FNV-1a checksum of the V x V
  * result computed as fw_cuda computes it, so that the two can be compared at any size. DTYPE
  * (int32, the default, int64, float32, float64) solves the same integral weights in that type;

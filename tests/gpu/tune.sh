@@ -1,6 +1,6 @@
 #!/bin/bash
 # Searches a grid of kernel parameters on the current OpenCL device and prints the best entry to
-# add to param_table in src/backend_opencl.c.
+# add to param_table in src/opencl/params.c.
 #   bash tests/gpu/tune.sh [V] [REPS] [GRID_FILE]
 # V (default 20000) is the size of the anchors' random graph (E = 20 V, seed 1); REPS (default 3)
 # solves per entry, the median compute time counts. Each line of GRID_FILE (default: the grid
