@@ -57,20 +57,38 @@ extern "C" {
 /* Every host matrix is padded to a multiple of this many rows and columns. */
 #define APSP_MATRIX_ALIGN 128
 
+/* Every status, once: X(NAME, TEXT, EXIT) gives the constant, apsp_status_name's text and the
+ * exit status of the apsp and apsp-mpi commands (README.md, "Exit codes"). */
+#define APSP_STATUSES(X)                                                                           \
+    X(APSP_OK, "success", 0)                                                                       \
+    /* an invalid option or argument */                                                            \
+    X(APSP_ERR_USAGE, "usage error", 2)                                                            \
+    /* the input cannot be read or is malformed */                                                 \
+    X(APSP_ERR_INPUT, "input error", 3)                                                            \
+    /* the output cannot be written */                                                             \
+    X(APSP_ERR_OUTPUT, "output error", 4)                                                          \
+    /* the problem exceeds host or device memory */                                                \
+    X(APSP_ERR_TOO_LARGE, "too large", 5)                                                          \
+    /* an allocation failed */                                                                     \
+    X(APSP_ERR_NO_MEMORY, "out of memory", 5)                                                      \
+    /* the requested device or backend does not exist */                                           \
+    X(APSP_ERR_NO_DEVICE, "no such device", 6)                                                     \
+    /* a device call failed (OpenCL error, out of device memory) */                                \
+    X(APSP_ERR_DEVICE, "device error", 6)                                                          \
+    /* the OpenCL kernels did not compile for the device */                                        \
+    X(APSP_ERR_KERNEL_BUILD, "kernel build failed", 6)                                             \
+    /* a bug: please report it */                                                                  \
+    X(APSP_ERR_INTERNAL, "internal error", 1)                                                      \
+    /* the graph has a cycle of negative weight: no shortest distances */                          \
+    X(APSP_ERR_NEGATIVE_CYCLE, "negative cycle", 7)                                                \
+    /* apsp_options.cancelled asked the solve to stop (the commands set no cancel function: a      \
+     * signal ends them) */                                                                        \
+    X(APSP_ERR_CANCELLED, "cancelled", 1)
+
 typedef enum apsp_status {
-    APSP_OK = 0,
-    APSP_ERR_USAGE,        /* an invalid option or argument */
-    APSP_ERR_INPUT,        /* the input cannot be read or is malformed */
-    APSP_ERR_OUTPUT,       /* the output cannot be written */
-    APSP_ERR_TOO_LARGE,    /* the problem exceeds host or device memory */
-    APSP_ERR_NO_MEMORY,    /* an allocation failed */
-    APSP_ERR_NO_DEVICE,    /* the requested device or backend does not exist */
-    APSP_ERR_DEVICE,       /* a device call failed (OpenCL error, out of device memory) */
-    APSP_ERR_KERNEL_BUILD, /* the OpenCL kernels did not compile for the device */
-    APSP_ERR_INTERNAL,     /* a bug: please report it */
-    /* the graph has a cycle of negative weight: no shortest distances (the CLI's exit 7) */
-    APSP_ERR_NEGATIVE_CYCLE,
-    APSP_ERR_CANCELLED, /* apsp_options.cancelled asked the solve to stop */
+#define APSP_STATUS_CONSTANT(name, text, exit_status) name,
+    APSP_STATUSES(APSP_STATUS_CONSTANT)
+#undef APSP_STATUS_CONSTANT
 } apsp_status;
 
 /* A short constant name of a status, e.g. "input error". Never NULL. */

@@ -7,30 +7,11 @@
 
 const char *apsp_status_name(apsp_status status) {
     switch (status) {
-    case APSP_OK:
-        return "success";
-    case APSP_ERR_USAGE:
-        return "usage error";
-    case APSP_ERR_INPUT:
-        return "input error";
-    case APSP_ERR_OUTPUT:
-        return "output error";
-    case APSP_ERR_TOO_LARGE:
-        return "too large";
-    case APSP_ERR_NO_MEMORY:
-        return "out of memory";
-    case APSP_ERR_NO_DEVICE:
-        return "no such device";
-    case APSP_ERR_DEVICE:
-        return "device error";
-    case APSP_ERR_KERNEL_BUILD:
-        return "kernel build failed";
-    case APSP_ERR_INTERNAL:
-        return "internal error";
-    case APSP_ERR_NEGATIVE_CYCLE:
-        return "negative cycle";
-    case APSP_ERR_CANCELLED:
-        return "cancelled";
+#define APSP_STATUS_TEXT(name, text, exit_status)                                                  \
+    case name:                                                                                     \
+        return text;
+        APSP_STATUSES(APSP_STATUS_TEXT)
+#undef APSP_STATUS_TEXT
     }
     return "unknown status";
 }

@@ -2,6 +2,7 @@
 #include "apsp.h"
 #include "cli.h"
 #include "env_options.h"
+#include "exit_status.h"
 #include "paths.h"
 #include "platforms.h"
 #include "report.h"
@@ -16,49 +17,11 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Exit codes, documented in --help and the README. */
-enum {
-    EXIT_OK = 0,
-    EXIT_INTERNAL = 1,
-    EXIT_USAGE = 2,
-    EXIT_INPUT = 3,
-    EXIT_OUTPUT = 4,
-    EXIT_MEMORY = 5,
-    EXIT_DEVICE = 6,
-    EXIT_NEGATIVE_CYCLE = 7,
-};
-
-static int exit_code(apsp_status status) {
-    switch (status) {
-    case APSP_OK:
-        return EXIT_OK;
-    case APSP_ERR_USAGE:
-        return EXIT_USAGE;
-    case APSP_ERR_INPUT:
-        return EXIT_INPUT;
-    case APSP_ERR_OUTPUT:
-        return EXIT_OUTPUT;
-    case APSP_ERR_TOO_LARGE:
-    case APSP_ERR_NO_MEMORY:
-        return EXIT_MEMORY;
-    case APSP_ERR_NO_DEVICE:
-    case APSP_ERR_DEVICE:
-    case APSP_ERR_KERNEL_BUILD:
-        return EXIT_DEVICE;
-    case APSP_ERR_NEGATIVE_CYCLE:
-        return EXIT_NEGATIVE_CYCLE;
-    case APSP_ERR_CANCELLED: /* the CLI sets no cancel function: signals end it (signals.c) */
-    case APSP_ERR_INTERNAL:
-        break;
-    }
-    return EXIT_INTERNAL;
-}
-
 static int usage_error(const char *format, const char *arg) {
     fprintf(stderr, "apsp: ");
     fprintf(stderr, format, arg);
     fprintf(stderr, " (see apsp --help)\n");
-    return EXIT_USAGE;
+    return exit_status_of(APSP_ERR_USAGE);
 }
 
 static int parse_int(const char *text, long min, long max, int *out) {
@@ -105,7 +68,7 @@ static int parse_format(const char *arg, int output, apsp_format *format) {
                 : f == APSP_FORMAT_NPY || f == APSP_FORMAT_TEXT)) {
         fprintf(stderr, "apsp: --%s-format=%s: expected %s (see apsp --help)\n",
                 output ? "output" : "input", arg, choices[output]);
-        return EXIT_USAGE;
+        return exit_status_of(APSP_ERR_USAGE);
     }
     *format = f;
     return -1;
@@ -143,13 +106,13 @@ static int list_kernel_params(void) {
     const apsp_kernel_param *params = apsp_kernel_params(&count);
     if (count == 0) {
         puts("this apsp was built without OpenCL: there are no kernel parameters");
-        return EXIT_OK;
+        return EXIT_SUCCESS;
     }
     printf("| name | fallback | range | meaning |\n|---|---|---|---|\n");
     for (size_t i = 0; i < count; i++)
         printf("| %s | %d | %d-%d | %s |\n", params[i].name, params[i].fallback, params[i].least,
                params[i].most, params[i].meaning);
-    return EXIT_OK;
+    return EXIT_SUCCESS;
 }
 
 /* One option from getopt_long. Returns -1 to go on, or an exit code. */
@@ -214,10 +177,10 @@ static int apply_option(cli *c, int opt, const char *arg, const char *spelled) {
         return -1;
     case 'h':
         fputs(cli_usage_text, stdout);
-        return EXIT_OK;
+        return EXIT_SUCCESS;
     case OPT_VERSION:
         printf("apsp %s\n", apsp_version());
-        return EXIT_OK;
+        return EXIT_SUCCESS;
     case OPT_INPUT_FORMAT:
     case OPT_OUTPUT_FORMAT:
     case OPT_VERTICES:
@@ -295,7 +258,7 @@ static int list_devices(void) {
     apsp_status status = apsp_list_devices(&devices, &count, &err);
     if (status != APSP_OK) {
         fprintf(stderr, "apsp: %s\n", err.message);
-        return exit_code(status);
+        return exit_status_of(status);
     }
     for (size_t i = 0; i < count; i++) {
         const apsp_device_info *d = &devices[i];
@@ -312,7 +275,7 @@ static int list_devices(void) {
     char missing[2048];
     if (platforms_not_started(missing, sizeof missing))
         printf("not listed: %s\n", missing);
-    return EXIT_OK;
+    return EXIT_SUCCESS;
 }
 
 /* The library's diagnostics: build logs and profiles, on stderr. */
@@ -456,9 +419,9 @@ static int run(cli *c) {
         report_json(vertices, &report, &times);
     if (status != APSP_OK) {
         fprintf(stderr, "apsp: %s\n", err.message);
-        return exit_code(status);
+        return exit_status_of(status);
     }
-    return EXIT_OK;
+    return EXIT_SUCCESS;
 }
 
 int main(int argc, char **argv) {
@@ -468,7 +431,7 @@ int main(int argc, char **argv) {
                 "apsp: a standard stream is closed and /dev/null cannot be opened in its "
                 "place: %s\n",
                 strerror(errno));
-        return EXIT_OUTPUT;
+        return exit_status_of(APSP_ERR_OUTPUT);
     }
     cli c;
     int code = parse_args(argc, argv, &c);

@@ -11,6 +11,7 @@
 #include "base/error.h"
 #include "base/util.h"
 #include "env_options.h"
+#include "exit_status.h"
 #include "mpi/agree.h"
 #include "mpi/grid.h"
 #include "mpi/io.h"
@@ -27,25 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* apsp's exit codes (src/cli/main.c, README). */
-enum { EXIT_INTERNAL = 1 };
-
-static int exit_code(apsp_status status) {
-    static const int codes[] = {
-        [APSP_OK] = 0,
-        [APSP_ERR_USAGE] = 2,
-        [APSP_ERR_INPUT] = 3,
-        [APSP_ERR_OUTPUT] = 4,
-        [APSP_ERR_TOO_LARGE] = 5,
-        [APSP_ERR_NO_MEMORY] = 5,
-        [APSP_ERR_NO_DEVICE] = 6,
-        [APSP_ERR_DEVICE] = 6,
-        [APSP_ERR_KERNEL_BUILD] = 6,
-        [APSP_ERR_INTERNAL] = 1,
-    };
-    return (unsigned)status < sizeof codes / sizeof codes[0] ? codes[status] : EXIT_INTERNAL;
-}
 
 static const char usage_text[] =
     "usage: mpirun -np P apsp-mpi [OPTIONS] INPUT OUTPUT\n"
@@ -369,5 +351,5 @@ int main(int argc, char **argv) {
         fprintf(stderr, "apsp-mpi: %s%s\n", error.message,
                 status == APSP_ERR_USAGE ? " (see apsp-mpi --help)" : "");
     MPI_Finalize();
-    return exit_code(status);
+    return exit_status_of(status);
 }
