@@ -1,4 +1,5 @@
 #include "report.h"
+#include "json.h"
 
 #include <stdio.h>
 #include <time.h>
@@ -69,26 +70,13 @@ void report_print(size_t vertices, const apsp_report *r, const run_times *t) {
 }
 
 /* `text` as a JSON string: quotes and backslashes escaped, control characters as \u00XX. */
-static void json_string(const char *text) {
-    fputc('"', stderr);
-    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
-        if (*c == '"' || *c == '\\')
-            fprintf(stderr, "\\%c", *c);
-        else if (*c < 0x20)
-            fprintf(stderr, "\\u%04x", *c);
-        else
-            fputc(*c, stderr);
-    }
-    fputc('"', stderr);
-}
-
 void report_json(size_t vertices, const apsp_report *r, const run_times *t) {
     fputs("{\"backend\":", stderr);
-    json_string(r->backend);
+    json_write_string(stderr, r->backend);
     fputs(",\"device\":", stderr);
-    json_string(r->device);
+    json_write_string(stderr, r->device);
     fputs(",\"choice\":", stderr);
-    json_string(r->choice);
+    json_write_string(stderr, r->choice);
     fprintf(stderr,
             ",\"devices\":%d,\"vertices\":%zu,\"padded\":%zu,\"round_depth\":%d,\"threads\":%d,"
             "\"programs_built\":%d,\"read_s\":%.6f,\"setup_s\":%.6f,\"upload_s\":%.6f,"

@@ -1,6 +1,7 @@
 /* See report.h. */
 #include "mpi/report.h"
 #include "cpu/kernels.h"
+#include "json.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -18,18 +19,6 @@ typedef struct figures {
 } figures;
 
 /* `text` as a JSON string. */
-static void json_string(const char *text) {
-    fputc('"', stderr);
-    for (const unsigned char *c = (const unsigned char *)text; *c; c++)
-        if (*c == '"' || *c == '\\')
-            fprintf(stderr, "\\%c", *c);
-        else if (*c < 0x20)
-            fprintf(stderr, "\\u%04x", *c);
-        else
-            fputc(*c, stderr);
-    fputc('"', stderr);
-}
-
 static void print_lines(const grid *g, const layout *l, const run_report *r, const figures *sum,
                         const figures *most, const char *engines) {
     const double mib = 1024.0 * 1024.0, n = (double)l->n;
@@ -65,7 +54,9 @@ static void print_json(const grid *g, const layout *l, const run_report *r, cons
     for (int i = 0; i < g->size; i++) {
         if (i)
             fputc(',', stderr);
-        json_string(engines ? engines + (size_t)i * ENGINE_TEXT : i == 0 ? r->engine : "");
+        json_write_string(stderr, engines  ? engines + (size_t)i * ENGINE_TEXT
+                                  : i == 0 ? r->engine
+                                           : "");
     }
     fprintf(stderr,
             "],\"vertices\":%zu,\"padded\":%zu,\"round_depth\":%d,\"read_s\":%.6f,"
