@@ -184,6 +184,8 @@ apsp_status negative_finish(backend_device *d, apsp_error *error);
 /* layout.c */
 apsp_status layout_plan(backend_device *d, size_t vertices, apsp_dtype dtype,
                         solve_geometry *geometry, apsp_error *error);
+/* The band that holds row `row` of the matrix, or NULL when the device holds none of it. */
+const cl_band *layout_band_of(const cl_layout *layout, size_t row);
 /* Bytes per cell of the solve's matrix (layout_plan's dtype). */
 size_t layout_cell_bytes(const backend_device *d);
 apsp_status layout_prepare(backend_device *d, const solve_geometry *geometry, size_t row_begin,

@@ -153,19 +153,11 @@ static void unmap_batches(backend_device *d, row_batches *b) {
     clFinish(d->queue);
 }
 
-/* The band of the device's that holds `row`. */
-static const cl_band *band_of(const cl_layout *l, size_t row) {
-    const cl_band *band = l->bands;
-    while (row >= band->row0 + band->rows)
-        band++;
-    return band;
-}
-
 /* Rows [row, row + count) of the matrix, all in one band, into batch k (tightly packed). */
 static apsp_status queue_batch(backend_device *d, row_batches *b, int k, size_t row, size_t count,
                                apsp_error *error) {
     const cl_layout *l = &d->layout;
-    const cl_band *band = band_of(l, row);
+    const cl_band *band = layout_band_of(l, row);
     size_t real_n = l->geometry.vertices, row_bytes = real_n * sizeof(cl_int);
     size_t device_origin[3] = {0, row - band->row0, 0}, host_origin[3] = {0, 0, 0};
     size_t region[3] = {row_bytes, count, 1};
@@ -190,7 +182,7 @@ static apsp_status hand_on(row_batches *b, int k, size_t row, size_t count, size
 
 /* The rows of the next batch from `row`: at most a batch, within one band and the real rows. */
 static size_t batch_rows(const cl_layout *l, const row_batches *b, size_t row) {
-    const cl_band *band = band_of(l, row);
+    const cl_band *band = layout_band_of(l, row);
     size_t end = band->row0 + band->rows;
     end = end < l->row_end ? end : l->row_end;
     end = end < l->geometry.vertices ? end : l->geometry.vertices;

@@ -372,3 +372,10 @@ void layout_release(backend_device *d) {
     }
     memset(l, 0, sizeof *l);
 }
+
+const cl_band *layout_band_of(const cl_layout *l, size_t row) {
+    for (size_t b = 0; b < l->band_count; b++)
+        if (row >= l->bands[b].row0 && row < l->bands[b].row0 + l->bands[b].rows)
+            return &l->bands[b];
+    return NULL;
+}

@@ -266,14 +266,6 @@ static apsp_status retire(backend_device *d, derivation *dv, int k, int32_t *at,
     return APSP_OK;
 }
 
-/* The band of the device's that holds `row`. */
-static const cl_band *band_of(const cl_layout *l, size_t row) {
-    const cl_band *band = l->bands;
-    while (row >= band->row0 + band->rows)
-        band++;
-    return band;
-}
-
 /* Every real row of the device's, chunk by chunk within the bands, the kernel and read of the
  * next chunk queued before the current one is copied; then the untight flag. */
 static apsp_status run(backend_device *d, const paths_csr *csr, derivation *dv, size_t first,
@@ -285,7 +277,7 @@ static apsp_status run(backend_device *d, const paths_csr *csr, derivation *dv, 
         size_t rows = 0;
         const int k = (int)(dv->chunks % 2);
         if (row < end) {
-            const cl_band *band = band_of(&d->layout, row);
+            const cl_band *band = layout_band_of(&d->layout, row);
             size_t stop = band->row0 + band->rows < end ? band->row0 + band->rows : end;
             rows = stop - row < dv->chunk_rows ? stop - row : dv->chunk_rows;
             status = queue_chunk(d, csr, band, row, rows, dv, k, error);

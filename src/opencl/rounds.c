@@ -71,15 +71,6 @@ static apsp_status enqueue(backend_device *d, cl_kernel kernel, const size_t *gl
     return enqueue_launch(d, kernel, &l, event, what, round, error);
 }
 
-/* The band that holds row `row`, or NULL when the device does not hold it. */
-static const cl_band *band_of(const backend_device *d, size_t row) {
-    const cl_layout *l = &d->layout;
-    for (size_t b = 0; b < l->band_count; b++)
-        if (row >= l->bands[b].row0 && row < l->bands[b].row0 + l->bands[b].rows)
-            return &l->bands[b];
-    return NULL;
-}
-
 /* Round r's panels from the bands (in core, round 0's; the later rounds' come from phase 3; a
  * streamed super-round's first): the pivot rows, when the device holds them, and the pivot
  * columns of its rows, transposed by fw_transpose. */
@@ -87,7 +78,7 @@ apsp_status rounds_first_panels(backend_device *d, size_t round, apsp_error *err
     const cl_layout *l = &d->layout;
     const size_t tile = l->geometry.tile, row_bytes = l->geometry.n * layout_cell_bytes(d);
     const size_t pivot = round * tile;
-    const cl_band *pivot_band = band_of(d, pivot);
+    const cl_band *pivot_band = layout_band_of(&d->layout, pivot);
     if (pivot_band) {
         cl_int err = FAULT_CL_STATUS(
             clEnqueueCopyBuffer(d->queue, pivot_band->buffer, l->row_panel[round % 2],

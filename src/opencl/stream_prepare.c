@@ -39,11 +39,12 @@ static uint64_t device_bytes(const solve_geometry *g, size_t pivots, size_t bloc
            pivots * pivot_bytes(g, block_rows);
 }
 
-/* What streaming may take: a cap the user gave, or 15/16 of the global memory, which the driver
- * does not give out whole (the in-core check allows all of it; K only has to be large). */
+/* What streaming may take: the cap the user gave (layout_memory, the one rule), or else 15/16 of
+ * the global memory, which the driver does not give out whole (the in-core check allows all of
+ * it; K only has to be large). */
 static uint64_t stream_memory(const backend_device *d) {
-    uint64_t cap = d->options->device_memory;
-    return cap && cap < d->limits.global_memory ? cap : d->limits.global_memory / 16 * 15;
+    uint64_t memory = layout_memory(d, NULL);
+    return memory < d->limits.global_memory ? memory : memory / 16 * 15;
 }
 
 /* K for blocks of `block_rows`: as many rows as the rest of the memory holds. */
