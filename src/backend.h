@@ -32,6 +32,7 @@
 
 #include "apsp.h"
 #include "base/device_list.h"
+#include "paths/paths_csr.h"
 
 #include <stdint.h>
 
@@ -122,17 +123,6 @@ typedef struct kernel_form {
      * negative form): every path over a missing edge is longer than the bound. */
     int64_t bound;
 } kernel_form;
-
-/* The graph's in-edges for the predecessor derivation on a device (src/paths/tight_csr.c): the
- * edges into vertex j are source[start[j] .. start[j + 1]) with their least weights, in increasing
- * order of source; every weight 0 <= w < APSP_INF and no cycle of zero-weight edges, so the
- * first tight in-edge is a valid predecessor (include/apsp.h: apsp_solver_solve_paths). */
-typedef struct paths_csr {
-    size_t vertices, edges;
-    int32_t *start; /* vertices + 1 */
-    int32_t *source;
-    int32_t *weight;
-} paths_csr;
 
 typedef struct apsp_backend_impl {
     apsp_backend_kind kind; /* its name is apsp_backend_name(kind) */

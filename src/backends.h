@@ -8,10 +8,6 @@
  * backend). Listing the pthread backend alone loads no OpenCL platform. */
 apsp_status devices_collect(device_list *list, apsp_backend_kind only, apsp_error *error);
 
-/* Seconds the pthread backend would take for `vertices` with the options' thread count, by the
- * estimate it shares rows by (before any device is open). */
-double cpu_estimated_seconds(const apsp_options *options, size_t vertices);
-
 /* The most devices one solve can share. */
 enum { MAX_DEVICES = 16 };
 

@@ -7,6 +7,7 @@
 #include "base/matrix.h"
 #include "base/parallel.h"
 #include "base/util.h"
+#include "cpu/estimate.h"
 #include "drivers/drivers.h"
 #include "paths/tight_csr.h"
 

@@ -16,7 +16,7 @@
  * The device's pool of threads does each step, the blocks split evenly. The pivot rows R come
  * from the matrix, or from a panel another device handed in (put_row_panel). */
 #include "backend.h"
-#include "backends.h"
+#include "cpu/estimate.h"
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/util.h"
