@@ -23,6 +23,7 @@ typedef struct cli {
     cli_paths paths;     /* --predecessors, --path */
     apsp_dtype dtype;    /* the distances' type: --dtype's, or the one the weights need */
     char distances[192]; /* the type and why, for -v */
+    double open_seconds; /* cli_open_solver's time, which is not the read's */
 } cli;
 
 /* The usage text of apsp --help (usage.c). */
@@ -36,9 +37,14 @@ apsp_status cli_pick_dtype(cli *c, const apsp_graph *g, apsp_error *err);
 /* A hw3 file (not a stream): its header says V before the edges are read. */
 int cli_input_is_hw3_file(const cli *c);
 
-/* The graph, checked on the solver's devices for its size (a hw3 file's from its header, before
- * its edges are read), and the distances' type picked for it (cli_pick_dtype). */
-apsp_status cli_read_input(cli *c, apsp_solver *solver, apsp_graph **g, apsp_error *err);
+/* The solver for a graph of `vertices` (main.c): with the size known, auto mode leaves OpenCL
+ * unloaded for a graph too small to wait for it (apsp_options.vertices_hint). */
+apsp_status cli_open_solver(cli *c, size_t vertices, apsp_solver **solver, apsp_error *err);
+
+/* The graph, the solver opened for its size (cli_open_solver: a hw3 file's from its header,
+ * before the edges are read; any other input's once read), the size checked on the solver's
+ * devices, and the distances' type picked for it (cli_pick_dtype). */
+apsp_status cli_read_input(cli *c, apsp_solver **solver, apsp_graph **g, apsp_error *err);
 
 /* Solves the graph and writes OUTPUT (taking `out` over), and the paths when asked for: a binary
  * output as the rows come off the devices, the text output and the paths from the whole

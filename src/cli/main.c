@@ -345,9 +345,18 @@ static apsp_status refuse_closed_streams(const cli *c, apsp_error *err) {
     return status;
 }
 
-/* Everything that can be refused is refused before the matrix exists: the output path, the
- * devices and options (the solver), then the input's size on them. */
-static apsp_status prepare(cli *c, apsp_output **out, apsp_solver **solver, apsp_error *err) {
+apsp_status cli_open_solver(cli *c, size_t vertices, apsp_solver **solver, apsp_error *err) {
+    double start = cli_clock();
+    c->options.vertices_hint = vertices;
+    apsp_status status = apsp_solver_create(&c->options, solver, err);
+    c->open_seconds = cli_clock() - start;
+    return explain_missing_platforms(c, status, err);
+}
+
+/* What can be refused before the input is read: the standard streams, the names, the output
+ * path. The devices and options (the solver) follow once the graph's size is known
+ * (cli_read_input), and the size on them before the matrix exists. */
+static apsp_status prepare(cli *c, apsp_output **out, apsp_error *err) {
     apsp_status status = refuse_closed_streams(c, err);
     if (status == APSP_OK)
         status = cli_refuse_unwritten_names(c, err);
@@ -364,13 +373,6 @@ static apsp_status prepare(cli *c, apsp_output **out, apsp_solver **solver, apsp
         signals_watch_output(*out);
         apsp_output_set_log(*out, log_to_stderr, c);
         apsp_output_set_threads(*out, c->options.threads);
-        /* The size from a hw3 header lets auto mode skip OpenCL for a small graph; a header
-         * that cannot be read leaves it unknown and fails in read_input with its own message. */
-        size_t vertices = 0;
-        if (cli_input_is_hw3_file(c) && apsp_hw3_vertices(c->input, &vertices, NULL) == APSP_OK)
-            c->options.vertices_hint = vertices;
-        status = apsp_solver_create(&c->options, solver, err);
-        status = explain_missing_platforms(c, status, err);
     }
     return status;
 }
@@ -391,11 +393,11 @@ static int run(cli *c) {
     }
     c->options.log = log_to_stderr;
     c->options.log_context = c;
-    apsp_status status = prepare(c, &out, &solver, &err);
+    apsp_status status = prepare(c, &out, &err);
     double t1 = cli_clock();
     if (status == APSP_OK)
-        status = cli_read_input(c, solver, &g, &err);
-    times.read = cli_clock() - t1;
+        status = cli_read_input(c, &solver, &g, &err);
+    times.read = cli_clock() - t1 - c->open_seconds;
     if (status == APSP_OK) {
         status = cli_solve_and_write(c, solver, g, out, &report, &times, &err);
         out = NULL;

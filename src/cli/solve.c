@@ -39,27 +39,31 @@ static apsp_status hint_input_format(apsp_status status, apsp_error *err) {
     return status;
 }
 
-/* The graph, checked on the solver's devices for its size. A hw3 file's size is checked from
- * its header, before its edges are read. */
-apsp_status cli_read_input(cli *c, apsp_solver *solver, apsp_graph **g, apsp_error *err) {
+/* The graph, with the solver opened for its size: a hw3 file's size comes from its header, so
+ * that a graph too large for the devices is refused before its edges are read. */
+apsp_status cli_read_input(cli *c, apsp_solver **solver, apsp_graph **g, apsp_error *err) {
     size_t vertices = 0;
     apsp_status status =
         cli_input_is_hw3_file(c) ? apsp_hw3_vertices(c->input, &vertices, err) : APSP_OK;
     /* Before the weights are known, the least type they may need: --dtype's, else int32. */
     const apsp_dtype least = c->read.dtype_auto ? APSP_INT32 : c->read.dtype;
     if (status == APSP_OK && vertices > 0)
-        status = check_size(c, solver, vertices, least, err);
+        status = cli_open_solver(c, vertices, solver, err);
+    if (status == APSP_OK && vertices > 0)
+        status = check_size(c, *solver, vertices, least, err);
     if (status == APSP_OK)
         status = apsp_read_graph(c->input, &c->read, g, err);
     if (status == APSP_OK && vertices == 0)
-        status = check_size(c, solver, (*g)->vertices, least, err);
+        status = cli_open_solver(c, (*g)->vertices, solver, err);
+    if (status == APSP_OK && vertices == 0)
+        status = check_size(c, *solver, (*g)->vertices, least, err);
     if (status == APSP_OK)
         status = paths_check(&c->paths, (*g)->vertices, err);
     if (status == APSP_OK)
         status = cli_pick_dtype(c, *g, err);
     /* The checks above were the least type's: a wider one takes twice the memory. */
     if (status == APSP_OK && c->dtype != least)
-        status = check_size(c, solver, (*g)->vertices, c->dtype, err);
+        status = check_size(c, *solver, (*g)->vertices, c->dtype, err);
     return hint_input_format(status, err);
 }
 

@@ -508,7 +508,8 @@ def test_platform_missing(ctx):
 
 def test_auto_small(ctx):
     """Auto mode solves a graph too small to wait for OpenCL on the pthread backend without
-    loading any platform (the dynamic loader's log names every library it starts), and a larger
+    loading any platform (the dynamic loader's log names every library it starts), whatever its
+    format (hw3, edge list, DIMACS, Matrix Market), and a larger
     one after asking OpenCL for a GPU; --backend=cpu never loads OpenCL."""
     import struct
 
@@ -526,11 +527,25 @@ def test_auto_small(ctx):
         chosen = re.search(r"^apsp: chosen by (.*)$", p.err, re.M)
         return any("pocl" in line for line in starts), chosen[1] if chosen else None
 
+    def text(name, body):
+        path = os.path.join(ctx.work, name)
+        with open(path, "w") as f:
+            f.write(body)
+        return path
+
     small, large = hw3("v6.in", 6), hw3("v2000.in", 2000)
-    platform, chosen = loaded_platforms(["--threads=1", small])
-    check(not platform, "V = 6 in auto mode loaded PoCL")
-    check(chosen and chosen.startswith("auto: V = 6") and "no OpenCL platform" in chosen,
-          "V = 6: chosen by %r" % chosen)
+    # Every format, not only hw3's header: the graph is read first, then the solver chosen.
+    path6 = "".join("%d %d %d\n" % (i, i + 1, i + 2) for i in range(5))
+    smalls = [small, text("v6.txt", path6),
+              text("v6.gr", "p sp 6 5\n" + "".join("a %d %d %d\n" % (i + 1, i + 2, i + 2)
+                                                   for i in range(5))),
+              text("v6.mtx", "%%MatrixMarket matrix coordinate integer general\n6 6 5\n"
+                   + "".join("%d %d %d\n" % (i + 1, i + 2, i + 2) for i in range(5)))]
+    for graph in smalls:
+        platform, chosen = loaded_platforms(["--threads=1", graph])
+        check(not platform, "%s: V = 6 in auto mode loaded PoCL" % os.path.basename(graph))
+        check(chosen and chosen.startswith("auto: V = 6") and "no OpenCL platform" in chosen,
+              "%s: V = 6: chosen by %r" % (os.path.basename(graph), chosen))
     platform, chosen = loaded_platforms(["--backend=cpu", large])
     check(not platform and chosen == "--backend=cpu", "--backend=cpu: PoCL %s, chosen by %r"
           % (platform, chosen))
