@@ -29,7 +29,7 @@ trap 'rm -rf "$work"' EXIT
 # PYTHON may be (/opt/torch/.venv is one): a .pth file adds PYTHON's own, after the venv's
 # (written after the install, so that pip does not take an apsp of PYTHON's for this one).
 site_packages='import sysconfig; print(sysconfig.get_path("purelib")); print(sysconfig.get_path("platlib"))'
-venv_site=$("$work/venv/bin/python" -c "$site_packages" | head -1)
+venv_site=$("$work/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')
 "$python" -c "$site_packages" >"$venv_site/python-packages.pth"
 registered="/etc/OpenCL/vendors"
 if ! ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then
