@@ -11,9 +11,10 @@
 # small V and DEVICE=cpu run it on PoCL.
 #
 # NVIDIA's driver package registers its OpenCL library in /etc/OpenCL/vendors; a driver mounted
-# into a container may not be registered. Then this script names the library in a vendors
-# folder of its own (OCL_ICD_VENDORS, which the bundled loader reads) and says so: the wheel
-# cannot find a driver that nothing registered.
+# into a container may not be registered (the GPU machine of 2026-11-25 had libnvidia-opencl.so.1
+# and only PoCL's .icd). Then this script names the library in a vendors folder of its own
+# beside the registered ones (OCL_ICD_VENDORS, which the bundled loader reads) and says so: the
+# wheel cannot find a driver that nothing registered.
 set -euo pipefail
 wheel=$(realpath "${1:?usage: tests/gpu/wheel.sh WHEEL [V] [DEVICE]}")
 v=${2:-20000}
@@ -32,14 +33,15 @@ site_packages='import sysconfig; print(sysconfig.get_path("purelib")); print(sys
 venv_site=$("$work/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')
 "$python" -c "$site_packages" >"$venv_site/python-packages.pth"
 registered="/etc/OpenCL/vendors"
-if ! ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then
+if ! grep -qs nvidia /etc/OpenCL/vendors/*.icd; then
     library=$(find /usr/lib /usr/lib64 /usr/local/nvidia -name 'libnvidia-opencl.so.1' \
-        2>/dev/null | head -1)
+        2>/dev/null | head -1 || true)
     if [ -n "$library" ]; then
         mkdir "$work/vendors"
+        cp /etc/OpenCL/vendors/*.icd "$work/vendors/" 2>/dev/null || true
         echo "$library" >"$work/vendors/nvidia.icd"
         export OCL_ICD_VENDORS="$work/vendors"
-        registered="none in /etc/OpenCL/vendors: OCL_ICD_VENDORS names $library"
+        registered="NVIDIA's not in /etc/OpenCL/vendors: OCL_ICD_VENDORS adds $library"
     fi
 fi
 cd "$work"
