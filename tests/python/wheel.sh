@@ -84,6 +84,14 @@ assert np.array_equal(np.where(d == apsp.INF32, np.inf, d), expected)
 print("wheel.sh: no OpenCL platform: apsp and the package on the pthread backend, SciPy's answer")
 PY
 
+# A registered platform that cannot start is named by --list-devices, as from a source build
+# (the CLI finds the bundled loader, which auditwheel renamed).
+mkdir "$work/bad-vendor"
+echo /nonexistent/libOpenCL-driver.so >"$work/bad-vendor/bad.icd"
+OCL_ICD_VENDORS="$work/bad-vendor" apsp --list-devices >"$work/bad-vendor.txt"
+grep -q '^not listed: OpenCL platform /nonexistent/libOpenCL-driver.so .* did not start' \
+    "$work/bad-vendor.txt"
+
 mkdir "$work/tests"
 cp "$src"/tests/python/*.py "$work/tests/"
 cd "$work/tests"
