@@ -20,12 +20,12 @@ build() { # OUTDIR [PIP_ARGS...]
     shift
     python -m pip wheel -q --disable-pip-version-check --no-deps --no-build-isolation \
         --wheel-dir "$dir" "$@" "${sdist[0]}"
-    unzip -q -d "$dir/files" "$dir"/apsp-*.whl
+    python -m zipfile -e "$dir"/apsp-*.whl "$dir/files"
 }
 links_opencl() { # DIR: whether the command and the extension both need libOpenCL.so.1
     local file count=0
     for file in "$1"/files/apsp-*.data/scripts/apsp "$1"/files/apsp/_core*.so; do
-        readelf -d "$file" | grep -q 'NEEDED.*libOpenCL' && count=$((count + 1))
+        [[ $(readelf -d "$file") == *"(NEEDED)"*"[libOpenCL"* ]] && count=$((count + 1))
     done
     echo "$count"
 }
