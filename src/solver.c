@@ -57,8 +57,11 @@ static apsp_backend_kind backends_to_list(apsp_solver *s) {
     return APSP_BACKEND_AUTO;
 }
 
-/* Why the whole list's selection is `first`, when backends_to_list did not say already. */
-static void describe_choice(apsp_solver *s, const apsp_device_info *first) {
+/* Why the whole list's selection is `first`, when backends_to_list did not say already; with no
+ * GPU, why OpenCL offered none when that is known (no platform registered: a wheel installed
+ * where no driver is), so that -v says once why the pthread backend runs. */
+static void describe_choice(apsp_solver *s, const apsp_device_info *first,
+                            const device_list *list) {
     const apsp_options *o = &s->options;
     if (s->choice[0])
         return;
@@ -67,7 +70,8 @@ static void describe_choice(apsp_solver *s, const apsp_device_info *first) {
     else if (strcmp(first->type, "gpu") == 0)
         snprintf(s->choice, sizeof s->choice, "%s: the first GPU", apsp_backend_name(o->backend));
     else
-        snprintf(s->choice, sizeof s->choice, "%s: no GPU", apsp_backend_name(o->backend));
+        snprintf(s->choice, sizeof s->choice, "%s: no GPU%s%.150s", apsp_backend_name(o->backend),
+                 list->missing[0] ? "; " : "", list->missing);
 }
 
 /* Opens the devices the options select, together. */
@@ -82,7 +86,7 @@ static apsp_status open_selected(apsp_solver *s, apsp_error *error) {
     size_t count;
     status = devices_select(&list, s->options.backend, s->options.device, chosen, &count, error);
     if (status == APSP_OK) {
-        describe_choice(s, chosen[0]);
+        describe_choice(s, chosen[0], &list);
         s->impl = backend_for(chosen[0]);
         status =
             s->impl ? s->impl->open(chosen, count, &s->options, s->devices, error)

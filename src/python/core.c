@@ -20,6 +20,7 @@
 #include "core.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 /* _core.Error(message, status, log): every failure of the library; the package maps the status
  * to the exception a user expects (NegativeCycleError, ValueError, MemoryError, ...). log: a
@@ -176,14 +177,13 @@ static struct PyModuleDef core_module = {
 };
 
 PyMODINIT_FUNC PyInit__core(void) {
-    if (PyType_Ready(&solver_type) < 0)
-        return NULL;
     PyObject *m = PyModule_Create(&core_module);
     if (!m)
         return NULL;
+    PyObject *solver_type = PyType_FromSpec(&solver_spec);
     core_error = PyErr_NewException("apsp._core.Error", NULL, NULL);
-    if (!core_error || PyModule_AddObjectRef(m, "Error", core_error) < 0 ||
-        PyModule_AddObjectRef(m, "Solver", (PyObject *)&solver_type) < 0 ||
+    if (!solver_type || !core_error || PyModule_AddObjectRef(m, "Error", core_error) < 0 ||
+        PyModule_AddObjectRef(m, "Solver", solver_type) < 0 ||
         PyModule_AddIntConstant(m, "INF32", APSP_INF) < 0 ||
         PyModule_AddObject(m, "INF64", PyLong_FromLongLong(APSP_INF64)) < 0 ||
         PyModule_AddIntConstant(m, "NO_PREDECESSOR", APSP_NO_PREDECESSOR) < 0 ||
@@ -193,8 +193,10 @@ PyMODINIT_FUNC PyInit__core(void) {
         PyModule_AddIntConstant(m, "NO_MEMORY", APSP_ERR_NO_MEMORY) < 0 ||
         PyModule_AddIntConstant(m, "NO_DEVICE", APSP_ERR_NO_DEVICE) < 0 ||
         PyModule_AddStringConstant(m, "version", apsp_version()) < 0) {
+        Py_XDECREF(solver_type);
         Py_DECREF(m);
         return NULL;
     }
+    Py_DECREF(solver_type); /* the module's reference keeps it */
     return m;
 }

@@ -36,8 +36,9 @@ void pred_request_release(pred_request *p);
 /* The predecessors of the solved matrix m into p->pred. Without the GIL. */
 apsp_status pred_request_derive(const apsp_matrix *m, const pred_request *p, apsp_error *err);
 
-/* apsp._core.Solver (solver.c). */
-extern PyTypeObject solver_type;
+/* apsp._core.Solver (solver.c): a heap type, as the limited API (the wheel's abi3 build) has no
+ * static PyTypeObject. */
+extern PyType_Spec solver_spec;
 
 /* The dense fast path (Solver.solve_dense): SciPy's reading of a dense matrix done in the copy
  * into the padded matrix, on several threads, so that no pass over the V^2 cells is left to

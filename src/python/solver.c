@@ -7,6 +7,7 @@
 #include "base/util.h"
 
 #include <pythread.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Called by the drivers between rounds, on the thread that released the GIL. */
@@ -18,10 +19,12 @@ static int cancel_requested(void *context) {
     return stop;
 }
 
+/* malloc, not PyMem: the log function runs without the GIL, and the limited API (the wheel's
+ * abi3 build) has no PyMem_RawMalloc before 3.13. */
 static char *copy_text(const char *text) {
     if (!text)
         return NULL;
-    char *copy = PyMem_RawMalloc(strlen(text) + 1);
+    char *copy = malloc(strlen(text) + 1);
     if (copy)
         strcpy(copy, text);
     return copy;
@@ -43,7 +46,7 @@ static void keep_log(void *context, apsp_log_level level, const char *message) {
     SolverObject *self = context;
     if (level != APSP_LOG_ERROR)
         return;
-    PyMem_RawFree(self->build_log);
+    free(self->build_log);
     self->build_log = copy_text(message);
 }
 
@@ -52,10 +55,14 @@ static void solver_dealloc(SolverObject *self) {
     apsp_solver_destroy(self->solver);
     if (self->lock)
         PyThread_free_lock(self->lock);
-    PyMem_RawFree(self->device);
-    PyMem_RawFree(self->kernel_cache);
-    PyMem_RawFree(self->build_log);
-    Py_TYPE(self)->tp_free((PyObject *)self);
+    free(self->device);
+    free(self->kernel_cache);
+    free(self->build_log);
+    /* A heap type (PyType_FromSpec): its instances hold a reference to it. */
+    PyTypeObject *type = Py_TYPE((PyObject *)self);
+    freefunc tp_free = (freefunc)PyType_GetSlot(type, Py_tp_free);
+    tp_free(self);
+    Py_DECREF(type);
 }
 
 /* Solver(backend=None, device=None, tile=0, threads=0, kernel_cache=None, device_memory=0):
@@ -216,7 +223,7 @@ static void call_begin(SolverObject *self, solve_call *call) {
     memset(call, 0, sizeof *call);
     call->thread = PyEval_SaveThread();
     PyThread_acquire_lock(self->lock, WAIT_LOCK);
-    PyMem_RawFree(self->build_log); /* (this solve's log only) */
+    free(self->build_log); /* (this solve's log only) */
     self->build_log = NULL;
 }
 
@@ -360,13 +367,18 @@ static PyMethodDef solver_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-PyTypeObject solver_type = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "apsp._core.Solver",
-    .tp_basicsize = sizeof(SolverObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "An apsp_solver: a device opened and its kernels compiled once.",
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)solver_init,
-    .tp_dealloc = (destructor)solver_dealloc,
-    .tp_methods = solver_methods,
+static PyType_Slot solver_slots[] = {
+    {Py_tp_doc, "An apsp_solver: a device opened and its kernels compiled once."},
+    {Py_tp_new, PyType_GenericNew},
+    {Py_tp_init, solver_init},
+    {Py_tp_dealloc, solver_dealloc},
+    {Py_tp_methods, solver_methods},
+    {0, NULL},
+};
+
+PyType_Spec solver_spec = {
+    .name = "apsp._core.Solver",
+    .basicsize = sizeof(SolverObject),
+    .flags = Py_TPFLAGS_DEFAULT,
+    .slots = solver_slots,
 };
