@@ -124,6 +124,36 @@ typedef struct kernel_form {
     int64_t bound;
 } kernel_form;
 
+/* A device whose memory is not the host's: the matrix born there from the edge list and handed
+ * out as rows, and the host memory its transfers reach fastest. */
+typedef struct backend_device_memory {
+    /* Load from an edge list that graph_check accepted, making the rows on the device. */
+    apsp_status (*load_graph)(backend_device *device, const apsp_graph *graph, apsp_error *error);
+    /* Store by handing the device's real rows, in increasing order, to `rows`. */
+    apsp_status (*store_rows)(backend_device *device, apsp_rows_fn rows, void *context,
+                              apsp_error *error);
+    /* `bytes` of host memory that the device's transfers reach fastest
+     * (apsp_solver_matrix_create), 64-byte aligned, into *cells, freed by (*owner)->release,
+     * which works also after the device is closed. *cells = NULL (and APSP_OK) where the device
+     * has none of that size: the heap's then. */
+    apsp_status (*host_memory)(backend_device *device, size_t bytes, void **cells,
+                               struct apsp_matrix_owner **owner, apsp_error *error);
+} backend_device_memory;
+
+/* The predecessors derived where the distances are (else the host derives them). */
+typedef struct backend_paths {
+    /* What derive needs that lasts (its program), made before the load so that the set-up time
+     * counts it, not the derivation's. */
+    apsp_status (*prepare)(backend_device *device, apsp_error *error);
+    /* After store, while the rows are still on the device, the predecessors of the device's real
+     * rows into their rows of pred (V x V int32, row-major), the first tight in-edge of each
+     * vertex in the CSR's order. *untight becomes nonzero when some vertex at a finite distance
+     * had no tight in-edge (distances that are not the graph's: the caller derives on the host,
+     * which says what is wrong). */
+    apsp_status (*derive)(backend_device *device, const paths_csr *csr, int32_t *pred, int *untight,
+                          apsp_error *error);
+} backend_paths;
+
 typedef struct apsp_backend_impl {
     apsp_backend_kind kind; /* its name is apsp_backend_name(kind) */
     /* Appends this backend's devices to the list. Finding none is not an error. */
@@ -163,22 +193,6 @@ typedef struct apsp_backend_impl {
                          apsp_error *error);
     apsp_status (*wait_round)(backend_device *device, size_t round, apsp_error *error);
     apsp_status (*store)(backend_device *device, apsp_matrix *matrix, apsp_error *error);
-    /* Optional (NULL where the backend's memory is the host matrix): load from an edge list that
-     * graph_check accepted, making the rows on the device; and store by handing the device's
-     * real rows, in increasing order, to `rows`. */
-    apsp_status (*load_graph)(backend_device *device, const apsp_graph *graph, apsp_error *error);
-    apsp_status (*store_rows)(backend_device *device, apsp_rows_fn rows, void *context,
-                              apsp_error *error);
-    /* Optional (NULL: the host derives them): after store, while the rows are still on the
-     * device, the predecessors of the device's real rows into their rows of pred (V x V int32,
-     * row-major), the first tight in-edge of each vertex in the CSR's order. *untight becomes
-     * nonzero when some vertex at a finite distance had no tight in-edge (distances that are
-     * not the graph's: the caller derives on the host, which says what is wrong). */
-    apsp_status (*derive_predecessors)(backend_device *device, const paths_csr *csr, int32_t *pred,
-                                       int *untight, apsp_error *error);
-    /* With derive_predecessors: what it needs that lasts (its program), made before the load so
-     * that the set-up time counts it, not the derivation's. */
-    apsp_status (*prepare_predecessors)(backend_device *device, apsp_error *error);
     /* Waits for everything queued, also after a failure: a device may be reading another's
      * pinned panel, so every device drains before any unloads. */
     void (*drain)(backend_device *device);
@@ -186,15 +200,13 @@ typedef struct apsp_backend_impl {
      * next prepare of the same geometry and rows, which then reuses them; else, or when the next
      * prepare differs or the device closes, they are released. */
     void (*unload)(backend_device *device, int keep);
-    /* Optional (NULL: the heap's memory will do): `bytes` of host memory that the device's
-     * transfers reach fastest (apsp_solver_matrix_create), 64-byte aligned, into *cells, freed
-     * by (*owner)->release, which works also after the device is closed. *cells = NULL (and
-     * APSP_OK) where the device has none of that size: the heap's then. */
-    apsp_status (*host_memory)(backend_device *device, size_t bytes, void **cells,
-                               struct apsp_matrix_owner **owner, apsp_error *error);
-
     void (*summarize)(backend_device *device, device_summary *summary);
-    /* NULL where the device's memory is the host's (the pthread backend): nothing to stream. */
+
+    /* The optional parts, each NULL where the backend has none (the pthread backend, whose
+     * memory is the host's, has none of them). The drivers and the solver test the pointer once
+     * and then call every entry of the part. */
+    const backend_device_memory *device_memory;
+    const backend_paths *paths;
     const backend_stream *stream;
 } apsp_backend_impl;
 

@@ -232,7 +232,7 @@ apsp_status apsp_solver_solve_paths(apsp_solver *s, apsp_matrix *matrix, const a
     /* On the devices where the backend can and the first tight in-edge will do (tight_csr.c). */
     paths_csr csr;
     int eligible = 0;
-    if (status == APSP_OK && s->impl->derive_predecessors && matrix->dtype == APSP_INT32 &&
+    if (status == APSP_OK && s->impl->paths && matrix->dtype == APSP_INT32 &&
         !drive_streams(s->impl, s->devices, s->count, matrix->n, matrix->dtype))
         status = tight_csr_make(graph, &csr, &eligible, error);
     if (status == APSP_OK && eligible) {
@@ -285,13 +285,13 @@ apsp_status apsp_solver_matrix_create(apsp_solver *s, size_t n, apsp_dtype dtype
         return fail(error, APSP_ERR_USAGE, "apsp_solver_matrix_create: no solver");
     const unsigned threads = threads_of(s->options.threads);
     apsp_status status = matrix_fits_memory_typed(n, dtype, error);
-    if (status != APSP_OK || !s->impl->host_memory)
+    if (status != APSP_OK || !s->impl->device_memory)
         return status == APSP_OK ? matrix_create_threads(n, dtype, threads, out, error) : status;
     /* Several devices of one context share its pinned memory: the first device's will do. */
     void *cells = NULL;
     struct apsp_matrix_owner *owner = NULL;
-    status = s->impl->host_memory(s->devices[0], (size_t)apsp_matrix_bytes_typed(n, dtype), &cells,
-                                  &owner, error);
+    status = s->impl->device_memory->host_memory(
+        s->devices[0], (size_t)apsp_matrix_bytes_typed(n, dtype), &cells, &owner, error);
     if (status != APSP_OK)
         return status;
     return cells ? matrix_create_in(n, dtype, cells, owner, threads, out, error)

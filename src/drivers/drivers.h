@@ -13,7 +13,7 @@ apsp_status drive_rows(const apsp_backend_impl *impl, backend_device *const *dev
                        apsp_matrix *matrix, const apsp_options *options, apsp_report *report,
                        apsp_error *error);
 
-/* drive_rows with the predecessors derived on the devices (backend.h: derive_predecessors, which
+/* drive_rows with the predecessors derived on the devices (backend.h: backend_paths, which
  * the backend must have) after the store, into paths->pred; paths->seconds is their time. */
 typedef struct paths_job {
     const paths_csr *csr;

@@ -254,8 +254,9 @@ static apsp_status load_team(const team *t, const solve_io *io, apsp_error *erro
     apsp_status status = APSP_OK;
     for (size_t i = 0; i < t->count && status == APSP_OK; i++)
         if (holds_rows(t, i))
-            status = io->matrix ? t->impl->load(t->devices[i], io->matrix, error)
-                                : t->impl->load_graph(t->devices[i], io->graph, error);
+            status = io->matrix
+                         ? t->impl->load(t->devices[i], io->matrix, error)
+                         : t->impl->device_memory->load_graph(t->devices[i], io->graph, error);
     return status;
 }
 
@@ -283,8 +284,9 @@ static apsp_status store_team(const team *t, const solve_io *io, int negative, a
     apsp_status status = APSP_OK;
     for (size_t i = 0; i < t->count && status == APSP_OK; i++)
         if (holds_rows(t, i))
-            status = io->matrix ? t->impl->store(t->devices[i], io->matrix, error)
-                                : t->impl->store_rows(t->devices[i], rows, context, error);
+            status = io->matrix
+                         ? t->impl->store(t->devices[i], io->matrix, error)
+                         : t->impl->device_memory->store_rows(t->devices[i], rows, context, error);
     return status;
 }
 
@@ -294,8 +296,7 @@ static apsp_status derive_team(const team *t, paths_job *job, apsp_error *error)
     for (size_t i = 0; i < t->count && status == APSP_OK; i++) {
         int untight = 0;
         if (holds_rows(t, i))
-            status =
-                t->impl->derive_predecessors(t->devices[i], job->csr, job->pred, &untight, error);
+            status = t->impl->paths->derive(t->devices[i], job->csr, job->pred, &untight, error);
         job->untight |= untight;
     }
     return status;
@@ -361,7 +362,7 @@ static apsp_status drive(team *t, const solve_io *io, apsp_report *report, apsp_
     for (size_t i = 0; i < count && status == APSP_OK; i++)
         status = impl->set_form(devices[i], &form, error);
     for (size_t i = 0; i < count && status == APSP_OK && io->paths; i++)
-        status = impl->prepare_predecessors(devices[i], error);
+        status = impl->paths->prepare(devices[i], error);
     double t1 = seconds_now();
     if (status == APSP_OK)
         status = load_team(t, io, error);
@@ -411,7 +412,7 @@ apsp_status drive_rows_paths(const apsp_backend_impl *impl, backend_device *cons
 }
 
 int drive_takes_graphs(const apsp_backend_impl *impl) {
-    return impl->load_graph && impl->store_rows;
+    return impl->device_memory != NULL;
 }
 
 apsp_status drive_graph(const apsp_backend_impl *impl, backend_device *const *devices, size_t count,

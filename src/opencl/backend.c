@@ -201,6 +201,17 @@ static void opencl_summarize(backend_device *d, device_summary *s) {
     d->builds = 0;
 }
 
+static const backend_device_memory opencl_device_memory = {
+    .load_graph = layout_load_graph,
+    .store_rows = opencl_store_rows,
+    .host_memory = host_memory_create,
+};
+
+static const backend_paths opencl_paths = {
+    .prepare = predecessors_prepare,
+    .derive = predecessors_derive,
+};
+
 const apsp_backend_impl apsp_backend_opencl = {
     .kind = APSP_BACKEND_OPENCL,
     .list = opencl_list,
@@ -217,13 +228,10 @@ const apsp_backend_impl apsp_backend_opencl = {
     .relax = rounds_relax,
     .wait_round = rounds_wait,
     .store = opencl_store,
-    .load_graph = layout_load_graph,
-    .store_rows = opencl_store_rows,
-    .derive_predecessors = predecessors_derive,
-    .prepare_predecessors = predecessors_prepare,
     .drain = opencl_drain,
     .unload = opencl_unload,
-    .host_memory = host_memory_create,
     .summarize = opencl_summarize,
+    .device_memory = &opencl_device_memory,
+    .paths = &opencl_paths,
     .stream = &opencl_stream,
 };

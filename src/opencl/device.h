@@ -196,7 +196,7 @@ apsp_status layout_store(backend_device *d, apsp_matrix *matrix, apsp_error *err
  * diagonal to 0 (real_vertices = 0: the whole band). */
 apsp_status layout_queue_pad(backend_device *d, const cl_band *band, size_t real_vertices,
                              apsp_error *error);
-/* host_memory.c: backend.h's host_memory, pinned memory of the device's context. */
+/* host_memory.c: backend.h's device_memory->host_memory, pinned memory of the device's context. */
 apsp_status host_memory_create(backend_device *d, size_t bytes, void **cells,
                                struct apsp_matrix_owner **owner, apsp_error *error);
 /* graph_io.c: the rows made on the device from an edge list, and handed out as they come. */
@@ -249,7 +249,7 @@ apsp_status rounds_wait(backend_device *d, size_t round, apsp_error *error);
 void rounds_log_profile(const backend_device *d); /* with options->profile */
 void rounds_release(backend_device *d);
 
-/* predecessors.c: backend.h's derive_predecessors and prepare_predecessors (the program);
+/* predecessors.c: backend.h's backend_paths, derive and prepare (the program);
  * its release (at close). */
 apsp_status predecessors_derive(backend_device *d, const paths_csr *csr, int32_t *pred,
                                 int *untight, apsp_error *error);

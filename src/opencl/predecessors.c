@@ -1,4 +1,4 @@
-/* The predecessor derivation on an OpenCL device (backend.h: derive_predecessors), after the
+/* The predecessor derivation on an OpenCL device (backend.h: backend_paths), after the
  * solve's store while the device's rows are still in their bands: cl/paths.cl's paths_tight over
  * chunks of those rows (at most CHUNK_BYTES or the buffer cap each), in three stages that overlap:
  * the kernel over chunk c + 1 runs while chunk c comes down on the copy queue into a pinned
@@ -7,7 +7,7 @@
  * first-touch page faults cost more than the bus: one thread reading straight into them moved
  * about 1 GB/s (1.5 s for V = 20000 on an H100); the threads take the faults in parallel, and
  * the bus reads pinned memory at full speed. The in-edges go up once per solve. The program is
- * built before the load (prepare_predecessors) and kept with the device, and its binary in the
+ * built before the load (backend_paths.prepare) and kept with the device, and its binary in the
  * kernel cache beside fw.cl's (program_cache.c). With options->profile the parts (kernel
  * and read device times, host copy and wait) go to the log. */
 #include "base/error.h"

@@ -11,8 +11,9 @@ address-space: on the OpenCL CPU device (whose buffers are host memory), the lea
   one line naming the limit, no output file.
 no-room-to-list: under a 300 MiB address-space limit --backend=opencl finds no device and says
   why (the limit), where it said nothing.
-few-files: under an open-file limit of 5 --backend=opencl says that OpenCL was not tried for
-  too few file descriptors, where it said nothing (and PoCL's compiler aborted with 6-12).
+few-files: under an open-file limit of 8 --backend=opencl says that OpenCL was not tried for
+  too few file descriptors, where it said nothing (and PoCL's compiler aborted with 6-12); under
+  5, the input cannot be opened, which it says.
 
 Exit status as test_opencl.py: 77 without an OpenCL CPU device unless
 APSP_TEST_REQUIRE_DEVICE=1; 77 also for the address-space tests in a sanitizer build, which
@@ -113,11 +114,17 @@ def test_no_room_to_list(ctx):
 
 
 def test_few_files(ctx):
-    p = limited(ctx, ["--backend=opencl", os.path.join(ctx.cases, "example.in"),
-                      os.path.join(ctx.work, "out.bin")], resource.RLIMIT_NOFILE, 5)
+    args = ["--backend=opencl", os.path.join(ctx.cases, "example.in"),
+            os.path.join(ctx.work, "out.bin")]
+    p = limited(ctx, args, resource.RLIMIT_NOFILE, 8)
     check(p.returncode == 6 and one_line(p) and "too few file descriptors" in p.err and
-          "ulimit -n" in p.err, "--backend=opencl under 5 files: exit %d: %s"
+          "ulimit -n" in p.err, "--backend=opencl under 8 files: exit %d: %s"
           % (p.returncode, p.err.strip()))
+    # Under 5, the output's temporary file and its folder take the last two: the input, read
+    # before the devices are opened, cannot be, and says so.
+    p = limited(ctx, args, resource.RLIMIT_NOFILE, 5)
+    check(p.returncode == 3 and one_line(p) and "Too many open files" in p.err,
+          "--backend=opencl under 5 files: exit %d: %s" % (p.returncode, p.err.strip()))
 
 
 TESTS = {
