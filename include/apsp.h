@@ -58,7 +58,7 @@ extern "C" {
 #define APSP_MATRIX_ALIGN 128
 
 /* Every status, once: X(NAME, TEXT, EXIT) gives the constant, apsp_status_name's text and the
- * exit status of the apsp and apsp-mpi commands (README.md, "Exit codes"). */
+ * exit status of the apsp and apsp-mpi commands (docs/usage.md, "Exit codes"). */
 #define APSP_STATUSES(X)                                                                           \
     X(APSP_OK, "success", 0)                                                                       \
     /* an invalid option or argument */                                                            \

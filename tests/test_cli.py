@@ -317,7 +317,7 @@ def check_success(apsp, work, example, example_out):
 
 def check_formats(apsp, work, example, expected):
     """'-' for standard input and output, the formats by extension and by option, --undirected,
-    --unweighted and --vertices, and their refusals (README, "Your own graph")."""
+    --unweighted and --vertices, and their refusals (docs/usage.md, "Your own graph")."""
     d = os.path.join(work, "formats")
     os.mkdir(d)
     want = open(expected, "rb").read()

@@ -60,7 +60,7 @@ def check_one(apsp, args, out, expected, kind, n, failures):
         if content != expected:
             failures.append(f"{where}: exit 0 but the output is wrong")
         return "survived"
-    # A kernel build failure prints the build log before its one error line (README); every
+    # A kernel build failure prints the build log before its one error line (docs/usage.md); every
     # other failure is that line alone.
     build_log = len(lines) > 1 and "clBuildProgram" in lines[-1]
     if not lines or not lines[-1].startswith("apsp: ") or (len(lines) != 1 and not build_log):

@@ -3,7 +3,7 @@
 
     test_output.py APSP GEN_GRAPH [--testcases=DIR]
 
-Runs the apsp command on testcases/*.in with known .out files and checks what README.md ("The
+Runs the apsp command on testcases/*.in with known .out files and checks what docs/usage.md ("The
 hw3 format") promises about OUTPUT: a symbolic link is written through (the link stays a link);
 /proc/self/fd/N and /dev/stdout reach the open file; a dangling link creates its target; a file
 that cannot be replaced (a directory that refuses new files, another user's file in a sticky

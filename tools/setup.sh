@@ -1,7 +1,9 @@
 #!/bin/bash
 # The whole set-up on a fresh Debian or Ubuntu machine: installs what is missing, builds apsp
-# in ./build, and solves the bundled example graph. Safe to run again.
-#   bash tools/setup.sh            (APSP_WERROR=1 turns warnings into errors, as CI does)
+# in ./build, solves the bundled example graph, and installs `apsp` into ~/.local/bin (a prefix
+# the user owns: no sudo). Safe to run again.
+#   bash tools/setup.sh            (APSP_WERROR=1 turns warnings into errors, as CI does;
+#                                   APSP_PREFIX=DIR installs under DIR instead of ~/.local)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,13 +20,21 @@ bash tools/install-packages.sh build-essential meson ninja-build pkg-config pyth
 
 werror=false
 [ "${APSP_WERROR:-0}" = 1 ] && werror=true
+prefix=${APSP_PREFIX:-$HOME/.local}
 if [ -d build ]; then
-    meson configure build -Dwerror=$werror -Dopencl=enabled >/dev/null
+    meson configure build --prefix="$prefix" -Dwerror=$werror -Dopencl=enabled >/dev/null
 else
-    meson setup build -Dwerror=$werror -Dopencl=enabled
+    meson setup build --prefix="$prefix" -Dwerror=$werror -Dopencl=enabled
 fi
 ninja -C build
-
-echo "setup: solving testcases/example.in"
-build/src/apsp -v testcases/example.in build/example.out
+bash tools/install.sh build
+echo "setup: installed apsp in $prefix/bin; solving testcases/example.in with it"
+"$prefix/bin/apsp" -v testcases/example.in build/example.out
 cmp build/example.out testcases/example.out && echo "setup: build/example.out matches testcases/example.out"
+
+# Debian's and Ubuntu's ~/.profile put ~/.local/bin on PATH at login once the folder exists; until
+# then (or for another prefix) the user adds it.
+case ":$PATH:" in
+*":$prefix/bin:"*) ;;
+*) echo "setup: $prefix/bin is not on your PATH: run  export PATH=\"$prefix/bin:\$PATH\"  (and add it to ~/.profile)" ;;
+esac

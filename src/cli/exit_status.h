@@ -1,5 +1,5 @@
 /* The exit status of the apsp and apsp-mpi commands for a status (include/apsp.h: APSP_STATUSES,
- * the one list; README.md, "Exit codes"). */
+ * the one list; docs/usage.md, "Exit codes"). */
 #ifndef APSP_CLI_EXIT_STATUS_H
 #define APSP_CLI_EXIT_STATUS_H
 

@@ -100,7 +100,7 @@ static int apply_format_option(cli *c, int opt, const char *arg) {
     return -1;
 }
 
-/* --kernel-params=help: the parameters, from the library's list (the README's table is this). */
+/* --kernel-params=help: the parameters, from the library's list (docs/usage.md's table is this). */
 static int list_kernel_params(void) {
     size_t count;
     const apsp_kernel_param *params = apsp_kernel_params(&count);

@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""The installed command runs on its own (issue 28, item 8; python3 standard library only).
+
+    test_install.py INSTALL_SH BUILD VERSION TESTCASES
+
+Installs the build with tools/install.sh (what tools/setup.sh runs) into a temporary DESTDIR,
+then runs the installed `apsp` from outside the source and build trees with LD_LIBRARY_PATH
+unset: `--version` must name VERSION, and a solve of example.in must write example.out's
+bytes (testcases/, the oracle's). A command that needed the build tree's shared library, or a
+file installed elsewhere, fails here. Exit status: 0 passed, 1 a failure.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def installed_commands(root, name):
+    """Every file NAME in a bin folder under root (one is expected)."""
+    return [os.path.join(folder, name) for folder, _, files in os.walk(root)
+            if os.path.basename(folder) == "bin" and name in files]
+
+
+def main():
+    install_sh, build, version, testcases = sys.argv[1:5]
+    with tempfile.TemporaryDirectory(prefix="apsp-install-") as scratch:
+        root = os.path.join(scratch, "root")
+        subprocess.run(["bash", install_sh, build, "--no-rebuild", "--destdir", root],
+                       check=True)
+        commands = installed_commands(root, "apsp")
+        if len(commands) != 1:
+            print("FAIL: expected one installed bin/apsp under %s, found %s" % (root, commands))
+            return 1
+        apsp = commands[0]
+        env = {k: v for k, v in os.environ.items() if k != "LD_LIBRARY_PATH"}
+        shown = subprocess.run([apsp, "--version"], cwd=scratch, env=env, capture_output=True,
+                               text=True)
+        if shown.returncode != 0 or shown.stdout.split() != ["apsp", version]:
+            print("FAIL: %s --version: exit %d, %r %r"
+                  % (apsp, shown.returncode, shown.stdout, shown.stderr))
+            return 1
+        out = os.path.join(scratch, "example.out")
+        solved = subprocess.run([apsp, os.path.join(testcases, "example.in"), out], cwd=scratch,
+                                env=env, capture_output=True, text=True)
+        expected = open(os.path.join(testcases, "example.out"), "rb").read()
+        if solved.returncode != 0 or open(out, "rb").read() != expected:
+            print("FAIL: %s example.in: exit %d, %r; output %s testcases/example.out"
+                  % (apsp, solved.returncode, solved.stderr,
+                     "differs from" if os.path.exists(out) else "missing, not"))
+            return 1
+        print("ok: %s (%s) solved example.in as testcases/example.out, no LD_LIBRARY_PATH"
+              % (os.path.relpath(apsp, root), shown.stdout.strip()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
