@@ -15,7 +15,7 @@
  *                R = min(R, P (+) R), which integers leave unchanged (block_kernels.exact).
  * The device's pool of threads does each step, the blocks split evenly. The pivot rows R come
  * from the matrix, or from a panel another device handed in (put_row_panel). */
-#include "backend.h"
+#include "core/backend.h"
 #include "cpu/estimate.h"
 #include "base/error.h"
 #include "base/fault.h"

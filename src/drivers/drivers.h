@@ -5,7 +5,7 @@
 #ifndef APSP_DRIVERS_H
 #define APSP_DRIVERS_H
 
-#include "backend.h"
+#include "core/backend.h"
 
 /* Solves the matrix in place on opened devices of one backend (one or more), each holding a
  * share of the rows; fills the report's timings and devices. */

@@ -10,7 +10,7 @@
  * that the panel travels while every device runs round r's phase 3. The backends order the
  * transfers on the devices with events; the host queues ahead and waits only for progress and
  * at the end. One device does the plain order, which has nothing to hide. */
-#include "backends.h"
+#include "core/backends.h"
 #include "base/error.h"
 #include "base/graph.h"
 #include "base/matrix.h"

@@ -2,7 +2,7 @@
  * its reader or writer. Adding a format is a row here and a file beside hw3.c. */
 #include "formats/formats.h"
 #include "base/error.h"
-#include "formats/output_file.h"
+#include "output/output_file.h"
 #include "formats/readers.h"
 
 #include <string.h>

@@ -12,7 +12,7 @@
 #include "base/graph.h"
 #include "base/parallel.h"
 #include "formats/input.h"
-#include "formats/output_file.h"
+#include "output/output_file.h"
 #include "formats/readers.h"
 #include "formats/rows.h"
 

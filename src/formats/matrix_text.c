@@ -6,7 +6,7 @@
 #include "base/error.h"
 #include "base/fault.h"
 #include "formats/formats.h"
-#include "formats/output_file.h"
+#include "output/output_file.h"
 #include "formats/rows.h"
 
 #include <errno.h>

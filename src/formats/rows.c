@@ -6,7 +6,7 @@
 #include "base/fault.h"
 #include "base/parallel.h"
 #include "formats/formats.h"
-#include "formats/output_file.h"
+#include "output/output_file.h"
 
 #include <errno.h>
 #include <stdio.h>

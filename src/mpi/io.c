@@ -8,7 +8,7 @@
 #include "base/parallel.h"
 #include "base/util.h"
 #include "cpu/kernels.h"
-#include "formats/output_path.h"
+#include "output/output_path.h"
 #include "signals.h"
 
 #include <errno.h>

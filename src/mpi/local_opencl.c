@@ -27,7 +27,7 @@
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/util.h"
-#include "backends.h"
+#include "core/backends.h"
 #include "cpu/kernels.h"
 #include "mpi/local_opencl.h"
 

@@ -6,7 +6,7 @@
  * the one error line, every rank exits with the same code, and no output file appears. */
 #include "apsp.h"
 #ifdef APSP_HAVE_OPENCL
-#include "backends.h"
+#include "core/backends.h"
 #endif
 #include "base/error.h"
 #include "base/util.h"

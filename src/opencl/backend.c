@@ -1,4 +1,4 @@
-/* The OpenCL backend's side of src/backend.h: opening a device (context, queue, parameters and
+/* The OpenCL backend's side of src/core/backend.h: opening a device (context, queue, parameters and
  * program, kept for every solve) and the solve's steps, which the other files of this folder
  * carry out (device.h lists them).
  *

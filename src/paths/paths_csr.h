@@ -1,5 +1,5 @@
 /* The graph's in-edges as the predecessor derivation on a device takes them: made by
- * src/paths/tight_csr.c, handed to a backend's paths->derive (src/backend.h). */
+ * src/paths/tight_csr.c, handed to a backend's paths->derive (src/core/backend.h). */
 #ifndef APSP_PATHS_PATHS_CSR_H
 #define APSP_PATHS_PATHS_CSR_H
 

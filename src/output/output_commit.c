@@ -2,9 +2,9 @@
  * then linked or renamed over the target (replace mode), or copied over it (in place, and where
  * a rename is refused at the end). output_file.c opened everything this uses. */
 #define _GNU_SOURCE /* SEEK_HOLE, fallocate's FALLOC_FL_KEEP_SIZE */
-#include "formats/output_file.h"
-#include "formats/output_handle.h"
-#include "formats/output_path.h"
+#include "output/output_file.h"
+#include "output/output_handle.h"
+#include "output/output_path.h"
 #include "base/error.h"
 #include "base/fault.h"
 

@@ -1,6 +1,6 @@
 /* Paths for the output file (output_path.h). */
 #define _GNU_SOURCE
-#include "formats/output_path.h"
+#include "output/output_path.h"
 #include "base/fault.h"
 
 #include <errno.h>

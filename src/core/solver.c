@@ -1,6 +1,6 @@
 /* The library's entry points that span backends: listing devices, the solver instance, and the
  * one-shot solve. */
-#include "backends.h"
+#include "core/backends.h"
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/graph.h"

@@ -1,6 +1,6 @@
 /* See output_room.h. */
 #define _GNU_SOURCE /* fallocate */
-#include "formats/output_room.h"
+#include "output/output_room.h"
 #include "base/fault.h"
 
 #include <errno.h>

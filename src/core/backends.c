@@ -1,5 +1,5 @@
 /* The backends this build has, the combined device list, and choosing an entry from it. */
-#include "backends.h"
+#include "core/backends.h"
 #include "base/error.h"
 #include "base/util.h"
 

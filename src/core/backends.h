@@ -2,7 +2,7 @@
 #ifndef APSP_BACKENDS_H
 #define APSP_BACKENDS_H
 
-#include "backend.h"
+#include "core/backend.h"
 
 /* The devices of `only` (APSP_BACKEND_AUTO: of every backend, OpenCL first, then the pthread
  * backend). Listing the pthread backend alone loads no OpenCL platform. */

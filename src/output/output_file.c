@@ -14,10 +14,10 @@
  * Symbolic links are followed to their final target, which is the file replaced: the link stays
  * a link. output_commit.c puts the finished file into place. */
 #define _GNU_SOURCE /* O_TMPFILE, O_PATH */
-#include "formats/output_file.h"
-#include "formats/output_handle.h"
-#include "formats/output_path.h"
-#include "formats/output_room.h"
+#include "output/output_file.h"
+#include "output/output_handle.h"
+#include "output/output_path.h"
+#include "output/output_room.h"
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/parallel.h"

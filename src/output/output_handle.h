@@ -4,7 +4,7 @@
 #ifndef APSP_OUTPUT_HANDLE_H
 #define APSP_OUTPUT_HANDLE_H
 
-#include "formats/output_room.h"
+#include "output/output_room.h"
 #include "base/error.h"
 #include "apsp.h"
 #include "apsp_io.h"
