@@ -113,7 +113,8 @@ APSP_EXPORT int apsp_backend_parse(const char *text, apsp_backend_kind *kind);
 APSP_EXPORT const char *apsp_backend_name(apsp_backend_kind kind);
 
 /* Parses a positive byte count with an optional K, M or G suffix (powers of 1024), as in
- * "65536", "64K" or "512M". Returns -1 for anything else. */
+ * "65536", "64K" or "512M". Returns -1 for anything else. Internal: exported for the apsp
+ * command and its variables, not part of what 1.0 promises (docs/api.md). */
 APSP_EXPORT int apsp_parse_bytes(const char *text, uint64_t *bytes);
 
 /* Called after each round of the solve; rounds_done runs up to rounds_total. */

@@ -122,7 +122,9 @@ APSP_EXPORT void apsp_output_set_log(apsp_output *output, apsp_log_fn log, void 
 APSP_EXPORT void apsp_output_set_threads(apsp_output *output, int threads);
 /* The temporary file's name, for removal from a signal handler: the named file's, or the name an
  * unnamed one has for an instant at commit (before the rename). NULL when the output is written
- * directly (/dev/null, a pipe), or in place through an unnamed copy (or none). */
+ * directly (/dev/null, a pipe), or in place through an unnamed copy (or none). Internal:
+ * exported for the apsp command's signal handler, not part of what 1.0 promises
+ * (docs/api.md). */
 APSP_EXPORT const char *apsp_output_temp_path(const apsp_output *output);
 
 /* The binary outputs (hw3, npy) written a few rows at a time as a solve hands them on: begin
