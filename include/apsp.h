@@ -160,6 +160,12 @@ typedef struct apsp_options {
     void *cancel_context;
     apsp_log_fn log; /* NULL: diagnostics are dropped */
     void *log_context;
+    /* 1: a float32 or float64 matrix always takes the floating-point kernels. 0 (the default):
+     * one whose weights are all whole numbers, with every sum of two distances exact in its type
+     * (2 (V - 1) max|w| <= 2^24 for float32, 2^53 for float64), is solved by the int32 kernels
+     * (int64 past int32's rule) and converted back: the same bits, faster (apsp_report.kernels
+     * says which ran and why). */
+    int float_kernels;
 } apsp_options;
 
 APSP_EXPORT void apsp_options_init(apsp_options *options);
@@ -322,6 +328,13 @@ typedef struct apsp_report {
     /* After the download: the devices' queues drained and what the solve made for itself let
      * go (events, pinned staging; the bands stay for the next solve of the geometry). */
     double release_seconds;
+    /* The kernels that ran (the matrix's type, or the integer kernels for a floating-point
+     * matrix of whole weights: apsp_options.float_kernels) and why, e.g. "float64 graph with
+     * whole weights: int32 kernels (...)" or "float path: weight 0.5 at (3, 7) is not whole";
+     * and the seconds spent choosing and converting to them and back. */
+    apsp_dtype kernels;
+    char kernels_why[192];
+    double whole_seconds;
 } apsp_report;
 
 /* Replaces every distance by the shortest-path distance, in place. The matrix is checked before

@@ -1,0 +1,278 @@
+/* Whole-number floats through the integer kernels (whole_floats.h).
+ *
+ * Why the answer is the float path's, bit for bit. Let W be the largest |weight| and suppose no
+ * negative cycle. Every value a Floyd-Warshall order keeps in a cell is at least the true
+ * distance, and the argument that it reaches it uses only sums d(i,k) + d(k,j) of two path
+ * lengths of at most (V - 1) W each, so every sum that decides the answer is an integer of
+ * magnitude at most 2 (V - 1) W. Within 2^24 (float32) or 2^53 (float64) the float type holds
+ * such integers exactly, and rounding is monotone, so no rounded sum of larger magnitude can
+ * undercut them: the float path ends with the exact distances, as the integer kernels do. The
+ * bits: a zero the float path makes is +0.0 unless both terms are -0.0, so without -0.0 in the
+ * input every zero is +0.0, as the conversion back writes it; +inf is the integers' marker.
+ * With a negative cycle nothing bounds the sums, so the integers' answer is not used (below). */
+#include "whole/whole_floats.h"
+
+#include "base/matrix.h"
+#include "base/parallel.h"
+#include "base/util.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+/* What the reading of the cells found first: the float path's reason. */
+typedef enum cell_problem {
+    PROBLEM_NONE,
+    PROBLEM_FRACTION,      /* a finite weight that is not a whole number */
+    PROBLEM_NEGATIVE_ZERO, /* -0.0: the integers would give it back as +0.0 */
+    PROBLEM_RULES,         /* NaN, -inf, a diagonal or padding cell not as made: refused */
+} cell_problem;
+
+typedef struct whole_scan {
+    const apsp_matrix *m;
+    pthread_mutex_t lock;
+    cell_problem problem; /* at (bad_i, bad_j), the first in row-major order */
+    size_t bad_i, bad_j;
+    double most; /* the largest |finite weight| */
+} whole_scan;
+
+static double cell_value(const apsp_matrix *m, const void *row, size_t j) {
+    return m->dtype == APSP_FLOAT32 ? (double)((const float *)row)[j] : ((const double *)row)[j];
+}
+
+static cell_problem classify(const apsp_matrix *m, size_t i, size_t j, double c) {
+    if (i == j)
+        return c == 0 && !signbit(c) ? PROBLEM_NONE : PROBLEM_RULES;
+    if (i >= m->n || j >= m->n)
+        return c == INFINITY ? PROBLEM_NONE : PROBLEM_RULES;
+    if (c == INFINITY)
+        return PROBLEM_NONE;
+    if (!isfinite(c))
+        return PROBLEM_RULES;
+    if (c != rint(c))
+        return PROBLEM_FRACTION;
+    return c == 0 && signbit(c) ? PROBLEM_NEGATIVE_ZERO : PROBLEM_NONE;
+}
+
+static int scan_rows(void *context, size_t begin, size_t end) {
+    whole_scan *s = context;
+    const apsp_matrix *m = s->m;
+    cell_problem problem = PROBLEM_NONE;
+    size_t bad_i = 0, bad_j = 0;
+    double most = 0;
+    for (size_t i = begin; i < end && problem == PROBLEM_NONE; i++) {
+        const void *row = apsp_matrix_row_cells(m, i);
+        for (size_t j = 0; j < m->padded; j++) {
+            double c = cell_value(m, row, j);
+            cell_problem p = classify(m, i, j, c);
+            if (p != PROBLEM_NONE) {
+                problem = p;
+                bad_i = i;
+                bad_j = j;
+                break;
+            }
+            if (i != j && c != INFINITY && fabs(c) > most)
+                most = fabs(c);
+        }
+    }
+    pthread_mutex_lock(&s->lock);
+    if (problem != PROBLEM_NONE && (s->problem == PROBLEM_NONE || bad_i < s->bad_i ||
+                                    (bad_i == s->bad_i && bad_j < s->bad_j))) {
+        s->problem = problem;
+        s->bad_i = bad_i;
+        s->bad_j = bad_j;
+    }
+    if (most > s->most)
+        s->most = most;
+    pthread_mutex_unlock(&s->lock);
+    return 0;
+}
+
+enum { PARALLEL_BYTES = 16 << 20 };
+
+static unsigned threads_for(const apsp_matrix *m, unsigned threads) {
+    size_t bytes = m->padded * m->stride * apsp_dtype_size(m->dtype);
+    return bytes < PARALLEL_BYTES ? 1 : threads;
+}
+
+/* The kernels the weights allow, and why (whole_floats.h). */
+typedef struct whole_plan {
+    apsp_dtype kernels;
+    char why[192];
+} whole_plan;
+
+static void plan_float_path(const apsp_matrix *m, const whole_scan *s, whole_plan *plan) {
+    char text[40];
+    double c = cell_value(m, apsp_matrix_row_cells(m, s->bad_i), s->bad_j);
+    plan->kernels = m->dtype;
+    if (s->problem == PROBLEM_FRACTION)
+        snprintf(plan->why, sizeof plan->why, "float path: weight %s at (%zu, %zu) is not whole",
+                 matrix_cell_text(m, s->bad_i, s->bad_j, text, sizeof text), s->bad_i, s->bad_j);
+    else if (s->problem == PROBLEM_NEGATIVE_ZERO)
+        snprintf(plan->why, sizeof plan->why,
+                 "float path: weight -0 at (%zu, %zu), whose sign the integers do not keep",
+                 s->bad_i, s->bad_j);
+    else
+        snprintf(plan->why, sizeof plan->why, "float path: cell (%zu, %zu) is %g", s->bad_i,
+                 s->bad_j, c);
+}
+
+/* Which integer kernels hold every sum exactly, once the cells are whole (whole_floats.h). */
+static void plan_bound(const apsp_matrix *m, double most, whole_plan *plan) {
+    const int float32 = m->dtype == APSP_FLOAT32;
+    const unsigned digits = float32 ? 24 : 53; /* every integer up to 2^digits is exact */
+    const uint64_t exact = (uint64_t)1 << digits, steps = m->n > 1 ? m->n - 1 : 1;
+    const char *name = apsp_dtype_name(m->dtype);
+    plan->kernels = m->dtype;
+    if (most > (double)exact || (uint64_t)most > exact / 2 / steps) {
+        snprintf(plan->why, sizeof plan->why,
+                 "float path: weight %.17g with V = %zu lets a sum of two distances pass 2^%u, "
+                 "where %s rounds",
+                 most, m->n, digits, name);
+        return;
+    }
+    const uint64_t w = (uint64_t)most, sums = 2 * steps * w;
+    if (w <= (uint64_t)(APSP_INF - 1) / steps)
+        plan->kernels = APSP_INT32;
+    else if (w <= (uint64_t)(APSP_INF64 - 1) / steps)
+        plan->kernels = APSP_INT64;
+    snprintf(plan->why, sizeof plan->why,
+             "%s graph with whole weights: %s kernels (2 (V - 1) max|w| = %" PRIu64
+             " <= 2^%u, exact in %s)",
+             name, apsp_dtype_name(plan->kernels), sums, digits, name);
+}
+
+static void make_plan(const apsp_matrix *m, unsigned threads, whole_plan *plan) {
+    whole_scan s = {.m = m};
+    pthread_mutex_init(&s.lock, NULL);
+    parallel_slices(m->padded, threads_for(m, threads), scan_rows, &s);
+    pthread_mutex_destroy(&s.lock);
+    if (s.problem != PROBLEM_NONE)
+        plan_float_path(m, &s, plan);
+    else
+        plan_bound(m, s.most, plan);
+}
+
+/* ---- the conversions ----------------------------------------------------------------------- */
+
+typedef struct conversion {
+    const apsp_matrix *from;
+    apsp_matrix *to;
+} conversion;
+
+/* Rows of the float matrix into the integer one: +inf as the marker, whole numbers as they are. */
+static int to_integer(void *context, size_t begin, size_t end) {
+    const conversion *c = context;
+    const apsp_matrix *f = c->from;
+    apsp_matrix *t = c->to;
+    for (size_t i = begin; i < end; i++) {
+        const void *row = apsp_matrix_row_cells(f, i);
+        void *out = apsp_matrix_row_cells(t, i);
+        for (size_t j = 0; j < f->n; j++) {
+            double x = cell_value(f, row, j);
+            if (t->dtype == APSP_INT32)
+                ((int32_t *)out)[j] = x == INFINITY ? APSP_INF : (int32_t)x;
+            else
+                ((int64_t *)out)[j] = x == INFINITY ? APSP_INF64 : (int64_t)x;
+        }
+    }
+    return 0;
+}
+
+static double integer_value(const apsp_matrix *m, const void *row, size_t j) {
+    if (m->dtype == APSP_INT32) {
+        int32_t v = ((const int32_t *)row)[j];
+        return v == APSP_INF ? INFINITY : (double)v;
+    }
+    int64_t v = ((const int64_t *)row)[j];
+    return v == APSP_INF64 ? INFINITY : (double)v;
+}
+
+/* The distances back: exact integers of at most (V - 1) W, which the float type holds. */
+static int from_integer(void *context, size_t begin, size_t end) {
+    const conversion *c = context;
+    const apsp_matrix *from = c->from;
+    apsp_matrix *t = c->to;
+    for (size_t i = begin; i < end; i++) {
+        const void *row = apsp_matrix_row_cells(from, i);
+        void *out = apsp_matrix_row_cells(t, i);
+        for (size_t j = 0; j < t->n; j++) {
+            double x = integer_value(from, row, j);
+            if (t->dtype == APSP_FLOAT32)
+                ((float *)out)[j] = (float)x;
+            else
+                ((double *)out)[j] = x;
+        }
+    }
+    return 0;
+}
+
+static void convert(const apsp_matrix *from, apsp_matrix *to, unsigned threads, slice_fn rows) {
+    conversion c = {from, to};
+    parallel_slices(from->n, threads_for(from, threads), rows, &c);
+}
+
+/* ---- the solve ----------------------------------------------------------------------------- */
+
+static void note(apsp_report *report, const whole_plan *plan, double seconds) {
+    if (!report)
+        return;
+    report->kernels = plan->kernels;
+    snprintf(report->kernels_why, sizeof report->kernels_why, "%s", plan->why);
+    report->whole_seconds = seconds;
+}
+
+/* The integer kernels on a copy of m; *cycle set when they found a negative cycle. */
+static apsp_status solve_integer(apsp_solver *solver, apsp_matrix *m, const whole_plan *plan,
+                                 unsigned threads, whole_solve_fn solve, apsp_report *report,
+                                 double *seconds, int *cycle, apsp_error *error) {
+    apsp_matrix *integer;
+    double start = seconds_now();
+    apsp_status status = apsp_solver_matrix_create(solver, m->n, plan->kernels, &integer, error);
+    if (status != APSP_OK)
+        return status;
+    convert(m, integer, threads, to_integer);
+    *seconds += seconds_now() - start;
+    status = solve(solver, integer, report, error);
+    *cycle = status == APSP_ERR_NEGATIVE_CYCLE;
+    start = seconds_now();
+    if (status == APSP_OK)
+        convert(integer, m, threads, from_integer);
+    apsp_matrix_destroy(integer);
+    *seconds += seconds_now() - start;
+    return status;
+}
+
+apsp_status whole_floats_solve(apsp_solver *solver, apsp_matrix *m, int float_kernels,
+                               unsigned threads, whole_solve_fn solve, apsp_report *report,
+                               apsp_error *error) {
+    whole_plan plan = {.kernels = m->dtype};
+    double start = seconds_now();
+    if (float_kernels)
+        snprintf(plan.why, sizeof plan.why, "float path: asked for (float_kernels)");
+    else
+        make_plan(m, threads, &plan);
+    double seconds = seconds_now() - start;
+    if (plan.kernels == m->dtype) {
+        apsp_status status = solve(solver, m, report, error);
+        if (status == APSP_OK)
+            note(report, &plan, seconds);
+        return status;
+    }
+    int cycle = 0;
+    apsp_status status =
+        solve_integer(solver, m, &plan, threads, solve, report, &seconds, &cycle, error);
+    if (cycle) {
+        snprintf(plan.why, sizeof plan.why,
+                 "float path: the %s kernels met a negative cycle, past which float sums round: "
+                 "solved again in %s",
+                 apsp_dtype_name(plan.kernels), apsp_dtype_name(m->dtype));
+        plan.kernels = m->dtype;
+        status = solve(solver, m, report, error);
+    }
+    if (status == APSP_OK)
+        note(report, &plan, seconds);
+    return status;
+}
