@@ -356,7 +356,9 @@ APSP_EXPORT apsp_status apsp_solve(apsp_matrix *matrix, const apsp_options *opti
  * serves one thread at a time; solvers on different threads are independent. After a successful
  * solve (or apsp_solver_check) an OpenCL solver keeps the device buffers of that size and element
  * type for the next solve of the same; a solve of another size or type, a failed one, a streamed
- * one and apsp_solver_destroy release them. */
+ * one and apsp_solver_destroy release them. A float matrix solved by the integer kernels
+ * (apsp_options.float_kernels) leaves its integer matrix with the solver likewise, until a
+ * whole-number float solve of another size or integer type, or apsp_solver_destroy. */
 typedef struct apsp_solver apsp_solver;
 APSP_EXPORT apsp_status apsp_solver_create(const apsp_options *options, apsp_solver **out,
                                            apsp_error *error);

@@ -24,6 +24,7 @@ struct apsp_solver {
     int opencl_listed;   /* for the report */
     double open_seconds; /* reported as set-up by the first solve */
     int open_builds;     /* programs built while opening, likewise */
+    apsp_matrix *whole;  /* the integer matrix of the last whole-number float solve (src/whole/) */
 };
 
 apsp_status apsp_list_devices(apsp_device_info **devices, size_t *count, apsp_error *error) {
@@ -161,9 +162,11 @@ apsp_status apsp_solver_solve(apsp_solver *s, apsp_matrix *matrix, apsp_report *
     apsp_status checked = matrix_check_shape(matrix, error);
     if (checked != APSP_OK)
         return checked;
-    if (matrix->dtype == APSP_FLOAT32 || matrix->dtype == APSP_FLOAT64)
-        return whole_floats_solve(s, matrix, s->options.float_kernels,
-                                  threads_of(s->options.threads), solve_in_type, report, error);
+    if (matrix->dtype == APSP_FLOAT32 || matrix->dtype == APSP_FLOAT64) {
+        const whole_job job = {s->options.float_kernels, threads_of(s->options.threads),
+                               solve_in_type, &s->whole};
+        return whole_floats_solve(s, matrix, &job, report, error);
+    }
     apsp_status status = solve_in_type(s, matrix, report, error);
     if (status == APSP_OK)
         note_own_kernels(report, matrix->dtype);
@@ -321,6 +324,7 @@ apsp_status apsp_solver_matrix_create(apsp_solver *s, size_t n, apsp_dtype dtype
 void apsp_solver_destroy(apsp_solver *s) {
     if (!s)
         return;
+    apsp_matrix_destroy(s->whole);
     for (size_t i = 0; i < s->count; i++)
         s->impl->close(s->devices[i]);
     free(s);

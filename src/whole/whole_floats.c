@@ -51,7 +51,9 @@ static cell_problem classify(const apsp_matrix *m, size_t i, size_t j, double c)
         return PROBLEM_NONE;
     if (!isfinite(c))
         return PROBLEM_RULES;
-    if (c != rint(c))
+    /* Past 2^53 every double is whole, and past the bound anyway; below it the round trip
+     * through int64 is exact for whole numbers only (and cheaper than rint, a library call). */
+    if (fabs(c) < 0x1p53 && (double)(int64_t)c != c)
         return PROBLEM_FRACTION;
     return c == 0 && signbit(c) ? PROBLEM_NEGATIVE_ZERO : PROBLEM_NONE;
 }
@@ -224,53 +226,65 @@ static void note(apsp_report *report, const whole_plan *plan, double seconds) {
     report->whole_seconds = seconds;
 }
 
+/* The integer matrix for m: the kept one when it has m's size and the kernels' type (its
+ * padding as made: a successful solve leaves it so), else a new one from the solver. */
+static apsp_status take_integer(apsp_solver *solver, const apsp_matrix *m, apsp_dtype kernels,
+                                apsp_matrix **kept, apsp_error *error) {
+    if (*kept && (*kept)->n == m->n && (*kept)->dtype == kernels)
+        return APSP_OK;
+    apsp_matrix_destroy(*kept); /* before the new one: pinned memory is scarce */
+    *kept = NULL;
+    return apsp_solver_matrix_create(solver, m->n, kernels, kept, error);
+}
+
 /* The integer kernels on a copy of m; *cycle set when they found a negative cycle. */
 static apsp_status solve_integer(apsp_solver *solver, apsp_matrix *m, const whole_plan *plan,
-                                 unsigned threads, whole_solve_fn solve, apsp_report *report,
-                                 double *seconds, int *cycle, apsp_error *error) {
-    apsp_matrix *integer;
+                                 const whole_job *job, apsp_report *report, double *seconds,
+                                 int *cycle, apsp_error *error) {
     double start = seconds_now();
-    apsp_status status = apsp_solver_matrix_create(solver, m->n, plan->kernels, &integer, error);
+    apsp_status status = take_integer(solver, m, plan->kernels, job->kept, error);
     if (status != APSP_OK)
         return status;
-    convert(m, integer, threads, to_integer);
+    apsp_matrix *integer = *job->kept;
+    convert(m, integer, job->threads, to_integer);
     *seconds += seconds_now() - start;
-    status = solve(solver, integer, report, error);
+    status = job->solve(solver, integer, report, error);
     *cycle = status == APSP_ERR_NEGATIVE_CYCLE;
     start = seconds_now();
     if (status == APSP_OK)
-        convert(integer, m, threads, from_integer);
-    apsp_matrix_destroy(integer);
+        convert(integer, m, job->threads, from_integer);
+    else { /* a failed solve may leave the padding other than made */
+        apsp_matrix_destroy(integer);
+        *job->kept = NULL;
+    }
     *seconds += seconds_now() - start;
     return status;
 }
 
-apsp_status whole_floats_solve(apsp_solver *solver, apsp_matrix *m, int float_kernels,
-                               unsigned threads, whole_solve_fn solve, apsp_report *report,
-                               apsp_error *error) {
+apsp_status whole_floats_solve(apsp_solver *solver, apsp_matrix *m, const whole_job *job,
+                               apsp_report *report, apsp_error *error) {
     whole_plan plan = {.kernels = m->dtype};
     double start = seconds_now();
-    if (float_kernels)
+    if (job->float_kernels)
         snprintf(plan.why, sizeof plan.why, "float path: asked for (float_kernels)");
     else
-        make_plan(m, threads, &plan);
+        make_plan(m, job->threads, &plan);
     double seconds = seconds_now() - start;
     if (plan.kernels == m->dtype) {
-        apsp_status status = solve(solver, m, report, error);
+        apsp_status status = job->solve(solver, m, report, error);
         if (status == APSP_OK)
             note(report, &plan, seconds);
         return status;
     }
     int cycle = 0;
-    apsp_status status =
-        solve_integer(solver, m, &plan, threads, solve, report, &seconds, &cycle, error);
+    apsp_status status = solve_integer(solver, m, &plan, job, report, &seconds, &cycle, error);
     if (cycle) {
         snprintf(plan.why, sizeof plan.why,
                  "float path: the %s kernels met a negative cycle, past which float sums round: "
                  "solved again in %s",
                  apsp_dtype_name(plan.kernels), apsp_dtype_name(m->dtype));
         plan.kernels = m->dtype;
-        status = solve(solver, m, report, error);
+        status = job->solve(solver, m, report, error);
     }
     if (status == APSP_OK)
         note(report, &plan, seconds);

@@ -13,19 +13,28 @@
 typedef apsp_status (*whole_solve_fn)(apsp_solver *solver, apsp_matrix *matrix, apsp_report *report,
                                       apsp_error *error);
 
-/* Solves a float32 or float64 matrix in place. Every cell is read first (on `threads` threads
- * for a large matrix; 0: one per core): the integer kernels are chosen when every cell is +inf
- * or a whole finite number (no -0.0, whose sign the integers cannot keep), the diagonal +0.0,
- * the padding as made, and 2 (V - 1) max|w| <= 2^24 (float32) or 2^53 (float64); int32 when
- * also (V - 1) max|w| is within int32's rule (base/graph.c: weight_rule_for), else int64. Then
- * an integer matrix made by the solver (apsp_solver_matrix_create) is filled from m, solved by
- * `solve` and converted back. Otherwise, or with float_kernels set, m itself is solved by
- * `solve` on the float path (which refuses a matrix that breaks apsp_solve's rules).
+/* What whole_floats_solve needs of the solver. */
+typedef struct whole_job {
+    int float_kernels; /* apsp_options.float_kernels: the float path, always */
+    unsigned threads;  /* for reading and converting a large matrix; 0: one per core */
+    whole_solve_fn solve;
+    /* The integer matrix of the last solve, kept for the next of the same size and type (NULL:
+     * none); the solver frees it. */
+    apsp_matrix **kept;
+} whole_job;
+
+/* Solves a float32 or float64 matrix in place. Every cell is read first: the integer kernels
+ * are chosen when every cell is +inf or a whole finite number (no -0.0, whose sign the integers
+ * cannot keep), the diagonal +0.0, the padding as made, and 2 (V - 1) max|w| <= 2^24 (float32)
+ * or 2^53 (float64); int32 when also (V - 1) max|w| is within int32's rule (base/graph.c:
+ * weight_rule_for), else int64. Then the integer matrix (*job->kept, made by the solver with
+ * apsp_solver_matrix_create when it has another size or type) is filled from m, solved by
+ * job->solve and converted back. Otherwise, or with float_kernels, m itself is solved by
+ * job->solve on the float path (which refuses a matrix that breaks apsp_solve's rules).
  * A negative cycle found by the integer kernels is solved again on the float path, so that the
  * error and the matrix left behind are the float path's (past a negative cycle the float path's
  * sums are no longer exact). Fills report->kernels, kernels_why and whole_seconds. */
-apsp_status whole_floats_solve(apsp_solver *solver, apsp_matrix *m, int float_kernels,
-                               unsigned threads, whole_solve_fn solve, apsp_report *report,
-                               apsp_error *error);
+apsp_status whole_floats_solve(apsp_solver *solver, apsp_matrix *m, const whole_job *job,
+                               apsp_report *report, apsp_error *error);
 
 #endif
