@@ -237,19 +237,28 @@ static apsp_status take_integer(apsp_solver *solver, const apsp_matrix *m, apsp_
     return apsp_solver_matrix_create(solver, m->n, kernels, kept, error);
 }
 
-/* The integer kernels on a copy of m; *cycle set when they found a negative cycle. */
+/* The integer kernels on a copy of m. When they cannot give the float path's answer (no memory
+ * for the copy, a negative cycle) *again says why in a sentence for the report. */
 static apsp_status solve_integer(apsp_solver *solver, apsp_matrix *m, const whole_plan *plan,
                                  const whole_job *job, apsp_report *report, double *seconds,
-                                 int *cycle, apsp_error *error) {
+                                 char *again, size_t again_size, apsp_error *error) {
     double start = seconds_now();
-    apsp_status status = take_integer(solver, m, plan->kernels, job->kept, error);
-    if (status != APSP_OK)
+    apsp_error room;
+    apsp_status status = take_integer(solver, m, plan->kernels, job->kept, &room);
+    if (status != APSP_OK) {
+        snprintf(again, again_size, "float path: no room for the %s matrix (%.120s)",
+                 apsp_dtype_name(plan->kernels), room.message);
         return status;
+    }
     apsp_matrix *integer = *job->kept;
     convert(m, integer, job->threads, to_integer);
     *seconds += seconds_now() - start;
     status = job->solve(solver, integer, report, error);
-    *cycle = status == APSP_ERR_NEGATIVE_CYCLE;
+    if (status == APSP_ERR_NEGATIVE_CYCLE)
+        snprintf(again, again_size,
+                 "float path: the %s kernels met a negative cycle, past which float sums round: "
+                 "solved again in %s",
+                 apsp_dtype_name(plan->kernels), apsp_dtype_name(m->dtype));
     start = seconds_now();
     if (status == APSP_OK)
         convert(integer, m, job->threads, from_integer);
@@ -276,13 +285,11 @@ apsp_status whole_floats_solve(apsp_solver *solver, apsp_matrix *m, const whole_
             note(report, &plan, seconds);
         return status;
     }
-    int cycle = 0;
-    apsp_status status = solve_integer(solver, m, &plan, job, report, &seconds, &cycle, error);
-    if (cycle) {
-        snprintf(plan.why, sizeof plan.why,
-                 "float path: the %s kernels met a negative cycle, past which float sums round: "
-                 "solved again in %s",
-                 apsp_dtype_name(plan.kernels), apsp_dtype_name(m->dtype));
+    char again[sizeof plan.why] = "";
+    apsp_status status =
+        solve_integer(solver, m, &plan, job, report, &seconds, again, sizeof again, error);
+    if (again[0]) {
+        memcpy(plan.why, again, sizeof again);
         plan.kernels = m->dtype;
         status = job->solve(solver, m, report, error);
     }

@@ -33,7 +33,8 @@ typedef struct whole_job {
  * job->solve on the float path (which refuses a matrix that breaks apsp_solve's rules).
  * A negative cycle found by the integer kernels is solved again on the float path, so that the
  * error and the matrix left behind are the float path's (past a negative cycle the float path's
- * sums are no longer exact). Fills report->kernels, kernels_why and whole_seconds. */
+ * sums are no longer exact); so is a matrix for which the integer copy finds no memory. Fills
+ * report->kernels, kernels_why and whole_seconds. */
 apsp_status whole_floats_solve(apsp_solver *solver, apsp_matrix *m, const whole_job *job,
                                apsp_report *report, apsp_error *error);
 
