@@ -38,8 +38,26 @@ typedef struct whole_scan {
     double most; /* the largest |finite weight| */
 } whole_scan;
 
-static double cell_value(const apsp_matrix *m, const void *row, size_t j) {
-    return m->dtype == APSP_FLOAT32 ? (double)((const float *)row)[j] : ((const double *)row)[j];
+/* Cell j of a row of `type` as a double: the integer types' marker as +inf. Whole numbers of the
+ * bound's size (at most 2^53) are exact in a double, and so are float32 values. Inlined with a
+ * constant type, so that each conversion below is a loop of its own. */
+static inline __attribute__((always_inline)) double cell_number(apsp_dtype type, const void *row,
+                                                                size_t j) {
+    switch (type) {
+    case APSP_INT32: {
+        int32_t v = ((const int32_t *)row)[j];
+        return v == APSP_INF ? (double)INFINITY : (double)v;
+    }
+    case APSP_INT64: {
+        int64_t v = ((const int64_t *)row)[j];
+        return v == APSP_INF64 ? (double)INFINITY : (double)v;
+    }
+    case APSP_FLOAT32:
+        return (double)((const float *)row)[j];
+    case APSP_FLOAT64:
+        break;
+    }
+    return ((const double *)row)[j];
 }
 
 static cell_problem classify(const apsp_matrix *m, size_t i, size_t j, double c) {
@@ -67,7 +85,7 @@ static int scan_rows(void *context, size_t begin, size_t end) {
     for (size_t i = begin; i < end && problem == PROBLEM_NONE; i++) {
         const void *row = apsp_matrix_row_cells(m, i);
         for (size_t j = 0; j < m->padded; j++) {
-            double c = cell_value(m, row, j);
+            double c = cell_number(m->dtype, row, j);
             cell_problem p = classify(m, i, j, c);
             if (p != PROBLEM_NONE) {
                 problem = p;
@@ -107,7 +125,7 @@ typedef struct whole_plan {
 
 static void plan_float_path(const apsp_matrix *m, const whole_scan *s, whole_plan *plan) {
     char text[40];
-    double c = cell_value(m, apsp_matrix_row_cells(m, s->bad_i), s->bad_j);
+    double c = cell_number(m->dtype, apsp_matrix_row_cells(m, s->bad_i), s->bad_j);
     plan->kernels = m->dtype;
     if (s->problem == PROBLEM_FRACTION)
         snprintf(plan->why, sizeof plan->why, "float path: weight %s at (%zu, %zu) is not whole",
@@ -159,61 +177,64 @@ static void make_plan(const apsp_matrix *m, unsigned threads, whole_plan *plan) 
 
 /* ---- the conversions ----------------------------------------------------------------------- */
 
+/* The inverse: +inf as the integer types' marker. */
+static inline __attribute__((always_inline)) void put_number(apsp_dtype type, void *row, size_t j,
+                                                             double x) {
+    switch (type) {
+    case APSP_INT32:
+        ((int32_t *)row)[j] = x == INFINITY ? APSP_INF : (int32_t)x;
+        break;
+    case APSP_INT64:
+        ((int64_t *)row)[j] = x == INFINITY ? APSP_INF64 : (int64_t)x;
+        break;
+    case APSP_FLOAT32:
+        ((float *)row)[j] = (float)x;
+        break;
+    case APSP_FLOAT64:
+        ((double *)row)[j] = x;
+        break;
+    }
+}
+
+static inline __attribute__((always_inline)) void convert_row(apsp_dtype from, const void *row,
+                                                              apsp_dtype to, void *out, size_t n) {
+    for (size_t j = 0; j < n; j++)
+        put_number(to, out, j, cell_number(from, row, j));
+}
+
 typedef struct conversion {
     const apsp_matrix *from;
     apsp_matrix *to;
 } conversion;
 
-/* Rows of the float matrix into the integer one: +inf as the marker, whole numbers as they are. */
-static int to_integer(void *context, size_t begin, size_t end) {
+/* Rows [begin, end) of the n x n cells, from one type into the other, either way: float32 and
+ * int32 (float32's bound is within int32's rule), float64 and int32 or int64. */
+static int convert_rows(void *context, size_t begin, size_t end) {
     const conversion *c = context;
-    const apsp_matrix *f = c->from;
-    apsp_matrix *t = c->to;
+    const apsp_dtype from = c->from->dtype, to = c->to->dtype;
+    const size_t n = c->from->n;
     for (size_t i = begin; i < end; i++) {
-        const void *row = apsp_matrix_row_cells(f, i);
-        void *out = apsp_matrix_row_cells(t, i);
-        for (size_t j = 0; j < f->n; j++) {
-            double x = cell_value(f, row, j);
-            if (t->dtype == APSP_INT32)
-                ((int32_t *)out)[j] = x == INFINITY ? APSP_INF : (int32_t)x;
-            else
-                ((int64_t *)out)[j] = x == INFINITY ? APSP_INF64 : (int64_t)x;
-        }
+        const void *row = apsp_matrix_row_cells(c->from, i);
+        void *out = apsp_matrix_row_cells(c->to, i);
+        if (from == APSP_FLOAT32)
+            convert_row(APSP_FLOAT32, row, APSP_INT32, out, n);
+        else if (from == APSP_FLOAT64 && to == APSP_INT32)
+            convert_row(APSP_FLOAT64, row, APSP_INT32, out, n);
+        else if (from == APSP_FLOAT64)
+            convert_row(APSP_FLOAT64, row, APSP_INT64, out, n);
+        else if (to == APSP_FLOAT32)
+            convert_row(APSP_INT32, row, APSP_FLOAT32, out, n);
+        else if (from == APSP_INT32)
+            convert_row(APSP_INT32, row, APSP_FLOAT64, out, n);
+        else
+            convert_row(APSP_INT64, row, APSP_FLOAT64, out, n);
     }
     return 0;
 }
 
-static double integer_value(const apsp_matrix *m, const void *row, size_t j) {
-    if (m->dtype == APSP_INT32) {
-        int32_t v = ((const int32_t *)row)[j];
-        return v == APSP_INF ? INFINITY : (double)v;
-    }
-    int64_t v = ((const int64_t *)row)[j];
-    return v == APSP_INF64 ? INFINITY : (double)v;
-}
-
-/* The distances back: exact integers of at most (V - 1) W, which the float type holds. */
-static int from_integer(void *context, size_t begin, size_t end) {
-    const conversion *c = context;
-    const apsp_matrix *from = c->from;
-    apsp_matrix *t = c->to;
-    for (size_t i = begin; i < end; i++) {
-        const void *row = apsp_matrix_row_cells(from, i);
-        void *out = apsp_matrix_row_cells(t, i);
-        for (size_t j = 0; j < t->n; j++) {
-            double x = integer_value(from, row, j);
-            if (t->dtype == APSP_FLOAT32)
-                ((float *)out)[j] = (float)x;
-            else
-                ((double *)out)[j] = x;
-        }
-    }
-    return 0;
-}
-
-static void convert(const apsp_matrix *from, apsp_matrix *to, unsigned threads, slice_fn rows) {
+static void convert(const apsp_matrix *from, apsp_matrix *to, unsigned threads) {
     conversion c = {from, to};
-    parallel_slices(from->n, threads_for(from, threads), rows, &c);
+    parallel_slices(from->n, threads_for(from, threads), convert_rows, &c);
 }
 
 /* ---- the solve ----------------------------------------------------------------------------- */
@@ -251,7 +272,7 @@ static apsp_status solve_integer(apsp_solver *solver, apsp_matrix *m, const whol
         return status;
     }
     apsp_matrix *integer = *job->kept;
-    convert(m, integer, job->threads, to_integer);
+    convert(m, integer, job->threads);
     *seconds += seconds_now() - start;
     status = job->solve(solver, integer, report, error);
     if (status == APSP_ERR_NEGATIVE_CYCLE)
@@ -261,7 +282,7 @@ static apsp_status solve_integer(apsp_solver *solver, apsp_matrix *m, const whol
                  apsp_dtype_name(plan->kernels), apsp_dtype_name(m->dtype));
     start = seconds_now();
     if (status == APSP_OK)
-        convert(integer, m, job->threads, from_integer);
+        convert(integer, m, job->threads);
     else { /* a failed solve may leave the padding other than made */
         apsp_matrix_destroy(integer);
         *job->kept = NULL;
