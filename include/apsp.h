@@ -179,6 +179,12 @@ typedef struct apsp_options {
     void *cancel_context;
     apsp_log_fn log; /* NULL: diagnostics are dropped */
     void *log_context;
+    /* 1: a float32 or float64 matrix always takes the floating-point kernels. 0 (the default):
+     * one whose weights are all whole numbers, with every sum of two distances exact in its type
+     * (2 (V - 1) max|w| <= 2^24 for float32, 2^53 for float64), is solved by the int32 kernels
+     * (int64 past int32's rule) and converted back: the same bits, faster (apsp_report.kernels
+     * says which ran and why). */
+    int float_kernels;
 } apsp_options;
 
 APSP_EXPORT void apsp_options_init(apsp_options *options);
@@ -341,6 +347,13 @@ typedef struct apsp_report {
     /* After the download: the devices' queues drained and what the solve made for itself let
      * go (events, pinned staging; the bands stay for the next solve of the geometry). */
     double release_seconds;
+    /* The kernels that ran (the matrix's type, or the integer kernels for a floating-point
+     * matrix of whole weights: apsp_options.float_kernels) and why, e.g. "float64 graph with
+     * whole weights: int32 kernels (...)" or "float path: weight 0.5 at (3, 7) is not whole";
+     * and the seconds spent choosing and converting to them and back. */
+    apsp_dtype kernels;
+    char kernels_why[192];
+    double whole_seconds;
 } apsp_report;
 
 /* Replaces every distance by the shortest-path distance, in place. The matrix is checked before
@@ -362,7 +375,9 @@ APSP_EXPORT apsp_status apsp_solve(apsp_matrix *matrix, const apsp_options *opti
  * serves one thread at a time; solvers on different threads are independent. After a successful
  * solve (or apsp_solver_check) an OpenCL solver keeps the device buffers of that size and element
  * type for the next solve of the same; a solve of another size or type, a failed one, a streamed
- * one and apsp_solver_destroy release them. */
+ * one and apsp_solver_destroy release them. A float matrix solved by the integer kernels
+ * (apsp_options.float_kernels) leaves its integer matrix with the solver likewise, until a
+ * whole-number float solve of another size or integer type, or apsp_solver_destroy. */
 typedef struct apsp_solver apsp_solver;
 APSP_EXPORT apsp_status apsp_solver_create(const apsp_options *options, apsp_solver **out,
                                            apsp_error *error);

@@ -4,7 +4,9 @@
  *            what int32 distances allow, and with negative weights;
  *   float32, float64: bit for bit the blocked data flow at the pthread round depth
  *            (oracle_blocked_f32/f64 at tile 128) with real weights in [0, 1) and [-0.1, 1),
- *            and equal to the int32 oracle when the weights are small integers;
+ *            and equal to the int32 oracle when the weights are small integers, both by the
+ *            int32 kernels that such floats take (src/whole/; the report must say so) and by
+ *            the float kernels (apsp_options.float_kernels);
  *   every type: a negative cycle is APSP_ERR_NEGATIVE_CYCLE naming one of its vertices;
  *   float32, float64: a matrix whose path lengths could overflow to inf is refused, one just
  *            inside the rule solved exactly.
@@ -159,11 +161,20 @@ typedef struct run_case {
     weights kind;
     const char *isa;
     int threads;
+    int float_kernels; /* apsp_options.float_kernels: whole floats by the float kernels too */
 } run_case;
 
 static void describe(const run_case *c, char *text, size_t size) {
-    snprintf(text, size, "%s V=%zu %s %s, %s, %d thread(s)", apsp_dtype_name(c->type), c->v,
-             c->dense ? "dense" : "sparse", weight_names[c->kind], c->isa, c->threads);
+    snprintf(text, size, "%s V=%zu %s %s, %s, %d thread(s)%s", apsp_dtype_name(c->type), c->v,
+             c->dense ? "dense" : "sparse", weight_names[c->kind], c->isa, c->threads,
+             c->float_kernels ? ", float kernels" : "");
+}
+
+/* Floats of whole weights (small integers, or none at V = 1) take the int32 kernels
+ * (src/whole/) unless float_kernels asks for theirs. */
+static apsp_dtype expected_kernels(const run_case *c) {
+    int whole = c->kind == SMALL_INTEGER || c->v == 1;
+    return c->type != APSP_INT64 && whole && !c->float_kernels ? APSP_INT32 : c->type;
 }
 
 /* Solves the graph (cells as typed_copy) on the case's configuration; compares the answer with
@@ -186,7 +197,9 @@ static void solve_and_compare(const run_case *c, const void *graph, const void *
     o.backend = APSP_BACKEND_CPU;
     o.threads = c->threads;
     o.cpu_isa = c->isa;
-    apsp_status got = apsp_solve(m, &o, NULL, &err);
+    o.float_kernels = c->float_kernels;
+    apsp_report report;
+    apsp_status got = apsp_solve(m, &o, &report, &err);
     if (!want) {
         int named = got == APSP_ERR_NEGATIVE_CYCLE ? oracle_named_vertex(err.message) : -1;
         CHECK(got == APSP_ERR_NEGATIVE_CYCLE, "%s: %s, not the negative cycle", what,
@@ -211,6 +224,9 @@ static void solve_and_compare(const run_case *c, const void *graph, const void *
         CHECK(wrong == 0, "%s: %zu cells differ from the oracle, first (%zu, %zu)", what, wrong,
               first / (v ? v : 1), first % (v ? v : 1));
         CHECK(padding == 0, "%s: %zu padding cells changed", what, padding);
+        apsp_dtype kernels = expected_kernels(c);
+        CHECK(report.kernels == kernels, "%s: the %s kernels ran, not the %s ones (%s)", what,
+              apsp_dtype_name(report.kernels), apsp_dtype_name(kernels), report.kernels_why);
     }
     apsp_matrix_destroy(m);
 }
@@ -226,11 +242,14 @@ static void test_graph(apsp_dtype type, size_t v, int dense, weights kind) {
     double *w = make_graph(v, dense, kind, integer, cycle);
     void *graph = typed_copy(w, v, type);
     void *want = kind == NEGATIVE_CYCLE ? NULL : oracle_answer(w, v, type, kind);
+    /* Whole floats twice: by the integer kernels, and by the float kernels. */
+    int float_runs = type != APSP_INT64 && kind == SMALL_INTEGER ? 2 : 1;
     for (size_t i = 0; i < sizeof isas / sizeof isas[0]; i++)
-        for (size_t t = 0; t < sizeof thread_counts / sizeof thread_counts[0]; t++) {
-            run_case c = {type, v, dense, kind, isas[i], thread_counts[t]};
-            solve_and_compare(&c, graph, want, cycle);
-        }
+        for (size_t t = 0; t < sizeof thread_counts / sizeof thread_counts[0]; t++)
+            for (int f = 0; f < float_runs; f++) {
+                run_case c = {type, v, dense, kind, isas[i], thread_counts[t], f};
+                solve_and_compare(&c, graph, want, cycle);
+            }
     free(w);
     free(graph);
     free(want);

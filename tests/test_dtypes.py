@@ -10,6 +10,9 @@
   OUTPUT refused before the solve, nothing written; --dtype=int32 refuses a fraction at its line;
   -v says which type ran and why; real weights whose path sums could overflow to inf, or that
   the type would round to 0, refused at their line, quoted as written.
+- Whole-number floats (--dtype=float32/float64): the int32 kernels, which -v and --stats-json
+  name, the bits of --float-kernels, SciPy's numbers; a fraction or sums past 2^53: the float
+  path, and why.
 - End to end on random graphs, against an exact Floyd-Warshall in Python integers (int64) or
   SciPy's floyd_warshall (floats, within a stated tolerance): weights past int32's rule give an
   int64 .npy; a hw3 OUTPUT of such a run is written when every distance fits int32 and refused
@@ -100,6 +103,46 @@ def test_command(apsp, work):
     r = run(apsp, ["-v", whole, os.path.join(work, "x.npy")])
     check(r.returncode == 0 and "distances int32: every weight" in r.stderr, "-v: %s" % r.stderr)
     check(np.load(os.path.join(work, "x.npy")).dtype == np.int32, "small weights: int32 .npy")
+
+
+def test_whole_floats(apsp, work):
+    """--dtype=float32/float64 with whole weights (negative ones too) runs the int32 kernels and
+    -v and --stats-json say so; the .npy has the bits of --float-kernels and SciPy's numbers.
+    A fraction, or weights whose sums could pass 2^53, take the float path, and -v says why."""
+    src = os.path.join(work, "whole-floats.txt")
+    rng = random.Random(26)
+    v = 200
+    # Forward edges only: no cycle, so negative weights are fine; no 0, which SciPy's dense
+    # input reads as no edge.
+    edges = [(i, j, rng.choice([-1, 1]) * rng.randrange(1, 100)) for i in range(v)
+             for j in range(i + 1, v) if rng.random() < 0.05]
+    write_edges(src, edges)
+    w = np.full((v, v), np.inf)
+    for i, j, x in edges:
+        w[i, j] = min(w[i, j], x)
+    want = floyd_warshall(np.where(np.isinf(w), 0, w), directed=True)
+    for dtype in ("float32", "float64"):
+        got = {}
+        for extra in ([], ["--float-kernels"]):
+            out = os.path.join(work, "whole-%s%d.npy" % (dtype, len(extra)))
+            r = run(apsp, ["-v", "--stats-json", "--dtype=" + dtype] + extra + [src, out])
+            kernels = "int32" if not extra else dtype
+            said = ("%s graph with whole weights: int32 kernels" % dtype if not extra
+                    else "float path: asked for")
+            check(r.returncode == 0 and said in r.stderr and
+                  '"kernels":"%s"' % kernels in r.stderr,
+                  "whole %s %s: %s" % (dtype, extra, r.stderr))
+            got[len(extra)] = open(out, "rb").read() if r.returncode == 0 else b""
+        check(got[0] == got[1] and len(got[0]) > 0, "whole %s: the .npy differs from "
+              "--float-kernels'" % dtype)
+        d = np.load(os.path.join(work, "whole-%s0.npy" % dtype)).astype(np.float64)
+        check(np.array_equal(d, want), "whole %s: not SciPy's distances" % dtype)
+    for line, said in [("0 1 0.5\n1 2 3\n", "float path: weight 0.5 at (0, 1) is not whole"),
+                       ("0 1 %d\n1 2 1\n" % 2**52, "where float64 rounds")]:
+        with open(src, "w") as f:
+            f.write(line)
+        r = run(apsp, ["-v", "--dtype=float64", src, os.path.join(work, "x.npy")])
+        check(r.returncode == 0 and said in r.stderr, "%r: %s" % (line, r.stderr))
 
 
 def test_float_limits(apsp, work):
@@ -254,6 +297,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="apsp-dtypes-") as work:
         test_numpy(args.tool, work)
         test_command(args.apsp, work)
+        test_whole_floats(args.apsp, work)
         test_float_limits(args.apsp, work)
         for i in range(args.graphs):
             end_to_end(args.apsp, work, rng, i)

@@ -48,6 +48,7 @@ enum {
     OPT_PROGRESS,
     OPT_STATS_JSON,
     OPT_KERNEL_CACHE,
+    OPT_FLOAT_KERNELS,
     OPT_VERSION,
     OPT_INPUT_FORMAT,
     OPT_OUTPUT_FORMAT,
@@ -162,6 +163,9 @@ static int apply_option(cli *c, int opt, const char *arg, const char *spelled) {
     case OPT_KERNEL_CACHE:
         o->kernel_cache = arg;
         return -1;
+    case OPT_FLOAT_KERNELS:
+        o->float_kernels = 1;
+        return -1;
     case OPT_PREDECESSORS:
         c->paths.predecessors = arg;
         return -1;
@@ -209,6 +213,7 @@ static int parse_args(int argc, char **argv, cli *c) {
         {"progress", no_argument, NULL, OPT_PROGRESS},
         {"stats-json", no_argument, NULL, OPT_STATS_JSON},
         {"kernel-cache", required_argument, NULL, OPT_KERNEL_CACHE},
+        {"float-kernels", no_argument, NULL, OPT_FLOAT_KERNELS},
         {"input-format", required_argument, NULL, OPT_INPUT_FORMAT},
         {"output-format", required_argument, NULL, OPT_OUTPUT_FORMAT},
         {"vertices", required_argument, NULL, OPT_VERTICES},

@@ -37,8 +37,8 @@ static double relax_per_second(const apsp_report *r) {
  * `total` as well): what to look into when the total exceeds the steps. */
 static double other_seconds(const apsp_report *r, const run_times *t) {
     double steps = t->read + r->setup_seconds + r->upload_seconds + r->compute_seconds +
-                   r->download_seconds + r->release_seconds + t->write + t->close +
-                   (t->predecessors > 0 ? t->predecessors : 0.0);
+                   r->download_seconds + r->release_seconds + r->whole_seconds + t->write +
+                   t->close + (t->predecessors > 0 ? t->predecessors : 0.0);
     return t->total - steps;
 }
 
@@ -49,6 +49,8 @@ void report_print(size_t vertices, const apsp_report *r, const run_times *t) {
     fprintf(stderr, "apsp: chosen by %s\n", r->choice);
     if (t->distances)
         fprintf(stderr, "apsp: distances %s\n", t->distances);
+    fprintf(stderr, "apsp: kernels: %s (%.3f s choosing and converting)\n", r->kernels_why,
+            r->whole_seconds);
     fprintf(stderr,
             "apsp: read %.3f s, setup %.3f s, upload %.3f s, compute %.3f s (%.2f G relax/s), "
             "download %.3f s, release %.3f s, write %.3f s, close %.3f s, other %.3f s, total "
@@ -77,6 +79,10 @@ void report_json(size_t vertices, const apsp_report *r, const run_times *t) {
     json_write_string(stderr, r->device);
     fputs(",\"choice\":", stderr);
     json_write_string(stderr, r->choice);
+    fprintf(stderr,
+            ",\"kernels\":\"%s\",\"whole_s\":%.6f,\"kernels_why\":", apsp_dtype_name(r->kernels),
+            r->whole_seconds);
+    json_write_string(stderr, r->kernels_why);
     fprintf(stderr,
             ",\"devices\":%d,\"vertices\":%zu,\"padded\":%zu,\"round_depth\":%d,\"threads\":%d,"
             "\"programs_built\":%d,\"read_s\":%.6f,\"setup_s\":%.6f,\"upload_s\":%.6f,"

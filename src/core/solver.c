@@ -10,6 +10,7 @@
 #include "cpu/estimate.h"
 #include "drivers/drivers.h"
 #include "paths/tight_csr.h"
+#include "whole/whole_floats.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@ struct apsp_solver {
     int opencl_listed;   /* for the report */
     double open_seconds; /* reported as set-up by the first solve */
     int open_builds;     /* programs built while opening, likewise */
+    apsp_matrix *whole;  /* the integer matrix of the last whole-number float solve (src/whole/) */
 };
 
 apsp_status apsp_list_devices(apsp_device_info **devices, size_t *count, apsp_error *error) {
@@ -135,6 +137,27 @@ static void add_open_to_report(apsp_solver *s, apsp_report *report) {
     s->open_builds = 0;
 }
 
+/* The report's kernels for a solve in the distances' own type. */
+static void note_own_kernels(apsp_report *report, apsp_dtype dtype) {
+    if (!report)
+        return;
+    report->kernels = dtype;
+    snprintf(report->kernels_why, sizeof report->kernels_why, "%s distances",
+             apsp_dtype_name(dtype));
+}
+
+/* A checked matrix through the devices in its own type: streamed, or by rows. */
+static apsp_status solve_in_type(apsp_solver *s, apsp_matrix *matrix, apsp_report *report,
+                                 apsp_error *error) {
+    apsp_status status =
+        drive_streams(s->impl, s->devices, s->count, matrix->n, matrix->dtype)
+            ? drive_stream(s->impl, s->devices[0], matrix, &s->options, report, error)
+            : drive_rows(s->impl, s->devices, s->count, matrix, &s->options, report, error);
+    if (status == APSP_OK)
+        add_open_to_report(s, report);
+    return status;
+}
+
 apsp_status apsp_solver_solve(apsp_solver *s, apsp_matrix *matrix, apsp_report *report,
                               apsp_error *error) {
     if (report)
@@ -144,13 +167,17 @@ apsp_status apsp_solver_solve(apsp_solver *s, apsp_matrix *matrix, apsp_report *
     apsp_status checked = matrix_check_shape(matrix, error);
     if (checked != APSP_OK)
         return checked;
+    /* Every -0 made +0 first: the float kernels' fmin and compare-and-select then agree
+     * (cl/fw.cl: FLOAT_FMIN), and whole weights do not fall back to the float path for it. */
     matrix_clear_negative_zeros(matrix, threads_of(s->options.threads));
-    apsp_status status =
-        drive_streams(s->impl, s->devices, s->count, matrix->n, matrix->dtype)
-            ? drive_stream(s->impl, s->devices[0], matrix, &s->options, report, error)
-            : drive_rows(s->impl, s->devices, s->count, matrix, &s->options, report, error);
+    if (matrix->dtype == APSP_FLOAT32 || matrix->dtype == APSP_FLOAT64) {
+        const whole_job job = {s->options.float_kernels, threads_of(s->options.threads),
+                               solve_in_type, &s->whole};
+        return whole_floats_solve(s, matrix, &job, report, error);
+    }
+    apsp_status status = solve_in_type(s, matrix, report, error);
     if (status == APSP_OK)
-        add_open_to_report(s, report);
+        note_own_kernels(report, matrix->dtype);
     return status;
 }
 
@@ -182,6 +209,8 @@ apsp_status apsp_solver_solve_graph(apsp_solver *s, const apsp_graph *graph, aps
                              report, error);
         if (status == APSP_OK)
             add_open_to_report(s, report);
+        if (status == APSP_OK)
+            note_own_kernels(report, APSP_INT32);
         return status;
     }
     /* The backend's memory is the host (or the solve streams from it): a matrix there. */
@@ -241,6 +270,8 @@ apsp_status apsp_solver_solve_paths(apsp_solver *s, apsp_matrix *matrix, const a
                                   error);
         if (status == APSP_OK)
             add_open_to_report(s, report);
+        if (status == APSP_OK)
+            note_own_kernels(report, APSP_INT32);
         if (status == APSP_OK && job.untight) /* the host says what is wrong */
             status = host_paths(s, matrix, graph, pred, report, error);
         else if (status == APSP_OK && report) {
@@ -301,6 +332,7 @@ apsp_status apsp_solver_matrix_create(apsp_solver *s, size_t n, apsp_dtype dtype
 void apsp_solver_destroy(apsp_solver *s) {
     if (!s)
         return;
+    apsp_matrix_destroy(s->whole);
     for (size_t i = 0; i < s->count; i++)
         s->impl->close(s->devices[i]);
     free(s);

@@ -65,16 +65,16 @@ static void solver_dealloc(SolverObject *self) {
     Py_DECREF(type);
 }
 
-/* Solver(backend=None, device=None, tile=0, threads=0, kernel_cache=None, device_memory=0):
- * opens the device and compiles its kernels, with the GIL released. */
+/* Solver(backend=None, device=None, tile=0, threads=0, kernel_cache=None, device_memory=0,
+ * float_kernels=False): opens the device and compiles its kernels, with the GIL released. */
 static int solver_init(SolverObject *self, PyObject *args, PyObject *kwargs) {
-    static char *keywords[] = {"backend",      "device",        "tile", "threads",
-                               "kernel_cache", "device_memory", NULL};
+    static char *keywords[] = {"backend",      "device",        "tile",          "threads",
+                               "kernel_cache", "device_memory", "float_kernels", NULL};
     const char *backend = NULL, *device = NULL, *kernel_cache = NULL;
-    int tile = 0, threads = 0;
+    int tile = 0, threads = 0, float_kernels = 0;
     unsigned long long device_memory = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|zziizK", keywords, &backend, &device, &tile,
-                                     &threads, &kernel_cache, &device_memory))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|zziizKp", keywords, &backend, &device, &tile,
+                                     &threads, &kernel_cache, &device_memory, &float_kernels))
         return -1;
     if (self->solver) {
         PyErr_SetString(PyExc_RuntimeError, "Solver.__init__ called twice");
@@ -104,6 +104,7 @@ static int solver_init(SolverObject *self, PyObject *args, PyObject *kwargs) {
     o.threads = threads;
     self->threads = (unsigned)threads;
     o.device_memory = device_memory;
+    o.float_kernels = float_kernels;
     o.cancelled = cancel_requested;
     o.log = keep_log;
     o.log_context = self;
@@ -188,12 +189,14 @@ static apsp_status solve_dense_buffer(SolverObject *self, dense_copy *c, apsp_dt
 }
 
 static PyObject *report_dict(const apsp_report *r) {
-    return Py_BuildValue("{s:s,s:s,s:n,s:i,s:i,s:i,s:d,s:d,s:d,s:d,s:i,s:s}", "backend", r->backend,
-                         "device", r->device, "padded", (Py_ssize_t)r->padded, "tile", r->tile,
-                         "threads", r->threads, "program_builds", r->program_builds,
+    return Py_BuildValue("{s:s,s:s,s:n,s:i,s:i,s:i,s:d,s:d,s:d,s:d,s:i,s:s,s:s,s:s,s:d}", "backend",
+                         r->backend, "device", r->device, "padded", (Py_ssize_t)r->padded, "tile",
+                         r->tile, "threads", r->threads, "program_builds", r->program_builds,
                          "setup_seconds", r->setup_seconds, "upload_seconds", r->upload_seconds,
                          "compute_seconds", r->compute_seconds, "download_seconds",
-                         r->download_seconds, "streamed", r->streamed, "choice", r->choice);
+                         r->download_seconds, "streamed", r->streamed, "choice", r->choice,
+                         "kernels", apsp_dtype_name(r->kernels), "kernels_why", r->kernels_why,
+                         "whole_seconds", r->whole_seconds);
 }
 
 /* The report with the copies' seconds, which the library's report does not see. */

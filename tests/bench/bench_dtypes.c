@@ -1,12 +1,13 @@
 /* The pthread backend's rate per element type (docs/performance.md), for tests/bench/dtypes.sh:
  *
- *   bench-dtypes [V] [THREADS] [REPS] [ISA]     (defaults 3000, 2, 3, the best)
+ *   bench-dtypes [V] [THREADS] [REPS] [ISA] [TYPES]   (defaults 3000, 2, 3, the best, all four)
  *
- * For each of int32, int64, float32 and float64, one dense random graph (weights 1-1000, so
- * every type solves the same graph) is solved REPS times on THREADS threads; each solve starts
- * from a fresh copy. Prints the median and best compute seconds (apsp_report) and
- * G relax/s = V^3 / compute seconds, the yardstick SciPy's rate is quoted in (the kernels run
- * padded^3, shown apart). No thresholds. */
+ * For each of int32, int64, float32 and float64 (or those of TYPES, e.g. "float32,float64"), one
+ * dense random graph (weights 1-1000, so every type solves the same graph) is solved REPS times
+ * on THREADS threads; each solve starts from a fresh copy. The float types run their own
+ * kernels (apsp_options.float_kernels: whole weights would take the int32 ones, src/whole/). Prints
+ * the median and best compute seconds (apsp_report) and G relax/s = V^3 / compute seconds, the
+ * yardstick SciPy's rate is quoted in (the kernels run padded^3, shown apart). No thresholds. */
 #include "../typed_cells.h"
 #include "apsp.h"
 
@@ -22,15 +23,19 @@ static int by_value(const void *a, const void *b) {
 int main(int argc, char **argv) {
     size_t v = argc > 1 ? strtoul(argv[1], NULL, 10) : 3000;
     int threads = argc > 2 ? atoi(argv[2]) : 2, reps = argc > 3 ? atoi(argv[3]) : 3;
-    const char *isa = argc > 4 ? argv[4] : NULL;
+    const char *isa = argc > 4 && strcmp(argv[4], "best") != 0 ? argv[4] : NULL;
+    const char *only = argc > 5 ? argv[5] : NULL;
     if (v < 2 || threads < 1 || reps < 1 || reps > 99) {
-        fprintf(stderr, "usage: bench-dtypes [V >= 2] [THREADS >= 1] [REPS 1-99] [ISA]\n");
+        fprintf(stderr, "usage: bench-dtypes [V >= 2] [THREADS >= 1] [REPS 1-99] [ISA|best] "
+                        "[TYPES]\n");
         return 2;
     }
     static const apsp_dtype types[] = {APSP_INT32, APSP_INT64, APSP_FLOAT32, APSP_FLOAT64};
     printf("%-8s %6s %7s %-26s %9s %9s %11s %11s\n", "dtype", "V", "threads", "device", "median s",
            "best s", "G relax/s", "(padded^3)");
     for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+        if (only && !strstr(only, apsp_dtype_name(types[t])))
+            continue;
         double seconds[99];
         apsp_report report;
         for (int r = 0; r < reps; r++) {
@@ -50,6 +55,7 @@ int main(int argc, char **argv) {
             o.backend = APSP_BACKEND_CPU;
             o.threads = threads;
             o.cpu_isa = isa;
+            o.float_kernels = 1;
             if (apsp_solve(m, &o, &report, &err) != APSP_OK) {
                 fprintf(stderr, "bench-dtypes: %s\n", err.message);
                 return 1;

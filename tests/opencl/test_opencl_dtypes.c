@@ -34,9 +34,26 @@
 
 enum { EXIT_SKIP = 77, MAX_SIZES = 16 };
 
-typedef enum weights { SPARSE, DENSE, NEGATIVE, CYCLE, INTEGRAL, ZEROS, WEIGHTS_COUNT } weights;
-static const char *const weights_name[] = {"sparse",         "dense",    "negative",
-                                           "negative-cycle", "integral", "negative-zeros"};
+/* INTEGRAL floats take the integer kernels (src/whole/), INTEGRAL_FLOAT_PATH the same graphs
+ * the float kernels (apsp_options.float_kernels): both must give the integral oracle's bits.
+ * ZEROS: fractional weights with -0 among them, and -0 on the diagonal (negative_zeros). */
+typedef enum weights {
+    SPARSE,
+    DENSE,
+    NEGATIVE,
+    CYCLE,
+    ZEROS,
+    INTEGRAL, /* the integral kinds last: kind >= INTEGRAL */
+    INTEGRAL_FLOAT_PATH,
+    WEIGHTS_COUNT
+} weights;
+static const char *const weights_name[] = {"sparse",
+                                           "dense",
+                                           "negative",
+                                           "negative-cycle",
+                                           "negative-zeros",
+                                           "integral",
+                                           "integral, float kernels"};
 
 typedef struct config {
     apsp_options options;
@@ -45,6 +62,7 @@ typedef struct config {
     int devices;
     int stream; /* K in row units for streamed cases; 0: in core */
     uint64_t seed;
+    apsp_solver *float_path; /* the same options with float_kernels (in core) */
 } config;
 
 /* One graph as an edge list, the weights in double (rounded to float for float32). */
@@ -61,7 +79,7 @@ typedef struct edges {
  * gives the same bits. */
 static int make_graph(weights kind, apsp_dtype dtype, size_t v, uint64_t *rng, edges *g) {
     const int wide = dtype == APSP_INT64;
-    const int integral = wide || kind == INTEGRAL;
+    const int integral = wide || kind >= INTEGRAL;
     size_t most = kind == DENSE ? v * v : 4 * v + 2;
     g->source = malloc(most * sizeof *g->source);
     g->target = malloc(most * sizeof *g->target);
@@ -175,7 +193,7 @@ static int oracle(apsp_dtype dtype, weights kind, const edges *g, size_t v, size
                 return 1;
         return 0;
     }
-    if (kind == INTEGRAL)
+    if (kind >= INTEGRAL)
         return integral_oracle(dtype, g, v, want) == 0 ? 0 : -1;
     if (dtype == APSP_FLOAT32)
         oracle_blocked_f32(want, v, tile);
@@ -251,6 +269,13 @@ static uint64_t stream_cap(const config *c, apsp_matrix *m, size_t cell, int til
     return row * (4 * (uint64_t)tile + 4 * (uint64_t)c->stream * unit + 4 * unit) + row * unit / 2;
 }
 
+/* Floats of whole weights (small enough for int32's rule here; V = 1 has none) take the int32
+ * kernels unless asked not to; everything else its own type's. */
+static apsp_dtype expected_kernels(apsp_dtype dtype, weights kind, size_t v) {
+    int whole = kind == INTEGRAL || (v == 1 && kind != INTEGRAL_FLOAT_PATH);
+    return dtype != APSP_INT64 && whole ? APSP_INT32 : dtype;
+}
+
 /* One case: 0 passed, 1 failed, EXIT_SKIP no device (first solve only), 2 float64 refused. */
 static int run_case(const config *c, apsp_solver *solver, apsp_dtype dtype, weights kind, size_t v,
                     uint64_t *rng) {
@@ -272,9 +297,13 @@ static int run_case(const config *c, apsp_solver *solver, apsp_dtype dtype, weig
     if (kind == ZEROS && dtype != APSP_INT64)
         negative_zeros(dtype, want, m);
     apsp_report report = {0};
+    if (kind == INTEGRAL_FLOAT_PATH)
+        solver = c->float_path;
     if (c->stream) {
         apsp_options o = c->options;
-        o.device_memory = stream_cap(c, m, cell, c->options.tile ? c->options.tile : 64);
+        o.float_kernels = kind == INTEGRAL_FLOAT_PATH;
+        o.device_memory = stream_cap(c, m, apsp_dtype_size(expected_kernels(dtype, kind, v)),
+                                     c->options.tile ? c->options.tile : 64);
         if (o.device_memory == 0 || apsp_solver_create(&o, &own, &err) != APSP_OK) {
             fprintf(stderr, "%s: no streaming cap: %s\n", name, err.message);
             goto done;
@@ -300,9 +329,12 @@ static int run_case(const config *c, apsp_solver *solver, apsp_dtype dtype, weig
                     (int)status, err.message);
     } else if (status != APSP_OK) {
         fprintf(stderr, "%s: solve failed (%d): %s\n", name, (int)status, err.message);
+    } else if (report.kernels != expected_kernels(dtype, kind, v)) {
+        fprintf(stderr, "%s: ran the %s kernels (%s)\n", name, apsp_dtype_name(report.kernels),
+                report.kernels_why);
     } else if (c->stream && !report.streamed) {
         fprintf(stderr, "%s: did not stream\n", name);
-    } else if (c->stream && dtype != APSP_INT64 && kind != INTEGRAL) {
+    } else if (c->stream && dtype != APSP_INT64 && kind < INTEGRAL) {
         size_t differ = 0, at = 0;
         if (within_tolerance(m, want, v, dtype, &differ, &at))
             result = 0;
@@ -405,12 +437,19 @@ int main(int argc, char **argv) {
         printf("no OpenCL device: %s\n", err.message);
         return required || err.status != APSP_ERR_NO_DEVICE ? 1 : EXIT_SKIP;
     }
+    apsp_options float_path = c.options;
+    float_path.float_kernels = 1;
+    if (apsp_solver_create(&float_path, &c.float_path, &err) != APSP_OK) {
+        printf("no float-kernel solver: %s\n", err.message);
+        apsp_solver_destroy(solver);
+        return 1;
+    }
     uint64_t rng = c.seed;
     int failures = 0, cases = 0;
     for (int dtype = APSP_INT64; dtype <= APSP_FLOAT64; dtype++) {
         int refused = 0;
         for (int kind = 0; kind < WEIGHTS_COUNT && c.dtype_on[dtype] && !refused; kind++) {
-            if (kind == INTEGRAL && dtype == APSP_INT64)
+            if (kind >= INTEGRAL && dtype == APSP_INT64)
                 continue; /* every int64 case is integral */
             for (size_t s = 0; s < c.size_count && !refused; s++) {
                 int r = run_case(&c, solver, (apsp_dtype)dtype, (weights)kind, c.sizes[s], &rng);
@@ -421,6 +460,7 @@ int main(int argc, char **argv) {
         }
     }
     apsp_solver_destroy(solver);
+    apsp_solver_destroy(c.float_path);
     printf("%d cases, %d failed\n", cases, failures);
     return failures ? 1 : 0;
 }

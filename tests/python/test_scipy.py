@@ -249,3 +249,32 @@ def check_paths(a, dist, pred, dtype):
                 assert hops <= n
             tol = 0 if np.dtype(dtype).kind != "f" else RTOL[dtype] * max(1, abs(dist[i, j]))
             assert abs(total - dist[i, j]) <= tol * 4 + 1e-9 * (tol > 0)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_whole_weights_take_the_integer_kernels(device, dtype):
+    """A float array of whole weights (negative ones by potentials) runs the int32 kernels, as
+    the report says: the bits of float_kernels=True, and SciPy's numbers."""
+    rng = np.random.default_rng(26)
+    n = 300
+    w = potentials(rng, random_weights(rng, n, 0.05, 1, 100, np.int64), 50).astype(dtype)
+    want = scipy_fw(w.astype(np.float64))
+    with apsp.Solver(device=device) as whole, apsp.Solver(device=device, float_kernels=True) as fp:
+        got = whole.floyd_warshall(w)
+        reference = fp.floyd_warshall(w)
+        assert whole.last_report["kernels"] == "int32"
+        assert "whole weights: int32 kernels" in whole.last_report["kernels_why"]
+        assert fp.last_report["kernels"] == np.dtype(dtype).name
+    assert got.dtype == dtype and got.tobytes() == reference.tobytes()
+    assert np.array_equal(got, want)
+
+
+def test_a_fraction_takes_the_float_path(device):
+    rng = np.random.default_rng(27)
+    w = random_weights(rng, 200, 0.05, 1, 100, np.int64).astype(np.float64)
+    w[3, 7] = 0.5
+    with apsp.Solver(device=device) as solver:
+        got = solver.floyd_warshall(w)
+        assert solver.last_report["kernels"] == "float64"
+        assert "weight 0.5 at (3, 7) is not whole" in solver.last_report["kernels_why"]
+    same(got, scipy_fw(w), np.float64)

@@ -68,6 +68,11 @@ class Solver:
     threads of the pthread backend and of the copies into and out of the matrix (None: every
     core this process may run on).
 
+    A float32 or float64 graph whose weights are all whole numbers, with every sum of two
+    distances exact in its type, is solved by the integer kernels and converted back: the same
+    bits as the float kernels give, faster. last_report's "kernels" and "kernels_why" say which
+    ran and why; float_kernels=True always takes the float kernels.
+
     The padded matrix of the last call (the solver's own: page-locked memory on a GPU, which
     moves to and from the device several times faster) and the device's buffers are kept for the
     next call of the same size and type, and released by a call of another size or type, a
@@ -75,7 +80,16 @@ class Solver:
     close() (or the end of a ``with`` block) gives it back, with the device.
     """
 
-    def __init__(self, device=None, backend=None, tile=None, threads=None, *, device_memory=None):
+    def __init__(
+        self,
+        device=None,
+        backend=None,
+        tile=None,
+        threads=None,
+        *,
+        device_memory=None,
+        float_kernels=False,
+    ):
         self._solver = None
         try:
             self._solver = _core.Solver(
@@ -85,6 +99,7 @@ class Solver:
                 threads=threads or 0,
                 kernel_cache=_kernel_cache(),
                 device_memory=device_memory or 0,
+                float_kernels=bool(float_kernels),
             )
         except _core.Error as error:
             _raise(error)

@@ -1,0 +1,41 @@
+/* Whole-number floats through the integer kernels (docs/architecture.md, "Whole-number floats").
+ *
+ * A float32 or float64 matrix whose finite weights are all whole numbers is solved exactly by
+ * the int32 kernels (or the int64 ones) when every sum the float path would form is an integer
+ * the float type holds exactly: the answer is then the same numbers, and the same bits, as the
+ * float path's. apsp_solver_solve hands every floating-point matrix to whole_floats_solve. */
+#ifndef APSP_WHOLE_FLOATS_H
+#define APSP_WHOLE_FLOATS_H
+
+#include "apsp.h"
+
+/* The solve of a matrix as solver.c does it (drivers, streaming), for the integer matrix. */
+typedef apsp_status (*whole_solve_fn)(apsp_solver *solver, apsp_matrix *matrix, apsp_report *report,
+                                      apsp_error *error);
+
+/* What whole_floats_solve needs of the solver. */
+typedef struct whole_job {
+    int float_kernels; /* apsp_options.float_kernels: the float path, always */
+    unsigned threads;  /* for reading and converting a large matrix; 0: one per core */
+    whole_solve_fn solve;
+    /* The integer matrix of the last solve, kept for the next of the same size and type (NULL:
+     * none); the solver frees it. */
+    apsp_matrix **kept;
+} whole_job;
+
+/* Solves a float32 or float64 matrix in place. Every cell is read first: the integer kernels
+ * are chosen when every cell is +inf or a whole finite number (no -0.0, whose sign the integers
+ * cannot keep), the diagonal +0.0, the padding as made, and 2 (V - 1) max|w| <= 2^24 (float32)
+ * or 2^53 (float64); int32 when also (V - 1) max|w| is within int32's rule (base/graph.c:
+ * weight_rule_for), else int64. Then the integer matrix (*job->kept, made by the solver with
+ * apsp_solver_matrix_create when it has another size or type) is filled from m, solved by
+ * job->solve and converted back. Otherwise, or with float_kernels, m itself is solved by
+ * job->solve on the float path (which refuses a matrix that breaks apsp_solve's rules).
+ * A negative cycle found by the integer kernels is solved again on the float path, so that the
+ * error and the matrix left behind are the float path's (past a negative cycle the float path's
+ * sums are no longer exact); so is a matrix for which the integer copy finds no memory. Fills
+ * report->kernels, kernels_why and whole_seconds. */
+apsp_status whole_floats_solve(apsp_solver *solver, apsp_matrix *m, const whole_job *job,
+                               apsp_report *report, apsp_error *error);
+
+#endif

@@ -1,0 +1,282 @@
+/* Whole-number floats through the integer kernels (src/whole/), against the float path and an
+ * independent oracle. Two solvers of the same options, one with float_kernels: for each case the
+ * default solver's answer must have the float path's bits, and its report the kernels the rule
+ * picks:
+ *
+ *   at a bound:   a DAG (no cycle, so negative weights are fine) with a chain 0 -> 1 -> ... of
+ *                 weight -W, so that d(0, V-1) = -(V-1) W, and random whole weights in [-W, W];
+ *                 float32 at W = 2^23 / (V - 1) takes int32, one more the float path; float64 at
+ *                 int32's rule takes int32, one more int64, at 2^52 / (V - 1) int64, one more the
+ *                 float path. Within the bound the answer is also the int64 oracle's.
+ *   fractions:    one weight 0.5 among whole ones: the float path, the report naming it;
+ *   -0.0:         a weight -0.0, or a diagonal -0.0: read as +0.0 by every path (the solver makes
+ *                 -0 cells +0 first, base/matrix.h), so the int32 kernels, the same bits;
+ *   negative cycle: APSP_ERR_NEGATIVE_CYCLE with the float path's message and matrix.
+ *
+ *   test-whole-floats [--backend=cpu|opencl] [--device=SPEC] [--tile=N] [--devices=N]
+ * Exit 77 (skipped) when the backend has no device. */
+#include "apsp.h"
+#include "check.h"
+#include "oracle_typed.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { EXIT_SKIP = 77 };
+
+static uint64_t rng_state = 0x77686f6c65u; /* splitmix64, so that a failure replays */
+
+static uint64_t next_random(void) {
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+/* A whole number in [-most, most]. */
+static double whole_within(uint64_t most) {
+    return (double)(int64_t)(next_random() % (2 * most + 1)) - (double)most;
+}
+
+typedef struct solvers {
+    apsp_solver *whole, *floats;
+    int devices; /* --devices: every solve must say so */
+} solvers;
+
+/* A dense V*V graph of doubles: 0 on the diagonal, +inf for no edge. */
+static double *empty_graph(size_t v) {
+    double *w = malloc(sizeof *w * v * v);
+    if (!w)
+        abort();
+    for (size_t x = 0; x < v * v; x++)
+        w[x] = x % (v + 1) == 0 ? 0 : INFINITY;
+    return w;
+}
+
+/* The DAG of the bound cases: the chain of -most, about six random edges a vertex forward. */
+static double *bound_graph(size_t v, uint64_t most) {
+    double *w = empty_graph(v);
+    for (size_t i = 0; i + 1 < v; i++) {
+        w[i * v + i + 1] = -(double)most;
+        for (int e = 0; e < 6; e++) {
+            size_t j = i + 1 + next_random() % (v - i - 1);
+            if (j != i + 1)
+                w[i * v + j] = whole_within(most);
+        }
+    }
+    return w;
+}
+
+/* Whole weights in [0, 50), zeros among them, four edges a vertex; cycles of positive weight. */
+static double *small_graph(size_t v) {
+    double *w = empty_graph(v);
+    for (size_t e = 0; e < 4 * v; e++) {
+        size_t i = next_random() % v, j = next_random() % v;
+        if (i != j)
+            w[i * v + j] = (double)(next_random() % 50);
+    }
+    return w;
+}
+
+static apsp_matrix *matrix_of(const double *w, size_t v, apsp_dtype type) {
+    apsp_matrix *m;
+    apsp_error err;
+    if (apsp_matrix_create_typed(v, type, &m, &err) != APSP_OK)
+        abort();
+    for (size_t i = 0; i < v; i++)
+        for (size_t j = 0; j < v; j++) {
+            void *row = apsp_matrix_row_cells(m, i);
+            if (type == APSP_FLOAT32)
+                ((float *)row)[j] = (float)w[i * v + j];
+            else
+                ((double *)row)[j] = w[i * v + j];
+        }
+    return m;
+}
+
+/* Cells of the n x n block that differ in any bit, the first at *at. */
+static size_t bits_differ(const apsp_matrix *a, const apsp_matrix *b, size_t *at) {
+    const size_t size = apsp_dtype_size(a->dtype);
+    size_t differ = 0;
+    for (size_t i = 0; i < a->n; i++)
+        for (size_t j = 0; j < a->n; j++)
+            if (memcmp((const char *)apsp_matrix_row_cells(a, i) + j * size,
+                       (const char *)apsp_matrix_row_cells(b, i) + j * size, size) != 0 &&
+                differ++ == 0)
+                *at = i * a->n + j;
+    return differ;
+}
+
+static double cell(const apsp_matrix *m, size_t i, size_t j) {
+    const void *row = apsp_matrix_row_cells(m, i);
+    return m->dtype == APSP_FLOAT32 ? ((const float *)row)[j] : ((const double *)row)[j];
+}
+
+/* The solve against the int64 oracle, for a graph within the bound (no rounding anywhere). */
+static void check_oracle(const char *what, const double *w, const apsp_matrix *m) {
+    const size_t v = m->n;
+    int64_t *d = malloc(sizeof *d * v * v);
+    if (!d)
+        abort();
+    for (size_t x = 0; x < v * v; x++)
+        d[x] = isinf(w[x]) ? ORACLE_INF64 : (int64_t)w[x];
+    oracle_floyd_warshall_i64(d, v);
+    size_t wrong = 0, first = 0;
+    for (size_t i = 0; i < v; i++)
+        for (size_t j = 0; j < v; j++) {
+            int64_t want = d[i * v + j];
+            double got = cell(m, i, j);
+            int same = want == ORACLE_INF64 ? got == INFINITY : got == (double)want;
+            if (!same && wrong++ == 0)
+                first = i * v + j;
+        }
+    CHECK(wrong == 0, "%s: %zu cells differ from the oracle, first (%zu, %zu): %.17g", what, wrong,
+          first / v, first % v, cell(m, first / v, first % v));
+    free(d);
+}
+
+/* Solves the graph both ways; the default's kernels must be `kernels` and its bits the float
+ * path's (the same error, message and matrix for a negative cycle). Returns the default's
+ * report's reason in why. */
+static void solve_both(const solvers *s, const char *what, const double *w, size_t v,
+                       apsp_dtype type, apsp_dtype kernels, int exact, char *why, size_t size) {
+    apsp_matrix *whole = matrix_of(w, v, type), *floats = matrix_of(w, v, type);
+    apsp_report report, float_report;
+    apsp_error err = {0}, float_err = {0};
+    apsp_status got = apsp_solver_solve(s->whole, whole, &report, &err);
+    apsp_status want = apsp_solver_solve(s->floats, floats, &float_report, &float_err);
+    size_t at = 0, differ = bits_differ(whole, floats, &at);
+    CHECK(got == want, "%s: %s, the float path %s", what, apsp_status_name(got),
+          apsp_status_name(want));
+    CHECK(got == APSP_OK || strcmp(err.message, float_err.message) == 0,
+          "%s: '%s', the float path '%s'", what, err.message, float_err.message);
+    CHECK(differ == 0,
+          "%s: %zu cells differ in bits from the float path, first (%zu, %zu): "
+          "%.17g, not %.17g",
+          what, differ, at / v, at % v, cell(whole, at / v, at % v), cell(floats, at / v, at % v));
+    if (got == APSP_OK) {
+        CHECK(report.kernels == kernels, "%s: the %s kernels ran, not the %s ones (%s)", what,
+              apsp_dtype_name(report.kernels), apsp_dtype_name(kernels), report.kernels_why);
+        CHECK(float_report.kernels == type, "%s: float_kernels ran the %s kernels", what,
+              apsp_dtype_name(float_report.kernels));
+        CHECK(!s->devices || report.devices == s->devices, "%s: %d devices, not %d", what,
+              report.devices, s->devices);
+        snprintf(why, size, "%s", report.kernels_why);
+    }
+    if (got == APSP_OK && exact)
+        check_oracle(what, w, whole);
+    apsp_matrix_destroy(whole);
+    apsp_matrix_destroy(floats);
+}
+
+/* The bound cases of one size (the header). */
+static void test_bounds(const solvers *s, size_t v) {
+    const uint64_t steps = v - 1, int32_most = (uint64_t)(APSP_INF - 1) / steps;
+    const struct {
+        apsp_dtype type;
+        uint64_t most;
+        apsp_dtype kernels;
+    } cases[] = {
+        {APSP_FLOAT32, ((uint64_t)1 << 23) / steps, APSP_INT32},
+        {APSP_FLOAT32, ((uint64_t)1 << 23) / steps + 1, APSP_FLOAT32},
+        {APSP_FLOAT64, int32_most, APSP_INT32},
+        {APSP_FLOAT64, int32_most + 1, APSP_INT64},
+        {APSP_FLOAT64, ((uint64_t)1 << 52) / steps, APSP_INT64},
+        {APSP_FLOAT64, ((uint64_t)1 << 52) / steps + 1, APSP_FLOAT64},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char what[128], why[192] = "";
+        snprintf(what, sizeof what, "%s V=%zu, weights within +-%llu",
+                 apsp_dtype_name(cases[k].type), v, (unsigned long long)cases[k].most);
+        double *w = bound_graph(v, cases[k].most);
+        int exact = cases[k].kernels != cases[k].type;
+        solve_both(s, what, w, v, cases[k].type, cases[k].kernels, exact, why, sizeof why);
+        CHECK(exact ? strstr(why, "whole weights") != NULL : strstr(why, "rounds") != NULL,
+              "%s: the report says '%s'", what, why);
+        free(w);
+    }
+}
+
+/* One small whole graph spoiled by `spoil` at (i, j) (NaN: unspoiled): the float path unless
+ * unspoiled, the report's reason containing `says`. */
+static void test_spoiled(const solvers *s, apsp_dtype type, size_t v, size_t i, size_t j,
+                         double spoil, const char *label, const char *says) {
+    char what[128], why[192] = "";
+    snprintf(what, sizeof what, "%s V=%zu, %s", apsp_dtype_name(type), v, label);
+    double *w = small_graph(v);
+    int spoiled = !isnan(spoil) && spoil != 0; /* -0.0 spoils nothing: it is read as +0.0 */
+    if (spoiled)
+        w[i * v + j] = spoil;
+    solve_both(s, what, w, v, type, spoiled ? type : APSP_INT32, !spoiled, why, sizeof why);
+    CHECK(strstr(why, says) != NULL, "%s: the report says '%s', not '%s'", what, why, says);
+    free(w);
+}
+
+/* A negative cycle 0 -> 1 -> 2 -> 0 of weight -1 in a whole graph. */
+static void test_cycle(const solvers *s, apsp_dtype type, size_t v) {
+    char what[128], why[192] = "";
+    snprintf(what, sizeof what, "%s V=%zu, a negative cycle", apsp_dtype_name(type), v);
+    double *w = small_graph(v);
+    w[0 * v + 1] = 2;
+    w[1 * v + 2] = -5;
+    w[2 * v + 0] = 2;
+    solve_both(s, what, w, v, type, type, 0, why, sizeof why);
+    free(w);
+}
+
+static int parse_args(int argc, char **argv, apsp_options *o, int *devices) {
+    apsp_options_init(o);
+    o->backend = APSP_BACKEND_CPU;
+    for (int a = 1; a < argc; a++) {
+        const char *arg = argv[a];
+        if (strncmp(arg, "--backend=", 10) == 0 && apsp_backend_parse(arg + 10, &o->backend) == 0)
+            continue;
+        if (strncmp(arg, "--device=", 9) == 0)
+            o->device = arg + 9;
+        else if (strncmp(arg, "--tile=", 7) == 0)
+            o->tile = atoi(arg + 7);
+        else if (strncmp(arg, "--devices=", 10) == 0)
+            *devices = atoi(arg + 10);
+        else
+            return -1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    apsp_options o;
+    solvers s = {0};
+    if (parse_args(argc, argv, &o, &s.devices) != 0) {
+        fprintf(stderr, "usage: test-whole-floats [--backend=cpu|opencl] [--device=SPEC] "
+                        "[--tile=N] [--devices=N]\n");
+        return 2;
+    }
+    apsp_error err;
+    if (apsp_solver_create(&o, &s.whole, &err) != APSP_OK) {
+        printf("no device: %s\n", err.message);
+        return err.status == APSP_ERR_NO_DEVICE ? EXIT_SKIP : 1;
+    }
+    o.float_kernels = 1;
+    if (apsp_solver_create(&o, &s.floats, &err) != APSP_OK) {
+        fprintf(stderr, "the float-kernel solver: %s\n", err.message);
+        return 1;
+    }
+    static const size_t sizes[] = {2, 129, 300};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        size_t v = sizes[k];
+        test_bounds(&s, v);
+        for (apsp_dtype type = APSP_FLOAT32; type <= APSP_FLOAT64; type++) {
+            test_spoiled(&s, type, v, 0, 0, NAN, "whole weights", "whole weights: int32");
+            test_spoiled(&s, type, v, 1, 0, 0.5, "a weight 0.5", "weight 0.5 at (1, 0)");
+            test_spoiled(&s, type, v, 0, 1, -0.0, "a weight -0.0", "whole weights: int32");
+            test_spoiled(&s, type, v, 1, 1, -0.0, "a diagonal -0.0", "whole weights: int32");
+            if (v >= 3)
+                test_cycle(&s, type, v);
+        }
+    }
+    apsp_solver_destroy(s.whole);
+    apsp_solver_destroy(s.floats);
+    printf("%d checks, %d failures\n", checks, failures);
+    return failures ? 1 : 0;
+}
