@@ -4,7 +4,8 @@
 # has NumPy and SciPy, shows what the bundled OpenCL loader finds, checks a small solve on the
 # device, and times a float32 solve through the Python call.
 #   bash tests/gpu/wheel.sh WHEEL [V] [DEVICE]       (V = 20000, DEVICE = gpu)
-# PYTHON: the interpreter (default /opt/torch/.venv/bin/python3, else python3); REPS: timed
+# Run from the repository root. PYTHON: the interpreter (default /opt/torch/.venv/bin/python3,
+# else python3); WHOLE_V: see the end; REPS: timed
 # calls (3). Prints the commands' output, then a table: the median of REPS calls of
 # apsp.Solver(device=DEVICE).floyd_warshall on a dense random float32 graph (E = 20 V, weights
 # uniform in (0, 1000]), after one untimed call that opens the device, and V^3 / seconds. A
@@ -16,6 +17,7 @@
 # beside the registered ones (OCL_ICD_VENDORS, which the bundled loader reads) and says so: the
 # wheel cannot find a driver that nothing registered.
 set -euo pipefail
+root=$(pwd)
 wheel=$(realpath "${1:?usage: tests/gpu/wheel.sh WHEEL [V] [DEVICE]}")
 v=${2:-20000}
 device=${3:-gpu}
@@ -112,3 +114,11 @@ print()
 for name, value in rows:
     print("| %-*s | %s |" % (width, name, value))
 PY
+
+# WHOLE_V=N: also whole-number floats from Python through the same wheel (issue 26): an int32
+# array, a float64 array of the same whole weights (the int32 kernels) and the float64 kernels
+# (float_kernels=True) at V = N, interleaved, medians of 3 (tests/bench/whole_floats.py).
+if [ -n "${WHOLE_V:-}" ]; then
+    echo
+    python "$root/tests/bench/whole_floats.py" --n "$WHOLE_V" --runs 3 --device "$device"
+fi
