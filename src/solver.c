@@ -9,6 +9,7 @@
 #include "base/util.h"
 #include "drivers/drivers.h"
 #include "paths/tight_csr.h"
+#include "sssp/sssp.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,6 +117,10 @@ apsp_status apsp_solver_create(const apsp_options *options, apsp_solver **out, a
     s->open_seconds = seconds_now() - start;
     *out = s;
     return APSP_OK;
+}
+
+const apsp_options *solver_options(const apsp_solver *s) {
+    return &s->options;
 }
 
 /* The first solve's report carries the opening's time and builds. */

@@ -6,6 +6,7 @@
 #include "apsp.h"
 #include "paths.h"
 #include "report.h"
+#include "sources.h"
 
 typedef struct cli {
     apsp_options options;
@@ -21,6 +22,7 @@ typedef struct cli {
     int show_build;      /* APSP_SHOW_BUILD=1: the log of a successful kernel build too */
     int closed_streams;  /* the standard streams closed at start (startup.h) */
     cli_paths paths;     /* --predecessors, --path */
+    cli_sources sources; /* --sources, --method */
     apsp_dtype dtype;    /* the distances' type: --dtype's, or the one the weights need */
     char distances[192]; /* the type and why, for -v */
 } cli;
