@@ -27,6 +27,10 @@ static apsp_status naming_input(const cli *c, apsp_status status, apsp_error *er
  * matrix would need ..." says nothing of where V came from). */
 static apsp_status check_size(const cli *c, apsp_solver *solver, size_t vertices, apsp_dtype dtype,
                               apsp_error *err) {
+    /* Chosen sources need no V x V matrix, unless Floyd-Warshall is asked for (auto picks it
+     * only where the matrix fits). */
+    if (c->sources.asked && c->sources.method != APSP_METHOD_FW)
+        return APSP_OK;
     return naming_input(c, apsp_solver_check_typed(solver, vertices, dtype, err), err);
 }
 

@@ -1,6 +1,7 @@
 /* The methods' names and auto's cost model (method.h). */
 #include "sssp/method.h"
 #include "base/error.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -29,9 +30,11 @@ const char *apsp_method_name(apsp_method method) {
 }
 
 /* How many of Floyd-Warshall's relaxations (the blocked, vectorised kernels) take the time of
- * one step of Dijkstra (an edge relaxed, its share of a heap operation); fitted on the 2-core
- * development machine (docs/performance.md, "Chosen sources"). */
-#define FW_RELAXATIONS_PER_DIJKSTRA_STEP 64.0
+ * one step of Dijkstra (one of its S (E + V) log2 V); measured on the 2-core development machine
+ * (docs/performance.md, "Chosen sources"): the pthread backend at 27.6 G relax/s, Dijkstra at
+ * 0.76 G steps/s on a random graph (V = 3000, E = 10 V; 36) and 1.4 on the 1000 x 1000 grid
+ * (20), both on 2 threads. */
+#define FW_RELAXATIONS_PER_DIJKSTRA_STEP 32.0
 
 /* The model's estimates, in Floyd-Warshall relaxations: Floyd-Warshall V^3 whatever S is;
  * Dijkstra S (E + V) log2 V steps; Johnson that plus its Bellman-Ford for the potentials,
@@ -63,7 +66,16 @@ static int dense_with_every_source(const method_inputs *in) {
     return in->sources >= in->vertices && (double)in->edges >= v * v / 8.0;
 }
 
+/* Whether the V x V int32 matrix of Floyd-Warshall takes at most half of the host's memory. */
+static int matrix_fits(const method_inputs *in) {
+    double bytes = 4.0 * (double)in->vertices * (double)in->vertices;
+    uint64_t memory = physical_memory();
+    return memory == 0 || bytes <= 0.5 * (double)memory;
+}
+
 static apsp_method auto_choice(const method_inputs *in, const method_costs *c) {
+    if (!matrix_fits(in))
+        return in->negative ? APSP_METHOD_JOHNSON : APSP_METHOD_DIJKSTRA;
     if (dense_with_every_source(in))
         return APSP_METHOD_FW;
     double sparse = in->negative ? c->dijkstra + c->potentials : c->dijkstra;

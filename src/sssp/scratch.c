@@ -10,10 +10,8 @@ apsp_status sssp_scratch_init(sssp_scratch *s, size_t vertices, apsp_error *erro
     *s = (sssp_scratch){.dist = apsp_malloc(v * sizeof *s->dist),
                         .parent = apsp_malloc(v * sizeof *s->parent),
                         .queue = apsp_malloc(2 * v * sizeof *s->queue),
-                        .queued = apsp_malloc(v * sizeof *s->queued),
-                        .heap = {.entries = apsp_malloc(v * sizeof(heap_entry)),
-                                 .at = apsp_malloc(v * sizeof(int32_t))}};
-    if (s->dist && s->parent && s->queue && s->queued && s->heap.entries && s->heap.at)
+                        .queued = apsp_malloc(v * sizeof *s->queued)};
+    if (s->dist && s->parent && s->queue && s->queued)
         return APSP_OK;
     sssp_scratch_free(s);
     return fail(error, APSP_ERR_NO_MEMORY, "sources: out of memory for a thread's %zu vertices",
@@ -25,8 +23,7 @@ void sssp_scratch_free(sssp_scratch *s) {
     free(s->parent);
     free(s->queue);
     free(s->queued);
-    free(s->heap.entries);
-    free(s->heap.at);
+    radix_free(&s->heap);
     *s = (sssp_scratch){0};
 }
 

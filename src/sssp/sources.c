@@ -25,10 +25,11 @@ typedef struct sources_job {
     apsp_method method;       /* dijkstra (also for Johnson's second step) or bellman-ford */
     const int32_t *sources;   /* this batch's */
     size_t count;
-    int32_t *rows;          /* count x V */
-    atomic_size_t next;     /* the batch's next source not taken by a thread */
-    sssp_scratch *scratch;  /* one per thread */
-    atomic_int cycle_found; /* Bellman-Ford met a negative cycle */
+    int32_t *rows;            /* count x V */
+    atomic_size_t next;       /* the batch's next source not taken by a thread */
+    sssp_scratch *scratch;    /* one per thread */
+    atomic_int cycle_found;   /* Bellman-Ford met a negative cycle */
+    atomic_int out_of_memory; /* a Dijkstra queue could not grow */
     int32_t cycle_vertex;
 } sources_job;
 
@@ -48,8 +49,9 @@ static int run_worker(void *context, size_t worker, size_t end) {
                 atomic_store(&job->cycle_found, 1);
                 return 0;
             }
-        } else {
-            dijkstra_distances(job->graph, job->weights, source, s);
+        } else if (dijkstra_distances(job->graph, job->weights, source, s)) {
+            atomic_store(&job->out_of_memory, 1);
+            return 0;
         }
         sssp_store_row(s, v, source, job->potential, job->rows + i * v);
     }
@@ -86,8 +88,9 @@ static apsp_status run_batches(sources_job *job, unsigned workers, const int32_t
         job->sources = sources + first;
         job->count = count - first < batch ? count - first : batch;
         atomic_store(&job->next, 0);
-        if (parallel_slices(workers, workers, run_worker, job) != 0)
-            status = fail(error, APSP_ERR_NO_MEMORY, "sources: the host threads failed");
+        if (parallel_slices(workers, workers, run_worker, job) != 0 ||
+            atomic_load(&job->out_of_memory))
+            status = fail(error, APSP_ERR_NO_MEMORY, "sources: out of memory for a queue");
         else if (atomic_load(&job->cycle_found))
             status = fail_negative_cycle(error, (size_t)job->cycle_vertex);
         if (status == APSP_OK)

@@ -9,7 +9,7 @@
 
 #include "apsp.h"
 #include "paths/adjacency.h"
-#include "sssp/heap.h"
+#include "sssp/radix_heap.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -20,7 +20,7 @@ typedef struct sssp_scratch {
     int32_t *parent; /* Bellman-Ford: the vertex whose edge last lowered dist (-1: none) */
     int32_t *queue;  /* Bellman-Ford: this round's frontier and the next one's, V each */
     uint8_t *queued; /* Bellman-Ford: whether a vertex is in the next frontier */
-    heap heap;       /* Dijkstra */
+    radix_heap heap; /* Dijkstra */
 } sssp_scratch;
 
 #define SSSP_UNREACHED INT64_MAX
@@ -29,9 +29,8 @@ apsp_status sssp_scratch_init(sssp_scratch *s, size_t vertices, apsp_error *erro
 void sssp_scratch_free(sssp_scratch *s); /* accepts a zeroed one */
 
 /* Dijkstra from `source` over g with `weights` (g->weight, or Johnson's reweighted ones; none
- * negative) into s->dist. */
-void dijkstra_distances(const adjacency *g, const int64_t *weights, int32_t source,
-                        sssp_scratch *s);
+ * negative) into s->dist. Returns 0, or 1 when its queue found no memory. */
+int dijkstra_distances(const adjacency *g, const int64_t *weights, int32_t source, sssp_scratch *s);
 
 /* Bellman-Ford over g (integer weights of any sign) into s->dist: from `source`, or with
  * source = -1 from a virtual vertex with a 0-weight edge to every vertex (Johnson's potentials).
