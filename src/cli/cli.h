@@ -42,6 +42,16 @@ int cli_input_is_hw3_file(const cli *c);
  * its edges are read), and the distances' type picked for it (cli_pick_dtype). */
 apsp_status cli_read_input(cli *c, apsp_solver *solver, apsp_graph **g, apsp_error *err);
 
+/* The row writer, timed: the seconds spent writing are the write step of -v, apart from the
+ * download (or the sources' solve) that they overlap. */
+typedef struct timed_writer {
+    apsp_row_writer *writer;
+    double seconds;
+} timed_writer;
+/* apsp_row_writer_put for a timed_writer context (an apsp_rows_fn). */
+apsp_status cli_put_rows_timed(void *context, size_t first_row, size_t count, const int32_t *rows,
+                               size_t pitch, apsp_error *error);
+
 /* Solves the graph and writes OUTPUT (taking `out` over), and the paths when asked for: a binary
  * output as the rows come off the devices, the text output and the paths from the whole
  * matrix. Fills the report and the read-free times. */

@@ -67,15 +67,8 @@ apsp_status cli_read_input(cli *c, apsp_solver *solver, apsp_graph **g, apsp_err
     return hint_input_format(status, err);
 }
 
-/* The row writer, timed: the seconds spent writing are the write step of -v, apart from the
- * download that they overlap. */
-typedef struct timed_writer {
-    apsp_row_writer *writer;
-    double seconds;
-} timed_writer;
-
-static apsp_status put_rows_timed(void *context, size_t first_row, size_t count,
-                                  const int32_t *rows, size_t pitch, apsp_error *error) {
+apsp_status cli_put_rows_timed(void *context, size_t first_row, size_t count, const int32_t *rows,
+                               size_t pitch, apsp_error *error) {
     timed_writer *t = context;
     double start = cli_clock();
     apsp_status status = apsp_row_writer_put(t->writer, first_row, count, rows, pitch, error);
@@ -90,7 +83,7 @@ static apsp_status solve_to_rows(cli *c, apsp_solver *solver, const apsp_graph *
     timed_writer t = {0};
     apsp_status status = apsp_row_writer_begin(out, c->output_format, g->vertices, &t.writer, err);
     if (status == APSP_OK)
-        status = apsp_solver_solve_graph(solver, g, put_rows_timed, &t, report, err);
+        status = apsp_solver_solve_graph(solver, g, cli_put_rows_timed, &t, report, err);
     double start = cli_clock();
     if (status == APSP_OK)
         status = apsp_row_writer_finish(t.writer, err);

@@ -1,4 +1,5 @@
 /* --sources and --method (sources.h). */
+#include "cli.h"
 #include "sources.h"
 
 #include <errno.h>
@@ -135,21 +136,6 @@ static apsp_status expand(const cli_sources *s, size_t vertices, int32_t **ids, 
     return APSP_OK;
 }
 
-/* The row writer, timed as solve.c's: the write step of -v. */
-typedef struct timed_rows {
-    apsp_row_writer *writer;
-    double seconds;
-} timed_rows;
-
-static apsp_status put_timed(void *context, size_t first_row, size_t count, const int32_t *rows,
-                             size_t pitch, apsp_error *error) {
-    timed_rows *t = context;
-    double start = cli_clock();
-    apsp_status status = apsp_row_writer_put(t->writer, first_row, count, rows, pitch, error);
-    t->seconds += cli_clock() - start;
-    return status;
-}
-
 apsp_status sources_solve_and_write(cli_sources *s, apsp_solver *solver, const apsp_graph *g,
                                     apsp_output *out, apsp_format format, apsp_report *report,
                                     run_times *times, apsp_error *err) {
@@ -161,11 +147,11 @@ apsp_status sources_solve_and_write(cli_sources *s, apsp_solver *solver, const a
         return status;
     }
     size_t rows = ids ? count : g->vertices;
-    timed_rows t = {0};
+    timed_writer t = {0};
     status = apsp_row_writer_begin_rows(out, format, rows, g->vertices, &t.writer, err);
     if (status == APSP_OK)
-        status =
-            apsp_solver_solve_sources(solver, g, ids, count, s->method, put_timed, &t, report, err);
+        status = apsp_solver_solve_sources(solver, g, ids, count, s->method, cli_put_rows_timed, &t,
+                                           report, err);
     double start = cli_clock();
     if (status == APSP_OK)
         status = apsp_row_writer_finish(t.writer, err);
