@@ -456,6 +456,17 @@ APSP_EXPORT apsp_status apsp_solver_solve_sources(apsp_solver *solver, const aps
                                                   void *context, apsp_report *report,
                                                   apsp_error *error);
 
+/* apsp_solver_solve_sources with the predecessors too: `pred` (NULL: none) receives the same
+ * sources' predecessor rows, each batch just before its distances, as int32 rows of V
+ * (APSP_NO_PREDECESSOR for the source and unreachable vertices; row r is sources[r]'s, a
+ * shortest-path tree, which may differ from SciPy's where several shortest paths exist). The
+ * sparse methods take them from their own search (the last edge that lowered each vertex);
+ * Floyd-Warshall from apsp_predecessors over the whole matrix (V^2 more memory). */
+APSP_EXPORT apsp_status apsp_solver_solve_sources_paths(
+    apsp_solver *solver, const apsp_graph *graph, const int32_t *sources, size_t count,
+    apsp_method method, apsp_rows_fn rows, void *context, apsp_rows_fn pred, void *pred_context,
+    apsp_report *report, apsp_error *error);
+
 /* Shortest paths (src/paths/). The predecessor of vertex j on a shortest path from source i, as
  * SciPy's return_predecessors: APSP_NO_PREDECESSOR for the source itself and for unreachable
  * vertices. */

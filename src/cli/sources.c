@@ -136,30 +136,62 @@ static apsp_status expand(const cli_sources *s, size_t vertices, int32_t **ids, 
     return APSP_OK;
 }
 
+/* The writers of OUTPUT and of --predecessors' file (pred_out NULL: none), begun. */
+static apsp_status begin_writers(apsp_output *out, apsp_format format, apsp_output *pred_out,
+                                 apsp_format pred_format, size_t rows, size_t vertices,
+                                 timed_writer *t, timed_writer *pred, apsp_error *err) {
+    apsp_status status = apsp_row_writer_begin_rows(out, format, rows, vertices, &t->writer, err);
+    if (!pred_out)
+        return status;
+    if (status != APSP_OK) {
+        apsp_output_abort(pred_out);
+        return status;
+    }
+    status = apsp_row_writer_begin_rows(pred_out, pred_format, rows, vertices, &pred->writer, err);
+    if (status != APSP_OK)
+        apsp_row_writer_abort(t->writer);
+    return status;
+}
+
+/* --predecessors' file first, so that its failure leaves OUTPUT as it was. */
+static apsp_status finish_writers(apsp_status status, timed_writer *t, timed_writer *pred,
+                                  apsp_error *err) {
+    if (status == APSP_OK && pred->writer)
+        status = apsp_row_writer_finish(pred->writer, err);
+    else
+        apsp_row_writer_abort(pred->writer);
+    if (status == APSP_OK)
+        return apsp_row_writer_finish(t->writer, err);
+    apsp_row_writer_abort(t->writer);
+    return status;
+}
+
 apsp_status sources_solve_and_write(cli_sources *s, apsp_solver *solver, const apsp_graph *g,
-                                    apsp_output *out, apsp_format format, apsp_report *report,
-                                    run_times *times, apsp_error *err) {
+                                    apsp_output *out, apsp_format format, apsp_output *pred_out,
+                                    apsp_format pred_format, apsp_report *report, run_times *times,
+                                    apsp_error *err) {
     int32_t *ids;
     size_t count;
     apsp_status status = expand(s, g->vertices, &ids, &count, err);
     if (status != APSP_OK) {
         apsp_output_abort(out);
+        apsp_output_abort(pred_out);
         return status;
     }
-    size_t rows = ids ? count : g->vertices;
-    timed_writer t = {0};
-    status = apsp_row_writer_begin_rows(out, format, rows, g->vertices, &t.writer, err);
+    timed_writer t = {0}, pred = {0};
+    status = begin_writers(out, format, pred_out, pred_format, ids ? count : g->vertices,
+                           g->vertices, &t, &pred, err);
     if (status == APSP_OK)
-        status = apsp_solver_solve_sources(solver, g, ids, count, s->method, cli_put_rows_timed, &t,
-                                           report, err);
+        status = apsp_solver_solve_sources_paths(
+            solver, g, ids, count, s->method, cli_put_rows_timed, &t,
+            pred_out ? cli_put_rows_timed : NULL, &pred, report, err);
     double start = cli_clock();
-    if (status == APSP_OK)
-        status = apsp_row_writer_finish(t.writer, err);
-    else
-        apsp_row_writer_abort(t.writer);
-    times->write = t.seconds + (cli_clock() - start);
+    if (status == APSP_OK || t.writer)
+        status = finish_writers(status, &t, &pred, err);
+    double written = t.seconds + pred.seconds;
+    times->write = written + (cli_clock() - start);
     if (status == APSP_OK && report->padded == 0) /* the sparse methods write inside the solve */
-        report->compute_seconds -= t.seconds;
+        report->compute_seconds -= written;
     free(ids);
     return status;
 }

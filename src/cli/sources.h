@@ -28,11 +28,13 @@ int sources_parse(cli_sources *s, const char *spec, char *message, size_t size);
 int sources_parse_method(cli_sources *s, const char *name);
 void sources_release(cli_sources *s);
 
-/* Solves for the sources and writes their rows to OUTPUT in its format (taking `out` over);
- * ids at or above V are refused first (APSP_ERR_USAGE). */
+/* Solves for the sources and writes their rows to OUTPUT in its format, and with pred_out (NULL:
+ * none) their predecessors there (--predecessors), taking both outputs over; ids at or above V
+ * are refused first (APSP_ERR_USAGE). */
 apsp_status sources_solve_and_write(cli_sources *s, apsp_solver *solver, const apsp_graph *g,
-                                    apsp_output *out, apsp_format format, apsp_report *report,
-                                    run_times *times, apsp_error *err);
+                                    apsp_output *out, apsp_format format, apsp_output *pred_out,
+                                    apsp_format pred_format, apsp_report *report, run_times *times,
+                                    apsp_error *err);
 
 /* -v: the method, why, and the sources' run. */
 void sources_report(size_t vertices, const apsp_report *report, const run_times *times);

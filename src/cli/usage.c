@@ -36,7 +36,7 @@ const char cli_usage_text[] =
     "                             order: ids and ranges 0-99,500, or @FILE (one a line)\n"
     "  --method=auto|fw|dijkstra|johnson|bellman-ford  the algorithm for --sources (SciPy's\n"
     "                             shortest_path methods); auto: by a cost model (-v says);\n"
-    "                             int32 distances, no --path or --predecessors\n"
+    "                             int32 distances; --predecessors gives S x V rows, no --path\n"
     "  --backend=auto|cpu|opencl  auto (default): a GPU if there is one, else CPU threads;\n"
     "                             opencl: an OpenCL device or an error, never a fallback\n"
     "  -d, --device=SPEC[,SPEC]   a 0-based index from --list-devices, a type word (gpu, cpu,\n"

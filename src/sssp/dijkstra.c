@@ -22,6 +22,7 @@ int dijkstra_distances(const adjacency *g, const int64_t *weights, int32_t sourc
             int64_t through = key + weights[e];
             if (through < dist[to]) {
                 dist[to] = through;
+                s->parent[to] = top.vertex;
                 radix_push(h, (uint64_t)through, to);
             }
         }

@@ -39,3 +39,9 @@ void sssp_store_row(const sssp_scratch *s, size_t vertices, int32_t source,
         row[t] =
             d[t] == SSSP_UNREACHED ? APSP_INF : (int32_t)(d[t] - potential[source] + potential[t]);
 }
+
+void sssp_store_pred(const sssp_scratch *s, size_t vertices, int32_t source, int32_t *row) {
+    for (size_t t = 0; t < vertices; t++)
+        row[t] = s->dist[t] == SSSP_UNREACHED ? APSP_NO_PREDECESSOR : s->parent[t];
+    row[source] = APSP_NO_PREDECESSOR;
+}

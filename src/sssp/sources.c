@@ -26,6 +26,7 @@ typedef struct sources_job {
     const int32_t *sources;   /* this batch's */
     size_t count;
     int32_t *rows;            /* count x V */
+    int32_t *pred;            /* count x V, or NULL: no predecessors asked for */
     atomic_size_t next;       /* the batch's next source not taken by a thread */
     sssp_scratch *scratch;    /* one per thread */
     atomic_int cycle_found;   /* Bellman-Ford met a negative cycle */
@@ -54,6 +55,8 @@ static int run_worker(void *context, size_t worker, size_t end) {
             return 0;
         }
         sssp_store_row(s, v, source, job->potential, job->rows + i * v);
+        if (job->pred)
+            sssp_store_pred(s, v, source, job->pred + i * v);
     }
     return 0;
 }
@@ -72,18 +75,52 @@ static apsp_status check_cancelled(const apsp_options *o, size_t done, size_t to
     return APSP_OK;
 }
 
-/* The sources in batches over the threads, each batch handed to `rows` as it is done. */
+/* Where the rows go: the distances, and the predecessors when `pred` is not NULL. */
+typedef struct sources_out {
+    apsp_rows_fn rows;
+    void *context;
+    apsp_rows_fn pred;
+    void *pred_context;
+} sources_out;
+
+/* The rows of a batch: BATCH_BYTES of them, at least one, at most count. */
+static size_t batch_rows(size_t vertices, size_t count) {
+    size_t batch = BATCH_BYTES / (vertices * sizeof(int32_t));
+    return batch < 1 ? 1 : batch > count ? count : batch;
+}
+
+/* A batch's rows handed on: the predecessors first, then the distances. */
+static apsp_status hand_on(const sources_out *out, size_t first, size_t count, const int32_t *rows,
+                           const int32_t *pred, size_t vertices, apsp_error *error) {
+    apsp_status status =
+        out->pred ? out->pred(out->pred_context, first, count, pred, vertices, error) : APSP_OK;
+    return status == APSP_OK ? out->rows(out->context, first, count, rows, vertices, error)
+                             : status;
+}
+
+/* Room for a batch of rows, and of predecessors when asked for. */
+static apsp_status batch_buffers(size_t batch, size_t vertices, int want_pred, int32_t **rows,
+                                 int32_t **pred, apsp_error *error) {
+    size_t bytes = (batch ? batch : 1) * vertices * sizeof(int32_t);
+    *rows = apsp_malloc(bytes);
+    *pred = want_pred ? apsp_malloc(bytes) : NULL;
+    if (*rows && (*pred || !want_pred))
+        return APSP_OK;
+    free(*rows);
+    free(*pred);
+    *rows = *pred = NULL;
+    return fail(error, APSP_ERR_NO_MEMORY, "sources: out of memory for %zu rows of %zu", batch,
+                vertices);
+}
+
+/* The sources in batches over the threads, each batch handed on as it is done. */
 static apsp_status run_batches(sources_job *job, unsigned workers, const int32_t *sources,
-                               size_t count, const apsp_options *o, apsp_rows_fn rows,
-                               void *context, apsp_error *error) {
-    size_t v = job->graph->vertices;
-    size_t batch = BATCH_BYTES / (v * sizeof(int32_t));
-    batch = batch < 1 ? 1 : batch > count ? count : batch;
-    job->rows = apsp_malloc((batch ? batch : 1) * v * sizeof(int32_t));
-    if (!job->rows)
-        return fail(error, APSP_ERR_NO_MEMORY, "sources: out of memory for %zu rows of %zu", batch,
-                    v);
-    apsp_status status = APSP_OK;
+                               size_t count, const apsp_options *o, const sources_out *out,
+                               apsp_error *error) {
+    size_t v = job->graph->vertices, batch = batch_rows(v, count);
+    apsp_status status = batch_buffers(batch, v, out->pred != NULL, &job->rows, &job->pred, error);
+    if (status != APSP_OK)
+        return status;
     for (size_t first = 0; first < count && status == APSP_OK; first += batch) {
         job->sources = sources + first;
         job->count = count - first < batch ? count - first : batch;
@@ -94,13 +131,14 @@ static apsp_status run_batches(sources_job *job, unsigned workers, const int32_t
         else if (atomic_load(&job->cycle_found))
             status = fail_negative_cycle(error, (size_t)job->cycle_vertex);
         if (status == APSP_OK)
-            status = rows(context, first, job->count, job->rows, v, error);
+            status = hand_on(out, first, job->count, job->rows, job->pred, v, error);
         if (status == APSP_OK && o->progress)
             o->progress(o->progress_context, first + job->count, count);
         if (status == APSP_OK)
             status = check_cancelled(o, first + job->count, count, error);
     }
     free(job->rows);
+    free(job->pred);
     return status;
 }
 
@@ -125,8 +163,8 @@ static apsp_status johnson_potentials(const adjacency *g, sssp_scratch *s, int64
 
 /* The pthread methods: the scratch of each thread, Johnson's potentials, the batches. */
 static apsp_status run_on_threads(const adjacency *g, apsp_method method, const int32_t *sources,
-                                  size_t count, const apsp_options *o, apsp_rows_fn rows,
-                                  void *context, apsp_error *error) {
+                                  size_t count, const apsp_options *o, const sources_out *out,
+                                  apsp_error *error) {
     sources_job job = {.graph = g, .weights = g->weight, .method = method};
     unsigned workers = worker_count(o);
     sssp_scratch scratch[MAX_WORKERS] = {{0}};
@@ -142,7 +180,7 @@ static apsp_status run_on_threads(const adjacency *g, apsp_method method, const 
     }
     job.scratch = scratch;
     if (status == APSP_OK)
-        status = run_batches(&job, workers, sources, count, o, rows, context, error);
+        status = run_batches(&job, workers, sources, count, o, out, error);
     for (unsigned w = 0; w < workers; w++)
         sssp_scratch_free(&scratch[w]);
     free(potential);
@@ -150,34 +188,52 @@ static apsp_status run_on_threads(const adjacency *g, apsp_method method, const 
     return status;
 }
 
-/* Floyd-Warshall for the sources: every source in order is apsp_solver_solve_graph (whose rows
- * an OpenCL device hands on without a host matrix); any other list is picked out of the solved
- * host matrix, a batch of rows at a time. */
+/* Every predecessor row of the solved matrix (V x V: Floyd-Warshall has V^2 memory anyway). */
+static apsp_status fw_predecessors(const apsp_graph *graph, const apsp_matrix *m, unsigned threads,
+                                   int32_t **pred, apsp_error *error) {
+    size_t v = graph->vertices;
+    *pred = apsp_malloc(v * v * sizeof **pred);
+    if (!*pred)
+        return fail(error, APSP_ERR_NO_MEMORY, "sources: out of memory for the predecessors");
+    return apsp_predecessors(graph, m, 0, v, threads, *pred, error);
+}
+
+/* Floyd-Warshall for the sources: every source in order without predecessors is
+ * apsp_solver_solve_graph (whose rows an OpenCL device hands on without a host matrix); else the
+ * rows are picked out of the solved host matrix (and the predecessors' of apsp_predecessors), a
+ * batch at a time. */
 static apsp_status run_fw(apsp_solver *solver, const apsp_graph *graph, const int32_t *sources,
-                          size_t count, apsp_rows_fn rows, void *context, apsp_report *report,
+                          size_t count, const sources_out *out, apsp_report *report,
                           apsp_error *error) {
     size_t v = graph->vertices, in_order = 0;
     while (in_order < count && sources[in_order] == (int32_t)in_order)
         in_order++;
-    if (in_order == v && count == v)
-        return apsp_solver_solve_graph(solver, graph, rows, context, report, error);
+    if (in_order == v && count == v && !out->pred)
+        return apsp_solver_solve_graph(solver, graph, out->rows, out->context, report, error);
+    int threads = solver_options(solver)->threads;
     apsp_matrix *m = NULL;
-    apsp_status status =
-        apsp_graph_to_matrix_threads(graph, APSP_INT32, solver_options(solver)->threads, &m, error);
+    int32_t *all_pred = NULL, *rows = NULL, *pred = NULL;
+    size_t batch = batch_rows(v, count);
+    apsp_status status = apsp_graph_to_matrix_threads(graph, APSP_INT32, threads, &m, error);
     if (status == APSP_OK)
         status = apsp_solver_solve(solver, m, report, error);
-    size_t batch = BATCH_BYTES / (v * sizeof(int32_t));
-    batch = batch < 1 ? 1 : batch > count ? count : batch;
-    int32_t *buf = status == APSP_OK ? apsp_malloc((batch ? batch : 1) * v * sizeof *buf) : NULL;
-    if (status == APSP_OK && !buf)
-        status = fail(error, APSP_ERR_NO_MEMORY, "sources: out of memory for %zu rows", batch);
+    if (status == APSP_OK && out->pred)
+        status = fw_predecessors(graph, m, threads_of(threads), &all_pred, error);
+    if (status == APSP_OK)
+        status = batch_buffers(batch, v, out->pred != NULL, &rows, &pred, error);
     for (size_t first = 0; first < count && status == APSP_OK; first += batch) {
         size_t n = count - first < batch ? count - first : batch;
-        for (size_t i = 0; i < n; i++)
-            memcpy(buf + i * v, apsp_matrix_row(m, (size_t)sources[first + i]), v * sizeof *buf);
-        status = rows(context, first, n, buf, v, error);
+        for (size_t i = 0; i < n; i++) {
+            size_t source = (size_t)sources[first + i];
+            memcpy(rows + i * v, apsp_matrix_row(m, source), v * sizeof *rows);
+            if (pred)
+                memcpy(pred + i * v, all_pred + source * v, v * sizeof *pred);
+        }
+        status = hand_on(out, first, n, rows, pred, v, error);
     }
-    free(buf);
+    free(rows);
+    free(pred);
+    free(all_pred);
     apsp_matrix_destroy(m);
     return status;
 }
@@ -215,8 +271,7 @@ static void report_threads(apsp_report *report, const apsp_options *o, double se
 /* The method and the run, the adjacency built once. */
 static apsp_status solve_sources(apsp_solver *solver, const apsp_graph *graph,
                                  const int32_t *sources, size_t count, apsp_method method,
-                                 apsp_rows_fn rows, void *context, apsp_report *report,
-                                 apsp_error *error) {
+                                 const sources_out *out, apsp_report *report, apsp_error *error) {
     const apsp_options *o = solver_options(solver);
     adjacency adj;
     apsp_status status = adjacency_build(graph, 0, &adj, error);
@@ -230,10 +285,10 @@ static apsp_status solve_sources(apsp_solver *solver, const apsp_graph *graph,
     if (status == APSP_OK && chosen == APSP_METHOD_FW) {
         adjacency_free(&adj); /* the matrix takes its room */
         adj = (adjacency){0};
-        status = run_fw(solver, graph, sources, count, rows, context, report, error);
+        status = run_fw(solver, graph, sources, count, out, report, error);
     } else if (status == APSP_OK) {
         double start = seconds_now();
-        status = run_on_threads(&adj, chosen, sources, count, o, rows, context, error);
+        status = run_on_threads(&adj, chosen, sources, count, o, out, error);
         report_threads(report, o, seconds_now() - start);
     }
     adjacency_free(&adj);
@@ -246,6 +301,16 @@ apsp_status apsp_solver_solve_sources(apsp_solver *solver, const apsp_graph *gra
                                       const int32_t *sources, size_t count, apsp_method method,
                                       apsp_rows_fn rows, void *context, apsp_report *report,
                                       apsp_error *error) {
+    return apsp_solver_solve_sources_paths(solver, graph, sources, count, method, rows, context,
+                                           NULL, NULL, report, error);
+}
+
+apsp_status apsp_solver_solve_sources_paths(apsp_solver *solver, const apsp_graph *graph,
+                                            const int32_t *sources, size_t count,
+                                            apsp_method method, apsp_rows_fn rows, void *context,
+                                            apsp_rows_fn pred, void *pred_context,
+                                            apsp_report *report, apsp_error *error) {
+    const sources_out out = {rows, context, pred, pred_context};
     apsp_report ignored;
     report = report ? report : &ignored;
     memset(report, 0, sizeof *report);
@@ -263,7 +328,7 @@ apsp_status apsp_solver_solve_sources(apsp_solver *solver, const apsp_graph *gra
     if (status == APSP_OK)
         status = check_sources(sources, count, graph->vertices, error);
     if (status == APSP_OK)
-        status = solve_sources(solver, graph, sources, count, method, rows, context, report, error);
+        status = solve_sources(solver, graph, sources, count, method, &out, report, error);
     free(all);
     return status;
 }

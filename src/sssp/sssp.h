@@ -17,7 +17,7 @@
 /* What one thread needs for any number of sources, made once per solve. */
 typedef struct sssp_scratch {
     int64_t *dist;   /* one per vertex; SSSP_UNREACHED where no path is known */
-    int32_t *parent; /* Bellman-Ford: the vertex whose edge last lowered dist (-1: none) */
+    int32_t *parent; /* the vertex whose edge last lowered dist (read only where dist is) */
     int32_t *queue;  /* Bellman-Ford: this round's frontier and the next one's, V each */
     uint8_t *queued; /* Bellman-Ford: whether a vertex is in the next frontier */
     radix_heap heap; /* Dijkstra */
@@ -39,6 +39,12 @@ int dijkstra_distances(const adjacency *g, const int64_t *weights, int32_t sourc
  * a vertex on it in *cycle_vertex; else 0. */
 int bellman_ford_distances(const adjacency *g, int32_t source, sssp_scratch *s,
                            int32_t *cycle_vertex);
+
+/* s->parent as a predecessor row (SciPy's return_predecessors): APSP_NO_PREDECESSOR for the
+ * source and where unreachable. The last edge that lowered a vertex lies on a shortest path
+ * and the parents form a tree: Dijkstra's by the order of the pops, Bellman-Ford's because,
+ * without a negative cycle, a cycle of parents would have negative weight. */
+void sssp_store_pred(const sssp_scratch *s, size_t vertices, int32_t source, int32_t *row);
 
 /* The options the solver was made with (solver.c). */
 const apsp_options *solver_options(const apsp_solver *solver);

@@ -105,15 +105,50 @@ static int cycle_reachable(const int32_t *d, int32_t v, const int32_t *sources, 
     return 0;
 }
 
+/* The least weight of each edge (ORACLE_INF: none; self-loops left out), to check paths by. */
+static int32_t *weights_of(const gg_graph *g) {
+    int32_t *w = oracle_matrix_new(g->v);
+    for (size_t e = 0; e < g->e; e++)
+        oracle_add_edge(w, g->v, g->edges[e].src, g->edges[e].dst, g->edges[e].w);
+    return w;
+}
+
+/* Rows of predecessors: each a shortest-path tree of its source under the oracle's distances d
+ * and the edges w. Returns the number of rows that are not. */
+static size_t bad_trees(const int32_t *pred, const int32_t *sources, size_t count, const int32_t *d,
+                        const int32_t *w, size_t v) {
+    size_t bad = 0;
+    for (size_t r = 0; r < count; r++) {
+        size_t s = sources ? (size_t)sources[r] : r;
+        const int32_t *row = pred + r * v, *ds = d + s * v;
+        int wrong = row[s] != APSP_NO_PREDECESSOR;
+        for (size_t t = 0; t < v && !wrong; t++) {
+            if (t == s || ds[t] == ORACLE_INF) {
+                wrong = t != s && row[t] != APSP_NO_PREDECESSOR;
+                continue;
+            }
+            int32_t p = row[t];
+            wrong = p < 0 || (size_t)p >= v || w[(size_t)p * v + t] == ORACLE_INF ||
+                    (int64_t)ds[p] + w[(size_t)p * v + t] != ds[t];
+            size_t steps = 0; /* and the parents lead back to the source */
+            for (size_t x = t; !wrong && x != s; x = (size_t)row[x])
+                wrong = row[x] < 0 || ++steps > v;
+        }
+        bad += (size_t)wrong;
+    }
+    return bad;
+}
+
 static void check_method(apsp_solver *solver, const gg_graph *g, const apsp_graph *graph,
                          const int32_t *d, const int32_t *sources, size_t count, apsp_method method,
                          const char *name) {
     size_t v = (size_t)g->v, s = sources ? count : v;
     collected c = {v, 0, malloc((s ? s : 1) * (v ? v : 1) * sizeof(int32_t))};
+    collected p = {v, 0, malloc((s ? s : 1) * (v ? v : 1) * sizeof(int32_t))};
     apsp_error err = {0};
     apsp_report report;
-    apsp_status status = apsp_solver_solve_sources(solver, graph, sources, count, method, collect,
-                                                   &c, &report, &err);
+    apsp_status status = apsp_solver_solve_sources_paths(solver, graph, sources, count, method,
+                                                         collect, &c, collect, &p, &report, &err);
     int cycle = oracle_negative_cycle(d, g->v);
     const char *mname = apsp_method_name(method);
     if (method == APSP_METHOD_DIJKSTRA && has_negative(g)) {
@@ -134,11 +169,17 @@ static void check_method(apsp_solver *solver, const gg_graph *g, const apsp_grap
             wrong += memcmp(c.cells + r * v, d + src * v, v * sizeof *d) != 0;
         }
         CHECK(wrong == 0, "%s %s: %zu of %zu rows differ from the oracle's", name, mname, wrong, s);
+        int32_t *w = weights_of(g);
+        size_t trees = status == APSP_OK ? bad_trees(p.cells, sources, s, d, w, v) : 0;
+        CHECK(trees == 0, "%s %s: %zu of %zu predecessor rows are no shortest-path tree", name,
+              mname, trees, s);
+        free(w);
         CHECK(status != APSP_OK || strstr(report.method, mname) == report.method ||
                   method == APSP_METHOD_AUTO,
               "%s %s: the report says %s", name, mname, report.method);
     }
     free(c.cells);
+    free(p.cells);
 }
 
 static void check_graph(apsp_solver *solver, const gg_graph *g, const char *name, uint64_t seed) {

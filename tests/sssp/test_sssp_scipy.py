@@ -100,6 +100,27 @@ def read_output(path, fmt, rows, v):
     return np.fromfile(path, dtype="<i4").astype(np.int64).reshape(rows, v)
 
 
+def bad_trees(pred, dist, sources, graph):
+    """The rows of pred that are no shortest-path tree of their source under dist (int64, INF
+    for no path) and the graph's least weights: SciPy's predecessors may pick other paths."""
+    w = graph.toarray()
+    has = graph.copy()
+    has.data[:] = 1
+    has = has.toarray() > 0
+    bad = 0
+    for r, s in enumerate(sources):
+        row, d = pred[r], dist[r]
+        ok = row[s] == -9999
+        for t in range(len(row)):
+            if t == s or d[t] == INF:
+                ok &= t == s or row[t] == -9999
+                continue
+            p = row[t]
+            ok &= 0 <= p < len(row) and has[p, t] and d[p] + w[p, t] == d[t]
+        bad += not ok
+    return bad
+
+
 def check_one(apsp, rng, work, case):
     v = rng.choice([1, 2, rng.randint(3, 20), rng.randint(21, 150)])
     shape = rng.choice(["random", "grid", "power-law"])
@@ -122,6 +143,9 @@ def check_one(apsp, rng, work, case):
     out = os.path.join(work, "o%d.%s" % (case, fmt))
     cmd = [apsp, "-q", "--backend=cpu", "--vertices=%d" % v, "--sources=" + spec,
            "--method=" + method, graph_path, out]
+    pred_path = os.path.join(work, "p%d.npy" % case) if rng.random() < 0.4 else None
+    if pred_path:
+        cmd.insert(1, "--predecessors=" + pred_path)
     run = subprocess.run(cmd, capture_output=True, text=True)
     what = "case %d: %s V=%d E=%d %s %s S=%d -> %s" % (case, shape, v, len(edges), mode, method,
                                                     len(sources), fmt)
@@ -139,6 +163,7 @@ def check_one(apsp, rng, work, case):
                                          indices=sources)
     except NegativeCycleError:
         ok = run.returncode == 7 and "negative cycle" in run.stderr and not os.path.exists(out)
+        ok = ok and not (pred_path and os.path.exists(pred_path))
         return "cycle" if ok else print("FAIL %s: SciPy found a negative cycle, apsp: rc %d %s" % (
             what, run.returncode, run.stderr))
     if run.returncode != 0:
@@ -147,6 +172,11 @@ def check_one(apsp, rng, work, case):
     got = read_output(out, fmt, len(sources), v)
     if not np.array_equal(got, expected.reshape(len(sources), v)):
         return print("FAIL %s: %d cells differ" % (what, int(np.sum(got != expected))))
+    if pred_path:
+        bad = bad_trees(np.load(pred_path), got, sources, scipy_graph(v, edges))
+        if bad:
+            return print("FAIL %s: %d predecessor rows are no shortest-path tree" % (what, bad))
+        return "equal, with predecessors"
     return "equal"
 
 
@@ -158,7 +188,7 @@ def main():
     args = parser.parse_args()
     seed = random.randrange(1 << 30) if args.seed == "time" else int(args.seed)
     rng = random.Random(seed)
-    outcomes = {"equal": 0, "cycle": 0, "refused": 0, None: 0}
+    outcomes = {"equal": 0, "equal, with predecessors": 0, "cycle": 0, "refused": 0, None: 0}
     with tempfile.TemporaryDirectory() as work:
         for case in range(args.graphs):
             outcomes[check_one(args.apsp, rng, work, case)] += 1
