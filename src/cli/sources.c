@@ -35,12 +35,16 @@ static int parse_items(cli_sources *s, const char *text, const char *end, const 
                      where, (int)(end - text < 60 ? end - text : 60), text);
             return -1;
         }
-        source_range *grown = realloc(s->ranges, (s->count + 1) * sizeof *grown);
-        if (!grown) {
-            snprintf(message, size, "--sources: out of memory");
-            return -1;
+        if (s->count == s->capacity) { /* doubling: a file of a million ids reads in linear time */
+            size_t capacity = s->capacity ? 2 * s->capacity : 64;
+            source_range *grown = realloc(s->ranges, capacity * sizeof *grown);
+            if (!grown) {
+                snprintf(message, size, "--sources: out of memory");
+                return -1;
+            }
+            s->ranges = grown;
+            s->capacity = capacity;
         }
-        s->ranges = grown;
         s->ranges[s->count++] = r;
         p = q < end ? q + 1 : q;
         if (q + 1 == end) { /* a trailing comma */
@@ -61,13 +65,17 @@ static int parse_file(cli_sources *s, const char *path, char *message, size_t si
     char line[64], where[96];
     int rc = 0;
     for (size_t number = 1; rc == 0 && fgets(line, sizeof line, f); number++) {
-        size_t len = strcspn(line, "\n");
+        size_t len = strcspn(line, "\r\n"); /* (a CRLF line ends at its CR) */
         snprintf(where, sizeof where, "%.60s line %zu", path, number);
-        if (line[len] != '\n' && !feof(f)) {
+        if (!strchr(line, '\n') && !feof(f)) {
             snprintf(message, size, "--sources: %s is longer than an id", where);
             rc = -1;
         } else if (len == 0) {
             snprintf(message, size, "--sources: %s is empty", where);
+            rc = -1;
+        } else if (strcmp(line + len, "\r\n") != 0 && strcmp(line + len, "\n") != 0 &&
+                   line[len] != '\0') {
+            snprintf(message, size, "--sources: %s has a carriage return inside it", where);
             rc = -1;
         } else {
             rc = parse_items(s, line, line + len, where, message, size);
@@ -104,7 +112,7 @@ int sources_parse_method(cli_sources *s, const char *name) {
 void sources_release(cli_sources *s) {
     free(s->ranges);
     s->ranges = NULL;
-    s->count = 0;
+    s->count = s->capacity = 0;
 }
 
 /* The ids in list order, each range checked against V first (so a range far past V allocates

@@ -16,7 +16,7 @@ typedef struct source_range {
 
 typedef struct cli_sources {
     source_range *ranges; /* NULL: every vertex */
-    size_t count;
+    size_t count, capacity;
     apsp_method method;
     int asked; /* --sources or --method was given: the run goes through the sources' solve */
 } cli_sources;

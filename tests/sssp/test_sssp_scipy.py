@@ -137,8 +137,9 @@ def check_one(apsp, rng, work, case):
     use_file = rng.random() < 0.3
     spec = ",".join(map(str, sources))
     if use_file:
-        with open(os.path.join(work, "s%d" % case), "w") as f:
-            f.writelines("%d\n" % s for s in sources)
+        ending = rng.choice(["\n", "\r\n"])  # (CRLF lines too)
+        with open(os.path.join(work, "s%d" % case), "w", newline="") as f:
+            f.writelines("%d%s" % (s, ending) for s in sources)
         spec = "@" + os.path.join(work, "s%d" % case)
     out = os.path.join(work, "o%d.%s" % (case, fmt))
     cmd = [apsp, "-q", "--backend=cpu", "--vertices=%d" % v, "--sources=" + spec,
