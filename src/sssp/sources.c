@@ -34,8 +34,9 @@ typedef struct sources_job {
     int32_t cycle_vertex;
 } sources_job;
 
-/* One thread: takes the batch's sources one at a time, so that threads whose sources reach
- * less of the graph take more of them. */
+/* One thread (`worker`: its slice of parallel_slices over one item per thread, and its
+ * scratch): takes the batch's sources one at a time, so that threads whose sources reach less
+ * of the graph take more of them. */
 static int run_worker(void *context, size_t worker, size_t end) {
     (void)end;
     sources_job *job = context;
@@ -46,8 +47,8 @@ static int run_worker(void *context, size_t worker, size_t end) {
         int32_t cycle;
         if (job->method == APSP_METHOD_BELLMAN_FORD) {
             if (bellman_ford_distances(job->graph, source, s, &cycle)) {
-                job->cycle_vertex = cycle;
-                atomic_store(&job->cycle_found, 1);
+                if (atomic_exchange(&job->cycle_found, 1) == 0) /* the first thread says which */
+                    job->cycle_vertex = cycle;
                 return 0;
             }
         } else if (dijkstra_distances(job->graph, job->weights, source, s)) {
