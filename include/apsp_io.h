@@ -135,6 +135,12 @@ typedef struct apsp_row_writer apsp_row_writer;
 APSP_EXPORT apsp_status apsp_row_writer_begin(apsp_output *output, apsp_format format,
                                               size_t vertices, apsp_row_writer **out,
                                               apsp_error *error);
+/* The same for `rows` rows of `vertices` values (apsp_solver_solve_sources' S x V), in every
+ * output format: hw3's raw int32 cells, an S x V .npy, or (when S != V) the text output's lines
+ * written in order. */
+APSP_EXPORT apsp_status apsp_row_writer_begin_rows(apsp_output *output, apsp_format format,
+                                                   size_t rows, size_t vertices,
+                                                   apsp_row_writer **out, apsp_error *error);
 APSP_EXPORT apsp_status apsp_row_writer_put(void *writer, size_t first_row, size_t count,
                                             const int32_t *rows, size_t pitch, apsp_error *error);
 APSP_EXPORT apsp_status apsp_row_writer_finish(apsp_row_writer *writer, apsp_error *error);

@@ -6,6 +6,7 @@
 #include "apsp.h"
 #include "paths.h"
 #include "report.h"
+#include "sources.h"
 
 typedef struct cli {
     apsp_options options;
@@ -21,6 +22,7 @@ typedef struct cli {
     int show_build;      /* APSP_SHOW_BUILD=1: the log of a successful kernel build too */
     int closed_streams;  /* the standard streams closed at start (startup.h) */
     cli_paths paths;     /* --predecessors, --path */
+    cli_sources sources; /* --sources, --method */
     apsp_dtype dtype;    /* the distances' type: --dtype's, or the one the weights need */
     char distances[192]; /* the type and why, for -v */
     double open_seconds; /* cli_open_solver's time, which is not the read's */
@@ -45,6 +47,16 @@ apsp_status cli_open_solver(cli *c, size_t vertices, apsp_solver **solver, apsp_
  * before the edges are read; any other input's once read), the size checked on the solver's
  * devices, and the distances' type picked for it (cli_pick_dtype). */
 apsp_status cli_read_input(cli *c, apsp_solver **solver, apsp_graph **g, apsp_error *err);
+
+/* The row writer, timed: the seconds spent writing are the write step of -v, apart from the
+ * download (or the sources' solve) that they overlap. */
+typedef struct timed_writer {
+    apsp_row_writer *writer;
+    double seconds;
+} timed_writer;
+/* apsp_row_writer_put for a timed_writer context (an apsp_rows_fn). */
+apsp_status cli_put_rows_timed(void *context, size_t first_row, size_t count, const int32_t *rows,
+                               size_t pitch, apsp_error *error);
 
 /* Solves the graph and writes OUTPUT (taking `out` over), and the paths when asked for: a binary
  * output as the rows come off the devices, the text output and the paths from the whole

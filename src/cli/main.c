@@ -58,6 +58,8 @@ enum {
     OPT_PREDECESSORS,
     OPT_PATH,
     OPT_DTYPE,
+    OPT_SOURCES,
+    OPT_METHOD,
 };
 
 /* --input-format, --output-format: a format of that direction. */
@@ -119,6 +121,7 @@ static int list_kernel_params(void) {
 /* One option from getopt_long. Returns -1 to go on, or an exit code. */
 static int apply_option(cli *c, int opt, const char *arg, const char *spelled) {
     apsp_options *o = &c->options;
+    char message[256];
     switch (opt) {
     case OPT_BACKEND:
         return apsp_backend_parse(arg, &o->backend) == 0
@@ -169,6 +172,16 @@ static int apply_option(cli *c, int opt, const char *arg, const char *spelled) {
     case OPT_PREDECESSORS:
         c->paths.predecessors = arg;
         return -1;
+    case OPT_SOURCES:
+        return sources_parse(&c->sources, arg, message, sizeof message) == 0
+                   ? -1
+                   : usage_error("%s", message);
+    case OPT_METHOD:
+        return sources_parse_method(&c->sources, arg) == 0
+                   ? -1
+                   : usage_error("--method=%s: expected auto, fw, dijkstra, johnson or "
+                                 "bellman-ford",
+                                 arg);
     case OPT_PATH:
         return paths_parse_path(&c->paths, arg) == 0
                    ? -1
@@ -222,6 +235,8 @@ static int parse_args(int argc, char **argv, cli *c) {
         {"predecessors", required_argument, NULL, OPT_PREDECESSORS},
         {"path", required_argument, NULL, OPT_PATH},
         {"dtype", required_argument, NULL, OPT_DTYPE},
+        {"sources", required_argument, NULL, OPT_SOURCES},
+        {"method", required_argument, NULL, OPT_METHOD},
         {"quiet", no_argument, NULL, 'q'},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
@@ -247,6 +262,10 @@ static int parse_args(int argc, char **argv, cli *c) {
     if (argc - optind != 2)
         return usage_error("expected INPUT and OUTPUT, got %s",
                            argc - optind < 2 ? "fewer" : "more");
+    if (c->sources.asked && c->paths.path_spec)
+        return usage_error("--path does not work with --sources or --method yet: use "
+                           "--predecessors%s",
+                           "");
     c->input = argv[optind];
     c->output = argv[optind + 1];
     char message[256];
@@ -409,6 +428,7 @@ static int run(cli *c) {
     }
     apsp_output_abort(out);
     paths_release(&c->paths);
+    sources_release(&c->sources);
     signals_watch_output(NULL);
     double closing = cli_clock();
     apsp_solver_destroy(solver);
@@ -418,7 +438,9 @@ static int run(cli *c) {
     apsp_graph_destroy(g);
     times.predecessors = c->paths.seconds;
     times.distances = c->distances;
-    if (status == APSP_OK && c->verbose) {
+    if (status == APSP_OK && c->verbose && c->sources.asked)
+        sources_report(vertices, &report, &times);
+    else if (status == APSP_OK && c->verbose) {
         report_print(vertices, &report, &times);
         note_missing_platforms(&report);
     }

@@ -27,6 +27,10 @@ static apsp_status naming_input(const cli *c, apsp_status status, apsp_error *er
  * matrix would need ..." says nothing of where V came from). */
 static apsp_status check_size(const cli *c, apsp_solver *solver, size_t vertices, apsp_dtype dtype,
                               apsp_error *err) {
+    /* Chosen sources need no V x V matrix, unless Floyd-Warshall is asked for (auto picks it
+     * only where the matrix fits). */
+    if (c->sources.asked && c->sources.method != APSP_METHOD_FW)
+        return APSP_OK;
     return naming_input(c, apsp_solver_check_typed(solver, vertices, dtype, err), err);
 }
 
@@ -67,15 +71,8 @@ apsp_status cli_read_input(cli *c, apsp_solver **solver, apsp_graph **g, apsp_er
     return hint_input_format(status, err);
 }
 
-/* The row writer, timed: the seconds spent writing are the write step of -v, apart from the
- * download that they overlap. */
-typedef struct timed_writer {
-    apsp_row_writer *writer;
-    double seconds;
-} timed_writer;
-
-static apsp_status put_rows_timed(void *context, size_t first_row, size_t count,
-                                  const int32_t *rows, size_t pitch, apsp_error *error) {
+apsp_status cli_put_rows_timed(void *context, size_t first_row, size_t count, const int32_t *rows,
+                               size_t pitch, apsp_error *error) {
     timed_writer *t = context;
     double start = cli_clock();
     apsp_status status = apsp_row_writer_put(t->writer, first_row, count, rows, pitch, error);
@@ -90,7 +87,7 @@ static apsp_status solve_to_rows(cli *c, apsp_solver *solver, const apsp_graph *
     timed_writer t = {0};
     apsp_status status = apsp_row_writer_begin(out, c->output_format, g->vertices, &t.writer, err);
     if (status == APSP_OK)
-        status = apsp_solver_solve_graph(solver, g, put_rows_timed, &t, report, err);
+        status = apsp_solver_solve_graph(solver, g, cli_put_rows_timed, &t, report, err);
     double start = cli_clock();
     if (status == APSP_OK)
         status = apsp_row_writer_finish(t.writer, err);
@@ -138,6 +135,23 @@ static int streams_rows(const cli *c) {
 
 apsp_status cli_solve_and_write(cli *c, apsp_solver *solver, const apsp_graph *g, apsp_output *out,
                                 apsp_report *report, run_times *times, apsp_error *err) {
+    if (c->sources.asked && c->dtype != APSP_INT32) {
+        apsp_output_abort(out);
+        snprintf(err->message, sizeof err->message,
+                 "--sources and --method give int32 distances only, and these need %s (%s)",
+                 apsp_dtype_name(c->dtype), c->distances);
+        return err->status = APSP_ERR_USAGE;
+    }
+    if (c->sources.asked) {
+        apsp_output *pred_out = c->paths.out; /* (taken over) */
+        c->paths.out = NULL;
+        apsp_format pred_format =
+            c->paths.predecessors && apsp_format_for(c->paths.predecessors, 1) == APSP_FORMAT_NPY
+                ? APSP_FORMAT_NPY
+                : APSP_FORMAT_HW3;
+        return sources_solve_and_write(&c->sources, solver, g, out, c->output_format, pred_out,
+                                       pred_format, report, times, err);
+    }
     return (streams_rows(c) ? solve_to_rows : solve_to_matrix)(c, solver, g, out, report, times,
                                                                err);
 }

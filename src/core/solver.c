@@ -10,6 +10,7 @@
 #include "cpu/estimate.h"
 #include "drivers/drivers.h"
 #include "paths/tight_csr.h"
+#include "sssp/sssp.h"
 #include "whole/whole_floats.h"
 
 #include <stdio.h>
@@ -123,6 +124,10 @@ apsp_status apsp_solver_create(const apsp_options *options, apsp_solver **out, a
     s->open_seconds = seconds_now() - start;
     *out = s;
     return APSP_OK;
+}
+
+const apsp_options *solver_options(const apsp_solver *s) {
+    return &s->options;
 }
 
 /* The first solve's report carries the opening's time and builds. */

@@ -10,6 +10,14 @@ apsp_status commit_npy(apsp_output *output, const apsp_matrix *matrix, apsp_erro
 /* The .npy header of an n x n array of the type, preamble included, into out (256 bytes); its
  * length. */
 size_t npy_header(size_t n, apsp_dtype dtype, char out[256]);
+/* The same for a rows x columns array (distances from chosen sources). */
+size_t npy_header_rows(size_t rows, size_t columns, apsp_dtype dtype, char out[256]);
 apsp_status commit_text(apsp_output *output, const apsp_matrix *matrix, apsp_error *error);
+
+/* The most characters of one cell of the text output, its separator included. */
+enum { TEXT_CELL_MAX = 32 /* "-1.2345678901234567e-308 " */ };
+/* One int32 row as a line of the text output ("inf" for APSP_INF, a newline at the end) into
+ * dst, which has room for n * TEXT_CELL_MAX; returns its length. */
+size_t text_int32_row(char *dst, const int32_t *row, size_t n);
 
 #endif

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { TEXT_BUFFER = 1 << 20, CELL_MAX = 32 /* "-1.2345678901234567e-308 " */ };
+enum { TEXT_BUFFER = 1 << 20, CELL_MAX = TEXT_CELL_MAX };
 
 typedef struct text_out {
     apsp_output *output;
@@ -78,6 +78,15 @@ static size_t put_cell(char *p, const apsp_matrix *m, const void *row, size_t j)
         return put_real(p, ((const double *)row)[j], 17);
     }
     return put_integer(p, ((const int32_t *)row)[j], APSP_INF);
+}
+
+size_t text_int32_row(char *dst, const int32_t *row, size_t n) {
+    size_t used = 0;
+    for (size_t j = 0; j < n; j++) {
+        used += put_integer(dst + used, row[j], APSP_INF);
+        dst[used++] = j + 1 < n ? ' ' : '\n';
+    }
+    return used;
 }
 
 static int write_cells(text_out *w, const apsp_matrix *m) {

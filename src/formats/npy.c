@@ -30,10 +30,14 @@ static const char *npy_descr(apsp_dtype dtype) {
 
 /* The whole header, preamble included; returns its length (a multiple of NPY_ALIGN). */
 size_t npy_header(size_t n, apsp_dtype dtype, char out[NPY_HEADER_MAX]) {
+    return npy_header_rows(n, n, dtype, out);
+}
+
+size_t npy_header_rows(size_t rows, size_t columns, apsp_dtype dtype, char out[NPY_HEADER_MAX]) {
     char dict[128];
     int len = snprintf(dict, sizeof dict,
                        "{'descr': '%s', 'fortran_order': False, 'shape': (%zu, %zu), }",
-                       npy_descr(dtype), n, n);
+                       npy_descr(dtype), rows, columns);
     size_t total = NPY_PREAMBLE + (size_t)len + 1; /* + the newline */
     total = (total + NPY_ALIGN - 1) / NPY_ALIGN * NPY_ALIGN;
     size_t header_len = total - NPY_PREAMBLE;

@@ -199,30 +199,46 @@ apsp_status commit_rows(apsp_output *output, const apsp_matrix *matrix, apsp_dty
  * removed on failure. */
 struct apsp_row_writer {
     apsp_output *output;
-    size_t vertices;
+    size_t vertices; /* the values of a row */
+    size_t rows;     /* V, or the sources' S (apsp_row_writer_begin_rows) */
     size_t next_row; /* rows come in order, each once */
-    uint64_t base;   /* the header's bytes */
+    int text;        /* the text output: lines in order, its length known at the end */
+    uint64_t text_bytes;
+    uint64_t base; /* the header's bytes */
     char header[256];
     size_t header_pending; /* the header's bytes not written yet */
 };
 
 apsp_status apsp_row_writer_begin(apsp_output *output, apsp_format format, size_t vertices,
                                   apsp_row_writer **out, apsp_error *error) {
+    if (format == APSP_FORMAT_AUTO)
+        format = apsp_format_for(output_target_path(output), 1);
+    if (format != APSP_FORMAT_TEXT)
+        return apsp_row_writer_begin_rows(output, format, vertices, vertices, out, error);
+    *out = NULL;
+    apsp_output_abort(output);
+    return fail(error, APSP_ERR_USAGE, "rows cannot be written as they come in %s",
+                apsp_format_name(format));
+}
+
+apsp_status apsp_row_writer_begin_rows(apsp_output *output, apsp_format format, size_t rows,
+                                       size_t vertices, apsp_row_writer **out, apsp_error *error) {
     *out = NULL;
     if (format == APSP_FORMAT_AUTO)
         format = apsp_format_for(output_target_path(output), 1);
     char header[256];
     size_t header_bytes = 0;
+    int text = format == APSP_FORMAT_TEXT;
     if (format == APSP_FORMAT_NPY)
-        header_bytes = npy_header(vertices, APSP_INT32, header);
-    else if (format != APSP_FORMAT_HW3) {
+        header_bytes = npy_header_rows(rows, vertices, APSP_INT32, header);
+    else if (format != APSP_FORMAT_HW3 && !text) {
         apsp_output_abort(output);
         return fail(error, APSP_ERR_USAGE, "rows cannot be written as they come in %s",
                     apsp_format_name(format));
     }
     apsp_row_writer *w = apsp_calloc(1, sizeof *w);
     apsp_status status = w ? APSP_OK : fail(error, APSP_ERR_NO_MEMORY, "out of memory");
-    uint64_t bytes = header_bytes + (uint64_t)vertices * vertices * sizeof(int32_t);
+    uint64_t bytes = text ? 0 : header_bytes + (uint64_t)rows * vertices * sizeof(int32_t);
     if (status == APSP_OK)
         status = output_begin(output, bytes, error);
     if (status != APSP_OK) {
@@ -232,6 +248,8 @@ apsp_status apsp_row_writer_begin(apsp_output *output, apsp_format format, size_
     }
     *w = (apsp_row_writer){.output = output,
                            .vertices = vertices,
+                           .rows = rows,
+                           .text = text,
                            .base = header_bytes,
                            .header_pending = header_bytes};
     memcpy(w->header, header, header_bytes);
@@ -305,12 +323,39 @@ static int write_pending_header(apsp_row_writer *w, const row_writer *rw) {
     return err;
 }
 
+/* The text output's lines, in order: a row at a time through one buffer. */
+static int put_text_rows(apsp_row_writer *w, size_t count, const int32_t *rows, size_t pitch) {
+    char *line = apsp_malloc((w->vertices ? w->vertices : 1) * TEXT_CELL_MAX);
+    if (!line)
+        return ENOMEM;
+    int fd = output_file_fd(w->output), err = 0;
+    FILE *stream = output_stream(w->output);
+    for (size_t r = 0; r < count && !err; r++) {
+        size_t bytes = text_int32_row(line, rows + r * pitch, w->vertices);
+        if (fd >= 0)
+            err = write_at(fd, (const unsigned char *)line, bytes, w->text_bytes);
+        else if (fwrite(line, 1, bytes, stream) != bytes)
+            err = errno ? errno : EIO;
+        w->text_bytes += bytes;
+    }
+    free(line);
+    return err;
+}
+
 apsp_status apsp_row_writer_put(void *writer, size_t first_row, size_t count, const int32_t *rows,
                                 size_t pitch, apsp_error *error) {
     apsp_row_writer *w = writer;
-    if (first_row != w->next_row || count > w->vertices - first_row || pitch < w->vertices)
+    if (first_row != w->next_row || count > w->rows - first_row || pitch < w->vertices)
         return fail(error, APSP_ERR_INTERNAL, "rows %zu-%zu came out of order (next: %zu)",
                     first_row, first_row + count, w->next_row);
+    if (w->text) {
+        apsp_status room = first_row == 0 ? output_room(w->output, error) : APSP_OK;
+        int err = room == APSP_OK ? put_text_rows(w, count, rows, pitch) : 0;
+        if (room != APSP_OK || err)
+            return room != APSP_OK ? room : write_failed(w->output, err, error);
+        w->next_row += count;
+        return APSP_OK;
+    }
     /* The batch as a matrix of its own, at its place in the file. */
     const apsp_matrix batch = {.n = w->vertices, .stride = pitch, .data = (int32_t *)rows};
     row_writer rw = {.base = w->base + (uint64_t)first_row * w->vertices * sizeof(int32_t),
@@ -340,11 +385,13 @@ apsp_status apsp_row_writer_put(void *writer, size_t first_row, size_t count, co
 }
 
 apsp_status apsp_row_writer_finish(apsp_row_writer *w, apsp_error *error) {
-    if (w->next_row != w->vertices) {
+    if (w->next_row != w->rows) {
         apsp_row_writer_abort(w);
         return fail(error, APSP_ERR_INTERNAL, "the output got %zu of %zu rows", w->next_row,
-                    w->vertices);
+                    w->rows);
     }
+    if (w->text)
+        output_set_length(w->output, w->text_bytes);
     /* A file's header (a stream's too, where no row came: V = 0). */
     row_writer rw = {.fd = output_file_fd(w->output), .stream = output_stream(w->output)};
     int err = write_pending_header(w, &rw);

@@ -61,9 +61,8 @@ int dtype_of(const Py_buffer *view) {
     return -1;
 }
 
-/* A C-contiguous buffer of `count` items of the element type, writable when asked. */
-static int get_vector(PyObject *object, Py_buffer *view, int dtype, Py_ssize_t count, int writable,
-                      const char *name) {
+int get_vector(PyObject *object, Py_buffer *view, int dtype, Py_ssize_t count, int writable,
+               const char *name) {
     int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
     if (PyObject_GetBuffer(object, view, flags) != 0)
         return -1;

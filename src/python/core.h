@@ -1,7 +1,8 @@
 /* The parts of apsp._core (src/python/) that its three files share:
  *   core.c        the module (Error, devices(), the constants), the buffers a call passes in
  *                 and the predecessor request
- *   solver.c      the Solver object: its options, its padded matrix, solve and solve_dense
+ *   solver.c      the Solver object: its options, its padded matrix, solve, solve_dense and
+ *                 solve_sources (apsp_solver_solve_sources' rows into an S x V array)
  *   dense_copy.c  solve_dense's copies into and out of the padded matrix, on its threads
  * Private to the extension: nothing here is part of the library or the package. */
 #ifndef APSP_PYTHON_CORE_H
@@ -18,6 +19,11 @@ PyObject *raise_error_log(const apsp_error *err, const char *log);
 
 /* The element type of a buffer's struct format ("d", "<f", "=q", ...), or -1. */
 int dtype_of(const Py_buffer *view);
+
+/* A C-contiguous buffer of `count` items of the element type, writable when asked. Returns 0,
+ * or -1 with a Python exception set (ValueError naming `name`) and nothing held. */
+int get_vector(PyObject *object, Py_buffer *view, int dtype, Py_ssize_t count, int writable,
+               const char *name);
 
 /* The predecessor request of one solve: the graph in compressed sparse rows, as
  * apsp_predecessors_csr takes it, and the output rows. */

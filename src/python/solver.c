@@ -360,6 +360,91 @@ static PyObject *solver_solve_dense(SolverObject *self, PyObject *args, PyObject
     return call_result(self, &call);
 }
 
+/* The rows of apsp_solver_solve_sources into the caller's C-contiguous S x V int32 array. */
+typedef struct rows_out {
+    int32_t *cells;
+    size_t vertices;
+} rows_out;
+
+static apsp_status copy_rows(void *context, size_t first_row, size_t count, const int32_t *rows,
+                             size_t pitch, apsp_error *error) {
+    (void)error;
+    rows_out *o = context;
+    for (size_t r = 0; r < count; r++)
+        memcpy(o->cells + (first_row + r) * o->vertices, rows + r * pitch,
+               o->vertices * sizeof *rows);
+    return APSP_OK;
+}
+
+/* The edge list of the three vectors (endpoints int32, weights int64). */
+static apsp_status edge_list(const Py_buffer *from, const Py_buffer *to, const Py_buffer *weight,
+                             size_t vertices, apsp_graph **out, apsp_error *err) {
+    size_t edges = (size_t)from->shape[0];
+    apsp_status status = apsp_graph_create(vertices, edges, out, err);
+    if (status != APSP_OK)
+        return status;
+    if (edges > 0) {
+        memcpy((*out)->source, from->buf, edges * sizeof(int32_t));
+        memcpy((*out)->target, to->buf, edges * sizeof(int32_t));
+        memcpy((*out)->weight, weight->buf, edges * sizeof(int64_t));
+    }
+    (*out)->edges = edges;
+    return APSP_OK;
+}
+
+/* solve_sources(source, target, weight, vertices, sources, out, method): the distances from
+ * each of `sources` (int32) over the graph of edges source[e] -> target[e] (int32) of weight
+ * weight[e] (int64), into `out`, a C-contiguous len(sources) x vertices int32 array (APSP_INF
+ * for no path), by the apsp_method numbered `method`. Returns the report. */
+static PyObject *solver_solve_sources(SolverObject *self, PyObject *args, PyObject *kwargs) {
+    static char *keywords[] = {"source",  "target", "weight", "vertices",
+                               "sources", "out",    "method", NULL};
+    PyObject *from, *to, *weight, *sources, *out;
+    Py_ssize_t vertices, edges, count;
+    int method;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOnOOi", keywords, &from, &to, &weight,
+                                     &vertices, &sources, &out, &method))
+        return NULL;
+    if (!self->solver || vertices < 1) {
+        PyErr_SetString(PyExc_ValueError, "solve_sources: no solver, or no vertex");
+        return NULL;
+    }
+    Py_buffer views[5];
+    edges = PyObject_Length(from);
+    count = PyObject_Length(sources);
+    if (edges < 0 || count < 0 || get_vector(from, &views[0], APSP_INT32, edges, 0, "source") != 0)
+        return NULL;
+    int held = 1;
+    held += get_vector(to, &views[1], APSP_INT32, edges, 0, "target") == 0;
+    held += held == 2 && get_vector(weight, &views[2], APSP_INT64, edges, 0, "weight") == 0;
+    held += held == 3 && get_vector(sources, &views[3], APSP_INT32, count, 0, "sources") == 0;
+    held += held == 4 && get_vector(out, &views[4], APSP_INT32, count * vertices, 1, "out") == 0;
+    solve_call call;
+    memset(&call, 0, sizeof call);
+    if (held == 5) {
+        apsp_graph *g = NULL;
+        rows_out rows = {views[4].buf, (size_t)vertices};
+        call_begin(self, &call);
+        call.status = edge_list(&views[0], &views[1], &views[2], (size_t)vertices, &g, &call.err);
+        if (call.status == APSP_OK)
+            call.status = apsp_solver_solve_sources(self->solver, g, views[3].buf, (size_t)count,
+                                                    (apsp_method)method, copy_rows, &rows,
+                                                    &call.report, &call.err);
+        call_end(self, &call);
+        apsp_graph_destroy(g);
+    }
+    for (int i = 0; i < held; i++)
+        PyBuffer_Release(&views[i]);
+    if (held < 5)
+        return NULL;
+    PyObject *report = call_result(self, &call);
+    PyObject *method_text = report ? PyUnicode_FromString(call.report.method) : NULL;
+    if (method_text && PyDict_SetItemString(report, "method", method_text) != 0)
+        Py_CLEAR(report);
+    Py_XDECREF(method_text);
+    return report;
+}
+
 static PyMethodDef solver_methods[] = {
     {"solve", (PyCFunction)(void (*)(void))solver_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(matrix, pred=None, indptr=None, indices=None, weights=None, tolerance=0.0, "
@@ -367,6 +452,10 @@ static PyMethodDef solver_methods[] = {
     {"solve_dense", (PyCFunction)(void (*)(void))solver_solve_dense, METH_VARARGS | METH_KEYWORDS,
      "solve_dense(graph, out, dtype, directed=True, unweighted=False) -> report: SciPy's dense "
      "reading and the distances into out"},
+    {"solve_sources", (PyCFunction)(void (*)(void))solver_solve_sources,
+     METH_VARARGS | METH_KEYWORDS,
+     "solve_sources(source, target, weight, vertices, sources, out, method) -> report: the "
+     "distances from chosen sources (apsp_solver_solve_sources) into out"},
     {NULL, NULL, 0, NULL},
 };
 

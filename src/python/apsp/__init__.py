@@ -8,7 +8,9 @@ A drop-in for ``scipy.sparse.csgraph.floyd_warshall``::
     solver = apsp.Solver(device="host")                     # keep a device between calls
     dist = solver.floyd_warshall(graph, directed=False)
 
-``apsp.devices()`` lists the devices; ``networkx.floyd_warshall_numpy(G, backend="apsp")`` runs
+Chosen sources, as SciPy's: ``apsp.shortest_path(graph, method='D', indices=[0, 5])``,
+``apsp.dijkstra``, ``apsp.johnson``, ``apsp.bellman_ford`` (apsp._sources says which graphs run
+on the sparse methods). ``apsp.devices()`` lists the devices; ``networkx.floyd_warshall_numpy(G, backend="apsp")`` runs
 on apsp through the NetworkX backend in apsp.nx.
 """
 
@@ -17,6 +19,7 @@ from ._convert import INF32, INF64, unreachable
 from ._solve import PREDECESSOR_TOLERANCE, DeviceError, Error, NegativeCycleError, Solver
 from ._solve import default_solver as _default_solver
 from ._solve import release
+from ._sources import bellman_ford, dijkstra, johnson, shortest_path
 
 __version__ = _core.version
 __all__ = [
@@ -27,9 +30,13 @@ __all__ = [
     "NegativeCycleError",
     "PREDECESSOR_TOLERANCE",
     "Solver",
+    "bellman_ford",
     "devices",
+    "dijkstra",
     "floyd_warshall",
+    "johnson",
     "release",
+    "shortest_path",
     "unreachable",
 ]
 

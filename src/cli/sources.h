@@ -1,0 +1,42 @@
+/* The apsp command's chosen sources and method: --sources=SPEC and --method=NAME, the S x V
+ * rows of apsp_solver_solve_sources written as they come (sources.c). */
+#ifndef APSP_CLI_SOURCES_H
+#define APSP_CLI_SOURCES_H
+
+#include "apsp.h"
+#include "report.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One item of the list: the ids first to last, as given. */
+typedef struct source_range {
+    int32_t first, last;
+} source_range;
+
+typedef struct cli_sources {
+    source_range *ranges; /* NULL: every vertex */
+    size_t count, capacity;
+    apsp_method method;
+    int asked; /* --sources or --method was given: the run goes through the sources' solve */
+} cli_sources;
+
+/* --sources=SPEC: "0-99,500" (ids and ranges, 0-based) or "@FILE" (one id or range a line).
+ * Returns 0, or -1 with a one-line reason in message. */
+int sources_parse(cli_sources *s, const char *spec, char *message, size_t size);
+/* --method=auto|fw|dijkstra|johnson|bellman-ford. Returns 0 or -1. */
+int sources_parse_method(cli_sources *s, const char *name);
+void sources_release(cli_sources *s);
+
+/* Solves for the sources and writes their rows to OUTPUT in its format, and with pred_out (NULL:
+ * none) their predecessors there (--predecessors), taking both outputs over; ids at or above V
+ * are refused first (APSP_ERR_USAGE). */
+apsp_status sources_solve_and_write(cli_sources *s, apsp_solver *solver, const apsp_graph *g,
+                                    apsp_output *out, apsp_format format, apsp_output *pred_out,
+                                    apsp_format pred_format, apsp_report *report, run_times *times,
+                                    apsp_error *err);
+
+/* -v: the method, why, and the sources' run. */
+void sources_report(size_t vertices, const apsp_report *report, const run_times *times);
+
+#endif

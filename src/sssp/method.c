@@ -1,0 +1,106 @@
+/* The methods' names and auto's cost model (method.h). */
+#include "sssp/method.h"
+#include "base/error.h"
+#include "base/util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const method_names[] = {
+    [APSP_METHOD_AUTO] = "auto",
+    [APSP_METHOD_FW] = "fw",
+    [APSP_METHOD_DIJKSTRA] = "dijkstra",
+    [APSP_METHOD_JOHNSON] = "johnson",
+    [APSP_METHOD_BELLMAN_FORD] = "bellman-ford",
+};
+
+enum { METHOD_COUNT = sizeof method_names / sizeof method_names[0] };
+
+int apsp_method_parse(const char *text, apsp_method *method) {
+    for (int m = 0; text && m < METHOD_COUNT; m++)
+        if (strcmp(text, method_names[m]) == 0) {
+            *method = (apsp_method)m;
+            return 0;
+        }
+    return -1;
+}
+
+const char *apsp_method_name(apsp_method method) {
+    return (unsigned)method < METHOD_COUNT ? method_names[method] : "unknown";
+}
+
+/* How many of Floyd-Warshall's relaxations (the blocked, vectorised kernels) take the time of
+ * one step of Dijkstra (one of its S (E + V) log2 V); measured on the 2-core development machine
+ * (docs/performance.md, "Chosen sources"): the pthread backend at 27.6 G relax/s, Dijkstra at
+ * 0.76 G steps/s on a random graph (V = 3000, E = 10 V; 36) and 1.4 on the 1000 x 1000 grid
+ * (20), both on 2 threads. */
+#define FW_RELAXATIONS_PER_DIJKSTRA_STEP 32.0
+
+/* The model's estimates, in Floyd-Warshall relaxations: Floyd-Warshall V^3 whatever S is;
+ * Dijkstra S (E + V) log2 V steps; Johnson that plus its Bellman-Ford for the potentials,
+ * counted as E log2 V steps (a few rounds over the edges on the graphs met so far: its worst
+ * case, V E, is rare). */
+typedef struct method_costs {
+    double fw, dijkstra, potentials;
+} method_costs;
+
+/* log2 V rounded up, at least 1 (the library links no maths library). */
+static double log2_ceiling(size_t v) {
+    double bits = 1.0;
+    for (size_t x = v - (v > 0); x > 1; x >>= 1)
+        bits += 1.0;
+    return bits;
+}
+
+static method_costs estimate(const method_inputs *in) {
+    double v = (double)in->vertices, e = (double)in->edges, s = (double)in->sources;
+    double log_v = log2_ceiling(in->vertices);
+    return (method_costs){.fw = v * v * v,
+                          .dijkstra = FW_RELAXATIONS_PER_DIJKSTRA_STEP * s * (e + v) * log_v,
+                          .potentials = FW_RELAXATIONS_PER_DIJKSTRA_STEP * e * log_v};
+}
+
+/* A dense graph with every source goes to Floyd-Warshall whatever the estimates say. */
+static int dense_with_every_source(const method_inputs *in) {
+    double v = (double)in->vertices;
+    return in->sources >= in->vertices && (double)in->edges >= v * v / 8.0;
+}
+
+/* Whether the V x V int32 matrix of Floyd-Warshall takes at most half of the host's memory. */
+static int matrix_fits(const method_inputs *in) {
+    double bytes = 4.0 * (double)in->vertices * (double)in->vertices;
+    uint64_t memory = physical_memory();
+    return memory == 0 || bytes <= 0.5 * (double)memory;
+}
+
+static apsp_method auto_choice(const method_inputs *in, const method_costs *c) {
+    if (!matrix_fits(in))
+        return in->negative ? APSP_METHOD_JOHNSON : APSP_METHOD_DIJKSTRA;
+    if (dense_with_every_source(in))
+        return APSP_METHOD_FW;
+    double sparse = in->negative ? c->dijkstra + c->potentials : c->dijkstra;
+    if (c->fw <= sparse)
+        return APSP_METHOD_FW;
+    return in->negative ? APSP_METHOD_JOHNSON : APSP_METHOD_DIJKSTRA;
+}
+
+apsp_status method_choose(apsp_method asked, const method_inputs *in, apsp_method *chosen,
+                          char *why, size_t size, apsp_error *error) {
+    if ((unsigned)asked >= METHOD_COUNT)
+        return fail(error, APSP_ERR_USAGE, "method %d is not an apsp_method", (int)asked);
+    if (asked == APSP_METHOD_DIJKSTRA && in->negative)
+        return fail(error, APSP_ERR_USAGE,
+                    "dijkstra needs non-negative weights and this graph has a negative one: "
+                    "use johnson, bellman-ford or fw");
+    method_costs c = estimate(in);
+    *chosen = asked == APSP_METHOD_AUTO ? auto_choice(in, &c) : asked;
+    snprintf(why, size,
+             "%s (%s): V = %zu, E = %zu, S = %zu%s; cost model in FW relaxations: dijkstra: "
+             "%g S (E + V) log2 V = %.3g%s, fw: V^3 = %.3g%s",
+             apsp_method_name(*chosen), asked == APSP_METHOD_AUTO ? "auto" : "asked for",
+             in->vertices, in->edges, in->sources, in->negative ? ", negative weights" : "",
+             FW_RELAXATIONS_PER_DIJKSTRA_STEP, c.dijkstra,
+             in->negative ? " + potentials (E log2 V steps)" : "", c.fw,
+             dense_with_every_source(in) ? " (dense, every source: fw)" : "");
+    return APSP_OK;
+}

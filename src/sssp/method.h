@@ -1,0 +1,22 @@
+/* Which algorithm a solve over chosen sources runs: the method asked for, or auto's choice by
+ * the cost model (method.c, docs/architecture.md "Chosen sources"). */
+#ifndef APSP_SSSP_METHOD_H
+#define APSP_SSSP_METHOD_H
+
+#include "apsp.h"
+
+#include <stddef.h>
+
+/* The graph's sizes as the choice sees them: V, E without self-loops and repeated pairs, S. */
+typedef struct method_inputs {
+    size_t vertices, edges, sources;
+    int negative; /* some weight is negative */
+} method_inputs;
+
+/* The method to run for `asked` (APSP_METHOD_AUTO: by the cost model), with the reason and the
+ * model's numbers in why (for apsp_report.method). Dijkstra asked for on negative weights is
+ * refused (APSP_ERR_USAGE): it would give wrong distances. */
+apsp_status method_choose(apsp_method asked, const method_inputs *in, apsp_method *chosen,
+                          char *why, size_t size, apsp_error *error);
+
+#endif

@@ -1,0 +1,335 @@
+/* apsp_solver_solve_sources: distances from chosen sources, handed out in batches of rows
+ * (sssp.h for the algorithms, method.h for the choice). Memory: the adjacency (O(E)), one
+ * batch of rows and a scratch of O(V) per thread; never V^2, except for Floyd-Warshall. */
+#include "base/error.h"
+#include "base/fault.h"
+#include "base/graph.h"
+#include "base/parallel.h"
+#include "base/util.h"
+#include "sssp/method.h"
+#include "sssp/sssp.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A batch of rows is at most this many bytes (and at least one row). */
+enum { BATCH_BYTES = 64 << 20, MAX_WORKERS = 16 };
+
+/* What every thread of a solve shares. */
+typedef struct sources_job {
+    const adjacency *graph;
+    const int64_t *weights;   /* g->weight, or Johnson's reweighted ones */
+    const int64_t *potential; /* Johnson's h; NULL otherwise */
+    apsp_method method;       /* dijkstra (also for Johnson's second step) or bellman-ford */
+    const int32_t *sources;   /* this batch's */
+    size_t count;
+    int32_t *rows;            /* count x V */
+    int32_t *pred;            /* count x V, or NULL: no predecessors asked for */
+    atomic_size_t next;       /* the batch's next source not taken by a thread */
+    sssp_scratch *scratch;    /* one per thread */
+    atomic_int cycle_found;   /* Bellman-Ford met a negative cycle */
+    atomic_int out_of_memory; /* a Dijkstra queue could not grow */
+    int32_t cycle_vertex;
+} sources_job;
+
+/* One thread (`worker`: its slice of parallel_slices over one item per thread, and its
+ * scratch): takes the batch's sources one at a time, so that threads whose sources reach less
+ * of the graph take more of them. */
+static int run_worker(void *context, size_t worker, size_t end) {
+    (void)end;
+    sources_job *job = context;
+    sssp_scratch *s = &job->scratch[worker];
+    size_t v = job->graph->vertices;
+    for (size_t i; (i = atomic_fetch_add(&job->next, 1)) < job->count;) {
+        int32_t source = job->sources[i];
+        int32_t cycle;
+        if (job->method == APSP_METHOD_BELLMAN_FORD) {
+            if (bellman_ford_distances(job->graph, source, s, &cycle)) {
+                if (atomic_exchange(&job->cycle_found, 1) == 0) /* the first thread says which */
+                    job->cycle_vertex = cycle;
+                return 0;
+            }
+        } else if (dijkstra_distances(job->graph, job->weights, source, s)) {
+            atomic_store(&job->out_of_memory, 1);
+            return 0;
+        }
+        sssp_store_row(s, v, source, job->potential, job->rows + i * v);
+        if (job->pred)
+            sssp_store_pred(s, v, source, job->pred + i * v);
+    }
+    return 0;
+}
+
+static unsigned worker_count(const apsp_options *o) {
+    unsigned cores = o->threads > 0 ? (unsigned)o->threads : online_cores();
+    return cores < MAX_WORKERS ? cores : MAX_WORKERS;
+}
+
+/* The options' cancel function, asked between batches. */
+static apsp_status check_cancelled(const apsp_options *o, size_t done, size_t total,
+                                   apsp_error *error) {
+    if (o->cancelled && done < total && o->cancelled(o->cancel_context))
+        return fail(error, APSP_ERR_CANCELLED, "the solve was cancelled after %zu of %zu sources",
+                    done, total);
+    return APSP_OK;
+}
+
+/* Where the rows go: the distances, and the predecessors when `pred` is not NULL. */
+typedef struct sources_out {
+    apsp_rows_fn rows;
+    void *context;
+    apsp_rows_fn pred;
+    void *pred_context;
+} sources_out;
+
+/* The rows of a batch: BATCH_BYTES of them, at least one, at most count. */
+static size_t batch_rows(size_t vertices, size_t count) {
+    size_t batch = BATCH_BYTES / (vertices * sizeof(int32_t));
+    return batch < 1 ? 1 : batch > count ? count : batch;
+}
+
+/* A batch's rows handed on: the predecessors first, then the distances. */
+static apsp_status hand_on(const sources_out *out, size_t first, size_t count, const int32_t *rows,
+                           const int32_t *pred, size_t vertices, apsp_error *error) {
+    apsp_status status =
+        out->pred ? out->pred(out->pred_context, first, count, pred, vertices, error) : APSP_OK;
+    return status == APSP_OK ? out->rows(out->context, first, count, rows, vertices, error)
+                             : status;
+}
+
+/* Room for a batch of rows, and of predecessors when asked for. */
+static apsp_status batch_buffers(size_t batch, size_t vertices, int want_pred, int32_t **rows,
+                                 int32_t **pred, apsp_error *error) {
+    size_t bytes = (batch ? batch : 1) * vertices * sizeof(int32_t);
+    *rows = apsp_malloc(bytes);
+    *pred = want_pred ? apsp_malloc(bytes) : NULL;
+    if (*rows && (*pred || !want_pred))
+        return APSP_OK;
+    free(*rows);
+    free(*pred);
+    *rows = *pred = NULL;
+    return fail(error, APSP_ERR_NO_MEMORY, "sources: out of memory for %zu rows of %zu", batch,
+                vertices);
+}
+
+/* The sources in batches over the threads, each batch handed on as it is done. */
+static apsp_status run_batches(sources_job *job, unsigned workers, const int32_t *sources,
+                               size_t count, const apsp_options *o, const sources_out *out,
+                               apsp_error *error) {
+    size_t v = job->graph->vertices, batch = batch_rows(v, count);
+    apsp_status status = batch_buffers(batch, v, out->pred != NULL, &job->rows, &job->pred, error);
+    if (status != APSP_OK)
+        return status;
+    for (size_t first = 0; first < count && status == APSP_OK; first += batch) {
+        job->sources = sources + first;
+        job->count = count - first < batch ? count - first : batch;
+        atomic_store(&job->next, 0);
+        if (parallel_slices(workers, workers, run_worker, job) != 0 ||
+            atomic_load(&job->out_of_memory))
+            status = fail(error, APSP_ERR_NO_MEMORY, "sources: out of memory for a queue");
+        else if (atomic_load(&job->cycle_found))
+            status = fail_negative_cycle(error, (size_t)job->cycle_vertex);
+        if (status == APSP_OK)
+            status = hand_on(out, first, job->count, job->rows, job->pred, v, error);
+        if (status == APSP_OK && o->progress)
+            o->progress(o->progress_context, first + job->count, count);
+        if (status == APSP_OK)
+            status = check_cancelled(o, first + job->count, count, error);
+    }
+    free(job->rows);
+    free(job->pred);
+    return status;
+}
+
+/* Johnson's reweighting: h from Bellman-Ford from the virtual vertex (the negative cycle check
+ * over the whole graph), then w'(u, t) = w + h(u) - h(t) >= 0 for every edge. */
+static apsp_status johnson_potentials(const adjacency *g, sssp_scratch *s, int64_t **potential,
+                                      int64_t **weights, apsp_error *error) {
+    int32_t cycle;
+    if (bellman_ford_distances(g, -1, s, &cycle))
+        return fail_negative_cycle(error, (size_t)cycle);
+    size_t v = g->vertices, e = g->start[v];
+    *potential = apsp_malloc((v ? v : 1) * sizeof **potential);
+    *weights = apsp_malloc((e ? e : 1) * sizeof **weights);
+    if (!*potential || !*weights)
+        return fail(error, APSP_ERR_NO_MEMORY, "johnson: out of memory for %zu edges", e);
+    memcpy(*potential, s->dist, v * sizeof **potential);
+    for (size_t u = 0; u < v; u++)
+        for (size_t i = g->start[u]; i < g->start[u + 1]; i++)
+            (*weights)[i] = g->weight[i] + s->dist[u] - s->dist[g->other[i]];
+    return APSP_OK;
+}
+
+/* The pthread methods: the scratch of each thread, Johnson's potentials, the batches. */
+static apsp_status run_on_threads(const adjacency *g, apsp_method method, const int32_t *sources,
+                                  size_t count, const apsp_options *o, const sources_out *out,
+                                  apsp_error *error) {
+    sources_job job = {.graph = g, .weights = g->weight, .method = method};
+    unsigned workers = worker_count(o);
+    sssp_scratch scratch[MAX_WORKERS] = {{0}};
+    apsp_status status = APSP_OK;
+    for (unsigned w = 0; w < workers && status == APSP_OK; w++)
+        status = sssp_scratch_init(&scratch[w], g->vertices, error);
+    int64_t *potential = NULL, *weights = NULL;
+    if (status == APSP_OK && method == APSP_METHOD_JOHNSON) {
+        status = johnson_potentials(g, &scratch[0], &potential, &weights, error);
+        job.potential = potential;
+        job.weights = weights;
+        job.method = APSP_METHOD_DIJKSTRA;
+    }
+    job.scratch = scratch;
+    if (status == APSP_OK)
+        status = run_batches(&job, workers, sources, count, o, out, error);
+    for (unsigned w = 0; w < workers; w++)
+        sssp_scratch_free(&scratch[w]);
+    free(potential);
+    free(weights);
+    return status;
+}
+
+/* Every predecessor row of the solved matrix (V x V: Floyd-Warshall has V^2 memory anyway). */
+static apsp_status fw_predecessors(const apsp_graph *graph, const apsp_matrix *m, unsigned threads,
+                                   int32_t **pred, apsp_error *error) {
+    size_t v = graph->vertices;
+    *pred = apsp_malloc(v * v * sizeof **pred);
+    if (!*pred)
+        return fail(error, APSP_ERR_NO_MEMORY, "sources: out of memory for the predecessors");
+    return apsp_predecessors(graph, m, 0, v, threads, *pred, error);
+}
+
+/* Floyd-Warshall for the sources: every source in order without predecessors is
+ * apsp_solver_solve_graph (whose rows an OpenCL device hands on without a host matrix); else the
+ * rows are picked out of the solved host matrix (and the predecessors' of apsp_predecessors), a
+ * batch at a time. */
+static apsp_status run_fw(apsp_solver *solver, const apsp_graph *graph, const int32_t *sources,
+                          size_t count, const sources_out *out, apsp_report *report,
+                          apsp_error *error) {
+    size_t v = graph->vertices, in_order = 0;
+    while (in_order < count && sources[in_order] == (int32_t)in_order)
+        in_order++;
+    if (in_order == v && count == v && !out->pred)
+        return apsp_solver_solve_graph(solver, graph, out->rows, out->context, report, error);
+    int threads = solver_options(solver)->threads;
+    apsp_matrix *m = NULL;
+    int32_t *all_pred = NULL, *rows = NULL, *pred = NULL;
+    size_t batch = batch_rows(v, count);
+    apsp_status status = apsp_graph_to_matrix_threads(graph, APSP_INT32, threads, &m, error);
+    if (status == APSP_OK)
+        status = apsp_solver_solve(solver, m, report, error);
+    if (status == APSP_OK && out->pred)
+        status = fw_predecessors(graph, m, threads_of(threads), &all_pred, error);
+    if (status == APSP_OK)
+        status = batch_buffers(batch, v, out->pred != NULL, &rows, &pred, error);
+    for (size_t first = 0; first < count && status == APSP_OK; first += batch) {
+        size_t n = count - first < batch ? count - first : batch;
+        for (size_t i = 0; i < n; i++) {
+            size_t source = (size_t)sources[first + i];
+            memcpy(rows + i * v, apsp_matrix_row(m, source), v * sizeof *rows);
+            if (pred)
+                memcpy(pred + i * v, all_pred + source * v, v * sizeof *pred);
+        }
+        status = hand_on(out, first, n, rows, pred, v, error);
+    }
+    free(rows);
+    free(pred);
+    free(all_pred);
+    apsp_matrix_destroy(m);
+    return status;
+}
+
+/* Every source in [0, V): else APSP_ERR_USAGE naming the first that is not. */
+static apsp_status check_sources(const int32_t *sources, size_t count, size_t vertices,
+                                 apsp_error *error) {
+    for (size_t i = 0; i < count; i++)
+        if (sources[i] < 0 || (size_t)sources[i] >= vertices)
+            return fail(error, APSP_ERR_USAGE,
+                        "source %d (number %zu of the list) is out of "
+                        "range [0, %zu)",
+                        sources[i], i + 1, vertices);
+    return APSP_OK;
+}
+
+/* The list of every vertex, for sources = NULL. */
+static int32_t *every_vertex(size_t vertices) {
+    int32_t *all = apsp_malloc((vertices ? vertices : 1) * sizeof *all);
+    for (size_t i = 0; all && i < vertices; i++)
+        all[i] = (int32_t)i;
+    return all;
+}
+
+/* The report of a run on the host threads. */
+static void report_threads(apsp_report *report, const apsp_options *o, double seconds) {
+    snprintf(report->backend, sizeof report->backend, "%s", apsp_backend_name(APSP_BACKEND_CPU));
+    snprintf(report->device, sizeof report->device, "host threads");
+    snprintf(report->choice, sizeof report->choice,
+             "sources: the sparse methods run on the host threads");
+    report->threads = (int)worker_count(o);
+    report->compute_seconds = seconds;
+}
+
+/* The method and the run, the adjacency built once. */
+static apsp_status solve_sources(apsp_solver *solver, const apsp_graph *graph,
+                                 const int32_t *sources, size_t count, apsp_method method,
+                                 const sources_out *out, apsp_report *report, apsp_error *error) {
+    const apsp_options *o = solver_options(solver);
+    adjacency adj;
+    apsp_status status = adjacency_build(graph, 0, &adj, error);
+    if (status != APSP_OK)
+        return status;
+    method_inputs in = {graph->vertices, adj.start[graph->vertices], count,
+                        graph_has_negative(graph)};
+    apsp_method chosen = APSP_METHOD_AUTO;
+    char why[sizeof report->method];
+    status = method_choose(method, &in, &chosen, why, sizeof why, error);
+    if (status == APSP_OK && chosen == APSP_METHOD_FW) {
+        adjacency_free(&adj); /* the matrix takes its room */
+        adj = (adjacency){0};
+        status = run_fw(solver, graph, sources, count, out, report, error);
+    } else if (status == APSP_OK) {
+        double start = seconds_now();
+        status = run_on_threads(&adj, chosen, sources, count, o, out, error);
+        report_threads(report, o, seconds_now() - start);
+    }
+    adjacency_free(&adj);
+    if (status == APSP_OK)
+        snprintf(report->method, sizeof report->method, "%s", why);
+    return status;
+}
+
+apsp_status apsp_solver_solve_sources(apsp_solver *solver, const apsp_graph *graph,
+                                      const int32_t *sources, size_t count, apsp_method method,
+                                      apsp_rows_fn rows, void *context, apsp_report *report,
+                                      apsp_error *error) {
+    return apsp_solver_solve_sources_paths(solver, graph, sources, count, method, rows, context,
+                                           NULL, NULL, report, error);
+}
+
+apsp_status apsp_solver_solve_sources_paths(apsp_solver *solver, const apsp_graph *graph,
+                                            const int32_t *sources, size_t count,
+                                            apsp_method method, apsp_rows_fn rows, void *context,
+                                            apsp_rows_fn pred, void *pred_context,
+                                            apsp_report *report, apsp_error *error) {
+    const sources_out out = {rows, context, pred, pred_context};
+    apsp_report ignored;
+    report = report ? report : &ignored;
+    memset(report, 0, sizeof *report);
+    if (!solver || !graph || !rows)
+        return fail(error, APSP_ERR_USAGE,
+                    "apsp_solver_solve_sources: no solver, graph or rows function");
+    apsp_status status = graph_check(graph, threads_of(solver_options(solver)->threads), error);
+    int32_t *all = NULL;
+    if (status == APSP_OK && !sources) {
+        count = graph->vertices;
+        sources = all = every_vertex(count);
+        if (!all)
+            status = fail(error, APSP_ERR_NO_MEMORY, "sources: out of memory");
+    }
+    if (status == APSP_OK)
+        status = check_sources(sources, count, graph->vertices, error);
+    if (status == APSP_OK)
+        status = solve_sources(solver, graph, sources, count, method, &out, report, error);
+    free(all);
+    return status;
+}
