@@ -55,16 +55,20 @@ def run_apsp(args, graph, sources_file):
     """Seconds of the whole command, its -v lines and its peak RSS in KiB. The RSS is GNU time's
     (%M): this process's own rusage of a child would count the pages of the fork it started
     from, all of this script's arrays, before the exec."""
-    cmd = ["/usr/bin/time", "-f", "%M", args.apsp, "-q", "-v", "--backend=cpu",
-           "--method=" + args.method, "--sources=@" + sources_file, graph, "/dev/null"]
+    gnu_time = os.path.exists("/usr/bin/time")
+    cmd = (["/usr/bin/time", "-f", "%M"] if gnu_time else []) + [
+        args.apsp, "-q", "-v", "--backend=cpu", "--method=" + args.method,
+        "--sources=@" + sources_file, graph, "/dev/null"]
     if args.threads:
-        cmd.insert(4, "--threads=%d" % args.threads)
+        cmd.insert(len(cmd) - 2, "--threads=%d" % args.threads)
     start = time.perf_counter()
     run = subprocess.run(cmd, stderr=subprocess.PIPE, text=True)
     seconds = time.perf_counter() - start
     if run.returncode != 0:
         sys.exit("apsp failed: %s" % run.stderr)
     lines = run.stderr.strip().splitlines()
+    if not gnu_time:  # no GNU time here: no peak RSS (0)
+        return seconds, "\n".join(lines), 0
     return seconds, "\n".join(lines[:-1]), int(lines[-1])
 
 
