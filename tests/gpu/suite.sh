@@ -1,8 +1,8 @@
 #!/bin/bash
 # The README's full test command on a GPU machine, as a user with a GPU workstation runs it:
 # every suite that CI runs (`meson test --setup=full`), with the GPU and PoCL's CPU device both
-# present and all of the machine's cores. Run from the repository root after the OpenCL loader is set up
-# (on the lent NVIDIA machines: `source .gpu/opencl-env.sh` first):
+# present and all of the machine's cores. Run from the repository root after the OpenCL loader
+# is set up (on the lent NVIDIA machines: `source .gpu/opencl-env.sh` first):
 #   bash tests/gpu/suite.sh [BUILD_DIR [MESON_TEST_ARGS...]]     (default build-gpu-suite)
 # MESON_TEST_ARGS (`--suite opencl`, `--no-suite opencl`) split the suite over two calls of the
 # lent machine's 10 minutes; with none it is the README's command exactly.
@@ -25,7 +25,7 @@ ninja -C "$build" >"$build.ninja.log" 2>&1 || { tail -40 "$build.ninja.log"; exi
 start=$(date +%s)
 meson test -C "$build" --setup=full --print-errorlogs "$@" >"$build.test.log" 2>&1
 status=$?
-[ -n "${OUT:-}" ] && cp "$build/meson-logs/testlog.txt" "$OUT/testlog.txt"
+[ -n "${OUT:-}" ] && cp "$build"/meson-logs/testlog*.txt "$OUT/" # testlog-full.txt: the setup's
 grep -E '^ *[0-9]+/[0-9]+ .*(FAIL|TIMEOUT|ERROR)' "$build.test.log"
 echo "suite.sh: meson test exit $status after $(($(date +%s) - start)) s"
 sed -n '/^Ok:/,$p' "$build.test.log"
