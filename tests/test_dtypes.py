@@ -27,20 +27,15 @@ import subprocess
 import sys
 import tempfile
 
-SYSTEM_PYTHON = "/usr/bin/python3"
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
+import need_scipy  # noqa: E402
+
 try:
     import numpy as np
     from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import floyd_warshall
 except ImportError as missing:
-    if os.path.exists(SYSTEM_PYTHON) and os.path.realpath(sys.executable) != os.path.realpath(
-            SYSTEM_PYTHON) and not os.environ.get("APSP_TEST_SCIPY_REEXEC"):
-        os.environ["APSP_TEST_SCIPY_REEXEC"] = "1"
-        os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON] + sys.argv)
-    if os.environ.get("APSP_TEST_REQUIRE_DEVICE") == "1":
-        sys.exit("FAIL: %s (install python3-numpy python3-scipy)" % missing)
-    print("SKIP: %s (install python3-numpy python3-scipy)" % missing)
-    sys.exit(77)
+    need_scipy.missing(missing, "python3-numpy python3-scipy")
 
 INF32, INF64 = 2**30 - 1, 2**62 - 1
 failures = []

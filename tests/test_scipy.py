@@ -32,7 +32,9 @@ import time
 
 INF = 1073741823
 EXIT_NEGATIVE_CYCLE = 7
-SYSTEM_PYTHON = "/usr/bin/python3"
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
+import need_scipy  # noqa: E402
 
 try:
     import networkx as nx
@@ -41,14 +43,7 @@ try:
     import scipy.sparse
     from scipy.sparse.csgraph import NegativeCycleError, floyd_warshall
 except ImportError as missing:
-    if os.path.exists(SYSTEM_PYTHON) and os.path.realpath(sys.executable) != os.path.realpath(
-            SYSTEM_PYTHON) and not os.environ.get("APSP_TEST_SCIPY_REEXEC"):
-        os.environ["APSP_TEST_SCIPY_REEXEC"] = "1"
-        os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON] + sys.argv)
-    if os.environ.get("APSP_TEST_REQUIRE_DEVICE") == "1":
-        sys.exit("FAIL: %s (install python3-numpy python3-scipy python3-networkx)" % missing)
-    print("SKIP: %s (install python3-numpy python3-scipy python3-networkx)" % missing)
-    sys.exit(77)
+    need_scipy.missing(missing, "python3-numpy python3-scipy python3-networkx")
 
 
 def random_graph(rng):

@@ -20,22 +20,17 @@ import tempfile
 import warnings
 
 INF = 1073741823
-SYSTEM_PYTHON = "/usr/bin/python3"
 METHODS = {"auto": "auto", "fw": "FW", "dijkstra": "D", "johnson": "J", "bellman-ford": "BF"}
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import need_scipy  # noqa: E402
 
 try:
     import numpy as np
     import scipy.sparse
     from scipy.sparse.csgraph import NegativeCycleError, shortest_path
 except ImportError as missing:
-    if os.path.exists(SYSTEM_PYTHON) and os.path.realpath(sys.executable) != os.path.realpath(
-            SYSTEM_PYTHON) and not os.environ.get("APSP_TEST_SCIPY_REEXEC"):
-        os.environ["APSP_TEST_SCIPY_REEXEC"] = "1"
-        os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON] + sys.argv)
-    if os.environ.get("APSP_TEST_REQUIRE_DEVICE") == "1":
-        sys.exit("FAIL: %s (install python3-numpy python3-scipy)" % missing)
-    print("SKIP: %s (install python3-numpy python3-scipy)" % missing)
-    sys.exit(77)
+    need_scipy.missing(missing, "python3-numpy python3-scipy")
 
 
 def random_pairs(rng, v):
