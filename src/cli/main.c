@@ -7,6 +7,7 @@
 #include "platforms.h"
 #include "report.h"
 #include "same_file.h"
+#include "shared_options.h"
 #include "signals.h"
 #include "startup.h"
 
@@ -36,20 +37,16 @@ static int parse_int(const char *text, long min, long max, int *out) {
     return 0;
 }
 
+/* This command's own options, beside the shared ones (shared_options.h). */
 enum {
-    OPT_BACKEND = 256,
-    OPT_LIST,
-    OPT_TILE,
-    OPT_THREADS,
+    OPT_LIST = OPT_OWN,
     OPT_MAX_BUFFER,
     OPT_DEVICE_MEMORY,
     OPT_KERNEL_PARAMS,
     OPT_DEVICE_SHARES,
     OPT_PROGRESS,
-    OPT_STATS_JSON,
     OPT_KERNEL_CACHE,
     OPT_FLOAT_KERNELS,
-    OPT_VERSION,
     OPT_INPUT_FORMAT,
     OPT_OUTPUT_FORMAT,
     OPT_VERTICES,
@@ -214,17 +211,13 @@ static int apply_option(cli *c, int opt, const char *arg, const char *spelled) {
 /* Returns -1 to go on, or an exit code. */
 static int parse_args(int argc, char **argv, cli *c) {
     static const struct option longs[] = {
-        {"backend", required_argument, NULL, OPT_BACKEND},
-        {"device", required_argument, NULL, 'd'},
+        CLI_SHARED_OPTIONS(CLI_OPTION_ENTRY) /* shared_options.h */
         {"list-devices", no_argument, NULL, OPT_LIST},
-        {"tile", required_argument, NULL, OPT_TILE},
-        {"threads", required_argument, NULL, OPT_THREADS},
         {"max-buffer-bytes", required_argument, NULL, OPT_MAX_BUFFER},
         {"device-memory", required_argument, NULL, OPT_DEVICE_MEMORY},
         {"kernel-params", required_argument, NULL, OPT_KERNEL_PARAMS},
         {"device-shares", required_argument, NULL, OPT_DEVICE_SHARES},
         {"progress", no_argument, NULL, OPT_PROGRESS},
-        {"stats-json", no_argument, NULL, OPT_STATS_JSON},
         {"kernel-cache", required_argument, NULL, OPT_KERNEL_CACHE},
         {"float-kernels", no_argument, NULL, OPT_FLOAT_KERNELS},
         {"input-format", required_argument, NULL, OPT_INPUT_FORMAT},
@@ -237,10 +230,6 @@ static int parse_args(int argc, char **argv, cli *c) {
         {"dtype", required_argument, NULL, OPT_DTYPE},
         {"sources", required_argument, NULL, OPT_SOURCES},
         {"method", required_argument, NULL, OPT_METHOD},
-        {"quiet", no_argument, NULL, 'q'},
-        {"verbose", no_argument, NULL, 'v'},
-        {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, OPT_VERSION},
         {NULL, 0, NULL, 0},
     };
     memset(c, 0, sizeof *c);

@@ -12,6 +12,7 @@
 #include "base/util.h"
 #include "env_options.h"
 #include "exit_status.h"
+#include "shared_options.h"
 #include "mpi/agree.h"
 #include "mpi/grid.h"
 #include "mpi/io.h"
@@ -64,15 +65,8 @@ typedef struct cli {
     int no_look_ahead; /* --no-look-ahead: the plain synchronous rounds */
 } cli;
 
-enum {
-    OPT_GRID = 256,
-    OPT_THREADS,
-    OPT_TILE,
-    OPT_BACKEND,
-    OPT_NO_LOOK_AHEAD,
-    OPT_STATS_JSON,
-    OPT_VERSION
-};
+/* This command's own options, beside the shared ones (shared_options.h). */
+enum { OPT_GRID = OPT_OWN, OPT_NO_LOOK_AHEAD };
 
 static int parse_int(const char *text, long min, long max, int *out) {
     char *end;
@@ -150,17 +144,9 @@ static apsp_status apply_option(cli *c, int opt, const char *arg, const char *sp
 /* The same answer on every rank: each parses the same arguments. */
 static apsp_status parse_args(int argc, char **argv, cli *c, int *done, apsp_error *error) {
     static const struct option longs[] = {
+        CLI_SHARED_OPTIONS(CLI_OPTION_ENTRY) /* shared_options.h */
         {"grid", required_argument, NULL, OPT_GRID},
-        {"threads", required_argument, NULL, OPT_THREADS},
-        {"tile", required_argument, NULL, OPT_TILE},
-        {"backend", required_argument, NULL, OPT_BACKEND},
-        {"device", required_argument, NULL, 'd'},
-        {"stats-json", no_argument, NULL, OPT_STATS_JSON},
         {"no-look-ahead", no_argument, NULL, OPT_NO_LOOK_AHEAD},
-        {"quiet", no_argument, NULL, 'q'},
-        {"verbose", no_argument, NULL, 'v'},
-        {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, OPT_VERSION},
         {NULL, 0, NULL, 0},
     };
     memset(c, 0, sizeof *c);
