@@ -36,7 +36,10 @@
 
 #include <stdint.h>
 
-/* An opened device; each backend defines the struct. */
+/* An opened device, opaque outside its backend. The struct is defined once: by the OpenCL
+ * backend (opencl/device.h), whose every file works on it; the pthread backend keeps its own
+ * cpu_device behind the pointer (cpu/backend.c: cpu_of). A backend's entries only ever get
+ * devices its own open made. */
 typedef struct backend_device backend_device;
 
 /* How a device lays out a solve of `vertices` vertices. Devices that share a solve take the

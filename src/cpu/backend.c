@@ -27,7 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct backend_device {
+/* The pthread backend's device: what backend.h's opaque backend_device points to here
+ * (cpu_of); only this file makes and reads one. */
+typedef struct cpu_device {
     const apsp_options *options;
     pool *pool;
     block_kernels kernels; /* this solve's, by its type and form */
@@ -44,28 +46,32 @@ struct backend_device {
     size_t pivot_pitch;            /* in cells */
     char *columns;         /* the pivot columns of the device's rows, a B x B block per block row */
     unsigned used_threads; /* the most threads a step of this solve could use */
-};
+} cpu_device;
+
+static cpu_device *cpu_of(backend_device *device) {
+    return (cpu_device *)device;
+}
 
 /* Bytes of one block's row. */
-static size_t block_row_bytes(const backend_device *d) {
+static size_t block_row_bytes(const cpu_device *d) {
     return ROUND_DEPTH * d->kernels.cell;
 }
 
-static char *block_at(const backend_device *d, size_t bi, size_t bj) {
+static char *block_at(const cpu_device *d, size_t bi, size_t bj) {
     return (char *)apsp_matrix_row_cells(d->m, bi * ROUND_DEPTH) + bj * block_row_bytes(d);
 }
 
 /* Block (r, bj) of the pivot rows (row pitch pivot_pitch). */
-static const char *pivot_block(const backend_device *d, size_t bj) {
+static const char *pivot_block(const cpu_device *d, size_t bj) {
     return d->pivot_rows + bj * block_row_bytes(d);
 }
 
 /* The copy of block (bi, r) of the pivot columns (row pitch ROUND_DEPTH). */
-static char *column_block(const backend_device *d, size_t bi) {
+static char *column_block(const cpu_device *d, size_t bi) {
     return d->columns + (bi - d->block_begin) * ROUND_DEPTH * block_row_bytes(d);
 }
 
-static int holds_block_row(const backend_device *d, size_t bi) {
+static int holds_block_row(const cpu_device *d, size_t bi) {
     return bi >= d->block_begin && bi < d->block_end;
 }
 
@@ -83,8 +89,7 @@ static size_t other(size_t k, size_t r) {
 /* ---- the steps, as pool tasks ------------------------------------------------------------- */
 
 /* A block of row pitch `stride` cells into a contiguous one (pitch ROUND_DEPTH). */
-static void copy_block(const backend_device *d, void *restrict to, const char *from,
-                       size_t stride) {
+static void copy_block(const cpu_device *d, void *restrict to, const char *from, size_t stride) {
     const size_t row = block_row_bytes(d);
     for (size_t i = 0; i < ROUND_DEPTH; i++)
         memcpy((char *)to + i * row, from + i * stride * d->kernels.cell, row);
@@ -101,7 +106,7 @@ typedef struct block_copy {
  * definition, cl/fw.cl's phase 2). So phase 2 runs on the fast block product too, reading the
  * old C from a copy since the product must not overwrite an operand it still reads. */
 static void pivot_row_task(void *context, unsigned id, unsigned threads) {
-    const backend_device *d = context;
+    const cpu_device *d = context;
     block_copy old;
     const size_t r = d->round, stride = d->m->stride;
     size_t begin, end;
@@ -116,7 +121,7 @@ static void pivot_row_task(void *context, unsigned id, unsigned threads) {
 
 /* A = the pivot columns of the task's rows as phase 2 left them (P on the pivot rows). */
 static void columns_task(void *context, unsigned id, unsigned threads) {
-    const backend_device *d = context;
+    const cpu_device *d = context;
     size_t begin, end;
     share(d->task_end - d->task_begin, id, threads, &begin, &end);
     for (size_t bi = d->task_begin + begin; bi < d->task_begin + end; bi++)
@@ -125,7 +130,7 @@ static void columns_task(void *context, unsigned id, unsigned threads) {
 
 /* Every block of the task's rows but the pivot rows: C = min(C, A (+) R). */
 static void phase3_task(void *context, unsigned id, unsigned threads) {
-    const backend_device *d = context;
+    const cpu_device *d = context;
     const size_t r = d->round, blocks = d->blocks, rows = d->task_end - d->task_begin;
     const block_pitches pitches = {d->m->stride, ROUND_DEPTH, d->pivot_pitch};
     size_t begin, end;
@@ -141,7 +146,7 @@ static void phase3_task(void *context, unsigned id, unsigned threads) {
 /* The pivot rows last (only where sums are rounded): R = min(R, P (+) R), P from the copy of
  * the pivot column and R from a copy of the block, which the product overwrites. */
 static void pivot_rows_task(void *context, unsigned id, unsigned threads) {
-    const backend_device *d = context;
+    const cpu_device *d = context;
     block_copy old;
     const size_t r = d->round, stride = d->m->stride;
     size_t begin, end;
@@ -156,7 +161,8 @@ static void pivot_rows_task(void *context, unsigned id, unsigned threads) {
 
 /* ---- the interface ------------------------------------------------------------------------- */
 
-static void cpu_close(backend_device *d) {
+static void cpu_close(backend_device *device) {
+    cpu_device *d = cpu_of(device);
     if (!d)
         return;
     pool_destroy(d->pool);
@@ -201,23 +207,24 @@ static apsp_status cpu_open(const apsp_device_info *const *infos, size_t count,
         return fail(error, APSP_ERR_USAGE, "cpu_isa '%s': expected avx512, avx2 or portable",
                     options->cpu_isa);
     unsigned threads = options->threads > 0 ? (unsigned)options->threads : online_cores();
-    backend_device *d = apsp_calloc(1, sizeof *d);
+    cpu_device *d = apsp_calloc(1, sizeof *d);
     if (d)
         d->pool = pool_create(threads);
     if (!d || !d->pool) {
-        cpu_close(d);
+        cpu_close((backend_device *)d);
         return fail(error, APSP_ERR_NO_MEMORY, "out of memory preparing %u worker thread(s)",
                     threads);
     }
     d->options = options;
     d->kernels = kernels;
     d->isa = isa;
-    *out = d;
+    *out = (backend_device *)d;
     return APSP_OK;
 }
 
-static apsp_status cpu_plan(backend_device *d, size_t vertices, apsp_dtype dtype, solve_geometry *g,
-                            apsp_error *error) {
+static apsp_status cpu_plan(backend_device *device, size_t vertices, apsp_dtype dtype,
+                            solve_geometry *g, apsp_error *error) {
+    cpu_device *d = cpu_of(device);
     (void)d;
     (void)error;
     g->vertices = vertices;
@@ -227,8 +234,9 @@ static apsp_status cpu_plan(backend_device *d, size_t vertices, apsp_dtype dtype
     return APSP_OK;
 }
 
-static apsp_status cpu_prepare(backend_device *d, const solve_geometry *g, size_t row_begin,
+static apsp_status cpu_prepare(backend_device *device, const solve_geometry *g, size_t row_begin,
                                size_t row_end, apsp_error *error) {
+    cpu_device *d = cpu_of(device);
     if (row_begin % ROUND_DEPTH || row_end % ROUND_DEPTH)
         return fail(error, APSP_ERR_INTERNAL, "rows %zu-%zu do not fit blocks of %d", row_begin,
                     row_end, ROUND_DEPTH);
@@ -244,7 +252,8 @@ static apsp_status cpu_prepare(backend_device *d, const solve_geometry *g, size_
 }
 
 /* The work is done in place in the caller's matrix; only the pivot columns are copied. */
-static apsp_status cpu_load(backend_device *d, apsp_matrix *m, apsp_error *error) {
+static apsp_status cpu_load(backend_device *device, apsp_matrix *m, apsp_error *error) {
+    cpu_device *d = cpu_of(device);
     if (m->padded != d->blocks * ROUND_DEPTH)
         return fail(error, APSP_ERR_INTERNAL, "matrix padding %zu is not %zu blocks of %d",
                     m->padded, d->blocks, ROUND_DEPTH);
@@ -260,7 +269,9 @@ static apsp_status cpu_load(backend_device *d, apsp_matrix *m, apsp_error *error
     return APSP_OK;
 }
 
-static apsp_status cpu_set_form(backend_device *d, const kernel_form *form, apsp_error *error) {
+static apsp_status cpu_set_form(backend_device *device, const kernel_form *form,
+                                apsp_error *error) {
+    cpu_device *d = cpu_of(device);
     const char *isa;
     if (!choose_kernels(form->dtype, form->negative, d->options->cpu_isa, &d->kernels, &isa))
         return fail(error, APSP_ERR_USAGE, "the pthread backend has no %s kernels",
@@ -269,7 +280,8 @@ static apsp_status cpu_set_form(backend_device *d, const kernel_form *form, apsp
     return APSP_OK;
 }
 
-static apsp_status cpu_close_pivot(backend_device *d, size_t round, apsp_error *error) {
+static apsp_status cpu_close_pivot(backend_device *device, size_t round, apsp_error *error) {
+    cpu_device *d = cpu_of(device);
     if (!holds_block_row(d, round))
         return fail(error, APSP_ERR_INTERNAL, "round %zu: the pivot rows are not here", round);
     d->round = round;
@@ -281,26 +293,28 @@ static apsp_status cpu_close_pivot(backend_device *d, size_t round, apsp_error *
 }
 
 /* A panel buffer of ROUND_DEPTH rows of n, made on first use. */
-static apsp_status panel_buffer(const backend_device *d, void **panel, apsp_error *error) {
+static apsp_status panel_buffer(const cpu_device *d, void **panel, apsp_error *error) {
     const size_t n = d->m->padded;
     if (!*panel && !(*panel = apsp_malloc(ROUND_DEPTH * n * d->kernels.cell)))
         return fail(error, APSP_ERR_NO_MEMORY, "out of memory for a panel of %zu columns", n);
     return APSP_OK;
 }
 
-static apsp_status cpu_get_row_panel(backend_device *d, size_t round, panel_handoff *handoff,
+static apsp_status cpu_get_row_panel(backend_device *device, size_t round, panel_handoff *handoff,
                                      apsp_error *error) {
+    cpu_device *d = cpu_of(device);
     const size_t row = d->m->padded * d->kernels.cell;
     void **panel = &d->outgoing[round % 2];
     apsp_status status = panel_buffer(d, panel, error);
     for (size_t k = 0; status == APSP_OK && k < ROUND_DEPTH; k++)
         memcpy((char *)*panel + k * row, apsp_matrix_row_cells(d->m, round * ROUND_DEPTH + k), row);
-    *handoff = (panel_handoff){.host = *panel, .ready = NULL, .sender = d};
+    *handoff = (panel_handoff){.host = *panel, .ready = NULL, .sender = device};
     return status;
 }
 
-static apsp_status cpu_put_row_panel(backend_device *d, size_t round, const panel_handoff *handoff,
-                                     apsp_error *error) {
+static apsp_status cpu_put_row_panel(backend_device *device, size_t round,
+                                     const panel_handoff *handoff, apsp_error *error) {
+    cpu_device *d = cpu_of(device);
     const size_t n = d->m->padded;
     apsp_status status = panel_buffer(d, &d->panel, error);
     if (status != APSP_OK)
@@ -312,8 +326,9 @@ static apsp_status cpu_put_row_panel(backend_device *d, size_t round, const pane
     return APSP_OK;
 }
 
-static apsp_status cpu_relax(backend_device *d, size_t round, size_t row_begin, size_t row_end,
+static apsp_status cpu_relax(backend_device *device, size_t round, size_t row_begin, size_t row_end,
                              apsp_error *error) {
+    cpu_device *d = cpu_of(device);
     if (d->round != round || !d->pivot_rows)
         return fail(error, APSP_ERR_INTERNAL, "round %zu: no pivot rows", round);
     size_t begin = row_begin / ROUND_DEPTH, end = row_end / ROUND_DEPTH;
@@ -333,7 +348,8 @@ static apsp_status cpu_relax(backend_device *d, size_t round, size_t row_begin, 
  * need only the order of magnitude. */
 #define RELAX_PER_THREAD 30e9
 
-static double cpu_speed(backend_device *d) {
+static double cpu_speed(backend_device *device) {
+    cpu_device *d = cpu_of(device);
     return RELAX_PER_THREAD * pool_threads(d->pool);
 }
 
@@ -344,23 +360,27 @@ double cpu_estimated_seconds(const apsp_options *options, size_t vertices) {
 }
 
 /* Every step returns when it is done. */
-static apsp_status cpu_wait_round(backend_device *d, size_t round, apsp_error *error) {
+static apsp_status cpu_wait_round(backend_device *device, size_t round, apsp_error *error) {
+    cpu_device *d = cpu_of(device);
     (void)d, (void)round, (void)error;
     return APSP_OK;
 }
 
-static apsp_status cpu_store(backend_device *d, apsp_matrix *m, apsp_error *error) {
+static apsp_status cpu_store(backend_device *device, apsp_matrix *m, apsp_error *error) {
+    cpu_device *d = cpu_of(device);
     (void)d, (void)m, (void)error;
     return APSP_OK; /* the work was done in place */
 }
 
 /* Every step returned when it was done. */
-static void cpu_drain(backend_device *d) {
+static void cpu_drain(backend_device *device) {
+    cpu_device *d = cpu_of(device);
     (void)d;
 }
 
 /* The pivot columns and panels are small beside the matrix: nothing is kept. */
-static void cpu_unload(backend_device *d, int keep) {
+static void cpu_unload(backend_device *device, int keep) {
+    cpu_device *d = cpu_of(device);
     (void)keep;
     free(d->panel);
     free(d->outgoing[0]);
@@ -371,7 +391,8 @@ static void cpu_unload(backend_device *d, int keep) {
     d->pivot_rows = NULL;
 }
 
-static void cpu_summarize(backend_device *d, device_summary *s) {
+static void cpu_summarize(backend_device *device, device_summary *s) {
+    cpu_device *d = cpu_of(device);
     snprintf(s->device, sizeof s->device, "%u POSIX thread%s, %s", d->used_threads,
              d->used_threads == 1 ? "" : "s", d->isa);
     s->tile = ROUND_DEPTH;
