@@ -38,7 +38,7 @@
  * stay in [-INF, INF].
  * Floating-point distances use INF = +inf, which absorbs every finite sum, so they need no
  * negative form; each sum is rounded once, so the result depends only on which two values meet:
- * every kernel keeps the data flow above (the pthread backend and tests/oracle_typed.h follow
+ * every kernel keeps the data flow above (the pthread backend and tests/support/oracle_typed.h follow
  * the same), and the step is a plain add and compare, never fused or reassociated.
  */
 

@@ -10,7 +10,7 @@ that cannot be replaced (a directory that refuses new files, another user's file
 directory, several hard links, a rename refused at commit) is written in place with one warning
 line; mode and owner are kept; names up to 255 bytes work; and a run ended by any signal, or by
 `ulimit -f`, leaves neither a temporary file nor an output, with an exit status that says the
-signal. GEN_GRAPH (tests/gen_graph.c) makes a graph large enough to still be computing when the
+signal. GEN_GRAPH (tests/support/gen_graph.c) makes a graph large enough to still be computing when the
 signal comes. Checks that need root (another user, a private mount namespace) say SKIP
 otherwise; the real /dev is never touched.
 

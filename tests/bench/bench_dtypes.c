@@ -8,7 +8,7 @@
  * kernels (apsp_options.float_kernels: whole weights would take the int32 ones, src/whole/). Prints
  * the median and best compute seconds (apsp_report) and G relax/s = V^3 / compute seconds, the
  * yardstick SciPy's rate is quoted in (the kernels run padded^3, shown apart). No thresholds. */
-#include "../typed_cells.h"
+#include "../support/typed_cells.h"
 #include "apsp.h"
 
 #include <stdio.h>

@@ -13,7 +13,7 @@
  * the checksum is then over the result as int32 (unreachable as 2^30 - 1), so equal results of
  * every type have the same checksum. Built by
  * tests/gpu/run.sh against the static library; not part of the Meson build. */
-#include "../typed_cells.h" /* (by its path: the scripts give no -I for tests/) */
+#include "../support/typed_cells.h" /* (by its path: the scripts give no -I for tests/) */
 #include "apsp.h"
 #include "env_options.h"
 

@@ -1,4 +1,4 @@
-/* Oracles for the wider element types (tests/oracle.h has the int32 ones), as independent of the
+/* Oracles for the wider element types (tests/support/oracle.h has the int32 ones), as independent of the
  * library as those: nothing here includes or links it. Matrices are dense V*V, row-major,
  * without padding.
  *
