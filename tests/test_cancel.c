@@ -1,7 +1,8 @@
 /* apsp_options.cancelled: a cancel function that says stop on its third call stops the solve
  * with APSP_ERR_CANCELLED on every driver (the rows of the pthread backend and of an OpenCL
  * device, and a solve streamed through a device under a memory cap), and the same solver then
- * solves the graph right (against tests/support/oracle.c), with a cancel function that never stops. */
+ * solves the graph right (against tests/support/oracle.c), with a cancel function that never stops.
+ */
 #include "apsp.h"
 #include "check.h"
 #include "oracle.h"

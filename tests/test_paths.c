@@ -1,9 +1,9 @@
 /* apsp_predecessors and apsp_path: every derived predecessor checked against the graph and
- * against distances from tests/support/oracle.c (which shares no code with the library): the predecessor
- * k of j is an edge k -> j of the graph with d(i,k) + w = d(i,j), the chain from j leads back to
- * i within V steps, and -9999 is exactly at the source and the unreachable vertices. Graphs with
- * zero-weight cycles, repeated edges, self-loops, unreachable parts, V = 1, random ones with
- * many zero weights; 1 to 3 threads and sub-ranges of sources; refused inputs. */
+ * against distances from tests/support/oracle.c (which shares no code with the library): the
+ * predecessor k of j is an edge k -> j of the graph with d(i,k) + w = d(i,j), the chain from j
+ * leads back to i within V steps, and -9999 is exactly at the source and the unreachable vertices.
+ * Graphs with zero-weight cycles, repeated edges, self-loops, unreachable parts, V = 1, random ones
+ * with many zero weights; 1 to 3 threads and sub-ranges of sources; refused inputs. */
 #include "apsp.h"
 #include "check.h"
 #include "oracle.h"

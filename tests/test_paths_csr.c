@@ -1,11 +1,11 @@
 /* apsp_predecessors_csr in every element type, and apsp_predecessors on int64 and float64
  * distances: random graphs (repeated edges, self-loops, zero weights, negative weights by vertex
- * potentials, unreachable parts) solved by the oracles (tests/support/oracle.c, tests/support/oracle_typed.c,
- * which share no code with the library), every predecessor checked as a path: -9999 exactly at
- * the source and the unreachable vertices, every step an edge of the graph, the least weights of
- * the steps summing to the distance (exactly for the integer types, within the tolerance for the
- * floating-point ones). Then the refusals: distances the graph contradicts, malformed rows,
- * tolerances. */
+ * potentials, unreachable parts) solved by the oracles (tests/support/oracle.c,
+ * tests/support/oracle_typed.c, which share no code with the library), every predecessor checked as
+ * a path: -9999 exactly at the source and the unreachable vertices, every step an edge of the
+ * graph, the least weights of the steps summing to the distance (exactly for the integer types,
+ * within the tolerance for the floating-point ones). Then the refusals: distances the graph
+ * contradicts, malformed rows, tolerances. */
 #include "apsp.h"
 #include "check.h"
 #include "oracle.h"

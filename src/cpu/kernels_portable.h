@@ -6,7 +6,8 @@
  *
  * defines close_block_SUFFIX (Floyd-Warshall inside one block) and relax_block_portable_SUFFIX
  * (the min-plus product, kernels.c's generic micro-tile scheme). Every sum is rounded once and
- * min keeps c unless the sum is below it, the order of cl/fw.cl and tests/support/oracle_typed.c. */
+ * min keeps c unless the sum is below it, the order of cl/fw.cl and tests/support/oracle_typed.c.
+ */
 #if !defined(CELL) || !defined(SUFFIX) || !defined(RELAX)
 #error "define CELL, SUFFIX and RELAX before including cpu/kernels_portable.h"
 #endif

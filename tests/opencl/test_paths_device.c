@@ -1,5 +1,6 @@
 /* apsp_solver_solve_paths on a backend: the predecessors derived on the solve's devices (OpenCL)
- * or the host threads, against what this file computes from tests/support/oracle.c's distances alone.
+ * or the host threads, against what this file computes from tests/support/oracle.c's distances
+ * alone.
  *
  * Random graphs at sizes around the tile edges:
  *   zero-dag    weights 0..20, zero-weight edges only from a lower to a higher vertex: derived on

@@ -1,6 +1,6 @@
-/* apsp_solver_solve_sources against the naive Floyd-Warshall of tests/support/oracle.c: every method on
- * the shapes of graphgen.h, 2-D grids and power-law graphs, sizes around the edges of a batch
- * and of the threads' share, source lists in any order with repeats (and NULL: every vertex).
+/* apsp_solver_solve_sources against the naive Floyd-Warshall of tests/support/oracle.c: every
+ * method on the shapes of graphgen.h, 2-D grids and power-law graphs, sizes around the edges of a
+ * batch and of the threads' share, source lists in any order with repeats (and NULL: every vertex).
  * Integer distances must be equal; negative cycles refused as each method promises (apsp.h).
  *
  *     test-sssp [--threads=N] [--quick] */

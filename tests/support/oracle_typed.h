@@ -1,5 +1,5 @@
-/* Oracles for the wider element types (tests/support/oracle.h has the int32 ones), as independent of the
- * library as those: nothing here includes or links it. Matrices are dense V*V, row-major,
+/* Oracles for the wider element types (tests/support/oracle.h has the int32 ones), as independent
+ * of the library as those: nothing here includes or links it. Matrices are dense V*V, row-major,
  * without padding.
  *
  * Floating-point Floyd-Warshall rounds each sum, so its result depends on the order in which a
