@@ -453,6 +453,8 @@ int main(int argc, char **argv) {
     }
     cli c;
     int code = parse_args(argc, argv, &c);
+    if (code >= 0 || c.list_devices) /* an option's error, or nothing to solve */
+        sources_release(&c.sources);
     if (code >= 0)
         return code;
     c.closed_streams = closed;
