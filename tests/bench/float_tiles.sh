@@ -40,6 +40,7 @@ for t in "${tiles[@]}"; do
 done
 
 : >"$work/results"
+rm -f "$work"/sum-* # a WORK kept from an earlier run holds another graph's sums
 for r in $(seq "$rounds"); do
     for dtype in float32 float64; do
         for t in "${tiles[@]}"; do
