@@ -28,7 +28,7 @@ ninja -C "$base" tests/gen-graph tests/bench/ceiling >>"$work/build.log"
 for t in "${tiles[@]}"; do
     rows=${t%x*} vecs=${t#*x}
     copy="$work/tree-$t"
-    rm -rf "$copy" && mkdir -p "$copy"
+    rm -rf "$copy" "$work/build-$t" && mkdir -p "$copy"
     cp -r "$root"/{meson.build,meson_options.txt,src,include,cl,subprojects} "$copy"/
     perl -0pi -e "s/#define ROWS \\d+\\n#define VECS \\d+\\n(#define CELL (?:double|float)\\n#define VEC __m512d?\\n)/#define ROWS $rows\\n#define VECS $vecs\\n\$1/g" \
         "$copy/src/cpu/kernels_x86.c"
