@@ -7,7 +7,7 @@
 #include "base/graph.h"
 #include "base/parallel.h"
 #include "base/util.h"
-#include "cpu/kernels.h"
+#include "core/blocks.h"
 #include "output/output_path.h"
 #include "signals.h"
 
@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { B = ROUND_DEPTH };
+enum { B = BLOCK_SIDE };
 
 /* ---- output ---------------------------------------------------------------------------------- */
 
