@@ -222,7 +222,7 @@ static int32_t *alloc_local(const layout *l) {
 
 /* Rank 0: the hw3 file as an edge list, read and checked on the rank's threads, refused as
  * apsp_read_hw3 refuses it (the same checks and words), and refused with a negative weight: the
- * ranks' kernels are the add-min ones only (cpu/kernels.h has no negative form here yet). */
+ * ranks' kernels are the add-min ones only (core/blocks.h's engines have no negative form yet). */
 static apsp_status read_edges(const char *path, unsigned threads, apsp_graph **graph,
                               apsp_error *error) {
     apsp_read_options options;
