@@ -2,7 +2,7 @@
 """apsp --sources --method against scipy.sparse.csgraph.shortest_path(method=..., indices=...)
 on random graphs (repeated edges), 2-D grids and power-law graphs, with positive weights,
 negative ones without negative cycles (vertex potentials) and signed ones (negative cycles
-often), every output format read back.
+often), every output format read back, with --predecessors and --path.
 
     test_sssp_scipy.py APSP [--graphs=N] [--seed=S]
 
@@ -116,6 +116,35 @@ def bad_trees(pred, dist, sources, graph):
     return bad
 
 
+def bad_path(line, u, t, dist, graph):
+    """Why --path's line is wrong (None: right): a real path from u to t of the length dist
+    (INF: "no path") over the graph's least weights."""
+    if dist == INF:
+        return None if line == "no path from %d to %d" % (u, t) else "expected no path"
+    head, _, walk = line.partition(": ")
+    if head != "length %d" % dist:
+        return "expected length %d" % dist
+    path = [int(x) for x in walk.split(" -> ")]
+    w = graph.toarray()
+    if path[0] != u or path[-1] != t:
+        return "the path does not go from %d to %d" % (u, t)
+    if any(graph[a, b] == 0 for a, b in zip(path, path[1:])):
+        return "a step of the path is no edge"
+    total = sum(w[a, b] for a, b in zip(path, path[1:]))
+    return None if total == dist else "the path's edges sum to %d" % total
+
+
+def check_path_outside(apsp, work, graph_path, v):
+    """--path whose source is not among --sources is refused (exit 2)."""
+    if v < 2:
+        return None
+    run = subprocess.run([apsp, "-q", "--backend=cpu", "--vertices=%d" % v, "--sources=1",
+                          "--path=0,1", graph_path,
+                          os.path.join(work, "outside.npy")], capture_output=True, text=True)
+    ok = run.returncode == 2 and "not one of --sources" in run.stderr
+    return None if ok else "--path outside the sources: rc %d %s" % (run.returncode, run.stderr)
+
+
 def check_one(apsp, rng, work, case):
     v = rng.choice([1, 2, rng.randint(3, 20), rng.randint(21, 150)])
     shape = rng.choice(["random", "grid", "power-law"])
@@ -142,6 +171,9 @@ def check_one(apsp, rng, work, case):
     pred_path = os.path.join(work, "p%d.npy" % case) if rng.random() < 0.4 else None
     if pred_path:
         cmd.insert(1, "--predecessors=" + pred_path)
+    path = (rng.choice(sources), rng.randrange(v)) if rng.random() < 0.4 else None
+    if path:
+        cmd.insert(1, "--path=%d,%d" % path)
     run = subprocess.run(cmd, capture_output=True, text=True)
     what = "case %d: %s V=%d E=%d %s %s S=%d -> %s" % (case, shape, v, len(edges), mode, method,
                                                     len(sources), fmt)
@@ -168,6 +200,13 @@ def check_one(apsp, rng, work, case):
     got = read_output(out, fmt, len(sources), v)
     if not np.array_equal(got, expected.reshape(len(sources), v)):
         return print("FAIL %s: %d cells differ" % (what, int(np.sum(got != expected))))
+    if path:
+        row = expected.reshape(len(sources), v)[sources.index(path[0])]
+        wrong = bad_path(run.stdout.strip(), path[0], path[1], row[path[1]],
+                         scipy_graph(v, edges)) or check_path_outside(apsp, work, graph_path, v)
+        if wrong:
+            return print("FAIL %s: --path=%d,%d: %s: %r" % (what, path[0], path[1], wrong,
+                                                           run.stdout))
     if pred_path:
         bad = bad_trees(np.load(pred_path), got, sources, scipy_graph(v, edges))
         if bad:
