@@ -392,51 +392,75 @@ static apsp_status edge_list(const Py_buffer *from, const Py_buffer *to, const P
     return APSP_OK;
 }
 
-/* solve_sources(source, target, weight, vertices, sources, out, method): the distances from
- * each of `sources` (int32) over the graph of edges source[e] -> target[e] (int32) of weight
- * weight[e] (int64), into `out`, a C-contiguous len(sources) x vertices int32 array (APSP_INF
- * for no path), by the apsp_method numbered `method`. Returns the report. */
+/* The buffers of solve_sources' arguments, taken in order; `held` of them to release. */
+typedef struct sources_views {
+    Py_buffer from, to, weight, sources, out, pred;
+    int held, have_pred;
+} sources_views;
+
+static int get_sources_views(PyObject *const *objects, Py_ssize_t edges, Py_ssize_t count,
+                             Py_ssize_t vertices, sources_views *v) {
+    v->held = 0;
+    Py_buffer *views[] = {&v->from, &v->to, &v->weight, &v->sources, &v->out, &v->pred};
+    const int dtypes[] = {APSP_INT32, APSP_INT32, APSP_INT64, APSP_INT32, APSP_INT32, APSP_INT32};
+    const Py_ssize_t counts[] = {edges, edges, edges, count, count * vertices, count * vertices};
+    const char *names[] = {"source", "target", "weight", "sources", "out", "pred"};
+    int wanted = objects[5] == Py_None ? 5 : 6;
+    v->have_pred = wanted == 6;
+    for (int i = 0; i < wanted; i++) {
+        if (get_vector(objects[i], views[i], dtypes[i], counts[i], i >= 4, names[i]) != 0)
+            return -1;
+        v->held++;
+    }
+    return 0;
+}
+
+static void release_sources_views(sources_views *v) {
+    Py_buffer *views[] = {&v->from, &v->to, &v->weight, &v->sources, &v->out, &v->pred};
+    for (int i = 0; i < v->held; i++)
+        PyBuffer_Release(views[i]);
+}
+
+/* solve_sources(source, target, weight, vertices, sources, out, method, pred=None): the
+ * distances from each of `sources` (int32) over the graph of edges source[e] -> target[e]
+ * (int32) of weight weight[e] (int64), into `out`, a C-contiguous len(sources) x vertices int32
+ * array (APSP_INF for no path), by the apsp_method numbered `method`; with `pred` (the same
+ * shape, int32) the predecessors too (APSP_NO_PREDECESSOR for none). Returns the report. */
 static PyObject *solver_solve_sources(SolverObject *self, PyObject *args, PyObject *kwargs) {
-    static char *keywords[] = {"source",  "target", "weight", "vertices",
-                               "sources", "out",    "method", NULL};
-    PyObject *from, *to, *weight, *sources, *out;
-    Py_ssize_t vertices, edges, count;
+    static char *keywords[] = {"source", "target", "weight", "vertices", "sources",
+                               "out",    "method", "pred",   NULL};
+    PyObject *objects[6] = {NULL, NULL, NULL, NULL, NULL, Py_None};
+    Py_ssize_t vertices;
     int method;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOnOOi", keywords, &from, &to, &weight,
-                                     &vertices, &sources, &out, &method))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOnOOi|O", keywords, &objects[0], &objects[1],
+                                     &objects[2], &vertices, &objects[3], &objects[4], &method,
+                                     &objects[5]))
         return NULL;
     if (!self->solver || vertices < 1) {
         PyErr_SetString(PyExc_ValueError, "solve_sources: no solver, or no vertex");
         return NULL;
     }
-    Py_buffer views[5];
-    edges = PyObject_Length(from);
-    count = PyObject_Length(sources);
-    if (edges < 0 || count < 0 || get_vector(from, &views[0], APSP_INT32, edges, 0, "source") != 0)
+    Py_ssize_t edges = PyObject_Length(objects[0]), count = PyObject_Length(objects[3]);
+    sources_views v;
+    if (edges < 0 || count < 0 || get_sources_views(objects, edges, count, vertices, &v) != 0) {
+        if (edges >= 0 && count >= 0)
+            release_sources_views(&v);
         return NULL;
-    int held = 1;
-    held += get_vector(to, &views[1], APSP_INT32, edges, 0, "target") == 0;
-    held += held == 2 && get_vector(weight, &views[2], APSP_INT64, edges, 0, "weight") == 0;
-    held += held == 3 && get_vector(sources, &views[3], APSP_INT32, count, 0, "sources") == 0;
-    held += held == 4 && get_vector(out, &views[4], APSP_INT32, count * vertices, 1, "out") == 0;
+    }
     solve_call call;
     memset(&call, 0, sizeof call);
-    if (held == 5) {
-        apsp_graph *g = NULL;
-        rows_out rows = {views[4].buf, (size_t)vertices};
-        call_begin(self, &call);
-        call.status = edge_list(&views[0], &views[1], &views[2], (size_t)vertices, &g, &call.err);
-        if (call.status == APSP_OK)
-            call.status = apsp_solver_solve_sources(self->solver, g, views[3].buf, (size_t)count,
-                                                    (apsp_method)method, copy_rows, &rows,
-                                                    &call.report, &call.err);
-        call_end(self, &call);
-        apsp_graph_destroy(g);
-    }
-    for (int i = 0; i < held; i++)
-        PyBuffer_Release(&views[i]);
-    if (held < 5)
-        return NULL;
+    apsp_graph *g = NULL;
+    rows_out rows = {v.out.buf, (size_t)vertices},
+             pred = {v.have_pred ? v.pred.buf : NULL, (size_t)vertices};
+    call_begin(self, &call);
+    call.status = edge_list(&v.from, &v.to, &v.weight, (size_t)vertices, &g, &call.err);
+    if (call.status == APSP_OK)
+        call.status = apsp_solver_solve_sources_paths(
+            self->solver, g, v.sources.buf, (size_t)count, (apsp_method)method, copy_rows, &rows,
+            v.have_pred ? copy_rows : NULL, &pred, &call.report, &call.err);
+    call_end(self, &call);
+    apsp_graph_destroy(g);
+    release_sources_views(&v);
     PyObject *report = call_result(self, &call);
     PyObject *method_text = report ? PyUnicode_FromString(call.report.method) : NULL;
     if (method_text && PyDict_SetItemString(report, "method", method_text) != 0)
@@ -454,8 +478,9 @@ static PyMethodDef solver_methods[] = {
      "reading and the distances into out"},
     {"solve_sources", (PyCFunction)(void (*)(void))solver_solve_sources,
      METH_VARARGS | METH_KEYWORDS,
-     "solve_sources(source, target, weight, vertices, sources, out, method) -> report: the "
-     "distances from chosen sources (apsp_solver_solve_sources) into out"},
+     "solve_sources(source, target, weight, vertices, sources, out, method, pred=None) -> "
+     "report: the distances from chosen sources (apsp_solver_solve_sources_paths) into out, "
+     "and their predecessors into pred"},
     {NULL, NULL, 0, NULL},
 };
 

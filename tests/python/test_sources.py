@@ -70,3 +70,68 @@ def test_limit_and_min_only():
                               csgraph.dijkstra(g, indices=[3, 9], limit=limit))
     assert np.array_equal(apsp.dijkstra(g, indices=[3, 9, 40], min_only=True),
                           csgraph.dijkstra(g, indices=[3, 9, 40], min_only=True))
+
+
+def least_weights(g, directed):
+    """The dense V x V least weights SciPy reads from g (inf: no edge), both ways undirected."""
+    w = g.toarray()
+    w[w == 0] = np.inf
+    return w if directed else np.minimum(w, w.T)
+
+
+def assert_shortest_path_trees(dist, pred, sources, w):
+    """Every row of pred a shortest-path tree of its source under dist, as SciPy's own tests check
+    predecessors (paths tie, so rows may differ from SciPy's): -9999 for the source and the
+    unreachable, else an edge p -> t with dist[p] + w[p, t] == dist[t]."""
+    for r, s in enumerate(sources):
+        row, d = pred[r], dist[r]
+        assert row[s] == -9999
+        unreached = np.isinf(d)
+        assert np.all(row[unreached] == -9999)
+        for t in np.nonzero(~unreached)[0]:
+            if t != s:
+                p = row[t]
+                assert 0 <= p < len(row) and np.isfinite(w[p, t]), (s, t, p)
+                assert d[p] + w[p, t] == d[t], (s, t, p)
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("negative", [False, True])
+@pytest.mark.parametrize("directed", [True, False])
+def test_predecessors_against_scipy(method, negative, directed):
+    rng = np.random.default_rng(11)
+    if method == "D" and negative:
+        pytest.skip("dijkstra refuses negative weights (test_dijkstra_negative)")
+    for n in (1, 2, 30, 300):
+        g = random_csr(rng, n, 3, negative)
+        if negative and not directed:
+            g = abs(g)
+        for indices in (None, n - 1, [0, n - 1, 0], np.arange(n).reshape(-1, 1)[: min(n, 4)]):
+            got, pred = apsp.shortest_path(g, method=method, directed=directed, indices=indices,
+                                           return_predecessors=True)
+            want, want_pred = csgraph.shortest_path(g, method=method, directed=directed,
+                                                    indices=indices, return_predecessors=True)
+            assert np.array_equal(got, want), (n, indices)
+            assert pred.shape == want_pred.shape and pred.dtype == want_pred.dtype
+            sources = np.arange(n) if indices is None else np.ravel(indices)
+            assert_shortest_path_trees(got.reshape(-1, n), pred.reshape(-1, n), sources,
+                                       least_weights(g, directed))
+    assert "method" in apsp._solve.default_solver().last_report  # the sparse methods ran
+
+
+def test_predecessors_of_each_function():
+    rng = np.random.default_rng(5)
+    g = random_csr(rng, 120, 3, True)
+    w = least_weights(g, True)
+    for ours, theirs in ((apsp.johnson, csgraph.johnson), (apsp.bellman_ford, csgraph.bellman_ford),
+                         (apsp.dijkstra, csgraph.dijkstra)):
+        graph = abs(g) if ours is apsp.dijkstra else g
+        weights = least_weights(graph, True) if ours is apsp.dijkstra else w
+        got, pred = ours(graph, indices=[4, 7], return_predecessors=True)
+        want, _ = theirs(graph, indices=[4, 7], return_predecessors=True)
+        assert np.array_equal(got, want)
+        assert_shortest_path_trees(got, pred, [4, 7], weights)
+    got, pred = apsp.dijkstra(abs(g), indices=[4], return_predecessors=True, limit=60)
+    want, want_pred = csgraph.dijkstra(abs(g), indices=[4], return_predecessors=True, limit=60)
+    assert np.array_equal(got, want)
+    assert np.array_equal(pred == -9999, want_pred == -9999)

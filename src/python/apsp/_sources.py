@@ -2,9 +2,11 @@
 
 The rows of the chosen sources only (indices), by the library's sparse methods on the host
 threads: no V x V matrix for a sparse input (issue 27). Their distances are int32, so a graph
-goes there when its weights are whole numbers with (V - 1) |w| < 2^30 - 1; any other graph, and
-return_predecessors, go through apsp.floyd_warshall (the whole V x V matrix, then the rows of
-the indices), whose results are SciPy's as well. Where SciPy's dijkstra only warns of a negative
+goes there when its weights are whole numbers with (V - 1) |w| < 2^30 - 1, with the
+predecessors of the search's own tree for return_predecessors (a shortest-path tree, which may
+differ from SciPy's where paths tie; method 'auto' with return_predecessors on a graph SciPy
+would give to Floyd-Warshall goes there too, as SciPy's); any other graph goes through apsp.floyd_warshall (the
+whole V x V matrix, then the rows of the indices), whose results are SciPy's as well. Where SciPy's dijkstra only warns of a negative
 weight, apsp's raises ValueError.
 """
 
@@ -78,25 +80,41 @@ def _rows_of_floyd_warshall(csgraph, directed, unweighted, ind, return_predecess
     return np.asarray(result, dtype=np.float64)[ind], None
 
 
+def _scipy_picks_floyd_warshall(csgraph, n):
+    """Whether SciPy's method='auto' runs Floyd-Warshall: at least N^2 / 4 entries (a sparse
+    input's stored ones, a dense one's positive ones, as SciPy counts them)."""
+    if _convert._is_pydata_sparse(csgraph) or _convert.is_sparse(csgraph):
+        entries = csgraph.nnz
+    else:
+        entries = int(np.sum(np.asarray(csgraph) > 0))
+    return entries >= n * n / 4
+
+
 def _solve(csgraph, method, directed, return_predecessors, unweighted, indices):
     """(distances S x V float64, predecessors S x V int32 or None, output shape prefix)."""
     if method not in METHODS:
         raise ValueError("unrecognized method '%s'" % method)
     n, row, col, data = _edges(csgraph, directed, unweighted)
     ind, shape = _indices(indices, n)
-    weights = None if return_predecessors else _whole_weights(data, n)
+    weights = _whole_weights(data, n)
+    # Predecessors of tied paths follow the method that ran: auto's take SciPy's choice, whose
+    # Floyd-Warshall the whole matrix reproduces (SciPy's own tests compare them exactly).
+    if return_predecessors and (method == "FW" or (method == "auto" and
+                                                   _scipy_picks_floyd_warshall(csgraph, n))):
+        weights = None
     if n == 0 or len(ind) == 0 or weights is None:
         dist, pred = _rows_of_floyd_warshall(csgraph, directed, unweighted, ind,
                                              return_predecessors)
         return dist, pred, shape
     out = np.empty((len(ind), n), dtype=np.int32)
+    pred = np.empty((len(ind), n), dtype=np.int32) if return_predecessors else None
     solver = default_solver()
     report = solver._open().solve_sources(row.astype(np.int32), col.astype(np.int32), weights,
-                                          n, ind, out, METHODS[method])
+                                          n, ind, out, METHODS[method], pred)
     solver.last_report = report
     dist = out.astype(np.float64)
     dist[out == _convert.INF32] = np.inf
-    return dist, None, shape
+    return dist, pred, shape
 
 
 def _call(csgraph, method, directed, return_predecessors, unweighted, indices, limit=np.inf):
