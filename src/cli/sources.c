@@ -149,11 +149,14 @@ static apsp_status expand(const cli_sources *s, size_t vertices, int32_t **ids, 
     return APSP_OK;
 }
 
-/* The writers of OUTPUT and of --predecessors' file (pred_out NULL: none), begun. */
-static apsp_status begin_writers(apsp_output *out, apsp_format format, apsp_output *pred_out,
-                                 apsp_format pred_format, size_t rows, size_t vertices,
-                                 timed_writer *t, timed_writer *pred, apsp_error *err) {
-    apsp_status status = apsp_row_writer_begin_rows(out, format, rows, vertices, &t->writer, err);
+/* The writers of OUTPUT (distances of `dtype`) and of --predecessors' file (pred_out NULL:
+ * none), begun. */
+static apsp_status begin_writers(apsp_output *out, apsp_format format, apsp_dtype dtype,
+                                 apsp_output *pred_out, apsp_format pred_format, size_t rows,
+                                 size_t vertices, timed_writer *t, timed_writer *pred,
+                                 apsp_error *err) {
+    apsp_status status =
+        apsp_row_writer_begin_typed(out, format, dtype, rows, vertices, &t->writer, err);
     if (!pred_out)
         return status;
     if (status != APSP_OK) {
@@ -200,34 +203,49 @@ static apsp_status path_row(const cli_paths *p, const int32_t *ids, size_t count
     return err->status = APSP_ERR_USAGE;
 }
 
-/* Rows on their way to a writer (none: kept only), one of them kept: --path's source's. */
+/* Rows of cell_bytes cells on their way to a writer (none: kept only), one of them kept:
+ * --path's source's. */
 typedef struct kept_row {
     timed_writer *writer;
     size_t index; /* the row kept; SIZE_MAX: none */
-    size_t vertices;
-    int32_t *cells;
+    size_t vertices, cell_bytes;
+    void *cells;
 } kept_row;
 
-static apsp_status keep_and_put(void *context, size_t first_row, size_t count, const int32_t *rows,
+static apsp_status keep_and_put(void *context, size_t first_row, size_t count, const void *rows,
                                 size_t pitch, apsp_error *error) {
     kept_row *k = context;
     if (k->index >= first_row && k->index - first_row < count)
-        memcpy(k->cells, rows + (k->index - first_row) * pitch, k->vertices * sizeof *rows);
-    return k->writer ? cli_put_rows_timed(k->writer, first_row, count, rows, pitch, error)
-                     : APSP_OK;
+        memcpy(k->cells, (const char *)rows + (k->index - first_row) * pitch * k->cell_bytes,
+               k->vertices * k->cell_bytes);
+    if (!k->writer)
+        return APSP_OK;
+    double start = cli_clock();
+    apsp_status status =
+        apsp_row_writer_put_cells(k->writer->writer, first_row, count, rows, pitch, error);
+    k->writer->seconds += cli_clock() - start;
+    return status;
 }
 
-/* The solve, its rows to the writers and --path's kept. */
+/* keep_and_put for the int32 predecessor rows. */
+static apsp_status keep_and_put_int32(void *context, size_t first_row, size_t count,
+                                      const int32_t *rows, size_t pitch, apsp_error *error) {
+    return keep_and_put(context, first_row, count, rows, pitch, error);
+}
+
+/* The solve, its rows (of `dtype`) to the writers and --path's kept. */
 static apsp_status solve_rows(cli_sources *s, apsp_solver *solver, const apsp_graph *g,
-                              const int32_t *ids, size_t count, size_t path_index, timed_writer *t,
-                              timed_writer *pred, apsp_report *report, apsp_error *err) {
-    size_t v = g->vertices;
-    kept_row dist_row = {t, path_index, v, NULL}, pred_row = {NULL, path_index, v, NULL};
+                              apsp_dtype dtype, const int32_t *ids, size_t count, size_t path_index,
+                              timed_writer *t, timed_writer *pred, apsp_report *report,
+                              apsp_error *err) {
+    size_t v = g->vertices, cell = apsp_dtype_size(dtype);
+    kept_row dist_row = {t, path_index, v, cell, NULL},
+             pred_row = {NULL, path_index, v, sizeof(int32_t), NULL};
     pred_row.writer = pred->writer ? pred : NULL;
     int want_pred = pred->writer || path_index != SIZE_MAX;
     if (path_index != SIZE_MAX) {
-        dist_row.cells = malloc((v ? v : 1) * sizeof *dist_row.cells);
-        pred_row.cells = malloc((v ? v : 1) * sizeof *pred_row.cells);
+        dist_row.cells = malloc((v ? v : 1) * cell);
+        pred_row.cells = malloc((v ? v : 1) * sizeof(int32_t));
     }
     apsp_status status = APSP_OK;
     if (path_index != SIZE_MAX && (!dist_row.cells || !pred_row.cells)) {
@@ -235,17 +253,18 @@ static apsp_status solve_rows(cli_sources *s, apsp_solver *solver, const apsp_gr
         status = err->status = APSP_ERR_NO_MEMORY;
     }
     if (status == APSP_OK)
-        status = apsp_solver_solve_sources_paths(solver, g, ids, count, s->method, keep_and_put,
-                                                 &dist_row, want_pred ? keep_and_put : NULL,
-                                                 &pred_row, report, err);
+        status = apsp_solver_solve_sources_typed(
+            solver, g, ids, count, s->method, dtype, keep_and_put, &dist_row,
+            want_pred ? keep_and_put_int32 : NULL, &pred_row, report, err);
     s->path_pred = pred_row.cells;
     s->path_dist = dist_row.cells;
     return status;
 }
 
 apsp_status sources_solve_and_write(cli_sources *s, apsp_solver *solver, const apsp_graph *g,
-                                    apsp_output *out, apsp_format format, cli_paths *paths,
-                                    apsp_report *report, run_times *times, apsp_error *err) {
+                                    apsp_dtype dtype, apsp_output *out, apsp_format format,
+                                    cli_paths *paths, apsp_report *report, run_times *times,
+                                    apsp_error *err) {
     apsp_output *pred_out = paths->out; /* (taken over) */
     paths->out = NULL;
     apsp_format pred_format =
@@ -264,10 +283,10 @@ apsp_status sources_solve_and_write(cli_sources *s, apsp_solver *solver, const a
         return status;
     }
     timed_writer t = {0}, pred = {0};
-    status = begin_writers(out, format, pred_out, pred_format, ids ? count : g->vertices,
+    status = begin_writers(out, format, dtype, pred_out, pred_format, ids ? count : g->vertices,
                            g->vertices, &t, &pred, err);
     if (status == APSP_OK)
-        status = solve_rows(s, solver, g, ids, count, path_index, &t, &pred, report, err);
+        status = solve_rows(s, solver, g, dtype, ids, count, path_index, &t, &pred, report, err);
     double start = cli_clock();
     if (status == APSP_OK || t.writer)
         status = finish_writers(status, &t, &pred, err);
@@ -276,7 +295,7 @@ apsp_status sources_solve_and_write(cli_sources *s, apsp_solver *solver, const a
     if (status == APSP_OK && report->padded == 0) /* the sparse methods write inside the solve */
         report->compute_seconds -= written;
     if (status == APSP_OK && paths->path_spec) /* after OUTPUT, as the matrix's --path */
-        status = paths_print_line(paths, s->path_pred, s->path_dist, APSP_INT32, g->vertices, err);
+        status = paths_print_line(paths, s->path_pred, s->path_dist, dtype, g->vertices, err);
     free(ids);
     return status;
 }

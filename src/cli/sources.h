@@ -31,13 +31,15 @@ int sources_parse(cli_sources *s, const char *spec, char *message, size_t size);
 int sources_parse_method(cli_sources *s, const char *name);
 void sources_release(cli_sources *s);
 
-/* Solves for the sources and writes their rows to OUTPUT in its format, their predecessors to
+/* Solves for the sources and writes their rows (distances of `dtype`) to OUTPUT in its format,
+ * their predecessors to
  * --predecessors' output (paths->out, NULL: none), taking both outputs over, and after them
  * --path's line (its source must be one of the list); ids at or above V are refused first
  * (APSP_ERR_USAGE). Memory: a batch of rows and --path's one row, never V x V. */
 apsp_status sources_solve_and_write(cli_sources *s, apsp_solver *solver, const apsp_graph *g,
-                                    apsp_output *out, apsp_format format, cli_paths *paths,
-                                    apsp_report *report, run_times *times, apsp_error *err);
+                                    apsp_dtype dtype, apsp_output *out, apsp_format format,
+                                    cli_paths *paths, apsp_report *report, run_times *times,
+                                    apsp_error *err);
 
 /* -v: the method, why, and the sources' run. */
 void sources_report(size_t vertices, const apsp_report *report, const run_times *times);
