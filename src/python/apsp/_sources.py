@@ -1,13 +1,14 @@
 """SciPy's shortest_path, dijkstra, johnson and bellman_ford on apsp_solver_solve_sources.
 
 The rows of the chosen sources only (indices), by the library's sparse methods on the host
-threads: no V x V matrix for a sparse input (issue 27). Their distances are int32, so a graph
-goes there when its weights are whole numbers with (V - 1) |w| < 2^30 - 1, with the
-predecessors of the search's own tree for return_predecessors (a shortest-path tree, which may
-differ from SciPy's where paths tie; method 'auto' with return_predecessors on a graph SciPy
-would give to Floyd-Warshall goes there too, as SciPy's); any other graph goes through apsp.floyd_warshall (the
-whole V x V matrix, then the rows of the indices), whose results are SciPy's as well. Where SciPy's dijkstra only warns of a negative
-weight, apsp's raises ValueError.
+threads: no V x V matrix for a sparse input (issue 27). Whole-number weights give exact integer
+distances (int32, or int64 past 2^30 while SciPy's float64 sums are exact), any other weights
+float64 ones summed in double along each path (within a few ulps of SciPy's). With
+return_predecessors the predecessors are the search's own tree (a shortest-path tree, which may
+differ from SciPy's where paths tie); method 'FW', and 'auto' with return_predecessors on a
+graph SciPy would give to Floyd-Warshall, go through apsp.floyd_warshall (the whole V x V
+matrix, then the rows of the indices), as SciPy's own Floyd-Warshall does. Where SciPy's
+dijkstra only warns of a negative weight, apsp's raises ValueError.
 """
 
 import numpy as np
@@ -19,6 +20,8 @@ NO_PREDECESSOR = -9999
 
 # SciPy's method letters, as apsp_method numbers them (include/apsp.h).
 METHODS = {"auto": 0, "FW": 1, "D": 2, "J": 3, "BF": 4}
+# apsp_dtype's numbers (include/apsp.h) of the distances' types solve_sources takes.
+DTYPES = {"int32": 0, "int64": 1, "float64": 3}
 
 
 def _indices(indices, n):
@@ -57,16 +60,19 @@ def _edges(csgraph, directed, unweighted):
     return n, row, col, data
 
 
-def _whole_weights(data, n):
-    """The weights as int64 when the library's int32 distances hold them exactly, else None."""
+def _weights(data, n):
+    """(weights, apsp_dtype number of the distances) as the library takes them: int64 weights
+    with int32 distances while no distance can reach 2^30 - 1, int64 ones while SciPy's float64
+    sums are exact too (apsp's are exact in int64), else float64 weights as SciPy reads them
+    (fractions, or integers past 2^52), summed in double."""
     if data.size == 0:
-        return np.zeros(0, dtype=np.int64)
+        return np.zeros(0, dtype=np.int64), DTYPES["int32"]
     if data.dtype.kind == "f" and not np.all(data == np.rint(data)):
-        return None
-    largest = _convert._largest(data)
-    if largest * max(n - 1, 1) >= _convert.INF32:
-        return None
-    return data.astype(np.int64)
+        return data.astype(np.float64), DTYPES["float64"]
+    kind, _ = _convert._integer_type(_convert._largest(data), n)
+    if kind == np.float64:
+        return data.astype(np.float64), DTYPES["float64"]
+    return data.astype(np.int64), DTYPES[kind.name]
 
 
 def _rows_of_floyd_warshall(csgraph, directed, unweighted, ind, return_predecessors):
@@ -96,9 +102,13 @@ def _solve(csgraph, method, directed, return_predecessors, unweighted, indices):
         raise ValueError("unrecognized method '%s'" % method)
     n, row, col, data = _edges(csgraph, directed, unweighted)
     ind, shape = _indices(indices, n)
-    weights = _whole_weights(data, n)
-    # Predecessors of tied paths follow the method that ran: auto's take SciPy's choice, whose
-    # Floyd-Warshall the whole matrix reproduces (SciPy's own tests compare them exactly).
+    if data.dtype.kind == "f":  # (an explicit +inf entry is an edge no path takes)
+        keep = ~np.isposinf(data)
+        row, col, data = row[keep], col[keep], data[keep]
+    weights, dtype = _weights(data, n)
+    # Predecessors of tied paths follow the method that ran: 'FW' and auto's where SciPy's auto
+    # runs Floyd-Warshall go through the whole matrix, whose trees are SciPy's Floyd-Warshall's
+    # (SciPy's own tests compare them exactly).
     if return_predecessors and (method == "FW" or (method == "auto" and
                                                    _scipy_picks_floyd_warshall(csgraph, n))):
         weights = None
@@ -106,14 +116,17 @@ def _solve(csgraph, method, directed, return_predecessors, unweighted, indices):
         dist, pred = _rows_of_floyd_warshall(csgraph, directed, unweighted, ind,
                                              return_predecessors)
         return dist, pred, shape
-    out = np.empty((len(ind), n), dtype=np.int32)
+    out_type = {0: np.int32, 1: np.int64, 3: np.float64}[dtype]
+    out = np.empty((len(ind), n), dtype=out_type)
     pred = np.empty((len(ind), n), dtype=np.int32) if return_predecessors else None
     solver = default_solver()
     report = solver._open().solve_sources(row.astype(np.int32), col.astype(np.int32), weights,
-                                          n, ind, out, METHODS[method], pred)
+                                          n, ind, out, METHODS[method], pred, dtype)
     solver.last_report = report
+    if dtype == DTYPES["float64"]:
+        return out, pred, shape
     dist = out.astype(np.float64)
-    dist[out == _convert.INF32] = np.inf
+    dist[out == (_convert.INF32 if dtype == DTYPES["int32"] else _convert.INF64)] = np.inf
     return dist, pred, shape
 
 
