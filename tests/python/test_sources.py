@@ -1,6 +1,7 @@
 """apsp.shortest_path, dijkstra, johnson and bellman_ford against SciPy's on random sparse
-graphs with integer weights, the graphs that run on the library's sparse methods (the report
-names the method), with indices of every shape."""
+graphs with integer, wide integer and real weights, the graphs that run on the library's sparse
+methods (the report names the method), with indices of every shape, with and without
+return_predecessors (each predecessor checked by path length, as SciPy's tests check them)."""
 import numpy as np
 import pytest
 import scipy.sparse
@@ -44,8 +45,17 @@ def test_against_scipy(method, negative, directed):
             want = csgraph.shortest_path(g, method=method, directed=directed, indices=indices)
             assert got.shape == want.shape and got.dtype == want.dtype
             assert np.array_equal(got, want), (n, indices)
+            report = apsp._solve.default_solver().last_report
+            # return_predecessors: the same distances, and SciPy's shape and type of trees
+            got, pred = apsp.shortest_path(g, method=method, directed=directed, indices=indices,
+                                           return_predecessors=True)
+            assert np.array_equal(got, want), (n, indices)
+            assert pred.shape == want.shape and pred.dtype == np.int32
+            sources = np.arange(n) if indices is None else np.ravel(indices)
+            assert_shortest_path_trees(got.reshape(-1, n), pred.reshape(-1, n), sources,
+                                       least_weights(g, directed))
         # the library's sparse methods ran (a graph sent to floyd_warshall has no "method")
-        assert apsp._solve.default_solver().last_report["method"].startswith(
+        assert report["method"].startswith(
             {"auto": "", "D": "dijkstra", "J": "johnson", "BF": "bellman-ford"}[method])
 
 
@@ -93,30 +103,6 @@ def assert_shortest_path_trees(dist, pred, sources, w, tol=0.0):
                 p = row[t]
                 assert 0 <= p < len(row) and np.isfinite(w[p, t]), (s, t, p)
                 assert abs(d[p] + w[p, t] - d[t]) <= tol, (s, t, p)
-
-
-@pytest.mark.parametrize("method", METHODS)
-@pytest.mark.parametrize("negative", [False, True])
-@pytest.mark.parametrize("directed", [True, False])
-def test_predecessors_against_scipy(method, negative, directed):
-    rng = np.random.default_rng(11)
-    if method == "D" and negative:
-        pytest.skip("dijkstra refuses negative weights (test_dijkstra_negative)")
-    for n in (1, 2, 30, 300):
-        g = random_csr(rng, n, 3, negative)
-        if negative and not directed:
-            g = abs(g)
-        for indices in (None, n - 1, [0, n - 1, 0], np.arange(n).reshape(-1, 1)[: min(n, 4)]):
-            got, pred = apsp.shortest_path(g, method=method, directed=directed, indices=indices,
-                                           return_predecessors=True)
-            want, want_pred = csgraph.shortest_path(g, method=method, directed=directed,
-                                                    indices=indices, return_predecessors=True)
-            assert np.array_equal(got, want), (n, indices)
-            assert pred.shape == want_pred.shape and pred.dtype == want_pred.dtype
-            sources = np.arange(n) if indices is None else np.ravel(indices)
-            assert_shortest_path_trees(got.reshape(-1, n), pred.reshape(-1, n), sources,
-                                       least_weights(g, directed))
-    assert "method" in apsp._solve.default_solver().last_report  # the sparse methods ran
 
 
 def test_predecessors_of_each_function():

@@ -8,38 +8,13 @@
  *     test-sssp-typed [--threads=N] */
 #include "apsp.h"
 #include "check.h"
+#include "collect.h"
 #include "graphgen.h"
 #include "oracle_typed.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct collected {
-    size_t vertices, rows, cell_bytes;
-    unsigned char *cells; /* rows x vertices, as handed out */
-} collected;
-
-static apsp_status collect(void *context, size_t first, size_t count, const void *rows,
-                           size_t pitch, apsp_error *error) {
-    collected *c = context;
-    if (first != c->rows) {
-        snprintf(error->message, sizeof error->message, "rows from %zu, expected %zu", first,
-                 c->rows);
-        return error->status = APSP_ERR_INTERNAL;
-    }
-    for (size_t r = 0; r < count; r++)
-        memcpy(c->cells + (first + r) * c->vertices * c->cell_bytes,
-               (const unsigned char *)rows + r * pitch * c->cell_bytes,
-               c->vertices * c->cell_bytes);
-    c->rows += count;
-    return APSP_OK;
-}
-
-static apsp_status collect_int32(void *context, size_t first, size_t count, const int32_t *rows,
-                                 size_t pitch, apsp_error *error) {
-    return collect(context, first, count, rows, pitch, error);
-}
 
 typedef struct wide_graph {
     size_t v;
