@@ -35,7 +35,7 @@ def random_csr(rng, n, degree, negative):
 def test_against_scipy(method, negative, directed):
     rng = np.random.default_rng(7)
     if method == "D" and negative:
-        pytest.skip("dijkstra refuses negative weights (test_dijkstra_negative)")
+        pytest.skip("dijkstra on negative weights: test_dijkstra_negative (no ties)")
     for n in (1, 2, 30, 400):
         g = random_csr(rng, n, 3, negative)
         if negative and not directed:
@@ -60,9 +60,33 @@ def test_against_scipy(method, negative, directed):
 
 
 def test_dijkstra_negative():
-    g = scipy.sparse.csr_matrix(np.array([[0, -1.0], [0, 0]]))
-    with pytest.raises(ValueError, match="non-negative"):
-        apsp.dijkstra(g)
+    """SciPy's dijkstra on negative weights: its warning, and its label-setting answers, which
+    may be no shortest distances (a settled vertex is never lowered) and raise nothing on a
+    negative cycle. Real weights, so that no two keys tie (where the settling order could
+    differ)."""
+    rng = np.random.default_rng(13)
+    g = scipy.sparse.csr_matrix(([1.0, 2.0, -5.0, 1.0], ([0, 0, 2, 1], [1, 2, 1, 3])),
+                                shape=(4, 4))
+    with pytest.warns(UserWarning, match="negative weights"):
+        dist, pred = apsp.dijkstra(g, indices=0, return_predecessors=True)
+    assert np.array_equal(dist, [0, 1, 2, 2]) and np.array_equal(pred, [-9999, 0, 0, 1])
+    for n, directed in ((5, True), (60, True), (60, False), (300, True)):
+        e = 3 * n
+        w = rng.uniform(-3, 10, e)
+        g = scipy.sparse.csr_matrix((w, (rng.integers(0, n, e), rng.integers(0, n, e))),
+                                    shape=(n, n))
+        g.sum_duplicates()
+        indices = [0, n - 1, n // 2]
+        with pytest.warns(UserWarning, match="negative weights"):
+            got, pred = apsp.dijkstra(g, directed=directed, indices=indices,
+                                      return_predecessors=True)
+        with pytest.warns(UserWarning, match="negative weights"):
+            want, want_pred = csgraph.dijkstra(g, directed=directed, indices=indices,
+                                               return_predecessors=True)
+        assert np.array_equal(got, want) and np.array_equal(pred, want_pred), n
+        with pytest.warns(UserWarning):
+            assert np.array_equal(apsp.shortest_path(g, method="D", directed=directed),
+                                  csgraph.shortest_path(g, method="D", directed=directed))
 
 
 def test_negative_cycle():
@@ -152,7 +176,7 @@ def test_wide_and_real_weights(kind, method, negative):
     src/sssp/sources.c, with SciPy's own rounding, for these sizes); predecessors by path
     length; the sparse methods ran, no V x V matrix."""
     if method == "D" and negative:
-        pytest.skip("dijkstra refuses negative weights")
+        pytest.skip("dijkstra on negative weights: test_dijkstra_negative")
     rng = np.random.default_rng(21)
     for n in (2, 40, 300):
         g = weighted_csr(rng, n, kind, negative)

@@ -7,9 +7,12 @@ float64 ones summed in double along each path (within a few ulps of SciPy's). Wi
 return_predecessors the predecessors are the search's own tree (a shortest-path tree, which may
 differ from SciPy's where paths tie); method 'FW', and 'auto' with return_predecessors on a
 graph SciPy would give to Floyd-Warshall, go through apsp.floyd_warshall (the whole V x V
-matrix, then the rows of the indices), as SciPy's own Floyd-Warshall does. Where SciPy's
-dijkstra only warns of a negative weight, apsp's raises ValueError.
+matrix, then the rows of the indices), as SciPy's own Floyd-Warshall does. Dijkstra on a
+negative weight warns and runs SciPy's label-setting search, as SciPy's does (_settled_dijkstra).
 """
+
+import heapq
+import warnings
 
 import numpy as np
 
@@ -96,6 +99,53 @@ def _scipy_picks_floyd_warshall(csgraph, n):
     return entries >= n * n / 4
 
 
+# SciPy's words when its dijkstra meets a negative weight (scipy/sparse/csgraph/_shortest_path.pyx).
+NEGATIVE_DIJKSTRA = ("Graph has negative weights: dijkstra will give inaccurate results if the "
+                     "graph contains negative cycles. Consider johnson or bellman_ford.")
+
+
+def _least_csr(n, row, col, data):
+    """(indptr, targets, weights) as Python lists: the out-edges of each vertex with the least
+    weight of each pair, no self-loops (a settled vertex never takes one)."""
+    order = np.lexsort((data, col, row))
+    row, col, data = row[order], col[order], data[order]
+    first = np.ones(len(row), dtype=bool)
+    first[1:] = (row[1:] != row[:-1]) | (col[1:] != col[:-1])
+    keep = first & (row != col)
+    row, col, data = row[keep], col[keep], data[keep].astype(np.float64)
+    indptr = np.searchsorted(row, np.arange(n + 1))
+    return indptr.tolist(), col.tolist(), data.tolist()
+
+
+def _settled_dijkstra(n, row, col, data, ind):
+    """SciPy's dijkstra where a weight is negative: a label-setting search, each vertex settled
+    when it leaves the queue and never lowered after, so a negative edge into a settled vertex is
+    ignored and the distances may be no shortest ones (SciPy's "inaccurate results"), a negative
+    cycle raising nothing. The library's Dijkstra refuses negative weights (its radix heap needs
+    keys that never fall below the last popped), so this runs here, in Python with heapq: slow,
+    for a graph SciPy itself warns about. Where keys tie the settling order may differ from
+    SciPy's Fibonacci heap's. Returns (distances, predecessors), S x V."""
+    indptr, targets, weights = _least_csr(n, row, col, data)
+    dist = np.full((len(ind), n), np.inf)
+    pred = np.full((len(ind), n), NO_PREDECESSOR, dtype=np.int32)
+    for r, source in enumerate(ind.tolist()):
+        d, p, settled = [np.inf] * n, [NO_PREDECESSOR] * n, [False] * n
+        d[source] = 0.0
+        queue = [(0.0, source)]
+        while queue:
+            key, u = heapq.heappop(queue)
+            if settled[u] or key != d[u]:
+                continue  # settled, or lowered after this entry went in
+            settled[u] = True
+            for e in range(indptr[u], indptr[u + 1]):
+                t, through = targets[e], key + weights[e]
+                if not settled[t] and through < d[t]:
+                    d[t], p[t] = through, u
+                    heapq.heappush(queue, (through, t))
+        dist[r], pred[r] = d, p
+    return dist, pred
+
+
 def _solve(csgraph, method, directed, return_predecessors, unweighted, indices):
     """(distances S x V float64, predecessors S x V int32 or None, output shape prefix)."""
     if method not in METHODS:
@@ -105,6 +155,11 @@ def _solve(csgraph, method, directed, return_predecessors, unweighted, indices):
     if data.dtype.kind == "f":  # (an explicit +inf entry is an edge no path takes)
         keep = ~np.isposinf(data)
         row, col, data = row[keep], col[keep], data[keep]
+    if method == "D" and data.size and data.min() < 0:
+        warnings.warn(NEGATIVE_DIJKSTRA, UserWarning, stacklevel=4)
+        if n and len(ind):
+            dist, pred = _settled_dijkstra(n, row, col, data, ind)
+            return dist, (pred if return_predecessors else None), shape
     weights, dtype = _weights(data, n)
     # Predecessors of tied paths follow the method that ran: 'FW' and auto's where SciPy's auto
     # runs Floyd-Warshall go through the whole matrix, whose trees are SciPy's Floyd-Warshall's
