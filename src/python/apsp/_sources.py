@@ -99,7 +99,7 @@ def _scipy_picks_floyd_warshall(csgraph, n):
     return entries >= n * n / 4
 
 
-# SciPy's words when its dijkstra meets a negative weight (scipy/sparse/csgraph/_shortest_path.pyx).
+# SciPy's words when its dijkstra meets a negative weight (its warning, word for word).
 NEGATIVE_DIJKSTRA = ("Graph has negative weights: dijkstra will give inaccurate results if the "
                      "graph contains negative cycles. Consider johnson or bellman_ford.")
 
