@@ -20,41 +20,70 @@
  * Integers are exact: sums in long, stored as int. Without a negative cycle every stored value is
  * the length of a path at least as long as the shortest, and d < INF, |w| <= (INF - 1) / (V - 1)
  * keep every sum within int. A sum at or below -INF is shorter than any simple path, so it
- * proves a negative cycle: it is stored as -INF (no overflow) and flags[0] is set. flags[1] and
- * flags[2] count the pairs the rounds took, for the host's figures.
+ * proves a negative cycle: it is stored as -INF (no overflow) and the cycle flag is set.
  *
  * Without negative weights the rounds follow delta-stepping with one threshold for the whole
- * batch (every source starts at 0, so their buckets advance together): a pair is relaxed only
- * once its distance is below the threshold, which keeps the rounds from racing ahead along
- * paths of few heavy edges that later ones undo (plain Bellman-Ford relaxed each pair of the
- * 1000 x 1000 grid 38 times). */
+ * batch (every source starts at 0, so their buckets advance together): a lowered pair at or
+ * past the threshold goes into a far list instead of the next frontier (its queued bit kept, so
+ * it is in one of them at most once), and once a round leaves the next frontier empty the
+ * threshold moves to the far list's least distance + delta and the list is sorted into the
+ * next frontier and a new far list. That keeps the rounds from racing ahead along paths of few
+ * heavy edges that later ones undo: plain Bellman-Ford took each pair of the 1000 x 1000 grid
+ * 38 times. With negative weights the threshold is INF: Bellman-Ford by rounds. */
 #define INF 1073741823
 
-/* Relaxes the out-edges of pair `item` (b V + u) whose distance is d; appends what it lowers. */
-static void relax_pair(const uint item, const uint vertices, const int d,
+/* flags[]: a negative cycle; the pairs the rounds took (64 bits); delta-stepping's threshold,
+ * the least distance in the far list, which far list is current, the two lists' sizes, and
+ * whether the round's filter runs (sssp.c: FLAG_COUNT). */
+#define F_CYCLE 0
+#define F_PAIRS 1
+#define F_THRESHOLD 3
+#define F_FAR_MIN 4
+#define F_FAR_CUR 5
+#define F_FAR_COUNT 6
+#define F_FILTER 8
+
+/* Pair `item`, lowered: into the next frontier when below the threshold, else into the far
+ * list (its least distance kept). */
+static void queue_pair(const uint item, const int d, const int threshold,
+                       __global uint *next, volatile __global uint *next_count,
+                       __global uint *far, volatile __global uint *flags) {
+    if (d < threshold) {
+        next[atomic_inc(next_count)] = item;
+    } else {
+        atomic_min((volatile __global int *)&flags[F_FAR_MIN], d);
+        far[atomic_inc(&flags[F_FAR_COUNT + flags[F_FAR_CUR]])] = item;
+    }
+}
+
+/* Relaxes the out-edges of pair `item` (b V + u) whose distance is d; queues what it lowers
+ * first (its queued bit). */
+static void relax_pair(const uint item, const uint vertices, const int d, const int threshold,
                        __global const uint *restrict start, __global const int *restrict target,
                        __global const int *restrict weight, volatile __global int *dist,
-                       volatile __global uint *queued, __global uint *restrict next,
-                       volatile __global uint *next_count, volatile __global uint *flags) {
+                       volatile __global uint *queued, __global uint *next,
+                       volatile __global uint *next_count, __global uint *far,
+                       volatile __global uint *flags) {
     const uint u = item % vertices, row = item - u;
     const uint end = start[u + 1];
     for (uint e = start[u]; e < end; e++) {
         long sum = (long)d + weight[e];
         if (sum <= -INF) {
             sum = -INF;
-            flags[0] = 1;
+            flags[F_CYCLE] = 1;
         }
         const uint t = row + (uint)target[e];
         const int candidate = (int)sum;
         if (candidate < dist[t] && candidate < atomic_min(&dist[t], candidate)) {
             const uint bit = 1u << (t & 31);
             if (!(atomic_or(&queued[t >> 5], bit) & bit))
-                next[atomic_inc(next_count)] = t;
+                queue_pair(t, candidate, threshold, next, next_count, far, flags);
         }
     }
 }
 
-/* The batch's start: d(b, source b) = 0 (the block is INF already), each source queued. */
+/* The batch's start: d(b, source b) = 0 (the block is INF already), each source queued, the
+ * first bucket [.., delta). */
 __kernel void sssp_start(__global const int *restrict sources, const uint count,
                          const uint vertices, const int delta, __global int *restrict dist,
                          __global uint *restrict queued, __global uint *restrict frontier,
@@ -63,10 +92,12 @@ __kernel void sssp_start(__global const int *restrict sources, const uint count,
     if (b == 0) {
         counters[0] = count;
         counters[1] = counters[2] = 0;
-        flags[0] = 0;
-        flags[3] = (uint)delta; /* the first bucket: [0, delta) */
-        flags[4] = 0;
-        flags[5] = (uint)INF;
+        flags[F_CYCLE] = 0;
+        flags[F_THRESHOLD] = (uint)delta;
+        flags[F_FAR_MIN] = (uint)INF;
+        flags[F_FAR_CUR] = 0;
+        flags[F_FAR_COUNT] = flags[F_FAR_COUNT + 1] = 0;
+        flags[F_FILTER] = 0;
     }
     if (b >= count)
         return;
@@ -76,55 +107,73 @@ __kernel void sssp_start(__global const int *restrict sources, const uint count,
     frontier[b] = item;
 }
 
-/* Round `round`: the pairs of `frontier` (counters[round % 3] of them) relaxed into `next`.
- * Delta-stepping: a pair at or past the threshold flags[3] waits (it goes into `next` again, its
- * queued bit kept, and flags[5] takes the least such distance); one below it is relaxed (and
- * flags[4] says that some pair was). sssp_advance moves the threshold on when a round relaxed
- * nothing. Without a threshold (INF: negative weights) this is Bellman-Ford by rounds. */
+/* Round `round`: the pairs of `frontier` (counters[round % 3] of them) relaxed; what they lower
+ * goes into `next` or the current far list. */
 __kernel void sssp_relax(const uint round, const uint vertices, __global const uint *restrict start,
                          __global const int *restrict target, __global const int *restrict weight,
                          volatile __global int *dist, volatile __global uint *queued,
                          __global const uint *restrict frontier, __global uint *restrict next,
-                         volatile __global uint *counters, volatile __global uint *flags) {
+                         volatile __global uint *counters, volatile __global uint *flags,
+                         __global uint *restrict far0, __global uint *restrict far1) {
     const uint count = counters[round % 3];
-    const int threshold = (int)flags[3];
+    const int threshold = (int)flags[F_THRESHOLD];
+    __global uint *far = flags[F_FAR_CUR] ? far1 : far0;
     volatile __global uint *next_count = &counters[(round + 1) % 3];
     const size_t step = get_global_size(0);
-    if (get_global_id(0) == 0) { /* and the run's pairs, a 64-bit count in flags[1], [2] */
+    if (get_global_id(0) == 0) { /* and the run's pairs, a 64-bit count */
         counters[(round + 2) % 3] = 0;
-        const uint low = flags[1] + count;
-        flags[2] += low < flags[1];
-        flags[1] = low;
+        const uint low = flags[F_PAIRS] + count;
+        flags[F_PAIRS + 1] += low < flags[F_PAIRS];
+        flags[F_PAIRS] = low;
     }
-    int relaxed = 0;
     for (size_t i = get_global_id(0); i < count; i += step) {
         const uint item = frontier[i];
         const int d = dist[item];
-        if (d >= threshold) {
-            atomic_min((volatile __global int *)&flags[5], d);
-            next[atomic_inc(next_count)] = item;
+        if (d >= threshold) { /* (a sweep's pair) */
+            queue_pair(item, d, threshold, next, next_count, far, flags);
             continue;
         }
         atomic_and(&queued[item >> 5], ~(1u << (item & 31)));
         mem_fence(CLK_GLOBAL_MEM_FENCE);
-        relax_pair(item, vertices, dist[item], start, target, weight, dist, queued, next,
-                   next_count, flags);
-        relaxed = 1;
+        relax_pair(item, vertices, dist[item], threshold, start, target, weight, dist, queued,
+                   next, next_count, far, flags);
     }
-    if (relaxed)
-        flags[4] = 1;
 }
 
-/* After round `round`, one work-item: a round that relaxed nothing (every pair waited) moves
- * the threshold to the least waiting distance + delta, so the next one relaxes something. */
+/* After round `round`, one work-item: when the next frontier is empty and the far list is not,
+ * the threshold moves to the list's least distance + delta, the other list becomes current, and
+ * sssp_filter sorts the old one. */
 __kernel void sssp_advance(const uint round, const int delta, volatile __global uint *counters,
                            volatile __global uint *flags) {
-    if (flags[4] == 0 && counters[(round + 1) % 3] > 0) {
-        const long next = (long)(int)flags[5] + delta;
-        flags[3] = (uint)(int)(next < INF ? next : INF);
+    const uint cur = flags[F_FAR_CUR];
+    flags[F_FILTER] = 0;
+    if (counters[(round + 1) % 3] == 0 && flags[F_FAR_COUNT + cur] > 0) {
+        const long next = (long)(int)flags[F_FAR_MIN] + delta;
+        flags[F_THRESHOLD] = (uint)(int)(next < INF ? next : INF);
+        flags[F_FAR_MIN] = (uint)INF;
+        flags[F_FAR_CUR] = 1 - cur;
+        flags[F_FAR_COUNT + 1 - cur] = 0;
+        flags[F_FILTER] = 1;
     }
-    flags[4] = 0;
-    flags[5] = (uint)INF;
+}
+
+/* The old far list's pairs below the new threshold into round `round`'s next frontier, the
+ * others into the current list. */
+__kernel void sssp_filter(const uint round, volatile __global int *dist,
+                          __global uint *restrict next, volatile __global uint *counters,
+                          volatile __global uint *flags, __global uint *restrict far0,
+                          __global uint *restrict far1) {
+    if (!flags[F_FILTER])
+        return;
+    const uint cur = flags[F_FAR_CUR], count = flags[F_FAR_COUNT + 1 - cur];
+    const int threshold = (int)flags[F_THRESHOLD];
+    __global const uint *old = cur ? far0 : far1;
+    __global uint *far = cur ? far1 : far0;
+    const size_t step = get_global_size(0);
+    for (size_t i = get_global_id(0); i < count; i += step) {
+        const uint item = old[i];
+        queue_pair(item, dist[item], threshold, next, &counters[(round + 1) % 3], far, flags);
+    }
 }
 
 /* Every reached pair of the block relaxed once more, into `next` (counters[next_slot], zero
@@ -139,7 +188,7 @@ __kernel void sssp_sweep(const uint pairs, const uint vertices, const uint next_
     for (size_t i = get_global_id(0); i < pairs; i += step) {
         const int d = dist[i];
         if (d < INF)
-            relax_pair((uint)i, vertices, d, start, target, weight, dist, queued, next,
-                       &counters[next_slot], flags);
+            relax_pair((uint)i, vertices, d, INF, start, target, weight, dist, queued, next,
+                       &counters[next_slot], next, flags);
     }
 }

@@ -125,11 +125,12 @@ typedef struct cl_stream {
  * kept; the graph's CSR and the batch's buffers, from prepare to release. */
 typedef struct cl_sssp {
     cl_program program;
-    cl_kernel start, relax, advance, sweep;
-    cl_mem offsets, targets, weights;     /* the out-edges: uint V + 1, int E, int E */
-    cl_mem dist;                          /* batch x V int32: row b from the batch's source b */
-    cl_mem queued;                        /* a bit per pair: in the next frontier already */
-    cl_mem frontier[2];                   /* round r reads frontier[r % 2], appends to the other */
+    cl_kernel start, relax, advance, filter, sweep;
+    cl_mem offsets, targets, weights; /* the out-edges: uint V + 1, int E, int E */
+    cl_mem dist;                      /* batch x V int32: row b from the batch's source b */
+    cl_mem queued;                    /* a bit per pair: in the next frontier already */
+    cl_mem frontier[2];               /* round r reads frontier[r % 2], appends to the other */
+    cl_mem far[2]; /* delta-stepping's pairs past the threshold, the current one in turn */
     cl_mem counters, flags, sources;      /* 3 turning frontier sizes; [0]: a negative cycle */
     size_t vertices, edges, batch, count; /* count: the sources of the batch solved last */
     size_t groups;                        /* work-items of a round, striding over its frontier */

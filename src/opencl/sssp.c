@@ -29,9 +29,10 @@
 #define SSSP_CPU_DEVICE_SOURCE_EDGES_PER_SECOND 2.5e7
 #define SSSP_GPU_SOURCE_EDGES_PER_SECOND 2.7e9
 
-/* The flags' words (cl/sssp.cl): a negative cycle, the pairs taken (64 bits), the threshold, a
- * pair relaxed this round, the least waiting distance. */
-enum { FLAG_COUNT = 6 };
+/* The flags' words (cl/sssp.cl: F_*): a negative cycle, the pairs taken (64 bits), the
+ * threshold, the far list's least distance, the current far list, the two lists' sizes, the
+ * filter's turn. */
+enum { FLAG_COUNT = 9, F_FAR_CUR = 5, F_FAR_COUNT = 6 };
 
 /* The bucket width of delta-stepping: this many times the mean weight. */
 #define SSSP_DELTA_PER_MEAN_WEIGHT 1.0
@@ -48,7 +49,7 @@ static double sssp_rate(backend_device *d) {
 
 void sssp_release_program(backend_device *d) {
     cl_sssp *s = &d->sssp;
-    cl_kernel *kernels[] = {&s->start, &s->relax, &s->advance, &s->sweep};
+    cl_kernel *kernels[] = {&s->start, &s->relax, &s->advance, &s->filter, &s->sweep};
     for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++)
         if (*kernels[i])
             clReleaseKernel(*kernels[i]), *kernels[i] = NULL;
@@ -61,9 +62,9 @@ static apsp_status build_kernels(backend_device *d, apsp_error *error) {
     if (s->sweep)
         return APSP_OK;
     apsp_status status = s->program ? APSP_OK : program_side(d, "sssp.cl", "", &s->program, error);
-    const char *names[] = {"sssp_start", "sssp_relax", "sssp_advance", "sssp_sweep"};
-    cl_kernel *kernels[] = {&s->start, &s->relax, &s->advance, &s->sweep};
-    for (size_t i = 0; i < 4 && status == APSP_OK; i++) {
+    const char *names[] = {"sssp_start", "sssp_relax", "sssp_advance", "sssp_filter", "sssp_sweep"};
+    cl_kernel *kernels[] = {&s->start, &s->relax, &s->advance, &s->filter, &s->sweep};
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && status == APSP_OK; i++) {
         cl_int err;
         *kernels[i] = FAULT_CL_OBJECT(&err, clCreateKernel(s->program, names[i], &err));
         if (err != CL_SUCCESS)
@@ -73,7 +74,7 @@ static apsp_status build_kernels(backend_device *d, apsp_error *error) {
 }
 
 static uint64_t bytes_per_source(size_t vertices) {
-    return 12 * (uint64_t)vertices + (vertices + 31) / 32 * 4 + 4;
+    return 20 * (uint64_t)vertices + (vertices + 31) / 32 * 4 + 4;
 }
 
 /* The sources of a batch: what fits, at least one (else APSP_ERR_TOO_LARGE), at most `sources`. */
@@ -169,6 +170,8 @@ static apsp_status create_batch(backend_device *d, apsp_error *error) {
         status = create(d, &s->queued, (pairs + 31) / 32 * 4, "queued bits", error);
     for (int k = 0; k < 2 && status == APSP_OK; k++)
         status = create(d, &s->frontier[k], 4 * pairs, "frontier", error);
+    for (int k = 0; k < 2 && status == APSP_OK; k++)
+        status = create(d, &s->far[k], 4 * pairs, "far list", error);
     if (status == APSP_OK)
         status = create(d, &s->counters, 3 * 4, "frontier sizes", error);
     if (status == APSP_OK)
@@ -191,8 +194,9 @@ static void sssp_release(backend_device *d, sources_device_times *times) {
         s->times.pairs = (size_t)((uint64_t)flags[2] << 32 | flags[1]);
     if (times)
         *times = s->times;
-    cl_mem *mems[] = {&s->offsets,     &s->targets,     &s->weights,  &s->dist,  &s->queued,
-                      &s->frontier[0], &s->frontier[1], &s->counters, &s->flags, &s->sources};
+    cl_mem *mems[] = {&s->offsets, &s->targets,     &s->weights,     &s->dist,
+                      &s->queued,  &s->frontier[0], &s->frontier[1], &s->far[0],
+                      &s->far[1],  &s->counters,    &s->flags,       &s->sources};
     for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++)
         if (*mems[i])
             clReleaseMemObject(*mems[i]), *mems[i] = NULL;
@@ -300,6 +304,8 @@ static apsp_status queue_round(backend_device *d, size_t round, cl_event *event,
     SET_ARG(s->relax, "sssp_relax", 8, s->frontier[(round + 1) % 2]);
     SET_ARG(s->relax, "sssp_relax", 9, s->counters);
     SET_ARG(s->relax, "sssp_relax", 10, s->flags);
+    SET_ARG(s->relax, "sssp_relax", 11, s->far[0]);
+    SET_ARG(s->relax, "sssp_relax", 12, s->far[1]);
     status = enqueue(d, s->relax, "sssp_relax", s->groups, event, error);
     if (status != APSP_OK)
         return status;
@@ -307,7 +313,17 @@ static apsp_status queue_round(backend_device *d, size_t round, cl_event *event,
     SET_ARG(s->advance, "sssp_advance", 1, s->delta);
     SET_ARG(s->advance, "sssp_advance", 2, s->counters);
     SET_ARG(s->advance, "sssp_advance", 3, s->flags);
-    return enqueue(d, s->advance, "sssp_advance", 1, NULL, error);
+    status = enqueue(d, s->advance, "sssp_advance", 1, NULL, error);
+    if (status != APSP_OK)
+        return status;
+    SET_ARG(s->filter, "sssp_filter", 0, r);
+    SET_ARG(s->filter, "sssp_filter", 1, s->dist);
+    SET_ARG(s->filter, "sssp_filter", 2, s->frontier[(round + 1) % 2]);
+    SET_ARG(s->filter, "sssp_filter", 3, s->counters);
+    SET_ARG(s->filter, "sssp_filter", 4, s->flags);
+    SET_ARG(s->filter, "sssp_filter", 5, s->far[0]);
+    SET_ARG(s->filter, "sssp_filter", 6, s->far[1]);
+    return enqueue(d, s->filter, "sssp_filter", s->groups, NULL, error);
 }
 
 /* Every reached pair relaxed once more into round `round`'s frontier, whose size is 0. */
@@ -328,15 +344,20 @@ static apsp_status queue_sweep(backend_device *d, size_t round, cl_event *event,
     return enqueue(d, s->sweep, "sssp_sweep", s->groups, event, error);
 }
 
-/* The next frontier's size (before round `round`) and the cycle flag. */
+/* The pairs waiting before round `round` (its frontier and the far list) and the cycle flag. */
 static apsp_status read_state(backend_device *d, size_t round, cl_uint *size, cl_uint *floor_hit,
                               apsp_error *error) {
     cl_sssp *s = &d->sssp;
+    cl_uint flags[FLAG_COUNT];
     cl_int err = FAULT_CL_STATUS(clEnqueueReadBuffer(d->queue, s->counters, CL_TRUE,
                                                      (round % 3) * 4, 4, size, 0, NULL, NULL));
     if (err == CL_SUCCESS)
-        err = FAULT_CL_STATUS(
-            clEnqueueReadBuffer(d->queue, s->flags, CL_TRUE, 0, 4, floor_hit, 0, NULL, NULL));
+        err = FAULT_CL_STATUS(clEnqueueReadBuffer(d->queue, s->flags, CL_TRUE, 0, sizeof flags,
+                                                  flags, 0, NULL, NULL));
+    if (err == CL_SUCCESS) {
+        *floor_hit = flags[0];
+        *size += flags[F_FAR_COUNT + (flags[F_FAR_CUR] & 1)];
+    }
     return err == CL_SUCCESS
                ? APSP_OK
                : cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueReadBuffer(frontier size)");

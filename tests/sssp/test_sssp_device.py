@@ -49,7 +49,7 @@ def run(apsp, args, graph, out):
 def memory_for(v, edge_count, batch):
     """A --device-memory whose share (0.9 of it) holds the graph and `batch` sources' blocks."""
     graph = 4 * (v + 1) + 8 * edge_count + 64
-    per_source = 12 * v + (v + 31) // 32 * 4 + 4
+    per_source = 20 * v + (v + 31) // 32 * 4 + 4  # src/opencl/sssp.c: bytes_per_source
     return int((graph + batch * per_source) / 0.9) + 1
 
 
