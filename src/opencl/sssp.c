@@ -20,13 +20,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The source-edges per second of auto's cost model (method.c), re-relaxations included: on
- * PoCL's CPU device, fitted on the 2-core development machine (docs/performance.md, "Chosen
- * sources": 200 x 200 grid, S = 50, about 2.5 x 10^7 S E/s, a fifth of the 2 pthread threads'
- * Dijkstra, so auto keeps PoCL off); on a GPU, NOT FITTED YET: a placeholder from the issue's
- * target (1000 sources over the 4 x 10^6 edges of the 1000 x 1000 grid in about 1.5 s on an
- * H100), which the lead fits on the GPU host with tests/gpu/sssp.sh. */
-#define SSSP_CPU_DEVICE_SOURCE_EDGES_PER_SECOND 2.5e7
+/* The source-edges per second of auto's cost model (method.c), re-relaxations included. PoCL's
+ * CPU device: on the 2-core development machine the 500 x 500 grid with 20 sources (2 x 10^7
+ * source-edges) took 0.78 to 2.8 s of compute under the other engineers' load (the pthread
+ * Dijkstra 2.1 s on 2 threads), so 10^7, at which auto keeps the pthread Dijkstra there. A GPU:
+ * NOT FITTED ON THE H100 YET: from runs on an H200 (1000 sources over the 4 x 10^6 edges of the
+ * 1000 x 1000 grid, tests/gpu/sssp.sh); the lead fits it on the H100 with that script. */
+#define SSSP_CPU_DEVICE_SOURCE_EDGES_PER_SECOND 1e7
 #define SSSP_GPU_SOURCE_EDGES_PER_SECOND 2.7e9
 
 /* The flags' words (cl/sssp.cl: F_*): a negative cycle, the pairs taken (64 bits), the
