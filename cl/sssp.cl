@@ -26,33 +26,34 @@
  * batch (every source starts at 0, so their buckets advance together): a lowered pair at or
  * past the threshold goes into a far list instead of the next frontier (its queued bit kept, so
  * it is in one of them at most once), and once a round leaves the next frontier empty the
- * threshold moves to the far list's least distance + delta and the list is sorted into the
- * next frontier and a new far list. That keeps the rounds from racing ahead along paths of few
+ * threshold moves to the far list's least distance + delta and the next round sorts the list
+ * into its own next frontier and a new far list. That keeps the rounds from racing ahead along paths of few
  * heavy edges that later ones undo: plain Bellman-Ford took each pair of the 1000 x 1000 grid
  * 38 times. With negative weights the threshold is INF: Bellman-Ford by rounds. */
 #define INF 1073741823
 
-/* flags[]: a negative cycle; the pairs the rounds took (64 bits); delta-stepping's threshold,
- * the least distance in the far list, which far list is current, the two lists' sizes, and
- * whether the round's filter runs (sssp.c: FLAG_COUNT). */
+/* flags[]: a negative cycle; the pairs the rounds took (64 bits); delta-stepping's threshold;
+ * which far list is current; the two lists' sizes and least distances; whether a round sorts
+ * the old list first; the work-groups of the round that are done (sssp.c: FLAG_COUNT). */
 #define F_CYCLE 0
 #define F_PAIRS 1
 #define F_THRESHOLD 3
-#define F_FAR_MIN 4
-#define F_FAR_CUR 5
-#define F_FAR_COUNT 6
-#define F_FILTER 8
+#define F_FAR_CUR 4
+#define F_FAR_COUNT 5
+#define F_FAR_MIN 7
+#define F_FILTER 9
+#define F_DONE 10
 
-/* Pair `item`, lowered: into the next frontier when below the threshold, else into the far
- * list (its least distance kept). */
-static void queue_pair(const uint item, const int d, const int threshold,
-                       __global uint *next, volatile __global uint *next_count,
-                       __global uint *far, volatile __global uint *flags) {
+/* Pair `item`, lowered: into the next frontier when below the threshold, else into far list
+ * `cur` (its least distance kept). */
+static void queue_pair(const uint item, const int d, const int threshold, __global uint *next,
+                       volatile __global uint *next_count, __global uint *far, const uint cur,
+                       volatile __global uint *flags) {
     if (d < threshold) {
         next[atomic_inc(next_count)] = item;
     } else {
-        atomic_min((volatile __global int *)&flags[F_FAR_MIN], d);
-        far[atomic_inc(&flags[F_FAR_COUNT + flags[F_FAR_CUR]])] = item;
+        atomic_min((volatile __global int *)&flags[F_FAR_MIN + cur], d);
+        far[atomic_inc(&flags[F_FAR_COUNT + cur])] = item;
     }
 }
 
@@ -62,7 +63,7 @@ static void relax_pair(const uint item, const uint vertices, const int d, const 
                        __global const uint *restrict start, __global const int *restrict target,
                        __global const int *restrict weight, volatile __global int *dist,
                        volatile __global uint *queued, __global uint *next,
-                       volatile __global uint *next_count, __global uint *far,
+                       volatile __global uint *next_count, __global uint *far, const uint cur,
                        volatile __global uint *flags) {
     const uint u = item % vertices, row = item - u;
     const uint end = start[u + 1];
@@ -77,7 +78,7 @@ static void relax_pair(const uint item, const uint vertices, const int d, const 
         if (candidate < dist[t] && candidate < atomic_min(&dist[t], candidate)) {
             const uint bit = 1u << (t & 31);
             if (!(atomic_or(&queued[t >> 5], bit) & bit))
-                queue_pair(t, candidate, threshold, next, next_count, far, flags);
+                queue_pair(t, candidate, threshold, next, next_count, far, cur, flags);
         }
     }
 }
@@ -94,10 +95,10 @@ __kernel void sssp_start(__global const int *restrict sources, const uint count,
         counters[1] = counters[2] = 0;
         flags[F_CYCLE] = 0;
         flags[F_THRESHOLD] = (uint)delta;
-        flags[F_FAR_MIN] = (uint)INF;
         flags[F_FAR_CUR] = 0;
         flags[F_FAR_COUNT] = flags[F_FAR_COUNT + 1] = 0;
-        flags[F_FILTER] = 0;
+        flags[F_FAR_MIN] = flags[F_FAR_MIN + 1] = (uint)INF;
+        flags[F_FILTER] = flags[F_DONE] = 0;
     }
     if (b >= count)
         return;
@@ -107,17 +108,45 @@ __kernel void sssp_start(__global const int *restrict sources, const uint count,
     frontier[b] = item;
 }
 
-/* Round `round`: the pairs of `frontier` (counters[round % 3] of them) relaxed; what they lower
- * goes into `next` or the current far list. */
-__kernel void sssp_relax(const uint round, const uint vertices, __global const uint *restrict start,
-                         __global const int *restrict target, __global const int *restrict weight,
-                         volatile __global int *dist, volatile __global uint *queued,
-                         __global const uint *restrict frontier, __global uint *restrict next,
-                         volatile __global uint *counters, volatile __global uint *flags,
-                         __global uint *restrict far0, __global uint *restrict far1) {
+/* After a round, its last work-group: the old far list, if this round sorted it, is empty now;
+ * when the next frontier is empty and the current far list is not, the threshold moves to that
+ * list's least distance + delta, the other list becomes current, and the next round sorts the
+ * old one first. */
+static void advance(const uint round, const int delta, volatile __global uint *counters,
+                    volatile __global uint *flags) {
+    const uint cur = flags[F_FAR_CUR];
+    if (flags[F_FILTER])
+        flags[F_FAR_COUNT + 1 - cur] = 0;
+    flags[F_FILTER] = 0;
+    flags[F_DONE] = 0;
+    if (counters[(round + 1) % 3] == 0 && flags[F_FAR_COUNT + cur] > 0) {
+        const long next = (long)(int)flags[F_FAR_MIN + cur] + delta;
+        flags[F_THRESHOLD] = (uint)(int)(next < INF ? next : INF);
+        flags[F_FAR_MIN + 1 - cur] = (uint)INF;
+        flags[F_FAR_CUR] = 1 - cur;
+        flags[F_FILTER] = 1;
+    }
+}
+
+/* Round `round`, one launch: the old far list sorted when the last round moved the threshold
+ * (its pairs below the threshold into `next`, the others into the current list), then the
+ * pairs of `frontier` (counters[round % 3] of them) relaxed, what they lower into `next` or the
+ * current far list; the last work-group to finish advances the threshold. The state the round
+ * reads (threshold, current list, filter) changes only in that last group, after every other
+ * group is done with it. */
+__kernel void sssp_relax(const uint round, const uint vertices, const int delta,
+                         __global const uint *restrict start, __global const int *restrict target,
+                         __global const int *restrict weight, volatile __global int *dist,
+                         volatile __global uint *queued, __global const uint *restrict frontier,
+                         __global uint *restrict next, volatile __global uint *counters,
+                         volatile __global uint *flags, __global uint *far0, __global uint *far1) {
+    __local int last;
     const uint count = counters[round % 3];
     const int threshold = (int)flags[F_THRESHOLD];
-    __global uint *far = flags[F_FAR_CUR] ? far1 : far0;
+    const uint cur = flags[F_FAR_CUR];
+    const uint old_count = flags[F_FILTER] ? flags[F_FAR_COUNT + 1 - cur] : 0;
+    __global uint *far = cur ? far1 : far0;
+    __global const uint *old = cur ? far0 : far1;
     volatile __global uint *next_count = &counters[(round + 1) % 3];
     const size_t step = get_global_size(0);
     if (get_global_id(0) == 0) { /* and the run's pairs, a 64-bit count */
@@ -126,53 +155,31 @@ __kernel void sssp_relax(const uint round, const uint vertices, __global const u
         flags[F_PAIRS + 1] += low < flags[F_PAIRS];
         flags[F_PAIRS] = low;
     }
+    for (size_t i = get_global_id(0); i < old_count; i += step) {
+        const uint item = old[i];
+        queue_pair(item, dist[item], threshold, next, next_count, far, cur, flags);
+    }
     for (size_t i = get_global_id(0); i < count; i += step) {
         const uint item = frontier[i];
         const int d = dist[item];
         if (d >= threshold) { /* (a sweep's pair) */
-            queue_pair(item, d, threshold, next, next_count, far, flags);
+            queue_pair(item, d, threshold, next, next_count, far, cur, flags);
             continue;
         }
         atomic_and(&queued[item >> 5], ~(1u << (item & 31)));
         mem_fence(CLK_GLOBAL_MEM_FENCE);
         relax_pair(item, vertices, dist[item], threshold, start, target, weight, dist, queued,
-                   next, next_count, far, flags);
+                   next, next_count, far, cur, flags);
     }
-}
-
-/* After round `round`, one work-item: when the next frontier is empty and the far list is not,
- * the threshold moves to the list's least distance + delta, the other list becomes current, and
- * sssp_filter sorts the old one. */
-__kernel void sssp_advance(const uint round, const int delta, volatile __global uint *counters,
-                           volatile __global uint *flags) {
-    const uint cur = flags[F_FAR_CUR];
-    flags[F_FILTER] = 0;
-    if (counters[(round + 1) % 3] == 0 && flags[F_FAR_COUNT + cur] > 0) {
-        const long next = (long)(int)flags[F_FAR_MIN] + delta;
-        flags[F_THRESHOLD] = (uint)(int)(next < INF ? next : INF);
-        flags[F_FAR_MIN] = (uint)INF;
-        flags[F_FAR_CUR] = 1 - cur;
-        flags[F_FAR_COUNT + 1 - cur] = 0;
-        flags[F_FILTER] = 1;
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    if (get_local_id(0) == 0) {
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        last = atomic_inc(&flags[F_DONE]) == get_num_groups(0) - 1;
     }
-}
-
-/* The old far list's pairs below the new threshold into round `round`'s next frontier, the
- * others into the current list. */
-__kernel void sssp_filter(const uint round, volatile __global int *dist,
-                          __global uint *restrict next, volatile __global uint *counters,
-                          volatile __global uint *flags, __global uint *restrict far0,
-                          __global uint *restrict far1) {
-    if (!flags[F_FILTER])
-        return;
-    const uint cur = flags[F_FAR_CUR], count = flags[F_FAR_COUNT + 1 - cur];
-    const int threshold = (int)flags[F_THRESHOLD];
-    __global const uint *old = cur ? far0 : far1;
-    __global uint *far = cur ? far1 : far0;
-    const size_t step = get_global_size(0);
-    for (size_t i = get_global_id(0); i < count; i += step) {
-        const uint item = old[i];
-        queue_pair(item, dist[item], threshold, next, &counters[(round + 1) % 3], far, flags);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (last && get_local_id(0) == 0) {
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        advance(round, delta, counters, flags);
     }
 }
 
@@ -189,6 +196,6 @@ __kernel void sssp_sweep(const uint pairs, const uint vertices, const uint next_
         const int d = dist[i];
         if (d < INF)
             relax_pair((uint)i, vertices, d, INF, start, target, weight, dist, queued, next,
-                       &counters[next_slot], next, flags);
+                       &counters[next_slot], next, 0, flags);
     }
 }

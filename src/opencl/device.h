@@ -125,7 +125,7 @@ typedef struct cl_stream {
  * kept; the graph's CSR and the batch's buffers, from prepare to release. */
 typedef struct cl_sssp {
     cl_program program;
-    cl_kernel start, relax, advance, filter, sweep;
+    cl_kernel start, relax, sweep;
     cl_mem offsets, targets, weights; /* the out-edges: uint V + 1, int E, int E */
     cl_mem dist;                      /* batch x V int32: row b from the batch's source b */
     cl_mem queued;                    /* a bit per pair: in the next frontier already */

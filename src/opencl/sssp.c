@@ -3,12 +3,12 @@
  * goes up once; each batch of sources is one B x V int32 block on the device, relaxed round after
  * round until its frontier is empty and a sweep over every reached pair lowers nothing, then
  * handed down row by row through pinned batches. The host queues ROUNDS_PER_READ rounds at a
- * time and reads only the frontier's size and the cycle flag between them, so a round costs a
+ * time and reads only the frontier's size and the cycle flag between them, so a round costs one
  * kernel launch, not a round trip.
  *
- * Memory per source of a batch: the block (4 V), the queued bits (V / 8) and two frontiers
- * (4 V each), which a pair enters at most once; the batch is as many sources as fit what apsp
- * may use of the device (--device-memory below the global memory), the buffer cap and B V <
+ * Memory per source of a batch: the block (4 V), the queued bits (V / 8), two frontiers and two
+ * far lists (4 V each; a pair is in at most one of them); the batch is as many sources as fit what
+ * apsp may use of the device (--device-memory below the global memory), the buffer cap and B V <
  * 2^32 (the kernels name a pair by b V + u). */
 #include "base/error.h"
 #include "base/fault.h"
@@ -30,16 +30,20 @@
 #define SSSP_GPU_SOURCE_EDGES_PER_SECOND 2.7e9
 
 /* The flags' words (cl/sssp.cl: F_*): a negative cycle, the pairs taken (64 bits), the
- * threshold, the far list's least distance, the current far list, the two lists' sizes, the
- * filter's turn. */
-enum { FLAG_COUNT = 9, F_FAR_CUR = 5, F_FAR_COUNT = 6 };
+ * threshold, the current far list, the two lists' sizes and least distances, the sort's turn,
+ * the round's work-groups done. */
+enum { FLAG_COUNT = 11, F_FAR_COUNT = 5 };
 
-/* The bucket width of delta-stepping: this many times the mean weight. */
-#define SSSP_DELTA_PER_MEAN_WEIGHT 1.0
+/* The bucket width of delta-stepping: this many times the mean weight. On an H200, 1000 sources
+ * of the 1000 x 1000 grid (compute_s, two runs each): 0.5 (with three kernels a round) 2.42 s,
+ * 1 1.45 s, 1.5 1.47 s, 2 1.43 s, 3 1.55 s; wider buckets take fewer rounds and more pairs. */
+#define SSSP_DELTA_PER_MEAN_WEIGHT 2.0
 
 /* Rounds queued between two reads of the frontier's size; work-items a compute unit gets for a
- * round (the grid strides over the frontier); the share of the memory a batch may take. */
-enum { ROUNDS_PER_READ = 16, ITEMS_PER_GPU_UNIT = 2048, ITEMS_PER_CPU_UNIT = 256 };
+ * round (the grid strides over the frontier: on the H200's grid runs above 128, 256, 512, 1024
+ * and 2048 a unit took 1.72, 1.47, 1.43, 1.63 and 1.70 s); the share of the memory a batch may
+ * take. */
+enum { ROUNDS_PER_READ = 32, ITEMS_PER_GPU_UNIT = 512, ITEMS_PER_CPU_UNIT = 256 };
 #define SSSP_MEMORY_SHARE 0.9
 
 static double sssp_rate(backend_device *d) {
@@ -49,7 +53,7 @@ static double sssp_rate(backend_device *d) {
 
 void sssp_release_program(backend_device *d) {
     cl_sssp *s = &d->sssp;
-    cl_kernel *kernels[] = {&s->start, &s->relax, &s->advance, &s->filter, &s->sweep};
+    cl_kernel *kernels[] = {&s->start, &s->relax, &s->sweep};
     for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++)
         if (*kernels[i])
             clReleaseKernel(*kernels[i]), *kernels[i] = NULL;
@@ -62,8 +66,8 @@ static apsp_status build_kernels(backend_device *d, apsp_error *error) {
     if (s->sweep)
         return APSP_OK;
     apsp_status status = s->program ? APSP_OK : program_side(d, "sssp.cl", "", &s->program, error);
-    const char *names[] = {"sssp_start", "sssp_relax", "sssp_advance", "sssp_filter", "sssp_sweep"};
-    cl_kernel *kernels[] = {&s->start, &s->relax, &s->advance, &s->filter, &s->sweep};
+    const char *names[] = {"sssp_start", "sssp_relax", "sssp_sweep"};
+    cl_kernel *kernels[] = {&s->start, &s->relax, &s->sweep};
     for (size_t i = 0; i < sizeof names / sizeof names[0] && status == APSP_OK; i++) {
         cl_int err;
         *kernels[i] = FAULT_CL_OBJECT(&err, clCreateKernel(s->program, names[i], &err));
@@ -295,35 +299,19 @@ static apsp_status queue_round(backend_device *d, size_t round, cl_event *event,
                                apsp_error *error) {
     cl_sssp *s = &d->sssp;
     cl_uint r = (cl_uint)round, v = (cl_uint)s->vertices;
-    apsp_status status = set_graph_args(d, s->relax, "sssp_relax", 2, error);
+    apsp_status status = set_graph_args(d, s->relax, "sssp_relax", 3, error);
     if (status != APSP_OK)
         return status;
     SET_ARG(s->relax, "sssp_relax", 0, r);
     SET_ARG(s->relax, "sssp_relax", 1, v);
-    SET_ARG(s->relax, "sssp_relax", 7, s->frontier[round % 2]);
-    SET_ARG(s->relax, "sssp_relax", 8, s->frontier[(round + 1) % 2]);
-    SET_ARG(s->relax, "sssp_relax", 9, s->counters);
-    SET_ARG(s->relax, "sssp_relax", 10, s->flags);
-    SET_ARG(s->relax, "sssp_relax", 11, s->far[0]);
-    SET_ARG(s->relax, "sssp_relax", 12, s->far[1]);
-    status = enqueue(d, s->relax, "sssp_relax", s->groups, event, error);
-    if (status != APSP_OK)
-        return status;
-    SET_ARG(s->advance, "sssp_advance", 0, r);
-    SET_ARG(s->advance, "sssp_advance", 1, s->delta);
-    SET_ARG(s->advance, "sssp_advance", 2, s->counters);
-    SET_ARG(s->advance, "sssp_advance", 3, s->flags);
-    status = enqueue(d, s->advance, "sssp_advance", 1, NULL, error);
-    if (status != APSP_OK)
-        return status;
-    SET_ARG(s->filter, "sssp_filter", 0, r);
-    SET_ARG(s->filter, "sssp_filter", 1, s->dist);
-    SET_ARG(s->filter, "sssp_filter", 2, s->frontier[(round + 1) % 2]);
-    SET_ARG(s->filter, "sssp_filter", 3, s->counters);
-    SET_ARG(s->filter, "sssp_filter", 4, s->flags);
-    SET_ARG(s->filter, "sssp_filter", 5, s->far[0]);
-    SET_ARG(s->filter, "sssp_filter", 6, s->far[1]);
-    return enqueue(d, s->filter, "sssp_filter", s->groups, NULL, error);
+    SET_ARG(s->relax, "sssp_relax", 2, s->delta);
+    SET_ARG(s->relax, "sssp_relax", 8, s->frontier[round % 2]);
+    SET_ARG(s->relax, "sssp_relax", 9, s->frontier[(round + 1) % 2]);
+    SET_ARG(s->relax, "sssp_relax", 10, s->counters);
+    SET_ARG(s->relax, "sssp_relax", 11, s->flags);
+    SET_ARG(s->relax, "sssp_relax", 12, s->far[0]);
+    SET_ARG(s->relax, "sssp_relax", 13, s->far[1]);
+    return enqueue(d, s->relax, "sssp_relax", s->groups, event, error);
 }
 
 /* Every reached pair relaxed once more into round `round`'s frontier, whose size is 0. */
@@ -356,7 +344,7 @@ static apsp_status read_state(backend_device *d, size_t round, cl_uint *size, cl
                                                   flags, 0, NULL, NULL));
     if (err == CL_SUCCESS) {
         *floor_hit = flags[0];
-        *size += flags[F_FAR_COUNT + (flags[F_FAR_CUR] & 1)];
+        *size += flags[F_FAR_COUNT] + flags[F_FAR_COUNT + 1];
     }
     return err == CL_SUCCESS
                ? APSP_OK
