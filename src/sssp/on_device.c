@@ -48,6 +48,8 @@ apsp_status device_method_run(device_method *m, const adjacency *graph, const in
                               size_t count, const apsp_options *o, apsp_rows_fn rows, void *context,
                               size_t *done, apsp_error *error) {
     *done = 0;
+    if (count == 0)
+        return APSP_OK;
     apsp_status status = m->part->prepare(m->device, graph, count, &m->batch, error);
     int cycle = 0;
     while (status == APSP_OK && *done < count && !cycle) {
