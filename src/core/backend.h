@@ -32,6 +32,7 @@
 
 #include "apsp.h"
 #include "base/device_list.h"
+#include "core/blocks.h"
 #include "paths/adjacency.h"
 #include "paths/paths_csr.h"
 
@@ -245,11 +246,17 @@ typedef struct apsp_backend_impl {
     void (*summarize)(backend_device *device, device_summary *summary);
 
     /* The optional parts, each NULL where the backend has none (the pthread backend, whose
-     * memory is the host's, has none of them). The drivers and the solver test the pointer once
-     * and then call every entry of the part. */
+     * memory is the host's, has none of the first three, nor `sources`). The drivers and the
+     * solver test the pointer once and then call every entry of the part. */
     const backend_device_memory *device_memory;
     const backend_paths *paths;
     const backend_stream *stream;
+    /* The block-level engine apsp-mpi's ranks run (core/blocks.h). */
+    const backend_blocks *blocks;
+    /* Seconds a solve of `vertices` would take with the options, before any device is open
+     * (auto mode's choice for a small graph: solver.c); NULL where the backend cannot say. */
+    double (*estimated_seconds)(const apsp_options *options, size_t vertices);
+    /* Distances from chosen sources on the device (src/sssp/, above). */
     const backend_sources *sources;
 } apsp_backend_impl;
 

@@ -7,7 +7,6 @@
 #include "base/matrix.h"
 #include "base/parallel.h"
 #include "base/util.h"
-#include "cpu/estimate.h"
 #include "drivers/drivers.h"
 #include "paths/tight_csr.h"
 #include "sssp/on_device.h"
@@ -49,7 +48,7 @@ static apsp_backend_kind backends_to_list(apsp_solver *s) {
         snprintf(s->choice, sizeof s->choice, "--backend=cpu");
         return APSP_BACKEND_CPU;
     }
-    double estimate = cpu_estimated_seconds(o, o->vertices_hint);
+    double estimate = apsp_backend_cpu.estimated_seconds(o, o->vertices_hint);
     if (o->backend == APSP_BACKEND_AUTO && !named && o->vertices_hint > 0 &&
         estimate < APSP_SMALL_GRAPH_SECONDS) {
         snprintf(s->choice, sizeof s->choice,

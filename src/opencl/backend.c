@@ -12,6 +12,7 @@
  * function. */
 #include "base/error.h"
 #include "base/fault.h"
+#include "opencl/blocks.h"
 #include "opencl/device.h"
 #include "opencl/discovery.h"
 #include "opencl/program_cache.h"
@@ -236,5 +237,6 @@ const apsp_backend_impl apsp_backend_opencl = {
     .device_memory = &opencl_device_memory,
     .paths = &opencl_paths,
     .stream = &opencl_stream,
+    .blocks = &opencl_blocks,
     .sources = &opencl_sources,
 };
