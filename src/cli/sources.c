@@ -306,8 +306,15 @@ void sources_report(size_t vertices, const apsp_report *report, const run_times 
         report_print(vertices, report, times);
         return;
     }
-    fprintf(stderr,
-            "apsp: on %d host threads; read %.3f s, compute %.3f s, write %.3f s, total "
-            "%.3f s\n",
-            report->threads, times->read, report->compute_seconds, times->write, times->total);
+    if (report->threads == 0) /* the device's method: its parts */
+        fprintf(stderr,
+                "apsp: %s\napsp: on %s; read %.3f s, compute %.3f s, write %.3f s, total "
+                "%.3f s\n",
+                report->choice, report->device, times->read, report->compute_seconds, times->write,
+                times->total);
+    else
+        fprintf(stderr,
+                "apsp: on %d host threads; read %.3f s, compute %.3f s, write %.3f s, total "
+                "%.3f s\n",
+                report->threads, times->read, report->compute_seconds, times->write, times->total);
 }

@@ -9,6 +9,7 @@
 #include "base/util.h"
 #include "drivers/drivers.h"
 #include "paths/tight_csr.h"
+#include "sssp/on_device.h"
 #include "sssp/sssp.h"
 #include "whole/whole_floats.h"
 
@@ -127,6 +128,11 @@ apsp_status apsp_solver_create(const apsp_options *options, apsp_solver **out, a
 
 const apsp_options *solver_options(const apsp_solver *s) {
     return &s->options;
+}
+
+backend_device *solver_device(const apsp_solver *s, const apsp_backend_impl **impl) {
+    *impl = s->impl;
+    return s->count ? s->devices[0] : NULL;
 }
 
 /* The first solve's report carries the opening's time and builds. */

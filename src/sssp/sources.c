@@ -7,6 +7,7 @@
 #include "base/parallel.h"
 #include "base/util.h"
 #include "sssp/method.h"
+#include "sssp/on_device.h"
 #include "sssp/sssp.h"
 
 #include <stdatomic.h>
@@ -100,6 +101,7 @@ typedef struct sources_out {
     void *context;
     apsp_rows_fn pred;
     void *pred_context;
+    size_t offset; /* the first of these sources' rows in the caller's list */
 } sources_out;
 
 /* The rows of a batch: BATCH_BYTES of them, at least one, at most count. */
@@ -111,6 +113,7 @@ static size_t batch_rows(size_t vertices, apsp_dtype dtype, size_t count) {
 /* A batch's rows handed on: the predecessors first, then the distances. */
 static apsp_status hand_on(const sources_out *out, size_t first, size_t count, const void *rows,
                            const int32_t *pred, size_t vertices, apsp_error *error) {
+    first += out->offset;
     apsp_status status =
         out->pred ? out->pred(out->pred_context, first, count, pred, vertices, error) : APSP_OK;
     return status == APSP_OK ? out->rows(out->context, first, count, rows, vertices, error)
@@ -250,11 +253,12 @@ static apsp_status fw_predecessors(const apsp_graph *graph, const apsp_matrix *m
 }
 
 /* An apsp_rows_fn handing int32 rows on to a sources_out's cells function (Floyd-Warshall's
- * rows straight off the devices). */
+ * rows straight off the devices, the device method's batches), `first_row` counted from the
+ * sources_out's first source. */
 static apsp_status int32_rows_of(void *context, size_t first_row, size_t count, const int32_t *rows,
                                  size_t pitch, apsp_error *error) {
     const sources_out *out = context;
-    return out->rows(out->context, first_row, count, rows, pitch, error);
+    return out->rows(out->context, out->offset + first_row, count, rows, pitch, error);
 }
 
 /* Floyd-Warshall for the sources: every source in order without predecessors is
@@ -342,6 +346,22 @@ static apsp_status adjacency_as_integers(adjacency *adj, apsp_error *error) {
     return APSP_OK;
 }
 
+/* Bellman-Ford on the device; a batch that may reach a negative cycle, and those after it, on
+ * the host threads, which name the cycle's vertex as the host's Bellman-Ford does. */
+static apsp_status run_on_device(device_method *m, const adjacency *g, const int32_t *sources,
+                                 size_t count, const apsp_options *o, const sources_out *out,
+                                 apsp_error *error) {
+    size_t done;
+    apsp_status status =
+        device_method_run(m, g, sources, count, o, int32_rows_of, (void *)out, &done, error);
+    sources_out rest = *out;
+    rest.offset = done;
+    if (status == APSP_OK && done < count)
+        status = run_on_threads(g, APSP_METHOD_BELLMAN_FORD, sources + done, count - done, o, &rest,
+                                error);
+    return status;
+}
+
 /* The method and the run, the adjacency built once. */
 static apsp_status solve_sources(apsp_solver *solver, const apsp_graph *graph,
                                  const int32_t *sources, size_t count, apsp_method method,
@@ -357,22 +377,31 @@ static apsp_status solve_sources(apsp_solver *solver, const apsp_graph *graph,
         adjacency_free(&adj);
         return status;
     }
-    method_inputs in = {graph->vertices, adj.start[graph->vertices], count,
-                        graph_has_negative(graph)};
+    device_method device;
+    /* The device's distances are int32: other types stay on the host threads. */
+    int has_device =
+        out->dtype == APSP_INT32 && device_method_find(solver, &adj, out->pred != NULL, &device);
+    method_inputs in = {graph->vertices, adj.start[graph->vertices],
+                        count,           graph_has_negative(graph),
+                        worker_count(o), has_device ? device.rate : 0.0};
     apsp_method chosen = APSP_METHOD_AUTO;
     char why[sizeof report->method];
     status = method_choose(method, &in, &chosen, why, sizeof why, error);
+    double start = seconds_now();
     if (status == APSP_OK && chosen == APSP_METHOD_FW) {
         adjacency_free(&adj); /* the matrix takes its room */
         adj = (adjacency){0};
         status = run_fw(solver, graph, sources, count, out, report, error);
+    } else if (status == APSP_OK && chosen == APSP_METHOD_BELLMAN_FORD && has_device) {
+        status = run_on_device(&device, &adj, sources, count, o, out, error);
+        report->compute_seconds = seconds_now() - start;
+        device_method_describe(&device, why, report);
     } else if (status == APSP_OK) {
-        double start = seconds_now();
         status = run_on_threads(&adj, chosen, sources, count, o, out, error);
         report_threads(report, o, seconds_now() - start);
     }
     adjacency_free(&adj);
-    if (status == APSP_OK)
+    if (status == APSP_OK && !(chosen == APSP_METHOD_BELLMAN_FORD && has_device))
         snprintf(report->method, sizeof report->method, "%s", why);
     return status;
 }
@@ -425,7 +454,7 @@ apsp_status apsp_solver_solve_sources_typed(apsp_solver *solver, const apsp_grap
                                             apsp_cells_fn rows, void *context, apsp_rows_fn pred,
                                             void *pred_context, apsp_report *report,
                                             apsp_error *error) {
-    const sources_out out = {dtype, rows, context, pred, pred_context};
+    const sources_out out = {dtype, rows, context, pred, pred_context, 0};
     apsp_report ignored;
     report = report ? report : &ignored;
     memset(report, 0, sizeof *report);
