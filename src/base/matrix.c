@@ -193,10 +193,15 @@ typedef struct row_pass {
     const apsp_row_io *io;
 } row_pass;
 
+/* A float row's -0 cells made +0 while it is in cache, as matrix_clear_negative_zeros would. */
 static int read_rows(void *context, size_t begin, size_t end) {
     const row_pass *p = context;
-    for (size_t i = begin; i < end; i++)
+    const int floats = p->m->dtype == APSP_FLOAT32 || p->m->dtype == APSP_FLOAT64;
+    for (size_t i = begin; i < end; i++) {
         p->io->read(p->io->context, i, apsp_matrix_row_cells(p->m, i));
+        if (floats)
+            clear_rows(p->m, i, i + 1);
+    }
     return 0;
 }
 

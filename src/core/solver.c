@@ -207,8 +207,7 @@ static apsp_status solve_rows_in_type(apsp_solver *s, size_t n, apsp_dtype dtype
     apsp_status status = take_kept(s, n, dtype, &s->rows, error);
     if (status != APSP_OK)
         return status;
-    matrix_read_rows(s->rows, io, threads);
-    matrix_clear_negative_zeros(s->rows, threads); /* (floats: as apsp_solver_solve does) */
+    matrix_read_rows(s->rows, io, threads); /* (-0 made +0: as apsp_solver_solve does) */
     double read = seconds_now() - start;
     status = solve_in_type(s, s->rows, report, error);
     if (status != APSP_OK) { /* a failed solve may leave the padding other than made */
