@@ -5,7 +5,8 @@ array (the int32 path), as a float64 array (the int32 kernels and the conversion
 float64 array with Solver(float_kernels=True) (the float path). The runs interleave (a, b, c, a,
 b, c, ...) so that a shared machine's load falls on all three alike; medians of R runs after one
 untimed call each. Prints each call's seconds and G relax/s (V^3 / seconds), the library's
-compute and whole_seconds, and the ratios the issue asks for.
+compute and whole_seconds (on the dense path, which goes by rows, the conversions are in copy_in
+and copy_out instead), the ratios the issue asks for, and where each call's time went.
 
 Needs the package installed (pip install .), or the extension from a build directory and
 src/python/apsp/ on PYTHONPATH. Not a test: no thresholds (the target: the float64
