@@ -432,7 +432,8 @@ typedef struct apsp_row_io {
  * float64 matrix of whole weights goes straight into the integer matrix (the whole-number rule
  * of apsp_options.float_kernels), each row read once; the float matrix is made only for the float
  * path. The rows are read and written on the options' threads (report->rows_in_seconds,
- * rows_out_seconds). On failure io->write was not called. */
+ * rows_out_seconds). io->write is called only once the solve has succeeded (an error after it,
+ * out of memory for a row buffer, leaves the rows written so far). */
 APSP_EXPORT apsp_status apsp_solver_solve_rows(apsp_solver *solver, size_t n, apsp_dtype dtype,
                                                const apsp_row_io *io, apsp_report *report,
                                                apsp_error *error);
