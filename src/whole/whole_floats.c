@@ -349,6 +349,8 @@ typedef struct whole_solve {
     double in, out; /* the passes over the source: reading (and converting), writing */
 } whole_solve;
 
+enum { PRESCAN_ROWS = 8 };
+
 /* Reads the source once, into the int32 matrix when there is room for it, and plans. */
 static void plan_solve(whole_solve *w) {
     const float_source *src = w->src;
@@ -357,6 +359,18 @@ static void plan_solve(whole_solve *w) {
     if (job->float_kernels) {
         w->plan.kernels = src->dtype;
         snprintf(w->plan.why, sizeof w->plan.why, "float path: asked for (float_kernels)");
+        return;
+    }
+    /* The first rows alone first: a graph of fractions mostly shows one there, and then no
+     * integer matrix is made for nothing (they are read again below: a few rows). */
+    whole_scan first = {.src = src};
+    pthread_mutex_init(&first.lock, NULL);
+    int failed =
+        scan_rows(&first, 0, source_rows(src) < PRESCAN_ROWS ? source_rows(src) : PRESCAN_ROWS);
+    pthread_mutex_destroy(&first.lock);
+    if (!failed && first.problem != PROBLEM_NONE) {
+        plan_float_path(&first, &w->plan);
+        w->in = seconds_now() - start;
         return;
     }
     apsp_error room;
