@@ -18,10 +18,16 @@
         const char *row = c->src + (Py_ssize_t)i * c->row_step;                                    \
         K *cells = to;                                                                             \
         const size_t n = c->n;                                                                     \
-        for (size_t j = 0; j < n; j++) {                                                           \
-            const S v = *(const S *)(row + (Py_ssize_t)j * c->col_step);                           \
-            cells[j] = (NO_EDGE) ? (MARKER) : c->unweighted ? (K)1 : (K)v;                         \
-        }                                                                                          \
+        if (c->col_step == sizeof(S) && !c->unweighted) /* a loop the compiler vectorizes */       \
+            for (size_t j = 0; j < n; j++) {                                                       \
+                const S v = ((const S *)row)[j];                                                   \
+                cells[j] = (NO_EDGE) ? (MARKER) : (K)v;                                            \
+            }                                                                                      \
+        else                                                                                       \
+            for (size_t j = 0; j < n; j++) {                                                       \
+                const S v = *(const S *)(row + (Py_ssize_t)j * c->col_step);                       \
+                cells[j] = (NO_EDGE) ? (MARKER) : c->unweighted ? (K)1 : (K)v;                     \
+            }                                                                                      \
         cells[i] = 0;                                                                              \
     }
 DENSE_ROW_IN(row_f32, float, float, v == 0 || !isfinite(v), INFINITY)
@@ -186,9 +192,15 @@ typedef struct extremes {
     static void NAME(const dense_copy *c, size_t begin, size_t end, int64_t *least,                \
                      int64_t *most) {                                                              \
         S low = *least > 0 ? 0 : (S)*least, high = *most < 0 ? 0 : (S)*most;                       \
+        const int contiguous = c->col_step == sizeof(S); /* a loop the compiler vectorizes */      \
         for (size_t i = begin; i < end; i++) {                                                     \
             const char *row = c->src + (Py_ssize_t)i * c->row_step;                                \
-            for (size_t j = 0; j < c->n; j++) {                                                    \
+            for (size_t j = 0; contiguous && j < c->n; j++) {                                      \
+                const S v = ((const S *)row)[j];                                                   \
+                low = v < low ? v : low;                                                           \
+                high = v > high ? v : high;                                                        \
+            }                                                                                      \
+            for (size_t j = 0; !contiguous && j < c->n; j++) {                                     \
                 const S v = *(const S *)(row + (Py_ssize_t)j * c->col_step);                       \
                 low = v < low ? v : low;                                                           \
                 high = v > high ? v : high;                                                        \

@@ -111,16 +111,16 @@ static inline cell_problem classify(size_t n, size_t i, size_t j, double c) {
     return PROBLEM_NONE;
 }
 
-/* One row read: *most raised to its largest |weight|, its first n cells written into `out`
- * (unless NULL) as int32 while they are whole numbers (a weight past int32 as 0: the plan then
- * takes the int64 kernels or the float path, and this matrix is not solved). Returns the column
- * of the first cell that is not whole, or `cells`. */
+/* One row read from column `first` on: *most raised to its largest |weight|, its first n cells
+ * written into `out` (unless NULL) as int32 while they are whole numbers (a weight past int32 as
+ * 0: the plan then takes the int64 kernels or the float path, and this matrix is not solved).
+ * Returns the column of the first cell that is not whole, or `cells`. */
 static inline __attribute__((always_inline)) size_t scan_row(apsp_dtype type, size_t n, size_t i,
-                                                             const void *row, size_t cells,
-                                                             int32_t *out, double *most,
-                                                             cell_problem *problem) {
+                                                             const void *row, size_t first,
+                                                             size_t cells, int32_t *out,
+                                                             double *most, cell_problem *problem) {
     double largest = *most;
-    for (size_t j = 0; j < cells; j++) {
+    for (size_t j = first; j < cells; j++) {
         const double c = cell_number(type, row, j);
         const cell_problem p = classify(n, i, j, c);
         if (p != PROBLEM_NONE) {
@@ -138,6 +138,33 @@ static inline __attribute__((always_inline)) size_t scan_row(apsp_dtype type, si
     return cells;
 }
 
+/* The common row at the speed of memory: every cell +inf or a whole number below 2^31 in
+ * magnitude, written as int32 into `out`, in one loop without branches that the compiler
+ * vectorizes (the whole test: adding and subtracting 1.5 * 2^52 rounds a double below 2^51 to
+ * a whole number, which leaves a whole number as it is; -0.0 passes as 0). Returns 1 with *most
+ * raised to the row's largest |weight| when the row is such and its diagonal cell (i < n) 0;
+ * else 0, and scan_row says what the row holds. */
+static inline __attribute__((always_inline)) int
+fast_row(apsp_dtype type, size_t i, const void *row, size_t n, int32_t *out, double *most) {
+    const double round = 0x1.8p52;
+    int32_t largest = 0, ok = 1;
+    for (size_t j = 0; j < n; j++) {
+        const double c = cell_number(type, row, j);
+        const int infinite = c == INFINITY;
+        const int whole = fabs(c) < 0x1p31 && (c + round) - round == c;
+        const int32_t v = (int32_t)(whole ? c : 0);
+        const int32_t size = v < 0 ? -v : v;
+        ok &= infinite | whole;
+        largest = size > largest ? size : largest;
+        out[j] = infinite ? APSP_INF : v;
+    }
+    if (!ok || cell_number(type, row, i) != 0)
+        return 0;
+    if (largest > *most)
+        *most = largest;
+    return 1;
+}
+
 /* Rows [begin, end) of the source: the problem of least (i, j) and the largest weight into s. */
 static int scan_rows(void *context, size_t begin, size_t end) {
     whole_scan *s = context;
@@ -153,9 +180,14 @@ static int scan_rows(void *context, size_t begin, size_t end) {
     for (size_t i = begin; i < end && problem == PROBLEM_NONE; i++) {
         const void *row = source_row(src, i, buffer);
         int32_t *out = s->integer && i < src->n ? apsp_matrix_row(s->integer, i) : NULL;
+        const int fast = out && (src->dtype == APSP_FLOAT32
+                                     ? fast_row(APSP_FLOAT32, i, row, src->n, out, &most)
+                                     : fast_row(APSP_FLOAT64, i, row, src->n, out, &most));
+        /* The rest: a matrix's padding after a fast row, or the whole row to say what it holds. */
+        const size_t first = fast ? src->n : 0;
         size_t j = src->dtype == APSP_FLOAT32
-                       ? scan_row(APSP_FLOAT32, src->n, i, row, cells, out, &most, &problem)
-                       : scan_row(APSP_FLOAT64, src->n, i, row, cells, out, &most, &problem);
+                       ? scan_row(APSP_FLOAT32, src->n, i, row, first, cells, out, &most, &problem)
+                       : scan_row(APSP_FLOAT64, src->n, i, row, first, cells, out, &most, &problem);
         if (problem != PROBLEM_NONE) {
             bad_i = i;
             bad_j = j;
