@@ -354,6 +354,11 @@ typedef struct apsp_report {
     apsp_dtype kernels;
     char kernels_why[192];
     double whole_seconds;
+    /* apsp_solver_solve_rows: the seconds reading the caller's rows into the padded matrix (for
+     * whole weights, with their check and conversion: whole_seconds then counts only a second
+     * pass, int64's) and writing the distances out (with the conversion back); 0 otherwise. */
+    double rows_in_seconds;
+    double rows_out_seconds;
     /* apsp_solver_solve_sources: the method that ran and why (auto's cost model and its
      * numbers); "" for the other solves. */
     char method[320];
@@ -407,6 +412,31 @@ APSP_EXPORT apsp_status apsp_solver_check_typed(apsp_solver *solver, size_t vert
  * the solves need. */
 APSP_EXPORT apsp_status apsp_solver_matrix_create(apsp_solver *solver, size_t n, apsp_dtype dtype,
                                                   apsp_matrix **out, apsp_error *error);
+
+/* A dense n x n matrix that stays in the caller's memory, in the caller's layout, moved row by
+ * row (apsp_solver_solve_rows). `read` puts row i's n cells into `cells`, in the solve's type and
+ * apsp_solve's meaning (0 on the diagonal, the type's unreachable marker or +inf where there is
+ * no edge); `write` takes row i's n distances from `cells`. Both are called on several threads at
+ * once, for different rows, and every read comes before the first write, so that the distances
+ * may go into the memory the weights came from. */
+typedef struct apsp_row_io {
+    void (*read)(void *context, size_t i, void *cells);
+    void (*write)(void *context, size_t i, const void *cells);
+    void *context;
+} apsp_row_io;
+
+/* apsp_solver_solve of the n x n matrix of `dtype` that `io` reads, the distances handed to
+ * io->write: the same results, bit for bit, with no copy of the matrix in the caller's hands.
+ * The solver keeps the padded matrix it reads the rows into (apsp_solver_matrix_create's:
+ * page-locked on an OpenCL device) for the next call of the same size and type. A float32 or
+ * float64 matrix of whole weights goes straight into the integer matrix (the whole-number rule
+ * of apsp_options.float_kernels), each row read once; the float matrix is made only for the float
+ * path. The rows are read and written on the options' threads (report->rows_in_seconds,
+ * rows_out_seconds). io->write is called only once the solve has succeeded (an error after it,
+ * out of memory for a row buffer, leaves the rows written so far). */
+APSP_EXPORT apsp_status apsp_solver_solve_rows(apsp_solver *solver, size_t n, apsp_dtype dtype,
+                                               const apsp_row_io *io, apsp_report *report,
+                                               apsp_error *error);
 
 /* One tunable parameter of the OpenCL kernels, as --kernel-params takes it. */
 typedef struct apsp_kernel_param {

@@ -186,6 +186,47 @@ void matrix_clear_negative_zeros(apsp_matrix *m, unsigned threads) {
     parallel_slices(m->n, bytes < PARALLEL_FILL_BYTES ? 1 : threads, clear_rows, m);
 }
 
+/* ---- the caller's rows (apsp_row_io) ----------------------------------------------------- */
+
+typedef struct row_pass {
+    apsp_matrix *m;
+    const apsp_row_io *io;
+} row_pass;
+
+/* A float row's -0 cells made +0 while it is in cache, as matrix_clear_negative_zeros would. */
+static int read_rows(void *context, size_t begin, size_t end) {
+    const row_pass *p = context;
+    const int floats = p->m->dtype == APSP_FLOAT32 || p->m->dtype == APSP_FLOAT64;
+    for (size_t i = begin; i < end; i++) {
+        p->io->read(p->io->context, i, apsp_matrix_row_cells(p->m, i));
+        if (floats)
+            clear_rows(p->m, i, i + 1);
+    }
+    return 0;
+}
+
+static int write_rows(void *context, size_t begin, size_t end) {
+    const row_pass *p = context;
+    for (size_t i = begin; i < end; i++)
+        p->io->write(p->io->context, i, apsp_matrix_row_cells(p->m, i));
+    return 0;
+}
+
+/* The threads of a pass over the n x n cells: one for a small matrix. */
+static unsigned row_threads(const apsp_matrix *m, unsigned threads) {
+    return apsp_matrix_bytes_typed(m->n, m->dtype) < PARALLEL_FILL_BYTES ? 1 : threads;
+}
+
+void matrix_read_rows(apsp_matrix *m, const apsp_row_io *io, unsigned threads) {
+    row_pass p = {m, io};
+    parallel_slices(m->n, row_threads(m, threads), read_rows, &p);
+}
+
+void matrix_write_rows(apsp_matrix *m, const apsp_row_io *io, unsigned threads) {
+    row_pass p = {m, io};
+    parallel_slices(m->n, row_threads(m, threads), write_rows, &p);
+}
+
 /* ---- checking a caller's matrix ------------------------------------------------------------ */
 
 #define CELL int32_t

@@ -31,6 +31,11 @@ apsp_status matrix_create_in(size_t n, apsp_dtype dtype, void *cells,
  * only when both terms are), so fmin and compare-and-select agree (cl/fw.cl: FLOAT_FMIN) and
  * the backends' bits stay identical. */
 void matrix_clear_negative_zeros(apsp_matrix *matrix, unsigned threads);
+/* The matrix's n x n cells from io->read (a float matrix's -0 cells made +0, as
+ * matrix_clear_negative_zeros does), or to io->write, a row at a time on `threads` threads for a
+ * large matrix (apsp_solver_solve_rows). */
+void matrix_read_rows(apsp_matrix *matrix, const apsp_row_io *io, unsigned threads);
+void matrix_write_rows(apsp_matrix *matrix, const apsp_row_io *io, unsigned threads);
 /* APSP_ERR_USAGE, naming the first wrong thing, unless the matrix is one a solve can take.
  * The shape: the geometry of apsp_matrix_create (data, n >= 1, padded a multiple of
  * APSP_MATRIX_ALIGN, stride >= padded); cheap, checked first. The cells (after the device has

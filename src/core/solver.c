@@ -27,6 +27,7 @@ struct apsp_solver {
     double open_seconds; /* reported as set-up by the first solve */
     int open_builds;     /* programs built while opening, likewise */
     apsp_matrix *whole;  /* the integer matrix of the last whole-number float solve (src/whole/) */
+    apsp_matrix *rows;   /* the matrix of the last apsp_solver_solve_rows in the rows' own type */
 };
 
 apsp_status apsp_list_devices(apsp_device_info **devices, size_t *count, apsp_error *error) {
@@ -168,6 +169,8 @@ static apsp_status solve_in_type(apsp_solver *s, apsp_matrix *matrix, apsp_repor
     return status;
 }
 
+static whole_job whole_job_of(apsp_solver *s);
+
 apsp_status apsp_solver_solve(apsp_solver *s, apsp_matrix *matrix, apsp_report *report,
                               apsp_error *error) {
     if (report)
@@ -177,18 +180,80 @@ apsp_status apsp_solver_solve(apsp_solver *s, apsp_matrix *matrix, apsp_report *
     apsp_status checked = matrix_check_shape(matrix, error);
     if (checked != APSP_OK)
         return checked;
-    /* Every -0 made +0 first: the float kernels' fmin and compare-and-select then agree
-     * (cl/fw.cl: FLOAT_FMIN), and whole weights do not fall back to the float path for it. */
-    matrix_clear_negative_zeros(matrix, threads_of(s->options.threads));
+    /* A float matrix's -0 cells are made +0 before the float path (src/whole/), so that the
+     * float kernels' fmin and compare-and-select agree (cl/fw.cl: FLOAT_FMIN). */
     if (matrix->dtype == APSP_FLOAT32 || matrix->dtype == APSP_FLOAT64) {
-        const whole_job job = {s->options.float_kernels, threads_of(s->options.threads),
-                               solve_in_type, &s->whole};
+        const whole_job job = whole_job_of(s);
         return whole_floats_solve(s, matrix, &job, report, error);
     }
     apsp_status status = solve_in_type(s, matrix, report, error);
     if (status == APSP_OK)
         note_own_kernels(report, matrix->dtype);
     return status;
+}
+
+/* The matrix kept in *kept when it has n vertices of `dtype` (its padding as made: a successful
+ * solve leaves it so), else a new one from the solver. */
+static apsp_status take_kept(apsp_solver *s, size_t n, apsp_dtype dtype, apsp_matrix **kept,
+                             apsp_error *error) {
+    if (*kept && (*kept)->n == n && (*kept)->dtype == dtype)
+        return APSP_OK;
+    apsp_matrix_destroy(*kept); /* before the new one: pinned memory is scarce */
+    *kept = NULL;
+    return apsp_solver_matrix_create(s, n, dtype, kept, error);
+}
+
+/* The rows into the solver's matrix of their type, solved in that type, and written back. */
+static apsp_status solve_rows_in_type(apsp_solver *s, size_t n, apsp_dtype dtype,
+                                      const apsp_row_io *io, apsp_report *report,
+                                      apsp_error *error) {
+    const unsigned threads = threads_of(s->options.threads);
+    double start = seconds_now();
+    apsp_status status = take_kept(s, n, dtype, &s->rows, error);
+    if (status != APSP_OK)
+        return status;
+    matrix_read_rows(s->rows, io, threads); /* (-0 made +0: as apsp_solver_solve does) */
+    double read = seconds_now() - start;
+    status = solve_in_type(s, s->rows, report, error);
+    if (status != APSP_OK) { /* a failed solve may leave the padding other than made */
+        apsp_matrix_destroy(s->rows);
+        s->rows = NULL;
+        return status;
+    }
+    start = seconds_now();
+    matrix_write_rows(s->rows, io, threads);
+    note_own_kernels(report, dtype);
+    if (report) {
+        report->rows_in_seconds = read;
+        report->rows_out_seconds = seconds_now() - start;
+    }
+    return APSP_OK;
+}
+
+static whole_job whole_job_of(apsp_solver *s) {
+    return (whole_job){s->options.float_kernels,
+                       threads_of(s->options.threads),
+                       solve_in_type,
+                       solve_rows_in_type,
+                       take_kept,
+                       &s->whole};
+}
+
+apsp_status apsp_solver_solve_rows(apsp_solver *s, size_t n, apsp_dtype dtype,
+                                   const apsp_row_io *io, apsp_report *report, apsp_error *error) {
+    if (report)
+        memset(report, 0, sizeof *report);
+    if (!s || !io || !io->read || !io->write || n == 0 || (unsigned)dtype > APSP_FLOAT64)
+        return fail(error, APSP_ERR_USAGE,
+                    "apsp_solver_solve_rows: no solver, no row functions, no vertices or no type");
+    apsp_status status = matrix_fits_memory_typed(n, dtype, error);
+    if (status != APSP_OK)
+        return status;
+    if (dtype == APSP_FLOAT32 || dtype == APSP_FLOAT64) {
+        const whole_job job = whole_job_of(s);
+        return whole_floats_solve_rows(s, n, dtype, io, &job, report, error);
+    }
+    return solve_rows_in_type(s, n, dtype, io, report, error);
 }
 
 /* Rows from a host matrix to the caller, in batches of whole rows. */
@@ -343,6 +408,7 @@ void apsp_solver_destroy(apsp_solver *s) {
     if (!s)
         return;
     apsp_matrix_destroy(s->whole);
+    apsp_matrix_destroy(s->rows);
     for (size_t i = 0; i < s->count; i++)
         s->impl->close(s->devices[i]);
     free(s);

@@ -158,8 +158,45 @@ static PyObject *core_devices(PyObject *module, PyObject *unused) {
     return result;
 }
 
+/* extremes(graph, threads=0) -> (least, largest): of a square int32 or int64 array in any layout,
+ * 0 counted, read on `threads` threads (0: one per core) without the GIL: NumPy's min and max
+ * are two passes on one core. */
+static PyObject *core_extremes(PyObject *module, PyObject *args, PyObject *kwargs) {
+    static char *keywords[] = {"graph", "threads", NULL};
+    (void)module;
+    PyObject *graph;
+    unsigned threads = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|I", keywords, &graph, &threads))
+        return NULL;
+    Py_buffer view;
+    if (PyObject_GetBuffer(graph, &view, PyBUF_STRIDES | PyBUF_FORMAT) != 0)
+        return NULL;
+    const int from = dtype_of(&view);
+    if (view.ndim != 2 || view.shape[0] != view.shape[1] ||
+        (from != APSP_INT32 && from != APSP_INT64)) {
+        PyErr_SetString(PyExc_ValueError, "extremes: expected a square int32 or int64 array");
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    dense_copy c = {.src = view.buf,
+                    .row_step = view.strides[0],
+                    .col_step = view.strides[1],
+                    .from = (apsp_dtype)from,
+                    .n = (size_t)view.shape[0],
+                    .threads = threads};
+    int64_t least = 0, most = 0;
+    int failed;
+    Py_BEGIN_ALLOW_THREADS failed = dense_extremes(&c, &least, &most);
+    Py_END_ALLOW_THREADS PyBuffer_Release(&view);
+    if (failed)
+        return PyErr_NoMemory();
+    return Py_BuildValue("(LL)", (long long)least, (long long)most);
+}
+
 static PyMethodDef core_methods[] = {
     {"devices", core_devices, METH_NOARGS, "devices() -> list of dicts (apsp_list_devices)"},
+    {"extremes", (PyCFunction)(void (*)(void))core_extremes, METH_VARARGS | METH_KEYWORDS,
+     "extremes(graph, threads=0) -> (least, largest) of an integer array, 0 counted"},
     {NULL, NULL, 0, NULL},
 };
 

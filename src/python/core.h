@@ -55,7 +55,9 @@ typedef struct dense_copy {
     const char *src;
     Py_ssize_t row_step, col_step; /* bytes */
     apsp_dtype from;
-    apsp_matrix *m;
+    size_t n;
+    apsp_dtype kernel;
+    apsp_matrix *m; /* the padded matrix of dense_copy_in and dense_copy_out */
     int unweighted;
     void *out; /* C-contiguous n x n of the kernel type, or float64 for an integer kernel */
     apsp_dtype out_type;
@@ -67,5 +69,12 @@ typedef struct dense_copy {
 void dense_copy_in(dense_copy *c, int directed);
 /* c->m's distances into c->out, on c->threads. Without the GIL. */
 void dense_copy_out(dense_copy *c);
+/* The same two copies as apsp_solver_solve_rows' row functions: no padded matrix of the
+ * extension's, each row read from the source and written into c->out by the library's threads.
+ * The source may be c->out itself (every row is read before the first is written). */
+apsp_row_io dense_copy_rows(dense_copy *c);
+/* The least and the largest cell (0 counted) of an integer source (c->from int32 or int64), on
+ * c->threads. Returns 0, or -1 when no lock could be made. Without the GIL. */
+int dense_extremes(const dense_copy *c, int64_t *least, int64_t *most);
 
 #endif

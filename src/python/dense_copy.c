@@ -7,19 +7,27 @@
 #include "base/parallel.h"
 
 #include <math.h>
+#include <pythread.h>
 #include <string.h>
 
-/* One source row into one matrix row: 0 is no edge, and for floats so are NaN and +-inf (SciPy's
- * nan_null and infinity_null); the diagonal is 0 whatever the self-loop weighs, as SciPy's. */
+/* One source row into n cells of the kernel type: 0 is no edge, and for floats so are NaN and
+ * +-inf (SciPy's nan_null and infinity_null); the diagonal is 0 whatever the self-loop weighs, as
+ * SciPy's. */
 #define DENSE_ROW_IN(NAME, S, K, NO_EDGE, MARKER)                                                  \
-    static void NAME(const dense_copy *c, size_t i) {                                              \
+    static void NAME(const dense_copy *c, size_t i, void *to) {                                    \
         const char *row = c->src + (Py_ssize_t)i * c->row_step;                                    \
-        K *cells = apsp_matrix_row_cells(c->m, i);                                                 \
-        const size_t n = c->m->n;                                                                  \
-        for (size_t j = 0; j < n; j++) {                                                           \
-            const S v = *(const S *)(row + (Py_ssize_t)j * c->col_step);                           \
-            cells[j] = (NO_EDGE) ? (MARKER) : c->unweighted ? (K)1 : (K)v;                         \
-        }                                                                                          \
+        K *cells = to;                                                                             \
+        const size_t n = c->n;                                                                     \
+        if (c->col_step == sizeof(S) && !c->unweighted) /* a loop the compiler vectorizes */       \
+            for (size_t j = 0; j < n; j++) {                                                       \
+                const S v = ((const S *)row)[j];                                                   \
+                cells[j] = (NO_EDGE) ? (MARKER) : (K)v;                                            \
+            }                                                                                      \
+        else                                                                                       \
+            for (size_t j = 0; j < n; j++) {                                                       \
+                const S v = *(const S *)(row + (Py_ssize_t)j * c->col_step);                       \
+                cells[j] = (NO_EDGE) ? (MARKER) : c->unweighted ? (K)1 : (K)v;                     \
+            }                                                                                      \
         cells[i] = 0;                                                                              \
     }
 DENSE_ROW_IN(row_f32, float, float, v == 0 || !isfinite(v), INFINITY)
@@ -30,30 +38,34 @@ DENSE_ROW_IN(row_i32_i64, int32_t, int64_t, v == 0, APSP_INF64)
 DENSE_ROW_IN(row_i64_i64, int64_t, int64_t, v == 0, APSP_INF64)
 #undef DENSE_ROW_IN
 
+/* Row i of the source, in the kernel type, into `cells`. */
+static void read_dense_row(const dense_copy *c, size_t i, void *cells) {
+    switch (c->kernel * 4 + c->from) {
+    case APSP_FLOAT32 * 4 + APSP_FLOAT32:
+        row_f32(c, i, cells);
+        break;
+    case APSP_FLOAT64 * 4 + APSP_FLOAT64:
+        row_f64(c, i, cells);
+        break;
+    case APSP_INT32 * 4 + APSP_INT32:
+        row_i32_i32(c, i, cells);
+        break;
+    case APSP_INT32 * 4 + APSP_INT64:
+        row_i64_i32(c, i, cells);
+        break;
+    case APSP_INT64 * 4 + APSP_INT32:
+        row_i32_i64(c, i, cells);
+        break;
+    case APSP_INT64 * 4 + APSP_INT64:
+        row_i64_i64(c, i, cells);
+        break;
+    }
+}
+
 static int dense_in(void *context, size_t begin, size_t end) {
     const dense_copy *c = context;
-    for (size_t i = begin; i < end; i++) {
-        switch (c->m->dtype * 4 + c->from) {
-        case APSP_FLOAT32 * 4 + APSP_FLOAT32:
-            row_f32(c, i);
-            break;
-        case APSP_FLOAT64 * 4 + APSP_FLOAT64:
-            row_f64(c, i);
-            break;
-        case APSP_INT32 * 4 + APSP_INT32:
-            row_i32_i32(c, i);
-            break;
-        case APSP_INT32 * 4 + APSP_INT64:
-            row_i64_i32(c, i);
-            break;
-        case APSP_INT64 * 4 + APSP_INT32:
-            row_i32_i64(c, i);
-            break;
-        case APSP_INT64 * 4 + APSP_INT64:
-            row_i64_i64(c, i);
-            break;
-        }
-    }
+    for (size_t i = begin; i < end; i++)
+        read_dense_row(c, i, apsp_matrix_row_cells(c->m, i));
     return 0;
 }
 
@@ -114,9 +126,9 @@ static int dense_symmetric(void *context, size_t begin, size_t end) {
 /* The distances out: a copy of each row, or for an integer kernel float64 with inf for the
  * marker, as SciPy returns integer input. */
 #define DENSE_ROW_OUT(NAME, K, MARKER)                                                             \
-    static void NAME(const dense_copy *c, size_t i) {                                              \
-        const K *cells = apsp_matrix_row_cells(c->m, i);                                           \
-        const size_t n = c->m->n;                                                                  \
+    static void NAME(const dense_copy *c, size_t i, const void *from) {                            \
+        const K *cells = from;                                                                     \
+        const size_t n = c->n;                                                                     \
         double *row = (double *)c->out + i * n;                                                    \
         for (size_t j = 0; j < n; j++)                                                             \
             row[j] = cells[j] == (MARKER) ? INFINITY : (double)cells[j];                           \
@@ -125,22 +137,26 @@ DENSE_ROW_OUT(out_i32, int32_t, APSP_INF)
 DENSE_ROW_OUT(out_i64, int64_t, APSP_INF64)
 #undef DENSE_ROW_OUT
 
+/* Row i of the distances, n cells of the kernel type, into the output. */
+static void write_dense_row(const dense_copy *c, size_t i, const void *cells) {
+    const size_t row_bytes = c->n * apsp_dtype_size(c->kernel);
+    if (c->out_type == c->kernel)
+        memcpy((char *)c->out + i * row_bytes, cells, row_bytes);
+    else if (c->kernel == APSP_INT32)
+        out_i32(c, i, cells);
+    else
+        out_i64(c, i, cells);
+}
+
 static int dense_out(void *context, size_t begin, size_t end) {
     const dense_copy *c = context;
-    const size_t n = c->m->n, row_bytes = n * apsp_dtype_size(c->m->dtype);
-    for (size_t i = begin; i < end; i++) {
-        if (c->out_type == c->m->dtype)
-            memcpy((char *)c->out + i * row_bytes, apsp_matrix_row_cells(c->m, i), row_bytes);
-        else if (c->m->dtype == APSP_INT32)
-            out_i32(c, i);
-        else
-            out_i64(c, i);
-    }
+    for (size_t i = begin; i < end; i++)
+        write_dense_row(c, i, apsp_matrix_row_cells(c->m, i));
     return 0;
 }
 
 void dense_copy_in(dense_copy *c, int directed) {
-    parallel_slices(c->m->n, c->threads, dense_in, c);
+    parallel_slices(c->n, c->threads, dense_in, c);
     if (!directed) {
         const size_t blocks = (c->m->n + SYMMETRIC_BLOCK - 1) / SYMMETRIC_BLOCK;
         parallel_slices(blocks / 2 + blocks % 2, c->threads, dense_symmetric, c->m);
@@ -148,5 +164,76 @@ void dense_copy_in(dense_copy *c, int directed) {
 }
 
 void dense_copy_out(dense_copy *c) {
-    parallel_slices(c->m->n, c->threads, dense_out, c);
+    parallel_slices(c->n, c->threads, dense_out, c);
+}
+
+/* apsp_row_io's functions over the caller's arrays (dense_copy_rows). */
+static void io_read(void *context, size_t i, void *cells) {
+    read_dense_row(context, i, cells);
+}
+
+static void io_write(void *context, size_t i, const void *cells) {
+    write_dense_row(context, i, cells);
+}
+
+apsp_row_io dense_copy_rows(dense_copy *c) {
+    return (apsp_row_io){io_read, io_write, c};
+}
+
+/* ---- the extremes of an integer array -------------------------------------------------------- */
+
+typedef struct extremes {
+    const dense_copy *c; /* src, steps, from and n */
+    PyThread_type_lock lock;
+    int64_t least, most;
+} extremes;
+
+#define EXTREMES_ROWS(NAME, S)                                                                     \
+    static void NAME(const dense_copy *c, size_t begin, size_t end, int64_t *least,                \
+                     int64_t *most) {                                                              \
+        S low = *least > 0 ? 0 : (S)*least, high = *most < 0 ? 0 : (S)*most;                       \
+        const int contiguous = c->col_step == sizeof(S); /* a loop the compiler vectorizes */      \
+        for (size_t i = begin; i < end; i++) {                                                     \
+            const char *row = c->src + (Py_ssize_t)i * c->row_step;                                \
+            for (size_t j = 0; contiguous && j < c->n; j++) {                                      \
+                const S v = ((const S *)row)[j];                                                   \
+                low = v < low ? v : low;                                                           \
+                high = v > high ? v : high;                                                        \
+            }                                                                                      \
+            for (size_t j = 0; !contiguous && j < c->n; j++) {                                     \
+                const S v = *(const S *)(row + (Py_ssize_t)j * c->col_step);                       \
+                low = v < low ? v : low;                                                           \
+                high = v > high ? v : high;                                                        \
+            }                                                                                      \
+        }                                                                                          \
+        *least = low;                                                                              \
+        *most = high;                                                                              \
+    }
+EXTREMES_ROWS(extremes_i32, int32_t)
+EXTREMES_ROWS(extremes_i64, int64_t)
+#undef EXTREMES_ROWS
+
+static int extremes_slice(void *context, size_t begin, size_t end) {
+    extremes *e = context;
+    int64_t least = 0, most = 0;
+    if (e->c->from == APSP_INT32)
+        extremes_i32(e->c, begin, end, &least, &most);
+    else
+        extremes_i64(e->c, begin, end, &least, &most);
+    PyThread_acquire_lock(e->lock, WAIT_LOCK);
+    e->least = least < e->least ? least : e->least;
+    e->most = most > e->most ? most : e->most;
+    PyThread_release_lock(e->lock);
+    return 0;
+}
+
+int dense_extremes(const dense_copy *c, int64_t *least, int64_t *most) {
+    extremes e = {c, PyThread_allocate_lock(), 0, 0};
+    if (!e.lock)
+        return -1;
+    parallel_slices(c->n, c->threads, extremes_slice, &e);
+    PyThread_free_lock(e.lock);
+    *least = e.least;
+    *most = e.most;
+    return 0;
 }

@@ -167,12 +167,24 @@ static apsp_status solve_buffer(SolverObject *self, const Py_buffer *view, apsp_
 
 /* Fills the padded matrix's n x n cells from the caller's array, solves and writes the distances
  * out, with the copies on every core (the pthread backend's solve uses them too; a GPU's leaves
- * them idle). Runs without the GIL, under self->lock. */
-static apsp_status solve_dense_buffer(SolverObject *self, dense_copy *c, apsp_dtype kernel,
-                                      size_t n, int directed, apsp_report *report,
-                                      double seconds[2], apsp_error *err) {
+ * them idle). Directed graphs go by rows (apsp_solver_solve_rows: the library's own padded
+ * matrix, read straight into the integer one for whole floats, the distances straight into
+ * c->out); an undirected one needs its whole matrix for the lesser of the two directions, so it
+ * takes the extension's. Runs without the GIL, under self->lock. */
+static apsp_status solve_dense_buffer(SolverObject *self, dense_copy *c, int directed,
+                                      apsp_report *report, double seconds[2], apsp_error *err) {
+    if (directed) {
+        apsp_matrix_destroy(self->matrix); /* the library keeps its own: pinned memory is scarce */
+        self->matrix = NULL;
+        const apsp_row_io io = dense_copy_rows(c);
+        apsp_status status =
+            apsp_solver_solve_rows(self->solver, c->n, c->kernel, &io, report, err);
+        seconds[0] = report->rows_in_seconds;
+        seconds[1] = report->rows_out_seconds;
+        return status;
+    }
     double start = seconds_now();
-    apsp_status status = take_matrix(self, n, kernel, err);
+    apsp_status status = take_matrix(self, c->n, c->kernel, err);
     if (status != APSP_OK)
         return status;
     c->m = self->matrix;
@@ -189,14 +201,14 @@ static apsp_status solve_dense_buffer(SolverObject *self, dense_copy *c, apsp_dt
 }
 
 static PyObject *report_dict(const apsp_report *r) {
-    return Py_BuildValue("{s:s,s:s,s:n,s:i,s:i,s:i,s:d,s:d,s:d,s:d,s:i,s:s,s:s,s:s,s:d}", "backend",
-                         r->backend, "device", r->device, "padded", (Py_ssize_t)r->padded, "tile",
-                         r->tile, "threads", r->threads, "program_builds", r->program_builds,
-                         "setup_seconds", r->setup_seconds, "upload_seconds", r->upload_seconds,
-                         "compute_seconds", r->compute_seconds, "download_seconds",
-                         r->download_seconds, "streamed", r->streamed, "choice", r->choice,
-                         "kernels", apsp_dtype_name(r->kernels), "kernels_why", r->kernels_why,
-                         "whole_seconds", r->whole_seconds);
+    return Py_BuildValue(
+        "{s:s,s:s,s:n,s:i,s:i,s:i,s:d,s:d,s:d,s:d,s:i,s:s,s:s,s:s,s:d,s:d}", "backend", r->backend,
+        "device", r->device, "padded", (Py_ssize_t)r->padded, "tile", r->tile, "threads",
+        r->threads, "program_builds", r->program_builds, "setup_seconds", r->setup_seconds,
+        "upload_seconds", r->upload_seconds, "compute_seconds", r->compute_seconds,
+        "download_seconds", r->download_seconds, "streamed", r->streamed, "choice", r->choice,
+        "kernels", apsp_dtype_name(r->kernels), "kernels_why", r->kernels_why, "whole_seconds",
+        r->whole_seconds, "release_seconds", r->release_seconds);
 }
 
 /* The report with the copies' seconds, which the library's report does not see. */
@@ -344,6 +356,8 @@ static PyObject *solver_solve_dense(SolverObject *self, PyObject *args, PyObject
         .row_step = in_view.strides[0],
         .col_step = in_view.strides[1],
         .from = (apsp_dtype)from,
+        .n = (size_t)n,
+        .kernel = kernel,
         .unweighted = unweighted,
         .out = out_view.buf,
         .out_type = (apsp_dtype)out_type,
@@ -352,8 +366,8 @@ static PyObject *solver_solve_dense(SolverObject *self, PyObject *args, PyObject
     solve_call call;
     call_begin(self, &call);
     if (n > 0)
-        call.status = solve_dense_buffer(self, &copy, kernel, (size_t)n, directed, &call.report,
-                                         call.seconds, &call.err);
+        call.status =
+            solve_dense_buffer(self, &copy, directed, &call.report, call.seconds, &call.err);
     call_end(self, &call);
     PyBuffer_Release(&out_view);
     PyBuffer_Release(&in_view);

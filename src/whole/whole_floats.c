@@ -12,30 +12,63 @@
  * With a negative cycle nothing bounds the sums, so the integers' answer is not used (below). */
 #include "whole/whole_floats.h"
 
+#include "base/error.h"
+#include "base/fault.h"
 #include "base/matrix.h"
 #include "base/parallel.h"
 #include "base/util.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
+/* Where the float cells come from: the caller's padded matrix (its padding checked too), or the
+ * caller's rows (apsp_row_io), each read into a row buffer of the reading thread. */
+typedef struct float_source {
+    apsp_matrix *m; /* NULL: io */
+    const apsp_row_io *io;
+    size_t n;
+    apsp_dtype dtype;
+} float_source;
+
+/* The rows the scan reads and the cells of each: a matrix's padding too. */
+static size_t source_rows(const float_source *src) {
+    return src->m ? src->m->padded : src->n;
+}
+
+/* Row i of the source: the matrix's, or read by the caller into `buffer`. */
+static const void *source_row(const float_source *src, size_t i, void *buffer) {
+    if (src->m)
+        return apsp_matrix_row_cells(src->m, i);
+    src->io->read(src->io->context, i, buffer);
+    return buffer;
+}
+
+/* A row buffer for a thread of a row source (NULL for a matrix source, which needs none);
+ * *failed says whether the allocation failed. */
+static void *source_buffer(const float_source *src, int *failed) {
+    void *buffer = src->m ? NULL : apsp_malloc(src->n * apsp_dtype_size(src->dtype));
+    *failed = !src->m && !buffer;
+    return buffer;
+}
+
 /* What the reading of the cells found first: the float path's reason. */
 typedef enum cell_problem {
     PROBLEM_NONE,
-    PROBLEM_FRACTION,      /* a finite weight that is not a whole number */
-    PROBLEM_NEGATIVE_ZERO, /* -0.0: the integers would give it back as +0.0 (a guard: the
-                            * solver makes -0 cells +0 before, base/matrix.h) */
-    PROBLEM_RULES,         /* NaN, -inf, a diagonal or padding cell not as made: refused */
+    PROBLEM_FRACTION, /* a finite weight that is not a whole number */
+    PROBLEM_RULES,    /* NaN, -inf, a diagonal or padding cell not as made: refused */
 } cell_problem;
 
 typedef struct whole_scan {
-    const apsp_matrix *m;
+    const float_source *src;
+    apsp_matrix *integer; /* int32 cells written as they are read (NULL: read only) */
     pthread_mutex_t lock;
     cell_problem problem; /* at (bad_i, bad_j), the first in row-major order */
     size_t bad_i, bad_j;
+    double bad_value;
     double most; /* the largest |finite weight| */
 } whole_scan;
 
@@ -61,10 +94,11 @@ static inline __attribute__((always_inline)) double cell_number(apsp_dtype type,
     return ((const double *)row)[j];
 }
 
-static cell_problem classify(const apsp_matrix *m, size_t i, size_t j, double c) {
+/* -0.0 is a whole 0: the float path reads it as +0.0 too (the solver clears it first). */
+static inline cell_problem classify(size_t n, size_t i, size_t j, double c) {
     if (i == j)
-        return c == 0 && !signbit(c) ? PROBLEM_NONE : PROBLEM_RULES;
-    if (i >= m->n || j >= m->n)
+        return c == 0 ? PROBLEM_NONE : PROBLEM_RULES;
+    if (i >= n || j >= n)
         return c == INFINITY ? PROBLEM_NONE : PROBLEM_RULES;
     if (c == INFINITY)
         return PROBLEM_NONE;
@@ -74,36 +108,100 @@ static cell_problem classify(const apsp_matrix *m, size_t i, size_t j, double c)
      * through int64 is exact for whole numbers only (and cheaper than rint, a library call). */
     if (fabs(c) < 0x1p53 && (double)(int64_t)c != c)
         return PROBLEM_FRACTION;
-    return c == 0 && signbit(c) ? PROBLEM_NEGATIVE_ZERO : PROBLEM_NONE;
+    return PROBLEM_NONE;
 }
 
+/* One row read from column `first` on: *most raised to its largest |weight|, its first n cells
+ * written into `out` (unless NULL) as int32 while they are whole numbers (a weight past int32 as
+ * 0: the plan then takes the int64 kernels or the float path, and this matrix is not solved).
+ * Returns the column of the first cell that is not whole, or `cells`. */
+static inline __attribute__((always_inline)) size_t scan_row(apsp_dtype type, size_t n, size_t i,
+                                                             const void *row, size_t first,
+                                                             size_t cells, int32_t *out,
+                                                             double *most, cell_problem *problem) {
+    double largest = *most;
+    for (size_t j = first; j < cells; j++) {
+        const double c = cell_number(type, row, j);
+        const cell_problem p = classify(n, i, j, c);
+        if (p != PROBLEM_NONE) {
+            *problem = p;
+            *most = largest;
+            return j;
+        }
+        const double size = fabs(c);
+        if (i != j && c != INFINITY && size > largest)
+            largest = size;
+        if (out && j < n)
+            out[j] = c == INFINITY ? APSP_INF : size < 0x1p31 ? (int32_t)c : 0;
+    }
+    *most = largest;
+    return cells;
+}
+
+/* The common row at the speed of memory: every cell +inf or a whole number below 2^31 in
+ * magnitude, written as int32 into `out`, in one loop without branches that the compiler
+ * vectorizes (the whole test: adding and subtracting 1.5 * 2^52 rounds a double below 2^51 to
+ * a whole number, which leaves a whole number as it is; -0.0 passes as 0). Returns 1 with *most
+ * raised to the row's largest |weight| when the row is such and its diagonal cell (i < n) 0;
+ * else 0, and scan_row says what the row holds. */
+static inline __attribute__((always_inline)) int
+fast_row(apsp_dtype type, size_t i, const void *row, size_t n, int32_t *out, double *most) {
+    const double round = 0x1.8p52;
+    int32_t largest = 0, ok = 1;
+    for (size_t j = 0; j < n; j++) {
+        const double c = cell_number(type, row, j);
+        const int infinite = c == INFINITY;
+        const int whole = fabs(c) < 0x1p31 && (c + round) - round == c;
+        const int32_t v = (int32_t)(whole ? c : 0);
+        const int32_t size = v < 0 ? -v : v;
+        ok &= infinite | whole;
+        largest = size > largest ? size : largest;
+        out[j] = infinite ? APSP_INF : v;
+    }
+    if (!ok || cell_number(type, row, i) != 0)
+        return 0;
+    if (largest > *most)
+        *most = largest;
+    return 1;
+}
+
+/* Rows [begin, end) of the source: the problem of least (i, j) and the largest weight into s. */
 static int scan_rows(void *context, size_t begin, size_t end) {
     whole_scan *s = context;
-    const apsp_matrix *m = s->m;
+    const float_source *src = s->src;
+    const size_t cells = source_rows(src);
+    int failed;
+    void *buffer = source_buffer(src, &failed);
+    if (failed)
+        return ENOMEM;
     cell_problem problem = PROBLEM_NONE;
     size_t bad_i = 0, bad_j = 0;
-    double most = 0;
+    double most = 0, bad_value = 0;
     for (size_t i = begin; i < end && problem == PROBLEM_NONE; i++) {
-        const void *row = apsp_matrix_row_cells(m, i);
-        for (size_t j = 0; j < m->padded; j++) {
-            double c = cell_number(m->dtype, row, j);
-            cell_problem p = classify(m, i, j, c);
-            if (p != PROBLEM_NONE) {
-                problem = p;
-                bad_i = i;
-                bad_j = j;
-                break;
-            }
-            if (i != j && c != INFINITY && fabs(c) > most)
-                most = fabs(c);
+        const void *row = source_row(src, i, buffer);
+        int32_t *out = s->integer && i < src->n ? apsp_matrix_row(s->integer, i) : NULL;
+        const int fast = out && (src->dtype == APSP_FLOAT32
+                                     ? fast_row(APSP_FLOAT32, i, row, src->n, out, &most)
+                                     : fast_row(APSP_FLOAT64, i, row, src->n, out, &most));
+        /* The rest: a matrix's padding after a fast row, or the whole row to say what it holds. */
+        const size_t first = fast ? src->n : 0;
+        size_t j = src->dtype == APSP_FLOAT32
+                       ? scan_row(APSP_FLOAT32, src->n, i, row, first, cells, out, &most, &problem)
+                       : scan_row(APSP_FLOAT64, src->n, i, row, first, cells, out, &most, &problem);
+        if (problem != PROBLEM_NONE) {
+            bad_i = i;
+            bad_j = j;
+            bad_value = cell_number(src->dtype, row, j);
         }
     }
+    free(buffer);
     pthread_mutex_lock(&s->lock);
     if (problem != PROBLEM_NONE && (s->problem == PROBLEM_NONE || bad_i < s->bad_i ||
                                     (bad_i == s->bad_i && bad_j < s->bad_j))) {
         s->problem = problem;
         s->bad_i = bad_i;
         s->bad_j = bad_j;
+        s->bad_value = bad_value;
     }
     if (most > s->most)
         s->most = most;
@@ -113,9 +211,10 @@ static int scan_rows(void *context, size_t begin, size_t end) {
 
 enum { PARALLEL_BYTES = 16 << 20 };
 
-static unsigned threads_for(const apsp_matrix *m, unsigned threads) {
-    size_t bytes = m->padded * m->stride * apsp_dtype_size(m->dtype);
-    return bytes < PARALLEL_BYTES ? 1 : threads;
+/* The threads for a pass over the source's cells: one for a small matrix. */
+static unsigned threads_for(const float_source *src, unsigned threads) {
+    size_t rows = source_rows(src);
+    return rows * rows * apsp_dtype_size(src->dtype) < PARALLEL_BYTES ? 1 : threads;
 }
 
 /* The kernels the weights allow, and why (whole_floats.h). */
@@ -124,34 +223,28 @@ typedef struct whole_plan {
     char why[192];
 } whole_plan;
 
-static void plan_float_path(const apsp_matrix *m, const whole_scan *s, whole_plan *plan) {
-    char text[40];
-    double c = cell_number(m->dtype, apsp_matrix_row_cells(m, s->bad_i), s->bad_j);
-    plan->kernels = m->dtype;
-    if (s->problem == PROBLEM_FRACTION)
-        snprintf(plan->why, sizeof plan->why, "float path: weight %s at (%zu, %zu) is not whole",
-                 matrix_cell_text(m, s->bad_i, s->bad_j, text, sizeof text), s->bad_i, s->bad_j);
-    else if (s->problem == PROBLEM_NEGATIVE_ZERO)
-        snprintf(plan->why, sizeof plan->why,
-                 "float path: weight -0 at (%zu, %zu), whose sign the integers do not keep",
-                 s->bad_i, s->bad_j);
+static void plan_float_path(const whole_scan *s, whole_plan *plan) {
+    plan->kernels = s->src->dtype;
+    if (s->problem == PROBLEM_FRACTION) /* the digits that read back to the same value */
+        snprintf(plan->why, sizeof plan->why, "float path: weight %.*g at (%zu, %zu) is not whole",
+                 s->src->dtype == APSP_FLOAT32 ? 9 : 17, s->bad_value, s->bad_i, s->bad_j);
     else
         snprintf(plan->why, sizeof plan->why, "float path: cell (%zu, %zu) is %g", s->bad_i,
-                 s->bad_j, c);
+                 s->bad_j, s->bad_value);
 }
 
 /* Which integer kernels hold every sum exactly, once the cells are whole (whole_floats.h). */
-static void plan_bound(const apsp_matrix *m, double most, whole_plan *plan) {
-    const int float32 = m->dtype == APSP_FLOAT32;
+static void plan_bound(size_t n, apsp_dtype dtype, double most, whole_plan *plan) {
+    const int float32 = dtype == APSP_FLOAT32;
     const unsigned digits = float32 ? 24 : 53; /* every integer up to 2^digits is exact */
-    const uint64_t exact = (uint64_t)1 << digits, steps = m->n > 1 ? m->n - 1 : 1;
-    const char *name = apsp_dtype_name(m->dtype);
-    plan->kernels = m->dtype;
+    const uint64_t exact = (uint64_t)1 << digits, steps = n > 1 ? n - 1 : 1;
+    const char *name = apsp_dtype_name(dtype);
+    plan->kernels = dtype;
     if (most > (double)exact || (uint64_t)most > exact / 2 / steps) {
         snprintf(plan->why, sizeof plan->why,
                  "float path: weight %.17g with V = %zu lets a sum of two distances pass 2^%u, "
                  "where %s rounds",
-                 most, m->n, digits, name);
+                 most, n, digits, name);
         return;
     }
     const uint64_t w = (uint64_t)most, sums = 2 * steps * w;
@@ -165,15 +258,21 @@ static void plan_bound(const apsp_matrix *m, double most, whole_plan *plan) {
              name, apsp_dtype_name(plan->kernels), sums, digits, name);
 }
 
-static void make_plan(const apsp_matrix *m, unsigned threads, whole_plan *plan) {
-    whole_scan s = {.m = m};
+/* Reads every cell of the source once, writing them into `integer` (int32, unless NULL) as it
+ * goes, and says which kernels to run. A row buffer that finds no memory: the float path. */
+static void scan_and_plan(const float_source *src, apsp_matrix *integer, unsigned threads,
+                          whole_plan *plan) {
+    whole_scan s = {.src = src, .integer = integer};
     pthread_mutex_init(&s.lock, NULL);
-    parallel_slices(m->padded, threads_for(m, threads), scan_rows, &s);
+    int failed = parallel_slices(source_rows(src), threads_for(src, threads), scan_rows, &s);
     pthread_mutex_destroy(&s.lock);
-    if (s.problem != PROBLEM_NONE)
-        plan_float_path(m, &s, plan);
+    if (failed) {
+        plan->kernels = src->dtype;
+        snprintf(plan->why, sizeof plan->why, "float path: no room for a row of %zu cells", src->n);
+    } else if (s.problem != PROBLEM_NONE)
+        plan_float_path(&s, plan);
     else
-        plan_bound(m, s.most, plan);
+        plan_bound(src->n, src->dtype, s.most, plan);
 }
 
 /* ---- the conversions ----------------------------------------------------------------------- */
@@ -203,39 +302,61 @@ static inline __attribute__((always_inline)) void convert_row(apsp_dtype from, c
         put_number(to, out, j, cell_number(from, row, j));
 }
 
+/* One row of n cells from one type into the other, either way: float32 and int32 (float32's
+ * bound is within int32's rule), float64 and int32 or int64. */
+static void convert_any_row(apsp_dtype from, const void *row, apsp_dtype to, void *out, size_t n) {
+    if (from == APSP_FLOAT32)
+        convert_row(APSP_FLOAT32, row, APSP_INT32, out, n);
+    else if (from == APSP_FLOAT64 && to == APSP_INT32)
+        convert_row(APSP_FLOAT64, row, APSP_INT32, out, n);
+    else if (from == APSP_FLOAT64)
+        convert_row(APSP_FLOAT64, row, APSP_INT64, out, n);
+    else if (to == APSP_FLOAT32)
+        convert_row(APSP_INT32, row, APSP_FLOAT32, out, n);
+    else if (from == APSP_INT32)
+        convert_row(APSP_INT32, row, APSP_FLOAT64, out, n);
+    else
+        convert_row(APSP_INT64, row, APSP_FLOAT64, out, n);
+}
+
+/* The source's n x n cells and the integer matrix, one way or the other. */
 typedef struct conversion {
-    const apsp_matrix *from;
-    apsp_matrix *to;
+    const float_source *src;
+    apsp_matrix *integer;
 } conversion;
 
-/* Rows [begin, end) of the n x n cells, from one type into the other, either way: float32 and
- * int32 (float32's bound is within int32's rule), float64 and int32 or int64. */
-static int convert_rows(void *context, size_t begin, size_t end) {
+/* Rows [begin, end) into the integer matrix (the int64 kernels' second pass). */
+static int convert_in(void *context, size_t begin, size_t end) {
     const conversion *c = context;
-    const apsp_dtype from = c->from->dtype, to = c->to->dtype;
-    const size_t n = c->from->n;
-    for (size_t i = begin; i < end; i++) {
-        const void *row = apsp_matrix_row_cells(c->from, i);
-        void *out = apsp_matrix_row_cells(c->to, i);
-        if (from == APSP_FLOAT32)
-            convert_row(APSP_FLOAT32, row, APSP_INT32, out, n);
-        else if (from == APSP_FLOAT64 && to == APSP_INT32)
-            convert_row(APSP_FLOAT64, row, APSP_INT32, out, n);
-        else if (from == APSP_FLOAT64)
-            convert_row(APSP_FLOAT64, row, APSP_INT64, out, n);
-        else if (to == APSP_FLOAT32)
-            convert_row(APSP_INT32, row, APSP_FLOAT32, out, n);
-        else if (from == APSP_INT32)
-            convert_row(APSP_INT32, row, APSP_FLOAT64, out, n);
-        else
-            convert_row(APSP_INT64, row, APSP_FLOAT64, out, n);
-    }
+    int failed;
+    void *buffer = source_buffer(c->src, &failed);
+    if (failed)
+        return ENOMEM;
+    for (size_t i = begin; i < end; i++)
+        convert_any_row(c->src->dtype, source_row(c->src, i, buffer), c->integer->dtype,
+                        apsp_matrix_row_cells(c->integer, i), c->src->n);
+    free(buffer);
     return 0;
 }
 
-static void convert(const apsp_matrix *from, apsp_matrix *to, unsigned threads) {
-    conversion c = {from, to};
-    parallel_slices(from->n, threads_for(from, threads), convert_rows, &c);
+/* Rows [begin, end) of the distances back: into the matrix, or through a row buffer to the
+ * caller's io->write. */
+static int convert_out(void *context, size_t begin, size_t end) {
+    const conversion *c = context;
+    const float_source *src = c->src;
+    int failed;
+    void *buffer = source_buffer(src, &failed);
+    if (failed)
+        return ENOMEM;
+    for (size_t i = begin; i < end; i++) {
+        void *row = src->m ? apsp_matrix_row_cells(src->m, i) : buffer;
+        convert_any_row(c->integer->dtype, apsp_matrix_row_cells(c->integer, i), src->dtype, row,
+                        src->n);
+        if (!src->m)
+            src->io->write(src->io->context, i, row);
+    }
+    free(buffer);
+    return 0;
 }
 
 /* ---- the solve ----------------------------------------------------------------------------- */
@@ -248,74 +369,148 @@ static void note(apsp_report *report, const whole_plan *plan, double seconds) {
     report->whole_seconds = seconds;
 }
 
-/* The integer matrix for m: the kept one when it has m's size and the kernels' type (its
- * padding as made: a successful solve leaves it so), else a new one from the solver. */
-static apsp_status take_integer(apsp_solver *solver, const apsp_matrix *m, apsp_dtype kernels,
-                                apsp_matrix **kept, apsp_error *error) {
-    if (*kept && (*kept)->n == m->n && (*kept)->dtype == kernels)
-        return APSP_OK;
-    apsp_matrix_destroy(*kept); /* before the new one: pinned memory is scarce */
-    *kept = NULL;
-    return apsp_solver_matrix_create(solver, m->n, kernels, kept, error);
+/* One solve's state: the source, the job, the plan and where the time went. */
+typedef struct whole_solve {
+    apsp_solver *solver;
+    const float_source *src;
+    const whole_job *job;
+    whole_plan plan;
+    int filled;     /* the kept int32 matrix holds the source's cells */
+    char room[160]; /* why the int32 matrix could not be made, or "" */
+    double seconds; /* choosing and converting beyond the row passes */
+    double in, out; /* the passes over the source: reading (and converting), writing */
+} whole_solve;
+
+enum { PRESCAN_ROWS = 8 };
+
+/* Reads the source once, into the int32 matrix when there is room for it, and plans. */
+static void plan_solve(whole_solve *w) {
+    const float_source *src = w->src;
+    const whole_job *job = w->job;
+    double start = seconds_now();
+    if (job->float_kernels) {
+        w->plan.kernels = src->dtype;
+        snprintf(w->plan.why, sizeof w->plan.why, "float path: asked for (float_kernels)");
+        return;
+    }
+    /* The first rows alone first: a graph of fractions mostly shows one there, and then no
+     * integer matrix is made for nothing (they are read again below: a few rows). */
+    whole_scan first = {.src = src};
+    pthread_mutex_init(&first.lock, NULL);
+    int failed =
+        scan_rows(&first, 0, source_rows(src) < PRESCAN_ROWS ? source_rows(src) : PRESCAN_ROWS);
+    pthread_mutex_destroy(&first.lock);
+    if (!failed && first.problem != PROBLEM_NONE) {
+        plan_float_path(&first, &w->plan);
+        w->in = seconds_now() - start;
+        return;
+    }
+    apsp_error room;
+    apsp_status status = job->take(w->solver, src->n, APSP_INT32, job->kept, &room);
+    if (status != APSP_OK)
+        snprintf(w->room, sizeof w->room, "%.120s", room.message);
+    w->seconds += seconds_now() - start;
+    start = seconds_now();
+    scan_and_plan(src, status == APSP_OK ? *job->kept : NULL, job->threads, &w->plan);
+    w->in = seconds_now() - start;
+    w->filled = status == APSP_OK;
+    if (w->plan.kernels == src->dtype && w->filled) { /* its memory to the float path */
+        apsp_matrix_destroy(*job->kept);
+        *job->kept = NULL;
+        w->filled = 0;
+    }
 }
 
-/* The integer kernels on a copy of m. When they cannot give the float path's answer (no memory
- * for the copy, a negative cycle) *again says why in a sentence for the report. */
-static apsp_status solve_integer(apsp_solver *solver, apsp_matrix *m, const whole_plan *plan,
-                                 const whole_job *job, apsp_report *report, double *seconds,
-                                 char *again, size_t again_size, apsp_error *error) {
+/* The integer kernels on a copy of the source. When they cannot give the float path's answer
+ * (no memory for the copy, a negative cycle) *again says why in a sentence for the report. */
+static apsp_status solve_integer(whole_solve *w, apsp_report *report, char *again,
+                                 size_t again_size, apsp_error *error) {
+    const whole_job *job = w->job;
+    const apsp_dtype kernels = w->plan.kernels;
     double start = seconds_now();
     apsp_error room;
-    apsp_status status = take_integer(solver, m, plan->kernels, job->kept, &room);
+    apsp_status status = kernels == APSP_INT32 && w->filled ? APSP_OK
+                         : w->room[0] ? fail(&room, APSP_ERR_NO_MEMORY, "%s", w->room)
+                                      : job->take(w->solver, w->src->n, kernels, job->kept, &room);
     if (status != APSP_OK) {
         snprintf(again, again_size, "float path: no room for the %s matrix (%.120s)",
-                 apsp_dtype_name(plan->kernels), room.message);
+                 apsp_dtype_name(kernels), room.message);
         return status;
     }
     apsp_matrix *integer = *job->kept;
-    convert(m, integer, job->threads);
-    *seconds += seconds_now() - start;
-    status = job->solve(solver, integer, report, error);
+    conversion c = {w->src, integer};
+    const unsigned threads = threads_for(w->src, job->threads);
+    if (!(kernels == APSP_INT32 && w->filled) &&
+        parallel_slices(w->src->n, threads, convert_in, &c))
+        status = fail(&room, APSP_ERR_NO_MEMORY, "no room for a row");
+    w->seconds += seconds_now() - start;
+    if (status != APSP_OK) {
+        snprintf(again, again_size, "float path: no room for a row of the %s matrix",
+                 apsp_dtype_name(kernels));
+        return status;
+    }
+    status = job->solve(w->solver, integer, report, error);
     if (status == APSP_ERR_NEGATIVE_CYCLE)
         snprintf(again, again_size,
                  "float path: the %s kernels met a negative cycle, past which float sums round: "
                  "solved again in %s",
-                 apsp_dtype_name(plan->kernels), apsp_dtype_name(m->dtype));
+                 apsp_dtype_name(kernels), apsp_dtype_name(w->src->dtype));
     start = seconds_now();
-    if (status == APSP_OK)
-        convert(integer, m, job->threads);
-    else { /* a failed solve may leave the padding other than made */
+    if (status == APSP_OK && parallel_slices(w->src->n, threads, convert_out, &c))
+        status = fail(error, APSP_ERR_NO_MEMORY, "out of memory for a row of %zu cells", w->src->n);
+    if (status != APSP_OK) { /* a failed solve may leave the padding other than made */
         apsp_matrix_destroy(integer);
         *job->kept = NULL;
     }
-    *seconds += seconds_now() - start;
+    w->out = seconds_now() - start;
     return status;
+}
+
+/* The float path of the source: the matrix itself (its -0 cells made +0 first, as every float
+ * solve reads them), or the rows by job->solve_rows. */
+static apsp_status solve_floats(whole_solve *w, apsp_report *report, apsp_error *error) {
+    const float_source *src = w->src;
+    if (!src->m)
+        return w->job->solve_rows(w->solver, src->n, src->dtype, src->io, report, error);
+    matrix_clear_negative_zeros(src->m, w->job->threads);
+    return w->job->solve(w->solver, src->m, report, error);
+}
+
+static apsp_status solve_source(apsp_solver *solver, const float_source *src, const whole_job *job,
+                                apsp_report *report, apsp_error *error) {
+    whole_solve w = {.solver = solver, .src = src, .job = job, .plan = {.kernels = src->dtype}};
+    plan_solve(&w);
+    apsp_status status;
+    if (w.plan.kernels == src->dtype)
+        status = solve_floats(&w, report, error);
+    else {
+        char again[sizeof w.plan.why] = "";
+        status = solve_integer(&w, report, again, sizeof again, error);
+        if (again[0]) {
+            memcpy(w.plan.why, again, sizeof again);
+            w.plan.kernels = src->dtype;
+            status = solve_floats(&w, report, error);
+        }
+    }
+    if (status != APSP_OK)
+        return status;
+    note(report, &w.plan, w.seconds + (src->m ? w.in + w.out : 0));
+    if (report && !src->m && w.plan.kernels != src->dtype) { /* the float path timed its own */
+        report->rows_in_seconds = w.in;
+        report->rows_out_seconds = w.out;
+    }
+    return APSP_OK;
 }
 
 apsp_status whole_floats_solve(apsp_solver *solver, apsp_matrix *m, const whole_job *job,
                                apsp_report *report, apsp_error *error) {
-    whole_plan plan = {.kernels = m->dtype};
-    double start = seconds_now();
-    if (job->float_kernels)
-        snprintf(plan.why, sizeof plan.why, "float path: asked for (float_kernels)");
-    else
-        make_plan(m, job->threads, &plan);
-    double seconds = seconds_now() - start;
-    if (plan.kernels == m->dtype) {
-        apsp_status status = job->solve(solver, m, report, error);
-        if (status == APSP_OK)
-            note(report, &plan, seconds);
-        return status;
-    }
-    char again[sizeof plan.why] = "";
-    apsp_status status =
-        solve_integer(solver, m, &plan, job, report, &seconds, again, sizeof again, error);
-    if (again[0]) {
-        memcpy(plan.why, again, sizeof again);
-        plan.kernels = m->dtype;
-        status = job->solve(solver, m, report, error);
-    }
-    if (status == APSP_OK)
-        note(report, &plan, seconds);
-    return status;
+    const float_source src = {.m = m, .n = m->n, .dtype = m->dtype};
+    return solve_source(solver, &src, job, report, error);
+}
+
+apsp_status whole_floats_solve_rows(apsp_solver *solver, size_t n, apsp_dtype dtype,
+                                    const apsp_row_io *io, const whole_job *job,
+                                    apsp_report *report, apsp_error *error) {
+    const float_source src = {.io = io, .n = n, .dtype = dtype};
+    return solve_source(solver, &src, job, report, error);
 }

@@ -5,9 +5,11 @@ array (the int32 path), as a float64 array (the int32 kernels and the conversion
 float64 array with Solver(float_kernels=True) (the float path). The runs interleave (a, b, c, a,
 b, c, ...) so that a shared machine's load falls on all three alike; medians of R runs after one
 untimed call each. Prints each call's seconds and G relax/s (V^3 / seconds), the library's
-compute and whole_seconds, and the ratios the issue asks for.
+compute and whole_seconds (on the dense path, which goes by rows, the conversions are in copy_in
+and copy_out instead), the ratios the issue asks for, and where each call's time went.
 
-Needs the package installed (pip install .). Not a test: no thresholds (the target: the float64
+Needs the package installed (pip install .), or the extension from a build directory and
+src/python/apsp/ on PYTHONPATH. Not a test: no thresholds (the target: the float64
 graph at >= 0.85x the int32 path's speed, i.e. at most 1/0.85 of its time).
   python3 tests/bench/whole_floats.py [--n 3000] [--runs 3] [--device host] [--dtype float64]
 """
@@ -68,6 +70,25 @@ def main():
     print(f"{args.dtype} whole / int32 path speed: {median['int32 array'] / median[whole_name]:.2f}x; "
           f"vs the float path: {median[float_name] / median[whole_name]:.2f}x faster; "
           f"same result as the float path: {same}")
+    print_breakdown(graphs, seconds, reports)
+
+
+# Where a call's time goes, as last_report splits it (medians over the runs): the package's
+# NumPy work (convert, output), the extension's copies and conversions on the host's cores
+# (copy_in, copy_out), the library's choice and conversions of the whole path (whole), its
+# set-up, upload, kernels (compute), download and release; "other" is the call's time that no
+# part names. A field that this build's report lacks counts 0.
+PARTS = ["convert", "copy_in", "whole", "setup", "upload", "compute", "download", "release",
+         "copy_out", "output"]
+
+
+def print_breakdown(graphs, seconds, reports):
+    print(f"{'breakdown, s':24} " + " ".join(f"{part:>8}" for part in PARTS + ["other"]))
+    for name in graphs:
+        parts = [statistics.median(r.get(f"{part}_seconds", 0.0) for r in reports[name])
+                 for part in PARTS]
+        other = statistics.median(seconds[name]) - sum(parts)
+        print(f"{name:24} " + " ".join(f"{x:8.3f}" for x in parts + [other]))
 
 
 if __name__ == "__main__":

@@ -164,3 +164,69 @@ def test_sums_that_overflow(device, dtype, weight, fits):
         else:
             with pytest.raises(ValueError, match="overflow to inf"):
                 apsp.floyd_warshall(graph, device=device)
+
+
+def sparse_whole(rng, n, dtype, fraction=None):
+    """A dense n x n array of whole weights in [1, 50), four edges a vertex (0: no edge), one
+    of them made `fraction` when given."""
+    w = np.zeros((n, n), dtype=dtype)
+    w[rng.integers(0, n, 4 * n), rng.integers(0, n, 4 * n)] = rng.integers(1, 50, 4 * n)
+    if fraction is not None:
+        w[n - 2, 3] = fraction
+    return w
+
+
+@pytest.mark.parametrize("fraction", [None, 0.5])
+def test_whole_rows_in_place(device, fraction):
+    """A directed float64 array goes by rows (apsp_solver_solve_rows): whole weights straight
+    into the int32 matrix, a fraction to the float path. With overwrite=True the distances go
+    into the input itself, every row read before the first is written; the bits are
+    float_kernels=True's, the numbers SciPy's (Dijkstra: exact sums of whole weights)."""
+    from scipy.sparse.csgraph import dijkstra
+
+    w = sparse_whole(np.random.default_rng(30), 300, np.float64, fraction)
+    want = dijkstra(w)
+    with apsp.Solver(device=device) as solver, apsp.Solver(device=device,
+                                                           float_kernels=True) as floats:
+        fp = floats.floyd_warshall(w)
+        got = solver.floyd_warshall(w, overwrite=True)
+        report = solver.last_report
+    assert got is w
+    assert got.tobytes() == fp.tobytes()
+    same(got, want, np.float64)
+    assert report["kernels"] == ("int32" if fraction is None else "float64")
+    assert ("whole weights: int32" if fraction is None else "0.5 at (298, 3)") in \
+        report["kernels_why"]
+    assert report["copy_in_seconds"] > 0 and report["copy_out_seconds"] > 0
+
+
+@pytest.mark.parametrize("fraction", [None, 0.5])
+def test_whole_rows_threads(device, fraction):
+    """V = 1501 on 3 threads (the whole path's passes split over the threads from 16 MB on,
+    and 3 does not divide 1501): the same bits as float_kernels=True, SciPy's numbers."""
+    from scipy.sparse.csgraph import dijkstra
+
+    w = sparse_whole(np.random.default_rng(31), 1501, np.float64, fraction)
+    with apsp.Solver(device=device, threads=3) as solver, apsp.Solver(
+            device=device, threads=3, float_kernels=True) as floats:
+        got = solver.floyd_warshall(w)
+        kernels = solver.last_report["kernels"]
+        fp = floats.floyd_warshall(w)
+    assert kernels == ("int32" if fraction is None else "float64")
+    assert got.tobytes() == fp.tobytes()
+    same(got, dijkstra(w), np.float64)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_extremes(dtype):
+    """The integer arrays' least and largest cells (0 counted), read by the extension on several
+    threads in any layout, are NumPy's; int64's least value too."""
+    rng = np.random.default_rng(32)
+    info = np.iinfo(dtype)
+    base = rng.integers(-1000, 1000, (301, 301)).astype(dtype)
+    base[7, 250], base[300, 0] = info.min, info.max
+    for view in (base, base.T, base[::3, ::3], base[1:, 1:][:, ::-1], np.abs(base[:50, :50]),
+                 -np.abs(base[100:200, 100:200])):
+        for threads in (1, 3, 0):
+            least, most = apsp._core.extremes(view, threads)
+            assert (least, most) == (min(int(view.min()), 0), max(int(view.max()), 0))

@@ -137,6 +137,13 @@ def _largest(weights):
     return max(int(weights.max()), -int(weights.min()))
 
 
+def _largest_dense(graph, threads):
+    """_largest of a dense int32 or int64 array, read once on `threads` threads (0: one per
+    core) by the extension instead of NumPy's two passes on one core."""
+    least, most = _core.extremes(graph, threads)
+    return max(most, -least)
+
+
 # The most (n - 1) * max |w| may be for an integer kernel to give SciPy's float64 numbers: each
 # sum Floyd-Warshall forms (two distances of at most that) stays a whole number <= 2^53, where
 # SciPy's float64 arithmetic is exact too. Past it SciPy rounds weights and sums, and so must
@@ -170,7 +177,7 @@ def _overwritable(a, out, overwrite):
     )
 
 
-def dense_fast(graph, unweighted, dtype, overwrite):
+def dense_fast(graph, unweighted, dtype, overwrite, threads=0):
     """(graph, kernel type, output array) when the C extension can read the dense input itself
     (Solver.solve_dense: SciPy's dense meaning applied in its copy into the padded matrix, on
     every core), else None and weight_matrix's NumPy passes do it. Taken for a plain square
@@ -190,7 +197,7 @@ def dense_fast(graph, unweighted, dtype, overwrite):
     else:
         # The largest |w| off the diagonal bounds every distance; the diagonal's (ignored) can
         # only make the bound larger, and a larger bound only picks int64 where int32 would do.
-        largest = 1 if unweighted else _largest(graph)
+        largest = 1 if unweighted else _largest_dense(graph, threads)
         kernel, out = _integer_type(largest, n)
         if kernel.kind != "i":
             return None

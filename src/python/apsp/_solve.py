@@ -91,6 +91,7 @@ class Solver:
         float_kernels=False,
     ):
         self._solver = None
+        self._threads = threads or 0
         try:
             self._solver = _core.Solver(
                 backend=backend,
@@ -149,7 +150,7 @@ class Solver:
         solver = self._open()
         start = time.perf_counter()
         fast = None if return_predecessors else _convert.dense_fast(csgraph, unweighted, dtype,
-                                                                     overwrite)
+                                                                     overwrite, self._threads)
         if fast:
             graph, kernel, d = fast
             convert = time.perf_counter() - start
