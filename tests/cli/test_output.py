@@ -578,7 +578,7 @@ def main():
     parser.add_argument("apsp")
     parser.add_argument("gen_graph")
     here = os.path.dirname(os.path.abspath(__file__))
-    parser.add_argument("--testcases", default=os.path.join(os.path.dirname(here), "testcases"))
+    parser.add_argument("--testcases", default=os.path.join(here, "..", "..", "testcases"))
     args = parser.parse_args()
     apsp = Apsp(os.path.abspath(args.apsp), os.path.abspath(args.testcases))
     with tempfile.TemporaryDirectory(prefix="apsp-test-output-") as work:
