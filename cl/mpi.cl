@@ -1,4 +1,4 @@
-/* apsp-mpi's block kernels (src/mpi/local_opencl.c), built after cl/fw.cl in one program so that
+/* apsp-mpi's block kernels (src/opencl/blocks.c), built after cl/fw.cl in one program so that
  * they reuse its parameters, its relaxation step and its phase-3 product (RELAX_CHUNKS and the
  * CPU micro-tile) rather than a second copy of them.
  *

@@ -447,6 +447,11 @@ APSP_EXPORT apsp_status apsp_list_devices(apsp_device_info **devices, size_t *co
 typedef apsp_status (*apsp_rows_fn)(void *context, size_t first_row, size_t count,
                                     const int32_t *rows, size_t pitch, apsp_error *error);
 
+/* Receives rows of distances of a solve's element type (apsp_rows_fn for any apsp_dtype): `count`
+ * rows from `first_row`, row r at (type *)rows + r * pitch, V cells each. */
+typedef apsp_status (*apsp_cells_fn)(void *context, size_t first_row, size_t count,
+                                     const void *rows, size_t pitch, apsp_error *error);
+
 /* Solves the graph and hands the distances to `rows` instead of returning a matrix: on OpenCL
  * devices the matrix is made on the device from the edge list and comes back through pinned
  * buffers while earlier rows are being handed on, so the host never holds the V x V matrix; the

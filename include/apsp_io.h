@@ -143,6 +143,16 @@ APSP_EXPORT apsp_status apsp_row_writer_begin_rows(apsp_output *output, apsp_for
                                                    apsp_row_writer **out, apsp_error *error);
 APSP_EXPORT apsp_status apsp_row_writer_put(void *writer, size_t first_row, size_t count,
                                             const int32_t *rows, size_t pitch, apsp_error *error);
+/* The same for rows of any element type (apsp_solver_solve_sources_typed's): an S x V .npy of
+ * the type, the text output's lines, or hw3's int32 cells (int64 rows narrowed, a distance
+ * beyond int32's range refused as APSP_ERR_OUTPUT; floating-point rows refused at begin, as
+ * APSP_ERR_USAGE). put_cells is an apsp_cells_fn taking rows of that type. */
+APSP_EXPORT apsp_status apsp_row_writer_begin_typed(apsp_output *output, apsp_format format,
+                                                    apsp_dtype dtype, size_t rows, size_t vertices,
+                                                    apsp_row_writer **out, apsp_error *error);
+APSP_EXPORT apsp_status apsp_row_writer_put_cells(void *writer, size_t first_row, size_t count,
+                                                  const void *rows, size_t pitch,
+                                                  apsp_error *error);
 APSP_EXPORT apsp_status apsp_row_writer_finish(apsp_row_writer *writer, apsp_error *error);
 APSP_EXPORT void apsp_row_writer_abort(apsp_row_writer *writer); /* accepts NULL */
 

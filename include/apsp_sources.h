@@ -56,6 +56,18 @@ APSP_EXPORT apsp_status apsp_solver_solve_sources_paths(
     apsp_method method, apsp_rows_fn rows, void *context, apsp_rows_fn pred, void *pred_context,
     apsp_report *report, apsp_error *error);
 
+/* apsp_solver_solve_sources_paths for distances of any type: the rows are `dtype` cells
+ * (APSP_INF, APSP_INF64 or +inf where there is no path) and the graph is checked by that type's
+ * rule (apsp_graph_to_matrix_typed's). Integer weights are summed exactly in int64 (the int
+ * types' distances equal Floyd-Warshall's byte for byte); real weights (float32, float64) in
+ * double and rounded once to float32 for that type, so they are within a few ulps of SciPy's
+ * (Johnson's reweighting rounds too: sources.c states the bound), not bit for bit Floyd-
+ * Warshall's blocked order. `pred` as there (NULL: none). */
+APSP_EXPORT apsp_status apsp_solver_solve_sources_typed(
+    apsp_solver *solver, const apsp_graph *graph, const int32_t *sources, size_t count,
+    apsp_method method, apsp_dtype dtype, apsp_cells_fn rows, void *context, apsp_rows_fn pred,
+    void *pred_context, apsp_report *report, apsp_error *error);
+
 #ifdef __cplusplus
 }
 #endif

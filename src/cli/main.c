@@ -251,10 +251,6 @@ static int parse_args(int argc, char **argv, cli *c) {
     if (argc - optind != 2)
         return usage_error("expected INPUT and OUTPUT, got %s",
                            argc - optind < 2 ? "fewer" : "more");
-    if (c->sources.asked && c->paths.path_spec)
-        return usage_error("--path does not work with --sources or --method yet: use "
-                           "--predecessors%s",
-                           "");
     c->input = argv[optind];
     c->output = argv[optind + 1];
     char message[256];

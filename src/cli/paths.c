@@ -124,11 +124,10 @@ apsp_status paths_derive(cli_paths *p, const apsp_graph *graph, const apsp_matri
     return status;
 }
 
-/* Distance (i, j) as the text output writes it: integers as they are, float32 with %.9g,
- * float64 with %.17g. */
-static void print_distance(const apsp_matrix *m, size_t i, size_t j) {
-    const void *row = apsp_matrix_row_cells(m, i);
-    switch (m->dtype) {
+/* Cell j of a row of distances as the text output writes it: integers as they are, float32
+ * with %.9g, float64 with %.17g. */
+static void print_distance(const void *row, apsp_dtype dtype, size_t j) {
+    switch (dtype) {
     case APSP_INT32:
         printf("%d", (int)((const int32_t *)row)[j]);
         break;
@@ -170,22 +169,20 @@ apsp_status paths_solve(cli_paths *p, apsp_solver *solver, const apsp_graph *gra
     return status;
 }
 
-/* --path's line: "length D: U -> ... -> V", or "no path from U to V". */
-static apsp_status print_path(const cli_paths *p, const apsp_matrix *distances, apsp_error *error) {
-    size_t v = distances->n;
-    int32_t *path = malloc((v ? v : 1) * sizeof *path);
+apsp_status paths_print_line(const cli_paths *p, const int32_t *pred_row, const void *dist_row,
+                             apsp_dtype dtype, size_t vertices, apsp_error *error) {
+    int32_t *path = malloc((vertices ? vertices : 1) * sizeof *path);
     if (!path) {
         set_error(error, APSP_ERR_NO_MEMORY, "out of memory for --path%s", "");
         return APSP_ERR_NO_MEMORY;
     }
     size_t length;
-    const int32_t *row = p->pred + (p->from - p->first) * v;
-    apsp_status status = apsp_path(row, v, p->from, p->to, path, &length, error);
+    apsp_status status = apsp_path(pred_row, vertices, p->from, p->to, path, &length, error);
     if (status == APSP_OK && length == 0) {
         printf("no path from %zu to %zu\n", p->from, p->to);
     } else if (status == APSP_OK) {
         printf("length ");
-        print_distance(distances, p->from, p->to);
+        print_distance(dist_row, dtype, p->to);
         printf(": ");
         for (size_t k = 0; k < length; k++)
             printf("%s%d", k ? " -> " : "", (int)path[k]);
@@ -218,7 +215,11 @@ apsp_status paths_commit(cli_paths *p, const apsp_matrix *distances, apsp_error 
 }
 
 apsp_status paths_print(cli_paths *p, const apsp_matrix *distances, apsp_error *error) {
-    return p->path_spec ? print_path(p, distances, error) : APSP_OK;
+    if (!p->path_spec)
+        return APSP_OK;
+    size_t v = distances->n;
+    return paths_print_line(p, p->pred + (p->from - p->first) * v,
+                            apsp_matrix_row_cells(distances, p->from), distances->dtype, v, error);
 }
 
 void paths_release(cli_paths *p) {

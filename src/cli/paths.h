@@ -37,6 +37,10 @@ apsp_status paths_solve(cli_paths *p, apsp_solver *solver, const apsp_graph *gra
 apsp_status paths_commit(cli_paths *p, const apsp_matrix *distances, apsp_error *error);
 /* After OUTPUT's commit: prints --path's line. */
 apsp_status paths_print(cli_paths *p, const apsp_matrix *distances, apsp_error *error);
+/* --path's line from its source's predecessor row and row of distances (of `dtype`): "length D:
+ * U -> ... -> V", or "no path from U to V". */
+apsp_status paths_print_line(const cli_paths *p, const int32_t *pred_row, const void *dist_row,
+                             apsp_dtype dtype, size_t vertices, apsp_error *error);
 /* Removes an uncommitted output and frees what the paths hold. */
 void paths_release(cli_paths *p);
 

@@ -79,6 +79,8 @@ void report_json(size_t vertices, const apsp_report *r, const run_times *t) {
     json_write_string(stderr, r->device);
     fputs(",\"choice\":", stderr);
     json_write_string(stderr, r->choice);
+    fputs(",\"method\":", stderr);
+    json_write_string(stderr, r->method);
     fprintf(stderr,
             ",\"kernels\":\"%s\",\"whole_s\":%.6f,\"kernels_why\":", apsp_dtype_name(r->kernels),
             r->whole_seconds);

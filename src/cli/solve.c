@@ -135,23 +135,9 @@ static int streams_rows(const cli *c) {
 
 apsp_status cli_solve_and_write(cli *c, apsp_solver *solver, const apsp_graph *g, apsp_output *out,
                                 apsp_report *report, run_times *times, apsp_error *err) {
-    if (c->sources.asked && c->dtype != APSP_INT32) {
-        apsp_output_abort(out);
-        snprintf(err->message, sizeof err->message,
-                 "--sources and --method give int32 distances only, and these need %s (%s)",
-                 apsp_dtype_name(c->dtype), c->distances);
-        return err->status = APSP_ERR_USAGE;
-    }
-    if (c->sources.asked) {
-        apsp_output *pred_out = c->paths.out; /* (taken over) */
-        c->paths.out = NULL;
-        apsp_format pred_format =
-            c->paths.predecessors && apsp_format_for(c->paths.predecessors, 1) == APSP_FORMAT_NPY
-                ? APSP_FORMAT_NPY
-                : APSP_FORMAT_HW3;
-        return sources_solve_and_write(&c->sources, solver, g, out, c->output_format, pred_out,
-                                       pred_format, report, times, err);
-    }
+    if (c->sources.asked)
+        return sources_solve_and_write(&c->sources, solver, g, c->dtype, out, c->output_format,
+                                       &c->paths, report, times, err);
     return (streams_rows(c) ? solve_to_rows : solve_to_matrix)(c, solver, g, out, report, times,
                                                                err);
 }

@@ -3,6 +3,7 @@
 #include "sources.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +112,10 @@ int sources_parse_method(cli_sources *s, const char *name) {
 
 void sources_release(cli_sources *s) {
     free(s->ranges);
+    free(s->path_pred);
+    free(s->path_dist);
+    s->path_pred = NULL;
+    s->path_dist = NULL;
     s->ranges = NULL;
     s->count = s->capacity = 0;
 }
@@ -144,11 +149,14 @@ static apsp_status expand(const cli_sources *s, size_t vertices, int32_t **ids, 
     return APSP_OK;
 }
 
-/* The writers of OUTPUT and of --predecessors' file (pred_out NULL: none), begun. */
-static apsp_status begin_writers(apsp_output *out, apsp_format format, apsp_output *pred_out,
-                                 apsp_format pred_format, size_t rows, size_t vertices,
-                                 timed_writer *t, timed_writer *pred, apsp_error *err) {
-    apsp_status status = apsp_row_writer_begin_rows(out, format, rows, vertices, &t->writer, err);
+/* The writers of OUTPUT (distances of `dtype`) and of --predecessors' file (pred_out NULL:
+ * none), begun. */
+static apsp_status begin_writers(apsp_output *out, apsp_format format, apsp_dtype dtype,
+                                 apsp_output *pred_out, apsp_format pred_format, size_t rows,
+                                 size_t vertices, timed_writer *t, timed_writer *pred,
+                                 apsp_error *err) {
+    apsp_status status =
+        apsp_row_writer_begin_typed(out, format, dtype, rows, vertices, &t->writer, err);
     if (!pred_out)
         return status;
     if (status != APSP_OK) {
@@ -174,25 +182,111 @@ static apsp_status finish_writers(apsp_status status, timed_writer *t, timed_wri
     return status;
 }
 
+/* The row of --path's source: the first of the list that is U (every vertex: row U). */
+static apsp_status path_row(const cli_paths *p, const int32_t *ids, size_t count, size_t *row,
+                            apsp_error *err) {
+    *row = SIZE_MAX;
+    if (!p->path_spec)
+        return APSP_OK;
+    if (!ids) {
+        *row = p->from;
+        return APSP_OK;
+    }
+    for (size_t i = 0; i < count && *row == SIZE_MAX; i++)
+        if ((size_t)ids[i] == p->from)
+            *row = i;
+    if (*row != SIZE_MAX)
+        return APSP_OK;
+    snprintf(err->message, sizeof err->message,
+             "--path=%.64s: %zu is not one of --sources (only their rows are solved)", p->path_spec,
+             p->from);
+    return err->status = APSP_ERR_USAGE;
+}
+
+/* Rows of cell_bytes cells on their way to a writer (none: kept only), one of them kept:
+ * --path's source's. */
+typedef struct kept_row {
+    timed_writer *writer;
+    size_t index; /* the row kept; SIZE_MAX: none */
+    size_t vertices, cell_bytes;
+    void *cells;
+} kept_row;
+
+static apsp_status keep_and_put(void *context, size_t first_row, size_t count, const void *rows,
+                                size_t pitch, apsp_error *error) {
+    kept_row *k = context;
+    if (k->index >= first_row && k->index - first_row < count)
+        memcpy(k->cells, (const char *)rows + (k->index - first_row) * pitch * k->cell_bytes,
+               k->vertices * k->cell_bytes);
+    if (!k->writer)
+        return APSP_OK;
+    double start = cli_clock();
+    apsp_status status =
+        apsp_row_writer_put_cells(k->writer->writer, first_row, count, rows, pitch, error);
+    k->writer->seconds += cli_clock() - start;
+    return status;
+}
+
+/* keep_and_put for the int32 predecessor rows. */
+static apsp_status keep_and_put_int32(void *context, size_t first_row, size_t count,
+                                      const int32_t *rows, size_t pitch, apsp_error *error) {
+    return keep_and_put(context, first_row, count, rows, pitch, error);
+}
+
+/* The solve, its rows (of `dtype`) to the writers and --path's kept. */
+static apsp_status solve_rows(cli_sources *s, apsp_solver *solver, const apsp_graph *g,
+                              apsp_dtype dtype, const int32_t *ids, size_t count, size_t path_index,
+                              timed_writer *t, timed_writer *pred, apsp_report *report,
+                              apsp_error *err) {
+    size_t v = g->vertices, cell = apsp_dtype_size(dtype);
+    kept_row dist_row = {t, path_index, v, cell, NULL},
+             pred_row = {NULL, path_index, v, sizeof(int32_t), NULL};
+    pred_row.writer = pred->writer ? pred : NULL;
+    int want_pred = pred->writer || path_index != SIZE_MAX;
+    if (path_index != SIZE_MAX) {
+        dist_row.cells = malloc((v ? v : 1) * cell);
+        pred_row.cells = malloc((v ? v : 1) * sizeof(int32_t));
+    }
+    apsp_status status = APSP_OK;
+    if (path_index != SIZE_MAX && (!dist_row.cells || !pred_row.cells)) {
+        snprintf(err->message, sizeof err->message, "out of memory for --path");
+        status = err->status = APSP_ERR_NO_MEMORY;
+    }
+    if (status == APSP_OK)
+        status = apsp_solver_solve_sources_typed(
+            solver, g, ids, count, s->method, dtype, keep_and_put, &dist_row,
+            want_pred ? keep_and_put_int32 : NULL, &pred_row, report, err);
+    s->path_pred = pred_row.cells;
+    s->path_dist = dist_row.cells;
+    return status;
+}
+
 apsp_status sources_solve_and_write(cli_sources *s, apsp_solver *solver, const apsp_graph *g,
-                                    apsp_output *out, apsp_format format, apsp_output *pred_out,
-                                    apsp_format pred_format, apsp_report *report, run_times *times,
+                                    apsp_dtype dtype, apsp_output *out, apsp_format format,
+                                    cli_paths *paths, apsp_report *report, run_times *times,
                                     apsp_error *err) {
+    apsp_output *pred_out = paths->out; /* (taken over) */
+    paths->out = NULL;
+    apsp_format pred_format =
+        paths->predecessors && apsp_format_for(paths->predecessors, 1) == APSP_FORMAT_NPY
+            ? APSP_FORMAT_NPY
+            : APSP_FORMAT_HW3;
     int32_t *ids;
-    size_t count;
+    size_t count, path_index;
     apsp_status status = expand(s, g->vertices, &ids, &count, err);
+    if (status == APSP_OK)
+        status = path_row(paths, ids, count, &path_index, err);
     if (status != APSP_OK) {
+        free(ids);
         apsp_output_abort(out);
         apsp_output_abort(pred_out);
         return status;
     }
     timed_writer t = {0}, pred = {0};
-    status = begin_writers(out, format, pred_out, pred_format, ids ? count : g->vertices,
+    status = begin_writers(out, format, dtype, pred_out, pred_format, ids ? count : g->vertices,
                            g->vertices, &t, &pred, err);
     if (status == APSP_OK)
-        status = apsp_solver_solve_sources_paths(
-            solver, g, ids, count, s->method, cli_put_rows_timed, &t,
-            pred_out ? cli_put_rows_timed : NULL, &pred, report, err);
+        status = solve_rows(s, solver, g, dtype, ids, count, path_index, &t, &pred, report, err);
     double start = cli_clock();
     if (status == APSP_OK || t.writer)
         status = finish_writers(status, &t, &pred, err);
@@ -200,6 +294,8 @@ apsp_status sources_solve_and_write(cli_sources *s, apsp_solver *solver, const a
     times->write = written + (cli_clock() - start);
     if (status == APSP_OK && report->padded == 0) /* the sparse methods write inside the solve */
         report->compute_seconds -= written;
+    if (status == APSP_OK && paths->path_spec) /* after OUTPUT, as the matrix's --path */
+        status = paths_print_line(paths, s->path_pred, s->path_dist, dtype, g->vertices, err);
     free(ids);
     return status;
 }
@@ -210,8 +306,15 @@ void sources_report(size_t vertices, const apsp_report *report, const run_times 
         report_print(vertices, report, times);
         return;
     }
-    fprintf(stderr,
-            "apsp: on %d host threads; read %.3f s, compute %.3f s, write %.3f s, total "
-            "%.3f s\n",
-            report->threads, times->read, report->compute_seconds, times->write, times->total);
+    if (report->threads == 0) /* the device's method: its parts */
+        fprintf(stderr,
+                "apsp: %s\napsp: on %s; read %.3f s, compute %.3f s, write %.3f s, total "
+                "%.3f s\n",
+                report->choice, report->device, times->read, report->compute_seconds, times->write,
+                times->total);
+    else
+        fprintf(stderr,
+                "apsp: on %d host threads; read %.3f s, compute %.3f s, write %.3f s, total "
+                "%.3f s\n",
+                report->threads, times->read, report->compute_seconds, times->write, times->total);
 }

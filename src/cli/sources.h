@@ -4,6 +4,7 @@
 #define APSP_CLI_SOURCES_H
 
 #include "apsp.h"
+#include "paths.h"
 #include "report.h"
 
 #include <stddef.h>
@@ -19,6 +20,8 @@ typedef struct cli_sources {
     size_t count, capacity;
     apsp_method method;
     int asked; /* --sources or --method was given: the run goes through the sources' solve */
+    int32_t *path_pred; /* --path's source's predecessor row, kept from the solve */
+    void *path_dist;    /* and its distances */
 } cli_sources;
 
 /* --sources=SPEC: "0-99,500" (ids and ranges, 0-based) or "@FILE" (one id or range a line).
@@ -28,12 +31,14 @@ int sources_parse(cli_sources *s, const char *spec, char *message, size_t size);
 int sources_parse_method(cli_sources *s, const char *name);
 void sources_release(cli_sources *s);
 
-/* Solves for the sources and writes their rows to OUTPUT in its format, and with pred_out (NULL:
- * none) their predecessors there (--predecessors), taking both outputs over; ids at or above V
- * are refused first (APSP_ERR_USAGE). */
+/* Solves for the sources and writes their rows (distances of `dtype`) to OUTPUT in its format,
+ * their predecessors to
+ * --predecessors' output (paths->out, NULL: none), taking both outputs over, and after them
+ * --path's line (its source must be one of the list); ids at or above V are refused first
+ * (APSP_ERR_USAGE). Memory: a batch of rows and --path's one row, never V x V. */
 apsp_status sources_solve_and_write(cli_sources *s, apsp_solver *solver, const apsp_graph *g,
-                                    apsp_output *out, apsp_format format, apsp_output *pred_out,
-                                    apsp_format pred_format, apsp_report *report, run_times *times,
+                                    apsp_dtype dtype, apsp_output *out, apsp_format format,
+                                    cli_paths *paths, apsp_report *report, run_times *times,
                                     apsp_error *err);
 
 /* -v: the method, why, and the sources' run. */

@@ -32,6 +32,8 @@
 
 #include "apsp.h"
 #include "base/device_list.h"
+#include "core/blocks.h"
+#include "paths/adjacency.h"
 #include "paths/paths_csr.h"
 
 #include <stdint.h>
@@ -157,6 +159,44 @@ typedef struct backend_paths {
                           apsp_error *error);
 } backend_paths;
 
+/* Distances from chosen sources on the device (src/sssp/, docs/architecture.md "Chosen
+ * sources"): Bellman-Ford for a batch of sources at a time, int32 distances, exact.
+ *
+ *     prepare(graph, S)      the program, the graph's CSR on the device, room for a batch;
+ *                            *batch: the sources a batch takes (by the device's memory)
+ *     for each batch:
+ *         solve(sources)     the batch's distances, on the device
+ *         store_rows(rows)   handed to `rows` as the rows of the batch, in order
+ *     release(times)         the buffers freed, the times of the whole run
+ */
+typedef struct sources_device_times {
+    double upload;   /* the CSR and each batch's start */
+    double rounds;   /* the rounds and sweeps (wall time: they only queue between reads) */
+    double kernels;  /* the device's own time of the round and sweep kernels; 0: not profiled */
+    double download; /* the rows down and handed on (the caller's writing included) */
+    size_t batches, round_count, sweeps, pairs; /* pairs: frontier entries relaxed */
+} sources_device_times;
+
+typedef struct backend_sources {
+    /* Source-edges (the S x E of a run) the method is expected to relax per second on this
+     * device, re-relaxations included, for auto's cost model (src/sssp/method.c). */
+    double (*rate)(backend_device *device);
+    /* For `sources` sources over `graph` (integer weights within int32's rule, E < 2^32):
+     * refused with APSP_ERR_TOO_LARGE where even one source does not fit. */
+    apsp_status (*prepare)(backend_device *device, const adjacency *graph, size_t sources,
+                           size_t *batch, apsp_error *error);
+    /* The distances from `count` (at most *batch) sources. *cycle becomes nonzero when a
+     * negative cycle may be reachable from one of them (a pair still lowered after V rounds, or a
+     * sum shorter than any simple path): the rows are then not distances, and the caller's host
+     * method says for certain. */
+    apsp_status (*solve)(backend_device *device, const int32_t *sources, size_t count, int *cycle,
+                         apsp_error *error);
+    /* The batch's rows, APSP_INF where unreachable, to rows(context, first + r, ...). */
+    apsp_status (*store_rows)(backend_device *device, size_t first, apsp_rows_fn rows,
+                              void *context, apsp_error *error);
+    void (*release)(backend_device *device, sources_device_times *times); /* times: or NULL */
+} backend_sources;
+
 typedef struct apsp_backend_impl {
     apsp_backend_kind kind; /* its name is apsp_backend_name(kind) */
     /* Appends this backend's devices to the list. Finding none is not an error. */
@@ -206,11 +246,18 @@ typedef struct apsp_backend_impl {
     void (*summarize)(backend_device *device, device_summary *summary);
 
     /* The optional parts, each NULL where the backend has none (the pthread backend, whose
-     * memory is the host's, has none of them). The drivers and the solver test the pointer once
-     * and then call every entry of the part. */
+     * memory is the host's, has none of the first three, nor `sources`). The drivers and the
+     * solver test the pointer once and then call every entry of the part. */
     const backend_device_memory *device_memory;
     const backend_paths *paths;
     const backend_stream *stream;
+    /* The block-level engine apsp-mpi's ranks run (core/blocks.h). */
+    const backend_blocks *blocks;
+    /* Seconds a solve of `vertices` would take with the options, before any device is open
+     * (auto mode's choice for a small graph: solver.c); NULL where the backend cannot say. */
+    double (*estimated_seconds)(const apsp_options *options, size_t vertices);
+    /* Distances from chosen sources on the device (src/sssp/, above). */
+    const backend_sources *sources;
 } apsp_backend_impl;
 
 extern const apsp_backend_impl apsp_backend_cpu;

@@ -7,9 +7,9 @@
 #include "base/matrix.h"
 #include "base/parallel.h"
 #include "base/util.h"
-#include "cpu/estimate.h"
 #include "drivers/drivers.h"
 #include "paths/tight_csr.h"
+#include "sssp/on_device.h"
 #include "sssp/sssp.h"
 #include "whole/whole_floats.h"
 
@@ -48,7 +48,7 @@ static apsp_backend_kind backends_to_list(apsp_solver *s) {
         snprintf(s->choice, sizeof s->choice, "--backend=cpu");
         return APSP_BACKEND_CPU;
     }
-    double estimate = cpu_estimated_seconds(o, o->vertices_hint);
+    double estimate = apsp_backend_cpu.estimated_seconds(o, o->vertices_hint);
     if (o->backend == APSP_BACKEND_AUTO && !named && o->vertices_hint > 0 &&
         estimate < APSP_SMALL_GRAPH_SECONDS) {
         snprintf(s->choice, sizeof s->choice,
@@ -128,6 +128,11 @@ apsp_status apsp_solver_create(const apsp_options *options, apsp_solver **out, a
 
 const apsp_options *solver_options(const apsp_solver *s) {
     return &s->options;
+}
+
+backend_device *solver_device(const apsp_solver *s, const apsp_backend_impl **impl) {
+    *impl = s->impl;
+    return s->count ? s->devices[0] : NULL;
 }
 
 /* The first solve's report carries the opening's time and builds. */

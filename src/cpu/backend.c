@@ -16,10 +16,10 @@
  * The device's pool of threads does each step, the blocks split evenly. The pivot rows R come
  * from the matrix, or from a panel another device handed in (put_row_panel). */
 #include "core/backend.h"
-#include "cpu/estimate.h"
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/util.h"
+#include "cpu/blocks.h"
 #include "cpu/kernels.h"
 #include "cpu/pool.h"
 
@@ -353,7 +353,8 @@ static double cpu_speed(backend_device *device) {
     return RELAX_PER_THREAD * pool_threads(d->pool);
 }
 
-double cpu_estimated_seconds(const apsp_options *options, size_t vertices) {
+/* By the estimate the rows are shared by, for auto mode's choice before any device is open. */
+static double cpu_estimated_seconds(const apsp_options *options, size_t vertices) {
     unsigned threads = options->threads > 0 ? (unsigned)options->threads : online_cores();
     double n = (double)vertices;
     return n * n * n / (RELAX_PER_THREAD * threads);
@@ -434,4 +435,6 @@ const apsp_backend_impl apsp_backend_cpu = {
     .drain = cpu_drain,
     .unload = cpu_unload,
     .summarize = cpu_summarize,
+    .blocks = &cpu_blocks,
+    .estimated_seconds = cpu_estimated_seconds,
 };

@@ -16,8 +16,8 @@ apsp_status commit_text(apsp_output *output, const apsp_matrix *matrix, apsp_err
 
 /* The most characters of one cell of the text output, its separator included. */
 enum { TEXT_CELL_MAX = 32 /* "-1.2345678901234567e-308 " */ };
-/* One int32 row as a line of the text output ("inf" for APSP_INF, a newline at the end) into
- * dst, which has room for n * TEXT_CELL_MAX; returns its length. */
-size_t text_int32_row(char *dst, const int32_t *row, size_t n);
+/* One row of the type as a line of the text output ("inf" for the type's unreachable marker, a
+ * newline at the end) into dst, which has room for n * TEXT_CELL_MAX; returns its length. */
+size_t text_row(char *dst, const void *row, apsp_dtype dtype, size_t n);
 
 #endif

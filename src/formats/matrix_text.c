@@ -65,9 +65,9 @@ static size_t put_real(char *p, double d, int digits) {
     return n > 0 ? (size_t)n : 0;
 }
 
-/* Cell j of a row of the matrix's type. */
-static size_t put_cell(char *p, const apsp_matrix *m, const void *row, size_t j) {
-    switch (m->dtype) {
+/* Cell j of a row of the type. */
+static size_t put_cell(char *p, apsp_dtype dtype, const void *row, size_t j) {
+    switch (dtype) {
     case APSP_INT32:
         break;
     case APSP_INT64:
@@ -80,10 +80,10 @@ static size_t put_cell(char *p, const apsp_matrix *m, const void *row, size_t j)
     return put_integer(p, ((const int32_t *)row)[j], APSP_INF);
 }
 
-size_t text_int32_row(char *dst, const int32_t *row, size_t n) {
+size_t text_row(char *dst, const void *row, apsp_dtype dtype, size_t n) {
     size_t used = 0;
     for (size_t j = 0; j < n; j++) {
-        used += put_integer(dst + used, row[j], APSP_INF);
+        used += put_cell(dst + used, dtype, row, j);
         dst[used++] = j + 1 < n ? ' ' : '\n';
     }
     return used;
@@ -96,7 +96,7 @@ static int write_cells(text_out *w, const apsp_matrix *m) {
         for (size_t j = 0; j < m->n && !err; j++) {
             if (w->used + CELL_MAX > TEXT_BUFFER)
                 err = flush(w);
-            w->used += put_cell(w->buf + w->used, m, row, j);
+            w->used += put_cell(w->buf + w->used, m->dtype, row, j);
             w->buf[w->used++] = j + 1 < m->n ? ' ' : '\n';
         }
     }

@@ -199,10 +199,12 @@ apsp_status commit_rows(apsp_output *output, const apsp_matrix *matrix, apsp_dty
  * removed on failure. */
 struct apsp_row_writer {
     apsp_output *output;
-    size_t vertices; /* the values of a row */
-    size_t rows;     /* V, or the sources' S (apsp_row_writer_begin_rows) */
-    size_t next_row; /* rows come in order, each once */
-    int text;        /* the text output: lines in order, its length known at the end */
+    size_t vertices;      /* the values of a row */
+    size_t rows;          /* V, or the sources' S (apsp_row_writer_begin_rows) */
+    size_t next_row;      /* rows come in order, each once */
+    apsp_dtype dtype;     /* the cells handed in (apsp_row_writer_begin_typed) */
+    apsp_dtype file_type; /* the file's: dtype, or int32 for int64 cells in hw3 */
+    int text;             /* the text output: lines in order, its length known at the end */
     uint64_t text_bytes;
     uint64_t base; /* the header's bytes */
     char header[256];
@@ -223,22 +225,41 @@ apsp_status apsp_row_writer_begin(apsp_output *output, apsp_format format, size_
 
 apsp_status apsp_row_writer_begin_rows(apsp_output *output, apsp_format format, size_t rows,
                                        size_t vertices, apsp_row_writer **out, apsp_error *error) {
+    return apsp_row_writer_begin_typed(output, format, APSP_INT32, rows, vertices, out, error);
+}
+
+/* Why `format` cannot take rows of `dtype` as they come; NULL when it can. */
+static const char *format_refuses(apsp_format format, apsp_dtype dtype) {
+    if (format != APSP_FORMAT_NPY && format != APSP_FORMAT_HW3 && format != APSP_FORMAT_TEXT)
+        return "rows cannot be written as they come in";
+    if ((unsigned)dtype > APSP_FLOAT64)
+        return "no element type for";
+    if (format == APSP_FORMAT_HW3 && (dtype == APSP_FLOAT32 || dtype == APSP_FLOAT64))
+        return "floating-point distances cannot go into the int32 cells of";
+    return NULL;
+}
+
+apsp_status apsp_row_writer_begin_typed(apsp_output *output, apsp_format format, apsp_dtype dtype,
+                                        size_t rows, size_t vertices, apsp_row_writer **out,
+                                        apsp_error *error) {
     *out = NULL;
     if (format == APSP_FORMAT_AUTO)
         format = apsp_format_for(output_target_path(output), 1);
+    const char *refused = format_refuses(format, dtype);
+    if (refused) {
+        apsp_output_abort(output);
+        return fail(error, APSP_ERR_USAGE, "%s %s", refused, apsp_format_name(format));
+    }
     char header[256];
     size_t header_bytes = 0;
     int text = format == APSP_FORMAT_TEXT;
+    apsp_dtype file_type = format == APSP_FORMAT_HW3 ? APSP_INT32 : dtype;
     if (format == APSP_FORMAT_NPY)
-        header_bytes = npy_header_rows(rows, vertices, APSP_INT32, header);
-    else if (format != APSP_FORMAT_HW3 && !text) {
-        apsp_output_abort(output);
-        return fail(error, APSP_ERR_USAGE, "rows cannot be written as they come in %s",
-                    apsp_format_name(format));
-    }
+        header_bytes = npy_header_rows(rows, vertices, dtype, header);
     apsp_row_writer *w = apsp_calloc(1, sizeof *w);
     apsp_status status = w ? APSP_OK : fail(error, APSP_ERR_NO_MEMORY, "out of memory");
-    uint64_t bytes = text ? 0 : header_bytes + (uint64_t)rows * vertices * sizeof(int32_t);
+    uint64_t bytes =
+        text ? 0 : header_bytes + (uint64_t)rows * vertices * apsp_dtype_size(file_type);
     if (status == APSP_OK)
         status = output_begin(output, bytes, error);
     if (status != APSP_OK) {
@@ -249,6 +270,8 @@ apsp_status apsp_row_writer_begin_rows(apsp_output *output, apsp_format format, 
     *w = (apsp_row_writer){.output = output,
                            .vertices = vertices,
                            .rows = rows,
+                           .dtype = dtype,
+                           .file_type = file_type,
                            .text = text,
                            .base = header_bytes,
                            .header_pending = header_bytes};
@@ -299,7 +322,8 @@ static int copy_mapped(void *context, size_t begin, size_t end) {
  * over. */
 static int write_mapped(const row_writer *w, const apsp_matrix *batch, size_t count,
                         unsigned threads) {
-    const size_t row_bytes = batch->n * sizeof(int32_t), page = (size_t)sysconf(_SC_PAGESIZE);
+    const size_t row_bytes = batch->n * apsp_dtype_size(batch->dtype);
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
     const uint64_t start = w->base, at = start / page * page;
     const size_t span = (size_t)(start - at) + count * row_bytes;
     if (count == 0 || page == 0)
@@ -324,14 +348,15 @@ static int write_pending_header(apsp_row_writer *w, const row_writer *rw) {
 }
 
 /* The text output's lines, in order: a row at a time through one buffer. */
-static int put_text_rows(apsp_row_writer *w, size_t count, const int32_t *rows, size_t pitch) {
+static int put_text_rows(apsp_row_writer *w, size_t count, const void *rows, size_t pitch) {
     char *line = apsp_malloc((w->vertices ? w->vertices : 1) * TEXT_CELL_MAX);
     if (!line)
         return ENOMEM;
     int fd = output_file_fd(w->output), err = 0;
     FILE *stream = output_stream(w->output);
     for (size_t r = 0; r < count && !err; r++) {
-        size_t bytes = text_int32_row(line, rows + r * pitch, w->vertices);
+        size_t bytes = text_row(line, (const char *)rows + r * pitch * apsp_dtype_size(w->dtype),
+                                w->dtype, w->vertices);
         if (fd >= 0)
             err = write_at(fd, (const unsigned char *)line, bytes, w->text_bytes);
         else if (fwrite(line, 1, bytes, stream) != bytes)
@@ -344,6 +369,30 @@ static int put_text_rows(apsp_row_writer *w, size_t count, const int32_t *rows, 
 
 apsp_status apsp_row_writer_put(void *writer, size_t first_row, size_t count, const int32_t *rows,
                                 size_t pitch, apsp_error *error) {
+    return apsp_row_writer_put_cells(writer, first_row, count, rows, pitch, error);
+}
+
+/* int64 cells bound for hw3's int32 ones: the first distance beyond int32's range refuses the
+ * batch (APSP_ERR_OUTPUT), as apsp_output_commit_hw3 refuses such a matrix. */
+static apsp_status check_narrowing(const apsp_row_writer *w, size_t first_row, size_t count,
+                                   const void *rows, size_t pitch, apsp_error *error) {
+    if (w->dtype != APSP_INT64 || w->file_type != APSP_INT32)
+        return APSP_OK;
+    for (size_t r = 0; r < count; r++) {
+        const int64_t *row = (const int64_t *)rows + r * pitch;
+        for (size_t j = 0; j < w->vertices; j++)
+            if (row[j] < APSP_INF64 && (row[j] >= APSP_INF || row[j] <= -APSP_INF))
+                return fail(error, APSP_ERR_OUTPUT,
+                            "%s: the hw3 format holds int32 distances, but distance %zu of row "
+                            "%zu is %lld, beyond (-%d, %d): write .npy or text instead",
+                            output_target_path(w->output), j, first_row + r, (long long)row[j],
+                            APSP_INF, APSP_INF);
+    }
+    return APSP_OK;
+}
+
+apsp_status apsp_row_writer_put_cells(void *writer, size_t first_row, size_t count,
+                                      const void *rows, size_t pitch, apsp_error *error) {
     apsp_row_writer *w = writer;
     if (first_row != w->next_row || count > w->rows - first_row || pitch < w->vertices)
         return fail(error, APSP_ERR_INTERNAL, "rows %zu-%zu came out of order (next: %zu)",
@@ -356,11 +405,16 @@ apsp_status apsp_row_writer_put(void *writer, size_t first_row, size_t count, co
         w->next_row += count;
         return APSP_OK;
     }
+    apsp_status narrow = check_narrowing(w, first_row, count, rows, pitch, error);
+    if (narrow != APSP_OK)
+        return narrow;
     /* The batch as a matrix of its own, at its place in the file. */
-    const apsp_matrix batch = {.n = w->vertices, .stride = pitch, .data = (int32_t *)rows};
-    row_writer rw = {.base = w->base + (uint64_t)first_row * w->vertices * sizeof(int32_t),
+    const size_t file_cell = apsp_dtype_size(w->file_type);
+    const apsp_matrix batch = {
+        .n = w->vertices, .stride = pitch, .dtype = w->dtype, .cells = (void *)rows};
+    row_writer rw = {.base = w->base + (uint64_t)first_row * w->vertices * file_cell,
                      .matrix = &batch,
-                     .file_type = APSP_INT32,
+                     .file_type = w->file_type,
                      .fd = output_file_fd(w->output),
                      .stream = output_stream(w->output)};
     if (first_row == 0) { /* the file's room, asked for at begin, before its first rows */
@@ -369,9 +423,10 @@ apsp_status apsp_row_writer_put(void *writer, size_t first_row, size_t count, co
             return room;
         fault_pause("first-rows");
     }
-    uint64_t bytes = (uint64_t)count * w->vertices * sizeof(int32_t);
+    uint64_t bytes = (uint64_t)count * w->vertices * file_cell;
     int err = rw.stream ? write_pending_header(w, &rw) : 0;
-    int mapped = !err && rw.fd >= 0 && host_is_little_endian() && output_mappable(w->output)
+    int mapped = !err && rw.fd >= 0 && host_is_little_endian() && w->file_type == w->dtype &&
+                         output_mappable(w->output)
                      ? write_mapped(&rw, &batch, count, output_threads(w->output))
                      : -1;
     if (mapped >= 0)

@@ -1,7 +1,7 @@
 /* See grid.h. */
 #include "mpi/grid.h"
 #include "base/error.h"
-#include "cpu/kernels.h"
+#include "core/blocks.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -63,29 +63,29 @@ size_t owned_blocks(size_t blocks, int procs, int p) {
 static size_t valid_elements(size_t vertices, size_t blocks, int procs, int p) {
     size_t count = 0;
     for (size_t b = (size_t)p; b < blocks; b += (size_t)procs) {
-        size_t first = b * ROUND_DEPTH;
-        count += vertices - first < ROUND_DEPTH ? vertices - first : ROUND_DEPTH;
+        size_t first = b * BLOCK_SIDE;
+        count += vertices - first < BLOCK_SIDE ? vertices - first : BLOCK_SIDE;
     }
     return count;
 }
 
 void layout_init(layout *l, const grid *g, size_t vertices) {
     l->vertices = vertices;
-    l->blocks = (vertices + ROUND_DEPTH - 1) / ROUND_DEPTH;
-    l->n = l->blocks * ROUND_DEPTH;
+    l->blocks = (vertices + BLOCK_SIDE - 1) / BLOCK_SIDE;
+    l->n = l->blocks * BLOCK_SIDE;
     l->block_rows = owned_blocks(l->blocks, g->rows, g->pr);
     l->block_cols = owned_blocks(l->blocks, g->cols, g->pc);
-    l->local_rows = l->block_rows * ROUND_DEPTH;
-    l->local_cols = l->block_cols * ROUND_DEPTH;
+    l->local_rows = l->block_rows * BLOCK_SIDE;
+    l->local_cols = l->block_cols * BLOCK_SIDE;
     l->valid_rows = valid_elements(vertices, l->blocks, g->rows, g->pr);
     l->valid_cols = valid_elements(vertices, l->blocks, g->cols, g->pc);
 }
 
 apsp_status layout_check(const layout *l, apsp_error *error) {
     size_t longest = l->local_rows > l->local_cols ? l->local_rows : l->local_cols;
-    if ((uint64_t)ROUND_DEPTH * longest > INT_MAX)
+    if ((uint64_t)BLOCK_SIDE * longest > INT_MAX)
         return fail(error, APSP_ERR_TOO_LARGE,
                     "a panel of %zu x %d cells passes MPI's count limit: use more ranks", longest,
-                    ROUND_DEPTH);
+                    BLOCK_SIDE);
     return APSP_OK;
 }

@@ -7,69 +7,32 @@
 #include "base/graph.h"
 #include "base/parallel.h"
 #include "base/util.h"
-#include "cpu/kernels.h"
-#include "output/output_path.h"
+#include "core/blocks.h"
+#include "output/output_file.h"
 #include "signals.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-enum { B = ROUND_DEPTH };
+enum { B = BLOCK_SIDE };
 
 /* ---- output ---------------------------------------------------------------------------------- */
 
-/* A new file gets the mode open() would give it; a replaced one keeps its own. */
-static mode_t output_mode(int exists, const struct stat *st) {
-    if (exists)
-        return st->st_mode & 07777;
-    mode_t mask = umask(0);
-    umask(mask);
-    return 0666 & ~mask;
-}
-
-/* Rank 0: follows OUTPUT's links and makes the hidden temporary file `.NAME.apsp-mpi-XXXXXX`
- * beside the file it names, so that a bad output path is refused before any work. */
-static apsp_status make_temp(mpi_output *out, apsp_error *error) {
-    int exists = 0, via_proc = 0, err;
-    struct stat st;
-    out->target = apsp_strdup(out->path);
-    if (!out->target)
-        return fail(error, APSP_ERR_NO_MEMORY, "out of memory for the output path");
-    if ((err = path_resolve(&out->target, &exists, &st, &via_proc)) != 0)
-        return fail(error, APSP_ERR_OUTPUT, "%s: %s", out->path, strerror(err));
-    if (via_proc || (exists && !S_ISREG(st.st_mode)))
-        return fail(error, APSP_ERR_OUTPUT,
-                    "%s: apsp-mpi writes a regular file (renamed into place), and this is not one",
-                    out->path);
-    size_t dir = path_dir_length(out->target);
-    int len = snprintf(out->temp, sizeof out->temp, "%.*s.%s.apsp-mpi-XXXXXX", (int)dir,
-                       out->target, out->target + dir);
-    if (len < 0 || (size_t)len >= sizeof out->temp)
-        return fail(error, APSP_ERR_OUTPUT, "%s: the path is too long", out->path);
-    int fd = mkstemp(out->temp);
-    if (fd < 0) {
-        err = errno;
-        out->temp[0] = '\0';
-        return fail(error, APSP_ERR_OUTPUT, "%s: cannot create a temporary file beside it: %s",
-                    out->path, strerror(err));
-    }
-    signals_watch_path(out->temp); /* from now on a signal removes it */
-    int bad = fchmod(fd, output_mode(exists, &st)) != 0;
-    bad |= close(fd) != 0;
-    if (bad)
-        return fail(error, APSP_ERR_OUTPUT, "%s: cannot prepare %s: %s", out->path, out->temp,
-                    strerror(errno));
-    return APSP_OK;
-}
-
+/* Rank 0 makes the temporary file the way apsp does (src/output/: in OUTPUT's directory, held
+ * open, O_EXCL and mode 0600 until the commit, OUTPUT's links followed, refused where only writing
+ * in place could work), so that a bad output path is refused before any work; a named one, since
+ * every rank opens it by that name. Every rank then knows the name, to write it and to remove it
+ * on a signal. */
 apsp_status io_output_open(const grid *g, const char *path, mpi_output *out, apsp_error *error) {
     *out = (mpi_output){.path = path};
-    apsp_status status = g->rank == 0 ? make_temp(out, error) : APSP_OK;
+    apsp_status status = APSP_OK;
+    if (g->rank == 0 && (status = output_open_shared(path, &out->file, error)) == APSP_OK) {
+        const char *temp = apsp_output_temp_path(out->file);
+        if (snprintf(out->temp, sizeof out->temp, "%s", temp) >= (int)sizeof out->temp)
+            status = fail(error, APSP_ERR_OUTPUT, "%s: the path is too long", path);
+        signals_watch_path(out->temp); /* from now on a signal removes it */
+    }
     status = agree(g->world, status, error);
     if (status == APSP_OK) {
         MPI_Bcast(out->temp, (int)sizeof out->temp, MPI_CHAR, 0, g->world);
@@ -224,65 +187,30 @@ static apsp_status write_all(const grid *g, const mpi_output *out, const layout 
     return agree(g->world, status, error);
 }
 
-/* Rank 0: whether the temporary file still holds the whole output, V x V int32 cells (hw3, as
- * write_bands wrote them). Until the rename, whoever may write the file (this user, root) can
- * truncate or grow it, by name or through /proc/PID/fd/N, and the rename would put a short or
- * padded file in OUTPUT's place. The name is opened with O_NOFOLLOW, not stat()ed: a symbolic
- * link put in its place would be measured through, while the rename moves the link itself; and
- * O_NONBLOCK, so that a FIFO put there is refused, not waited on. */
-static apsp_status check_whole(const mpi_output *out, const layout *l, apsp_error *error) {
-    const uint64_t length = (uint64_t)l->vertices * l->vertices * sizeof(int32_t);
-    struct stat st, old;
-    int fd = open(out->temp, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-    int err = fd < 0 || fstat(fd, &st) != 0 ? errno : 0;
-    if (fd >= 0)
-        close(fd);
-    if (err)
-        return fail(error, APSP_ERR_OUTPUT, "%s: cannot check the temporary file %s: %s", out->path,
-                    out->temp, strerror(err));
-    if (S_ISREG(st.st_mode) && (uint64_t)st.st_size == length)
-        return APSP_OK;
-    return fail(error, APSP_ERR_OUTPUT,
-                "%s: the temporary file holds %lld of its %llu bytes (another process changed "
-                "it)%s",
-                out->path, (long long)st.st_size, (unsigned long long)length,
-                lstat(out->target, &old) == 0 ? "; the old output is kept" : "");
-}
-
-/* Rank 0: the checked file renamed over OUTPUT. */
-static apsp_status move_into_place(mpi_output *out, apsp_error *error) {
-    apsp_status status = APSP_OK;
-    if (rename(out->temp, out->target) != 0)
-        status = fail(error, APSP_ERR_OUTPUT, "%s: cannot rename %s over it: %s", out->path,
-                      out->temp, strerror(errno));
-    else
-        out->temp[0] = '\0'; /* the other ranks forget it in io_output_abort */
-    signals_watch_path(NULL);
-    path_sync_dir(out->target); /* best effort: the data itself was synced */
-    return status;
-}
-
 apsp_status io_output_commit(const grid *g, mpi_output *out, const layout *l, const int32_t *local,
                              apsp_error *error) {
     apsp_status status = write_all(g, out, l, local, error);
     if (status != APSP_OK)
         return status;
     if (g->rank == 0) {
-        fault_pause("commit"); /* where a test changes the file (tests/mpi/test_mpi.py, commit) */
-        status = check_whole(out, l, error);
-        if (status == APSP_OK)
-            status = move_into_place(out, error);
+        /* Synced, checked whole (V x V int32 cells, as write_bands wrote them: another process
+         * may have cut it), given its mode and renamed over OUTPUT, as apsp's output is. Where
+         * a test changes the file: fault_pause("commit") there (tests/mpi/test_mpi.py). */
+        output_set_length(out->file, (uint64_t)l->vertices * l->vertices * sizeof(int32_t));
+        status = output_finish(out->file, error); /* frees it, and removes the file on failure */
+        out->file = NULL;
+        out->temp[0] = '\0';
+        signals_watch_path(NULL);
     }
-    return agree(g->world, status, error); /* a refused file: io_output_abort removes it */
+    return agree(g->world, status, error);
 }
 
 void io_output_abort(const grid *g, mpi_output *out) {
-    if (g->rank == 0 && out->temp[0])
-        unlink(out->temp);
+    if (g->rank == 0)
+        apsp_output_abort(out->file);
+    out->file = NULL;
     signals_watch_path(NULL);
     out->temp[0] = '\0';
-    free(out->target);
-    out->target = NULL;
 }
 
 /* ---- input ----------------------------------------------------------------------------------- */
@@ -294,7 +222,7 @@ static int32_t *alloc_local(const layout *l) {
 
 /* Rank 0: the hw3 file as an edge list, read and checked on the rank's threads, refused as
  * apsp_read_hw3 refuses it (the same checks and words), and refused with a negative weight: the
- * ranks' kernels are the add-min ones only (cpu/kernels.h has no negative form here yet). */
+ * ranks' kernels are the add-min ones only (core/blocks.h's engines have no negative form yet). */
 static apsp_status read_edges(const char *path, unsigned threads, apsp_graph **graph,
                               apsp_error *error) {
     apsp_read_options options;

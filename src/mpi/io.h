@@ -1,15 +1,17 @@
 /* apsp-mpi's files. Input: rank 0 reads the hw3 file as an edge list with the library's reader
  * (the same checks and messages as apsp) and broadcasts the edges (12 bytes each, against 4 V^2
  * bytes of matrix); every rank makes its own blocks from them on `threads` threads, so no rank
- * ever holds the whole matrix. Output: a temporary file beside OUTPUT,
- * made by rank 0 before any work, written by every rank at once with MPI-IO (a darray file view:
- * each rank's block-cyclic share of the V x V result), renamed over OUTPUT by rank 0 only after
- * every rank has written and rank 0 has found it whole (its 4 V^2 bytes). Every function here is
- * collective over the grid and returns the agreed status (agree.h). */
+ * ever holds the whole matrix. Output: a temporary file beside OUTPUT, made by rank 0 before any
+ * work as apsp makes its own (src/output/), written by every rank at once with MPI-IO (each
+ * process row's block rows, assembled along the row), and put in OUTPUT's place by rank 0
+ * (src/output/'s commit) only after every rank has written and rank 0 has found it whole (its
+ * 4 V^2 bytes). Every function here is collective over the grid and returns the agreed status
+ * (agree.h). */
 #ifndef APSP_MPI_IO_H
 #define APSP_MPI_IO_H
 
 #include "apsp.h"
+#include "apsp_io.h"
 #include "mpi/grid.h"
 
 #include <limits.h>
@@ -18,8 +20,8 @@
 
 typedef struct mpi_output {
     const char *path;    /* as given, for messages */
-    char *target;        /* rank 0: the file that path names, its symbolic links followed */
-    char temp[PATH_MAX]; /* every rank: the temporary file; "" when there is none */
+    apsp_output *file;   /* rank 0: the temporary file and its commit (src/output/) */
+    char temp[PATH_MAX]; /* every rank: the temporary file's name; "" when there is none */
 } mpi_output;
 
 apsp_status io_output_open(const grid *g, const char *path, mpi_output *out, apsp_error *error);

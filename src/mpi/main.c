@@ -5,9 +5,6 @@
  * input, bad output path, out of memory) makes every rank stop at the same point, rank 0 prints
  * the one error line, every rank exits with the same code, and no output file appears. */
 #include "apsp.h"
-#ifdef APSP_HAVE_OPENCL
-#include "core/backends.h"
-#endif
 #include "base/error.h"
 #include "base/util.h"
 #include "env_options.h"
@@ -16,7 +13,7 @@
 #include "mpi/agree.h"
 #include "mpi/grid.h"
 #include "mpi/io.h"
-#include "mpi/local.h"
+#include "mpi/engine.h"
 #include "mpi/report.h"
 #include "mpi/rounds.h"
 #include "signals.h"
@@ -192,29 +189,6 @@ static unsigned default_threads(int node_ranks) {
     return share < mine ? share : mine;
 }
 
-/* The rank's engine: --backend=opencl or cpu, or for auto, opencl where the node has an OpenCL
- * GPU (ranks of different nodes may differ: both engines take and give the same panels). */
-static const local_ops *choose_engine(const apsp_options *options) {
-#ifdef APSP_HAVE_OPENCL
-    if (options->backend == APSP_BACKEND_OPENCL)
-        return &local_opencl;
-    if (options->backend == APSP_BACKEND_AUTO) {
-        device_list list;
-        int gpu = 0;
-        apsp_error ignored;
-        if (devices_collect(&list, APSP_BACKEND_OPENCL, &ignored) == APSP_OK)
-            for (size_t i = 0; i < list.count && !gpu; i++)
-                gpu = strcmp(list.items[i].type, "gpu") == 0;
-        device_list_free(&list);
-        if (gpu)
-            return &local_opencl;
-    }
-#else
-    (void)options;
-#endif
-    return &local_cpu;
-}
-
 /* The engine's diagnostics (APSP_PROFILE=1: where the rounds' time went), each rank's on its
  * own lines; a warning (a kernel cache not trusted: it costs a compile, not the result) only
  * under -v, as apsp shows it. */
@@ -234,9 +208,8 @@ static void log_to_stderr(void *context, apsp_log_level level, const char *messa
 static apsp_status solve(const cli *c, const grid *g, mpi_output *out, run_report *r, layout *l,
                          apsp_error *error) {
     int32_t *local = NULL;
-    local_engine *engine = NULL;
+    rank_engine engine = {0};
     round_buffers buffers = {0};
-    const local_ops *ops = choose_engine(&c->options);
     int node_rank = 0, node_ranks = 1;
     node_place(g, &node_rank, &node_ranks);
     unsigned threads =
@@ -247,26 +220,29 @@ static apsp_status solve(const cli *c, const grid *g, mpi_output *out, run_repor
     options.log_context = &log;
     apsp_status status = io_read_distribute(g, c->input, threads, l, &local, &r->input, error);
     if (status == APSP_OK) {
-        status = ops->open(&options, threads, node_rank, &engine, error);
+        status = rank_engine_open(&options, threads, node_rank, &engine, error);
         if (status == APSP_OK)
-            status = ops->load(engine, l, local, error);
+            status = engine.ops->load(engine.blocks, &(block_shape){l->block_rows, l->block_cols},
+                                      local, error);
         if (status == APSP_OK)
-            status = round_buffers_prepare(l, ops, engine, &buffers, error);
+            status = round_buffers_prepare(l, engine.ops, engine.blocks, &buffers, error);
         status = agree(g->world, status, error);
     }
     if (status == APSP_OK) {
-        ops->describe(engine, r->engine, sizeof r->engine);
+        const backend_blocks *ops = engine.ops;
+        rank_engine_describe(&engine, r->engine, sizeof r->engine);
         double t0 = MPI_Wtime();
-        rounds_run(g, l, ops, engine, &buffers, !c->no_look_ahead, &r->rounds);
+        rounds_run(g, l, ops, engine.blocks, &buffers, !c->no_look_ahead, &r->rounds);
         double t1 = MPI_Wtime(); /* the engines wait for their device at the last round's end */
-        status = agree(g->world, ops->store(engine, local, error), error);
+        status = agree(g->world, ops->store(engine.blocks, local, error), error);
         r->rounds_seconds = t1 - t0;
         r->store_seconds = MPI_Wtime() - t1;
         if (status == APSP_OK && options.profile && ops->log_profile)
-            ops->log_profile(engine, l->blocks, r->rounds_seconds);
+            ops->log_profile(engine.blocks, l->blocks, r->rounds_seconds);
     }
-    round_buffers_release(ops, engine, &buffers); /* the engine's: it waits for the device */
-    ops->close(engine);
+    /* the engine's memory: it waits for the device */
+    round_buffers_release(engine.ops, engine.blocks, &buffers);
+    rank_engine_close(&engine);
     if (status == APSP_OK) {
         double t0 = MPI_Wtime();
         status = io_output_commit(g, out, l, local, error);

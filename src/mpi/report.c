@@ -1,6 +1,6 @@
 /* See report.h. */
 #include "mpi/report.h"
-#include "cpu/kernels.h"
+#include "core/blocks.h"
 #include "json.h"
 
 #include <math.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 double model_received_bytes(const layout *l, const grid *g) {
-    double n = (double)l->n, pr = g->rows, pc = g->cols, b = ROUND_DEPTH;
+    double n = (double)l->n, pr = g->rows, pc = g->cols, b = BLOCK_SIDE;
     double panels = n * n * (1.0 / pc * (1.0 - 1.0 / pr) + 1.0 / pr * (1.0 - 1.0 / pc));
     double pivots = b * b * (double)l->blocks * (pr + pc - 2.0) / (pr * pc);
     return 4.0 * (panels + pivots);
@@ -23,7 +23,7 @@ static void print_lines(const grid *g, const layout *l, const run_report *r, con
                         const figures *most, const char *engines) {
     const double mib = 1024.0 * 1024.0, n = (double)l->n;
     fprintf(stderr, "apsp-mpi: %d rank(s) as a %dx%d grid, %d x %d blocks dealt cyclically\n",
-            g->size, g->rows, g->cols, ROUND_DEPTH, ROUND_DEPTH);
+            g->size, g->rows, g->cols, BLOCK_SIDE, BLOCK_SIDE);
     for (int i = 0; engines && i < g->size; i++)
         fprintf(stderr, "apsp-mpi: rank %d (%d, %d): %s\n", i, i / g->cols, i % g->cols,
                 engines + (size_t)i * ENGINE_TEXT);
@@ -64,7 +64,7 @@ static void print_json(const grid *g, const layout *l, const run_report *r, cons
             "\"total_s\":%.6f,\"relax_per_s\":%.6g,\"most_compute_s\":%.6f,"
             "\"most_broadcast_s\":%.6f,\"received_mean_bytes\":%.0f,\"received_most_bytes\":%.0f,"
             "\"model_received_bytes\":%.0f}\n",
-            l->vertices, l->n, ROUND_DEPTH, r->input.read, r->input.distribute, r->rounds_seconds,
+            l->vertices, l->n, BLOCK_SIDE, r->input.read, r->input.distribute, r->rounds_seconds,
             r->store_seconds, r->write_seconds, r->total_seconds,
             r->rounds_seconds > 0 ? n * n * n / r->rounds_seconds : 0.0, most->compute, most->comm,
             sum->received / g->size, most->received, model_received_bytes(l, g));

@@ -2,11 +2,11 @@
 #include "mpi/rounds.h"
 #include "mpi/idle.h"
 #include "base/util.h"
-#include "cpu/kernels.h"
+#include "core/blocks.h"
 
-enum { B = ROUND_DEPTH };
+enum { B = BLOCK_SIDE };
 
-apsp_status round_buffers_prepare(const layout *l, const local_ops *ops, local_engine *e,
+apsp_status round_buffers_prepare(const layout *l, const backend_blocks *ops, block_engine *e,
                                   round_buffers *b, apsp_error *error) {
     *b = (round_buffers){0};
     apsp_status status = ops->panel_memory(e, (size_t)B * B, &b->pivot, error);
@@ -20,7 +20,7 @@ apsp_status round_buffers_prepare(const layout *l, const local_ops *ops, local_e
     return status;
 }
 
-void round_buffers_release(const local_ops *ops, local_engine *e, round_buffers *b) {
+void round_buffers_release(const backend_blocks *ops, block_engine *e, round_buffers *b) {
     if (e) {
         ops->panel_memory_free(e, b->pivot);
         for (int i = 0; i < 2; i++) {
@@ -71,8 +71,8 @@ static void broadcast(int32_t *data, size_t ints, int root, MPI_Comm comm, round
 typedef struct panels_in_flight {
     const grid *g;
     const layout *l;
-    const local_ops *ops;
-    local_engine *e;
+    const backend_blocks *ops;
+    block_engine *e;
     round_buffers *b;
     size_t k;
     round_stats *stats;
@@ -121,7 +121,7 @@ static void panels_wait(panels_in_flight *f, round_stats *stats) {
  * which panels_progress or panels_wait starts. An output goes to the host only where another
  * rank takes it: on a 1x1 grid, nothing does, and a device engine keeps everything on the
  * device. */
-static void pivot_chain(const grid *g, const layout *l, const local_ops *ops, local_engine *e,
+static void pivot_chain(const grid *g, const layout *l, const backend_blocks *ops, block_engine *e,
                         round_buffers *b, size_t k, panels_in_flight *f, round_stats *stats) {
     const round_place p = place_of(g, k);
     const int share_rows = g->rows > 1, share_cols = g->cols > 1; /* down, along */
@@ -144,14 +144,14 @@ static void pivot_chain(const grid *g, const layout *l, const local_ops *ops, lo
     stats->compute_seconds += seconds_now() - t0;
 }
 
-static void relax(const local_ops *ops, local_engine *e, const round_buffers *b, size_t k,
+static void relax(const backend_blocks *ops, block_engine *e, const round_buffers *b, size_t k,
                   const relax_set *set, round_stats *stats) {
     double t0 = seconds_now();
     ops->relax(e, set, b->col_panel[k % 2], b->row_panel[k % 2]);
     stats->compute_seconds += seconds_now() - t0;
 }
 
-void rounds_run(const grid *g, const layout *l, const local_ops *ops, local_engine *e,
+void rounds_run(const grid *g, const layout *l, const backend_blocks *ops, block_engine *e,
                 round_buffers *b, int look_ahead, round_stats *stats) {
     panels_in_flight f;
     if (l->blocks > 0) {

@@ -19,7 +19,7 @@
 
 #include "apsp.h"
 #include "mpi/grid.h"
-#include "mpi/local.h"
+#include "core/blocks.h"
 
 #include <stdint.h>
 
@@ -39,13 +39,13 @@ typedef struct round_stats {
 } round_stats;
 
 /* The buffers for layout l (layout_check passed), in the engine's panel memory. */
-apsp_status round_buffers_prepare(const layout *l, const local_ops *ops, local_engine *e,
+apsp_status round_buffers_prepare(const layout *l, const backend_blocks *ops, block_engine *e,
                                   round_buffers *b, apsp_error *error);
-void round_buffers_release(const local_ops *ops, local_engine *e, round_buffers *b);
+void round_buffers_release(const backend_blocks *ops, block_engine *e, round_buffers *b);
 
 /* Collective over the grid: all the rounds. Nothing in them can fail but MPI itself, whose
  * errors end the job (MPI_ERRORS_ARE_FATAL on the communicators). */
-void rounds_run(const grid *g, const layout *l, const local_ops *ops, local_engine *e,
+void rounds_run(const grid *g, const layout *l, const backend_blocks *ops, block_engine *e,
                 round_buffers *b, int look_ahead, round_stats *stats);
 
 #endif

@@ -12,6 +12,7 @@
  * function. */
 #include "base/error.h"
 #include "base/fault.h"
+#include "opencl/blocks.h"
 #include "opencl/device.h"
 #include "opencl/discovery.h"
 #include "opencl/program_cache.h"
@@ -92,6 +93,8 @@ static void opencl_close(backend_device *d) {
     opencl_unload(d, 0);
     program_release_all(d);
     predecessors_release(d);
+    opencl_sources.release(d, NULL);
+    sssp_release_program(d);
     program_cache_close(d); /* the programs let go without a crash */
     negative_release(d);
     if (d->copy_queue)
@@ -234,4 +237,6 @@ const apsp_backend_impl apsp_backend_opencl = {
     .device_memory = &opencl_device_memory,
     .paths = &opencl_paths,
     .stream = &opencl_stream,
+    .blocks = &opencl_blocks,
+    .sources = &opencl_sources,
 };

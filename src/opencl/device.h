@@ -121,6 +121,23 @@ typedef struct cl_stream {
     size_t record_count, record_capacity;
 } cl_stream;
 
+/* Chosen sources on the device (sssp.c, cl/sssp.cl): the program, built at the first prepare and
+ * kept; the graph's CSR and the batch's buffers, from prepare to release. */
+typedef struct cl_sssp {
+    cl_program program;
+    cl_kernel start, relax, sweep;
+    cl_mem offsets, targets, weights; /* the out-edges: uint V + 1, int E, int E */
+    cl_mem dist;                      /* batch x V int32: row b from the batch's source b */
+    cl_mem queued;                    /* a bit per pair: in the next frontier already */
+    cl_mem frontier[2];               /* round r reads frontier[r % 2], appends to the other */
+    cl_mem far[2]; /* delta-stepping's pairs past the threshold, the current one in turn */
+    cl_mem counters, flags, sources;      /* 3 turning frontier sizes; [0]: a negative cycle */
+    size_t vertices, edges, batch, count; /* count: the sources of the batch solved last */
+    size_t groups;                        /* work-items of a round, striding over its frontier */
+    cl_int delta; /* delta-stepping's bucket width; APSP_INF (plain rounds) for negative weights */
+    sources_device_times times;
+} cl_sssp;
+
 struct backend_device {
     const apsp_options *options;
     cl_platform_id platform;
@@ -150,6 +167,7 @@ struct backend_device {
     /* predecessors.c: the derivation's program (cl/paths.cl), built at its first use. */
     cl_program paths_program;
     cl_kernel paths_tight;
+    cl_sssp sssp;
     /* program_cache.c: the markers of the cache files loaded ("": none), removed at close; and
      * whether the cache directory's refusal was logged. */
     char cache_markers[CACHE_MARKERS][CACHE_PATH_BYTES];
@@ -169,6 +187,10 @@ apsp_status program_prepare(backend_device *d, apsp_error *error);
  * program (or takes it from the cache) when that changes. */
 apsp_status program_set_form(backend_device *d, const kernel_form *form, apsp_error *error);
 void program_release(cl_kernels *kernels);
+/* A program of its own beside fw.cl (cl/paths.cl, cl/sssp.cl): `file` of cl/ built with
+ * `options`, or taken from the kernel cache, into *program (the caller releases it). */
+apsp_status program_side(backend_device *d, const char *file, const char *options,
+                         cl_program *program, apsp_error *error);
 void program_release_all(backend_device *d); /* the current one and the kept ones */
 
 /* The kernels' forms (d->negative, cl/fw.cl's NEGATIVE): the add-min, the exact negative form,
@@ -255,6 +277,23 @@ apsp_status predecessors_derive(backend_device *d, const paths_csr *csr, int32_t
                                 int *untight, apsp_error *error);
 apsp_status predecessors_prepare(backend_device *d, apsp_error *error);
 void predecessors_release(backend_device *d);
+
+/* sssp.c: backend.h's backend_sources; the program's release (at close). */
+extern const backend_sources opencl_sources;
+void sssp_release_program(backend_device *d);
+
+/* graph_io.c: two pinned batches of rows, mapped for the host, that rows come down through. */
+typedef struct row_batches {
+    cl_mem buffer[2];
+    int32_t *host[2];
+    cl_event ready[2];
+    size_t rows; /* rows per batch */
+} row_batches;
+apsp_status row_batches_map(backend_device *d, row_batches *b, size_t row_bytes, apsp_error *error);
+void row_batches_unmap(backend_device *d, row_batches *b); /* also after a failure */
+/* Batch k, once its read is done, to rows(context, row, count, ...). */
+apsp_status row_batches_hand_on(row_batches *b, int k, size_t row, size_t count, size_t vertices,
+                                apsp_rows_fn rows, void *context, apsp_error *error);
 
 /* Sets kernel argument `index`, reporting the kernel's name on failure. */
 #define SET_ARG(kernel, name, index, value)                                                        \

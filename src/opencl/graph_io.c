@@ -103,14 +103,6 @@ apsp_status layout_load_graph(backend_device *d, const apsp_graph *g, apsp_error
     return status;
 }
 
-/* Two pinned batches, mapped for the host. */
-typedef struct row_batches {
-    cl_mem buffer[2];
-    int32_t *host[2];
-    cl_event ready[2];
-    size_t rows; /* rows per batch */
-} row_batches;
-
 /* Rows per batch: as many as BATCH_BYTES hold, at least one. */
 static size_t rows_per_batch(size_t row_bytes) {
     return row_bytes < BATCH_BYTES ? BATCH_BYTES / row_bytes : 1;
@@ -121,8 +113,8 @@ uint64_t graph_io_batch_bytes(size_t n) {
     return 2 * (uint64_t)rows_per_batch(row_bytes) * row_bytes;
 }
 
-static apsp_status map_batches(backend_device *d, row_batches *b, size_t row_bytes,
-                               apsp_error *error) {
+apsp_status row_batches_map(backend_device *d, row_batches *b, size_t row_bytes,
+                            apsp_error *error) {
     b->rows = rows_per_batch(row_bytes);
     for (int k = 0; k < 2; k++) {
         cl_int err;
@@ -141,7 +133,7 @@ static apsp_status map_batches(backend_device *d, row_batches *b, size_t row_byt
     return APSP_OK;
 }
 
-static void unmap_batches(backend_device *d, row_batches *b) {
+void row_batches_unmap(backend_device *d, row_batches *b) {
     for (int k = 0; k < 2; k++) {
         if (b->ready[k])
             clWaitForEvents(1, &b->ready[k]), clReleaseEvent(b->ready[k]);
@@ -172,8 +164,8 @@ static apsp_status queue_batch(backend_device *d, row_batches *b, int k, size_t 
 }
 
 /* Batch k, once it is there, to the caller. */
-static apsp_status hand_on(row_batches *b, int k, size_t row, size_t count, size_t vertices,
-                           apsp_rows_fn rows, void *context, apsp_error *error) {
+apsp_status row_batches_hand_on(row_batches *b, int k, size_t row, size_t count, size_t vertices,
+                                apsp_rows_fn rows, void *context, apsp_error *error) {
     cl_int err = FAULT_CL_STATUS(clWaitForEvents(1, &b->ready[k]));
     if (err != CL_SUCCESS)
         return cl_fail(error, APSP_ERR_DEVICE, err, "clWaitForEvents(rows %zu)", row);
@@ -197,19 +189,21 @@ apsp_status layout_store_rows(backend_device *d, apsp_rows_fn rows, void *contex
     row_batches b = {0};
     apsp_status status = negative_finish(d, error);
     if (status == APSP_OK && l->row_begin < end)
-        status = map_batches(d, &b, vertices * sizeof(cl_int), error);
+        status = row_batches_map(d, &b, vertices * sizeof(cl_int), error);
     size_t last_row = 0, last_count = 0;
     int k = 0;
     for (size_t row = l->row_begin; row < end && status == APSP_OK; k ^= 1) {
         size_t count = batch_rows(l, &b, row);
         status = queue_batch(d, &b, k, row, count, error);
         if (status == APSP_OK && last_count)
-            status = hand_on(&b, k ^ 1, last_row, last_count, vertices, rows, context, error);
+            status = row_batches_hand_on(&b, k ^ 1, last_row, last_count, vertices, rows, context,
+                                         error);
         last_row = row, last_count = count;
         row += count;
     }
     if (status == APSP_OK && last_count)
-        status = hand_on(&b, k ^ 1, last_row, last_count, vertices, rows, context, error);
-    unmap_batches(d, &b);
+        status =
+            row_batches_hand_on(&b, k ^ 1, last_row, last_count, vertices, rows, context, error);
+    row_batches_unmap(d, &b);
     return status;
 }

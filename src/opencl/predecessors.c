@@ -34,42 +34,12 @@ enum {
     PARALLEL_COPY_BYTES = 4 << 20
 };
 
-/* paths.cl compiled, and kept in the kernel cache for the next run. */
-static apsp_status build_paths(backend_device *d, const char *source, const char *origin,
-                               const char *options, apsp_error *error) {
-    cl_int err;
-    d->paths_program =
-        FAULT_CL_OBJECT(&err, clCreateProgramWithSource(d->context, 1, &source, NULL, &err));
-    if (err != CL_SUCCESS)
-        return cl_fail(error, APSP_ERR_KERNEL_BUILD, err, "clCreateProgramWithSource(%s)", origin);
-    d->builds++;
-    err = FAULT_CL_STATUS(clBuildProgram(d->paths_program, 1, &d->device, options, NULL, NULL));
-    char *build_log = cl_build_log(d->paths_program, d->device);
-    log_message(d->options, err == CL_SUCCESS ? APSP_LOG_DEBUG : APSP_LOG_ERROR,
-                "%s %s for %s with '%s'; build log:\n%s",
-                err == CL_SUCCESS ? "built" : "failed to build", origin, d->name, options,
-                build_log ? build_log : "(the driver gave no build log)");
-    free(build_log);
-    if (err != CL_SUCCESS)
-        return cl_fail(error, APSP_ERR_KERNEL_BUILD, err, "clBuildProgram(%s) for %s", origin,
-                       d->name);
-    program_cache_store(d, d->paths_program, options, source);
-    return APSP_OK;
-}
-
 apsp_status predecessors_prepare(backend_device *d, apsp_error *error) {
     if (d->paths_tight)
         return APSP_OK;
-    char *source, origin[1024], options[64];
-    apsp_status status =
-        cl_load_source("paths.cl", d->options->kernel_dir, &source, origin, sizeof origin, error);
-    if (status != APSP_OK)
-        return status;
+    char options[64];
     snprintf(options, sizeof options, "-DROWS=%d", ROWS_PER_ITEM);
-    d->paths_program = program_cache_load(d, options, source);
-    if (!d->paths_program)
-        status = build_paths(d, source, origin, options, error);
-    free(source);
+    apsp_status status = program_side(d, "paths.cl", options, &d->paths_program, error);
     if (status != APSP_OK)
         return status;
     cl_int err;

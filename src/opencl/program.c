@@ -257,3 +257,39 @@ void program_release_all(backend_device *d) {
     for (size_t i = 0; i < KEPT_PROGRAMS; i++)
         program_release(&d->kept[i]);
 }
+
+/* `source` compiled, and kept in the kernel cache for the next run. */
+static apsp_status build_side(backend_device *d, const char *source, const char *origin,
+                              const char *options, cl_program *program, apsp_error *error) {
+    cl_int err;
+    *program = FAULT_CL_OBJECT(&err, clCreateProgramWithSource(d->context, 1, &source, NULL, &err));
+    if (err != CL_SUCCESS)
+        return cl_fail(error, APSP_ERR_KERNEL_BUILD, err, "clCreateProgramWithSource(%s)", origin);
+    d->builds++;
+    err = FAULT_CL_STATUS(clBuildProgram(*program, 1, &d->device, options, NULL, NULL));
+    char *build_log = cl_build_log(*program, d->device);
+    log_message(d->options, err == CL_SUCCESS ? APSP_LOG_DEBUG : APSP_LOG_ERROR,
+                "%s %s for %s with '%s'; build log:\n%s",
+                err == CL_SUCCESS ? "built" : "failed to build", origin, d->name, options,
+                build_log ? build_log : "(the driver gave no build log)");
+    free(build_log);
+    if (err != CL_SUCCESS)
+        return cl_fail(error, APSP_ERR_KERNEL_BUILD, err, "clBuildProgram(%s) for %s", origin,
+                       d->name);
+    program_cache_store(d, *program, options, source);
+    return APSP_OK;
+}
+
+apsp_status program_side(backend_device *d, const char *file, const char *options,
+                         cl_program *program, apsp_error *error) {
+    char *source, origin[1024];
+    apsp_status status =
+        cl_load_source(file, d->options->kernel_dir, &source, origin, sizeof origin, error);
+    if (status != APSP_OK)
+        return status;
+    *program = program_cache_load(d, options, source);
+    if (!*program)
+        status = build_side(d, source, origin, options, program, error);
+    free(source);
+    return status;
+}

@@ -151,6 +151,23 @@ static apsp_status check_whole(const apsp_output *o, apsp_error *error) {
                 o->path, detail, output_staged(o) ? "; the old output is kept" : "");
 }
 
+/* Whether a named temporary file's name still names the file written: whoever may write the
+ * directory may put another entry there (a link to a file of the right length), which the
+ * rename would move over the target. */
+static apsp_status check_named(const apsp_output *o, apsp_error *error) {
+    struct stat written, named;
+    if (o->mode != MODE_REPLACE || o->unnamed || !o->temp_named)
+        return APSP_OK;
+    if (fstat(o->fd, &written) == 0 &&
+        fstatat(o->dir_fd, output_temp_name(o), &named, AT_SYMLINK_NOFOLLOW) == 0 &&
+        written.st_dev == named.st_dev && written.st_ino == named.st_ino)
+        return APSP_OK;
+    return fail(error, APSP_ERR_OUTPUT,
+                "%s: writing the output failed: another process put something else in the place "
+                "of the temporary file %s; the old output is kept",
+                o->path, o->temp_path);
+}
+
 /* Syncs and puts the file into place (a stream: flushes and closes it). */
 static apsp_status complete(apsp_output *o, apsp_error *error) {
     apsp_status status = APSP_OK;
@@ -167,6 +184,12 @@ static apsp_status complete(apsp_output *o, apsp_error *error) {
                       strerror(errno));
     } else {
         status = check_whole(o, error);
+        if (status == APSP_OK)
+            status = check_named(o, error);
+        int err = status == APSP_OK && o->shared ? output_give_mode(o) : 0;
+        if (err)
+            status = fail(error, APSP_ERR_OUTPUT, "%s: cannot give the output its mode: %s",
+                          o->path, strerror(err));
         if (status == APSP_OK && o->mode == MODE_REPLACE)
             status = replace_target(o, error);
         else if (status == APSP_OK && o->target_fd >= 0)

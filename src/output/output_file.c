@@ -108,6 +108,8 @@ static int create_temporary(apsp_output *o, const char *dir) {
     if (!o->temp_path)
         return ENOMEM;
     char *x = o->temp_path + strlen(o->temp_path) - 6;
+    if (o->shared)
+        return open_named(o, x);
     o->fd = open_unnamed(o->dir_fd);
     if (o->fd >= 0) {
         o->unnamed = 1;
@@ -128,12 +130,18 @@ static void drop_temporary(apsp_output *o) {
 /* The replacement, a temporary file in the target's directory. Returns 0 or an errno value. */
 static int open_temporary(apsp_output *o, const char *dir, int exists, const struct stat *st) {
     int err = create_temporary(o, dir);
-    if (err)
-        return err;
+    if (err || o->shared)
+        return err; /* a shared file is 0600 until output_give_mode */
     if (exists)
         return keep_attributes(o->fd, st);
     /* A new file gets the mode fopen() would give it; O_TMPFILE applied the umask already. */
     return o->unnamed || fchmod(o->fd, 0666 & ~current_umask()) == 0 ? 0 : errno;
+}
+
+int output_give_mode(apsp_output *o) {
+    if (o->target_exists)
+        return keep_attributes(o->fd, &o->target_stat);
+    return fchmod(o->fd, 0666 & ~current_umask()) == 0 ? 0 : errno;
 }
 
 void output_set_warning(apsp_output *o, const char *format, ...) {
@@ -254,14 +262,20 @@ static int open_regular(apsp_output *o, int exists, const struct stat *st) {
         err = hold_target(o, dir, exists, st);
     if (err)
         return err;
-    if (exists && st->st_nlink > 1) {
-        output_set_warning(o, "it has %lu hard links, which all keep the result",
-                           (unsigned long)st->st_nlink);
+    /* Where a rename cannot replace the target: a shared output says why and stops. */
+    char why[64] = "";
+    if (exists && st->st_nlink > 1)
+        snprintf(why, sizeof why, "it has %lu hard links", (unsigned long)st->st_nlink);
+    else if (exists && rename_forbidden(o->dir_fd, st))
+        snprintf(why, sizeof why, "it belongs to another user in a sticky directory");
+    if (why[0] && o->shared) {
+        snprintf(o->warning, sizeof o->warning, "%s", why);
+        return NOT_RENAMED;
+    }
+    if (why[0]) {
+        output_set_warning(o, "%s%s", why, st->st_nlink > 1 ? ", which all keep the result" : "");
         err = open_in_place(o, dir);
-    } else if (exists && rename_forbidden(o->dir_fd, st)) {
-        output_set_warning(o, "it belongs to another user in a sticky directory");
-        err = open_in_place(o, dir);
-    } else if ((err = open_temporary(o, dir, exists, st)) != 0 && exists &&
+    } else if ((err = open_temporary(o, dir, exists, st)) != 0 && exists && !o->shared &&
                (err == EACCES || err == EPERM) && o->fd < 0) {
         output_set_warning(o, "cannot create a temporary file in %s: %s", dir, strerror(err));
         drop_temporary(o);
@@ -320,8 +334,12 @@ static void close_all(apsp_output *o) {
 }
 
 static apsp_status open_failed(apsp_output *o, int err, apsp_error *error) {
-    apsp_status status = err == ENOMEM
-                             ? fail(error, APSP_ERR_NO_MEMORY, "out of memory opening the output")
+    apsp_status status =
+        err == ENOMEM        ? fail(error, APSP_ERR_NO_MEMORY, "out of memory opening the output")
+        : err == NOT_RENAMED ? fail(error, APSP_ERR_OUTPUT,
+                                    "%s: writers in several processes need a regular file that a "
+                                    "rename can replace%s%s",
+                                    o->path, o->warning[0] ? ": " : "", o->warning)
                              : fail(error, APSP_ERR_OUTPUT, "%s: %s: %s", o->path,
                                     o->mode == MODE_REPLACE ? "cannot create the output file there"
                                                             : "cannot open for writing",
@@ -348,11 +366,12 @@ static apsp_status open_standard_output(apsp_output **out, apsp_error *error) {
     return APSP_OK;
 }
 
-apsp_status apsp_output_open(const char *path, apsp_output **out, apsp_error *error) {
+/* apsp_output_open and output_open_shared: "-" is standard output only for the former. */
+static apsp_status open_output(const char *path, int shared, apsp_output **out, apsp_error *error) {
     *out = NULL;
     if (path[0] == '\0')
         return fail(error, APSP_ERR_OUTPUT, "the output path is empty");
-    if (strcmp(path, "-") == 0)
+    if (strcmp(path, "-") == 0 && !shared)
         return open_standard_output(out, error);
     if (is_directory(path))
         return fail(error, APSP_ERR_OUTPUT, "%s: the output path is a directory", path);
@@ -363,6 +382,7 @@ apsp_status apsp_output_open(const char *path, apsp_output **out, apsp_error *er
     o->target_fd = -1;
     o->dir_fd = -1;
     o->mode = MODE_REPLACE; /* what a failure to create the file is called */
+    o->shared = shared;
     o->path = apsp_strdup(path);
     o->target = apsp_strdup(path);
     if (!o->path || !o->target)
@@ -372,13 +392,25 @@ apsp_status apsp_output_open(const char *path, apsp_output **out, apsp_error *er
     int err = path_resolve(&o->target, &exists, &st, &via_proc);
     if (!err && (is_directory(o->target) || (exists && S_ISDIR(st.st_mode))))
         err = EISDIR;
-    if (!err)
-        err = via_proc || (exists && !S_ISREG(st.st_mode)) ? open_direct(o, 0)
-                                                           : open_regular(o, exists, &st);
+    if (exists)
+        o->target_stat = st;
+    int direct = via_proc || (exists && !S_ISREG(st.st_mode));
+    if (!err && direct && shared)
+        err = NOT_RENAMED;
+    else if (!err)
+        err = direct ? open_direct(o, 0) : open_regular(o, exists, &st);
     if (err)
         return open_failed(o, err, error);
     *out = o;
     return APSP_OK;
+}
+
+apsp_status apsp_output_open(const char *path, apsp_output **out, apsp_error *error) {
+    return open_output(path, 0, out, error);
+}
+
+apsp_status output_open_shared(const char *path, apsp_output **out, apsp_error *error) {
+    return open_output(path, 1, out, error);
 }
 
 void apsp_output_set_log(apsp_output *output, apsp_log_fn log, void *context) {

@@ -15,6 +15,14 @@
 #include <stdio.h>
 
 /* apsp_output (declared in apsp_io.h) is this module's handle. */
+/* As apsp_output_open, for a file that other processes write too (apsp-mpi's ranks, which open
+ * the temporary file by its name, apsp_output_temp_path, with MPI-IO): a regular OUTPUT, or a
+ * new one, replaced through a named temporary file beside it (O_EXCL, mode 0600 until the commit
+ * gives it the mode a replacement takes). What only writing in place or through could reach
+ * (a device, a pipe, a file with several hard links, another user's file in a sticky directory)
+ * is refused (APSP_ERR_OUTPUT, the reason in the message). Commit with output_finish after
+ * output_set_length (or output_begin); apsp_output_abort removes the file. */
+apsp_status output_open_shared(const char *path, apsp_output **out, apsp_error *error);
 FILE *output_stream(apsp_output *output);
 const char *output_target_path(const apsp_output *output);
 /* The descriptor of a regular output file, for positioned writes (pwrite) in place of the

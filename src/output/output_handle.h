@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 typedef enum output_mode { MODE_DIRECT, MODE_REPLACE, MODE_IN_PLACE } output_mode;
@@ -44,14 +45,23 @@ struct apsp_output {
     apsp_log_fn log;
     void *log_context;
     unsigned threads; /* apsp_output_set_threads (0: one per core) */
-    file_room room;   /* output_begin's request for the file's room (output_room.h) */
+    /* output_open_shared: other processes open the temporary file by its name, so it is a named
+     * one, mode 0600 until the commit gives it its mode (output_give_mode). */
+    int shared;
+    struct stat target_stat; /* the target found at open, where target_exists */
+    file_room room;          /* output_begin's request for the file's room (output_room.h) */
 };
 
 enum {
     TARGET_CHANGED = -1,   /* not an errno value: the target is no longer the file found at open */
     TEMP_NAME_TRIES = 100, /* temporary names taken by someone else before giving up */
+    NOT_RENAMED = -2,      /* not an errno value: a shared output that only writing in place or
+                              through could reach (output_open_shared) */
 };
 
+/* A shared output's temporary file gets, just before it goes into place, the mode (and owner)
+ * that open_temporary gives an unshared one at once. Returns 0 or an errno value. */
+int output_give_mode(apsp_output *o);
 /* The temporary file's name in dir_fd. */
 const char *output_temp_name(const apsp_output *o);
 /* The target, opened in dir_fd without following a link, only if it is still the file found at

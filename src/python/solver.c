@@ -360,83 +360,125 @@ static PyObject *solver_solve_dense(SolverObject *self, PyObject *args, PyObject
     return call_result(self, &call);
 }
 
-/* The rows of apsp_solver_solve_sources into the caller's C-contiguous S x V int32 array. */
+/* The rows of apsp_solver_solve_sources_typed into the caller's C-contiguous S x V array of
+ * cell_bytes cells. */
 typedef struct rows_out {
-    int32_t *cells;
-    size_t vertices;
+    char *cells;
+    size_t vertices, cell_bytes;
 } rows_out;
 
-static apsp_status copy_rows(void *context, size_t first_row, size_t count, const int32_t *rows,
+static apsp_status copy_rows(void *context, size_t first_row, size_t count, const void *rows,
                              size_t pitch, apsp_error *error) {
     (void)error;
     rows_out *o = context;
+    size_t row_bytes = o->vertices * o->cell_bytes;
     for (size_t r = 0; r < count; r++)
-        memcpy(o->cells + (first_row + r) * o->vertices, rows + r * pitch,
-               o->vertices * sizeof *rows);
+        memcpy(o->cells + (first_row + r) * row_bytes,
+               (const char *)rows + r * pitch * o->cell_bytes, row_bytes);
     return APSP_OK;
 }
 
-/* The edge list of the three vectors (endpoints int32, weights int64). */
+static apsp_status copy_int32_rows(void *context, size_t first_row, size_t count,
+                                   const int32_t *rows, size_t pitch, apsp_error *error) {
+    return copy_rows(context, first_row, count, rows, pitch, error);
+}
+
+/* The edge list of the three vectors (endpoints int32, weights int64, or float64 where `real`). */
 static apsp_status edge_list(const Py_buffer *from, const Py_buffer *to, const Py_buffer *weight,
-                             size_t vertices, apsp_graph **out, apsp_error *err) {
+                             int real, size_t vertices, apsp_graph **out, apsp_error *err) {
     size_t edges = (size_t)from->shape[0];
     apsp_status status = apsp_graph_create(vertices, edges, out, err);
-    if (status != APSP_OK)
+    if (status != APSP_OK || edges == 0)
         return status;
-    if (edges > 0) {
-        memcpy((*out)->source, from->buf, edges * sizeof(int32_t));
-        memcpy((*out)->target, to->buf, edges * sizeof(int32_t));
-        memcpy((*out)->weight, weight->buf, edges * sizeof(int64_t));
+    const int32_t *a = from->buf, *b = to->buf;
+    if (real) { /* (the graph's weights become real at the first) */
+        const double *w = weight->buf;
+        for (size_t e = 0; e < edges && status == APSP_OK; e++)
+            status = apsp_graph_append_real(*out, a[e], b[e], w[e], err);
+        return status;
     }
+    memcpy((*out)->source, a, edges * sizeof(int32_t));
+    memcpy((*out)->target, b, edges * sizeof(int32_t));
+    memcpy((*out)->weight, weight->buf, edges * sizeof(int64_t));
     (*out)->edges = edges;
     return APSP_OK;
 }
 
-/* solve_sources(source, target, weight, vertices, sources, out, method): the distances from
- * each of `sources` (int32) over the graph of edges source[e] -> target[e] (int32) of weight
- * weight[e] (int64), into `out`, a C-contiguous len(sources) x vertices int32 array (APSP_INF
- * for no path), by the apsp_method numbered `method`. Returns the report. */
+/* The buffers of solve_sources' arguments, taken in order; `held` of them to release. */
+typedef struct sources_views {
+    Py_buffer from, to, weight, sources, out, pred;
+    int held, have_pred;
+} sources_views;
+
+static int get_sources_views(PyObject *const *objects, Py_ssize_t edges, Py_ssize_t count,
+                             Py_ssize_t vertices, int dtype, sources_views *v) {
+    v->held = 0;
+    Py_buffer *views[] = {&v->from, &v->to, &v->weight, &v->sources, &v->out, &v->pred};
+    int weights = dtype == APSP_FLOAT64 ? APSP_FLOAT64 : APSP_INT64;
+    const int dtypes[] = {APSP_INT32, APSP_INT32, weights, APSP_INT32, dtype, APSP_INT32};
+    const Py_ssize_t counts[] = {edges, edges, edges, count, count * vertices, count * vertices};
+    const char *names[] = {"source", "target", "weight", "sources", "out", "pred"};
+    int wanted = objects[5] == Py_None ? 5 : 6;
+    v->have_pred = wanted == 6;
+    for (int i = 0; i < wanted; i++) {
+        if (get_vector(objects[i], views[i], dtypes[i], counts[i], i >= 4, names[i]) != 0)
+            return -1;
+        v->held++;
+    }
+    return 0;
+}
+
+static void release_sources_views(sources_views *v) {
+    Py_buffer *views[] = {&v->from, &v->to, &v->weight, &v->sources, &v->out, &v->pred};
+    for (int i = 0; i < v->held; i++)
+        PyBuffer_Release(views[i]);
+}
+
+/* solve_sources(source, target, weight, vertices, sources, out, method, pred=None,
+ * dtype=APSP_INT32): the distances from each of `sources` (int32) over the graph of edges
+ * source[e] -> target[e] (int32) of weight weight[e] (int64; float64 for dtype APSP_FLOAT64),
+ * into `out`, a C-contiguous len(sources) x vertices array of the apsp_dtype numbered `dtype`
+ * (int32, int64 or float64; APSP_INF, APSP_INF64 or inf for no path), by the apsp_method
+ * numbered `method`; with `pred` (the same shape, int32) the predecessors too
+ * (APSP_NO_PREDECESSOR for none). Returns the report. */
 static PyObject *solver_solve_sources(SolverObject *self, PyObject *args, PyObject *kwargs) {
-    static char *keywords[] = {"source",  "target", "weight", "vertices",
-                               "sources", "out",    "method", NULL};
-    PyObject *from, *to, *weight, *sources, *out;
-    Py_ssize_t vertices, edges, count;
-    int method;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOnOOi", keywords, &from, &to, &weight,
-                                     &vertices, &sources, &out, &method))
+    static char *keywords[] = {"source", "target", "weight", "vertices", "sources",
+                               "out",    "method", "pred",   "dtype",    NULL};
+    PyObject *objects[6] = {NULL, NULL, NULL, NULL, NULL, Py_None};
+    Py_ssize_t vertices;
+    int method, dtype = APSP_INT32;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOnOOi|Oi", keywords, &objects[0], &objects[1],
+                                     &objects[2], &vertices, &objects[3], &objects[4], &method,
+                                     &objects[5], &dtype))
         return NULL;
-    if (!self->solver || vertices < 1) {
-        PyErr_SetString(PyExc_ValueError, "solve_sources: no solver, or no vertex");
+    if (!self->solver || vertices < 1 || dtype == APSP_FLOAT32 || (unsigned)dtype > APSP_FLOAT64) {
+        PyErr_SetString(PyExc_ValueError,
+                        "solve_sources: no solver, no vertex, or not int32, int64 or float64");
         return NULL;
     }
-    Py_buffer views[5];
-    edges = PyObject_Length(from);
-    count = PyObject_Length(sources);
-    if (edges < 0 || count < 0 || get_vector(from, &views[0], APSP_INT32, edges, 0, "source") != 0)
+    Py_ssize_t edges = PyObject_Length(objects[0]), count = PyObject_Length(objects[3]);
+    sources_views v;
+    if (edges < 0 || count < 0 ||
+        get_sources_views(objects, edges, count, vertices, dtype, &v) != 0) {
+        if (edges >= 0 && count >= 0)
+            release_sources_views(&v);
         return NULL;
-    int held = 1;
-    held += get_vector(to, &views[1], APSP_INT32, edges, 0, "target") == 0;
-    held += held == 2 && get_vector(weight, &views[2], APSP_INT64, edges, 0, "weight") == 0;
-    held += held == 3 && get_vector(sources, &views[3], APSP_INT32, count, 0, "sources") == 0;
-    held += held == 4 && get_vector(out, &views[4], APSP_INT32, count * vertices, 1, "out") == 0;
+    }
     solve_call call;
     memset(&call, 0, sizeof call);
-    if (held == 5) {
-        apsp_graph *g = NULL;
-        rows_out rows = {views[4].buf, (size_t)vertices};
-        call_begin(self, &call);
-        call.status = edge_list(&views[0], &views[1], &views[2], (size_t)vertices, &g, &call.err);
-        if (call.status == APSP_OK)
-            call.status = apsp_solver_solve_sources(self->solver, g, views[3].buf, (size_t)count,
-                                                    (apsp_method)method, copy_rows, &rows,
-                                                    &call.report, &call.err);
-        call_end(self, &call);
-        apsp_graph_destroy(g);
-    }
-    for (int i = 0; i < held; i++)
-        PyBuffer_Release(&views[i]);
-    if (held < 5)
-        return NULL;
+    apsp_graph *g = NULL;
+    rows_out rows = {v.out.buf, (size_t)vertices, apsp_dtype_size((apsp_dtype)dtype)};
+    rows_out pred = {v.have_pred ? v.pred.buf : NULL, (size_t)vertices, sizeof(int32_t)};
+    call_begin(self, &call);
+    call.status = edge_list(&v.from, &v.to, &v.weight, dtype == APSP_FLOAT64, (size_t)vertices, &g,
+                            &call.err);
+    if (call.status == APSP_OK)
+        call.status = apsp_solver_solve_sources_typed(
+            self->solver, g, v.sources.buf, (size_t)count, (apsp_method)method, (apsp_dtype)dtype,
+            copy_rows, &rows, v.have_pred ? copy_int32_rows : NULL, &pred, &call.report, &call.err);
+    call_end(self, &call);
+    apsp_graph_destroy(g);
+    release_sources_views(&v);
     PyObject *report = call_result(self, &call);
     PyObject *method_text = report ? PyUnicode_FromString(call.report.method) : NULL;
     if (method_text && PyDict_SetItemString(report, "method", method_text) != 0)
@@ -454,8 +496,9 @@ static PyMethodDef solver_methods[] = {
      "reading and the distances into out"},
     {"solve_sources", (PyCFunction)(void (*)(void))solver_solve_sources,
      METH_VARARGS | METH_KEYWORDS,
-     "solve_sources(source, target, weight, vertices, sources, out, method) -> report: the "
-     "distances from chosen sources (apsp_solver_solve_sources) into out"},
+     "solve_sources(source, target, weight, vertices, sources, out, method, pred=None, "
+     "dtype=0) -> report: the distances from chosen sources (apsp_solver_solve_sources_typed) "
+     "into out, and their predecessors into pred"},
     {NULL, NULL, 0, NULL},
 };
 

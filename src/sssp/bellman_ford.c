@@ -1,6 +1,8 @@
-/* Bellman-Ford from one source or from Johnson's virtual vertex (sssp.h), by frontiers. */
+/* Bellman-Ford from one source or from Johnson's virtual vertex (sssp.h), by frontiers: one
+ * body for integer distances (int64) and one for real ones (double). */
 #include "sssp/sssp.h"
 
+#include <math.h>
 #include <string.h>
 
 /* A vertex on the negative cycle that lowered `lowered` in round V: following the parents V
@@ -15,60 +17,81 @@ static int32_t on_the_cycle(const sssp_scratch *s, size_t vertices, int32_t lowe
 }
 
 /* Relaxes the out-edges of the frontier's vertices; the vertices lowered go into `next`.
- * Returns their number. */
-static size_t relax_frontier(const adjacency *g, sssp_scratch *s, const int32_t *frontier,
-                             size_t count, int32_t *next) {
-    size_t lowered = 0;
-    for (size_t f = 0; f < count; f++) {
-        int32_t u = frontier[f];
-        int64_t du = s->dist[u];
-        for (size_t e = g->start[u]; e < g->start[u + 1]; e++) {
-            int32_t to = g->other[e];
-            if (du + g->weight[e] < s->dist[to]) {
-                s->dist[to] = du + g->weight[e];
-                s->parent[to] = u;
-                if (!s->queued[to]) {
-                    s->queued[to] = 1;
-                    next[lowered++] = to;
-                }
-            }
-        }
+ * Returns their number. NAME for distances DIST_T in s->DIST over the weights g->WEIGHT. */
+#define DEFINE_RELAX_FRONTIER(NAME, DIST_T, DIST, WEIGHT)                                          \
+    static size_t NAME(const adjacency *g, sssp_scratch *s, const int32_t *frontier, size_t count, \
+                       int32_t *next) {                                                            \
+        DIST_T *dist = s->DIST;                                                                    \
+        size_t lowered = 0;                                                                        \
+        for (size_t f = 0; f < count; f++) {                                                       \
+            int32_t u = frontier[f];                                                               \
+            DIST_T du = dist[u];                                                                   \
+            for (size_t e = g->start[u]; e < g->start[u + 1]; e++) {                               \
+                int32_t to = g->other[e];                                                          \
+                if (du + g->WEIGHT[e] < dist[to]) {                                                \
+                    dist[to] = du + g->WEIGHT[e];                                                  \
+                    s->parent[to] = u;                                                             \
+                    if (!s->queued[to]) {                                                          \
+                        s->queued[to] = 1;                                                         \
+                        next[lowered++] = to;                                                      \
+                    }                                                                              \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+        for (size_t i = 0; i < lowered; i++)                                                       \
+            s->queued[next[i]] = 0;                                                                \
+        return lowered;                                                                            \
     }
-    for (size_t i = 0; i < lowered; i++)
-        s->queued[next[i]] = 0;
-    return lowered;
-}
 
-int bellman_ford_distances(const adjacency *g, int32_t source, sssp_scratch *s,
-                           int32_t *cycle_vertex) {
-    size_t v = g->vertices, count;
-    int32_t *frontier = s->queue, *next = s->queue + v;
+DEFINE_RELAX_FRONTIER(relax_frontier, int64_t, dist, weight)
+DEFINE_RELAX_FRONTIER(relax_frontier_real, double, real_dist, real)
+
+/* The first frontier: the source at 0 and every other vertex unreached, or (source = -1) the
+ * virtual vertex's round, every vertex at 0 (all-zero bytes are 0 in int64 and in double).
+ * Returns its size. */
+static size_t first_frontier(sssp_scratch *s, size_t v, int32_t source, int real) {
+    int32_t *frontier = s->queue;
     memset(s->parent, 0xff, v * sizeof *s->parent);
     memset(s->queued, 0, v);
-    if (source >= 0) {
-        for (size_t t = 0; t < v; t++)
-            s->dist[t] = SSSP_UNREACHED;
-        s->dist[source] = 0;
-        frontier[0] = source;
-        count = 1;
-    } else { /* the virtual vertex's round: every vertex at 0 */
+    if (source < 0) {
         memset(s->dist, 0, v * sizeof *s->dist);
         for (size_t t = 0; t < v; t++)
             frontier[t] = (int32_t)t;
-        count = v;
+        return v;
     }
-    /* After round r every walk of r edges (r + 1 from the virtual vertex) is matched, so every
-     * simple path is by round V - 1, and without a negative cycle no distance falls below its
-     * shortest simple path: a vertex still lowered in round V lies beyond a negative cycle. */
-    for (size_t round = 1; count > 0; round++) {
-        count = relax_frontier(g, s, frontier, count, next);
-        if (count > 0 && round >= v) {
-            *cycle_vertex = on_the_cycle(s, v, next[0]);
-            return 1;
-        }
-        int32_t *swap = frontier;
-        frontier = next;
-        next = swap;
+    for (size_t t = 0; t < v; t++) {
+        if (real)
+            s->real_dist[t] = INFINITY;
+        else
+            s->dist[t] = SSSP_UNREACHED;
     }
-    return 0;
+    if (real)
+        s->real_dist[source] = 0;
+    else
+        s->dist[source] = 0;
+    frontier[0] = source;
+    return 1;
 }
+
+/* After round r every walk of r edges (r + 1 from the virtual vertex) is matched, so every
+ * simple path is by round V - 1, and without a negative cycle no distance falls below its
+ * shortest simple path: a vertex still lowered in round V lies beyond a negative cycle. */
+#define DEFINE_BELLMAN_FORD(NAME, RELAX, REAL)                                                     \
+    int NAME(const adjacency *g, int32_t source, sssp_scratch *s, int32_t *cycle_vertex) {         \
+        size_t v = g->vertices, count = first_frontier(s, v, source, REAL);                        \
+        int32_t *frontier = s->queue, *next = s->queue + v;                                        \
+        for (size_t round = 1; count > 0; round++) {                                               \
+            count = RELAX(g, s, frontier, count, next);                                            \
+            if (count > 0 && round >= v) {                                                         \
+                *cycle_vertex = on_the_cycle(s, v, next[0]);                                       \
+                return 1;                                                                          \
+            }                                                                                      \
+            int32_t *swap = frontier;                                                              \
+            frontier = next;                                                                       \
+            next = swap;                                                                           \
+        }                                                                                          \
+        return 0;                                                                                  \
+    }
+
+DEFINE_BELLMAN_FORD(bellman_ford_distances, relax_frontier, 0)
+DEFINE_BELLMAN_FORD(bellman_ford_distances_real, relax_frontier_real, 1)

@@ -36,12 +36,21 @@ const char *apsp_method_name(apsp_method method) {
  * (20), both on 2 threads. */
 #define FW_RELAXATIONS_PER_DIJKSTRA_STEP 32.0
 
+/* The pthread backend's Floyd-Warshall relaxations per second per thread (27.6 G on 2 threads,
+ * above): the rate that turns the device's seconds into the model's unit for this host. */
+#define FW_RELAXATIONS_PER_THREAD_SECOND 13.8e9
+
+/* What a run on the device costs beyond its edges: the program (from the kernel cache after the
+ * first run), the graph's upload, a few thousand round launches. */
+#define DEVICE_FIXED_SECONDS 0.1
+
 /* The model's estimates, in Floyd-Warshall relaxations: Floyd-Warshall V^3 whatever S is;
  * Dijkstra S (E + V) log2 V steps; Johnson that plus its Bellman-Ford for the potentials,
  * counted as E log2 V steps (a few rounds over the edges on the graphs met so far: its worst
- * case, V E, is rare). */
+ * case, V E, is rare); the device's batched Bellman-Ford S E / rate + fixed seconds, at what the
+ * host's threads relax in that time (the device's rate does not grow with them). */
 typedef struct method_costs {
-    double fw, dijkstra, potentials;
+    double fw, dijkstra, potentials, device;
 } method_costs;
 
 /* log2 V rounded up, at least 1 (the library links no maths library). */
@@ -55,9 +64,13 @@ static double log2_ceiling(size_t v) {
 static method_costs estimate(const method_inputs *in) {
     double v = (double)in->vertices, e = (double)in->edges, s = (double)in->sources;
     double log_v = log2_ceiling(in->vertices);
+    double host_rate = FW_RELAXATIONS_PER_THREAD_SECOND * (in->threads ? in->threads : 1);
+    double device =
+        in->device_rate > 0 ? (s * e / in->device_rate + DEVICE_FIXED_SECONDS) * host_rate : 0.0;
     return (method_costs){.fw = v * v * v,
                           .dijkstra = FW_RELAXATIONS_PER_DIJKSTRA_STEP * s * (e + v) * log_v,
-                          .potentials = FW_RELAXATIONS_PER_DIJKSTRA_STEP * e * log_v};
+                          .potentials = FW_RELAXATIONS_PER_DIJKSTRA_STEP * e * log_v,
+                          .device = device};
 }
 
 /* A dense graph with every source goes to Floyd-Warshall whatever the estimates say. */
@@ -73,15 +86,20 @@ static int matrix_fits(const method_inputs *in) {
     return memory == 0 || bytes <= 0.5 * (double)memory;
 }
 
+/* The cheaper of the host's sparse method and the device's Bellman-Ford, and Floyd-Warshall
+ * where it is cheaper still and its matrix fits. */
 static apsp_method auto_choice(const method_inputs *in, const method_costs *c) {
+    apsp_method sparse_method = in->negative ? APSP_METHOD_JOHNSON : APSP_METHOD_DIJKSTRA;
+    double sparse = in->negative ? c->dijkstra + c->potentials : c->dijkstra;
+    if (in->device_rate > 0 && c->device < sparse) {
+        sparse_method = APSP_METHOD_BELLMAN_FORD;
+        sparse = c->device;
+    }
     if (!matrix_fits(in))
-        return in->negative ? APSP_METHOD_JOHNSON : APSP_METHOD_DIJKSTRA;
+        return sparse_method;
     if (dense_with_every_source(in))
         return APSP_METHOD_FW;
-    double sparse = in->negative ? c->dijkstra + c->potentials : c->dijkstra;
-    if (c->fw <= sparse)
-        return APSP_METHOD_FW;
-    return in->negative ? APSP_METHOD_JOHNSON : APSP_METHOD_DIJKSTRA;
+    return c->fw <= sparse ? APSP_METHOD_FW : sparse_method;
 }
 
 apsp_status method_choose(apsp_method asked, const method_inputs *in, apsp_method *chosen,
@@ -94,13 +112,17 @@ apsp_status method_choose(apsp_method asked, const method_inputs *in, apsp_metho
                     "use johnson, bellman-ford or fw");
     method_costs c = estimate(in);
     *chosen = asked == APSP_METHOD_AUTO ? auto_choice(in, &c) : asked;
+    char device[96] = "";
+    if (in->device_rate > 0)
+        snprintf(device, sizeof device, ", device: (S E / %.2g + %g s) x %u threads' rate = %.3g",
+                 in->device_rate, DEVICE_FIXED_SECONDS, in->threads ? in->threads : 1, c.device);
     snprintf(why, size,
              "%s (%s): V = %zu, E = %zu, S = %zu%s; cost model in FW relaxations: dijkstra: "
-             "%g S (E + V) log2 V = %.3g%s, fw: V^3 = %.3g%s",
+             "%g S (E + V) log2 V = %.3g%s, fw: V^3 = %.3g%s%s",
              apsp_method_name(*chosen), asked == APSP_METHOD_AUTO ? "auto" : "asked for",
              in->vertices, in->edges, in->sources, in->negative ? ", negative weights" : "",
              FW_RELAXATIONS_PER_DIJKSTRA_STEP, c.dijkstra,
              in->negative ? " + potentials (E log2 V steps)" : "", c.fw,
-             dense_with_every_source(in) ? " (dense, every source: fw)" : "");
+             dense_with_every_source(in) ? " (dense, every source: fw)" : "", device);
     return APSP_OK;
 }

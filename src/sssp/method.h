@@ -10,11 +10,15 @@
 /* The graph's sizes as the choice sees them: V, E without self-loops and repeated pairs, S. */
 typedef struct method_inputs {
     size_t vertices, edges, sources;
-    int negative; /* some weight is negative */
+    int negative;       /* some weight is negative */
+    unsigned threads;   /* the host threads the sparse methods run on */
+    double device_rate; /* the device's batched Bellman-Ford (on_device.h): source-edges per
+                         * second; 0 where the solver's device has none */
 } method_inputs;
 
 /* The method to run for `asked` (APSP_METHOD_AUTO: by the cost model), with the reason and the
- * model's numbers in why (for apsp_report.method). Dijkstra asked for on negative weights is
+ * model's numbers in why (for apsp_report.method). Bellman-Ford with a device_rate runs on the
+ * device, and auto takes it only there. Dijkstra asked for on negative weights is
  * refused (APSP_ERR_USAGE): it would give wrong distances. */
 apsp_status method_choose(apsp_method asked, const method_inputs *in, apsp_method *chosen,
                           char *why, size_t size, apsp_error *error);

@@ -3,6 +3,7 @@
 #include "base/fault.h"
 #include "sssp/sssp.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 apsp_status sssp_scratch_init(sssp_scratch *s, size_t vertices, apsp_error *error) {
@@ -11,6 +12,7 @@ apsp_status sssp_scratch_init(sssp_scratch *s, size_t vertices, apsp_error *erro
                         .parent = apsp_malloc(v * sizeof *s->parent),
                         .queue = apsp_malloc(2 * v * sizeof *s->queue),
                         .queued = apsp_malloc(v * sizeof *s->queued)};
+    s->real_dist = (double *)s->dist;
     if (s->dist && s->parent && s->queue && s->queued)
         return APSP_OK;
     sssp_scratch_free(s);
@@ -27,21 +29,52 @@ void sssp_scratch_free(sssp_scratch *s) {
     *s = (sssp_scratch){0};
 }
 
-void sssp_store_row(const sssp_scratch *s, size_t vertices, int32_t source,
-                    const int64_t *potential, int32_t *row) {
-    const int64_t *d = s->dist;
-    if (!potential) {
-        for (size_t t = 0; t < vertices; t++)
-            row[t] = d[t] == SSSP_UNREACHED ? APSP_INF : (int32_t)d[t];
-        return;
+/* Cell t of a row of `dtype`: an integer distance (unreached: the type's marker). */
+static void put_integer(void *row, size_t t, apsp_dtype dtype, int64_t d, int unreached) {
+    switch (dtype) {
+    case APSP_INT32:
+        ((int32_t *)row)[t] = unreached ? APSP_INF : (int32_t)d;
+        break;
+    case APSP_INT64:
+        ((int64_t *)row)[t] = unreached ? APSP_INF64 : d;
+        break;
+    case APSP_FLOAT32:
+        ((float *)row)[t] = unreached ? INFINITY : (float)d;
+        break;
+    case APSP_FLOAT64:
+        ((double *)row)[t] = unreached ? INFINITY : (double)d;
+        break;
     }
-    for (size_t t = 0; t < vertices; t++)
-        row[t] =
-            d[t] == SSSP_UNREACHED ? APSP_INF : (int32_t)(d[t] - potential[source] + potential[t]);
 }
 
-void sssp_store_pred(const sssp_scratch *s, size_t vertices, int32_t source, int32_t *row) {
+/* The same for a real distance (the types of real weights: float32 and float64). */
+static void put_real(void *row, size_t t, apsp_dtype dtype, double d) {
+    if (dtype == APSP_FLOAT32)
+        ((float *)row)[t] = (float)d;
+    else
+        ((double *)row)[t] = d;
+}
+
+void sssp_store_row(const sssp_scratch *s, size_t vertices, int32_t source,
+                    const sssp_potential *potential, int real, apsp_dtype dtype, void *row) {
+    if (real) {
+        const double *d = s->real_dist, *h = potential->real;
+        for (size_t t = 0; t < vertices; t++)
+            put_real(row, t, dtype, !h || isinf(d[t]) ? d[t] : d[t] - h[source] + h[t]);
+        return;
+    }
+    const int64_t *d = s->dist, *h = potential->integer;
+    for (size_t t = 0; t < vertices; t++) {
+        int unreached = d[t] == SSSP_UNREACHED;
+        put_integer(row, t, dtype, h && !unreached ? d[t] - h[source] + h[t] : d[t], unreached);
+    }
+}
+
+void sssp_store_pred(const sssp_scratch *s, size_t vertices, int32_t source, int real,
+                     int32_t *row) {
     for (size_t t = 0; t < vertices; t++)
-        row[t] = s->dist[t] == SSSP_UNREACHED ? APSP_NO_PREDECESSOR : s->parent[t];
+        row[t] = (real ? isinf(s->real_dist[t]) : s->dist[t] == SSSP_UNREACHED)
+                     ? APSP_NO_PREDECESSOR
+                     : s->parent[t];
     row[source] = APSP_NO_PREDECESSOR;
 }

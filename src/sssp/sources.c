@@ -7,6 +7,7 @@
 #include "base/parallel.h"
 #include "base/util.h"
 #include "sssp/method.h"
+#include "sssp/on_device.h"
 #include "sssp/sssp.h"
 
 #include <stdatomic.h>
@@ -20,12 +21,15 @@ enum { BATCH_BYTES = 64 << 20, MAX_WORKERS = 16 };
 /* What every thread of a solve shares. */
 typedef struct sources_job {
     const adjacency *graph;
-    const int64_t *weights;   /* g->weight, or Johnson's reweighted ones */
-    const int64_t *potential; /* Johnson's h; NULL otherwise */
-    apsp_method method;       /* dijkstra (also for Johnson's second step) or bellman-ford */
-    const int32_t *sources;   /* this batch's */
+    int real;                   /* the weights are real: g->real, double distances */
+    const int64_t *weights;     /* g->weight, or Johnson's reweighted ones */
+    const double *real_weights; /* g->real, or Johnson's reweighted ones */
+    sssp_potential potential;   /* Johnson's h; NULL otherwise */
+    apsp_method method;         /* dijkstra (also for Johnson's second step) or bellman-ford */
+    apsp_dtype dtype;           /* the rows' */
+    const int32_t *sources;     /* this batch's */
     size_t count;
-    int32_t *rows;            /* count x V */
+    void *rows;               /* count x V of dtype */
     int32_t *pred;            /* count x V, or NULL: no predecessors asked for */
     atomic_size_t next;       /* the batch's next source not taken by a thread */
     sssp_scratch *scratch;    /* one per thread */
@@ -34,6 +38,19 @@ typedef struct sources_job {
     int32_t cycle_vertex;
 } sources_job;
 
+/* Bellman-Ford from `source` in the weights' kind. Returns 1 for a negative cycle. */
+static int bellman_ford_of(const sources_job *job, int32_t source, sssp_scratch *s,
+                           int32_t *cycle) {
+    return job->real ? bellman_ford_distances_real(job->graph, source, s, cycle)
+                     : bellman_ford_distances(job->graph, source, s, cycle);
+}
+
+/* Dijkstra from `source` in the weights' kind. Returns 1 when its queue found no memory. */
+static int dijkstra_of(const sources_job *job, int32_t source, sssp_scratch *s) {
+    return job->real ? dijkstra_distances_real(job->graph, job->real_weights, source, s)
+                     : dijkstra_distances(job->graph, job->weights, source, s);
+}
+
 /* One thread (`worker`: its slice of parallel_slices over one item per thread, and its
  * scratch): takes the batch's sources one at a time, so that threads whose sources reach less
  * of the graph take more of them. */
@@ -41,23 +58,24 @@ static int run_worker(void *context, size_t worker, size_t end) {
     (void)end;
     sources_job *job = context;
     sssp_scratch *s = &job->scratch[worker];
-    size_t v = job->graph->vertices;
+    size_t v = job->graph->vertices, row_bytes = v * apsp_dtype_size(job->dtype);
     for (size_t i; (i = atomic_fetch_add(&job->next, 1)) < job->count;) {
         int32_t source = job->sources[i];
         int32_t cycle;
         if (job->method == APSP_METHOD_BELLMAN_FORD) {
-            if (bellman_ford_distances(job->graph, source, s, &cycle)) {
+            if (bellman_ford_of(job, source, s, &cycle)) {
                 if (atomic_exchange(&job->cycle_found, 1) == 0) /* the first thread says which */
                     job->cycle_vertex = cycle;
                 return 0;
             }
-        } else if (dijkstra_distances(job->graph, job->weights, source, s)) {
+        } else if (dijkstra_of(job, source, s)) {
             atomic_store(&job->out_of_memory, 1);
             return 0;
         }
-        sssp_store_row(s, v, source, job->potential, job->rows + i * v);
+        sssp_store_row(s, v, source, &job->potential, job->real, job->dtype,
+                       (char *)job->rows + i * row_bytes);
         if (job->pred)
-            sssp_store_pred(s, v, source, job->pred + i * v);
+            sssp_store_pred(s, v, source, job->real, job->pred + i * v);
     }
     return 0;
 }
@@ -76,35 +94,38 @@ static apsp_status check_cancelled(const apsp_options *o, size_t done, size_t to
     return APSP_OK;
 }
 
-/* Where the rows go: the distances, and the predecessors when `pred` is not NULL. */
+/* Where the rows go: the distances of `dtype`, and the predecessors when `pred` is not NULL. */
 typedef struct sources_out {
-    apsp_rows_fn rows;
+    apsp_dtype dtype;
+    apsp_cells_fn rows;
     void *context;
     apsp_rows_fn pred;
     void *pred_context;
+    size_t offset; /* the first of these sources' rows in the caller's list */
 } sources_out;
 
 /* The rows of a batch: BATCH_BYTES of them, at least one, at most count. */
-static size_t batch_rows(size_t vertices, size_t count) {
-    size_t batch = BATCH_BYTES / (vertices * sizeof(int32_t));
+static size_t batch_rows(size_t vertices, apsp_dtype dtype, size_t count) {
+    size_t batch = BATCH_BYTES / (vertices * apsp_dtype_size(dtype));
     return batch < 1 ? 1 : batch > count ? count : batch;
 }
 
 /* A batch's rows handed on: the predecessors first, then the distances. */
-static apsp_status hand_on(const sources_out *out, size_t first, size_t count, const int32_t *rows,
+static apsp_status hand_on(const sources_out *out, size_t first, size_t count, const void *rows,
                            const int32_t *pred, size_t vertices, apsp_error *error) {
+    first += out->offset;
     apsp_status status =
         out->pred ? out->pred(out->pred_context, first, count, pred, vertices, error) : APSP_OK;
     return status == APSP_OK ? out->rows(out->context, first, count, rows, vertices, error)
                              : status;
 }
 
-/* Room for a batch of rows, and of predecessors when asked for. */
-static apsp_status batch_buffers(size_t batch, size_t vertices, int want_pred, int32_t **rows,
-                                 int32_t **pred, apsp_error *error) {
-    size_t bytes = (batch ? batch : 1) * vertices * sizeof(int32_t);
-    *rows = apsp_malloc(bytes);
-    *pred = want_pred ? apsp_malloc(bytes) : NULL;
+/* Room for a batch of rows of `dtype`, and of predecessors when asked for. */
+static apsp_status batch_buffers(size_t batch, size_t vertices, apsp_dtype dtype, int want_pred,
+                                 void **rows, int32_t **pred, apsp_error *error) {
+    size_t cells = (batch ? batch : 1) * vertices;
+    *rows = apsp_malloc(cells * apsp_dtype_size(dtype));
+    *pred = want_pred ? apsp_malloc(cells * sizeof **pred) : NULL;
     if (*rows && (*pred || !want_pred))
         return APSP_OK;
     free(*rows);
@@ -118,8 +139,9 @@ static apsp_status batch_buffers(size_t batch, size_t vertices, int want_pred, i
 static apsp_status run_batches(sources_job *job, unsigned workers, const int32_t *sources,
                                size_t count, const apsp_options *o, const sources_out *out,
                                apsp_error *error) {
-    size_t v = job->graph->vertices, batch = batch_rows(v, count);
-    apsp_status status = batch_buffers(batch, v, out->pred != NULL, &job->rows, &job->pred, error);
+    size_t v = job->graph->vertices, batch = batch_rows(v, out->dtype, count);
+    apsp_status status =
+        batch_buffers(batch, v, out->dtype, out->pred != NULL, &job->rows, &job->pred, error);
     if (status != APSP_OK)
         return status;
     for (size_t first = 0; first < count && status == APSP_OK; first += batch) {
@@ -143,22 +165,50 @@ static apsp_status run_batches(sources_job *job, unsigned workers, const int32_t
     return status;
 }
 
+/* w'(u, t) = w + h(u) - h(t), exact in int64 and >= 0 (h is a shortest distance). */
+static void johnson_reweight(const adjacency *g, const int64_t *h, int64_t *reweighted) {
+    for (size_t u = 0; u < g->vertices; u++)
+        for (size_t i = g->start[u]; i < g->start[u + 1]; i++)
+            reweighted[i] = g->weight[i] + h[u] - h[g->other[i]];
+}
+
+/* The same in double, where the two roundings (each at most half an ulp, eps = 2^-53 of the
+ * partial sum) may leave w' slightly below 0 although it is >= 0 exactly: it is clamped to 0,
+ * which moves it by no more than those roundings, so each reweighted edge is within
+ * 2 eps (|w| + |h(u)| + |h(t)|) of the exact one, and Dijkstra's heap keeps non-negative keys
+ * (dijkstra.c). A distance of k edges is then within (2k + 3) eps times the sum over its path of
+ * (|w| + |h(u)| + |h(t)|) plus |h(source)| + |h(t)| of the exact one (Dijkstra's k additions
+ * and the two of sssp_store_row): SciPy's Johnson rounds the same sums, in its order. */
+static void johnson_reweight_real(const adjacency *g, const double *h, double *reweighted) {
+    for (size_t u = 0; u < g->vertices; u++)
+        for (size_t i = g->start[u]; i < g->start[u + 1]; i++) {
+            double w = g->real[i] + h[u] - h[g->other[i]];
+            reweighted[i] = w < 0 ? 0 : w;
+        }
+}
+
 /* Johnson's reweighting: h from Bellman-Ford from the virtual vertex (the negative cycle check
- * over the whole graph), then w'(u, t) = w + h(u) - h(t) >= 0 for every edge. */
-static apsp_status johnson_potentials(const adjacency *g, sssp_scratch *s, int64_t **potential,
-                                      int64_t **weights, apsp_error *error) {
+ * over the whole graph), then w'(u, t) = w + h(u) - h(t) >= 0 for every edge, into the job. */
+static apsp_status johnson_potentials(const adjacency *g, sssp_scratch *s, sources_job *job,
+                                      void **potential, void **weights, apsp_error *error) {
     int32_t cycle;
-    if (bellman_ford_distances(g, -1, s, &cycle))
+    if (job->real ? bellman_ford_distances_real(g, -1, s, &cycle)
+                  : bellman_ford_distances(g, -1, s, &cycle))
         return fail_negative_cycle(error, (size_t)cycle);
     size_t v = g->vertices, e = g->start[v];
-    *potential = apsp_malloc((v ? v : 1) * sizeof **potential);
-    *weights = apsp_malloc((e ? e : 1) * sizeof **weights);
+    *potential = apsp_malloc((v ? v : 1) * 8); /* int64 or double */
+    *weights = apsp_malloc((e ? e : 1) * 8);
     if (!*potential || !*weights)
         return fail(error, APSP_ERR_NO_MEMORY, "johnson: out of memory for %zu edges", e);
-    memcpy(*potential, s->dist, v * sizeof **potential);
-    for (size_t u = 0; u < v; u++)
-        for (size_t i = g->start[u]; i < g->start[u + 1]; i++)
-            (*weights)[i] = g->weight[i] + s->dist[u] - s->dist[g->other[i]];
+    memcpy(*potential, s->dist, v * 8); /* (dist and real_dist are one array) */
+    if (job->real)
+        johnson_reweight_real(g, *potential, *weights);
+    else
+        johnson_reweight(g, *potential, *weights);
+    job->potential =
+        job->real ? (sssp_potential){NULL, *potential} : (sssp_potential){*potential, NULL};
+    job->weights = job->real ? NULL : *weights;
+    job->real_weights = job->real ? *weights : NULL;
     return APSP_OK;
 }
 
@@ -166,17 +216,20 @@ static apsp_status johnson_potentials(const adjacency *g, sssp_scratch *s, int64
 static apsp_status run_on_threads(const adjacency *g, apsp_method method, const int32_t *sources,
                                   size_t count, const apsp_options *o, const sources_out *out,
                                   apsp_error *error) {
-    sources_job job = {.graph = g, .weights = g->weight, .method = method};
+    sources_job job = {.graph = g,
+                       .real = g->real != NULL,
+                       .weights = g->weight,
+                       .real_weights = g->real,
+                       .method = method,
+                       .dtype = out->dtype};
     unsigned workers = worker_count(o);
     sssp_scratch scratch[MAX_WORKERS] = {{0}};
     apsp_status status = APSP_OK;
+    void *potential = NULL, *weights = NULL; /* Johnson's */
     for (unsigned w = 0; w < workers && status == APSP_OK; w++)
         status = sssp_scratch_init(&scratch[w], g->vertices, error);
-    int64_t *potential = NULL, *weights = NULL;
     if (status == APSP_OK && method == APSP_METHOD_JOHNSON) {
-        status = johnson_potentials(g, &scratch[0], &potential, &weights, error);
-        job.potential = potential;
-        job.weights = weights;
+        status = johnson_potentials(g, &scratch[0], &job, &potential, &weights, error);
         job.method = APSP_METHOD_DIJKSTRA;
     }
     job.scratch = scratch;
@@ -199,6 +252,15 @@ static apsp_status fw_predecessors(const apsp_graph *graph, const apsp_matrix *m
     return apsp_predecessors(graph, m, 0, v, threads, *pred, error);
 }
 
+/* An apsp_rows_fn handing int32 rows on to a sources_out's cells function (Floyd-Warshall's
+ * rows straight off the devices, the device method's batches), `first_row` counted from the
+ * sources_out's first source. */
+static apsp_status int32_rows_of(void *context, size_t first_row, size_t count, const int32_t *rows,
+                                 size_t pitch, apsp_error *error) {
+    const sources_out *out = context;
+    return out->rows(out->context, out->offset + first_row, count, rows, pitch, error);
+}
+
 /* Floyd-Warshall for the sources: every source in order without predecessors is
  * apsp_solver_solve_graph (whose rows an OpenCL device hands on without a host matrix); else the
  * rows are picked out of the solved host matrix (and the predecessors' of apsp_predecessors), a
@@ -206,27 +268,28 @@ static apsp_status fw_predecessors(const apsp_graph *graph, const apsp_matrix *m
 static apsp_status run_fw(apsp_solver *solver, const apsp_graph *graph, const int32_t *sources,
                           size_t count, const sources_out *out, apsp_report *report,
                           apsp_error *error) {
-    size_t v = graph->vertices, in_order = 0;
+    size_t v = graph->vertices, in_order = 0, row_bytes = v * apsp_dtype_size(out->dtype);
     while (in_order < count && sources[in_order] == (int32_t)in_order)
         in_order++;
-    if (in_order == v && count == v && !out->pred)
-        return apsp_solver_solve_graph(solver, graph, out->rows, out->context, report, error);
+    if (in_order == v && count == v && !out->pred && out->dtype == APSP_INT32)
+        return apsp_solver_solve_graph(solver, graph, int32_rows_of, (void *)out, report, error);
     int threads = solver_options(solver)->threads;
     apsp_matrix *m = NULL;
-    int32_t *all_pred = NULL, *rows = NULL, *pred = NULL;
-    size_t batch = batch_rows(v, count);
-    apsp_status status = apsp_graph_to_matrix_threads(graph, APSP_INT32, threads, &m, error);
+    int32_t *all_pred = NULL, *pred = NULL;
+    void *rows = NULL;
+    size_t batch = batch_rows(v, out->dtype, count);
+    apsp_status status = apsp_graph_to_matrix_threads(graph, out->dtype, threads, &m, error);
     if (status == APSP_OK)
         status = apsp_solver_solve(solver, m, report, error);
     if (status == APSP_OK && out->pred)
         status = fw_predecessors(graph, m, threads_of(threads), &all_pred, error);
     if (status == APSP_OK)
-        status = batch_buffers(batch, v, out->pred != NULL, &rows, &pred, error);
+        status = batch_buffers(batch, v, out->dtype, out->pred != NULL, &rows, &pred, error);
     for (size_t first = 0; first < count && status == APSP_OK; first += batch) {
         size_t n = count - first < batch ? count - first : batch;
         for (size_t i = 0; i < n; i++) {
             size_t source = (size_t)sources[first + i];
-            memcpy(rows + i * v, apsp_matrix_row(m, source), v * sizeof *rows);
+            memcpy((char *)rows + i * row_bytes, apsp_matrix_row_cells(m, source), row_bytes);
             if (pred)
                 memcpy(pred + i * v, all_pred + source * v, v * sizeof *pred);
         }
@@ -269,6 +332,36 @@ static void report_threads(apsp_report *report, const apsp_options *o, double se
     report->compute_seconds = seconds;
 }
 
+/* A real graph's whole weights (its check for an integer type found them whole and within
+ * the type's rule) as int64, so that integer distances are summed exactly. */
+static apsp_status adjacency_as_integers(adjacency *adj, apsp_error *error) {
+    size_t e = adj->start[adj->vertices];
+    adj->weight = apsp_malloc((e ? e : 1) * sizeof *adj->weight);
+    if (!adj->weight)
+        return fail(error, APSP_ERR_NO_MEMORY, "sources: out of memory for %zu weights", e);
+    for (size_t i = 0; i < e; i++)
+        adj->weight[i] = (int64_t)adj->real[i];
+    free(adj->real);
+    adj->real = NULL;
+    return APSP_OK;
+}
+
+/* Bellman-Ford on the device; a batch that may reach a negative cycle, and those after it, on
+ * the host threads, which name the cycle's vertex as the host's Bellman-Ford does. */
+static apsp_status run_on_device(device_method *m, const adjacency *g, const int32_t *sources,
+                                 size_t count, const apsp_options *o, const sources_out *out,
+                                 apsp_error *error) {
+    size_t done;
+    apsp_status status =
+        device_method_run(m, g, sources, count, o, int32_rows_of, (void *)out, &done, error);
+    sources_out rest = *out;
+    rest.offset = done;
+    if (status == APSP_OK && done < count)
+        status = run_on_threads(g, APSP_METHOD_BELLMAN_FORD, sources + done, count - done, o, &rest,
+                                error);
+    return status;
+}
+
 /* The method and the run, the adjacency built once. */
 static apsp_status solve_sources(apsp_solver *solver, const apsp_graph *graph,
                                  const int32_t *sources, size_t count, apsp_method method,
@@ -277,25 +370,53 @@ static apsp_status solve_sources(apsp_solver *solver, const apsp_graph *graph,
     adjacency adj;
     apsp_status status = adjacency_build(graph, 0, &adj, error);
     if (status != APSP_OK)
+        return status; /* (freed) */
+    if (adj.real && (out->dtype == APSP_INT32 || out->dtype == APSP_INT64))
+        status = adjacency_as_integers(&adj, error);
+    if (status != APSP_OK) {
+        adjacency_free(&adj);
         return status;
-    method_inputs in = {graph->vertices, adj.start[graph->vertices], count,
-                        graph_has_negative(graph)};
+    }
+    device_method device;
+    /* The device's distances are int32: other types stay on the host threads. */
+    int has_device =
+        out->dtype == APSP_INT32 && device_method_find(solver, &adj, out->pred != NULL, &device);
+    method_inputs in = {graph->vertices, adj.start[graph->vertices],
+                        count,           graph_has_negative(graph),
+                        worker_count(o), has_device ? device.rate : 0.0};
     apsp_method chosen = APSP_METHOD_AUTO;
     char why[sizeof report->method];
     status = method_choose(method, &in, &chosen, why, sizeof why, error);
+    double start = seconds_now();
     if (status == APSP_OK && chosen == APSP_METHOD_FW) {
         adjacency_free(&adj); /* the matrix takes its room */
         adj = (adjacency){0};
         status = run_fw(solver, graph, sources, count, out, report, error);
+    } else if (status == APSP_OK && chosen == APSP_METHOD_BELLMAN_FORD && has_device) {
+        status = run_on_device(&device, &adj, sources, count, o, out, error);
+        report->compute_seconds = seconds_now() - start;
+        device_method_describe(&device, why, report);
     } else if (status == APSP_OK) {
-        double start = seconds_now();
         status = run_on_threads(&adj, chosen, sources, count, o, out, error);
         report_threads(report, o, seconds_now() - start);
     }
     adjacency_free(&adj);
-    if (status == APSP_OK)
+    if (status == APSP_OK && !(chosen == APSP_METHOD_BELLMAN_FORD && has_device))
         snprintf(report->method, sizeof report->method, "%s", why);
     return status;
+}
+
+/* An apsp_cells_fn handing int32 cells on to the caller's apsp_rows_fn (the int32 entry points
+ * below). */
+typedef struct int32_rows {
+    apsp_rows_fn rows;
+    void *context;
+} int32_rows;
+
+static apsp_status cells_as_int32(void *context, size_t first_row, size_t count, const void *rows,
+                                  size_t pitch, apsp_error *error) {
+    const int32_rows *to = context;
+    return to->rows(to->context, first_row, count, rows, pitch, error);
 }
 
 apsp_status apsp_solver_solve_sources(apsp_solver *solver, const apsp_graph *graph,
@@ -311,14 +432,36 @@ apsp_status apsp_solver_solve_sources_paths(apsp_solver *solver, const apsp_grap
                                             apsp_method method, apsp_rows_fn rows, void *context,
                                             apsp_rows_fn pred, void *pred_context,
                                             apsp_report *report, apsp_error *error) {
-    const sources_out out = {rows, context, pred, pred_context};
+    int32_rows to = {rows, context};
+    return apsp_solver_solve_sources_typed(solver, graph, sources, count, method, APSP_INT32,
+                                           rows ? cells_as_int32 : NULL, &to, pred, pred_context,
+                                           report, error);
+}
+
+/* The graph checked for the distances' type: int32's check also refuses real weights. */
+static apsp_status check_graph(const apsp_solver *solver, const apsp_graph *graph, apsp_dtype dtype,
+                               apsp_error *error) {
+    unsigned threads = threads_of(solver_options(solver)->threads);
+    if ((unsigned)dtype > APSP_FLOAT64)
+        return fail(error, APSP_ERR_USAGE, "dtype %d is not an apsp_dtype", (int)dtype);
+    return dtype == APSP_INT32 ? graph_check(graph, threads, error)
+                               : graph_check_typed(graph, dtype, threads, error);
+}
+
+apsp_status apsp_solver_solve_sources_typed(apsp_solver *solver, const apsp_graph *graph,
+                                            const int32_t *sources, size_t count,
+                                            apsp_method method, apsp_dtype dtype,
+                                            apsp_cells_fn rows, void *context, apsp_rows_fn pred,
+                                            void *pred_context, apsp_report *report,
+                                            apsp_error *error) {
+    const sources_out out = {dtype, rows, context, pred, pred_context, 0};
     apsp_report ignored;
     report = report ? report : &ignored;
     memset(report, 0, sizeof *report);
     if (!solver || !graph || !rows)
         return fail(error, APSP_ERR_USAGE,
                     "apsp_solver_solve_sources: no solver, graph or rows function");
-    apsp_status status = graph_check(graph, threads_of(solver_options(solver)->threads), error);
+    apsp_status status = check_graph(solver, graph, dtype, error);
     int32_t *all = NULL;
     if (status == APSP_OK && !sources) {
         count = graph->vertices;

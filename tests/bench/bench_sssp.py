@@ -31,24 +31,8 @@ except ImportError:
         os.environ["APSP_TEST_SCIPY_REEXEC"] = "1"
         os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON] + sys.argv)
     sys.exit("bench_sssp.py needs NumPy and SciPy")
-
-
-def grid(side):
-    """The edges (src, dst, w) of the side x side grid, both ways, as int32 arrays."""
-    rng = np.random.default_rng(1)
-    ids = np.arange(side * side, dtype=np.int32).reshape(side, side)
-    right = (ids[:, :-1].ravel(), ids[:, 1:].ravel())
-    down = (ids[:-1, :].ravel(), ids[1:, :].ravel())
-    src = np.concatenate([right[0], right[1], down[0], down[1]])
-    dst = np.concatenate([right[1], right[0], down[1], down[0]])
-    w = rng.integers(1, 1001, size=src.size, dtype=np.int32)
-    return src, dst, w
-
-
-def write_hw3(path, v, src, dst, w):
-    with open(path, "wb") as f:
-        np.array([v, src.size], dtype="<i4").tofile(f)
-        np.stack([src, dst, w], axis=1).astype("<i4").tofile(f)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from grid_graph import grid, spread_sources, write_hw3, write_sources  # noqa: E402
 
 
 def run_apsp(args, graph, sources_file):
@@ -92,15 +76,14 @@ def main():
     args = parser.parse_args()
     v = args.side * args.side
     src, dst, w = grid(args.side)
-    sources = np.linspace(0, v - 1, args.sources).astype(np.int64)
+    sources = spread_sources(v, args.sources)
     csr = scipy.sparse.csr_matrix((w.astype(np.float64), (src, dst)), shape=(v, v))
     scipy_count = args.scipy_sources or args.sources
     with tempfile.TemporaryDirectory(dir=args.work) as work:
         graph = os.path.join(work, "grid.hw3")
         write_hw3(graph, v, src, dst, w)
         sources_file = os.path.join(work, "sources.txt")
-        with open(sources_file, "w") as f:
-            f.writelines("%d\n" % s for s in sources)
+        write_sources(sources_file, sources)
         apsp_times, scipy_times, rss = [], [], 0
         for _ in range(args.repeat):
             seconds, report, peak = run_apsp(args, graph, sources_file)

@@ -8,7 +8,8 @@ output file (an existing one kept byte for byte) and no temporary file; or, wher
 survivable (a thread that could not be started), succeed with the right answer. Under
 AddressSanitizer a leak fails the run.
 
-usage: test_faults.py APSP TESTCASES_DIR [--backend=cpu|opencl]
+usage: test_faults.py APSP TESTCASES_DIR [--backend=cpu|opencl] [--graph=NAME] [APSP OPTIONS]
+(--graph: testcases/NAME.in instead of v333-random.in)
 """
 import os
 import re
@@ -89,8 +90,9 @@ def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     apsp, cases = sys.argv[1], sys.argv[2]
-    extra = sys.argv[3:]
-    graph = os.path.join(cases, "v333-random.in")
+    extra = [a for a in sys.argv[3:] if not a.startswith("--graph=")]
+    named = [a[len("--graph="):] for a in sys.argv[3:] if a.startswith("--graph=")]
+    graph = os.path.join(cases, (named[-1] if named else "v333-random") + ".in")
     if not os.path.exists(graph):
         graph = sorted(os.path.join(cases, f) for f in os.listdir(cases) if f.endswith(".in"))[-1]
     with open(graph[:-3] + ".out", "rb") as f:

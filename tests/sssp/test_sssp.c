@@ -6,30 +6,12 @@
  *     test-sssp [--threads=N] [--quick] */
 #include "apsp.h"
 #include "check.h"
+#include "collect.h"
 #include "graphgen.h"
 #include "oracle.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct collected {
-    size_t vertices, rows;
-    int32_t *cells; /* rows x vertices, as handed out */
-} collected;
-
-static apsp_status collect(void *context, size_t first, size_t count, const int32_t *rows,
-                           size_t pitch, apsp_error *error) {
-    collected *c = context;
-    if (first != c->rows) {
-        snprintf(error->message, sizeof error->message, "rows from %zu, expected %zu", first,
-                 c->rows);
-        return error->status = APSP_ERR_INTERNAL;
-    }
-    for (size_t r = 0; r < count; r++)
-        memcpy(c->cells + (first + r) * c->vertices, rows + r * pitch, c->vertices * sizeof *rows);
-    c->rows += count;
-    return APSP_OK;
-}
 
 /* A W x H grid, each vertex joined to its 4 neighbours both ways, weights 1 to 1000. */
 static void make_grid(gg_graph *g, int32_t w, int32_t h, uint64_t seed) {
@@ -143,12 +125,12 @@ static void check_method(apsp_solver *solver, const gg_graph *g, const apsp_grap
                          const int32_t *d, const int32_t *sources, size_t count, apsp_method method,
                          const char *name) {
     size_t v = (size_t)g->v, s = sources ? count : v;
-    collected c = {v, 0, malloc((s ? s : 1) * (v ? v : 1) * sizeof(int32_t))};
-    collected p = {v, 0, malloc((s ? s : 1) * (v ? v : 1) * sizeof(int32_t))};
+    collected c = {v, 0, sizeof(int32_t), malloc((s ? s : 1) * (v ? v : 1) * sizeof(int32_t))};
+    collected p = {v, 0, sizeof(int32_t), malloc((s ? s : 1) * (v ? v : 1) * sizeof(int32_t))};
     apsp_error err = {0};
     apsp_report report;
-    apsp_status status = apsp_solver_solve_sources_paths(solver, graph, sources, count, method,
-                                                         collect, &c, collect, &p, &report, &err);
+    apsp_status status = apsp_solver_solve_sources_paths(
+        solver, graph, sources, count, method, collect_int32, &c, collect_int32, &p, &report, &err);
     int cycle = oracle_negative_cycle(d, g->v);
     const char *mname = apsp_method_name(method);
     if (method == APSP_METHOD_DIJKSTRA && has_negative(g)) {
@@ -166,7 +148,7 @@ static void check_method(apsp_solver *solver, const gg_graph *g, const apsp_grap
         size_t wrong = 0;
         for (size_t r = 0; status == APSP_OK && r < s; r++) {
             size_t src = sources ? (size_t)sources[r] : r;
-            wrong += memcmp(c.cells + r * v, d + src * v, v * sizeof *d) != 0;
+            wrong += memcmp((int32_t *)c.cells + r * v, d + src * v, v * sizeof *d) != 0;
         }
         CHECK(wrong == 0, "%s %s: %zu of %zu rows differ from the oracle's", name, mname, wrong, s);
         int32_t *w = weights_of(g);
@@ -203,11 +185,11 @@ static void check_refusals(apsp_solver *solver) {
     gg_graph g;
     make_grid(&g, 3, 3, 1);
     apsp_graph *graph = to_apsp(&g);
-    collected c = {9, 0, malloc(81 * sizeof(int32_t))};
+    collected c = {9, 0, sizeof(int32_t), malloc(81 * sizeof(int32_t))};
     apsp_error err;
     const int32_t bad[] = {0, 9};
-    CHECK(apsp_solver_solve_sources(solver, graph, bad, 2, APSP_METHOD_DIJKSTRA, collect, &c, NULL,
-                                    &err) == APSP_ERR_USAGE &&
+    CHECK(apsp_solver_solve_sources(solver, graph, bad, 2, APSP_METHOD_DIJKSTRA, collect_int32, &c,
+                                    NULL, &err) == APSP_ERR_USAGE &&
               strstr(err.message, "source 9"),
           "source 9 of 9 vertices: %s", err.message);
     CHECK(apsp_solver_solve_sources(solver, graph, NULL, 0, APSP_METHOD_AUTO, NULL, NULL, NULL,

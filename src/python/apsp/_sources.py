@@ -1,12 +1,18 @@
 """SciPy's shortest_path, dijkstra, johnson and bellman_ford on apsp_solver_solve_sources.
 
 The rows of the chosen sources only (indices), by the library's sparse methods on the host
-threads: no V x V matrix for a sparse input (issue 27). Their distances are int32, so a graph
-goes there when its weights are whole numbers with (V - 1) |w| < 2^30 - 1; any other graph, and
-return_predecessors, go through apsp.floyd_warshall (the whole V x V matrix, then the rows of
-the indices), whose results are SciPy's as well. Where SciPy's dijkstra only warns of a negative
-weight, apsp's raises ValueError.
+threads: no V x V matrix for a sparse input (issue 27). Whole-number weights give exact integer
+distances (int32, or int64 past 2^30 while SciPy's float64 sums are exact), any other weights
+float64 ones summed in double along each path (within a few ulps of SciPy's). With
+return_predecessors the predecessors are the search's own tree (a shortest-path tree, which may
+differ from SciPy's where paths tie); method 'FW', and 'auto' with return_predecessors on a
+graph SciPy would give to Floyd-Warshall, go through apsp.floyd_warshall (the whole V x V
+matrix, then the rows of the indices), as SciPy's own Floyd-Warshall does. Dijkstra on a
+negative weight warns and runs SciPy's label-setting search, as SciPy's does (_settled_dijkstra).
 """
+
+import heapq
+import warnings
 
 import numpy as np
 
@@ -17,6 +23,8 @@ NO_PREDECESSOR = -9999
 
 # SciPy's method letters, as apsp_method numbers them (include/apsp_sources.h).
 METHODS = {"auto": 0, "FW": 1, "D": 2, "J": 3, "BF": 4}
+# apsp_dtype's numbers (include/apsp.h) of the distances' types solve_sources takes.
+DTYPES = {"int32": 0, "int64": 1, "float64": 3}
 
 
 def _indices(indices, n):
@@ -55,16 +63,19 @@ def _edges(csgraph, directed, unweighted):
     return n, row, col, data
 
 
-def _whole_weights(data, n):
-    """The weights as int64 when the library's int32 distances hold them exactly, else None."""
+def _weights(data, n):
+    """(weights, apsp_dtype number of the distances) as the library takes them: int64 weights
+    with int32 distances while no distance can reach 2^30 - 1, int64 ones while SciPy's float64
+    sums are exact too (apsp's are exact in int64), else float64 weights as SciPy reads them
+    (fractions, or integers past 2^52), summed in double."""
     if data.size == 0:
-        return np.zeros(0, dtype=np.int64)
+        return np.zeros(0, dtype=np.int64), DTYPES["int32"]
     if data.dtype.kind == "f" and not np.all(data == np.rint(data)):
-        return None
-    largest = _convert._largest(data)
-    if largest * max(n - 1, 1) >= _convert.INF32:
-        return None
-    return data.astype(np.int64)
+        return data.astype(np.float64), DTYPES["float64"]
+    kind, _ = _convert._integer_type(_convert._largest(data), n)
+    if kind == np.float64:
+        return data.astype(np.float64), DTYPES["float64"]
+    return data.astype(np.int64), DTYPES[kind.name]
 
 
 def _rows_of_floyd_warshall(csgraph, directed, unweighted, ind, return_predecessors):
@@ -78,25 +89,100 @@ def _rows_of_floyd_warshall(csgraph, directed, unweighted, ind, return_predecess
     return np.asarray(result, dtype=np.float64)[ind], None
 
 
+def _scipy_picks_floyd_warshall(csgraph, n):
+    """Whether SciPy's method='auto' runs Floyd-Warshall: at least N^2 / 4 entries (a sparse
+    input's stored ones, a dense one's positive ones, as SciPy counts them)."""
+    if _convert._is_pydata_sparse(csgraph) or _convert.is_sparse(csgraph):
+        entries = csgraph.nnz
+    else:
+        entries = int(np.sum(np.asarray(csgraph) > 0))
+    return entries >= n * n / 4
+
+
+# SciPy's words when its dijkstra meets a negative weight (its warning, word for word).
+NEGATIVE_DIJKSTRA = ("Graph has negative weights: dijkstra will give inaccurate results if the "
+                     "graph contains negative cycles. Consider johnson or bellman_ford.")
+
+
+def _least_csr(n, row, col, data):
+    """(indptr, targets, weights) as Python lists: the out-edges of each vertex with the least
+    weight of each pair, no self-loops (a settled vertex never takes one)."""
+    order = np.lexsort((data, col, row))
+    row, col, data = row[order], col[order], data[order]
+    first = np.ones(len(row), dtype=bool)
+    first[1:] = (row[1:] != row[:-1]) | (col[1:] != col[:-1])
+    keep = first & (row != col)
+    row, col, data = row[keep], col[keep], data[keep].astype(np.float64)
+    indptr = np.searchsorted(row, np.arange(n + 1))
+    return indptr.tolist(), col.tolist(), data.tolist()
+
+
+def _settled_dijkstra(n, row, col, data, ind):
+    """SciPy's dijkstra where a weight is negative: a label-setting search, each vertex settled
+    when it leaves the queue and never lowered after, so a negative edge into a settled vertex is
+    ignored and the distances may be no shortest ones (SciPy's "inaccurate results"), a negative
+    cycle raising nothing. The library's Dijkstra refuses negative weights (its radix heap needs
+    keys that never fall below the last popped), so this runs here, in Python with heapq: slow,
+    for a graph SciPy itself warns about. Where keys tie the settling order may differ from
+    SciPy's Fibonacci heap's. Returns (distances, predecessors), S x V."""
+    indptr, targets, weights = _least_csr(n, row, col, data)
+    dist = np.full((len(ind), n), np.inf)
+    pred = np.full((len(ind), n), NO_PREDECESSOR, dtype=np.int32)
+    for r, source in enumerate(ind.tolist()):
+        d, p, settled = [np.inf] * n, [NO_PREDECESSOR] * n, [False] * n
+        d[source] = 0.0
+        queue = [(0.0, source)]
+        while queue:
+            key, u = heapq.heappop(queue)
+            if settled[u] or key != d[u]:
+                continue  # settled, or lowered after this entry went in
+            settled[u] = True
+            for e in range(indptr[u], indptr[u + 1]):
+                t, through = targets[e], key + weights[e]
+                if not settled[t] and through < d[t]:
+                    d[t], p[t] = through, u
+                    heapq.heappush(queue, (through, t))
+        dist[r], pred[r] = d, p
+    return dist, pred
+
+
 def _solve(csgraph, method, directed, return_predecessors, unweighted, indices):
     """(distances S x V float64, predecessors S x V int32 or None, output shape prefix)."""
     if method not in METHODS:
         raise ValueError("unrecognized method '%s'" % method)
     n, row, col, data = _edges(csgraph, directed, unweighted)
     ind, shape = _indices(indices, n)
-    weights = None if return_predecessors else _whole_weights(data, n)
+    if data.dtype.kind == "f":  # (an explicit +inf entry is an edge no path takes)
+        keep = ~np.isposinf(data)
+        row, col, data = row[keep], col[keep], data[keep]
+    if method == "D" and data.size and data.min() < 0:
+        warnings.warn(NEGATIVE_DIJKSTRA, UserWarning, stacklevel=4)
+        if n and len(ind):
+            dist, pred = _settled_dijkstra(n, row, col, data, ind)
+            return dist, (pred if return_predecessors else None), shape
+    weights, dtype = _weights(data, n)
+    # Predecessors of tied paths follow the method that ran: 'FW' and auto's where SciPy's auto
+    # runs Floyd-Warshall go through the whole matrix, whose trees are SciPy's Floyd-Warshall's
+    # (SciPy's own tests compare them exactly).
+    if return_predecessors and (method == "FW" or (method == "auto" and
+                                                   _scipy_picks_floyd_warshall(csgraph, n))):
+        weights = None
     if n == 0 or len(ind) == 0 or weights is None:
         dist, pred = _rows_of_floyd_warshall(csgraph, directed, unweighted, ind,
                                              return_predecessors)
         return dist, pred, shape
-    out = np.empty((len(ind), n), dtype=np.int32)
+    out_type = {0: np.int32, 1: np.int64, 3: np.float64}[dtype]
+    out = np.empty((len(ind), n), dtype=out_type)
+    pred = np.empty((len(ind), n), dtype=np.int32) if return_predecessors else None
     solver = default_solver()
     report = solver._open().solve_sources(row.astype(np.int32), col.astype(np.int32), weights,
-                                          n, ind, out, METHODS[method])
+                                          n, ind, out, METHODS[method], pred, dtype)
     solver.last_report = report
+    if dtype == DTYPES["float64"]:
+        return out, pred, shape
     dist = out.astype(np.float64)
-    dist[out == _convert.INF32] = np.inf
-    return dist, None, shape
+    dist[out == (_convert.INF32 if dtype == DTYPES["int32"] else _convert.INF64)] = np.inf
+    return dist, pred, shape
 
 
 def _call(csgraph, method, directed, return_predecessors, unweighted, indices, limit=np.inf):

@@ -1,7 +1,7 @@
-/* The rank's local compute on the pthread backend's pieces: its block kernels (cpu/kernels.c:
- * close_block, and the min-plus product relax_block for phases 2 and 3) on its pool of threads
- * (cpu/pool.c), in place in the rank's local matrix. */
-#include "mpi/local.h"
+/* The pthread backend's block engine (core/blocks.h: apsp-mpi's ranks): its block kernels
+ * (cpu/kernels.c: close_block, and the min-plus product relax_block for phases 2 and 3) on its
+ * pool of threads (cpu/pool.c), in place in the rank's local matrix. */
+#include "cpu/blocks.h"
 #include "base/error.h"
 #include "base/fault.h"
 #include "cpu/kernels.h"
@@ -11,9 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { B = ROUND_DEPTH };
+enum { B = BLOCK_SIDE };
+_Static_assert((int)BLOCK_SIDE == (int)ROUND_DEPTH,
+               "the block kernels are made for blocks of the round depth");
 
-struct local_engine {
+struct block_engine {
     pool *pool;
     relax_block_fn relax_block;
     const char *isa;
@@ -25,7 +27,7 @@ struct local_engine {
     const int32_t *pivot, *col_panel, *row_panel;
 };
 
-static int32_t *block_at(const local_engine *e, size_t bi, size_t bj) {
+static int32_t *block_at(const block_engine *e, size_t bi, size_t bj) {
     return e->m + bi * B * e->cols + bj * B;
 }
 
@@ -44,7 +46,7 @@ static void copy_block(int32_t *restrict to, size_t to_pitch, const int32_t *fro
  * k-ordered update): a pivot-row block C = min(C, P (+) C), a pivot-column block
  * C = min(C, C (+) P), the old C read from a copy. */
 static void pivot_row_task(void *context, unsigned id, unsigned threads) {
-    const local_engine *e = context;
+    const block_engine *e = context;
     _Alignas(64) int32_t old[B * B];
     size_t begin, end;
     share(e->block_cols, id, threads, &begin, &end);
@@ -58,7 +60,7 @@ static void pivot_row_task(void *context, unsigned id, unsigned threads) {
 }
 
 static void pivot_column_task(void *context, unsigned id, unsigned threads) {
-    const local_engine *e = context;
+    const block_engine *e = context;
     _Alignas(64) int32_t old[B * B];
     size_t begin, end;
     share(e->block_rows, id, threads, &begin, &end);
@@ -80,7 +82,7 @@ static int picked(const relax_set *set, size_t bi, size_t bj) {
 }
 
 static void relax_task(void *context, unsigned id, unsigned threads) {
-    const local_engine *e = context;
+    const block_engine *e = context;
     const relax_set *set = e->set;
     const block_pitches pitches = {e->cols, B, e->cols};
     size_t begin, end;
@@ -96,16 +98,16 @@ static void relax_task(void *context, unsigned id, unsigned threads) {
     }
 }
 
-static void cpu_close(local_engine *e) {
+static void blocks_close(block_engine *e) {
     if (!e)
         return;
     pool_destroy(e->pool);
     free(e);
 }
 
-static apsp_status cpu_open(const apsp_options *options, unsigned threads, int node_rank,
-                            local_engine **out, apsp_error *error) {
-    (void)node_rank; /* default_threads (main.c) shared the node's cores already */
+static apsp_status blocks_open(const apsp_device_info *device, const apsp_options *options,
+                               unsigned threads, block_engine **out, apsp_error *error) {
+    (void)device; /* the host's; the caller shared the node's cores among its ranks already */
     *out = NULL;
     if (options->tile && options->tile != B)
         return fail(error, APSP_ERR_USAGE,
@@ -116,11 +118,11 @@ static apsp_status cpu_open(const apsp_options *options, unsigned threads, int n
     if (!relax_block)
         return fail(error, APSP_ERR_USAGE, "cpu_isa '%s': expected avx512, avx2 or portable",
                     options->cpu_isa);
-    local_engine *e = apsp_calloc(1, sizeof *e);
+    block_engine *e = apsp_calloc(1, sizeof *e);
     if (e)
         e->pool = pool_create(threads);
     if (!e || !e->pool) {
-        cpu_close(e);
+        blocks_close(e);
         return fail(error, APSP_ERR_NO_MEMORY, "out of memory preparing %u worker thread(s)",
                     threads);
     }
@@ -130,24 +132,25 @@ static apsp_status cpu_open(const apsp_options *options, unsigned threads, int n
     return APSP_OK;
 }
 
-static apsp_status cpu_load(local_engine *e, const layout *l, int32_t *local, apsp_error *error) {
+static apsp_status blocks_load(block_engine *e, const block_shape *shape, int32_t *local,
+                               apsp_error *error) {
     (void)error;
     e->m = local;
-    e->rows = l->local_rows;
-    e->cols = l->local_cols;
-    e->block_rows = l->block_rows;
-    e->block_cols = l->block_cols;
+    e->block_rows = shape->block_rows;
+    e->block_cols = shape->block_cols;
+    e->rows = e->block_rows * B;
+    e->cols = e->block_cols * B;
     return APSP_OK;
 }
 
-static apsp_status cpu_store(local_engine *e, int32_t *local, apsp_error *error) {
+static apsp_status blocks_store(block_engine *e, int32_t *local, apsp_error *error) {
     (void)e, (void)local, (void)error;
     return APSP_OK; /* the work was done in place */
 }
 
 /* Plain memory: the panels stay on the host, where the kernels read them. */
-static apsp_status cpu_panel_memory(local_engine *e, size_t ints, int32_t **out,
-                                    apsp_error *error) {
+static apsp_status blocks_panel_memory(block_engine *e, size_t ints, int32_t **out,
+                                       apsp_error *error) {
     (void)e;
     /* 64-byte alignment for the kernels' vector loads; never a zero-byte request. */
     size_t bytes = (ints * sizeof(int32_t) + 63) / 64 * 64;
@@ -156,21 +159,22 @@ static apsp_status cpu_panel_memory(local_engine *e, size_t ints, int32_t **out,
                 : fail(error, APSP_ERR_NO_MEMORY, "out of memory for a panel of %zu ints", ints);
 }
 
-static void cpu_panel_memory_free(local_engine *e, int32_t *memory) {
+static void blocks_panel_memory_free(block_engine *e, int32_t *memory) {
     (void)e;
     free(memory);
 }
 
 /* The outputs are written whether shared or not: relax reads the panels from them. */
-static void cpu_close_pivot(local_engine *e, size_t bi, size_t bj, int32_t *pivot_out, int share) {
+static void blocks_close_pivot(block_engine *e, size_t bi, size_t bj, int32_t *pivot_out,
+                               int share) {
     (void)share;
     int32_t *p = block_at(e, bi, bj);
     close_block(p, e->cols);
     copy_block(pivot_out, B, p, e->cols);
 }
 
-static void cpu_pivot_row(local_engine *e, size_t bi, size_t skip, const int32_t *pivot,
-                          int32_t *row_panel_out, int share) {
+static void blocks_pivot_row(block_engine *e, size_t bi, size_t skip, const int32_t *pivot,
+                             int32_t *row_panel_out, int share) {
     (void)share;
     e->line = bi;
     e->skip = skip;
@@ -179,8 +183,8 @@ static void cpu_pivot_row(local_engine *e, size_t bi, size_t skip, const int32_t
     memcpy(row_panel_out, block_at(e, bi, 0), sizeof(int32_t) * B * e->cols);
 }
 
-static void cpu_pivot_column(local_engine *e, size_t bj, size_t skip, const int32_t *pivot,
-                             int32_t *col_panel_out, int share) {
+static void blocks_pivot_column(block_engine *e, size_t bj, size_t skip, const int32_t *pivot,
+                                int32_t *col_panel_out, int share) {
     (void)share;
     e->line = bj;
     e->skip = skip;
@@ -190,36 +194,36 @@ static void cpu_pivot_column(local_engine *e, size_t bj, size_t skip, const int3
         copy_block(col_panel_out + bi * B * B, B, block_at(e, bi, bj), e->cols);
 }
 
-static void cpu_outputs_ready(local_engine *e) {
+static void blocks_outputs_ready(block_engine *e) {
     (void)e; /* the steps wrote their outputs before returning */
 }
 
-static void cpu_relax(local_engine *e, const relax_set *set, const int32_t *col_panel,
-                      const int32_t *row_panel) {
+static void blocks_relax(block_engine *e, const relax_set *set, const int32_t *col_panel,
+                         const int32_t *row_panel) {
     e->set = set;
     e->col_panel = col_panel;
     e->row_panel = row_panel;
     pool_run(e->pool, relax_task, e);
 }
 
-static void cpu_describe(const local_engine *e, char *text, size_t size) {
+static void blocks_describe(const block_engine *e, char *text, size_t size) {
     unsigned threads = pool_threads(e->pool);
     snprintf(text, size, "%u POSIX thread%s, %s", threads, threads == 1 ? "" : "s", e->isa);
 }
 
-const local_ops local_cpu = {
+const backend_blocks cpu_blocks = {
     .name = "cpu",
-    .open = cpu_open,
-    .close = cpu_close,
-    .load = cpu_load,
-    .store = cpu_store,
-    .panel_memory = cpu_panel_memory,
-    .panel_memory_free = cpu_panel_memory_free,
-    .close_pivot = cpu_close_pivot,
-    .pivot_row = cpu_pivot_row,
-    .pivot_column = cpu_pivot_column,
-    .outputs_ready = cpu_outputs_ready,
-    .relax = cpu_relax,
+    .open = blocks_open,
+    .close = blocks_close,
+    .load = blocks_load,
+    .store = blocks_store,
+    .panel_memory = blocks_panel_memory,
+    .panel_memory_free = blocks_panel_memory_free,
+    .close_pivot = blocks_close_pivot,
+    .pivot_row = blocks_pivot_row,
+    .pivot_column = blocks_pivot_column,
+    .outputs_ready = blocks_outputs_ready,
+    .relax = blocks_relax,
     .log_profile = NULL,
-    .describe = cpu_describe,
+    .describe = blocks_describe,
 };

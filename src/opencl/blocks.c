@@ -1,7 +1,8 @@
-/* The rank's local compute on one OpenCL device: the local matrix lives on the device for the
- * whole solve, and every step is cl/mpi.cl's block product or transpose, or fw.cl's phase 1, on
- * the device the library opens and builds for (src/opencl/: opencl_open_extended builds fw.cl and
- * cl/mpi.cl as one program with the device's parameters at round depth B).
+/* The OpenCL backend's block engine (core/blocks.h), for apsp-mpi's ranks: the rank's local
+ * matrix lives on one device for the whole solve, and every step is cl/mpi.cl's block product or
+ * transpose, or fw.cl's phase 1, on the device the library opens and builds for (src/opencl/:
+ * opencl_open_extended builds fw.cl and cl/mpi.cl as one program with the device's parameters at
+ * round depth B).
  *
  * On the device (cl/mpi.cl's layout, pitch w = max(local rows, local columns)):
  *   m            the local matrix, rows x w (columns past local_cols unused)
@@ -15,7 +16,7 @@
  *
  * What the rank made itself stays on the device: the pivot it closed feeds its phase 2 there,
  * and the panels of its pivot row and column are copied into the next pair a, b on the device;
- * only what another rank takes goes to the host (on the copy queue, local_opencl_moves.c), and
+ * only what another rank takes goes to the host (on the copy queue, blocks_moves.c), and
  * only the others' panels come up, on the copy queue while the kernels of this round run.
  *
  * Phase 2 also relaxes the pivot's own block, and phase 3 every block, the pivot row and column
@@ -27,47 +28,18 @@
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/util.h"
-#include "core/backends.h"
-#include "cpu/kernels.h"
-#include "mpi/local_opencl.h"
+#include "opencl/blocks.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { B = ROUND_DEPTH };
+enum { B = BLOCK_SIDE };
 
 /* ---- opening ----------------------------------------------------------------------------------
  */
 
-/* The devices this rank chooses among: those `-d` names, else every OpenCL GPU, else every
- * OpenCL CPU device (PoCL); the rank takes the one at its node-local rank, modulo their number. */
-static apsp_status choose_device(const apsp_options *options, int node_rank, device_list *list,
-                                 const apsp_device_info **info, int *position, int *count,
-                                 apsp_error *error) {
-    const apsp_device_info *chosen[MAX_DEVICES];
-    size_t n = 0;
-    apsp_status status = devices_collect(list, APSP_BACKEND_OPENCL, error);
-    if (status != APSP_OK)
-        return status;
-    if (options->device && *options->device) {
-        status = devices_select(list, APSP_BACKEND_OPENCL, options->device, chosen, &n, error);
-        if (status != APSP_OK)
-            return status;
-    }
-    for (int pass = 0; pass < 2 && n == 0; pass++)
-        for (size_t i = 0; i < list->count && n < MAX_DEVICES; i++)
-            if (strcmp(list->items[i].type, pass == 0 ? "gpu" : "cpu") == 0)
-                chosen[n++] = &list->items[i];
-    if (n == 0)
-        return fail(error, APSP_ERR_NO_DEVICE, "no OpenCL GPU or CPU device was found");
-    *position = node_rank % (int)n;
-    *count = (int)n;
-    *info = chosen[*position];
-    return APSP_OK;
-}
-
-static void ocl_close(local_engine *e) {
+static void ocl_close(block_engine *e) {
     if (!e)
         return;
     cl_mem buffers[] = {e->m,    e->pivot, e->pivot_t, e->a[0], e->a[1],
@@ -89,7 +61,7 @@ static void ocl_close(local_engine *e) {
     free(e);
 }
 
-static apsp_status create_kernel(local_engine *e, cl_kernel *kernel, const char *name,
+static apsp_status create_kernel(block_engine *e, cl_kernel *kernel, const char *name,
                                  apsp_error *error) {
     cl_int err;
     *kernel = FAULT_CL_OBJECT(&err, clCreateKernel(e->d->kernels.program, name, &err));
@@ -114,29 +86,21 @@ static apsp_status check_shape(const backend_device *d, apsp_error *error) {
     return APSP_OK;
 }
 
-static apsp_status ocl_open(const apsp_options *options, unsigned threads, int node_rank,
-                            local_engine **out, apsp_error *error) {
+static apsp_status ocl_open(const apsp_device_info *device, const apsp_options *options,
+                            unsigned threads, block_engine **out, apsp_error *error) {
     (void)threads;
     *out = NULL;
     if (options->tile && options->tile != B)
         return fail(error, APSP_ERR_USAGE, "--tile=%d: apsp-mpi's blocks are %d x %d",
                     options->tile, B, B);
-    local_engine *e = apsp_calloc(1, sizeof *e);
+    block_engine *e = apsp_calloc(1, sizeof *e);
     if (!e)
         return fail(error, APSP_ERR_NO_MEMORY, "out of memory opening an OpenCL device");
     e->options = *options;
     e->options.tile = B;
-    device_list list;
-    const apsp_device_info *info = NULL;
-    int position = 0, count = 0;
-    apsp_status status =
-        choose_device(&e->options, node_rank, &list, &info, &position, &count, error);
+    apsp_status status = opencl_open_extended(device, &e->options, "mpi.cl", &e->d, error);
     if (status == APSP_OK)
-        status = opencl_open_extended(info, &e->options, "mpi.cl", &e->d, error);
-    if (status == APSP_OK)
-        snprintf(e->where, sizeof e->where, "OpenCL %s (device %d, %d of %d for node rank %d)",
-                 info->name, info->index, position + 1, count, node_rank);
-    device_list_free(&list);
+        snprintf(e->where, sizeof e->where, "OpenCL %s (device %d)", device->name, device->index);
     if (status == APSP_OK)
         status = check_shape(e->d, error);
     if (status == APSP_OK)
@@ -154,7 +118,7 @@ static apsp_status ocl_open(const apsp_options *options, unsigned threads, int n
 /* ---- device calls -----------------------------------------------------------------------------
  */
 
-static cl_mem create_buffer(local_engine *e, size_t ints) {
+static cl_mem create_buffer(block_engine *e, size_t ints) {
     cl_int err;
     cl_mem buffer = FAULT_CL_OBJECT(
         &err, clCreateBuffer(e->d->context, CL_MEM_READ_WRITE, ints * sizeof(int32_t), NULL, &err));
@@ -162,7 +126,7 @@ static cl_mem create_buffer(local_engine *e, size_t ints) {
 }
 
 /* C = min(C, A (x) B) over rows [row0, row0 + rows) and columns [col0, col0 + cols) of m. */
-static void product(local_engine *e, int kind, cl_mem a, cl_mem b, size_t row0, size_t rows,
+static void product(block_engine *e, int kind, cl_mem a, cl_mem b, size_t row0, size_t rows,
                     size_t col0, size_t cols) {
     const kernel_params *p = &e->d->params;
     size_t block_rows = (size_t)p->group_rows * p->thread_rows;
@@ -186,20 +150,22 @@ static void product(local_engine *e, int kind, cl_mem a, cl_mem b, size_t row0, 
             "mpi_product");
 }
 
-/* ---- the local_ops table ----------------------------------------------------------------------
+/* ---- the backend_blocks table
+ * ----------------------------------------------------------------------
  */
 
 /* The whole local matrix between the host and the device, blocking. */
-static void whole_matrix(local_engine *e, int up, int32_t *local) {
+static void whole_matrix(block_engine *e, int up, int32_t *local) {
     move_rect(e, e->d->queue, &(rect_move){up, e->m, 0, 0, e->w, local, e->cols, e->rows, e->cols},
               CL_TRUE, NULL, NULL, PROF_NONE);
 }
 
-static apsp_status ocl_load(local_engine *e, const layout *l, int32_t *local, apsp_error *error) {
-    e->rows = l->local_rows;
-    e->cols = l->local_cols;
-    e->block_rows = l->block_rows;
-    e->block_cols = l->block_cols;
+static apsp_status ocl_load(block_engine *e, const block_shape *shape, int32_t *local,
+                            apsp_error *error) {
+    e->block_rows = shape->block_rows;
+    e->block_cols = shape->block_cols;
+    e->rows = e->block_rows * B;
+    e->cols = e->block_cols * B;
     e->w = e->rows > e->cols ? e->rows : e->cols;
     if (e->w == 0)
         e->w = B; /* a rank without blocks still takes part in the rounds */
@@ -226,7 +192,7 @@ static apsp_status ocl_load(local_engine *e, const layout *l, int32_t *local, ap
     return e->status;
 }
 
-static apsp_status ocl_store(local_engine *e, int32_t *local, apsp_error *error) {
+static apsp_status ocl_store(block_engine *e, int32_t *local, apsp_error *error) {
     whole_matrix(e, 0, local);
     if (e->status != APSP_OK)
         *error = e->error;
@@ -234,7 +200,7 @@ static apsp_status ocl_store(local_engine *e, int32_t *local, apsp_error *error)
 }
 
 /* A rectangle of ints from one device buffer to another (pitches in ints), on the kernel queue. */
-static void copy_rect(local_engine *e, cl_mem from, size_t from_row, size_t from_col,
+static void copy_rect(block_engine *e, cl_mem from, size_t from_row, size_t from_col,
                       size_t from_pitch, cl_mem to, size_t to_row, size_t to_col, size_t to_pitch,
                       size_t rows, size_t cols) {
     const size_t s = sizeof(int32_t);
@@ -249,7 +215,7 @@ static void copy_rect(local_engine *e, cl_mem from, size_t from_row, size_t from
                   "clEnqueueCopyBufferRect");
 }
 
-static void ocl_close_pivot(local_engine *e, size_t bi, size_t bj, int32_t *pivot_out, int share) {
+static void ocl_close_pivot(block_engine *e, size_t bi, size_t bj, int32_t *pivot_out, int share) {
     cl_int n = B, r = 0;
     cl_kernel phase1 = e->d->kernels.phase1;
     size_t items = (size_t)e->d->params.pivot_items, local[2] = {items, items};
@@ -275,7 +241,7 @@ static void ocl_close_pivot(local_engine *e, size_t bi, size_t bj, int32_t *pivo
 }
 
 /* Block row bi: C = min(C, P (x) C_old) over every local column; the row panel into b[next]. */
-static void ocl_pivot_row(local_engine *e, size_t bi, size_t skip, const int32_t *pivot,
+static void ocl_pivot_row(block_engine *e, size_t bi, size_t skip, const int32_t *pivot,
                           int32_t *row_panel_out, int share) {
     (void)skip;
     const size_t s = sizeof(int32_t);
@@ -305,7 +271,7 @@ static void ocl_pivot_row(local_engine *e, size_t bi, size_t skip, const int32_t
 
 /* Block column bj: C = min(C, C_old (x) P) over every local row; the column panel, transposed,
  * into a[next]. */
-static void ocl_pivot_column(local_engine *e, size_t bj, size_t skip, const int32_t *pivot,
+static void ocl_pivot_column(block_engine *e, size_t bj, size_t skip, const int32_t *pivot,
                              int32_t *col_panel_out, int share) {
     (void)skip;
     const int next = e->turn ^ 1;
@@ -324,12 +290,12 @@ static void ocl_pivot_column(local_engine *e, size_t bj, size_t skip, const int3
         read_out(e, &(rect_move){0, e->m, 0, bj * B, e->w, col_panel_out, B, e->rows, B});
 }
 
-static void ocl_outputs_ready(local_engine *e) {
+static void ocl_outputs_ready(block_engine *e) {
     engine_outputs_ready(e);
 }
 
 /* The round's first relax: its panels are those of the last chain, in pair turn ^ 1. */
-static void begin_round(local_engine *e, const int32_t *col_panel, const int32_t *row_panel) {
+static void begin_round(block_engine *e, const int32_t *col_panel, const int32_t *row_panel) {
     if (!e->taken_in)
         take_in(e, col_panel, row_panel);
     e->turn ^= 1;
@@ -338,7 +304,7 @@ static void begin_round(local_engine *e, const int32_t *col_panel, const int32_t
 
 /* Waits for the kernel queue, calling progress meanwhile, so that MPI moves the next round's
  * panels while the device relaxes; once they are here, they go up on the copy queue at once. */
-static void finish_round(local_engine *e, const relax_set *set) {
+static void finish_round(block_engine *e, const relax_set *set) {
     cl_event done = NULL;
     double t0 = seconds_now();
     if (e->status != APSP_OK ||
@@ -362,7 +328,7 @@ static void finish_round(local_engine *e, const relax_set *set) {
         profile_collect(e, 0);
 }
 
-static void ocl_relax(local_engine *e, const relax_set *set, const int32_t *col_panel,
+static void ocl_relax(block_engine *e, const relax_set *set, const int32_t *col_panel,
                       const int32_t *row_panel) {
     if (set->part != RELAX_REST)
         begin_round(e, col_panel, row_panel);
@@ -395,11 +361,11 @@ static void ocl_relax(local_engine *e, const relax_set *set, const int32_t *col_
         engine_failed(e, FAULT_CL_STATUS(clFlush(e->d->queue)), "clFlush");
 }
 
-static void ocl_describe(const local_engine *e, char *text, size_t size) {
+static void ocl_describe(const block_engine *e, char *text, size_t size) {
     snprintf(text, size, "%s, tile %d", e->where, e->d->params.tile);
 }
 
-const local_ops local_opencl = {
+const backend_blocks opencl_blocks = {
     .name = "opencl",
     .open = ocl_open,
     .close = ocl_close,

@@ -1,17 +1,16 @@
-/* The GPU engine's traffic with the host (local_opencl.h): pinned panel memory, the panels taken
+/* The GPU engine's traffic with the host (blocks.h): pinned panel memory, the panels taken
  * in on the copy queue while the kernels run, the outputs read out for MPI, and the profile. */
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/log.h"
 #include "base/util.h"
-#include "cpu/kernels.h"
-#include "mpi/local_opencl.h"
+#include "opencl/blocks.h"
 
 #include <stdlib.h>
 
-enum { B = ROUND_DEPTH };
+enum { B = BLOCK_SIDE };
 
-int engine_failed(local_engine *e, cl_int err, const char *what) {
+int engine_failed(block_engine *e, cl_int err, const char *what) {
     if (err == CL_SUCCESS)
         return 0;
     if (e->status == APSP_OK)
@@ -22,14 +21,14 @@ int engine_failed(local_engine *e, cl_int err, const char *what) {
 /* ---- the profile ------------------------------------------------------------------------------
  */
 
-cl_event *profile_slot(local_engine *e, int kind) {
+cl_event *profile_slot(block_engine *e, int kind) {
     engine_profile *p = &e->profile;
     if (!e->options.profile || kind == PROF_NONE)
         return NULL;
     return cl_event_slot(&p->events, &p->kinds, &p->count, &p->capacity, kind);
 }
 
-void profile_collect(local_engine *e, int all) {
+void profile_collect(block_engine *e, int all) {
     engine_profile *p = &e->profile;
     size_t kept = 0;
     for (size_t i = 0; i < p->count; i++) {
@@ -55,7 +54,7 @@ void profile_collect(local_engine *e, int all) {
     p->count = kept;
 }
 
-void profile_release(local_engine *e) {
+void profile_release(block_engine *e) {
     engine_profile *p = &e->profile;
     for (size_t i = 0; i < p->count; i++)
         if (p->events[i])
@@ -65,7 +64,7 @@ void profile_release(local_engine *e) {
     *p = (engine_profile){0};
 }
 
-void engine_log_profile(local_engine *e, size_t rounds, double seconds) {
+void engine_log_profile(block_engine *e, size_t rounds, double seconds) {
     engine_profile *p = &e->profile;
     const double ms = rounds ? 1e3 / (double)rounds : 0.0;
     apsp_backend_opencl.drain(e->d);
@@ -89,7 +88,7 @@ void engine_log_profile(local_engine *e, size_t rounds, double seconds) {
 /* ---- transfers --------------------------------------------------------------------------------
  */
 
-void move_rect(local_engine *e, cl_command_queue q, const rect_move *m, cl_bool wait,
+void move_rect(block_engine *e, cl_command_queue q, const rect_move *m, cl_bool wait,
                cl_event after, cl_event *done, int kind) {
     const size_t s = sizeof(int32_t);
     size_t origin[3] = {m->col * s, m->row, 0}, host_origin[3] = {0, 0, 0},
@@ -117,7 +116,7 @@ void move_rect(local_engine *e, cl_command_queue q, const rect_move *m, cl_bool 
         *slot = *done;
 }
 
-void transpose_on(local_engine *e, cl_command_queue q, cl_mem src, size_t src_offset,
+void transpose_on(block_engine *e, cl_command_queue q, cl_mem src, size_t src_offset,
                   size_t src_pitch, cl_mem dst, size_t dst_offset, size_t rows, int kind) {
     size_t edge = (size_t)copy_edge(&e->d->params);
     size_t local[2] = {edge, edge}, global[2] = {rows, B};
@@ -142,7 +141,7 @@ void transpose_on(local_engine *e, cl_command_queue q, cl_mem src, size_t src_of
  * one being relaxed) is done: each round ends in a wait for its phase 3. The column panel passes
  * through col_in, transposed on the copy queue too. A barrier makes the kernels queued after
  * this call wait for all of it. */
-void take_in(local_engine *e, const int32_t *col_panel, const int32_t *row_panel) {
+void take_in(block_engine *e, const int32_t *col_panel, const int32_t *row_panel) {
     const int next = e->turn ^ 1;
     cl_command_queue q = e->d->copy_queue;
     cl_event done = NULL;
@@ -169,7 +168,7 @@ void take_in(local_engine *e, const int32_t *col_panel, const int32_t *row_panel
     clReleaseEvent(done);
 }
 
-void read_out(local_engine *e, const rect_move *m) {
+void read_out(block_engine *e, const rect_move *m) {
     cl_event queued = NULL;
     if (e->status != APSP_OK || m->rows == 0 || m->cols == 0)
         return;
@@ -190,7 +189,7 @@ void read_out(local_engine *e, const rect_move *m) {
         engine_failed(e, FAULT_CL_STATUS(clFlush(e->d->copy_queue)), "clFlush");
 }
 
-void engine_outputs_ready(local_engine *e) {
+void engine_outputs_ready(block_engine *e) {
     double t0 = seconds_now();
     if (e->output_count && e->status == APSP_OK)
         engine_failed(e, FAULT_CL_STATUS(clWaitForEvents((cl_uint)e->output_count, e->outputs)),
@@ -199,7 +198,7 @@ void engine_outputs_ready(local_engine *e) {
     e->profile.wait_outputs += seconds_now() - t0;
 }
 
-void outputs_release(local_engine *e) {
+void outputs_release(block_engine *e) {
     for (size_t i = 0; i < e->output_count; i++)
         clReleaseEvent(e->outputs[i]);
     e->output_count = 0;
@@ -208,7 +207,7 @@ void outputs_release(local_engine *e) {
 /* ---- pinned panel memory ----------------------------------------------------------------------
  */
 
-apsp_status engine_panel_memory(local_engine *e, size_t ints, int32_t **out, apsp_error *error) {
+apsp_status engine_panel_memory(block_engine *e, size_t ints, int32_t **out, apsp_error *error) {
     size_t bytes = (ints * sizeof(int32_t) + 63) / 64 * 64, i = 0;
     *out = NULL;
     while (i < PINNED && e->pinned[i])
@@ -237,7 +236,7 @@ apsp_status engine_panel_memory(local_engine *e, size_t ints, int32_t **out, aps
 }
 
 /* Called after the rounds: the device is drained first, as nothing may still read the memory. */
-void engine_panel_memory_free(local_engine *e, int32_t *memory) {
+void engine_panel_memory_free(block_engine *e, int32_t *memory) {
     for (size_t i = 0; memory && i < PINNED; i++)
         if (e->pinned_host[i] == memory) {
             apsp_backend_opencl.drain(e->d);
@@ -249,7 +248,7 @@ void engine_panel_memory_free(local_engine *e, int32_t *memory) {
         }
 }
 
-void pinned_release(local_engine *e) {
+void pinned_release(block_engine *e) {
     for (size_t i = 0; i < PINNED; i++)
         engine_panel_memory_free(e, e->pinned_host[i]);
 }

@@ -1,0 +1,37 @@
+/* Chosen sources on the solver's device (on_device.c): the batched Bellman-Ford of a backend's
+ * optional `sources` part (core/backend.h; the OpenCL backend's: src/opencl/sssp.c). */
+#ifndef APSP_SSSP_ON_DEVICE_H
+#define APSP_SSSP_ON_DEVICE_H
+
+#include "core/backend.h"
+
+/* The solver's backend and its first device (solver.c); NULL when it has none. */
+backend_device *solver_device(const apsp_solver *solver, const apsp_backend_impl **impl);
+
+typedef struct device_method {
+    const backend_sources *part;
+    backend_device *device;
+    apsp_backend_kind kind;
+    char name[256]; /* the device's */
+    double rate;    /* source-edges per second, for the cost model (method.c) */
+    size_t batch;   /* sources a batch, once run */
+    sources_device_times times;
+} device_method;
+
+/* Whether the solver's device can run these sources: a backend with the part, integer weights
+ * within int32's rule (the device's distances are int32), E < 2^32, and no predecessors asked
+ * for (the device keeps no parents). Fills *m when it can. */
+int device_method_find(const apsp_solver *solver, const adjacency *graph, int want_pred,
+                       device_method *m);
+
+/* The sources in batches on the device, each batch's rows handed to rows(context, first, ...)
+ * in order. *done: how many sources' rows were handed on; fewer than count (with APSP_OK) when
+ * a batch may reach a negative cycle, whose sources the caller's host method then runs. */
+apsp_status device_method_run(device_method *m, const adjacency *graph, const int32_t *sources,
+                              size_t count, const apsp_options *o, apsp_rows_fn rows, void *context,
+                              size_t *done, apsp_error *error);
+
+/* The method's line for apsp_report.method and its figures for apsp_report.choice. */
+void device_method_describe(const device_method *m, const char *why, apsp_report *report);
+
+#endif

@@ -1,0 +1,90 @@
+#!/bin/bash
+# Chosen sources on the GPU (issue 27): the device's batched Bellman-Ford (src/opencl/sssp.c,
+# cl/sssp.cl) against the pthread Dijkstra in the same invocation, on the grid road proxy
+# (tests/bench/grid_graph.py: SIDE x SIDE, 4 neighbours, weights 1-1000, seed 1; SOURCES spread
+# evenly). Target: the GPU >= 10x the 16-thread pthread run's compute, output identical.
+# From the repository root on a GPU machine whose OpenCL loader and NVIDIA ICD are set up:
+#   bash tests/gpu/sssp.sh [SIDE] [SOURCES]          (default 1000 1000)
+# DEVICE: the -d SPEC of the GPU, by type or name, never an index (default gpu). THREADS: the
+# pthread run's threads (default 16). REPS: runs of each, interleaved (default 3). BUILD, OUT:
+# the build and results folders. Each timed run writes its S x V rows to /dev/null; one run of
+# each writes them to files that cmp compares. The table: compute seconds (--stats-json's
+# compute_s: the solve, rows handed to the writer included, their writing not), the whole
+# command's seconds, the ratio of the medians, and the GPU run's parts (upload, rounds, kernels,
+# download) from a run with APSP_PROFILE=1 (kernel times are summed per launch, which waits
+# for each: that run is not in the table).
+set -uo pipefail
+side=${1:-1000}
+count=${2:-1000}
+device=${DEVICE:-gpu}
+threads=${THREADS:-16}
+reps=${REPS:-3}
+out=${OUT:-/tmp/apsp-sssp}
+build=${BUILD:-/tmp/build-sssp}
+work=/dev/shm/apsp-sssp
+mkdir -p "$out" "$work"
+summary=$out/summary.txt
+: >"$summary"
+note() { echo "$*" | tee -a "$summary"; }
+
+{ [ -d "$build" ] || meson setup "$build" -Dopencl=enabled -Dwerror=false; } >"$out/build.log" 2>&1
+ninja -C "$build" src/apsp >>"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+apsp=$build/src/apsp
+command -v nvidia-smi >/dev/null &&
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee -a "$summary"
+note "host: $(nproc) cores,$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
+graph=$work/grid$side.hw3
+sources=$work/sources$side-$count.txt
+python3 tests/bench/grid_graph.py "$side" "$count" "$graph" "$sources" || exit 1
+note "grid ${side}x$side, S = $count, tree $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+
+cpu_args=(--backend=cpu --threads="$threads" --method=dijkstra)
+gpu_args=(-d "$device" --method=bellman-ford)
+field() { sed -n "s/.*\"$1\":\([^,}]*\).*/\1/p" "$2" | tail -1; }
+median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+
+# One run: its compute_s and whole seconds appended to $out/NAME.times; the log kept.
+run() {
+    local name=$1 target=$2
+    shift 2
+    local log=$out/$name.log start end
+    start=$(date +%s.%N)
+    "$apsp" -q -v --stats-json "$@" --sources=@"$sources" "$graph" "$target" 2>"$log" ||
+        { cat "$log" >&2; exit 1; }
+    end=$(date +%s.%N)
+    echo "$(field compute_s "$log") $(awk "BEGIN {print $end - $start}")" >>"$out/$name.times"
+}
+
+: >"$out/cpu.times"
+: >"$out/gpu.times"
+run gpu-warm /dev/null "${gpu_args[@]}" # the program built once, into the kernel cache
+for i in $(seq "$reps"); do
+    run cpu /dev/null "${cpu_args[@]}"
+    run gpu /dev/null "${gpu_args[@]}"
+done
+grep '^apsp: method' "$out/gpu.log" | tee -a "$summary"
+run cpu-file "$work/cpu.out" "${cpu_args[@]}"
+run gpu-file "$work/gpu.out" "${gpu_args[@]}"
+if cmp "$work/cpu.out" "$work/gpu.out"; then
+    note "output: identical ($(stat -c %s "$work/gpu.out") bytes)"
+else
+    note "output: DIFFERENT"
+fi
+rm -f "$work/cpu.out" "$work/gpu.out"
+APSP_PROFILE=1 run gpu-profile /dev/null "${gpu_args[@]}"
+
+cpu_c=$(cut -d' ' -f1 "$out/cpu.times" | median)
+cpu_w=$(cut -d' ' -f2 "$out/cpu.times" | median)
+gpu_c=$(cut -d' ' -f1 "$out/gpu.times" | median)
+gpu_w=$(cut -d' ' -f2 "$out/gpu.times" | median)
+{
+    printf '%-34s %10s %10s   %s\n' run compute_s whole_s "runs (compute)"
+    printf '%-34s %10.3f %10.3f   %s\n' "pthread dijkstra, $threads threads" "$cpu_c" "$cpu_w" \
+        "$(cut -d' ' -f1 "$out/cpu.times" | tr '\n' ' ')"
+    printf '%-34s %10.3f %10.3f   %s\n' "GPU bellman-ford ($device)" "$gpu_c" "$gpu_w" \
+        "$(cut -d' ' -f1 "$out/gpu.times" | tr '\n' ' ')"
+    awk -v a="$cpu_c" -v b="$gpu_c" -v c="$cpu_w" -v d="$gpu_w" \
+        'BEGIN {printf "ratio (pthread / GPU)               %9.2fx %9.2fx\n", a / b, c / d}'
+    echo "GPU parts (APSP_PROFILE=1 run): $(sed -n 's/.*"choice":"\([^"]*\)".*/\1/p' \
+        "$out/gpu-profile.log" | tail -1)"
+} | tee -a "$summary"
