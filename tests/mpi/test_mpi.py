@@ -25,9 +25,11 @@ usage: test_mpi.py MPIRUN APSP_MPI APSP GEN_GRAPH TESTCASES_DIR PART
                                             stopped before the rename: exit 4, one line, the
                                             old OUTPUT byte for byte, no temporary file left
 """
+import atexit
 import glob
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -55,8 +57,17 @@ def sanitizer_env():
     }
 
 
+# Open MPI's session directory, this script's own: mpiruns of other tests started at the same
+# moment (meson runs tests in parallel) share /tmp/ompi.HOST.UID otherwise, and one that ends
+# can remove it under another that is making its own inside ("ORTE_ERROR_LOG: Error in file
+# session_dir.c", exit 1, seen once with four mpirun tests running at once).
+SESSION_BASE = tempfile.mkdtemp(prefix="apsp-mpi-test-")
+atexit.register(shutil.rmtree, SESSION_BASE, ignore_errors=True)
+
+
 def mpirun_command(tool, np, args, env_extra=None):
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_orte_tmpdir_base=SESSION_BASE, PRTE_MCA_prte_tmpdir_base=SESSION_BASE)
     env.update(sanitizer_env())
     env.update(env_extra or {})
     return [tool.mpirun, "-q", "--oversubscribe", "-np", str(np), tool.apsp_mpi] + args, env
