@@ -52,6 +52,13 @@ apsp_status matrix_check_shape(const apsp_matrix *matrix, apsp_error *error);
  * per core). */
 apsp_status matrix_check_cells(const apsp_matrix *matrix, unsigned threads, int *negative,
                                uint64_t *most, apsp_error *error);
+/* What matrix_check_cells finds in an integer matrix that passes it, when whoever wrote the
+ * matrix already knows it from reading every cell (a whole-number float graph's scan,
+ * src/whole/): handed to the driver, which then skips that read pass over the matrix. */
+typedef struct cell_facts {
+    int negative;  /* some distance is negative */
+    uint64_t most; /* the largest |distance| off the diagonal below INF */
+} cell_facts;
 /* After a solve with negative distances: APSP_ERR_NEGATIVE_CYCLE naming the first vertex i with
  * d(i,i) < 0 (a closed walk of negative weight through i), else APSP_OK. */
 apsp_status matrix_check_cycles(const apsp_matrix *matrix, apsp_error *error);
