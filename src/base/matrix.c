@@ -384,6 +384,55 @@ apsp_status matrix_check_cells(const apsp_matrix *m, unsigned threads, int *nega
     return APSP_OK;
 }
 
+/* ---- the caller's rows read and checked in one pass ---------------------------------------- */
+
+typedef struct checked_read {
+    row_pass pass;
+    pthread_mutex_t lock;
+    int broken; /* some row breaks the rules: matrix_check_cells must say which */
+    int negative;
+    uint64_t most;
+} checked_read;
+
+/* read_rows for an integer matrix, each row scanned as matrix_check_cells scans it while the row
+ * is still in cache. */
+static int read_and_scan_rows(void *context, size_t begin, size_t end) {
+    checked_read *r = context;
+    const apsp_matrix *m = r->pass.m;
+    const scan_row_fn scan_row = scan_row_by_type[m->dtype];
+    uint64_t most = 0;
+    double most_real = 0; /* (floating point only) */
+    int negative = 0, broken = 0;
+    for (size_t i = begin; i < end; i++) {
+        r->pass.io->read(r->pass.io->context, i, apsp_matrix_row_cells(m, i));
+        broken |= scan_row(m, i, &most, &most_real, &negative) != SIZE_MAX;
+    }
+    pthread_mutex_lock(&r->lock);
+    r->broken |= broken;
+    r->negative |= negative;
+    r->most = most > r->most ? most : r->most;
+    pthread_mutex_unlock(&r->lock);
+    return 0;
+}
+
+int matrix_read_rows_known(apsp_matrix *m, const apsp_row_io *io, unsigned threads,
+                           cell_facts *known) {
+    const uint64_t inf = integer_inf(m->dtype);
+    if (!inf) {
+        matrix_read_rows(m, io, threads);
+        return 0;
+    }
+    checked_read r = {.pass = {m, io}};
+    pthread_mutex_init(&r.lock, NULL);
+    parallel_slices(m->n, row_threads(m, threads), read_and_scan_rows, &r);
+    pthread_mutex_destroy(&r.lock);
+    /* A row or a weight against the rules: matrix_check_cells finds it and names it. */
+    if (r.broken || (m->n > 1 && r.most > (inf - 1) / (m->n - 1)))
+        return 0;
+    *known = (cell_facts){r.negative, r.most};
+    return 1;
+}
+
 /* Whether d(i, i) is negative. */
 static int diagonal_negative(const apsp_matrix *m, size_t i) {
     const void *row = apsp_matrix_row_cells(m, i);

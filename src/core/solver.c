@@ -213,9 +213,11 @@ static apsp_status solve_rows_in_type(apsp_solver *s, size_t n, apsp_dtype dtype
     apsp_status status = take_kept(s, n, dtype, &s->rows, error);
     if (status != APSP_OK)
         return status;
-    matrix_read_rows(s->rows, io, threads); /* (-0 made +0: as apsp_solver_solve does) */
+    /* (-0 made +0: as apsp_solver_solve does; an integer matrix checked as it is read) */
+    cell_facts facts;
+    const int known = matrix_read_rows_known(s->rows, io, threads, &facts);
     double read = seconds_now() - start;
-    status = solve_in_type(s, s->rows, NULL, report, error);
+    status = solve_in_type(s, s->rows, known ? &facts : NULL, report, error);
     if (status != APSP_OK) { /* a failed solve may leave the padding other than made */
         apsp_matrix_destroy(s->rows);
         s->rows = NULL;
