@@ -1,7 +1,8 @@
 /* apsp: all-pairs shortest paths by blocked Floyd-Warshall on OpenCL devices or CPU threads.
  *
  * The public library API. The `apsp` command-line tool uses nothing else. The files (formats,
- * reading graphs, writing distances) are declared in apsp_io.h, which this header includes.
+ * reading graphs, writing distances) are declared in apsp_io.h, the distances from chosen
+ * sources (Dijkstra, Johnson, Bellman-Ford) in apsp_sources.h; this header includes both.
  *
  * Typical use:
  *     apsp_error err;
@@ -476,6 +477,11 @@ APSP_EXPORT apsp_status apsp_list_devices(apsp_device_info **devices, size_t *co
 typedef apsp_status (*apsp_rows_fn)(void *context, size_t first_row, size_t count,
                                     const int32_t *rows, size_t pitch, apsp_error *error);
 
+/* Receives rows of distances of a solve's element type (apsp_rows_fn for any apsp_dtype): `count`
+ * rows from `first_row`, row r at (type *)rows + r * pitch, V cells each. */
+typedef apsp_status (*apsp_cells_fn)(void *context, size_t first_row, size_t count,
+                                     const void *rows, size_t pitch, apsp_error *error);
+
 /* Solves the graph and hands the distances to `rows` instead of returning a matrix: on OpenCL
  * devices the matrix is made on the device from the edge list and comes back through pinned
  * buffers while earlier rows are being handed on, so the host never holds the V x V matrix; the
@@ -484,69 +490,6 @@ typedef apsp_status (*apsp_rows_fn)(void *context, size_t first_row, size_t coun
 APSP_EXPORT apsp_status apsp_solver_solve_graph(apsp_solver *solver, const apsp_graph *graph,
                                                 apsp_rows_fn rows, void *context,
                                                 apsp_report *report, apsp_error *error);
-
-/* Distances from chosen sources (src/sssp/; docs/architecture.md, "Chosen sources"), as
- * SciPy's shortest_path(method=..., indices=...). */
-typedef enum apsp_method {
-    APSP_METHOD_AUTO = 0,     /* by the cost model: see apsp_solver_solve_sources */
-    APSP_METHOD_FW,           /* blocked Floyd-Warshall on the solver's devices (SciPy's 'FW') */
-    APSP_METHOD_DIJKSTRA,     /* per source, non-negative weights only ('D') */
-    APSP_METHOD_JOHNSON,      /* Bellman-Ford potentials, then Dijkstra ('J') */
-    APSP_METHOD_BELLMAN_FORD, /* per source ('BF') */
-} apsp_method;
-
-/* Parses "auto", "fw", "dijkstra", "johnson" or "bellman-ford". Returns -1 for anything else. */
-APSP_EXPORT int apsp_method_parse(const char *text, apsp_method *method);
-APSP_EXPORT const char *apsp_method_name(apsp_method method);
-
-/* The distances from sources[0 .. count) (NULL: every vertex in order, count ignored) to every
- * vertex, handed to `rows` in batches: row r is sources[r]'s, V int32 values, APSP_INF where
- * there is no path, exactly the values Floyd-Warshall gives. Dijkstra, Johnson and Bellman-Ford
- * run on the host threads (apsp_options.threads) over the graph in compressed sparse rows, with
- * O(batch x V + E) memory (a batch is at most 64 MiB of rows); Floyd-Warshall runs on the
- * solver's devices (V^2 memory). APSP_METHOD_AUTO: Floyd-Warshall for a dense graph (E >= V^2/8
- * after repeated edges and self-loops are dropped) with every vertex a source, or where its V^3
- * relaxations cost less than the estimate of Dijkstra (Johnson with a negative weight); the
- * report's `method` gives the numbers. The graph is checked as apsp_graph_to_matrix checks it
- * (integer weights within int32's rule); a source outside [0, V) and Dijkstra asked for on a
- * negative weight are refused (APSP_ERR_USAGE). A negative cycle is APSP_ERR_NEGATIVE_CYCLE,
- * naming a vertex on it: anywhere in the graph for Johnson and Floyd-Warshall, reachable from a
- * source for Bellman-Ford (as SciPy); rows handed on before it was found stay handed on. The
- * options' progress function counts sources, and its cancel function is asked between
- * batches. */
-APSP_EXPORT apsp_status apsp_solver_solve_sources(apsp_solver *solver, const apsp_graph *graph,
-                                                  const int32_t *sources, size_t count,
-                                                  apsp_method method, apsp_rows_fn rows,
-                                                  void *context, apsp_report *report,
-                                                  apsp_error *error);
-
-/* apsp_solver_solve_sources with the predecessors too: `pred` (NULL: none) receives the same
- * sources' predecessor rows, each batch just before its distances, as int32 rows of V
- * (APSP_NO_PREDECESSOR for the source and unreachable vertices; row r is sources[r]'s, a
- * shortest-path tree, which may differ from SciPy's where several shortest paths exist). The
- * sparse methods take them from their own search (the last edge that lowered each vertex);
- * Floyd-Warshall from apsp_predecessors over the whole matrix (V^2 more memory). */
-APSP_EXPORT apsp_status apsp_solver_solve_sources_paths(
-    apsp_solver *solver, const apsp_graph *graph, const int32_t *sources, size_t count,
-    apsp_method method, apsp_rows_fn rows, void *context, apsp_rows_fn pred, void *pred_context,
-    apsp_report *report, apsp_error *error);
-
-/* Receives rows of distances of a solve's element type (apsp_rows_fn for any apsp_dtype): `count`
- * rows from `first_row`, row r at (type *)rows + r * pitch, V cells each. */
-typedef apsp_status (*apsp_cells_fn)(void *context, size_t first_row, size_t count,
-                                     const void *rows, size_t pitch, apsp_error *error);
-
-/* apsp_solver_solve_sources_paths for distances of any type: the rows are `dtype` cells
- * (APSP_INF, APSP_INF64 or +inf where there is no path) and the graph is checked by that type's
- * rule (apsp_graph_to_matrix_typed's). Integer weights are summed exactly in int64 (the int
- * types' distances equal Floyd-Warshall's byte for byte); real weights (float32, float64) in
- * double and rounded once to float32 for that type, so they are within a few ulps of SciPy's
- * (Johnson's reweighting rounds too: sources.c states the bound), not bit for bit Floyd-
- * Warshall's blocked order. `pred` as there (NULL: none). */
-APSP_EXPORT apsp_status apsp_solver_solve_sources_typed(
-    apsp_solver *solver, const apsp_graph *graph, const int32_t *sources, size_t count,
-    apsp_method method, apsp_dtype dtype, apsp_cells_fn rows, void *context, apsp_rows_fn pred,
-    void *pred_context, apsp_report *report, apsp_error *error);
 
 /* Shortest paths (src/paths/). The predecessor of vertex j on a shortest path from source i, as
  * SciPy's return_predecessors: APSP_NO_PREDECESSOR for the source itself and for unreachable
@@ -610,7 +553,10 @@ APSP_EXPORT const char *apsp_version(void);
 }
 #endif
 
-/* Files: the formats, reading graphs, writing distances (apsp_io.h). */
+/* Files: the formats, reading graphs, writing distances (apsp_io.h); distances from chosen
+ * sources (apsp_sources.h). Included here so that a program written against the one header
+ * before they were split off keeps compiling. */
 #include "apsp_io.h"
+#include "apsp_sources.h"
 
 #endif

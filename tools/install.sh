@@ -4,7 +4,8 @@
 # commands are linked with the static library, so the installed ones need no RPATH and no
 # LD_LIBRARY_PATH. The Python package (tag python-runtime) is left out: it is installed by pip
 # (docs/wheel.md), which also puts `apsp` on the venv's PATH.
-#   bash tools/install.sh BUILD [MESON-INSTALL-OPTION...]    e.g. --destdir DIR (tests/test_install.py)
+#   bash tools/install.sh BUILD [MESON-INSTALL-OPTION...]
+#   e.g. --destdir DIR (tests/cli/test_install.py)
 set -euo pipefail
 build=$1
 shift

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 # clang-14 and libclc-14 (libclc's amdgcn bitcode): the suite's AMD compile check
 # (tests/amd/compile.py), which fails instead of skipping in CI.
-# python3-numpy, -scipy, -networkx: the independent oracles of tests/test_scipy.py.
+# python3-numpy, -scipy, -networkx: the independent oracles of tests/cli/test_scipy.py.
 # python3-sparse: pydata/sparse arrays, which the Python package takes as SciPy does
 # (tests/python/test_scipy.py's test_pydata_sparse).
 # Open MPI: apsp-mpi and its tests.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""The shared library exports exactly the API: the functions that include/apsp.h and the header
-it includes, include/apsp_io.h, declare with APSP_EXPORT, and nothing else (src/meson.build says
-how the rest is hidden).
+"""The shared library exports exactly the API: the functions that include/apsp.h and the headers
+it includes, include/apsp_io.h and include/apsp_sources.h, declare with APSP_EXPORT, and nothing
+else (src/meson.build says how the rest is hidden).
 
 usage: test_exports.py LIBAPSP_SO HEADER...
 
@@ -10,27 +10,18 @@ any that the headers do not declare, and on any declared function that is missin
 is a failure too: it comes with binutils, which building the library needs anyway."""
 
 import os
-import re
 import shutil
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from api_headers import declared_exports  # noqa: E402
 
 # Defined by the linker in every shared object, not by the library's code.
 LINKER_SYMBOLS = {"_init", "_fini", "_edata", "_end", "__bss_start"}
 
 # nm's letters for code: T (text), i (GNU indirect function), W (weak).
 FUNCTION_TYPES = {"T", "i", "W"}
-
-
-def declared_exports(header_path):
-    with open(header_path, encoding="utf-8") as f:
-        text = f.read()
-    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)  # comments
-    text = re.sub(r"//[^\n]*", " ", text)
-    text = re.sub(r"(?m)^\s*#.*$", " ", text)  # the preprocessor, APSP_EXPORT's own #define
-    # APSP_EXPORT <return type> apsp_name(   (a declaration may span lines)
-    names = re.findall(r"\bAPSP_EXPORT\b[^;{}()]*?\b(apsp_\w+)\s*\(", text)
-    return set(names)
 
 
 def exported_symbols(nm, library_path):

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the text readers' fuzz seeds: small DIMACS, Matrix Market and edge-list files, valid and
-malformed, one per class that tests/test_formats.c checks (python3 standard library only).
+malformed, one per class that tests/reader/test_formats.c checks (python3 standard library only).
 
     make_text_seeds.py OUTDIR [--stamp FILE]
 

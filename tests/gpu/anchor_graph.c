@@ -1,5 +1,5 @@
 /* Writes, in the hw3 format, the random graph that the reference programs of
- * ../shared/gpu/anchors (fw_cuda, fw_ocl) build in memory for `V E SEED`, so that apsp can be
+ * .gpu/anchors (fw_cuda, fw_ocl) build in memory for `V E SEED`, so that apsp can be
  * run on the very same graph and its output compared byte for byte with theirs.
  *
  * Their generator, as documented there: xorshift64 (shifts 13, 7, 17) seeded with

@@ -1,5 +1,5 @@
 /* Times apsp_solve on the anchors' random graph without file input or output, for tuning and for
- * side-by-side runs with the reference programs of ../shared/gpu/anchors.
+ * side-by-side runs with the reference programs of .gpu/anchors.
  *
  * usage: bench V E SEED [REPS] [TILE] [DTYPE]
  *

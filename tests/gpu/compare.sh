@@ -3,7 +3,7 @@
 # ROUNDS rounds of (other tree's bench, this tree's bench), each bench the median of 3 solves;
 # the table gives the median over the rounds and the ratio, and whether the outputs' checksums
 # agree. For "speed unchanged" claims after a refactor. From the repository root on an NVIDIA
-# machine, after `bash ../shared/gpu/prepare.sh` here and with .gpu carried:
+# machine, with .gpu/ carried (tests/gpu/NOTES.md, ".gpu/"):
 #   source .gpu/opencl-env.sh && bash tests/gpu/compare.sh OTHER_SOURCE_DIR [SIZES...]
 # OTHER_SOURCE_DIR: e.g. a `git archive` of the older commit unpacked. Its tests/gpu/bench.c is
 # built against its own library.

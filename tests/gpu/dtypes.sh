@@ -2,8 +2,8 @@
 # The element types on the GPU (issues 15 and 16): tests/gpu/bench at V for int32, int64, float32
 # and float64 on the same graph (the anchors' random graph, E = 20 V, integral weights 0-1000, so
 # every type's result converts to the same int32 checksum), medians of REPS solves, in one run.
-# From the repository root on a GPU machine, after `bash ../shared/gpu/prepare.sh` here and with
-# .gpu carried:
+# From the repository root on a GPU machine, with .gpu/ carried
+# (tests/gpu/NOTES.md, ".gpu/"):
 #   source .gpu/opencl-env.sh && bash tests/gpu/dtypes.sh [V]
 # V: default 20000. REPS: default 3. APSP_DEVICE selects the device (default: the first GPU).
 set -euo pipefail

@@ -1,7 +1,7 @@
 #!/bin/bash
 # apsp on one and on every GPU of the machine, side by side in one run, beside the course's
 # two-GPU scheme (tests/gpu/fw_cuda2.cu). From the repository root on a machine with two or more
-# NVIDIA GPUs, after `bash ../shared/gpu/prepare.sh` here and with .gpu carried:
+# NVIDIA GPUs, with .gpu/ carried (tests/gpu/NOTES.md, ".gpu/"):
 #   source .gpu/opencl-env.sh && bash tests/gpu/multi.sh [STEPS] [SIZES...]
 # STEPS (comma-separated, default check,time):
 #   check  V=2000 at round depths 16-128 and V=5000: -d gpus byte-identical to -d gpu (cmp)

@@ -2,8 +2,8 @@
 # The kernels' negative form on the GPU (docs/performance.md, "Negative weights"): the same
 # graph solved as it is and with one edge made negative (which switches the build to
 # -DNEGATIVE=1), medians of REPS runs, then a negative-weight result compared with the pthread
-# backend's. From the repository root on a GPU machine, after `bash ../shared/gpu/prepare.sh`
-# here and with .gpu carried:
+# backend's. From the repository root on a GPU machine, with .gpu/ carried
+# (tests/gpu/NOTES.md, ".gpu/"):
 #   source .gpu/opencl-env.sh && bash tests/gpu/negative.sh [V]
 # V: default 20000 (E = 20 V, the anchors' graph). DEVICE: the -d SPEC, default gpu.
 # REPS: runs per row, default 3. CHECK_V: the size compared with --backend=cpu, default 2000.

@@ -1,8 +1,8 @@
 #!/bin/bash
 # The predecessor derivation (src/paths/, --predecessors) against the GPU solve: issue 15's
 # target is the derivation under 10% of the solve's time at V = 20000, E = 20 V. From the
-# repository root on a GPU machine, after `bash ../shared/gpu/prepare.sh` here and with .gpu
-# carried:
+# repository root on a GPU machine, with .gpu/ carried
+# (tests/gpu/NOTES.md, ".gpu/"):
 #   source .gpu/opencl-env.sh && bash tests/gpu/paths.sh [SIZES...]
 # SIZES: default 20000. DEVICE: the -d SPEC, default gpu. REPS: runs per size, default 3 (the
 # table shows medians). THREADS: --threads for the derivation, default all cores.

@@ -1,7 +1,7 @@
 #!/bin/bash
 # The Python package on the GPU (issue 16's target: V = 20000 float32 at >= 5 T relax/s through
-# the Python call). From the repository root on a GPU machine, after `bash ../shared/gpu/prepare.sh`
-# here and with .gpu carried (its wheels/ holds meson-python and its dependencies, fetched here
+# the Python call). From the repository root on a GPU machine, with .gpu/ carried
+# (tests/gpu/NOTES.md, ".gpu/"; its wheels/ holds meson-python and its dependencies, fetched here
 # with `pip download --no-deps meson-python pyproject-metadata packaging meson`: the GPU machine
 # reaches no package index):
 #   source .gpu/opencl-env.sh && bash tests/gpu/python.sh [V]

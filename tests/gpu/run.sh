@@ -1,8 +1,8 @@
 #!/bin/bash
 # On an NVIDIA GPU machine (see docs/performance.md, "## GPU"): builds apsp, checks its outputs
 # against the pthread backend and the reference CUDA program, and times it beside the reference
-# schemes in the same run. From the repository root, after `bash ../shared/gpu/prepare.sh` here
-# and with .gpu carried:
+# schemes in the same run. From the repository root, with .gpu/ carried
+# (tests/gpu/NOTES.md, ".gpu/"):
 #   source .gpu/opencl-env.sh && bash tests/gpu/run.sh [STEPS] [SIZES...]
 # STEPS: comma-separated, run in this order: tune, check, isa, profile, time, e2e; or `all`.
 #   tune   tests/gpu/tune.sh at V=20000 (${TUNE_V}, grid file ${GRID}); the later steps then use

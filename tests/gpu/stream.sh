@@ -1,8 +1,8 @@
 #!/bin/bash
 # Streaming from host memory on one GPU (docs/architecture.md, "Streaming from host memory"):
 # the in-core solve against the streamed one under --device-memory caps, same graph, same run,
-# outputs compared. From the repository root on a GPU machine, after
-# `bash ../shared/gpu/prepare.sh` here and with .gpu carried:
+# outputs compared. From the repository root on a GPU machine, with
+# .gpu/ carried (tests/gpu/NOTES.md, ".gpu/"):
 #   source .gpu/opencl-env.sh && bash tests/gpu/stream.sh [SIZES...]
 # SIZES: default 20000 40000.
 # CAPS: the caps as fractions of the matrix (4 V^2 bytes), default "1/4"; e.g. CAPS="1/3 1/5".

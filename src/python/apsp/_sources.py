@@ -21,7 +21,7 @@ from ._solve import default_solver
 
 NO_PREDECESSOR = -9999
 
-# SciPy's method letters, as apsp_method numbers them (include/apsp.h).
+# SciPy's method letters, as apsp_method numbers them (include/apsp_sources.h).
 METHODS = {"auto": 0, "FW": 1, "D": 2, "J": 3, "BF": 4}
 # apsp_dtype's numbers (include/apsp.h) of the distances' types solve_sources takes.
 DTYPES = {"int32": 0, "int64": 1, "float64": 3}

@@ -8,7 +8,7 @@
 # the same integral graph, so all checksums must be equal), and prints a table: relax/s, the
 # probes of the same type and form (operands from local memory as the kernel has them, and in
 # registers), and the kernel's share of each. From the repository root on a GPU machine,
-# after `bash ../shared/gpu/prepare.sh` on the machine that sends the run and with .gpu carried:
+# with .gpu/ carried (tests/gpu/NOTES.md, ".gpu/"):
 #   source .gpu/opencl-env.sh && bash tests/gpu/probe/run.sh [V] [GRID_FILE]
 set -uo pipefail
 v=${1:-20000}

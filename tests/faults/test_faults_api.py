@@ -3,7 +3,7 @@
 command): every allocation and OpenCL call that `PROGRAM --faults ARGS` reaches is made to fail
 in turn. The program takes a failed call as the library's answer (and says "fault: ..." on
 stderr) but checks every call that succeeds, so it must exit 0 each time: no crash, no wrong
-result after a failure (tests/test_solver_matrix.c: a failed solve on kept device buffers, then
+result after a failure (tests/api/test_solver_matrix.c: a failed solve on kept device buffers, then
 good ones), and under AddressSanitizer no leak.
 
 usage: test_faults_api.py PROGRAM [ARGS...]

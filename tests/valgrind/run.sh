@@ -2,7 +2,7 @@
 # Memcheck over the pthread backend, the reader, the library API and the CLI: any invalid access,
 # use of uninitialised memory, bad free, or definitely/indirectly lost block fails the run.
 #
-#   bash tests/valgrind.sh
+#   bash tests/valgrind/run.sh
 #
 # Builds build-valgrind (gcc, -O2 -g, -Dopencl=disabled: the OpenCL runtime is not what this
 # checks, and PoCL's JIT under Memcheck would take far longer) if it does not exist, and only the
@@ -10,7 +10,7 @@
 # is 99 here, not 1, so that its reports are told apart from the programs' exit codes (apsp uses
 # 1 to 6). About 20 s on two cores, plus the build.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 build=${APSP_VALGRIND_BUILD:-build-valgrind}
 VG_ERROR=99
 
@@ -21,8 +21,8 @@ fi
 if [ ! -f "$build/build.ninja" ]; then
     meson setup "$build" -Dopencl=disabled -Dbuildtype=debugoptimized -Dwerror=true
 fi
-ninja -C "$build" src/apsp tests/test-backends tests/test-reader tests/test-api tests/test-formats \
-    tests/fuzz/test-random
+ninja -C "$build" src/apsp tests/backends/test-backends tests/reader/test-reader \
+    tests/api/test-api tests/reader/test-formats tests/random/test-random
 
 logs=$build/valgrind
 rm -rf "$logs"
@@ -65,15 +65,15 @@ vg() {
     done
 }
 
-be=$build/tests/test-backends
+be=$build/tests/backends/test-backends
 vg backends-threads-3 0 "$be" --backend=cpu --threads=3 --sizes=1,2,63,65,129,200,333
 vg backends-threads-1 0 "$be" --backend=cpu --threads=1 --sizes=64,130 --shapes=random,chain,dups
 APSP_CPU_ISA=portable vg backends-portable 0 "$be" --backend=cpu --threads=2 --sizes=3,70 \
     --shapes=random,zeros
-vg random 0 "$build/tests/fuzz/test-random" --graphs=30
-vg reader 0 "$build/tests/test-reader"
-vg api 0 "$build/tests/test-api"
-vg formats 0 "$build/tests/test-formats"
+vg random 0 "$build/tests/random/test-random" --graphs=30
+vg reader 0 "$build/tests/reader/test-reader"
+vg api 0 "$build/tests/api/test-api"
+vg formats 0 "$build/tests/reader/test-formats"
 
 apsp=$build/src/apsp
 out=$logs/out

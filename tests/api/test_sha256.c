@@ -1,4 +1,4 @@
-/* base/sha256.c against Python's hashlib (tests/test_sha256.py): prints "LENGTH HEX" for
+/* base/sha256.c against Python's hashlib (tests/api/test_sha256.py): prints "LENGTH HEX" for
  * messages of every length around the block and padding edges, and for one large message, whose
  * bytes are a fixed pattern that the script rebuilds. */
 #include "base/sha256.h"

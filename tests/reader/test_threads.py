@@ -11,7 +11,8 @@ weight lies in [1000, 2000), so a path of two edges is longer than any edge: eac
 is the least weight of its own lines where it has some, and a line lost or altered at a cut
 shows in the result.
 
---thread-count=LIB (tests/thread_count.c, preloaded): one thread count for every parallel part.
+--thread-count=LIB (thread_count.c beside this script, preloaded): one thread count for every
+parallel part.
 On a 17 MiB edge list with V = 1500 (its edges checked and placed, its 9 MB output written, all
 on several threads by default), --threads=1 must start no more threads than a run on a tiny
 input (the command's own helpers: signals, the output's room), and --threads=16 at least 30
@@ -22,7 +23,7 @@ writes add more), whatever cores the machine has.
 with --threads=16, against scipy.sparse.csgraph.dijkstra from 200 seeded sources, and
 byte-identical to the output of --threads=1.
 
-Needs NumPy and SciPy; skips (exit 77) as tests/test_scipy.py does where they are missing.
+Needs NumPy and SciPy; skips (exit 77) where they are missing (tests/support/need_scipy.py).
 """
 import argparse
 import os
@@ -30,9 +31,17 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_scipy import INF, np, scipy  # noqa: E402  (NumPy and SciPy, or the skip)
-from scipy.sparse.csgraph import dijkstra, floyd_warshall  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import need_scipy  # noqa: E402
+
+try:
+    import numpy as np
+    import scipy.sparse
+    from scipy.sparse.csgraph import dijkstra, floyd_warshall
+except ImportError as missing:
+    need_scipy.missing(missing, "python3-numpy python3-scipy")
+
+INF = 1073741823
 
 THREADS = [3, 7, 16]
 WEIGHTS = (1000, 2000)  # two edges weigh more than one

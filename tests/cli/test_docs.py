@@ -6,7 +6,9 @@
   library derives from its one list of parameters (src/opencl/param_list.h);
 - docs/building.md's package table names exactly the packages tools/setup.sh installs;
 - docs/building.md's suite table names every suite of this build (`meson introspect --tests`);
-  it may name more (faults, mpi, python, wheel exist only in some builds).
+  it may name more (faults, mpi, python, wheel exist only in some builds);
+- docs/api.md's header table names every public header (include/*.h) with the number of
+  functions it exports (APSP_EXPORT), the total is their sum, and the page names each function.
 
 Exit status: 0 all equal, 1 a difference.
 """
@@ -16,6 +18,9 @@ import re
 import shlex
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from api_headers import declared_exports  # noqa: E402
 
 
 def between_markers(path, name):
@@ -79,12 +84,40 @@ def check_suites(build, building):
     return []
 
 
+def check_api(root):
+    api = os.path.join(root, "docs", "api.md")
+    text = open(api, encoding="utf-8").read()
+    include = os.path.join(root, "include")
+    exports = {name: declared_exports(os.path.join(include, name))
+               for name in sorted(os.listdir(include)) if name.endswith(".h")}
+    documented = {header: int(count) for header, count in
+                  re.findall(r"(?m)^\| `include/(\w+\.h)` \|.*\| (\d+) \|$", text)}
+    counted = {header: len(names) for header, names in exports.items()}
+    problems = []
+    if documented != counted:
+        problems.append("docs/api.md's header table says %s functions per header; the headers "
+                        "export %s" % (documented, counted))
+    total = re.search(r"export (\d+) functions in all", text)
+    if not total or int(total.group(1)) != sum(counted.values()):
+        problems.append("docs/api.md does not say the headers export %d functions in all"
+                        % sum(counted.values()))
+    named = set(re.findall(r"`(apsp_\w+)", text))
+    for header, names in exports.items():
+        if names - named:
+            problems.append("docs/api.md does not name %s (include/%s)"
+                            % (sorted(names - named), header))
+    if not problems:
+        print("api: docs/api.md names the %d functions of %s" % (sum(counted.values()),
+                                                                ", ".join(exports)))
+    return problems
+
+
 def main():
     apsp, root, build = sys.argv[1:4]
     usage = os.path.join(root, "docs", "usage.md")
     building = os.path.join(root, "docs", "building.md")
     failures = (check_kernel_params(apsp, usage) + check_packages(root, building)
-                + check_suites(build, building))
+                + check_suites(build, building) + check_api(root))
     for failure in failures:
         print("FAIL: " + failure)
     return 1 if failures else 0

@@ -607,7 +607,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("apsp")
     here = os.path.dirname(os.path.abspath(__file__))
-    parser.add_argument("--testcases", default=os.path.join(os.path.dirname(here), "testcases"))
+    parser.add_argument("--testcases", default=os.path.join(here, "..", "..", "testcases"))
     parser.add_argument("--apsp-arg", action="append", default=[])
     parser.add_argument("--cases-only", action="store_true")
     args = parser.parse_args()

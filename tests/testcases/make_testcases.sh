@@ -3,7 +3,7 @@
 # below) and every NAME.out from apsp-oracle, the tests' independent triple-loop
 # Floyd-Warshall. Nothing from the library under test is involved.
 #
-#   tests/make_testcases.sh [--check] [GEN_GRAPH APSP_ORACLE]
+#   tests/testcases/make_testcases.sh [--check] [GEN_GRAPH APSP_ORACLE]
 #
 # The tools default to build/tests/gen-graph and build/tests/apsp-oracle. --check writes into
 # a temporary directory instead and fails unless it matches testcases/ byte for byte (and
@@ -11,7 +11,7 @@
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(dirname "$here")"
+root="$(cd "$here/../.." && pwd)"
 check=0
 if [ "${1:-}" = "--check" ]; then
     check=1
@@ -91,7 +91,7 @@ if [ $check = 1 ]; then
     done
     for f in "$root"/testcases/*.in "$root"/testcases/*.out; do
         [ -e "$out/$(basename "$f")" ] || {
-            echo "testcases/$(basename "$f") is not made by tests/make_testcases.sh" >&2
+            echo "testcases/$(basename "$f") is not made by tests/testcases/make_testcases.sh" >&2
             status=1
         }
     done

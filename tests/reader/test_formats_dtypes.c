@@ -8,7 +8,7 @@
  * by the library.
  *
  * `test-formats-dtypes --write DIR` writes one small matrix per type as DIR/TYPE.npy and
- * DIR/TYPE.txt for tests/test_dtypes.py, which reads them back with numpy. */
+ * DIR/TYPE.txt for tests/cli/test_dtypes.py, which reads them back with numpy. */
 #include "apsp.h"
 #include "check.h"
 

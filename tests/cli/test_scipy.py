@@ -33,7 +33,7 @@ import time
 INF = 1073741823
 EXIT_NEGATIVE_CYCLE = 7
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 import need_scipy  # noqa: E402
 
 try:

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """base/sha256.c against hashlib: every length 0..300 (the one- and two-block paddings, 55, 56,
-63, 64 bytes...) and one large message, the byte pattern of tests/test_sha256.c.
+63, 64 bytes...) and one large message, the byte pattern of tests/api/test_sha256.c.
 
     test_sha256.py TEST_SHA256_EXECUTABLE
 """

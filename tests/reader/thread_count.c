@@ -1,4 +1,4 @@
-/* An LD_PRELOAD library for tests/test_threads.py: counts the threads a process starts with
+/* An LD_PRELOAD library for tests/reader/test_threads.py: counts the threads a process starts with
  * pthread_create and, at exit, writes the count to the file APSP_TEST_THREAD_COUNT names. A
  * count, not a peak of threads alive at once, so that it does not depend on timing. */
 #define _GNU_SOURCE /* RTLD_NEXT */

@@ -26,26 +26,15 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from outcomes import report, summary  # noqa: E402
+
 TIMEOUT = 300
 NOBODY, OTHER = 65534, 65533  # unprivileged ids for the runs that need another user
 SIGNALS = ["SIGHUP", "SIGINT", "SIGQUIT", "SIGTERM", "SIGALRM", "SIGPIPE", "SIGUSR1", "SIGUSR2",
            "SIGXCPU", "SIGXFSZ", "SIGSEGV", "SIGBUS", "SIGFPE", "SIGILL", "SIGABRT", "SIGKILL"]
 BIG_V = 8000  # seconds of work for either backend, so that the signal comes mid-solve
 OLD_BYTES = b"an old output\n"
-
-failures = []
-counts = {"ok": 0, "FAIL": 0, "SKIP": 0}
-
-
-def report(what, ok, detail=""):
-    """ok: True, False, or None for a check that cannot run here."""
-    word = "SKIP" if ok is None else "ok" if ok else "FAIL"
-    counts[word] += 1
-    if ok is False:
-        failures.append(what)
-    print("%s: %s%s" % (word, what, " (%s)" % detail if detail else ""), flush=True)
-    return ok
-
 
 def no_core():
     """SIGQUIT, SIGSEGV and friends dump core by default: not into the test's directories."""
@@ -578,7 +567,7 @@ def main():
     parser.add_argument("apsp")
     parser.add_argument("gen_graph")
     here = os.path.dirname(os.path.abspath(__file__))
-    parser.add_argument("--testcases", default=os.path.join(os.path.dirname(here), "testcases"))
+    parser.add_argument("--testcases", default=os.path.join(here, "..", "..", "testcases"))
     args = parser.parse_args()
     apsp = Apsp(os.path.abspath(args.apsp), os.path.abspath(args.testcases))
     with tempfile.TemporaryDirectory(prefix="apsp-test-output-") as work:
@@ -601,10 +590,7 @@ def main():
         check_signals(apsp, work, big)
         check_in_place_kept(apsp, work, big)
         check_named_fallback(apsp, work, big)
-    print("%d ok, %d failed, %d skipped" % (counts["ok"], counts["FAIL"], counts["SKIP"]))
-    for what in failures:
-        print("FAIL: " + what)
-    return 1 if failures else 0
+    return summary()
 
 
 if __name__ == "__main__":

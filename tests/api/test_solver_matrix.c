@@ -28,9 +28,9 @@ enum { EXIT_SKIP = 77 };
 /* OpenCL: every matrix of these sizes fits one buffer, so the solver's are pinned (owned). */
 static int expect_pinned;
 
-/* --faults (tests/test_faults_api.py): a fault-injection build makes one allocation or OpenCL
- * call fail; a call that fails then is no failure of the test (it says so on stderr), but every
- * solve that succeeds must still be right, also on the buffers a failed one left. */
+/* --faults (tests/faults/test_faults_api.py): a fault-injection build makes one allocation or
+ * OpenCL call fail; a call that fails then is no failure of the test (it says so on stderr), but
+ * every solve that succeeds must still be right, also on the buffers a failed one left. */
 static int faults;
 
 /* A call's status: APSP_OK, or a failure of the test, except that under --faults it only says so

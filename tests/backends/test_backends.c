@@ -150,7 +150,7 @@ static int parse_args(int argc, char **argv, config *c) {
         if (!ok) {
             fprintf(stderr,
                     "test-backends: bad argument '%s' (see the comment at the top of "
-                    "tests/test_backends.c)\n",
+                    "tests/backends/test_backends.c)\n",
                     a);
             return -1;
         }

@@ -339,7 +339,7 @@ static int parse_args(int argc, char **argv, config *c) {
         else
             ok = 0;
         if (!ok) {
-            fprintf(stderr, "test-random: bad argument '%s' (see tests/test_random.c)\n", a);
+            fprintf(stderr, "test-random: bad argument '%s' (see tests/random/test_random.c)\n", a);
             return -1;
         }
     }

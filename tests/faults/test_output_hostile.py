@@ -31,23 +31,14 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from outcomes import failures, report, summary  # noqa: E402
+
 TIMEOUT = 300
 ATTACKER, VICTIM = 2001, 2002
 CASE = "v500-disconnected"  # 500 vertices: 1 MB of int32, 2 MB of int64, several writes
 INF32, INF64 = 1073741823, 4611686018427387903
 OLD = b"the old output, which a failed run must keep\n"
-
-failures = []
-counts = {"ok": 0, "FAIL": 0, "SKIP": 0}
-
-
-def report(what, ok, detail=""):
-    word = "SKIP" if ok is None else "ok" if ok else "FAIL"
-    counts[word] += 1
-    if ok is False:
-        failures.append(what)
-    print("%s: %s%s" % (word, what, " (%s)" % detail if detail else ""), flush=True)
-
 
 def read(path):
     with open(path, "rb") as f:
@@ -243,7 +234,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("apsp")
     here = os.path.dirname(os.path.abspath(__file__))
-    parser.add_argument("--testcases", default=os.path.join(os.path.dirname(here), "testcases"))
+    parser.add_argument("--testcases", default=os.path.join(here, "..", "..", "testcases"))
     args = parser.parse_args()
     apsp = os.path.abspath(args.apsp)
     inp = os.path.join(args.testcases, CASE + ".in")
@@ -263,10 +254,7 @@ def main():
             home, precious, graph = sticky_setup(work, inp)
             check_link_swapped(apsp, work, precious, graph, want_hw3)
             check_directory_swapped(apsp, work, home, graph, want_hw3)
-    print("%d ok, %d failed, %d skipped" % (counts["ok"], counts["FAIL"], counts["SKIP"]))
-    for what in failures:
-        print("FAIL: " + what)
-    return 1 if failures else 0
+    return summary()
 
 
 if __name__ == "__main__":

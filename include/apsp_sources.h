@@ -1,0 +1,75 @@
+/* apsp: distances from chosen sources, part of the public API (include/apsp.h includes this
+ * header, so a program includes either): Dijkstra, Johnson and Bellman-Ford over the edge list,
+ * or Floyd-Warshall on the solver's devices, S x V rows without a V x V matrix. */
+#ifndef APSP_SOURCES_H
+#define APSP_SOURCES_H
+
+#include "apsp.h" /* (included first, it includes this header at its end) */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Distances from chosen sources (src/sssp/; docs/architecture.md, "Chosen sources"), as
+ * SciPy's shortest_path(method=..., indices=...). */
+typedef enum apsp_method {
+    APSP_METHOD_AUTO = 0,     /* by the cost model: see apsp_solver_solve_sources */
+    APSP_METHOD_FW,           /* blocked Floyd-Warshall on the solver's devices (SciPy's 'FW') */
+    APSP_METHOD_DIJKSTRA,     /* per source, non-negative weights only ('D') */
+    APSP_METHOD_JOHNSON,      /* Bellman-Ford potentials, then Dijkstra ('J') */
+    APSP_METHOD_BELLMAN_FORD, /* per source ('BF') */
+} apsp_method;
+
+/* Parses "auto", "fw", "dijkstra", "johnson" or "bellman-ford". Returns -1 for anything else. */
+APSP_EXPORT int apsp_method_parse(const char *text, apsp_method *method);
+APSP_EXPORT const char *apsp_method_name(apsp_method method);
+
+/* The distances from sources[0 .. count) (NULL: every vertex in order, count ignored) to every
+ * vertex, handed to `rows` in batches: row r is sources[r]'s, V int32 values, APSP_INF where
+ * there is no path, exactly the values Floyd-Warshall gives. Dijkstra, Johnson and Bellman-Ford
+ * run on the host threads (apsp_options.threads) over the graph in compressed sparse rows, with
+ * O(batch x V + E) memory (a batch is at most 64 MiB of rows); Floyd-Warshall runs on the
+ * solver's devices (V^2 memory). APSP_METHOD_AUTO: Floyd-Warshall for a dense graph (E >= V^2/8
+ * after repeated edges and self-loops are dropped) with every vertex a source, or where its V^3
+ * relaxations cost less than the estimate of Dijkstra (Johnson with a negative weight); the
+ * report's `method` gives the numbers. The graph is checked as apsp_graph_to_matrix checks it
+ * (integer weights within int32's rule); a source outside [0, V) and Dijkstra asked for on a
+ * negative weight are refused (APSP_ERR_USAGE). A negative cycle is APSP_ERR_NEGATIVE_CYCLE,
+ * naming a vertex on it: anywhere in the graph for Johnson and Floyd-Warshall, reachable from a
+ * source for Bellman-Ford (as SciPy); rows handed on before it was found stay handed on. The
+ * options' progress function counts sources, and its cancel function is asked between
+ * batches. */
+APSP_EXPORT apsp_status apsp_solver_solve_sources(apsp_solver *solver, const apsp_graph *graph,
+                                                  const int32_t *sources, size_t count,
+                                                  apsp_method method, apsp_rows_fn rows,
+                                                  void *context, apsp_report *report,
+                                                  apsp_error *error);
+
+/* apsp_solver_solve_sources with the predecessors too: `pred` (NULL: none) receives the same
+ * sources' predecessor rows, each batch just before its distances, as int32 rows of V
+ * (APSP_NO_PREDECESSOR for the source and unreachable vertices; row r is sources[r]'s, a
+ * shortest-path tree, which may differ from SciPy's where several shortest paths exist). The
+ * sparse methods take them from their own search (the last edge that lowered each vertex);
+ * Floyd-Warshall from apsp_predecessors over the whole matrix (V^2 more memory). */
+APSP_EXPORT apsp_status apsp_solver_solve_sources_paths(
+    apsp_solver *solver, const apsp_graph *graph, const int32_t *sources, size_t count,
+    apsp_method method, apsp_rows_fn rows, void *context, apsp_rows_fn pred, void *pred_context,
+    apsp_report *report, apsp_error *error);
+
+/* apsp_solver_solve_sources_paths for distances of any type: the rows are `dtype` cells
+ * (APSP_INF, APSP_INF64 or +inf where there is no path) and the graph is checked by that type's
+ * rule (apsp_graph_to_matrix_typed's). Integer weights are summed exactly in int64 (the int
+ * types' distances equal Floyd-Warshall's byte for byte); real weights (float32, float64) in
+ * double and rounded once to float32 for that type, so they are within a few ulps of SciPy's
+ * (Johnson's reweighting rounds too: sources.c states the bound), not bit for bit Floyd-
+ * Warshall's blocked order. `pred` as there (NULL: none). */
+APSP_EXPORT apsp_status apsp_solver_solve_sources_typed(
+    apsp_solver *solver, const apsp_graph *graph, const int32_t *sources, size_t count,
+    apsp_method method, apsp_dtype dtype, apsp_cells_fn rows, void *context, apsp_rows_fn pred,
+    void *pred_context, apsp_report *report, apsp_error *error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
