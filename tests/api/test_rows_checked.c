@@ -21,6 +21,7 @@
  * Exit 77 (skipped) when the backend has no device. */
 #include "apsp.h"
 #include "check.h"
+#include "device_args.h"
 #include "oracle_typed.h"
 
 #include <stdlib.h>
@@ -169,29 +170,15 @@ static void test_case(apsp_solver *solver, size_t v, apsp_dtype type, spoil how,
     free(out);
 }
 
-static int parse_args(int argc, char **argv, apsp_options *o, int *large) {
-    apsp_options_init(o);
-    o->backend = APSP_BACKEND_CPU;
-    for (int a = 1; a < argc; a++) {
-        const char *arg = argv[a];
-        if (strncmp(arg, "--backend=", 10) == 0 && apsp_backend_parse(arg + 10, &o->backend) == 0)
-            continue;
-        if (strncmp(arg, "--device=", 9) == 0)
-            o->device = arg + 9;
-        else if (strncmp(arg, "--tile=", 7) == 0)
-            o->tile = atoi(arg + 7);
-        else if (strcmp(arg, "--large") == 0)
-            *large = 1;
-        else
-            return -1;
-    }
-    return 0;
+/* --large (device_args' own argument). */
+static int large_arg(const char *arg, void *large) {
+    return strcmp(arg, "--large") == 0 ? (*(int *)large = 1) : 0;
 }
 
 int main(int argc, char **argv) {
     apsp_options o;
     int large = 0;
-    if (parse_args(argc, argv, &o, &large) != 0) {
+    if (device_args(argc, argv, &o, large_arg, &large) != 0) {
         fprintf(stderr, "usage: test-rows-checked [--backend=cpu|opencl] [--device=SPEC] "
                         "[--tile=N] [--large]\n");
         return 2;

@@ -29,6 +29,7 @@
  * Exit 77 (skipped) when the backend has no device. */
 #include "apsp.h"
 #include "check.h"
+#include "device_args.h"
 #include "oracle_typed.h"
 
 #include <math.h>
@@ -319,29 +320,18 @@ static void test_last_row(const solvers *s, apsp_dtype type, size_t v, int cycle
     free(w);
 }
 
-static int parse_args(int argc, char **argv, apsp_options *o, int *devices) {
-    apsp_options_init(o);
-    o->backend = APSP_BACKEND_CPU;
-    for (int a = 1; a < argc; a++) {
-        const char *arg = argv[a];
-        if (strncmp(arg, "--backend=", 10) == 0 && apsp_backend_parse(arg + 10, &o->backend) == 0)
-            continue;
-        if (strncmp(arg, "--device=", 9) == 0)
-            o->device = arg + 9;
-        else if (strncmp(arg, "--tile=", 7) == 0)
-            o->tile = atoi(arg + 7);
-        else if (strncmp(arg, "--devices=", 10) == 0)
-            *devices = atoi(arg + 10);
-        else
-            return -1;
-    }
-    return 0;
+/* --devices=N (device_args' own argument). */
+static int devices_arg(const char *arg, void *devices) {
+    if (strncmp(arg, "--devices=", 10) != 0)
+        return 0;
+    *(int *)devices = atoi(arg + 10);
+    return 1;
 }
 
 int main(int argc, char **argv) {
     apsp_options o;
     solvers s = {0};
-    if (parse_args(argc, argv, &o, &s.devices) != 0) {
+    if (device_args(argc, argv, &o, devices_arg, &s.devices) != 0) {
         fprintf(stderr, "usage: test-whole-floats [--backend=cpu|opencl] [--device=SPEC] "
                         "[--tile=N] [--devices=N]\n");
         return 2;
