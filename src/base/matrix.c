@@ -384,6 +384,80 @@ apsp_status matrix_check_cells(const apsp_matrix *m, unsigned threads, int *nega
     return APSP_OK;
 }
 
+/* ---- the caller's rows read and checked in one pass ---------------------------------------- */
+
+typedef struct checked_read {
+    row_pass pass;
+    pthread_mutex_t lock;
+    int broken; /* some row breaks the rules: matrix_check_cells must say which */
+    int negative;
+    uint64_t most;
+} checked_read;
+
+/* Row i's n cells against the rules SCAN_ROW applies, in one loop without branches that the
+ * compiler vectorizes: 0 when a cell breaks them (matrix_check_cells then names it), else 1 with
+ * the row's negativity and largest |weight| below INF added (the diagonal, 0, adds nothing). The
+ * row's padding is not read: the solver's matrix has it as made. */
+#define FAST_SCAN_ROW(NAME, CELL, UCELL, INF)                                                      \
+    static int NAME(const void *cells, size_t n, size_t i, uint64_t *most, int *negative) {        \
+        const CELL *row = cells;                                                                   \
+        UCELL largest = 0;                                                                         \
+        int below = 0, ok = 1;                                                                     \
+        for (size_t j = 0; j < n; j++) {                                                           \
+            const CELL c = row[j];                                                                 \
+            const UCELL size = c < 0 ? (UCELL)0 - (UCELL)c : (UCELL)c;                             \
+            ok &= c > -(INF) && c <= (INF);                                                        \
+            below |= c < 0;                                                                        \
+            largest = c != (INF) && size > largest ? size : largest;                               \
+        }                                                                                          \
+        if (!ok || row[i] != 0)                                                                    \
+            return 0;                                                                              \
+        *negative |= below;                                                                        \
+        *most = largest > *most ? largest : *most;                                                 \
+        return 1;                                                                                  \
+    }
+FAST_SCAN_ROW(fast_scan_int32, int32_t, uint32_t, APSP_INF)
+FAST_SCAN_ROW(fast_scan_int64, int64_t, uint64_t, APSP_INF64)
+#undef FAST_SCAN_ROW
+
+/* read_rows for an integer matrix, each row scanned while it is still in cache. */
+static int read_and_scan_rows(void *context, size_t begin, size_t end) {
+    checked_read *r = context;
+    const apsp_matrix *m = r->pass.m;
+    uint64_t most = 0;
+    int negative = 0, ok = 1;
+    for (size_t i = begin; i < end; i++) {
+        void *row = apsp_matrix_row_cells(m, i);
+        r->pass.io->read(r->pass.io->context, i, row);
+        ok &= m->dtype == APSP_INT32 ? fast_scan_int32(row, m->n, i, &most, &negative)
+                                     : fast_scan_int64(row, m->n, i, &most, &negative);
+    }
+    pthread_mutex_lock(&r->lock);
+    r->broken |= !ok;
+    r->negative |= negative;
+    r->most = most > r->most ? most : r->most;
+    pthread_mutex_unlock(&r->lock);
+    return 0;
+}
+
+int matrix_read_rows_known(apsp_matrix *m, const apsp_row_io *io, unsigned threads,
+                           cell_facts *known) {
+    const uint64_t inf = integer_inf(m->dtype);
+    if (!inf) {
+        matrix_read_rows(m, io, threads);
+        return 0;
+    }
+    checked_read r = {.pass = {m, io}};
+    pthread_mutex_init(&r.lock, NULL);
+    parallel_slices(m->n, row_threads(m, threads), read_and_scan_rows, &r);
+    pthread_mutex_destroy(&r.lock);
+    /* A row or a weight against the rules: matrix_check_cells finds it and names it. */
+    if (r.broken || (m->n > 1 && r.most > (inf - 1) / (m->n - 1)))
+        return 0;
+    *known = (cell_facts){r.negative, r.most};
+    return 1;
+}
+
 /* Whether d(i, i) is negative. */
 static int diagonal_negative(const apsp_matrix *m, size_t i) {
     const void *row = apsp_matrix_row_cells(m, i);

@@ -52,6 +52,19 @@ apsp_status matrix_check_shape(const apsp_matrix *matrix, apsp_error *error);
  * per core). */
 apsp_status matrix_check_cells(const apsp_matrix *matrix, unsigned threads, int *negative,
                                uint64_t *most, apsp_error *error);
+/* What matrix_check_cells finds in an integer matrix that passes it, when whoever wrote the
+ * matrix already knows it from reading every cell (a whole-number float graph's scan,
+ * src/whole/; matrix_read_rows_known): handed to the driver, which then skips that read pass. */
+typedef struct cell_facts {
+    int negative;  /* some distance is negative */
+    uint64_t most; /* the largest |distance| off the diagonal below INF */
+} cell_facts;
+/* matrix_read_rows of an integer matrix whose padding is as made (the solver's own), each row
+ * scanned as matrix_check_cells would while it is in cache: returns 1 with *known what the check
+ * would find when every cell passes it, else 0 (a floating-point matrix, or a cell against the
+ * rules, which the check then names). */
+int matrix_read_rows_known(apsp_matrix *matrix, const apsp_row_io *io, unsigned threads,
+                           cell_facts *known);
 /* After a solve with negative distances: APSP_ERR_NEGATIVE_CYCLE naming the first vertex i with
  * d(i,i) < 0 (a closed walk of negative weight through i), else APSP_OK. */
 apsp_status matrix_check_cycles(const apsp_matrix *matrix, apsp_error *error);

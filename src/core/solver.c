@@ -157,13 +157,14 @@ static void note_own_kernels(apsp_report *report, apsp_dtype dtype) {
              apsp_dtype_name(dtype));
 }
 
-/* A checked matrix through the devices in its own type: streamed, or by rows. */
-static apsp_status solve_in_type(apsp_solver *s, apsp_matrix *matrix, apsp_report *report,
-                                 apsp_error *error) {
+/* A checked matrix through the devices in its own type: streamed, or by rows (its cells'
+ * check skipped when `known` says what it would find: drivers.h). */
+static apsp_status solve_in_type(apsp_solver *s, apsp_matrix *matrix, const cell_facts *known,
+                                 apsp_report *report, apsp_error *error) {
     apsp_status status =
         drive_streams(s->impl, s->devices, s->count, matrix->n, matrix->dtype)
             ? drive_stream(s->impl, s->devices[0], matrix, &s->options, report, error)
-            : drive_rows(s->impl, s->devices, s->count, matrix, &s->options, report, error);
+            : drive_rows(s->impl, s->devices, s->count, matrix, known, &s->options, report, error);
     if (status == APSP_OK)
         add_open_to_report(s, report);
     return status;
@@ -186,7 +187,7 @@ apsp_status apsp_solver_solve(apsp_solver *s, apsp_matrix *matrix, apsp_report *
         const whole_job job = whole_job_of(s);
         return whole_floats_solve(s, matrix, &job, report, error);
     }
-    apsp_status status = solve_in_type(s, matrix, report, error);
+    apsp_status status = solve_in_type(s, matrix, NULL, report, error);
     if (status == APSP_OK)
         note_own_kernels(report, matrix->dtype);
     return status;
@@ -212,9 +213,11 @@ static apsp_status solve_rows_in_type(apsp_solver *s, size_t n, apsp_dtype dtype
     apsp_status status = take_kept(s, n, dtype, &s->rows, error);
     if (status != APSP_OK)
         return status;
-    matrix_read_rows(s->rows, io, threads); /* (-0 made +0: as apsp_solver_solve does) */
+    /* (-0 made +0: as apsp_solver_solve does; an integer matrix checked as it is read) */
+    cell_facts facts;
+    const int known = matrix_read_rows_known(s->rows, io, threads, &facts);
     double read = seconds_now() - start;
-    status = solve_in_type(s, s->rows, report, error);
+    status = solve_in_type(s, s->rows, known ? &facts : NULL, report, error);
     if (status != APSP_OK) { /* a failed solve may leave the padding other than made */
         apsp_matrix_destroy(s->rows);
         s->rows = NULL;

@@ -5,13 +5,15 @@
 #ifndef APSP_DRIVERS_H
 #define APSP_DRIVERS_H
 
+#include "base/matrix.h"
 #include "core/backend.h"
 
 /* Solves the matrix in place on opened devices of one backend (one or more), each holding a
- * share of the rows; fills the report's timings and devices. */
+ * share of the rows; fills the report's timings and devices. `known` (or NULL: the matrix is
+ * checked, matrix_check_cells) is what the check would find in a matrix known to pass it. */
 apsp_status drive_rows(const apsp_backend_impl *impl, backend_device *const *devices, size_t count,
-                       apsp_matrix *matrix, const apsp_options *options, apsp_report *report,
-                       apsp_error *error);
+                       apsp_matrix *matrix, const cell_facts *known, const apsp_options *options,
+                       apsp_report *report, apsp_error *error);
 
 /* drive_rows with the predecessors derived on the devices (backend.h: backend_paths, which
  * the backend must have) after the store, into paths->pred; paths->seconds is their time. */

@@ -248,6 +248,7 @@ typedef struct solve_io {
     apsp_rows_fn rows;
     void *context;
     paths_job *paths; /* the predecessors too, derived on the devices after store (or NULL) */
+    const cell_facts *known; /* the matrix's cells as its writer found them (NULL: checked) */
 } solve_io;
 
 static apsp_status load_team(const team *t, const solve_io *io, apsp_error *error) {
@@ -349,9 +350,12 @@ static apsp_status drive(team *t, const solve_io *io, apsp_report *report, apsp_
     const apsp_dtype dtype = io->matrix ? io->matrix->dtype : APSP_INT32;
     apsp_status status =
         arrange_team(t, io->matrix ? io->matrix->n : io->graph->vertices, dtype, error);
-    int negative = 0;                    /* the kernels' negative form (backend.h: kernel_form) */
-    uint64_t most = 0;                   /* the largest |weight| */
-    if (status == APSP_OK && io->matrix) /* read only once the devices said they can take it */
+    int negative = 0;                     /* the kernels' negative form (backend.h: kernel_form) */
+    uint64_t most = 0;                    /* the largest |weight| */
+    if (status == APSP_OK && io->known) { /* no second read of what the writer read */
+        negative = io->known->negative;
+        most = io->known->most;
+    } else if (status == APSP_OK && io->matrix) /* read once the devices said they can take it */
         status = matrix_check_cells(io->matrix, threads_of(t->options->threads), &negative, &most,
                                     error);
     else if (status == APSP_OK) {
@@ -396,10 +400,10 @@ static apsp_status drive(team *t, const solve_io *io, apsp_report *report, apsp_
 }
 
 apsp_status drive_rows(const apsp_backend_impl *impl, backend_device *const *devices, size_t count,
-                       apsp_matrix *m, const apsp_options *options, apsp_report *report,
-                       apsp_error *error) {
+                       apsp_matrix *m, const cell_facts *known, const apsp_options *options,
+                       apsp_report *report, apsp_error *error) {
     team t = {.impl = impl, .devices = devices, .count = count, .options = options};
-    const solve_io io = {.matrix = m};
+    const solve_io io = {.matrix = m, .known = known};
     return drive(&t, &io, report, error);
 }
 

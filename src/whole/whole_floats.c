@@ -69,7 +69,8 @@ typedef struct whole_scan {
     cell_problem problem; /* at (bad_i, bad_j), the first in row-major order */
     size_t bad_i, bad_j;
     double bad_value;
-    double most; /* the largest |finite weight| */
+    double most;  /* the largest |finite weight| */
+    int negative; /* some finite weight is negative (-0.0 is not: it is read as 0) */
 } whole_scan;
 
 /* Cell j of a row of `type` as a double: the integer types' marker as +inf. Whole numbers of the
@@ -115,26 +116,29 @@ static inline cell_problem classify(size_t n, size_t i, size_t j, double c) {
  * written into `out` (unless NULL) as int32 while they are whole numbers (a weight past int32 as
  * 0: the plan then takes the int64 kernels or the float path, and this matrix is not solved).
  * Returns the column of the first cell that is not whole, or `cells`. */
-static inline __attribute__((always_inline)) size_t scan_row(apsp_dtype type, size_t n, size_t i,
-                                                             const void *row, size_t first,
-                                                             size_t cells, int32_t *out,
-                                                             double *most, cell_problem *problem) {
+static inline __attribute__((always_inline)) size_t
+scan_row(apsp_dtype type, size_t n, size_t i, const void *row, size_t first, size_t cells,
+         int32_t *out, double *most, int *negative, cell_problem *problem) {
     double largest = *most;
+    int below = 0;
     for (size_t j = first; j < cells; j++) {
         const double c = cell_number(type, row, j);
         const cell_problem p = classify(n, i, j, c);
         if (p != PROBLEM_NONE) {
             *problem = p;
             *most = largest;
+            *negative |= below;
             return j;
         }
         const double size = fabs(c);
         if (i != j && c != INFINITY && size > largest)
             largest = size;
+        below |= c < 0;
         if (out && j < n)
             out[j] = c == INFINITY ? APSP_INF : size < 0x1p31 ? (int32_t)c : 0;
     }
     *most = largest;
+    *negative |= below;
     return cells;
 }
 
@@ -142,12 +146,13 @@ static inline __attribute__((always_inline)) size_t scan_row(apsp_dtype type, si
  * magnitude, written as int32 into `out`, in one loop without branches that the compiler
  * vectorizes (the whole test: adding and subtracting 1.5 * 2^52 rounds a double below 2^51 to
  * a whole number, which leaves a whole number as it is; -0.0 passes as 0). Returns 1 with *most
- * raised to the row's largest |weight| when the row is such and its diagonal cell (i < n) 0;
- * else 0, and scan_row says what the row holds. */
-static inline __attribute__((always_inline)) int
-fast_row(apsp_dtype type, size_t i, const void *row, size_t n, int32_t *out, double *most) {
+ * raised to the row's largest |weight| and *negative set when it has a negative one, when the
+ * row is such and its diagonal cell (i < n) 0; else 0, and scan_row says what the row holds. */
+static inline __attribute__((always_inline)) int fast_row(apsp_dtype type, size_t i,
+                                                          const void *row, size_t n, int32_t *out,
+                                                          double *most, int *negative) {
     const double round = 0x1.8p52;
-    int32_t largest = 0, ok = 1;
+    int32_t largest = 0, ok = 1, below = 0;
     for (size_t j = 0; j < n; j++) {
         const double c = cell_number(type, row, j);
         const int infinite = c == INFINITY;
@@ -156,12 +161,14 @@ fast_row(apsp_dtype type, size_t i, const void *row, size_t n, int32_t *out, dou
         const int32_t size = v < 0 ? -v : v;
         ok &= infinite | whole;
         largest = size > largest ? size : largest;
+        below |= v < 0;
         out[j] = infinite ? APSP_INF : v;
     }
     if (!ok || cell_number(type, row, i) != 0)
         return 0;
     if (largest > *most)
         *most = largest;
+    *negative |= below;
     return 1;
 }
 
@@ -177,17 +184,20 @@ static int scan_rows(void *context, size_t begin, size_t end) {
     cell_problem problem = PROBLEM_NONE;
     size_t bad_i = 0, bad_j = 0;
     double most = 0, bad_value = 0;
+    int negative = 0;
     for (size_t i = begin; i < end && problem == PROBLEM_NONE; i++) {
         const void *row = source_row(src, i, buffer);
         int32_t *out = s->integer && i < src->n ? apsp_matrix_row(s->integer, i) : NULL;
-        const int fast = out && (src->dtype == APSP_FLOAT32
-                                     ? fast_row(APSP_FLOAT32, i, row, src->n, out, &most)
-                                     : fast_row(APSP_FLOAT64, i, row, src->n, out, &most));
+        const int fast =
+            out && (src->dtype == APSP_FLOAT32
+                        ? fast_row(APSP_FLOAT32, i, row, src->n, out, &most, &negative)
+                        : fast_row(APSP_FLOAT64, i, row, src->n, out, &most, &negative));
         /* The rest: a matrix's padding after a fast row, or the whole row to say what it holds. */
         const size_t first = fast ? src->n : 0;
-        size_t j = src->dtype == APSP_FLOAT32
-                       ? scan_row(APSP_FLOAT32, src->n, i, row, first, cells, out, &most, &problem)
-                       : scan_row(APSP_FLOAT64, src->n, i, row, first, cells, out, &most, &problem);
+        size_t j = src->dtype == APSP_FLOAT32 ? scan_row(APSP_FLOAT32, src->n, i, row, first, cells,
+                                                         out, &most, &negative, &problem)
+                                              : scan_row(APSP_FLOAT64, src->n, i, row, first, cells,
+                                                         out, &most, &negative, &problem);
         if (problem != PROBLEM_NONE) {
             bad_i = i;
             bad_j = j;
@@ -205,6 +215,7 @@ static int scan_rows(void *context, size_t begin, size_t end) {
     }
     if (most > s->most)
         s->most = most;
+    s->negative |= negative;
     pthread_mutex_unlock(&s->lock);
     return 0;
 }
@@ -221,6 +232,10 @@ static unsigned threads_for(const float_source *src, unsigned threads) {
 typedef struct whole_plan {
     apsp_dtype kernels;
     char why[192];
+    /* For the integer kernels: what matrix_check_cells would find in the integer matrix, read
+     * off every cell by the scan (a whole weight within the bound converts exactly, -0.0 to 0),
+     * so that the driver need not read it again. */
+    cell_facts facts;
 } whole_plan;
 
 static void plan_float_path(const whole_scan *s, whole_plan *plan) {
@@ -271,8 +286,10 @@ static void scan_and_plan(const float_source *src, apsp_matrix *integer, unsigne
         snprintf(plan->why, sizeof plan->why, "float path: no room for a row of %zu cells", src->n);
     } else if (s.problem != PROBLEM_NONE)
         plan_float_path(&s, plan);
-    else
+    else {
         plan_bound(src->n, src->dtype, s.most, plan);
+        plan->facts = (cell_facts){s.negative, (uint64_t)s.most};
+    }
 }
 
 /* ---- the conversions ----------------------------------------------------------------------- */
@@ -449,7 +466,7 @@ static apsp_status solve_integer(whole_solve *w, apsp_report *report, char *agai
                  apsp_dtype_name(kernels));
         return status;
     }
-    status = job->solve(w->solver, integer, report, error);
+    status = job->solve(w->solver, integer, &w->plan.facts, report, error);
     if (status == APSP_ERR_NEGATIVE_CYCLE)
         snprintf(again, again_size,
                  "float path: the %s kernels met a negative cycle, past which float sums round: "
@@ -473,7 +490,7 @@ static apsp_status solve_floats(whole_solve *w, apsp_report *report, apsp_error 
     if (!src->m)
         return w->job->solve_rows(w->solver, src->n, src->dtype, src->io, report, error);
     matrix_clear_negative_zeros(src->m, w->job->threads);
-    return w->job->solve(w->solver, src->m, report, error);
+    return w->job->solve(w->solver, src->m, NULL, report, error);
 }
 
 static apsp_status solve_source(apsp_solver *solver, const float_source *src, const whole_job *job,

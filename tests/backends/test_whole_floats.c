@@ -12,6 +12,13 @@
  *   -0.0:         a weight -0.0, or a diagonal -0.0: read as +0.0 by every path (the solver makes
  *                 -0 cells +0 first, base/matrix.h), so the int32 kernels, the same bits;
  *   negative cycle: APSP_ERR_NEGATIVE_CYCLE with the float path's message and matrix.
+ *   the last row:  the only negative weight (-1) and the largest |weight| (at the int32 bound,
+ *                 or at float32's, the only edge into vertex 1) in the last row, its vertex on
+ *                 no cycle, then on a negative one: the integer matrix's negativity and largest
+ *                 weight come from the scan that reads the rows (the driver does not read the
+ *                 matrix again), and a scan that missed that row would give the kernels the
+ *                 wrong form (OpenCL's bounded negative form then takes d(V-1, 1) for
+ *                 unreachable), or no cycle check.
  *
  * Every case is also solved from rows in the caller's memory (apsp_solver_solve_rows, the
  * distances written into the array the weights came from): the same status, kernels and bits.
@@ -22,6 +29,7 @@
  * Exit 77 (skipped) when the backend has no device. */
 #include "apsp.h"
 #include "check.h"
+#include "device_args.h"
 #include "oracle_typed.h"
 
 #include <math.h>
@@ -289,29 +297,41 @@ static void test_cycle(const solvers *s, apsp_dtype type, size_t v) {
     free(w);
 }
 
-static int parse_args(int argc, char **argv, apsp_options *o, int *devices) {
-    apsp_options_init(o);
-    o->backend = APSP_BACKEND_CPU;
-    for (int a = 1; a < argc; a++) {
-        const char *arg = argv[a];
-        if (strncmp(arg, "--backend=", 10) == 0 && apsp_backend_parse(arg + 10, &o->backend) == 0)
-            continue;
-        if (strncmp(arg, "--device=", 9) == 0)
-            o->device = arg + 9;
-        else if (strncmp(arg, "--tile=", 7) == 0)
-            o->tile = atoi(arg + 7);
-        else if (strncmp(arg, "--devices=", 10) == 0)
-            *devices = atoi(arg + 10);
-        else
-            return -1;
+/* The last row's case (the header), V >= 3: on no cycle (column V-1 empty), or on 0 -> V-1 -> 0. */
+static void test_last_row(const solvers *s, apsp_dtype type, size_t v, int cycle) {
+    const uint64_t steps = v - 1;
+    const uint64_t most =
+        type == APSP_FLOAT32 ? ((uint64_t)1 << 23) / steps : (uint64_t)(APSP_INF - 1) / steps;
+    char what[128], why[192] = "";
+    snprintf(what, sizeof what, "%s V=%zu, -1 and %llu in the last row%s", apsp_dtype_name(type), v,
+             (unsigned long long)most, cycle ? ", on a negative cycle" : "");
+    double *w = small_graph(v);
+    for (size_t i = 0; i + 1 < v; i++) {
+        w[i * v + v - 1] = INFINITY;
+        w[i * v + 1] = i == 1 ? 0 : INFINITY;
     }
-    return 0;
+    if (cycle)
+        w[0 * v + v - 1] = 0;
+    w[(v - 1) * v + 0] = -1;
+    w[(v - 1) * v + 1] = (double)most;
+    solve_both(s, what, w, v, type, cycle ? type : APSP_INT32, !cycle, why, sizeof why);
+    CHECK(cycle || strstr(why, "whole weights: int32") != NULL, "%s: the report says '%s'", what,
+          why);
+    free(w);
+}
+
+/* --devices=N (device_args' own argument). */
+static int devices_arg(const char *arg, void *devices) {
+    if (strncmp(arg, "--devices=", 10) != 0)
+        return 0;
+    *(int *)devices = atoi(arg + 10);
+    return 1;
 }
 
 int main(int argc, char **argv) {
     apsp_options o;
     solvers s = {0};
-    if (parse_args(argc, argv, &o, &s.devices) != 0) {
+    if (device_args(argc, argv, &o, devices_arg, &s.devices) != 0) {
         fprintf(stderr, "usage: test-whole-floats [--backend=cpu|opencl] [--device=SPEC] "
                         "[--tile=N] [--devices=N]\n");
         return 2;
@@ -335,8 +355,11 @@ int main(int argc, char **argv) {
             test_spoiled(&s, type, v, 1, 0, 0.5, "a weight 0.5", "weight 0.5 at (1, 0)");
             test_spoiled(&s, type, v, 0, 1, -0.0, "a weight -0.0", "whole weights: int32");
             test_spoiled(&s, type, v, 1, 1, -0.0, "a diagonal -0.0", "whole weights: int32");
-            if (v >= 3)
+            if (v >= 3) {
                 test_cycle(&s, type, v);
+                test_last_row(&s, type, v, 0);
+                test_last_row(&s, type, v, 1);
+            }
         }
     }
     apsp_solver_destroy(s.whole);
@@ -353,6 +376,8 @@ int main(int argc, char **argv) {
                  "whole weights: int32");
     test_spoiled(&s, APSP_FLOAT64, 1501, 1400, 3, 0.5, "a weight 0.5, 3 threads",
                  "weight 0.5 at (1400, 3)");
+    test_last_row(&s, APSP_FLOAT64, 1501, 0);
+    test_last_row(&s, APSP_FLOAT64, 1501, 1);
     apsp_solver_destroy(s.whole);
     apsp_solver_destroy(s.floats);
     printf("%d checks, %d failures\n", checks, failures);
