@@ -8,10 +8,11 @@ return_predecessors the predecessors are the search's own tree (a shortest-path 
 differ from SciPy's where paths tie); method 'FW', and 'auto' with return_predecessors on a
 graph SciPy would give to Floyd-Warshall, go through apsp.floyd_warshall (the whole V x V
 matrix, then the rows of the indices), as SciPy's own Floyd-Warshall does. Dijkstra on a
-negative weight warns and runs SciPy's label-setting search, as SciPy's does (_settled_dijkstra).
+negative weight warns as SciPy's does and answers with Johnson's shortest distances (what recent
+SciPy's dijkstra returns there; SciPy 1.10's label-setting search returned longer ones), and
+raises NegativeCycleError on a negative cycle, where recent SciPy's does not return at all.
 """
 
-import heapq
 import warnings
 
 import numpy as np
@@ -104,46 +105,8 @@ NEGATIVE_DIJKSTRA = ("Graph has negative weights: dijkstra will give inaccurate 
                      "graph contains negative cycles. Consider johnson or bellman_ford.")
 
 
-def _least_csr(n, row, col, data):
-    """(indptr, targets, weights) as Python lists: the out-edges of each vertex with the least
-    weight of each pair, no self-loops (a settled vertex never takes one)."""
-    order = np.lexsort((data, col, row))
-    row, col, data = row[order], col[order], data[order]
-    first = np.ones(len(row), dtype=bool)
-    first[1:] = (row[1:] != row[:-1]) | (col[1:] != col[:-1])
-    keep = first & (row != col)
-    row, col, data = row[keep], col[keep], data[keep].astype(np.float64)
-    indptr = np.searchsorted(row, np.arange(n + 1))
-    return indptr.tolist(), col.tolist(), data.tolist()
 
 
-def _settled_dijkstra(n, row, col, data, ind):
-    """SciPy's dijkstra where a weight is negative: a label-setting search, each vertex settled
-    when it leaves the queue and never lowered after, so a negative edge into a settled vertex is
-    ignored and the distances may be no shortest ones (SciPy's "inaccurate results"), a negative
-    cycle raising nothing. The library's Dijkstra refuses negative weights (its radix heap needs
-    keys that never fall below the last popped), so this runs here, in Python with heapq: slow,
-    for a graph SciPy itself warns about. Where keys tie the settling order may differ from
-    SciPy's Fibonacci heap's. Returns (distances, predecessors), S x V."""
-    indptr, targets, weights = _least_csr(n, row, col, data)
-    dist = np.full((len(ind), n), np.inf)
-    pred = np.full((len(ind), n), NO_PREDECESSOR, dtype=np.int32)
-    for r, source in enumerate(ind.tolist()):
-        d, p, settled = [np.inf] * n, [NO_PREDECESSOR] * n, [False] * n
-        d[source] = 0.0
-        queue = [(0.0, source)]
-        while queue:
-            key, u = heapq.heappop(queue)
-            if settled[u] or key != d[u]:
-                continue  # settled, or lowered after this entry went in
-            settled[u] = True
-            for e in range(indptr[u], indptr[u + 1]):
-                t, through = targets[e], key + weights[e]
-                if not settled[t] and through < d[t]:
-                    d[t], p[t] = through, u
-                    heapq.heappush(queue, (through, t))
-        dist[r], pred[r] = d, p
-    return dist, pred
 
 
 def _solve(csgraph, method, directed, return_predecessors, unweighted, indices):
@@ -156,10 +119,12 @@ def _solve(csgraph, method, directed, return_predecessors, unweighted, indices):
         keep = ~np.isposinf(data)
         row, col, data = row[keep], col[keep], data[keep]
     if method == "D" and data.size and data.min() < 0:
+        # The library's Dijkstra refuses negative weights (its radix heap needs keys that never
+        # fall below the last one popped); SciPy's warns and, since the label-correcting search
+        # of its recent versions, returns the shortest distances wherever there is no negative
+        # cycle: Johnson's answer.
         warnings.warn(NEGATIVE_DIJKSTRA, UserWarning, stacklevel=4)
-        if n and len(ind):
-            dist, pred = _settled_dijkstra(n, row, col, data, ind)
-            return dist, (pred if return_predecessors else None), shape
+        method = "J"
     weights, dtype = _weights(data, n)
     # Predecessors of tied paths follow the method that ran: 'FW' and auto's where SciPy's auto
     # runs Floyd-Warshall go through the whole matrix, whose trees are SciPy's Floyd-Warshall's
