@@ -46,10 +46,10 @@ static const param_entry param_table[] = {
      * 8 x 16 (153 registers: three work-groups per multiprocessor), int4 accesses, 16-deep
      * k-chunks double-buffered, the k-loop unrolled 8 steps at a time; phase 2 in 2 column slabs
      * per block (against 4: int32 14.39 -> 14.46 T, float32 12.35 -> 12.37 T on an H100, three
-     * interleaved runs each, every one the same; tests/gpu/probe/grid-float32-5.txt). Other NVIDIA GPUs (48 KB of local memory and
-     * 64K registers per multiprocessor since Kepler) and Intel GPUs (32 KB of local memory;
-     * nothing assumes a sub-group width) get the same shape, not measured; AMD GPUs the rows
-     * above. */
+     * interleaved runs each, every one the same; tests/gpu/probe/grid-float32-5.txt). Other NVIDIA
+     * GPUs (48 KB of local memory and 64K registers per multiprocessor since Kepler) and Intel GPUs
+     * (32 KB of local memory; nothing assumes a sub-group width) get the same shape, not measured;
+     * AMD GPUs the rows above. */
     {NULL, NULL, CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR,
      "TILE=128,PIVOT_SPLIT=2,THREAD_ROWS=8,THREAD_COLS=8,GROUP_ROWS=8,GROUP_COLS=16,PREFETCH=1,"
      "K_UNROLL=8",
