@@ -70,6 +70,7 @@ typedef struct device_summary {
     int tile;
     int threads;        /* CPU threads (0 for OpenCL) */
     int program_builds; /* programs compiled since the last summary */
+    int on_host;        /* computes on the host's own cores (the threads, an OpenCL CPU) */
 } device_summary;
 
 /* Streaming from host memory (src/drivers/stream.c, docs/architecture.md): a device

@@ -13,6 +13,7 @@
 #include "sssp/sssp.h"
 #include "whole/whole_floats.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@ struct apsp_solver {
     int opencl_listed;   /* for the report */
     double open_seconds; /* reported as set-up by the first solve */
     int open_builds;     /* programs built while opening, likewise */
+    int off_host;        /* no device computes on the host's cores: they idle during a solve */
     apsp_matrix *whole;  /* the integer matrix of the last whole-number float solve (src/whole/) */
     apsp_matrix *rows;   /* the matrix of the last apsp_solver_solve_rows in the rows' own type */
 };
@@ -117,10 +119,12 @@ apsp_status apsp_solver_create(const apsp_options *options, apsp_solver **out, a
         apsp_solver_destroy(s);
         return status;
     }
+    s->off_host = s->count > 0;
     for (size_t i = 0; i < s->count; i++) {
         device_summary summary;
         s->impl->summarize(s->devices[i], &summary);
         s->open_builds += summary.program_builds;
+        s->off_host &= !summary.on_host;
     }
     s->open_seconds = seconds_now() - start;
     *out = s;
@@ -157,14 +161,26 @@ static void note_own_kernels(apsp_report *report, apsp_dtype dtype) {
              apsp_dtype_name(dtype));
 }
 
+static void *prepare_rows(void *rows) {
+    const apsp_row_io *io = rows;
+    io->prepare(io->context);
+    return NULL;
+}
+
 /* A checked matrix through the devices in its own type: streamed, or by rows (its cells'
- * check skipped when `known` says what it would find: drivers.h). */
+ * check skipped when `known` says what it would find: drivers.h). While devices off the host
+ * compute, the host's cores are idle: the rows' io->prepare runs beside them (apsp.h). */
 static apsp_status solve_in_type(apsp_solver *s, apsp_matrix *matrix, const cell_facts *known,
-                                 apsp_report *report, apsp_error *error) {
+                                 const apsp_row_io *rows, apsp_report *report, apsp_error *error) {
+    pthread_t preparing;
+    const int beside = rows && rows->prepare && s->off_host &&
+                       pthread_create(&preparing, NULL, prepare_rows, (void *)rows) == 0;
     apsp_status status =
         drive_streams(s->impl, s->devices, s->count, matrix->n, matrix->dtype)
             ? drive_stream(s->impl, s->devices[0], matrix, &s->options, report, error)
             : drive_rows(s->impl, s->devices, s->count, matrix, known, &s->options, report, error);
+    if (beside)
+        pthread_join(preparing, NULL);
     if (status == APSP_OK)
         add_open_to_report(s, report);
     return status;
@@ -187,7 +203,7 @@ apsp_status apsp_solver_solve(apsp_solver *s, apsp_matrix *matrix, apsp_report *
         const whole_job job = whole_job_of(s);
         return whole_floats_solve(s, matrix, &job, report, error);
     }
-    apsp_status status = solve_in_type(s, matrix, NULL, report, error);
+    apsp_status status = solve_in_type(s, matrix, NULL, NULL, report, error);
     if (status == APSP_OK)
         note_own_kernels(report, matrix->dtype);
     return status;
@@ -217,7 +233,7 @@ static apsp_status solve_rows_in_type(apsp_solver *s, size_t n, apsp_dtype dtype
     cell_facts facts;
     const int known = matrix_read_rows_known(s->rows, io, threads, &facts);
     double read = seconds_now() - start;
-    status = solve_in_type(s, s->rows, known ? &facts : NULL, report, error);
+    status = solve_in_type(s, s->rows, known ? &facts : NULL, io, report, error);
     if (status != APSP_OK) { /* a failed solve may leave the padding other than made */
         apsp_matrix_destroy(s->rows);
         s->rows = NULL;

@@ -399,6 +399,7 @@ static void cpu_summarize(backend_device *device, device_summary *s) {
     s->tile = ROUND_DEPTH;
     s->threads = (int)d->used_threads;
     s->program_builds = 0;
+    s->on_host = 1;
 }
 
 static apsp_status cpu_list(device_list *list, apsp_error *error) {

@@ -201,6 +201,7 @@ static void opencl_summarize(backend_device *d, device_summary *s) {
     s->tile = d->params.tile;
     s->threads = 0;
     s->program_builds = d->builds;
+    s->on_host = (d->limits.type & CL_DEVICE_TYPE_CPU) != 0;
     d->builds = 0;
 }
 

@@ -9,6 +9,13 @@
 #include <math.h>
 #include <pythread.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE                                                                        \
+    23 /* Linux's value (uapi asm-generic/mman-common.h), for older headers */
+#endif
 
 /* One source row into n cells of the kernel type: 0 is no edge, and for floats so are NaN and
  * +-inf (SciPy's nan_null and infinity_null); the diagonal is 0 whatever the self-loop weighs, as
@@ -176,8 +183,22 @@ static void io_write(void *context, size_t i, const void *cells) {
     write_dense_row(context, i, cells);
 }
 
+/* The distances' pages faulted in while a GPU computes, rather than by the first writes: a new
+ * array's first touch costs as much as the copy out itself. MADV_POPULATE_WRITE (Linux 5.14)
+ * maps them writable without changing a byte, so c->out may be the source too; an older kernel
+ * answers EINVAL and the writes fault them in as before. */
+static void io_prepare(void *context) {
+    const dense_copy *c = context;
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    const uintptr_t begin = (uintptr_t)c->out;
+    const uintptr_t end = begin + c->n * c->n * apsp_dtype_size(c->out_type);
+    const uintptr_t first = (begin + page - 1) / page * page; /* whole pages of c->out only */
+    if (end > first + page)
+        madvise((void *)first, (end - first) / page * page, MADV_POPULATE_WRITE);
+}
+
 apsp_row_io dense_copy_rows(dense_copy *c) {
-    return (apsp_row_io){io_read, io_write, c};
+    return (apsp_row_io){io_read, io_write, c, io_prepare};
 }
 
 /* ---- the extremes of an integer array -------------------------------------------------------- */

@@ -466,7 +466,7 @@ static apsp_status solve_integer(whole_solve *w, apsp_report *report, char *agai
                  apsp_dtype_name(kernels));
         return status;
     }
-    status = job->solve(w->solver, integer, &w->plan.facts, report, error);
+    status = job->solve(w->solver, integer, &w->plan.facts, w->src->io, report, error);
     if (status == APSP_ERR_NEGATIVE_CYCLE)
         snprintf(again, again_size,
                  "float path: the %s kernels met a negative cycle, past which float sums round: "
@@ -490,7 +490,7 @@ static apsp_status solve_floats(whole_solve *w, apsp_report *report, apsp_error 
     if (!src->m)
         return w->job->solve_rows(w->solver, src->n, src->dtype, src->io, report, error);
     matrix_clear_negative_zeros(src->m, w->job->threads);
-    return w->job->solve(w->solver, src->m, NULL, report, error);
+    return w->job->solve(w->solver, src->m, NULL, NULL, report, error);
 }
 
 static apsp_status solve_source(apsp_solver *solver, const float_source *src, const whole_job *job,

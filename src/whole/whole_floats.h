@@ -11,10 +11,11 @@
 #include "base/matrix.h"
 
 /* The solve of a matrix as solver.c does it (drivers, streaming), for the integer matrix:
- * `known` (NULL: none) what the scan found in its cells, for the driver not to read them again. */
+ * `known` (NULL: none) what the scan found in its cells, for the driver not to read them again;
+ * `rows` (NULL: none) the rows the distances will be written to, for their io->prepare. */
 typedef apsp_status (*whole_solve_fn)(apsp_solver *solver, apsp_matrix *matrix,
-                                      const cell_facts *known, apsp_report *report,
-                                      apsp_error *error);
+                                      const cell_facts *known, const apsp_row_io *rows,
+                                      apsp_report *report, apsp_error *error);
 /* apsp_solver_solve_rows in the rows' own type (solver.c): the float path of a row source. */
 typedef apsp_status (*whole_solve_rows_fn)(apsp_solver *solver, size_t n, apsp_dtype dtype,
                                            const apsp_row_io *io, apsp_report *report,

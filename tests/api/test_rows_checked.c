@@ -11,7 +11,9 @@
  *                  bounded negative form takes d(V-1, 1) for unreachable if W were missed);
  *   a cycle:       the same with 0 -> V-1 of weight 0: APSP_ERR_NEGATIVE_CYCLE, as the matrix;
  *   refusals:      a last-row weight one past the bound, a last-row diagonal 1, a last-row cell
- *                  -INF: APSP_ERR_USAGE with the matrix solve's message.
+ *                  -INF: APSP_ERR_USAGE with the matrix solve's message;
+ *   io->prepare:   called once, before the first row is written, where a device off the host
+ *                  computes (a GPU), and never on the host's cores (threads, an OpenCL CPU).
  *
  * V = 300 on one thread, against the oracle too; with --large also V = 4097 on 3 threads (past the
  * 64 MB from which the row passes split over the threads, and rows that 3 does not divide),
@@ -85,13 +87,20 @@ static int64_t get(apsp_dtype type, const void *cells, size_t j) {
     return type == APSP_INT32 ? ((const int32_t *)cells)[j] : ((const int64_t *)cells)[j];
 }
 
-/* The caller's rows: the graph in, the distances out into `out`. */
+/* The caller's rows: the graph in, the distances out into `out`; what io->prepare saw. */
 typedef struct rows {
     const int64_t *w;
     int64_t *out;
     size_t v;
     apsp_dtype type;
+    int prepared;       /* io->prepare's calls */
+    int written_before; /* rows written before io->prepare returned */
 } rows;
+
+static void prepare_rows(void *context) {
+    rows *r = context;
+    r->prepared++;
+}
 
 static void read_row(void *context, size_t i, void *cells) {
     const rows *r = context;
@@ -100,7 +109,8 @@ static void read_row(void *context, size_t i, void *cells) {
 }
 
 static void write_row(void *context, size_t i, const void *cells) {
-    const rows *r = context;
+    rows *r = context;
+    r->written_before += !r->prepared;
     for (size_t j = 0; j < r->v; j++)
         r->out[i * r->v + j] = get(r->type, cells, j);
 }
@@ -133,6 +143,24 @@ static size_t oracle_differences(const int64_t *w, const int64_t *got, size_t v,
     return count;
 }
 
+/* Whether the report's device computes off the host's cores: an OpenCL device not of type "cpu"
+ * (apsp_list_devices), where io->prepare runs beside the solve (apsp.h). */
+static int computes_off_host(const apsp_report *report) {
+    apsp_device_info *devices;
+    size_t count;
+    apsp_error err;
+    if (strcmp(report->backend, "opencl") != 0 ||
+        apsp_list_devices(&devices, &count, &err) != APSP_OK)
+        return 0;
+    int off = 0;
+    for (size_t i = 0; i < count; i++)
+        if (devices[i].backend == APSP_BACKEND_OPENCL &&
+            strcmp(devices[i].name, report->device) == 0)
+            off = strcmp(devices[i].type, "cpu") != 0;
+    free(devices);
+    return off;
+}
+
 static void test_case(apsp_solver *solver, size_t v, apsp_dtype type, spoil how, int oracle) {
     char what[128];
     snprintf(what, sizeof what, "%s V=%zu, the last row with %s", apsp_dtype_name(type), v,
@@ -145,9 +173,10 @@ static void test_case(apsp_solver *solver, size_t v, apsp_dtype type, spoil how,
     for (size_t i = 0; i < v; i++)
         for (size_t j = 0; j < v; j++)
             put(type, apsp_matrix_row_cells(m, i), j, w[i * v + j]);
-    rows r = {w, out, v, type};
-    const apsp_row_io io = {read_row, write_row, &r};
-    apsp_status got = apsp_solver_solve_rows(solver, v, type, &io, NULL, &err);
+    rows r = {w, out, v, type, 0, 0};
+    const apsp_row_io io = {read_row, write_row, &r, prepare_rows};
+    apsp_report report;
+    apsp_status got = apsp_solver_solve_rows(solver, v, type, &io, &report, &err);
     apsp_status want = apsp_solver_solve(solver, m, NULL, &matrix_err);
     const apsp_status expected = how == SPOIL_NONE    ? APSP_OK
                                  : how == SPOIL_CYCLE ? APSP_ERR_NEGATIVE_CYCLE
@@ -156,6 +185,10 @@ static void test_case(apsp_solver *solver, size_t v, apsp_dtype type, spoil how,
           apsp_status_name(got), apsp_status_name(want), apsp_status_name(expected));
     CHECK(got == APSP_OK || strcmp(err.message, matrix_err.message) == 0,
           "%s: rows '%s', matrix '%s'", what, err.message, matrix_err.message);
+    const int off = got == APSP_OK && computes_off_host(&report);
+    CHECK(got != APSP_OK || (r.prepared == off && (!off || r.written_before == 0)),
+          "%s on %s: io->prepare called %d times (want %d), %d rows written before it returned",
+          what, report.device, r.prepared, off, r.written_before);
     size_t at = 0;
     if (got == APSP_OK && want == APSP_OK) {
         size_t differ = differences(out, m, &at);

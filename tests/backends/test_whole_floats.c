@@ -141,7 +141,7 @@ static void check_rows(const solvers *s, const char *what, const double *w, size
             ((float *)d.cells)[x] = (float)w[x];
         else
             ((double *)d.cells)[x] = w[x];
-    const apsp_row_io io = {read_row, write_row, &d};
+    const apsp_row_io io = {read_row, write_row, &d, NULL};
     apsp_report report;
     apsp_error err = {0};
     apsp_status got = apsp_solver_solve_rows(s->whole, v, type, &io, &report, &err);
