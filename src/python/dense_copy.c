@@ -184,17 +184,24 @@ static void io_write(void *context, size_t i, const void *cells) {
 }
 
 /* The distances' pages faulted in while a GPU computes, rather than by the first writes: a new
- * array's first touch costs as much as the copy out itself. MADV_POPULATE_WRITE (Linux 5.14)
- * maps them writable without changing a byte, so c->out may be the source too; an older kernel
- * answers EINVAL and the writes fault them in as before. */
-static void io_prepare(void *context) {
+ * array's first touch costs as much as the copy out itself, so it is split over the Solver's
+ * threads as the copy is. MADV_POPULATE_WRITE (Linux 5.14) maps pages writable without changing
+ * a byte, so c->out may be the source too; an older kernel answers EINVAL and the writes fault
+ * them in as before. Each slice takes the whole pages of its rows. */
+static int populate_slice(void *context, size_t begin, size_t end) {
     const dense_copy *c = context;
-    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    const uintptr_t begin = (uintptr_t)c->out;
-    const uintptr_t end = begin + c->n * c->n * apsp_dtype_size(c->out_type);
-    const uintptr_t first = (begin + page - 1) / page * page; /* whole pages of c->out only */
-    if (end > first + page)
-        madvise((void *)first, (end - first) / page * page, MADV_POPULATE_WRITE);
+    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    const uintptr_t row = c->n * apsp_dtype_size(c->out_type);
+    const uintptr_t first = ((uintptr_t)c->out + begin * row + page - 1) / page * page;
+    const uintptr_t last = ((uintptr_t)c->out + end * row) / page * page;
+    if (last > first)
+        madvise((void *)first, last - first, MADV_POPULATE_WRITE);
+    return 0;
+}
+
+static void io_prepare(void *context) {
+    dense_copy *c = context;
+    parallel_slices(c->n, c->threads, populate_slice, c);
 }
 
 apsp_row_io dense_copy_rows(dense_copy *c) {
