@@ -424,11 +424,12 @@ typedef struct apsp_row_io {
     void (*read)(void *context, size_t i, void *cells);
     void (*write)(void *context, size_t i, const void *cells);
     void *context;
-    /* Optional (NULL: none). Called once, on a thread of its own, while a device other than
-     * the host's cores (a GPU) computes, and returned from before the first write; not called
-     * when the host's cores compute, which have no time to spare. The place to fault in the
-     * destination's pages (madvise MADV_POPULATE_WRITE), which the writes would otherwise touch
-     * first after the solve. It must not write to what read reads. */
+    /* Optional (NULL: none). Called at most once, on a thread of its own, during the rounds of
+     * devices other than the host's cores (GPUs), and returned from before the first write;
+     * not when the host's cores compute, which have no time to spare, nor when the matrix
+     * streams through a device smaller than it (the host moves blocks then). The place to fault
+     * in the destination's pages (madvise MADV_POPULATE_WRITE), which the writes would
+     * otherwise touch first after the solve. It must not write to what read reads. */
     void (*prepare)(void *context);
 } apsp_row_io;
 

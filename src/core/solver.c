@@ -13,7 +13,6 @@
 #include "sssp/sssp.h"
 #include "whole/whole_floats.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,26 +160,18 @@ static void note_own_kernels(apsp_report *report, apsp_dtype dtype) {
              apsp_dtype_name(dtype));
 }
 
-static void *prepare_rows(void *rows) {
-    const apsp_row_io *io = rows;
-    io->prepare(io->context);
-    return NULL;
-}
-
 /* A checked matrix through the devices in its own type: streamed, or by rows (its cells'
  * check skipped when `known` says what it would find: drivers.h). While devices off the host
- * compute, the host's cores are idle: the rows' io->prepare runs beside them (apsp.h). */
+ * run their rounds, the host's cores are idle: the rows' io->prepare runs then (apsp.h). A
+ * streamed solve keeps the host busy moving blocks, so it has none. */
 static apsp_status solve_in_type(apsp_solver *s, apsp_matrix *matrix, const cell_facts *known,
                                  const apsp_row_io *rows, apsp_report *report, apsp_error *error) {
-    pthread_t preparing;
-    const int beside = rows && rows->prepare && s->off_host &&
-                       pthread_create(&preparing, NULL, prepare_rows, (void *)rows) == 0;
+    const apsp_row_io *idle = s->off_host ? rows : NULL;
     apsp_status status =
         drive_streams(s->impl, s->devices, s->count, matrix->n, matrix->dtype)
             ? drive_stream(s->impl, s->devices[0], matrix, &s->options, report, error)
-            : drive_rows(s->impl, s->devices, s->count, matrix, known, &s->options, report, error);
-    if (beside)
-        pthread_join(preparing, NULL);
+            : drive_rows(s->impl, s->devices, s->count, matrix, known, idle, &s->options, report,
+                         error);
     if (status == APSP_OK)
         add_open_to_report(s, report);
     return status;

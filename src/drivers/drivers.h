@@ -10,10 +10,13 @@
 
 /* Solves the matrix in place on opened devices of one backend (one or more), each holding a
  * share of the rows; fills the report's timings and devices. `known` (or NULL: the matrix is
- * checked, matrix_check_cells) is what the check would find in a matrix known to pass it. */
+ * checked, matrix_check_cells) is what the check would find in a matrix known to pass it.
+ * `idle` (or NULL): rows whose io->prepare runs on a thread of its own during the rounds, and
+ * only then, since the host's threads check, upload and download around them; for devices off
+ * the host, whose rounds leave its cores idle. */
 apsp_status drive_rows(const apsp_backend_impl *impl, backend_device *const *devices, size_t count,
-                       apsp_matrix *matrix, const cell_facts *known, const apsp_options *options,
-                       apsp_report *report, apsp_error *error);
+                       apsp_matrix *matrix, const cell_facts *known, const apsp_row_io *idle,
+                       const apsp_options *options, apsp_report *report, apsp_error *error);
 
 /* drive_rows with the predecessors derived on the devices (backend.h: backend_paths, which
  * the backend must have) after the store, into paths->pred; paths->seconds is their time. */

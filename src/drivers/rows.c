@@ -18,6 +18,7 @@
 #include "base/util.h"
 #include "drivers/drivers.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,7 +250,26 @@ typedef struct solve_io {
     void *context;
     paths_job *paths; /* the predecessors too, derived on the devices after store (or NULL) */
     const cell_facts *known; /* the matrix's cells as its writer found them (NULL: checked) */
+    const apsp_row_io *idle; /* its prepare run during the rounds (drivers.h), or NULL */
 } solve_io;
+
+static void *prepare_rows(void *rows) {
+    const apsp_row_io *io = rows;
+    io->prepare(io->context);
+    return NULL;
+}
+
+/* The rounds, with io->idle's prepare beside them on a thread of its own (a thread that cannot
+ * start leaves it undone: it only saves the writes their first touch). */
+static apsp_status run_rounds_beside(const team *t, const solve_io *io, apsp_error *error) {
+    pthread_t preparing;
+    const int beside = io->idle && io->idle->prepare &&
+                       pthread_create(&preparing, NULL, prepare_rows, (void *)io->idle) == 0;
+    apsp_status status = run_rounds(t, error);
+    if (beside)
+        pthread_join(preparing, NULL);
+    return status;
+}
 
 static apsp_status load_team(const team *t, const solve_io *io, apsp_error *error) {
     apsp_status status = APSP_OK;
@@ -372,7 +392,7 @@ static apsp_status drive(team *t, const solve_io *io, apsp_report *report, apsp_
         status = load_team(t, io, error);
     double t2 = seconds_now();
     if (status == APSP_OK)
-        status = run_rounds(t, error);
+        status = run_rounds_beside(t, io, error);
     double t3 = seconds_now();
     if (status == APSP_OK)
         status = store_team(t, io, negative, error);
@@ -400,10 +420,10 @@ static apsp_status drive(team *t, const solve_io *io, apsp_report *report, apsp_
 }
 
 apsp_status drive_rows(const apsp_backend_impl *impl, backend_device *const *devices, size_t count,
-                       apsp_matrix *m, const cell_facts *known, const apsp_options *options,
-                       apsp_report *report, apsp_error *error) {
+                       apsp_matrix *m, const cell_facts *known, const apsp_row_io *idle,
+                       const apsp_options *options, apsp_report *report, apsp_error *error) {
     team t = {.impl = impl, .devices = devices, .count = count, .options = options};
-    const solve_io io = {.matrix = m, .known = known};
+    const solve_io io = {.matrix = m, .known = known, .idle = idle};
     return drive(&t, &io, report, error);
 }
 
