@@ -13,6 +13,7 @@ apsp_status sssp_scratch_init(sssp_scratch *s, size_t vertices, apsp_error *erro
                         .queue = apsp_malloc(2 * v * sizeof *s->queue),
                         .queued = apsp_malloc(v * sizeof *s->queued)};
     s->real_dist = (double *)s->dist;
+    s->narrow_dist = (uint32_t *)s->dist;
     if (s->dist && s->parent && s->queue && s->queued)
         return APSP_OK;
     sssp_scratch_free(s);
@@ -26,6 +27,7 @@ void sssp_scratch_free(sssp_scratch *s) {
     free(s->queue);
     free(s->queued);
     radix_free(&s->heap);
+    radix32_free(&s->narrow_heap);
     *s = (sssp_scratch){0};
 }
 
@@ -55,12 +57,33 @@ static void put_real(void *row, size_t t, apsp_dtype dtype, double d) {
         ((double *)row)[t] = d;
 }
 
+/* The narrow path's row: its distances are exact in int64 as they are in uint32. int32 rows
+ * without potentials, the common case, take a loop of their own that the compiler vectorises. */
+static void store_narrow_row(const uint32_t *d, size_t vertices, int32_t source, const int64_t *h,
+                             apsp_dtype dtype, void *row) {
+    if (dtype == APSP_INT32 && !h) {
+        int32_t *cells = row;
+        for (size_t t = 0; t < vertices; t++)
+            cells[t] = d[t] == SSSP_NARROW_UNREACHED ? APSP_INF : (int32_t)d[t];
+        return;
+    }
+    for (size_t t = 0; t < vertices; t++) {
+        int unreached = d[t] == SSSP_NARROW_UNREACHED;
+        int64_t dt = (int64_t)d[t];
+        put_integer(row, t, dtype, h && !unreached ? dt - h[source] + h[t] : dt, unreached);
+    }
+}
+
 void sssp_store_row(const sssp_scratch *s, size_t vertices, int32_t source,
-                    const sssp_potential *potential, int real, apsp_dtype dtype, void *row) {
-    if (real) {
+                    const sssp_potential *potential, sssp_kind kind, apsp_dtype dtype, void *row) {
+    if (kind == SSSP_REAL) {
         const double *d = s->real_dist, *h = potential->real;
         for (size_t t = 0; t < vertices; t++)
             put_real(row, t, dtype, !h || isinf(d[t]) ? d[t] : d[t] - h[source] + h[t]);
+        return;
+    }
+    if (kind == SSSP_NARROW) {
+        store_narrow_row(s->narrow_dist, vertices, source, potential->integer, dtype, row);
         return;
     }
     const int64_t *d = s->dist, *h = potential->integer;
@@ -70,11 +93,21 @@ void sssp_store_row(const sssp_scratch *s, size_t vertices, int32_t source,
     }
 }
 
-void sssp_store_pred(const sssp_scratch *s, size_t vertices, int32_t source, int real,
+/* Whether the search of `kind` reached t. */
+static int reached(const sssp_scratch *s, sssp_kind kind, size_t t) {
+    switch (kind) {
+    case SSSP_NARROW:
+        return s->narrow_dist[t] != SSSP_NARROW_UNREACHED;
+    case SSSP_REAL:
+        return !isinf(s->real_dist[t]);
+    default:
+        return s->dist[t] != SSSP_UNREACHED;
+    }
+}
+
+void sssp_store_pred(const sssp_scratch *s, size_t vertices, int32_t source, sssp_kind kind,
                      int32_t *row) {
     for (size_t t = 0; t < vertices; t++)
-        row[t] = (real ? isinf(s->real_dist[t]) : s->dist[t] == SSSP_UNREACHED)
-                     ? APSP_NO_PREDECESSOR
-                     : s->parent[t];
+        row[t] = reached(s, kind, t) ? s->parent[t] : APSP_NO_PREDECESSOR;
     row[source] = APSP_NO_PREDECESSOR;
 }
