@@ -43,37 +43,47 @@ typedef struct real_edges {
 #define ARC_TARGET(edges, e) ((edges)[e].target)
 #define ARC_WEIGHT(edges, e) ((edges)[e].weight)
 
-/* NAME(g, edges, source, parents, s): distances DIST_T into s->DIST (UNREACHED where there is no
- * path) over EDGES_T, the queue s->HEAP of PREFIX's functions keyed by KEY. The search itself is
- * an always-inlined body called with `parents` as a constant, so each call site is its own
- * instance and the one without parents has no store to s->parent. */
-#define DEFINE_DIJKSTRA(NAME, EDGES_T, TARGET, WEIGHT, DIST_T, DIST, UNREACHED, HEAP_T, HEAP,      \
-                        PREFIX, KEY)                                                               \
+/* The cells of one kind: vertex t's distance DIST(cells[t]), and where its out-edges begin,
+ * FIRST(g, cells, t). The narrow path keeps the offset beside the distance (sssp_vertex), so the
+ * load that compares a target's distance also brings the offset that prefetches its arcs. */
+#define PLAIN_DIST(cell) (cell)
+#define RECORD_DIST(cell) ((cell).dist)
+#define CSR_FIRST(g, cells, u) ((g)->start[u])
+#define RECORD_FIRST(g, cells, u) ((cells)[u].first_arc)
+
+/* NAME(g, edges, source, parents, s): distances DIST_T in s->CELLS (CELL_T each, read by DIST;
+ * UNREACHED where there is no path) over EDGES_T, the queue s->HEAP (HEAP_T) of PREFIX's
+ * functions keyed by KEY. A vertex lowered has its arcs prefetched: it is popped later, in an
+ * order that jumps over the graph. The search itself is an always-inlined body called with
+ * `parents` as a constant, so each call site is its own instance and the one without parents has
+ * no store to s->parent. */
+#define DEFINE_DIJKSTRA(NAME, EDGES_T, TARGET, WEIGHT, CELL_T, CELLS, DIST, FIRST, DIST_T,         \
+                        UNREACHED, HEAP_T, HEAP, PREFIX, KEY)                                      \
     static inline __attribute__((always_inline)) int NAME##_search(                                \
         const adjacency *g, EDGES_T edges, int32_t source, const int parents, sssp_scratch *s) {   \
         size_t v = g->vertices;                                                                    \
-        DIST_T *dist = s->DIST;                                                                    \
+        CELL_T *cells = s->CELLS;                                                                  \
         HEAP_T *h = &s->HEAP;                                                                      \
         for (size_t t = 0; t < v; t++)                                                             \
-            dist[t] = UNREACHED;                                                                   \
+            DIST(cells[t]) = UNREACHED;                                                            \
         PREFIX##_reset(h);                                                                         \
-        dist[source] = 0;                                                                          \
-        PREFIX##_push(h, KEY(dist[source]), source);                                               \
+        DIST(cells[source]) = 0;                                                                   \
+        PREFIX##_push(h, KEY(0), source);                                                          \
         while (h->size > 0 && !h->out_of_memory) {                                                 \
             HEAP_T##_item top = PREFIX##_pop(h);                                                   \
-            DIST_T d = dist[top.vertex];                                                           \
+            DIST_T d = DIST(cells[top.vertex]);                                                    \
             if (top.key != KEY(d))                                                                 \
                 continue; /* a stale entry: the vertex was lowered after it was pushed */          \
-            const size_t end = g->start[top.vertex + 1];                                           \
-            for (size_t e = g->start[top.vertex]; e < end; e++) {                                  \
+            const size_t end = FIRST(g, cells, top.vertex + 1);                                    \
+            for (size_t e = FIRST(g, cells, top.vertex); e < end; e++) {                           \
                 int32_t to = TARGET(edges, e);                                                     \
                 DIST_T through = d + WEIGHT(edges, e);                                             \
-                if (through < dist[to]) {                                                          \
-                    dist[to] = through;                                                            \
+                if (through < DIST(cells[to])) {                                                   \
+                    DIST(cells[to]) = through;                                                     \
                     if (parents)                                                                   \
                         s->parent[to] = top.vertex;                                                \
                     PREFIX##_push(h, KEY(through), to);                                            \
-                    __builtin_prefetch(&TARGET(edges, g->start[to]), 0, 1);                        \
+                    __builtin_prefetch(&TARGET(edges, FIRST(g, cells, to)), 0, 1);                 \
                 }                                                                                  \
             }                                                                                      \
         }                                                                                          \
@@ -85,12 +95,13 @@ typedef struct real_edges {
                        : NAME##_search(g, edges, source, 0, s);                                    \
     }
 
-DEFINE_DIJKSTRA(dijkstra_wide, wide_edges, SPLIT_TARGET, SPLIT_WEIGHT, int64_t, dist,
-                SSSP_UNREACHED, radix_heap, heap, radix, integer_key)
-DEFINE_DIJKSTRA(dijkstra_real, real_edges, SPLIT_TARGET, SPLIT_WEIGHT, double, real_dist, INFINITY,
-                radix_heap, heap, radix, real_key)
-DEFINE_DIJKSTRA(dijkstra_narrow, const sssp_arc *, ARC_TARGET, ARC_WEIGHT, uint32_t, narrow_dist,
-                SSSP_NARROW_UNREACHED, radix_heap32, narrow_heap, radix32, narrow_key)
+DEFINE_DIJKSTRA(dijkstra_wide, wide_edges, SPLIT_TARGET, SPLIT_WEIGHT, int64_t, dist, PLAIN_DIST,
+                CSR_FIRST, int64_t, SSSP_UNREACHED, radix_heap, heap, radix, integer_key)
+DEFINE_DIJKSTRA(dijkstra_real, real_edges, SPLIT_TARGET, SPLIT_WEIGHT, double, real_dist,
+                PLAIN_DIST, CSR_FIRST, double, INFINITY, radix_heap, heap, radix, real_key)
+DEFINE_DIJKSTRA(dijkstra_narrow, const sssp_arc *, ARC_TARGET, ARC_WEIGHT, sssp_vertex, narrow,
+                RECORD_DIST, RECORD_FIRST, uint32_t, SSSP_NARROW_UNREACHED, radix_heap32,
+                narrow_heap, radix32, narrow_key)
 
 int dijkstra_distances(const adjacency *g, const int64_t *weights, int32_t source, int parents,
                        sssp_scratch *s) {

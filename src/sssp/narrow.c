@@ -26,7 +26,7 @@ apsp_status sssp_narrow_arcs(const adjacency *g, const int64_t *weights, sssp_ar
              : largest > INT64_MAX / (int64_t)(v - 1) ? INT64_MAX
                                                       : largest * (int64_t)(v - 1);
     *arcs = NULL;
-    if (!sssp_narrow_fits(v, largest))
+    if (!sssp_narrow_fits(v, largest) || edges > UINT32_MAX) /* (sssp_vertex's offsets) */
         return APSP_OK;
     *arcs = apsp_malloc((edges ? edges : 1) * sizeof **arcs);
     if (!*arcs)

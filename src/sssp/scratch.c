@@ -8,12 +8,12 @@
 
 apsp_status sssp_scratch_init(sssp_scratch *s, size_t vertices, apsp_error *error) {
     size_t v = vertices ? vertices : 1;
-    *s = (sssp_scratch){.dist = apsp_malloc(v * sizeof *s->dist),
+    *s = (sssp_scratch){.dist = apsp_malloc((v + 1) * sizeof *s->dist), /* (narrow's V + 1) */
                         .parent = apsp_malloc(v * sizeof *s->parent),
                         .queue = apsp_malloc(2 * v * sizeof *s->queue),
                         .queued = apsp_malloc(v * sizeof *s->queued)};
     s->real_dist = (double *)s->dist;
-    s->narrow_dist = (uint32_t *)s->dist;
+    s->narrow = (sssp_vertex *)s->dist;
     if (s->dist && s->parent && s->queue && s->queued)
         return APSP_OK;
     sssp_scratch_free(s);
@@ -29,6 +29,11 @@ void sssp_scratch_free(sssp_scratch *s) {
     radix_free(&s->heap);
     radix32_free(&s->narrow_heap);
     *s = (sssp_scratch){0};
+}
+
+void sssp_scratch_narrow(sssp_scratch *s, const adjacency *g) {
+    for (size_t t = 0; t <= g->vertices; t++)
+        s->narrow[t].first_arc = (uint32_t)g->start[t];
 }
 
 /* Cell t of a row of `dtype`: an integer distance (unreached: the type's marker). */
@@ -59,17 +64,17 @@ static void put_real(void *row, size_t t, apsp_dtype dtype, double d) {
 
 /* The narrow path's row: its distances are exact in int64 as they are in uint32. int32 rows
  * without potentials, the common case, take a loop of their own that the compiler vectorises. */
-static void store_narrow_row(const uint32_t *d, size_t vertices, int32_t source, const int64_t *h,
-                             apsp_dtype dtype, void *row) {
+static void store_narrow_row(const sssp_vertex *d, size_t vertices, int32_t source,
+                             const int64_t *h, apsp_dtype dtype, void *row) {
     if (dtype == APSP_INT32 && !h) {
         int32_t *cells = row;
         for (size_t t = 0; t < vertices; t++)
-            cells[t] = d[t] == SSSP_NARROW_UNREACHED ? APSP_INF : (int32_t)d[t];
+            cells[t] = d[t].dist == SSSP_NARROW_UNREACHED ? APSP_INF : (int32_t)d[t].dist;
         return;
     }
     for (size_t t = 0; t < vertices; t++) {
-        int unreached = d[t] == SSSP_NARROW_UNREACHED;
-        int64_t dt = (int64_t)d[t];
+        int unreached = d[t].dist == SSSP_NARROW_UNREACHED;
+        int64_t dt = (int64_t)d[t].dist;
         put_integer(row, t, dtype, h && !unreached ? dt - h[source] + h[t] : dt, unreached);
     }
 }
@@ -83,7 +88,7 @@ void sssp_store_row(const sssp_scratch *s, size_t vertices, int32_t source,
         return;
     }
     if (kind == SSSP_NARROW) {
-        store_narrow_row(s->narrow_dist, vertices, source, potential->integer, dtype, row);
+        store_narrow_row(s->narrow, vertices, source, potential->integer, dtype, row);
         return;
     }
     const int64_t *d = s->dist, *h = potential->integer;
@@ -97,7 +102,7 @@ void sssp_store_row(const sssp_scratch *s, size_t vertices, int32_t source,
 static int reached(const sssp_scratch *s, sssp_kind kind, size_t t) {
     switch (kind) {
     case SSSP_NARROW:
-        return s->narrow_dist[t] != SSSP_NARROW_UNREACHED;
+        return s->narrow[t].dist != SSSP_NARROW_UNREACHED;
     case SSSP_REAL:
         return !isinf(s->real_dist[t]);
     default:

@@ -262,6 +262,8 @@ static apsp_status run_on_threads(const adjacency *g, apsp_method method, const 
     }
     if (status == APSP_OK)
         status = choose_distances(&job, &arcs, width, sizeof width, error);
+    for (unsigned w = 0; w < workers && arcs; w++)
+        sssp_scratch_narrow(&scratch[w], g);
     if (why)
         snprintf(why, why_size, "%s", width);
     job.scratch = scratch;

@@ -27,23 +27,31 @@ typedef struct sssp_arc {
     uint32_t weight;
 } sssp_arc;
 
+/* A vertex of the narrow path: its distance (SSSP_NARROW_UNREACHED where no path is known) and
+ * the offset of its first arc, so that the vertex's cache line holds both (dijkstra.c). */
+typedef struct sssp_vertex {
+    uint32_t dist;
+    uint32_t first_arc;
+} sssp_vertex;
+
 /* Which distances a search keeps, and so which of the scratch's views a row is read from. */
 typedef enum sssp_kind {
     SSSP_WIDE,   /* int64, s->dist */
-    SSSP_NARROW, /* uint32, s->narrow_dist (integer Dijkstra within sssp_narrow_fits) */
+    SSSP_NARROW, /* uint32, s->narrow[t].dist (integer Dijkstra within sssp_narrow_fits) */
     SSSP_REAL,   /* double, s->real_dist */
 } sssp_kind;
 
 /* What one thread needs for any number of sources, made once per solve. */
 typedef struct sssp_scratch {
-    int64_t *dist;         /* one per vertex; SSSP_UNREACHED where no path is known */
-    double *real_dist;     /* the same memory for real weights; +inf where no path is known (a
-                              solve writes each cell in its type before it reads it) */
-    uint32_t *narrow_dist; /* the same memory for the narrow path; SSSP_NARROW_UNREACHED */
-    int32_t *parent;       /* the vertex whose edge last lowered dist (read only where dist is) */
-    int32_t *queue;        /* Bellman-Ford: this round's frontier and the next one's, V each */
-    uint8_t *queued;       /* Bellman-Ford: whether a vertex is in the next frontier */
-    radix_heap heap;       /* Dijkstra */
+    int64_t *dist;       /* one per vertex; SSSP_UNREACHED where no path is known */
+    double *real_dist;   /* the same memory for real weights; +inf where no path is known (a
+                            solve writes each cell in its type before it reads it) */
+    sssp_vertex *narrow; /* the same memory for the narrow path: V + 1 vertices, whose offsets
+                            sssp_scratch_narrow sets */
+    int32_t *parent;     /* the vertex whose edge last lowered dist (read only where dist is) */
+    int32_t *queue;      /* Bellman-Ford: this round's frontier and the next one's, V each */
+    uint8_t *queued;     /* Bellman-Ford: whether a vertex is in the next frontier */
+    radix_heap heap;     /* Dijkstra */
     radix_heap32 narrow_heap; /* Dijkstra's narrow path */
 } sssp_scratch;
 
@@ -52,6 +60,9 @@ typedef struct sssp_scratch {
 #define SSSP_NARROW_UNREACHED UINT32_MAX
 
 apsp_status sssp_scratch_init(sssp_scratch *s, size_t vertices, apsp_error *error);
+/* s->narrow's offsets of the first arc of each vertex (and of the end) for g, before the narrow
+ * path's searches; the arcs' indices are g's edges', below 2^32 (sssp_narrow_arcs). */
+void sssp_scratch_narrow(sssp_scratch *s, const adjacency *g);
 void sssp_scratch_free(sssp_scratch *s); /* accepts a zeroed one */
 
 /* Dijkstra from `source` over g with `weights` (g->weight, or Johnson's reweighted ones; none
@@ -63,7 +74,8 @@ int dijkstra_distances(const adjacency *g, const int64_t *weights, int32_t sourc
  * s->real_dist. */
 int dijkstra_distances_real(const adjacency *g, const double *weights, int32_t source, int parents,
                             sssp_scratch *s);
-/* The same over the narrow path's arcs (sssp_narrow_arcs) into s->narrow_dist. */
+/* The same over the narrow path's arcs (sssp_narrow_arcs) into s->narrow, which
+ * sssp_scratch_narrow made ready for g. */
 int dijkstra_distances_narrow(const adjacency *g, const sssp_arc *arcs, int32_t source, int parents,
                               sssp_scratch *s);
 
@@ -73,7 +85,8 @@ int dijkstra_distances_narrow(const adjacency *g, const sssp_arc *arcs, int32_t 
  * SSSP_NARROW_UNREACHED. */
 int sssp_narrow_fits(size_t vertices, int64_t max_weight);
 /* The narrow path's arcs for g with `weights` (g->weight or Johnson's reweighted ones, none
- * negative): g->other and the weights packed, when sssp_narrow_fits holds for their largest;
+ * negative): g->other and the weights packed, when sssp_narrow_fits holds for their largest
+ * and g has fewer than 2^32 edges;
  * else *arcs = NULL. *bound is (V - 1) times that largest weight (saturating), for the report.
  * Fails only for want of memory. */
 apsp_status sssp_narrow_arcs(const adjacency *g, const int64_t *weights, sssp_arc **arcs,
@@ -106,7 +119,7 @@ typedef struct sssp_potential {
     const double *real;
 } sssp_potential;
 
-/* The search's distances (s->dist, s->narrow_dist or s->real_dist by `kind`) as a row of the
+/* The search's distances (s->dist, s->narrow or s->real_dist by `kind`) as a row of the
  * output, of `dtype`: the type's unreachable marker where unreachable; with potentials (Johnson)
  * the reweighted distance d'(source, t) back to d'(source, t) - h(source) + h(t). Integer distances
  * are exact in int64 and converted once; real ones are rounded once more for float32. */
