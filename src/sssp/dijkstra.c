@@ -113,7 +113,13 @@ int dijkstra_distances_real(const adjacency *g, const double *weights, int32_t s
     return dijkstra_real(g, (real_edges){g->other, weights}, source, parents, s);
 }
 
+DEFINE_DIJKSTRA(dijkstra_dial, const sssp_arc *, ARC_TARGET, ARC_WEIGHT, sssp_vertex, narrow,
+                RECORD_DIST, RECORD_FIRST, uint32_t, SSSP_NARROW_UNREACHED, bucket_queue,
+                narrow_queue, bucket_queue, narrow_key)
+
 int dijkstra_distances_narrow(const adjacency *g, const sssp_arc *arcs, int32_t source, int parents,
                               sssp_scratch *s) {
+    if (s->narrow_queue.span)
+        return dijkstra_dial(g, arcs, source, parents, s);
     return dijkstra_narrow(g, arcs, source, parents, s);
 }

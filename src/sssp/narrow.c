@@ -19,9 +19,9 @@ static int64_t largest_weight(const int64_t *weights, size_t edges) {
 }
 
 apsp_status sssp_narrow_arcs(const adjacency *g, const int64_t *weights, sssp_arc **arcs,
-                             int64_t *bound, apsp_error *error) {
+                             int64_t *largest_out, int64_t *bound, apsp_error *error) {
     size_t v = g->vertices, edges = g->start[v];
-    int64_t largest = largest_weight(weights, edges);
+    int64_t largest = *largest_out = largest_weight(weights, edges);
     *bound = v < 2                                    ? 0
              : largest > INT64_MAX / (int64_t)(v - 1) ? INT64_MAX
                                                       : largest * (int64_t)(v - 1);

@@ -28,12 +28,16 @@ void sssp_scratch_free(sssp_scratch *s) {
     free(s->queued);
     radix_free(&s->heap);
     radix32_free(&s->narrow_heap);
+    bucket_queue_free(&s->narrow_queue);
     *s = (sssp_scratch){0};
 }
 
-void sssp_scratch_narrow(sssp_scratch *s, const adjacency *g) {
+int sssp_scratch_narrow(sssp_scratch *s, const adjacency *g, int64_t max_weight) {
     for (size_t t = 0; t <= g->vertices; t++)
         s->narrow[t].first_arc = (uint32_t)g->start[t];
+    return max_weight < SSSP_BUCKET_SPAN
+               ? bucket_queue_init(&s->narrow_queue, (uint32_t)max_weight + 1)
+               : 0;
 }
 
 /* Cell t of a row of `dtype`: an integer distance (unreached: the type's marker). */

@@ -223,17 +223,24 @@ static apsp_status johnson_potentials(const adjacency *g, sssp_scratch *s, sourc
 }
 
 /* Dijkstra's integer distances: the narrow path's arcs when its rule holds for the weights
- * searched (the job's: Johnson's reweighted ones for Johnson), said in `why` for the report. */
-static apsp_status choose_distances(sources_job *job, sssp_arc **arcs, char *why, size_t size,
-                                    apsp_error *error) {
+ * searched (the job's: Johnson's reweighted ones for Johnson), and each thread's scratch made
+ * ready for them; `why` says which, and the queue, for the report. */
+static apsp_status choose_distances(sources_job *job, unsigned workers, sssp_arc **arcs, char *why,
+                                    size_t size, apsp_error *error) {
     if (job->real || job->method != APSP_METHOD_DIJKSTRA)
         return APSP_OK;
-    int64_t bound;
-    apsp_status status = sssp_narrow_arcs(job->graph, job->weights, arcs, &bound, error);
+    int64_t largest, bound;
+    apsp_status status = sssp_narrow_arcs(job->graph, job->weights, arcs, &largest, &bound, error);
     job->arcs = *arcs;
+    for (unsigned w = 0; w < workers && *arcs && status == APSP_OK; w++)
+        if (sssp_scratch_narrow(&job->scratch[w], job->graph, largest))
+            status = fail(error, APSP_ERR_NO_MEMORY, "dijkstra: out of memory for a queue");
     if (status == APSP_OK)
-        snprintf(why, size, "; dijkstra on %s distances ((V - 1) max w = %lld %s 2^31 - 1)",
-                 *arcs ? "32-bit" : "64-bit", (long long)bound, *arcs ? "<" : ">=");
+        snprintf(why, size, "; dijkstra on %s distances ((V - 1) max w = %lld %s 2^31 - 1), %s",
+                 *arcs ? "32-bit" : "64-bit", (long long)bound, *arcs ? "<" : ">=",
+                 !*arcs                              ? "radix heap"
+                 : job->scratch[0].narrow_queue.span ? "bucket queue"
+                                                     : "32-bit radix heap");
     return status;
 }
 
@@ -253,20 +260,18 @@ static apsp_status run_on_threads(const adjacency *g, apsp_method method, const 
     apsp_status status = APSP_OK;
     void *potential = NULL, *weights = NULL; /* Johnson's */
     sssp_arc *arcs = NULL;
-    char width[96] = "";
+    char width[128] = "";
     for (unsigned w = 0; w < workers && status == APSP_OK; w++)
         status = sssp_scratch_init(&scratch[w], g->vertices, error);
     if (status == APSP_OK && method == APSP_METHOD_JOHNSON) {
         status = johnson_potentials(g, &scratch[0], &job, &potential, &weights, error);
         job.method = APSP_METHOD_DIJKSTRA;
     }
+    job.scratch = scratch;
     if (status == APSP_OK)
-        status = choose_distances(&job, &arcs, width, sizeof width, error);
-    for (unsigned w = 0; w < workers && arcs; w++)
-        sssp_scratch_narrow(&scratch[w], g);
+        status = choose_distances(&job, workers, &arcs, width, sizeof width, error);
     if (why)
         snprintf(why, why_size, "%s", width);
-    job.scratch = scratch;
     if (status == APSP_OK)
         status = run_batches(&job, workers, sources, count, o, out, error);
     for (unsigned w = 0; w < workers; w++)
@@ -433,7 +438,7 @@ static apsp_status solve_sources(apsp_solver *solver, const apsp_graph *graph,
         report->compute_seconds = seconds_now() - start;
         device_method_describe(&device, why, report);
     } else if (status == APSP_OK) {
-        char width[96] = "";
+        char width[128] = "";
         status = run_on_threads(&adj, chosen, sources, count, o, out, width, sizeof width, error);
         report_threads(report, o, seconds_now() - start, width);
     }

@@ -16,6 +16,7 @@
 
 #include "apsp.h"
 #include "paths/adjacency.h"
+#include "sssp/bucket_queue.h"
 #include "sssp/radix_heap.h"
 
 #include <stddef.h>
@@ -52,17 +53,23 @@ typedef struct sssp_scratch {
     int32_t *queue;      /* Bellman-Ford: this round's frontier and the next one's, V each */
     uint8_t *queued;     /* Bellman-Ford: whether a vertex is in the next frontier */
     radix_heap heap;     /* Dijkstra */
-    radix_heap32 narrow_heap; /* Dijkstra's narrow path */
+    radix_heap32 narrow_heap;  /* Dijkstra's narrow path */
+    bucket_queue narrow_queue; /* the same for small weights (span > 0: sssp_scratch_narrow) */
 } sssp_scratch;
 
 #define SSSP_UNREACHED INT64_MAX
 /* Above every reachable narrow distance (< INT32_MAX) and every sum of one and a weight. */
 #define SSSP_NARROW_UNREACHED UINT32_MAX
+/* The narrow path takes Dial's bucket queue (bucket_queue.h) for weights below this, the 32-bit
+ * radix heap above: a pop reads at most SSSP_BUCKET_SPAN / 64 words of its bitmap. */
+#define SSSP_BUCKET_SPAN 4096
 
 apsp_status sssp_scratch_init(sssp_scratch *s, size_t vertices, apsp_error *error);
 /* s->narrow's offsets of the first arc of each vertex (and of the end) for g, before the narrow
- * path's searches; the arcs' indices are g's edges', below 2^32 (sssp_narrow_arcs). */
-void sssp_scratch_narrow(sssp_scratch *s, const adjacency *g);
+ * path's searches (the arcs' indices are g's edges', below 2^32: sssp_narrow_arcs), and the
+ * bucket queue's max_weight + 1 buckets when max_weight < SSSP_BUCKET_SPAN. Returns 0, or 1
+ * without memory for the queue. */
+int sssp_scratch_narrow(sssp_scratch *s, const adjacency *g, int64_t max_weight);
 void sssp_scratch_free(sssp_scratch *s); /* accepts a zeroed one */
 
 /* Dijkstra from `source` over g with `weights` (g->weight, or Johnson's reweighted ones; none
@@ -87,10 +94,10 @@ int sssp_narrow_fits(size_t vertices, int64_t max_weight);
 /* The narrow path's arcs for g with `weights` (g->weight or Johnson's reweighted ones, none
  * negative): g->other and the weights packed, when sssp_narrow_fits holds for their largest
  * and g has fewer than 2^32 edges;
- * else *arcs = NULL. *bound is (V - 1) times that largest weight (saturating), for the report.
- * Fails only for want of memory. */
+ * else *arcs = NULL. *largest is that weight, *bound (V - 1) times that largest weight
+ * (saturating), for the report. Fails only for want of memory. */
 apsp_status sssp_narrow_arcs(const adjacency *g, const int64_t *weights, sssp_arc **arcs,
-                             int64_t *bound, apsp_error *error);
+                             int64_t *largest, int64_t *bound, apsp_error *error);
 
 /* Bellman-Ford over g (integer weights of any sign) into s->dist: from `source`, or with
  * source = -1 from a virtual vertex with a 0-weight edge to every vertex (Johnson's potentials).

@@ -140,7 +140,7 @@ static int cell_is(const unsigned char *cell, apsp_dtype dtype, int64_t want) {
 }
 
 /* The rows of `dtype` (int32, int64 or float64) from every method, against the oracle; with
- * `width` ("32-bit" or "64-bit"), Dijkstra's and Johnson's report must name it. */
+ * `width` ("32-bit" or "64-bit", or the queue), Dijkstra's and Johnson's report must name it. */
 static void check_method(apsp_solver *solver, const wide_graph *w, const int32_t *sources,
                          size_t count, apsp_method method, apsp_dtype dtype, const char *name,
                          const char *width) {
@@ -250,6 +250,41 @@ static void check_narrow_rule(apsp_solver *solver) {
     }
 }
 
+/* Random graphs on 150 vertices whose largest weight `top` puts the narrow path's queue on either
+ * side of its choice (src/sssp/sssp.h, SSSP_BUCKET_SPAN = 4096): Dial's buckets below, the
+ * 32-bit radix heap from there; weights 0 to 2 make the buckets' cursor go round many times, with
+ * zero-weight edges pushing into the bucket being popped. */
+static void check_narrow_queues(apsp_solver *solver) {
+    const struct {
+        int64_t top;
+        const char *queue;
+    } cases[] = {{4095, "bucket queue"}, {4096, "32-bit radix heap"}, {2, "bucket queue"}};
+    uint64_t seed = 777;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t v = 150, count = 4 * v;
+        int64_t(*edges)[3] = malloc(count * sizeof *edges);
+        for (size_t k = 0; k < count; k++) {
+            edges[k][0] = (int64_t)gg_below(&seed, v);
+            edges[k][1] = (int64_t)gg_below(&seed, v);
+            edges[k][2] = k == 0 ? cases[i].top : (int64_t)gg_below(&seed, (uint64_t)cases[i].top);
+        }
+        edges[0][1] = (edges[0][0] + 1) % (int64_t)v; /* the largest weight is no self-loop */
+        wide_graph w;
+        make_listed(&w, v, (const int64_t(*)[3])edges, count);
+        int32_t sources[40];
+        for (size_t k = 0; k < 40; k++)
+            sources[k] = (int32_t)gg_below(&seed, v);
+        char name[64];
+        snprintf(name, sizeof name, "narrow: max w %lld", (long long)cases[i].top);
+        for (int m = APSP_METHOD_DIJKSTRA; m <= APSP_METHOD_JOHNSON; m++)
+            for (int t = 0; t < 2; t++)
+                check_method(solver, &w, sources, 40, (apsp_method)m, t ? APSP_INT64 : APSP_INT32,
+                             name, m == APSP_METHOD_DIJKSTRA ? cases[i].queue : "32-bit");
+        free_wide(&w);
+        free(edges);
+    }
+}
+
 int main(int argc, char **argv) {
     apsp_options options;
     apsp_options_init(&options);
@@ -290,6 +325,7 @@ int main(int argc, char **argv) {
             free_wide(&w);
         }
     check_narrow_rule(solver);
+    check_narrow_queues(solver);
     apsp_solver_destroy(solver);
     printf("test-sssp-typed: %d checks, %d failures\n", checks, failures);
     return failures ? 1 : 0;
