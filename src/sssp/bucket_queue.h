@@ -60,7 +60,10 @@ static inline void bucket_queue_free(bucket_queue *q) {
     free(q->occupied);
 }
 
-static inline void bucket_queue_push(bucket_queue *q, uint32_t key, int32_t vertex) {
+/* Pushes the item when `lower` is 1, writes it past the end when 0: no branch on a comparison
+ * that goes either way at random (dijkstra.c). */
+static inline void bucket_queue_push_if(bucket_queue *q, uint32_t key, int32_t vertex,
+                                        unsigned lower) {
     uint32_t at = q->at + (key - q->cursor); /* key - cursor < span */
     at = at >= q->span ? at - q->span : at;
     bucket_queue_bucket *b = &q->buckets[at];
@@ -74,9 +77,14 @@ static inline void bucket_queue_push(bucket_queue *q, uint32_t key, int32_t vert
         b->vertices = grown;
         b->capacity = capacity;
     }
-    b->vertices[b->size++] = vertex;
-    q->occupied[at / 64] |= UINT64_C(1) << (at % 64);
-    q->size++;
+    b->vertices[b->size] = vertex;
+    b->size += lower;
+    q->occupied[at / 64] |= (uint64_t)lower << (at % 64);
+    q->size += lower;
+}
+
+static inline void bucket_queue_push(bucket_queue *q, uint32_t key, int32_t vertex) {
+    bucket_queue_push_if(q, key, vertex, 1);
 }
 
 /* The first occupied bucket from the cursor's on, round the circle: the least key. */

@@ -77,14 +77,13 @@ typedef struct real_edges {
             const size_t end = FIRST(g, cells, top.vertex + 1);                                    \
             for (size_t e = FIRST(g, cells, top.vertex); e < end; e++) {                           \
                 int32_t to = TARGET(edges, e);                                                     \
-                DIST_T through = d + WEIGHT(edges, e);                                             \
-                if (through < DIST(cells[to])) {                                                   \
-                    DIST(cells[to]) = through;                                                     \
-                    if (parents)                                                                   \
-                        s->parent[to] = top.vertex;                                                \
-                    PREFIX##_push(h, KEY(through), to);                                            \
-                    __builtin_prefetch(&TARGET(edges, FIRST(g, cells, to)), 0, 1);                 \
-                }                                                                                  \
+                DIST_T through = d + WEIGHT(edges, e), known = DIST(cells[to]);                    \
+                unsigned lower = through < known;                                                  \
+                DIST(cells[to]) = lower ? through : known;                                         \
+                if (parents && lower)                                                              \
+                    s->parent[to] = top.vertex;                                                    \
+                PREFIX##_push_if(h, KEY(through), to, lower);                                      \
+                __builtin_prefetch(&TARGET(edges, FIRST(g, cells, to)), 0, 1);                     \
             }                                                                                      \
         }                                                                                          \
         return h->out_of_memory;                                                                   \

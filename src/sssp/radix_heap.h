@@ -56,7 +56,8 @@
         return key == h->last ? 0 : BITS - CLZ(key ^ h->last);                                     \
     }                                                                                              \
                                                                                                    \
-    static inline void PREFIX##_put(HEAP *h, int bucket, HEAP##_item item) {                       \
+    /* The item into a bucket when `lower` is 1, past its end when 0 (push_if). */                 \
+    static inline void PREFIX##_put(HEAP *h, int bucket, HEAP##_item item, unsigned lower) {       \
         HEAP##_bucket *b = &h->buckets[bucket];                                                    \
         if (b->size == b->capacity) {                                                              \
             size_t capacity = b->capacity ? 2 * b->capacity : 256;                                 \
@@ -68,12 +69,18 @@
             b->items = grown;                                                                      \
             b->capacity = capacity;                                                                \
         }                                                                                          \
-        b->items[b->size++] = item;                                                                \
+        b->items[b->size] = item;                                                                  \
+        b->size += lower;                                                                          \
+    }                                                                                              \
+                                                                                                   \
+    /* Pushes when `lower` is 1; no branch on it (dijkstra.c). */                                  \
+    static inline void PREFIX##_push_if(HEAP *h, KEY_T key, int32_t vertex, unsigned lower) {      \
+        PREFIX##_put(h, PREFIX##_bucket_of(h, key), (HEAP##_item){key, vertex}, lower);            \
+        h->size += lower;                                                                          \
     }                                                                                              \
                                                                                                    \
     static inline void PREFIX##_push(HEAP *h, KEY_T key, int32_t vertex) {                         \
-        PREFIX##_put(h, PREFIX##_bucket_of(h, key), (HEAP##_item){key, vertex});                   \
-        h->size++;                                                                                 \
+        PREFIX##_push_if(h, key, vertex, 1);                                                       \
     }                                                                                              \
                                                                                                    \
     /* Bucket 0 refilled from the first non-empty bucket, around its least key. */                 \
@@ -87,7 +94,7 @@
             least = b->items[k].key < least ? b->items[k].key : least;                             \
         h->last = least;                                                                           \
         for (size_t k = 0; k < b->size; k++) /* every key lands in a bucket below i */             \
-            PREFIX##_put(h, PREFIX##_bucket_of(h, b->items[k].key), b->items[k]);                  \
+            PREFIX##_put(h, PREFIX##_bucket_of(h, b->items[k].key), b->items[k], 1);               \
         b->size = 0;                                                                               \
     }                                                                                              \
                                                                                                    \
