@@ -35,19 +35,33 @@ static void solve_oracle(wide_graph *w) {
     oracle_floyd_warshall_i64(w->d, v);
 }
 
+/* An empty graph on v vertices, room for `edges`, no least weight yet. */
+static void start_wide(wide_graph *w, size_t v, size_t edges) {
+    apsp_error err;
+    w->v = v;
+    w->negative = 0;
+    apsp_graph_create(v, edges, &w->graph, &err);
+    w->least = malloc(v * v * sizeof *w->least);
+    w->d = malloc(v * v * sizeof *w->d);
+    for (size_t i = 0; i < v * v; i++)
+        w->least[i] = ORACLE_INF64;
+}
+
+/* The edge a -> b into the graph and the least weights (self-loops left out). */
+static void add_edge(wide_graph *w, size_t a, size_t b, int64_t weight) {
+    apsp_error err;
+    apsp_graph_append(w->graph, (int32_t)a, (int32_t)b, weight, &err);
+    if (a != b && weight < w->least[a * w->v + b])
+        w->least[a * w->v + b] = weight;
+    w->negative |= a != b && weight < 0;
+}
+
 /* A random graph of about 3 V edges, weights up to `top`, shaped by `mode`: 0 positive, 1 by
  * potentials, 2 signed. */
 static void make_wide(wide_graph *w, size_t v, int mode, int64_t top, uint64_t seed) {
     size_t e = 3 * v;
-    apsp_error err;
-    w->v = v;
-    w->negative = 0;
-    apsp_graph_create(v, e, &w->graph, &err);
-    w->least = malloc(v * v * sizeof *w->least);
-    w->d = malloc(v * v * sizeof *w->d);
+    start_wide(w, v, e);
     int64_t *potential = malloc(v * sizeof *potential);
-    for (size_t i = 0; i < v * v; i++)
-        w->least[i] = ORACLE_INF64;
     for (size_t i = 0; i < v; i++)
         potential[i] = (int64_t)gg_below(&seed, (uint64_t)top);
     for (size_t k = 0; k < e; k++) {
@@ -57,10 +71,7 @@ static void make_wide(wide_graph *w, size_t v, int mode, int64_t top, uint64_t s
             weight += potential[a] - potential[b];
         else if (mode == 2)
             weight -= (int64_t)gg_below(&seed, (uint64_t)top / 3);
-        apsp_graph_append(w->graph, (int32_t)a, (int32_t)b, weight, &err);
-        if (a != b && weight < w->least[a * v + b])
-            w->least[a * v + b] = weight;
-        w->negative |= a != b && weight < 0;
+        add_edge(w, a, b, weight);
     }
     free(potential);
     solve_oracle(w);
@@ -68,21 +79,9 @@ static void make_wide(wide_graph *w, size_t v, int mode, int64_t top, uint64_t s
 
 /* A graph of the `count` edges (source, target, weight) listed, and its oracle. */
 static void make_listed(wide_graph *w, size_t v, const int64_t (*edges)[3], size_t count) {
-    apsp_error err;
-    w->v = v;
-    w->negative = 0;
-    apsp_graph_create(v, count, &w->graph, &err);
-    w->least = malloc(v * v * sizeof *w->least);
-    w->d = malloc(v * v * sizeof *w->d);
-    for (size_t i = 0; i < v * v; i++)
-        w->least[i] = ORACLE_INF64;
-    for (size_t k = 0; k < count; k++) {
-        size_t a = (size_t)edges[k][0], b = (size_t)edges[k][1];
-        apsp_graph_append(w->graph, (int32_t)a, (int32_t)b, edges[k][2], &err);
-        if (a != b && edges[k][2] < w->least[a * v + b])
-            w->least[a * v + b] = edges[k][2];
-        w->negative |= a != b && edges[k][2] < 0;
-    }
+    start_wide(w, v, count);
+    for (size_t k = 0; k < count; k++)
+        add_edge(w, (size_t)edges[k][0], (size_t)edges[k][1], edges[k][2]);
     solve_oracle(w);
 }
 
