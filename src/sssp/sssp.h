@@ -8,9 +8,11 @@
  *
  * The narrow path: when every distance a Dijkstra search can reach is below INT32_MAX
  * (sssp_narrow_fits, on the weights actually searched: Johnson's reweighted ones for Johnson),
- * integer Dijkstra runs on uint32 distances, 32-bit heap keys and (target, weight) arcs packed in
- * 8 bytes, half the bytes of the int64 path per vertex, per edge and per queue item; the rows it
- * writes are the int64 path's, byte for byte (docs/architecture.md, "Chosen sources"). */
+ * integer Dijkstra runs on uint32 distances, each beside its vertex's first-arc offset, over
+ * (target, weight) arcs packed in 8 bytes, with Dial's bucket queue (small weights) or a 32-bit
+ * radix heap: half the bytes of the int64 path per vertex, per edge and per queue item or less;
+ * the rows it writes are the int64 path's, byte for byte (docs/architecture.md, "Chosen
+ * sources"). */
 #ifndef APSP_SSSP_H
 #define APSP_SSSP_H
 
