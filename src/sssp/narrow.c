@@ -28,7 +28,7 @@ apsp_status sssp_narrow_arcs(const adjacency *g, const int64_t *weights, sssp_ar
     *arcs = NULL;
     if (!sssp_narrow_fits(v, largest) || edges > UINT32_MAX) /* (sssp_vertex's offsets) */
         return APSP_OK;
-    *arcs = apsp_malloc((edges ? edges : 1) * sizeof **arcs);
+    *arcs = sssp_alloc_large((edges ? edges : 1) * sizeof **arcs);
     if (!*arcs)
         return fail(error, APSP_ERR_NO_MEMORY, "dijkstra: out of memory for %zu arcs", edges);
     for (size_t e = 0; e < edges; e++) /* every weight is at most (INT32_MAX - 1) / (V - 1) */
