@@ -5,14 +5,31 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+
+enum { HUGE_PAGE = 2 << 20 };
+
+void *sssp_alloc_large(size_t bytes) {
+#ifdef MADV_HUGEPAGE
+    if (bytes >= (size_t)HUGE_PAGE) {
+        size_t rounded = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+        void *p = apsp_aligned_alloc(HUGE_PAGE, rounded);
+        if (p)
+            madvise(p, rounded, MADV_HUGEPAGE); /* only advice: refused, the small pages do */
+        return p;
+    }
+#endif
+    return apsp_malloc(bytes);
+}
 
 apsp_status sssp_scratch_init(sssp_scratch *s, size_t vertices, apsp_error *error) {
     size_t v = vertices ? vertices : 1;
-    *s = (sssp_scratch){.dist = apsp_malloc(v * sizeof *s->dist),
+    *s = (sssp_scratch){.dist = sssp_alloc_large((v + 1) * sizeof *s->dist), /* narrow's V + 1 */
                         .parent = apsp_malloc(v * sizeof *s->parent),
                         .queue = apsp_malloc(2 * v * sizeof *s->queue),
                         .queued = apsp_malloc(v * sizeof *s->queued)};
     s->real_dist = (double *)s->dist;
+    s->narrow = (sssp_vertex *)s->dist;
     if (s->dist && s->parent && s->queue && s->queued)
         return APSP_OK;
     sssp_scratch_free(s);
@@ -26,7 +43,17 @@ void sssp_scratch_free(sssp_scratch *s) {
     free(s->queue);
     free(s->queued);
     radix_free(&s->heap);
+    radix32_free(&s->narrow_heap);
+    bucket_queue_free(&s->narrow_queue);
     *s = (sssp_scratch){0};
+}
+
+int sssp_scratch_narrow(sssp_scratch *s, const adjacency *g, int64_t max_weight) {
+    for (size_t t = 0; t <= g->vertices; t++)
+        s->narrow[t].first_arc = (uint32_t)g->start[t];
+    return max_weight < SSSP_BUCKET_SPAN
+               ? bucket_queue_init(&s->narrow_queue, (uint32_t)max_weight + 1)
+               : 0;
 }
 
 /* Cell t of a row of `dtype`: an integer distance (unreached: the type's marker). */
@@ -55,12 +82,33 @@ static void put_real(void *row, size_t t, apsp_dtype dtype, double d) {
         ((double *)row)[t] = d;
 }
 
+/* The narrow path's row: its distances are exact in int64 as they are in uint32. int32 rows
+ * without potentials, the common case, take a loop of their own that the compiler vectorises. */
+static void store_narrow_row(const sssp_vertex *d, size_t vertices, int32_t source,
+                             const int64_t *h, apsp_dtype dtype, void *row) {
+    if (dtype == APSP_INT32 && !h) {
+        int32_t *cells = row;
+        for (size_t t = 0; t < vertices; t++)
+            cells[t] = d[t].dist == SSSP_NARROW_UNREACHED ? APSP_INF : (int32_t)d[t].dist;
+        return;
+    }
+    for (size_t t = 0; t < vertices; t++) {
+        int unreached = d[t].dist == SSSP_NARROW_UNREACHED;
+        int64_t dt = (int64_t)d[t].dist;
+        put_integer(row, t, dtype, h && !unreached ? dt - h[source] + h[t] : dt, unreached);
+    }
+}
+
 void sssp_store_row(const sssp_scratch *s, size_t vertices, int32_t source,
-                    const sssp_potential *potential, int real, apsp_dtype dtype, void *row) {
-    if (real) {
+                    const sssp_potential *potential, sssp_kind kind, apsp_dtype dtype, void *row) {
+    if (kind == SSSP_REAL) {
         const double *d = s->real_dist, *h = potential->real;
         for (size_t t = 0; t < vertices; t++)
             put_real(row, t, dtype, !h || isinf(d[t]) ? d[t] : d[t] - h[source] + h[t]);
+        return;
+    }
+    if (kind == SSSP_NARROW) {
+        store_narrow_row(s->narrow, vertices, source, potential->integer, dtype, row);
         return;
     }
     const int64_t *d = s->dist, *h = potential->integer;
@@ -70,11 +118,21 @@ void sssp_store_row(const sssp_scratch *s, size_t vertices, int32_t source,
     }
 }
 
-void sssp_store_pred(const sssp_scratch *s, size_t vertices, int32_t source, int real,
+/* Whether the search of `kind` reached t. */
+static int reached(const sssp_scratch *s, sssp_kind kind, size_t t) {
+    switch (kind) {
+    case SSSP_NARROW:
+        return s->narrow[t].dist != SSSP_NARROW_UNREACHED;
+    case SSSP_REAL:
+        return !isinf(s->real_dist[t]);
+    default:
+        return s->dist[t] != SSSP_UNREACHED;
+    }
+}
+
+void sssp_store_pred(const sssp_scratch *s, size_t vertices, int32_t source, sssp_kind kind,
                      int32_t *row) {
     for (size_t t = 0; t < vertices; t++)
-        row[t] = (real ? isinf(s->real_dist[t]) : s->dist[t] == SSSP_UNREACHED)
-                     ? APSP_NO_PREDECESSOR
-                     : s->parent[t];
+        row[t] = reached(s, kind, t) ? s->parent[t] : APSP_NO_PREDECESSOR;
     row[source] = APSP_NO_PREDECESSOR;
 }

@@ -24,6 +24,7 @@ typedef struct sources_job {
     int real;                   /* the weights are real: g->real, double distances */
     const int64_t *weights;     /* g->weight, or Johnson's reweighted ones */
     const double *real_weights; /* g->real, or Johnson's reweighted ones */
+    const sssp_arc *arcs;       /* the weights packed for Dijkstra's narrow path, or NULL */
     sssp_potential potential;   /* Johnson's h; NULL otherwise */
     apsp_method method;         /* dijkstra (also for Johnson's second step) or bellman-ford */
     apsp_dtype dtype;           /* the rows' */
@@ -45,10 +46,19 @@ static int bellman_ford_of(const sources_job *job, int32_t source, sssp_scratch 
                      : bellman_ford_distances(job->graph, source, s, cycle);
 }
 
-/* Dijkstra from `source` in the weights' kind. Returns 1 when its queue found no memory. */
+/* Dijkstra from `source` in the weights' kind, the parents only where predecessors are asked
+ * for. Returns 1 when its queue found no memory. */
 static int dijkstra_of(const sources_job *job, int32_t source, sssp_scratch *s) {
-    return job->real ? dijkstra_distances_real(job->graph, job->real_weights, source, s)
-                     : dijkstra_distances(job->graph, job->weights, source, s);
+    int parents = job->pred != NULL;
+    if (job->arcs)
+        return dijkstra_distances_narrow(job->graph, job->arcs, source, parents, s);
+    return job->real ? dijkstra_distances_real(job->graph, job->real_weights, source, parents, s)
+                     : dijkstra_distances(job->graph, job->weights, source, parents, s);
+}
+
+/* Which distances the job's searches keep. */
+static sssp_kind kind_of(const sources_job *job) {
+    return job->real ? SSSP_REAL : job->arcs ? SSSP_NARROW : SSSP_WIDE;
 }
 
 /* One thread (`worker`: its slice of parallel_slices over one item per thread, and its
@@ -72,10 +82,10 @@ static int run_worker(void *context, size_t worker, size_t end) {
             atomic_store(&job->out_of_memory, 1);
             return 0;
         }
-        sssp_store_row(s, v, source, &job->potential, job->real, job->dtype,
+        sssp_store_row(s, v, source, &job->potential, kind_of(job), job->dtype,
                        (char *)job->rows + i * row_bytes);
         if (job->pred)
-            sssp_store_pred(s, v, source, job->real, job->pred + i * v);
+            sssp_store_pred(s, v, source, kind_of(job), job->pred + i * v);
     }
     return 0;
 }
@@ -212,10 +222,33 @@ static apsp_status johnson_potentials(const adjacency *g, sssp_scratch *s, sourc
     return APSP_OK;
 }
 
-/* The pthread methods: the scratch of each thread, Johnson's potentials, the batches. */
+/* Dijkstra's integer distances: the narrow path's arcs when its rule holds for the weights
+ * searched (the job's: Johnson's reweighted ones for Johnson), and each thread's scratch made
+ * ready for them; `why` says which, and the queue, for the report. */
+static apsp_status choose_distances(sources_job *job, unsigned workers, sssp_arc **arcs, char *why,
+                                    size_t size, apsp_error *error) {
+    if (job->real || job->method != APSP_METHOD_DIJKSTRA)
+        return APSP_OK;
+    int64_t largest, bound;
+    apsp_status status = sssp_narrow_arcs(job->graph, job->weights, arcs, &largest, &bound, error);
+    job->arcs = *arcs;
+    for (unsigned w = 0; w < workers && *arcs && status == APSP_OK; w++)
+        if (sssp_scratch_narrow(&job->scratch[w], job->graph, largest))
+            status = fail(error, APSP_ERR_NO_MEMORY, "dijkstra: out of memory for a queue");
+    if (status == APSP_OK)
+        snprintf(why, size, "; dijkstra on %s distances ((V - 1) max w = %lld %s 2^31 - 1), %s",
+                 *arcs ? "32-bit" : "64-bit", (long long)bound, *arcs ? "<" : ">=",
+                 !*arcs                              ? "radix heap"
+                 : job->scratch[0].narrow_queue.span ? "bucket queue"
+                                                     : "32-bit radix heap");
+    return status;
+}
+
+/* The pthread methods: the scratch of each thread, Johnson's potentials, the distances' width,
+ * the batches. `why` (may be NULL) gets the width for the report. */
 static apsp_status run_on_threads(const adjacency *g, apsp_method method, const int32_t *sources,
                                   size_t count, const apsp_options *o, const sources_out *out,
-                                  apsp_error *error) {
+                                  char *why, size_t why_size, apsp_error *error) {
     sources_job job = {.graph = g,
                        .real = g->real != NULL,
                        .weights = g->weight,
@@ -226,6 +259,8 @@ static apsp_status run_on_threads(const adjacency *g, apsp_method method, const 
     sssp_scratch scratch[MAX_WORKERS] = {{0}};
     apsp_status status = APSP_OK;
     void *potential = NULL, *weights = NULL; /* Johnson's */
+    sssp_arc *arcs = NULL;
+    char width[128] = "";
     for (unsigned w = 0; w < workers && status == APSP_OK; w++)
         status = sssp_scratch_init(&scratch[w], g->vertices, error);
     if (status == APSP_OK && method == APSP_METHOD_JOHNSON) {
@@ -234,11 +269,16 @@ static apsp_status run_on_threads(const adjacency *g, apsp_method method, const 
     }
     job.scratch = scratch;
     if (status == APSP_OK)
+        status = choose_distances(&job, workers, &arcs, width, sizeof width, error);
+    if (why)
+        snprintf(why, why_size, "%s", width);
+    if (status == APSP_OK)
         status = run_batches(&job, workers, sources, count, o, out, error);
     for (unsigned w = 0; w < workers; w++)
         sssp_scratch_free(&scratch[w]);
     free(potential);
     free(weights);
+    free(arcs);
     return status;
 }
 
@@ -322,12 +362,13 @@ static int32_t *every_vertex(size_t vertices) {
     return all;
 }
 
-/* The report of a run on the host threads. */
-static void report_threads(apsp_report *report, const apsp_options *o, double seconds) {
+/* The report of a run on the host threads; `width` says which distances Dijkstra kept. */
+static void report_threads(apsp_report *report, const apsp_options *o, double seconds,
+                           const char *width) {
     snprintf(report->backend, sizeof report->backend, "%s", apsp_backend_name(APSP_BACKEND_CPU));
     snprintf(report->device, sizeof report->device, "host threads");
     snprintf(report->choice, sizeof report->choice,
-             "sources: the sparse methods run on the host threads");
+             "sources: the sparse methods run on the host threads%s", width);
     report->threads = (int)worker_count(o);
     report->compute_seconds = seconds;
 }
@@ -358,7 +399,7 @@ static apsp_status run_on_device(device_method *m, const adjacency *g, const int
     rest.offset = done;
     if (status == APSP_OK && done < count)
         status = run_on_threads(g, APSP_METHOD_BELLMAN_FORD, sources + done, count - done, o, &rest,
-                                error);
+                                NULL, 0, error);
     return status;
 }
 
@@ -397,8 +438,9 @@ static apsp_status solve_sources(apsp_solver *solver, const apsp_graph *graph,
         report->compute_seconds = seconds_now() - start;
         device_method_describe(&device, why, report);
     } else if (status == APSP_OK) {
-        status = run_on_threads(&adj, chosen, sources, count, o, out, error);
-        report_threads(report, o, seconds_now() - start);
+        char width[128] = "";
+        status = run_on_threads(&adj, chosen, sources, count, o, out, width, sizeof width, error);
+        report_threads(report, o, seconds_now() - start, width);
     }
     adjacency_free(&adj);
     if (status == APSP_OK && !(chosen == APSP_METHOD_BELLMAN_FORD && has_device))

@@ -4,40 +4,105 @@
  * self-loops), Bellman-Ford, and Johnson (Bellman-Ford potentials, then Dijkstra on the
  * reweighted edges). Integer weights within the rule of the distances' type (base/graph.h) are
  * summed in int64, real ones in double; rows are written in the type asked for, as the
- * Floyd-Warshall path writes it: APSP_INF, APSP_INF64 or +inf where there is no path. */
+ * Floyd-Warshall path writes it: APSP_INF, APSP_INF64 or +inf where there is no path.
+ *
+ * The narrow path: when every distance a Dijkstra search can reach is below INT32_MAX
+ * (sssp_narrow_fits, on the weights actually searched: Johnson's reweighted ones for Johnson),
+ * integer Dijkstra runs on uint32 distances, each beside its vertex's first-arc offset, over
+ * (target, weight) arcs packed in 8 bytes, with Dial's bucket queue (small weights) or a 32-bit
+ * radix heap: half the bytes of the int64 path per vertex, per edge and per queue item or less;
+ * the rows it writes are the int64 path's, byte for byte (docs/architecture.md, "Chosen
+ * sources"). */
 #ifndef APSP_SSSP_H
 #define APSP_SSSP_H
 
 #include "apsp.h"
 #include "paths/adjacency.h"
+#include "sssp/bucket_queue.h"
 #include "sssp/radix_heap.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
+/* An out-edge of the narrow path: its target and its weight, one 8-byte load (narrow.c). */
+typedef struct sssp_arc {
+    int32_t target;
+    uint32_t weight;
+} sssp_arc;
+
+/* A vertex of the narrow path: its distance (SSSP_NARROW_UNREACHED where no path is known) and
+ * the offset of its first arc, so that the vertex's cache line holds both (dijkstra.c). */
+typedef struct sssp_vertex {
+    uint32_t dist;
+    uint32_t first_arc;
+} sssp_vertex;
+
+/* Which distances a search keeps, and so which of the scratch's views a row is read from. */
+typedef enum sssp_kind {
+    SSSP_WIDE,   /* int64, s->dist */
+    SSSP_NARROW, /* uint32, s->narrow[t].dist (integer Dijkstra within sssp_narrow_fits) */
+    SSSP_REAL,   /* double, s->real_dist */
+} sssp_kind;
+
 /* What one thread needs for any number of sources, made once per solve. */
 typedef struct sssp_scratch {
-    int64_t *dist;     /* one per vertex; SSSP_UNREACHED where no path is known */
-    double *real_dist; /* the same memory for real weights; +inf where no path is known (a
-                          solve writes each cell in its type before it reads it) */
-    int32_t *parent;   /* the vertex whose edge last lowered dist (read only where dist is) */
-    int32_t *queue;    /* Bellman-Ford: this round's frontier and the next one's, V each */
-    uint8_t *queued;   /* Bellman-Ford: whether a vertex is in the next frontier */
-    radix_heap heap;   /* Dijkstra */
+    int64_t *dist;       /* one per vertex; SSSP_UNREACHED where no path is known */
+    double *real_dist;   /* the same memory for real weights; +inf where no path is known (a
+                            solve writes each cell in its type before it reads it) */
+    sssp_vertex *narrow; /* the same memory for the narrow path: V + 1 vertices, whose offsets
+                            sssp_scratch_narrow sets */
+    int32_t *parent;     /* the vertex whose edge last lowered dist (read only where dist is) */
+    int32_t *queue;      /* Bellman-Ford: this round's frontier and the next one's, V each */
+    uint8_t *queued;     /* Bellman-Ford: whether a vertex is in the next frontier */
+    radix_heap heap;     /* Dijkstra */
+    radix_heap32 narrow_heap;  /* Dijkstra's narrow path */
+    bucket_queue narrow_queue; /* the same for small weights (span > 0: sssp_scratch_narrow) */
 } sssp_scratch;
 
 #define SSSP_UNREACHED INT64_MAX
+/* Above every reachable narrow distance (< INT32_MAX) and every sum of one and a weight. */
+#define SSSP_NARROW_UNREACHED UINT32_MAX
+/* The narrow path takes Dial's bucket queue (bucket_queue.h) for weights below this, the 32-bit
+ * radix heap above: a pop reads at most SSSP_BUCKET_SPAN / 64 words of its bitmap. */
+#define SSSP_BUCKET_SPAN 4096
 
 apsp_status sssp_scratch_init(sssp_scratch *s, size_t vertices, apsp_error *error);
+/* Memory that Dijkstra reads at random: large blocks aligned to and advised for transparent huge
+ * pages, so that its misses are not also TLB misses. free() releases it. */
+void *sssp_alloc_large(size_t bytes);
+/* s->narrow's offsets of the first arc of each vertex (and of the end) for g, before the narrow
+ * path's searches (the arcs' indices are g's edges', below 2^32: sssp_narrow_arcs), and the
+ * bucket queue's max_weight + 1 buckets when max_weight < SSSP_BUCKET_SPAN. Returns 0, or 1
+ * without memory for the queue. */
+int sssp_scratch_narrow(sssp_scratch *s, const adjacency *g, int64_t max_weight);
 void sssp_scratch_free(sssp_scratch *s); /* accepts a zeroed one */
 
 /* Dijkstra from `source` over g with `weights` (g->weight, or Johnson's reweighted ones; none
- * negative) into s->dist. Returns 0, or 1 when its queue found no memory. */
-int dijkstra_distances(const adjacency *g, const int64_t *weights, int32_t source, sssp_scratch *s);
+ * negative) into s->dist, and s->parent when `parents`. Returns 0, or 1 when its queue found no
+ * memory. */
+int dijkstra_distances(const adjacency *g, const int64_t *weights, int32_t source, int parents,
+                       sssp_scratch *s);
 /* The same over real weights (g->real, or Johnson's reweighted ones, none below 0) into
  * s->real_dist. */
-int dijkstra_distances_real(const adjacency *g, const double *weights, int32_t source,
+int dijkstra_distances_real(const adjacency *g, const double *weights, int32_t source, int parents,
                             sssp_scratch *s);
+/* The same over the narrow path's arcs (sssp_narrow_arcs) into s->narrow, which
+ * sssp_scratch_narrow made ready for g. */
+int dijkstra_distances_narrow(const adjacency *g, const sssp_arc *arcs, int32_t source, int parents,
+                              sssp_scratch *s);
+
+/* Whether a Dijkstra search over `vertices` vertices and non-negative weights up to
+ * `max_weight` keeps every distance below INT32_MAX: a shortest path has at most V - 1 edges, so
+ * (V - 1) max_weight < INT32_MAX; a tentative distance, one more weight, then stays below
+ * SSSP_NARROW_UNREACHED. */
+int sssp_narrow_fits(size_t vertices, int64_t max_weight);
+/* The narrow path's arcs for g with `weights` (g->weight or Johnson's reweighted ones, none
+ * negative): g->other and the weights packed, when sssp_narrow_fits holds for their largest
+ * and g has fewer than 2^32 edges;
+ * else *arcs = NULL. *largest is that weight, *bound (V - 1) times that largest weight
+ * (saturating), for the report. Fails only for want of memory. */
+apsp_status sssp_narrow_arcs(const adjacency *g, const int64_t *weights, sssp_arc **arcs,
+                             int64_t *largest, int64_t *bound, apsp_error *error);
 
 /* Bellman-Ford over g (integer weights of any sign) into s->dist: from `source`, or with
  * source = -1 from a virtual vertex with a 0-weight edge to every vertex (Johnson's potentials).
@@ -54,7 +119,7 @@ int bellman_ford_distances_real(const adjacency *g, int32_t source, sssp_scratch
  * source and where unreachable. The last edge that lowered a vertex lies on a shortest path
  * and the parents form a tree: Dijkstra's by the order of the pops, Bellman-Ford's because,
  * without a negative cycle, a cycle of parents would have negative weight. */
-void sssp_store_pred(const sssp_scratch *s, size_t vertices, int32_t source, int real,
+void sssp_store_pred(const sssp_scratch *s, size_t vertices, int32_t source, sssp_kind kind,
                      int32_t *row);
 
 /* The options the solver was made with (solver.c). */
@@ -66,11 +131,11 @@ typedef struct sssp_potential {
     const double *real;
 } sssp_potential;
 
-/* The search's distances (s->real_dist where `real`, else s->dist) as a row of the output, of
- * `dtype`: the type's unreachable marker where unreachable; with potentials (Johnson) the
- * reweighted distance d'(source, t) back to d'(source, t) - h(source) + h(t). Integer distances
+/* The search's distances (s->dist, s->narrow or s->real_dist by `kind`) as a row of the
+ * output, of `dtype`: the type's unreachable marker where unreachable; with potentials (Johnson)
+ * the reweighted distance d'(source, t) back to d'(source, t) - h(source) + h(t). Integer distances
  * are exact in int64 and converted once; real ones are rounded once more for float32. */
 void sssp_store_row(const sssp_scratch *s, size_t vertices, int32_t source,
-                    const sssp_potential *potential, int real, apsp_dtype dtype, void *row);
+                    const sssp_potential *potential, sssp_kind kind, apsp_dtype dtype, void *row);
 
 #endif

@@ -3,7 +3,9 @@
  * signed (negative cycles often), every method, int64 rows equal to the oracle's byte for byte;
  * the same integer graphs as float64 rows (exact: every distance is below 2^53); predecessor
  * rows each a shortest-path tree. Real weights are checked against SciPy (test_sssp_scipy.py,
- * tests/python/test_sources.py).
+ * tests/python/test_sources.py). Graphs on either side of Dijkstra's narrow rule, (V - 1) max w
+ * < INT32_MAX on the weights searched (Johnson's reweighted ones), check the rows and that the
+ * report names the width the rule gives (src/sssp/narrow.c).
  *
  *     test-sssp-typed [--threads=N] */
 #include "apsp.h"
@@ -24,19 +26,42 @@ typedef struct wide_graph {
     int negative;
 } wide_graph;
 
+/* w->d from w->least by the oracle. */
+static void solve_oracle(wide_graph *w) {
+    size_t v = w->v;
+    memcpy(w->d, w->least, v * v * sizeof *w->d);
+    for (size_t i = 0; i < v; i++)
+        w->d[i * v + i] = 0;
+    oracle_floyd_warshall_i64(w->d, v);
+}
+
+/* An empty graph on v vertices, room for `edges`, no least weight yet. */
+static void start_wide(wide_graph *w, size_t v, size_t edges) {
+    apsp_error err;
+    w->v = v;
+    w->negative = 0;
+    apsp_graph_create(v, edges, &w->graph, &err);
+    w->least = malloc(v * v * sizeof *w->least);
+    w->d = malloc(v * v * sizeof *w->d);
+    for (size_t i = 0; i < v * v; i++)
+        w->least[i] = ORACLE_INF64;
+}
+
+/* The edge a -> b into the graph and the least weights (self-loops left out). */
+static void add_edge(wide_graph *w, size_t a, size_t b, int64_t weight) {
+    apsp_error err;
+    apsp_graph_append(w->graph, (int32_t)a, (int32_t)b, weight, &err);
+    if (a != b && weight < w->least[a * w->v + b])
+        w->least[a * w->v + b] = weight;
+    w->negative |= a != b && weight < 0;
+}
+
 /* A random graph of about 3 V edges, weights up to `top`, shaped by `mode`: 0 positive, 1 by
  * potentials, 2 signed. */
 static void make_wide(wide_graph *w, size_t v, int mode, int64_t top, uint64_t seed) {
     size_t e = 3 * v;
-    apsp_error err;
-    w->v = v;
-    w->negative = 0;
-    apsp_graph_create(v, e, &w->graph, &err);
-    w->least = malloc(v * v * sizeof *w->least);
-    w->d = malloc(v * v * sizeof *w->d);
+    start_wide(w, v, e);
     int64_t *potential = malloc(v * sizeof *potential);
-    for (size_t i = 0; i < v * v; i++)
-        w->least[i] = ORACLE_INF64;
     for (size_t i = 0; i < v; i++)
         potential[i] = (int64_t)gg_below(&seed, (uint64_t)top);
     for (size_t k = 0; k < e; k++) {
@@ -46,16 +71,18 @@ static void make_wide(wide_graph *w, size_t v, int mode, int64_t top, uint64_t s
             weight += potential[a] - potential[b];
         else if (mode == 2)
             weight -= (int64_t)gg_below(&seed, (uint64_t)top / 3);
-        apsp_graph_append(w->graph, (int32_t)a, (int32_t)b, weight, &err);
-        if (a != b && weight < w->least[a * v + b])
-            w->least[a * v + b] = weight;
-        w->negative |= a != b && weight < 0;
+        add_edge(w, a, b, weight);
     }
-    memcpy(w->d, w->least, v * v * sizeof *w->d);
-    for (size_t i = 0; i < v; i++)
-        w->d[i * v + i] = 0;
-    oracle_floyd_warshall_i64(w->d, v);
     free(potential);
+    solve_oracle(w);
+}
+
+/* A graph of the `count` edges (source, target, weight) listed, and its oracle. */
+static void make_listed(wide_graph *w, size_t v, const int64_t (*edges)[3], size_t count) {
+    start_wide(w, v, count);
+    for (size_t k = 0; k < count; k++)
+        add_edge(w, (size_t)edges[k][0], (size_t)edges[k][1], edges[k][2]);
+    solve_oracle(w);
 }
 
 static void free_wide(wide_graph *w) {
@@ -94,16 +121,36 @@ static size_t bad_trees(const wide_graph *w, const int32_t *pred, const int32_t 
     return bad;
 }
 
-/* The rows of `dtype` (int64 or float64) from every method, against the oracle. */
+/* One cell of a row of `dtype` as the oracle writes it: whether it holds `want`. */
+static int cell_is(const unsigned char *cell, apsp_dtype dtype, int64_t want) {
+    if (dtype == APSP_INT32) {
+        int32_t got;
+        memcpy(&got, cell, 4);
+        return want == ORACLE_INF64 ? got == APSP_INF : got == want;
+    }
+    if (dtype == APSP_INT64) {
+        int64_t got;
+        memcpy(&got, cell, 8);
+        return got == want;
+    }
+    double got;
+    memcpy(&got, cell, 8);
+    return want == ORACLE_INF64 ? got == (double)INFINITY : got == (double)want;
+}
+
+/* The rows of `dtype` (int32, int64 or float64) from every method, against the oracle; with
+ * `width` ("32-bit" or "64-bit", or the queue), Dijkstra's and Johnson's report must name it. */
 static void check_method(apsp_solver *solver, const wide_graph *w, const int32_t *sources,
-                         size_t count, apsp_method method, apsp_dtype dtype, const char *name) {
+                         size_t count, apsp_method method, apsp_dtype dtype, const char *name,
+                         const char *width) {
     size_t v = w->v, bytes = apsp_dtype_size(dtype);
     collected c = {v, 0, bytes, malloc(count * v * bytes)};
     collected p = {v, 0, 4, malloc(count * v * 4)};
     apsp_error err = {0};
+    apsp_report report;
     apsp_status status =
         apsp_solver_solve_sources_typed(solver, w->graph, sources, count, method, dtype, collect,
-                                        &c, collect_int32, &p, NULL, &err);
+                                        &c, collect_int32, &p, &report, &err);
     const char *m = apsp_method_name(method), *t = apsp_dtype_name(dtype);
     if (method == APSP_METHOD_DIJKSTRA && w->negative) {
         CHECK(status == APSP_ERR_USAGE, "%s %s dijkstra on negative weights: %s", name, t,
@@ -115,27 +162,126 @@ static void check_method(apsp_solver *solver, const wide_graph *w, const int32_t
         CHECK(status == APSP_OK && c.rows == count, "%s %s %s: %s", name, t, m, err.message);
         size_t wrong = 0;
         for (size_t r = 0; status == APSP_OK && r < count; r++)
-            for (size_t x = 0; x < v; x++) {
-                int64_t want = w->d[(size_t)sources[r] * v + x];
-                const unsigned char *cell = c.cells + (r * v + x) * bytes;
-                if (dtype == APSP_INT64) {
-                    int64_t got;
-                    memcpy(&got, cell, 8);
-                    wrong += got != want;
-                } else {
-                    double got;
-                    memcpy(&got, cell, 8);
-                    wrong += want == ORACLE_INF64 ? got != (double)INFINITY : got != (double)want;
-                }
-            }
+            for (size_t x = 0; x < v; x++)
+                wrong += !cell_is((const unsigned char *)c.cells + (r * v + x) * bytes, dtype,
+                                  w->d[(size_t)sources[r] * v + x]);
         CHECK(wrong == 0, "%s %s %s: %zu cells differ from the oracle's", name, t, m, wrong);
         size_t trees =
             status == APSP_OK ? bad_trees(w, (const int32_t *)p.cells, sources, count) : 0;
         CHECK(trees == 0, "%s %s %s: %zu predecessor rows are no shortest-path tree", name, t, m,
               trees);
+        CHECK(!width || status != APSP_OK || strstr(report.choice, width),
+              "%s %s %s: the report says \"%s\", not %s distances", name, t, m, report.choice,
+              width);
     }
     free(c.cells);
     free(p.cells);
+}
+
+/* (INT32_MAX - 1) / 6: the largest weight that keeps Dijkstra's distances on 7 vertices narrow. */
+#define NARROW_TOP INT64_C(357913941)
+
+/* Graphs on 7 vertices at the narrow rule's edge, Dijkstra, Johnson and Bellman-Ford on each,
+ * every source, int64 rows (int32 where the graph is within int32's rule) and float64. */
+static void check_narrow_rule(apsp_solver *solver) {
+    /* A path 0 -> ... -> 6 of the largest weight: its last distance is INT32_MAX - 1; one unit
+     * more on one edge and the rule sends the search to int64 (its distances still fit uint32:
+     * the report tells the two apart). Then a path of weights that pack into 32 bits but whose
+     * sums pass 2^32, which a narrow search would wrap. */
+    const int64_t top = NARROW_TOP, big = INT32_MAX - 1;
+    const int64_t plain_under[][3] = {{0, 1, top}, {1, 2, top}, {2, 3, top}, {3, 4, top},
+                                      {4, 5, top}, {5, 6, top}, {0, 3, 5},   {6, 2, 1}};
+    const int64_t plain_over[][3] = {{0, 1, top}, {1, 2, top + 1}, {2, 3, top}, {3, 4, top},
+                                     {4, 5, top}, {5, 6, top},     {0, 3, 5},   {6, 2, 1}};
+    const int64_t plain_wraps[][3] = {{0, 1, big}, {1, 2, big}, {2, 3, big}, {3, 4, big},
+                                      {4, 5, big}, {5, 6, big}, {6, 0, 3}};
+    /* Johnson: 2 -> 0 of weight -N (2 has no in-edge) makes h(0) = -N, and 6 -> 1 of weight N
+     * keeps h(1) = 0, so 1 -> 0 of weight x is searched as x + N, above every weight of the graph
+     * itself (every other reweighted edge is below N): the rule must be taken on the reweighted
+     * weights. x + N = NARROW_TOP keeps it narrow, one more does not. */
+    const int64_t n = 200000000, x = top - n;
+    const int64_t johnson_under[][3] = {{2, 0, -n},    {1, 0, x}, {0, 3, 7}, {3, 4, 100},
+                                        {4, 5, x / 2}, {5, 6, 1}, {6, 1, n}, {2, 6, 3}};
+    const int64_t johnson_over[][3] = {{2, 0, -n},    {1, 0, x + 1}, {0, 3, 7}, {3, 4, 100},
+                                       {4, 5, x / 2}, {5, 6, 1},     {6, 1, n}, {2, 6, 3}};
+    /* Johnson within int32's rule, (V - 1) max|w| <= APSP_INF - 1: a chain of -M from 6 down
+     * to 0 makes h(0) = -5M, and 1 (no in-edge, h = 0) -> 0 of weight M is searched as 6M, past
+     * the narrow rule: int32 rows from the int64 search. */
+    const int64_t m = 170000000;
+    const int64_t johnson_int32[][3] = {{6, 5, -m}, {5, 4, -m}, {4, 3, -m}, {3, 2, -m},
+                                        {2, 0, -m}, {1, 0, m},  {1, 6, 1}};
+    const struct {
+        const char *name;
+        const int64_t (*edges)[3];
+        size_t count;
+        const char *width;
+    } cases[] = {
+        {"narrow: plain just under", plain_under, sizeof plain_under / sizeof plain_under[0],
+         "32-bit"},
+        {"narrow: plain just over", plain_over, sizeof plain_over / sizeof plain_over[0], "64-bit"},
+        {"narrow: plain past 2^32", plain_wraps, sizeof plain_wraps / sizeof plain_wraps[0],
+         "64-bit"},
+        {"narrow: johnson just under", johnson_under,
+         sizeof johnson_under / sizeof johnson_under[0], "32-bit"},
+        {"narrow: johnson just over", johnson_over, sizeof johnson_over / sizeof johnson_over[0],
+         "64-bit"},
+        {"narrow: johnson int32 rows", johnson_int32,
+         sizeof johnson_int32 / sizeof johnson_int32[0], "64-bit"},
+    };
+    const int32_t every[] = {0, 1, 2, 3, 4, 5, 6};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        wide_graph w;
+        make_listed(&w, 7, cases[i].edges, cases[i].count);
+        CHECK(!has_cycle(&w), "%s: the case has a negative cycle", cases[i].name);
+        int64_t widest = 0;
+        for (size_t k = 0; k < cases[i].count; k++)
+            widest = llabs(cases[i].edges[k][2]) > widest ? llabs(cases[i].edges[k][2]) : widest;
+        int int32_rows = 6 * widest <= APSP_INF - 1; /* int32's own rule for the graph */
+        for (int m = APSP_METHOD_DIJKSTRA; m <= APSP_METHOD_BELLMAN_FORD; m++) {
+            const char *width = m == APSP_METHOD_BELLMAN_FORD ? NULL : cases[i].width;
+            check_method(solver, &w, every, 7, (apsp_method)m, APSP_INT64, cases[i].name, width);
+            check_method(solver, &w, every, 7, (apsp_method)m, APSP_FLOAT64, cases[i].name, width);
+            if (int32_rows)
+                check_method(solver, &w, every, 7, (apsp_method)m, APSP_INT32, cases[i].name,
+                             width);
+        }
+        free_wide(&w);
+    }
+}
+
+/* Random graphs on 150 vertices whose largest weight `top` puts the narrow path's queue on either
+ * side of its choice (src/sssp/sssp.h, SSSP_BUCKET_SPAN = 4096): Dial's buckets below, the
+ * 32-bit radix heap from there; weights 0 to 2 make the buckets' cursor go round many times, with
+ * zero-weight edges pushing into the bucket being popped. */
+static void check_narrow_queues(apsp_solver *solver) {
+    const struct {
+        int64_t top;
+        const char *queue;
+    } cases[] = {{4095, "bucket queue"}, {4096, "32-bit radix heap"}, {2, "bucket queue"}};
+    uint64_t seed = 777;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t v = 150, count = 4 * v;
+        int64_t(*edges)[3] = malloc(count * sizeof *edges);
+        for (size_t k = 0; k < count; k++) {
+            edges[k][0] = (int64_t)gg_below(&seed, v);
+            edges[k][1] = (int64_t)gg_below(&seed, v);
+            edges[k][2] = k == 0 ? cases[i].top : (int64_t)gg_below(&seed, (uint64_t)cases[i].top);
+        }
+        edges[0][1] = (edges[0][0] + 1) % (int64_t)v; /* the largest weight is no self-loop */
+        wide_graph w;
+        make_listed(&w, v, (const int64_t(*)[3])edges, count);
+        int32_t sources[40];
+        for (size_t k = 0; k < 40; k++)
+            sources[k] = (int32_t)gg_below(&seed, v);
+        char name[64];
+        snprintf(name, sizeof name, "narrow: max w %lld", (long long)cases[i].top);
+        for (int m = APSP_METHOD_DIJKSTRA; m <= APSP_METHOD_JOHNSON; m++)
+            for (int t = 0; t < 2; t++)
+                check_method(solver, &w, sources, 40, (apsp_method)m, t ? APSP_INT64 : APSP_INT32,
+                             name, m == APSP_METHOD_DIJKSTRA ? cases[i].queue : "32-bit");
+        free_wide(&w);
+        free(edges);
+    }
 }
 
 int main(int argc, char **argv) {
@@ -165,8 +311,8 @@ int main(int argc, char **argv) {
             char name[64];
             snprintf(name, sizeof name, "V=%zu %s", sizes[i], modes[mode]);
             for (int m = APSP_METHOD_AUTO; m <= APSP_METHOD_BELLMAN_FORD; m++) {
-                check_method(solver, &w, sources, count, (apsp_method)m, APSP_INT64, name);
-                check_method(solver, &w, sources, count, (apsp_method)m, APSP_FLOAT64, name);
+                check_method(solver, &w, sources, count, (apsp_method)m, APSP_INT64, name, NULL);
+                check_method(solver, &w, sources, count, (apsp_method)m, APSP_FLOAT64, name, NULL);
             }
             /* int32 refuses these weights (its rule), naming one */
             CHECK(sizes[i] < 2 || w.graph->edges == 0 ||
@@ -177,6 +323,8 @@ int main(int argc, char **argv) {
             free(sources);
             free_wide(&w);
         }
+    check_narrow_rule(solver);
+    check_narrow_queues(solver);
     apsp_solver_destroy(solver);
     printf("test-sssp-typed: %d checks, %d failures\n", checks, failures);
     return failures ? 1 : 0;
