@@ -85,14 +85,18 @@ typedef struct {
 } round_lists;
 
 /* `item` into `list`: a slot of the group's stage while there is one, else the global list's
- * own counter (a pair of unbounded out-degree overflows the stage; nothing waits for room). */
+ * own counter (a pair of unbounded out-degree overflows the stage; nothing waits for room). A
+ * full stage is not asked again, so `fill` stays below capacity + the group's items, however
+ * many pairs a chunk lowers. */
 static void append(const uint item, __global uint *list, volatile __global uint *count,
                    __local uint *stage, volatile __local uint *fill, const uint capacity) {
 #if APPEND_LOCAL
-    const uint slot = atomic_inc(fill);
-    if (slot < capacity) {
-        stage[slot] = item;
-        return;
+    if (*fill < capacity) {
+        const uint slot = atomic_inc(fill);
+        if (slot < capacity) {
+            stage[slot] = item;
+            return;
+        }
     }
 #endif
     list[atomic_inc(count)] = item;
@@ -102,8 +106,7 @@ static void append(const uint item, __global uint *list, volatile __global uint 
  * (its least distance kept: the group's, which flush_appends carries over). */
 static void queue_pair(const uint item, const int d, const round_lists *to) {
     if (d < to->threshold) {
-        append(item, to->next, to->next_count, to->next_stage, &to->group->next_fill,
-               to->capacity);
+        append(item, to->next, to->next_count, to->next_stage, &to->group->next_fill, to->capacity);
         return;
     }
 #if APPEND_LOCAL
@@ -276,8 +279,7 @@ __kernel void sssp_relax(const uint round, const uint vertices, const int delta,
         if (d < to.threshold) {
             atomic_and(&queued[item >> 5], ~(1u << (item & 31)));
             mem_fence(CLK_GLOBAL_MEM_FENCE);
-            relax_pair(item, vertices, dist[item], start, target, weight, dist, queued, flags,
-                       &to);
+            relax_pair(item, vertices, dist[item], start, target, weight, dist, queued, flags, &to);
         } else if (chunk + lid < count) { /* (a sweep's pair) */
             queue_pair(item, d, &to);
         }
