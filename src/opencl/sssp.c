@@ -58,8 +58,15 @@ enum { ROUNDS_PER_READ = 32, ITEMS_PER_GPU_UNIT = 512, ITEMS_PER_CPU_UNIT = 256 
 
 /* With APPEND_LOCAL: a work-group's items (fewer where the kernels allow fewer), and the pairs
  * its stage holds per item for each list. A grid round lowers about one pair per item, so 4 leave
- * room for a chunk's spread; what does not fit takes the global atomic (a hub's out-edges). */
-enum { SSSP_GROUP_ITEMS = 256, STAGE_PAIRS_PER_ITEM = 4 };
+ * room for a chunk's spread; what does not fit takes the global atomic (a hub's out-edges). Build
+ * flags too (-Dc_args=-DSSSP_STAGE_PAIRS=0: the same groups, every append global), so that a
+ * timing can tell the work-group's size from the staging. */
+#ifndef SSSP_GROUP_ITEMS
+#define SSSP_GROUP_ITEMS 256
+#endif
+#ifndef SSSP_STAGE_PAIRS
+#define SSSP_STAGE_PAIRS 4
+#endif
 
 static double sssp_rate(backend_device *d) {
     return d->limits.type & CL_DEVICE_TYPE_GPU ? SSSP_GPU_SOURCE_EDGES_PER_SECOND
@@ -124,7 +131,7 @@ static void plan_groups(backend_device *d) {
     kernel_room(d, s->relax, &items, &local);
     kernel_room(d, s->sweep, &items, &local);
     s->group_items = items ? items : 1;
-    cl_ulong capacity = (cl_ulong)STAGE_PAIRS_PER_ITEM * s->group_items, fits = local / 8;
+    cl_ulong capacity = (cl_ulong)SSSP_STAGE_PAIRS * s->group_items, fits = local / 8;
     s->capacity = (cl_uint)(capacity < fits ? capacity : fits);
     s->groups = (s->groups + s->group_items - 1) / s->group_items * s->group_items;
 }
