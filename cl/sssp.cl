@@ -12,10 +12,19 @@
  * and whose queued bit it sets first goes into the next frontier (an atomic counter), so a pair
  * is there at most once. The bit is cleared before d is read, so a lowering that lands after the
  * read sets the bit again and queues the pair once more: nothing is lost, whatever the order in
- * which the work-items run. The grid strides over the frontier, whose size it reads from the
- * device (the host reads it only every few rounds). Three counters turn: round r reads
- * counters[r % 3], appends to counters[(r + 1) % 3] and zeroes counters[(r + 2) % 3], which round
- * r - 1 read and round r + 1 appends to.
+ * which the work-items run. The grid strides over the frontier in chunks of one item each,
+ * reading its size on the device (the host reads it only every few rounds). Three counters turn:
+ * round r reads counters[r % 3], appends to counters[(r + 1) % 3] and zeroes
+ * counters[(r + 2) % 3], which round r - 1 read and round r + 1 appends to.
+ *
+ * Appends go through the work-group (APPEND_LOCAL): the pairs a group lowers in one chunk are
+ * staged in local memory (a local counter), and at the chunk's end one global atomic_add per list
+ * reserves their range and the group copies them there; each append once took a global
+ * atomic_inc on the list's one counter, and those serialise in L2. A chunk that lowers more than
+ * the stage holds (a hub's out-edges) appends the rest with the global atomic_inc directly. A
+ * pair's queued bit is set before it is staged, and every stage is flushed before its group
+ * counts itself done, so a pair set queued is in the next frontier or a far list by the round's
+ * end, once: the argument above is unchanged.
  *
  * Integers are exact: sums in long, stored as int. Without a negative cycle every stored value is
  * the length of a path at least as long as the shortest, and d < INF, |w| <= (INF - 1) / (V - 1)
@@ -27,9 +36,11 @@
  * past the threshold goes into a far list instead of the next frontier (its queued bit kept, so
  * it is in one of them at most once), and once a round leaves the next frontier empty the
  * threshold moves to the far list's least distance + delta and the next round sorts the list
- * into its own next frontier and a new far list. That keeps the rounds from racing ahead along paths of few
- * heavy edges that later ones undo: plain Bellman-Ford took each pair of the 1000 x 1000 grid
- * 38 times. With negative weights the threshold is INF: Bellman-Ford by rounds. */
+ * into its own next frontier and a new far list (a group keeps its far appends' least distance
+ * in local memory and carries it over with one global atomic_min a chunk, before it is done, so
+ * the last group reads the list's true least). That keeps the rounds from racing ahead along
+ * paths of few heavy edges that later ones undo: plain Bellman-Ford took each pair of the
+ * 1000 x 1000 grid 38 times. With negative weights the threshold is INF: Bellman-Ford by rounds. */
 #define INF 1073741823
 
 /* flags[]: a negative cycle; the pairs the rounds took (64 bits); delta-stepping's threshold;
@@ -44,27 +55,114 @@
 #define F_FILTER 9
 #define F_DONE 10
 
-/* Pair `item`, lowered: into the next frontier when below the threshold, else into far list
- * `cur` (its least distance kept). */
-static void queue_pair(const uint item, const int d, const int threshold, __global uint *next,
-                       volatile __global uint *next_count, __global uint *far, const uint cur,
-                       volatile __global uint *flags) {
-    if (d < threshold) {
-        next[atomic_inc(next_count)] = item;
-    } else {
-        atomic_min((volatile __global int *)&flags[F_FAR_MIN + cur], d);
-        far[atomic_inc(&flags[F_FAR_COUNT + cur])] = item;
+/* APPEND_LOCAL (src/opencl/sssp.c passes it): 1, a work-group stages its appends of a chunk in
+ * local memory and reserves each list's range with one global atomic_add; 0, every append takes
+ * its own global atomic_inc on the list's one counter (the first form, kept to time against). */
+#ifndef APPEND_LOCAL
+#define APPEND_LOCAL 1
+#endif
+
+/* A work-group's staging of one chunk's appends: the slots asked for (past `capacity` an append
+ * goes straight to the global list), the far pairs' least distance, and for the copy the
+ * staged count and the range reserved in each list. */
+typedef struct {
+    uint next_fill, far_fill;
+    int far_least;
+    uint next_staged, far_staged, next_base, far_base;
+} group_appends;
+
+/* Where a round's lowered pairs go: below the threshold `next`, else the current far list (its
+ * count and least distance in flags); with APPEND_LOCAL through the group's staging, `capacity`
+ * pairs of each list. */
+typedef struct {
+    int threshold;
+    __global uint *next, *far;
+    volatile __global uint *next_count, *far_count;
+    volatile __global int *far_least;
+    __local uint *next_stage, *far_stage;
+    volatile __local group_appends *group;
+    uint capacity;
+} round_lists;
+
+/* `item` into `list`: a slot of the group's stage while there is one, else the global list's
+ * own counter (a pair of unbounded out-degree overflows the stage; nothing waits for room). A
+ * full stage is not asked again, so `fill` stays below capacity + the group's items, however
+ * many pairs a chunk lowers. */
+static void append(const uint item, __global uint *list, volatile __global uint *count,
+                   __local uint *stage, volatile __local uint *fill, const uint capacity) {
+#if APPEND_LOCAL
+    if (*fill < capacity) {
+        const uint slot = atomic_inc(fill);
+        if (slot < capacity) {
+            stage[slot] = item;
+            return;
+        }
     }
+#endif
+    list[atomic_inc(count)] = item;
+}
+
+/* Pair `item`, lowered: into the next frontier when below the threshold, else into the far list
+ * (its least distance kept: the group's, which flush_appends carries over). */
+static void queue_pair(const uint item, const int d, const round_lists *to) {
+    if (d < to->threshold) {
+        append(item, to->next, to->next_count, to->next_stage, &to->group->next_fill, to->capacity);
+        return;
+    }
+#if APPEND_LOCAL
+    atomic_min(&to->group->far_least, d);
+#else
+    atomic_min(to->far_least, d);
+#endif
+    append(item, to->far, to->far_count, to->far_stage, &to->group->far_fill, to->capacity);
+}
+
+/* The group's staging empty, before its first chunk. */
+static void start_appends(const round_lists *to) {
+#if APPEND_LOCAL
+    if (get_local_id(0) == 0) {
+        to->group->next_fill = to->group->far_fill = 0;
+        to->group->far_least = INF;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+}
+
+/* After a chunk, every work-item of the group (barriers): one atomic_add per list reserves the
+ * range for the staged pairs, one atomic_min carries the far pairs' least distance, and the group
+ * copies the pairs over; the stage is empty again for the next chunk. */
+static void flush_appends(const round_lists *to) {
+#if APPEND_LOCAL
+    volatile __local group_appends *g = to->group;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0) {
+        g->next_staged = min(g->next_fill, to->capacity);
+        g->far_staged = min(g->far_fill, to->capacity);
+        g->next_base = g->next_staged ? atomic_add(to->next_count, g->next_staged) : 0;
+        g->far_base = g->far_staged ? atomic_add(to->far_count, g->far_staged) : 0;
+        if (g->far_least < INF)
+            atomic_min(to->far_least, g->far_least);
+        g->next_fill = g->far_fill = 0;
+        g->far_least = INF;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint next_staged = g->next_staged, far_staged = g->far_staged;
+    const uint next_base = g->next_base, far_base = g->far_base;
+    for (uint i = get_local_id(0); i < next_staged; i += get_local_size(0))
+        to->next[next_base + i] = to->next_stage[i];
+    for (uint i = get_local_id(0); i < far_staged; i += get_local_size(0))
+        to->far[far_base + i] = to->far_stage[i];
+    barrier(CLK_LOCAL_MEM_FENCE); /* the stage read before the next chunk writes it */
+#endif
 }
 
 /* Relaxes the out-edges of pair `item` (b V + u) whose distance is d; queues what it lowers
  * first (its queued bit). */
-static void relax_pair(const uint item, const uint vertices, const int d, const int threshold,
+static void relax_pair(const uint item, const uint vertices, const int d,
                        __global const uint *restrict start, __global const int *restrict target,
                        __global const int *restrict weight, volatile __global int *dist,
-                       volatile __global uint *queued, __global uint *next,
-                       volatile __global uint *next_count, __global uint *far, const uint cur,
-                       volatile __global uint *flags) {
+                       volatile __global uint *queued, volatile __global uint *flags,
+                       const round_lists *to) {
     const uint u = item % vertices, row = item - u;
     const uint end = start[u + 1];
     for (uint e = start[u]; e < end; e++) {
@@ -78,7 +176,7 @@ static void relax_pair(const uint item, const uint vertices, const int d, const 
         if (candidate < dist[t] && candidate < atomic_min(&dist[t], candidate)) {
             const uint bit = 1u << (t & 31);
             if (!(atomic_or(&queued[t >> 5], bit) & bit))
-                queue_pair(t, candidate, threshold, next, next_count, far, cur, flags);
+                queue_pair(t, candidate, to);
         }
     }
 }
@@ -133,51 +231,67 @@ static void advance(const uint round, const int delta, volatile __global uint *c
  * pairs of `frontier` (counters[round % 3] of them) relaxed, what they lower into `next` or the
  * current far list; the last work-group to finish advances the threshold. The state the round
  * reads (threshold, current list, filter) changes only in that last group, after every other
- * group is done with it. */
+ * group is done with it. The loops stride by chunks of the grid from the group's first item, so
+ * every item of a group takes the same number of chunks and meets each flush's barriers; `stage`
+ * holds `capacity` pairs for each list (unused without APPEND_LOCAL). */
 __kernel void sssp_relax(const uint round, const uint vertices, const int delta,
                          __global const uint *restrict start, __global const int *restrict target,
                          __global const int *restrict weight, volatile __global int *dist,
                          volatile __global uint *queued, __global const uint *restrict frontier,
                          __global uint *restrict next, volatile __global uint *counters,
-                         volatile __global uint *flags, __global uint *far0, __global uint *far1) {
+                         volatile __global uint *flags, __global uint *far0, __global uint *far1,
+                         __local uint *stage, const uint capacity) {
     __local int last;
+    __local group_appends group;
     const uint count = counters[round % 3];
-    const int threshold = (int)flags[F_THRESHOLD];
     const uint cur = flags[F_FAR_CUR];
     const uint old_count = flags[F_FILTER] ? flags[F_FAR_COUNT + 1 - cur] : 0;
-    __global uint *far = cur ? far1 : far0;
     __global const uint *old = cur ? far0 : far1;
-    volatile __global uint *next_count = &counters[(round + 1) % 3];
-    const size_t step = get_global_size(0);
+    const round_lists to = {(int)flags[F_THRESHOLD],
+                            next,
+                            cur ? far1 : far0,
+                            &counters[(round + 1) % 3],
+                            &flags[F_FAR_COUNT + cur],
+                            (volatile __global int *)&flags[F_FAR_MIN + cur],
+                            stage,
+                            stage + capacity,
+                            &group,
+                            capacity};
+    const size_t step = get_global_size(0), first = get_group_id(0) * get_local_size(0);
+    const size_t lid = get_local_id(0);
     if (get_global_id(0) == 0) { /* and the run's pairs, a 64-bit count */
         counters[(round + 2) % 3] = 0;
         const uint low = flags[F_PAIRS] + count;
         flags[F_PAIRS + 1] += low < flags[F_PAIRS];
         flags[F_PAIRS] = low;
     }
-    for (size_t i = get_global_id(0); i < old_count; i += step) {
-        const uint item = old[i];
-        queue_pair(item, dist[item], threshold, next, next_count, far, cur, flags);
-    }
-    for (size_t i = get_global_id(0); i < count; i += step) {
-        const uint item = frontier[i];
-        const int d = dist[item];
-        if (d >= threshold) { /* (a sweep's pair) */
-            queue_pair(item, d, threshold, next, next_count, far, cur, flags);
-            continue;
+    start_appends(&to);
+    for (size_t chunk = first; chunk < old_count; chunk += step) {
+        if (chunk + lid < old_count) {
+            const uint item = old[chunk + lid];
+            queue_pair(item, dist[item], &to);
         }
-        atomic_and(&queued[item >> 5], ~(1u << (item & 31)));
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
-        relax_pair(item, vertices, dist[item], threshold, start, target, weight, dist, queued,
-                   next, next_count, far, cur, flags);
+        flush_appends(&to);
+    }
+    for (size_t chunk = first; chunk < count; chunk += step) {
+        const uint item = chunk + lid < count ? frontier[chunk + lid] : 0;
+        const int d = chunk + lid < count ? dist[item] : INF;
+        if (d < to.threshold) {
+            atomic_and(&queued[item >> 5], ~(1u << (item & 31)));
+            mem_fence(CLK_GLOBAL_MEM_FENCE);
+            relax_pair(item, vertices, dist[item], start, target, weight, dist, queued, flags, &to);
+        } else if (chunk + lid < count) { /* (a sweep's pair) */
+            queue_pair(item, d, &to);
+        }
+        flush_appends(&to);
     }
     barrier(CLK_GLOBAL_MEM_FENCE);
-    if (get_local_id(0) == 0) {
+    if (lid == 0) {
         mem_fence(CLK_GLOBAL_MEM_FENCE);
         last = atomic_inc(&flags[F_DONE]) == get_num_groups(0) - 1;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (last && get_local_id(0) == 0) {
+    if (last && lid == 0) {
         mem_fence(CLK_GLOBAL_MEM_FENCE);
         advance(round, delta, counters, flags);
     }
@@ -185,17 +299,32 @@ __kernel void sssp_relax(const uint round, const uint vertices, const int delta,
 
 /* Every reached pair of the block relaxed once more, into `next` (counters[next_slot], zero
  * before): after the frontier ran dry, a fixed point is proved by this sweep finding nothing,
- * whatever the device's memory order did inside the rounds. */
+ * whatever the device's memory order did inside the rounds. Its chunks and stage as the round's
+ * (the threshold INF: no far list). */
 __kernel void sssp_sweep(const uint pairs, const uint vertices, const uint next_slot,
                          __global const uint *restrict start, __global const int *restrict target,
                          __global const int *restrict weight, volatile __global int *dist,
                          volatile __global uint *queued, __global uint *restrict next,
-                         volatile __global uint *counters, volatile __global uint *flags) {
-    const size_t step = get_global_size(0);
-    for (size_t i = get_global_id(0); i < pairs; i += step) {
-        const int d = dist[i];
+                         volatile __global uint *counters, volatile __global uint *flags,
+                         __local uint *stage, const uint capacity) {
+    __local group_appends group;
+    const round_lists to = {INF,
+                            next,
+                            next,
+                            &counters[next_slot],
+                            &counters[next_slot],
+                            (volatile __global int *)&flags[F_FAR_MIN],
+                            stage,
+                            stage + capacity,
+                            &group,
+                            capacity};
+    const size_t step = get_global_size(0), first = get_group_id(0) * get_local_size(0);
+    start_appends(&to);
+    for (size_t chunk = first; chunk < pairs; chunk += step) {
+        const size_t i = chunk + get_local_id(0);
+        const int d = i < pairs ? dist[i] : INF;
         if (d < INF)
-            relax_pair((uint)i, vertices, d, INF, start, target, weight, dist, queued, next,
-                       &counters[next_slot], next, 0, flags);
+            relax_pair((uint)i, vertices, d, start, target, weight, dist, queued, flags, &to);
+        flush_appends(&to);
     }
 }

@@ -134,6 +134,8 @@ typedef struct cl_sssp {
     cl_mem counters, flags, sources;      /* 3 turning frontier sizes; [0]: a negative cycle */
     size_t vertices, edges, batch, count; /* count: the sources of the batch solved last */
     size_t groups;                        /* work-items of a round, striding over its frontier */
+    size_t group_items; /* a work-group's items (APPEND_LOCAL: the stage's group; else 0) */
+    cl_uint capacity;   /* the pairs a group's stage holds for each list (0: no stage) */
     cl_int delta; /* delta-stepping's bucket width; APSP_INF (plain rounds) for negative weights */
     sources_device_times times;
 } cl_sssp;

@@ -47,6 +47,27 @@ enum { FLAG_COUNT = 11, F_FAR_COUNT = 5 };
 enum { ROUNDS_PER_READ = 32, ITEMS_PER_GPU_UNIT = 512, ITEMS_PER_CPU_UNIT = 256 };
 #define SSSP_MEMORY_SHARE 0.9
 
+/* How the rounds append what they lower (cl/sssp.cl's APPEND_LOCAL): 1, a work-group stages a
+ * chunk's appends in local memory and reserves each list's range with one global atomic per
+ * chunk; 0, the first form, one global atomic_inc on the list's counter per append, launched as
+ * before (the driver's work-group size). A build flag, so that both can be timed from one tree:
+ * meson setup BUILD -Dc_args=-DSSSP_APPEND_LOCAL=0. */
+#ifndef SSSP_APPEND_LOCAL
+#define SSSP_APPEND_LOCAL 1
+#endif
+
+/* With APPEND_LOCAL: a work-group's items (fewer where the kernels allow fewer), and the pairs
+ * its stage holds per item for each list. A grid round lowers about one pair per item, so 4 leave
+ * room for a chunk's spread; what does not fit takes the global atomic (a hub's out-edges). Build
+ * flags too (-Dc_args=-DSSSP_STAGE_PAIRS=0: the same groups, every append global), so that a
+ * timing can tell the work-group's size from the staging. */
+#ifndef SSSP_GROUP_ITEMS
+#define SSSP_GROUP_ITEMS 256
+#endif
+#ifndef SSSP_STAGE_PAIRS
+#define SSSP_STAGE_PAIRS 4
+#endif
+
 static double sssp_rate(backend_device *d) {
     return d->limits.type & CL_DEVICE_TYPE_GPU ? SSSP_GPU_SOURCE_EDGES_PER_SECOND
                                                : SSSP_CPU_DEVICE_SOURCE_EDGES_PER_SECOND;
@@ -66,7 +87,10 @@ static apsp_status build_kernels(backend_device *d, apsp_error *error) {
     cl_sssp *s = &d->sssp;
     if (s->sweep)
         return APSP_OK;
-    apsp_status status = s->program ? APSP_OK : program_side(d, "sssp.cl", "", &s->program, error);
+    char options[32];
+    snprintf(options, sizeof options, "-DAPPEND_LOCAL=%d", SSSP_APPEND_LOCAL);
+    apsp_status status =
+        s->program ? APSP_OK : program_side(d, "sssp.cl", options, &s->program, error);
     const char *names[] = {"sssp_start", "sssp_relax", "sssp_sweep"};
     cl_kernel *kernels[] = {&s->start, &s->relax, &s->sweep};
     for (size_t i = 0; i < sizeof names / sizeof names[0] && status == APSP_OK; i++) {
@@ -76,6 +100,40 @@ static apsp_status build_kernels(backend_device *d, apsp_error *error) {
             status = cl_fail(error, APSP_ERR_KERNEL_BUILD, err, "clCreateKernel(%s)", names[i]);
     }
     return status;
+}
+
+/* What a kernel allows of the work-group size and the local memory its stage may take. */
+static void kernel_room(backend_device *d, cl_kernel kernel, size_t *items, cl_ulong *local) {
+    size_t most = 0;
+    cl_ulong fixed = 0;
+    if (clGetKernelWorkGroupInfo(kernel, d->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof most, &most,
+                                 NULL) == CL_SUCCESS &&
+        most < *items)
+        *items = most;
+    clGetKernelWorkGroupInfo(kernel, d->device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof fixed, &fixed,
+                             NULL);
+    cl_ulong room = d->limits.local_memory > fixed ? d->limits.local_memory - fixed : 0;
+    if (room < *local)
+        *local = room;
+}
+
+/* The rounds' work-groups and stages (SSSP_APPEND_LOCAL), and the grid a whole number of groups.
+ * A device with no room for a stage appends as the first form did: capacity 0 sends every
+ * append to the global atomic. */
+static void plan_groups(backend_device *d) {
+    cl_sssp *s = &d->sssp;
+    s->group_items = 0;
+    s->capacity = 0;
+    if (!SSSP_APPEND_LOCAL)
+        return;
+    size_t items = SSSP_GROUP_ITEMS;
+    cl_ulong local = UINT32_MAX;
+    kernel_room(d, s->relax, &items, &local);
+    kernel_room(d, s->sweep, &items, &local);
+    s->group_items = items ? items : 1;
+    cl_ulong capacity = (cl_ulong)SSSP_STAGE_PAIRS * s->group_items, fits = local / 8;
+    s->capacity = (cl_uint)(capacity < fits ? capacity : fits);
+    s->groups = (s->groups + s->group_items - 1) / s->group_items * s->group_items;
 }
 
 static uint64_t bytes_per_source(size_t vertices) {
@@ -224,6 +282,8 @@ static apsp_status sssp_prepare(backend_device *d, const adjacency *g, size_t so
     if (status == APSP_OK)
         status = build_kernels(d, error);
     if (status == APSP_OK)
+        plan_groups(d);
+    if (status == APSP_OK)
         status = upload_graph(d, g, error);
     if (status == APSP_OK)
         status = create_batch(d, error);
@@ -232,10 +292,11 @@ static apsp_status sssp_prepare(backend_device *d, const adjacency *g, size_t so
     return status;
 }
 
+/* `items` work-items in groups of `group_items` (0: the driver's choice). */
 static apsp_status enqueue(backend_device *d, cl_kernel kernel, const char *name, size_t items,
-                           cl_event *event, apsp_error *error) {
-    cl_int err = FAULT_CL_STATUS(
-        clEnqueueNDRangeKernel(d->queue, kernel, 1, NULL, &items, NULL, 0, NULL, event));
+                           size_t group_items, cl_event *event, apsp_error *error) {
+    cl_int err = FAULT_CL_STATUS(clEnqueueNDRangeKernel(
+        d->queue, kernel, 1, NULL, &items, group_items ? &group_items : NULL, 0, NULL, event));
     return err == CL_SUCCESS
                ? APSP_OK
                : cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueNDRangeKernel(%s)", name);
@@ -267,19 +328,25 @@ static apsp_status start_batch(backend_device *d, const int32_t *sources, size_t
     SET_ARG(s->start, "sssp_start", 6, s->frontier[0]);
     SET_ARG(s->start, "sssp_start", 7, s->counters);
     SET_ARG(s->start, "sssp_start", 8, s->flags);
-    return enqueue(d, s->start, "sssp_start", (count + 63) / 64 * 64, NULL, error);
+    return enqueue(d, s->start, "sssp_start", (count + 63) / 64 * 64, 0, NULL, error);
 }
 
 /* The arguments the round and the sweep share after their first ones: the CSR, the block, the
- * queued bits, (frontier), next frontier, counters, flags. */
+ * queued bits, (frontier), next frontier, counters, flags; and their last two, the stage (local
+ * memory for both lists, a word where there is none) and its capacity. */
 static apsp_status set_graph_args(backend_device *d, cl_kernel k, const char *name, cl_uint first,
-                                  apsp_error *error) {
+                                  cl_uint stage, apsp_error *error) {
     cl_sssp *s = &d->sssp;
     SET_ARG(k, name, first, s->offsets);
     SET_ARG(k, name, first + 1, s->targets);
     SET_ARG(k, name, first + 2, s->weights);
     SET_ARG(k, name, first + 3, s->dist);
     SET_ARG(k, name, first + 4, s->queued);
+    size_t stage_bytes = s->capacity ? 2 * (size_t)s->capacity * 4 : 4;
+    cl_int err = clSetKernelArg(k, stage, stage_bytes, NULL);
+    if (err != CL_SUCCESS)
+        return cl_fail(error, APSP_ERR_DEVICE, err, "clSetKernelArg(%s, %u)", name, stage);
+    SET_ARG(k, name, stage + 1, s->capacity);
     return APSP_OK;
 }
 
@@ -300,7 +367,7 @@ static apsp_status queue_round(backend_device *d, size_t round, cl_event *event,
                                apsp_error *error) {
     cl_sssp *s = &d->sssp;
     cl_uint r = (cl_uint)round, v = (cl_uint)s->vertices;
-    apsp_status status = set_graph_args(d, s->relax, "sssp_relax", 3, error);
+    apsp_status status = set_graph_args(d, s->relax, "sssp_relax", 3, 14, error);
     if (status != APSP_OK)
         return status;
     SET_ARG(s->relax, "sssp_relax", 0, r);
@@ -312,7 +379,7 @@ static apsp_status queue_round(backend_device *d, size_t round, cl_event *event,
     SET_ARG(s->relax, "sssp_relax", 11, s->flags);
     SET_ARG(s->relax, "sssp_relax", 12, s->far[0]);
     SET_ARG(s->relax, "sssp_relax", 13, s->far[1]);
-    return enqueue(d, s->relax, "sssp_relax", s->groups, event, error);
+    return enqueue(d, s->relax, "sssp_relax", s->groups, s->group_items, event, error);
 }
 
 /* Every reached pair relaxed once more into round `round`'s frontier, whose size is 0. */
@@ -321,7 +388,7 @@ static apsp_status queue_sweep(backend_device *d, size_t round, cl_event *event,
     cl_sssp *s = &d->sssp;
     cl_uint pairs = (cl_uint)(s->count * s->vertices), v = (cl_uint)s->vertices,
             slot = (cl_uint)(round % 3);
-    apsp_status status = set_graph_args(d, s->sweep, "sssp_sweep", 3, error);
+    apsp_status status = set_graph_args(d, s->sweep, "sssp_sweep", 3, 11, error);
     if (status != APSP_OK)
         return status;
     SET_ARG(s->sweep, "sssp_sweep", 0, pairs);
@@ -330,7 +397,7 @@ static apsp_status queue_sweep(backend_device *d, size_t round, cl_event *event,
     SET_ARG(s->sweep, "sssp_sweep", 8, s->frontier[round % 2]);
     SET_ARG(s->sweep, "sssp_sweep", 9, s->counters);
     SET_ARG(s->sweep, "sssp_sweep", 10, s->flags);
-    return enqueue(d, s->sweep, "sssp_sweep", s->groups, event, error);
+    return enqueue(d, s->sweep, "sssp_sweep", s->groups, s->group_items, event, error);
 }
 
 /* The pairs waiting before round `round` (its frontier and the far list) and the cycle flag. */

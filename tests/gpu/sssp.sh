@@ -13,6 +13,11 @@
 # command's seconds, the ratio of the medians, and the GPU run's parts (upload, rounds, kernels,
 # download) from a run with APSP_PROFILE=1 (kernel times are summed per launch, which waits
 # for each: that run is not in the table).
+# BASE_BUILD: a second build folder whose GPU run is interleaved with these, compared with cmp
+# and given its own row and parts, to time two forms of the kernels from one tree, e.g. the
+# per-append form of cl/sssp.cl (src/opencl/sssp.c: SSSP_APPEND_LOCAL):
+#   meson setup /tmp/build-sssp-base -Dopencl=enabled -Dc_args=-DSSSP_APPEND_LOCAL=0
+#   BASE_BUILD=/tmp/build-sssp-base bash tests/gpu/sssp.sh
 set -uo pipefail
 side=${1:-1000}
 count=${2:-1000}
@@ -30,6 +35,11 @@ note() { echo "$*" | tee -a "$summary"; }
 { [ -d "$build" ] || meson setup "$build" -Dopencl=enabled -Dwerror=false; } >"$out/build.log" 2>&1
 ninja -C "$build" src/apsp >>"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
 apsp=$build/src/apsp
+base_apsp=
+if [ -n "${BASE_BUILD:-}" ]; then
+    ninja -C "$BASE_BUILD" src/apsp >>"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+    base_apsp=$BASE_BUILD/src/apsp
+fi
 command -v nvidia-smi >/dev/null &&
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee -a "$summary"
 note "host: $(nproc) cores,$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
@@ -43,13 +53,14 @@ gpu_args=(-d "$device" --method=bellman-ford)
 field() { sed -n "s/.*\"$1\":\([^,}]*\).*/\1/p" "$2" | tail -1; }
 median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 
-# One run: its compute_s and whole seconds appended to $out/NAME.times; the log kept.
+# One run: its compute_s and whole seconds appended to $out/NAME.times; the log kept. RUN_APSP:
+# the command, if not this build's.
 run() {
     local name=$1 target=$2
     shift 2
     local log=$out/$name.log start end
     start=$(date +%s.%N)
-    "$apsp" -q -v --stats-json "$@" --sources=@"$sources" "$graph" "$target" 2>"$log" ||
+    "${RUN_APSP:-$apsp}" -q -v --stats-json "$@" --sources=@"$sources" "$graph" "$target" 2>"$log" ||
         { cat "$log" >&2; exit 1; }
     end=$(date +%s.%N)
     echo "$(field compute_s "$log") $(awk "BEGIN {print $end - $start}")" >>"$out/$name.times"
@@ -57,10 +68,14 @@ run() {
 
 : >"$out/cpu.times"
 : >"$out/gpu.times"
+: >"$out/base.times"
+base() { [ -z "$base_apsp" ] || RUN_APSP=$base_apsp run "$@"; }
 run gpu-warm /dev/null "${gpu_args[@]}" # the program built once, into the kernel cache
+base base-warm /dev/null "${gpu_args[@]}"
 for i in $(seq "$reps"); do
     run cpu /dev/null "${cpu_args[@]}"
     run gpu /dev/null "${gpu_args[@]}"
+    base base /dev/null "${gpu_args[@]}"
 done
 grep '^apsp: method' "$out/gpu.log" | tee -a "$summary"
 run cpu-file "$work/cpu.out" "${cpu_args[@]}"
@@ -70,8 +85,17 @@ if cmp "$work/cpu.out" "$work/gpu.out"; then
 else
     note "output: DIFFERENT"
 fi
-rm -f "$work/cpu.out" "$work/gpu.out"
+if [ -n "$base_apsp" ]; then
+    base base-file "$work/base.out" "${gpu_args[@]}"
+    if cmp "$work/cpu.out" "$work/base.out"; then
+        note "BASE_BUILD output: identical"
+    else
+        note "BASE_BUILD output: DIFFERENT"
+    fi
+fi
+rm -f "$work/cpu.out" "$work/gpu.out" "$work/base.out"
 APSP_PROFILE=1 run gpu-profile /dev/null "${gpu_args[@]}"
+APSP_PROFILE=1 base base-profile /dev/null "${gpu_args[@]}"
 
 cpu_c=$(cut -d' ' -f1 "$out/cpu.times" | median)
 cpu_w=$(cut -d' ' -f2 "$out/cpu.times" | median)
@@ -83,8 +107,16 @@ gpu_w=$(cut -d' ' -f2 "$out/gpu.times" | median)
         "$(cut -d' ' -f1 "$out/cpu.times" | tr '\n' ' ')"
     printf '%-34s %10.3f %10.3f   %s\n' "GPU bellman-ford ($device)" "$gpu_c" "$gpu_w" \
         "$(cut -d' ' -f1 "$out/gpu.times" | tr '\n' ' ')"
+    if [ -n "$base_apsp" ]; then
+        printf '%-34s %10.3f %10.3f   %s\n' "GPU, BASE_BUILD" \
+            "$(cut -d' ' -f1 "$out/base.times" | median)" \
+            "$(cut -d' ' -f2 "$out/base.times" | median)" \
+            "$(cut -d' ' -f1 "$out/base.times" | tr '\n' ' ')"
+    fi
     awk -v a="$cpu_c" -v b="$gpu_c" -v c="$cpu_w" -v d="$gpu_w" \
         'BEGIN {printf "ratio (pthread / GPU)               %9.2fx %9.2fx\n", a / b, c / d}'
     echo "GPU parts (APSP_PROFILE=1 run): $(sed -n 's/.*"choice":"\([^"]*\)".*/\1/p' \
         "$out/gpu-profile.log" | tail -1)"
+    [ -z "$base_apsp" ] || echo "BASE_BUILD parts: $(sed -n 's/.*"choice":"\([^"]*\)".*/\1/p' \
+        "$out/base-profile.log" | tail -1)"
 } | tee -a "$summary"

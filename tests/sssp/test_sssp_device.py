@@ -5,7 +5,14 @@ sources, byte for byte, and against SciPy's shortest_path(indices=...), on rando
 (repeated edges, unreachable vertices), 2-D grids and power-law graphs, with positive weights,
 negative ones without negative cycles (vertex potentials) and signed ones (negative cycles
 often: the same exit 7 as the host's), one source, every vertex, lists with repeats, and several
-batches (a --device-memory that holds only a few sources' blocks).
+batches (a --device-memory that holds only a few sources' blocks). Beside the random graphs,
+hub graphs: two vertices joined to every other both ways, whose out-degree is well above what a
+work-group stages in local memory (cl/sssp.cl, APPEND_LOCAL: 4 pairs per item, groups of at
+most 256), so that a round's appends overflow the stage into the global lists, with many
+sources, positive weights (the far lists overflow too) and negative ones. The rows hide a lost
+append (the closing sweep relaxes every reached pair and lowers what the rounds missed), so the
+hub graphs also ask for one sweep: on PoCL's CPU device the rounds lose nothing (its atomics are
+the CPU's ordered ones), and a second sweep means an append went missing.
 
     test_sssp_device.py APSP [--graphs=N] [--seed=S]
 
@@ -53,7 +60,16 @@ def memory_for(v, edge_count, batch):
     return int((graph + batch * per_source) / 0.9) + 1
 
 
-def check(apsp, work, case, v, edges, sources, batch, what, failures):
+def hub_pairs(rng, v):
+    """Vertices 0 and 1 joined to every other vertex both ways (out-degree v - 1), the others on
+    a ring, so that paths run both through the hubs and around them."""
+    pairs = [(h, u) for h in (0, 1) for u in range(v) if u != h]
+    pairs += [(u, h) for h in (0, 1) for u in range(2, v)]
+    return pairs + [(u, u + 1) for u in range(2, v - 1)]
+
+
+def check(apsp, work, case, v, edges, sources, batch, what, failures, method="BF",
+          one_sweep=False):
     graph = os.path.join(work, "g%d.txt" % case)
     with open(graph, "w") as f:
         f.writelines("%d %d %d\n" % e for e in edges)
@@ -65,7 +81,7 @@ def check(apsp, work, case, v, edges, sources, batch, what, failures):
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            expected = shortest_path(scipy_graph(v, edges), method="BF", indices=sources)
+            expected = shortest_path(scipy_graph(v, edges), method=method, indices=sources)
     except NegativeCycleError:
         if dev.returncode != 7 or host.returncode != 7 or "negative cycle" not in dev.stderr:
             failures.append("%s: a negative cycle: device rc %d (%s), host rc %d" % (
@@ -90,6 +106,10 @@ def check(apsp, work, case, v, edges, sources, batch, what, failures):
     rows = np.frombuffer(got, dtype="<i4").astype(np.int64).reshape(len(sources), v)
     if not np.array_equal(rows, expected.reshape(len(sources), v)):
         failures.append("%s: %d cells differ from SciPy's" % (what, int(np.sum(rows != expected))))
+    sweeps = re.search(r"(\d+) sweeps", stats["choice"])
+    if one_sweep and (not sweeps or int(sweeps.group(1)) != 1):
+        failures.append("%s: the rounds lost a pair, a sweep found it: %s" % (
+            what, stats["choice"]))
     batches = re.search(r"(\d+) batches", stats["choice"])
     if batch and batch < len(sources) and (not batches or int(batches.group(1)) < 2):
         failures.append("%s: one batch, where --device-memory holds %d sources: %s" % (
@@ -123,9 +143,19 @@ def main():
                 case, seed, shape, v, len(edges), mode, len(sources), batch or "by memory")
             outcome = check(args.apsp, work, case, v, edges, sources, batch, what, failures)
             outcomes[outcome] = outcomes.get(outcome, 0) + 1
+        for case, mode in enumerate(["positive", "potentials"], args.graphs):
+            v = 3000  # out-degree 2999 against a stage of at most 4 x 256 pairs
+            edges = weigh(rng, v, hub_pairs(rng, v), mode, "int32")
+            sources = [0, 1] + [rng.randrange(v) for _ in range(62)]
+            what = "case %d (seed %d): hubs V=%d E=%d %s S=%d" % (case, seed, v, len(edges),
+                                                                  mode, len(sources))
+            outcome = check(args.apsp, work, case, v, edges, sources, 0, what, failures, "J",
+                            one_sweep=True)
+            outcomes[outcome] = outcomes.get(outcome, 0) + 1
     for f in failures:
         print("FAIL", f)
-    print("%d graphs (seed %d): %s; %d failures" % (args.graphs, seed, outcomes, len(failures)))
+    print("%d graphs and 2 hub graphs (seed %d): %s; %d failures" % (
+        args.graphs, seed, outcomes, len(failures)))
     return 1 if failures else 0
 
 
