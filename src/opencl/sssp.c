@@ -68,6 +68,15 @@ enum { ROUNDS_PER_READ = 32, ITEMS_PER_GPU_UNIT = 512, ITEMS_PER_CPU_UNIT = 256 
 #define SSSP_STAGE_PAIRS 4
 #endif
 
+/* Whether this device's rounds stage their appends (SSSP_APPEND_LOCAL): GPUs and accelerators
+ * only. PoCL 5.0's kernel compiler (Ubuntu 24.04's) aborts the whole process on the staged
+ * kernels' barriers inside their chunk loops (Kernel.cc: createParallelRegionBefore, assertion
+ * region_entry_barrier != NULL) where PoCL 3.1 builds them; a CPU device, whose atomics on one
+ * line cost less than a GPU's, keeps the first form. */
+static int stages_appends(const backend_device *d) {
+    return SSSP_APPEND_LOCAL && !(d->limits.type & CL_DEVICE_TYPE_CPU);
+}
+
 static double sssp_rate(backend_device *d) {
     return d->limits.type & CL_DEVICE_TYPE_GPU ? SSSP_GPU_SOURCE_EDGES_PER_SECOND
                                                : SSSP_CPU_DEVICE_SOURCE_EDGES_PER_SECOND;
@@ -88,7 +97,7 @@ static apsp_status build_kernels(backend_device *d, apsp_error *error) {
     if (s->sweep)
         return APSP_OK;
     char options[32];
-    snprintf(options, sizeof options, "-DAPPEND_LOCAL=%d", SSSP_APPEND_LOCAL);
+    snprintf(options, sizeof options, "-DAPPEND_LOCAL=%d", stages_appends(d));
     apsp_status status =
         s->program ? APSP_OK : program_side(d, "sssp.cl", options, &s->program, error);
     const char *names[] = {"sssp_start", "sssp_relax", "sssp_sweep"};
@@ -124,7 +133,7 @@ static void plan_groups(backend_device *d) {
     cl_sssp *s = &d->sssp;
     s->group_items = 0;
     s->capacity = 0;
-    if (!SSSP_APPEND_LOCAL)
+    if (!stages_appends(d))
         return;
     size_t items = SSSP_GROUP_ITEMS;
     cl_ulong local = UINT32_MAX;
