@@ -17,8 +17,12 @@ static apsp_status dump_program(const backend_device *d, apsp_error *error) {
     const char *path = d->options->dump_program;
     size_t size = 0;
     unsigned char *binary = NULL;
+    char reason[512];
     if (!path || !*path)
         return APSP_OK;
+    if (!program_binary_has_room(reason, sizeof reason))
+        return fail(error, APSP_ERR_NO_MEMORY, "%s: no program binary written to %s: %s", d->name,
+                    path, reason);
     int got = clGetProgramInfo(d->kernels.program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size,
                                NULL) == CL_SUCCESS &&
               size > 0 && (binary = malloc(size)) != NULL &&

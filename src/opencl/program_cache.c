@@ -34,6 +34,7 @@
 #include "base/log.h"
 #include "base/private_files.h"
 #include "base/sha256.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -44,6 +45,10 @@
 #include <unistd.h>
 
 enum { KEY_BYTES = 4096, REASON_BYTES = 2 * PATH_MAX, MARKER_BYTES = 32 };
+
+/* What asking for a binary maps: PoCL's 256 MiB scratch buffer, then the binary itself twice
+ * (PoCL's copy and ours) and the cache file; 32 MiB covers apsp's kernels' few MiB. */
+#define BINARY_ROOM (((uint64_t)256 + 32) << 20)
 
 /* Everything the binary depends on, as text. */
 static void make_key(const backend_device *d, const char *options, const char *source, char *key,
@@ -199,6 +204,20 @@ cl_program program_cache_load(backend_device *d, const char *options, const char
     return program;
 }
 
+int program_binary_has_room(char *reason, size_t room) {
+    uint64_t limit = 0;
+    const char *which = "";
+    uint64_t left = mapping_room(&limit, &which);
+    if (left >= BINARY_ROOM)
+        return 1;
+    char cap[32], free_text[32], need[32];
+    snprintf(reason, room, "%s of %s leaves %s, and the driver may need %s to give its binary",
+             which, format_bytes(limit, cap, sizeof cap),
+             format_bytes(left, free_text, sizeof free_text),
+             format_bytes(BINARY_ROOM, need, sizeof need));
+    return 0;
+}
+
 /* The built program's binary for the one device, or NULL. */
 static unsigned char *program_binary(cl_program program, size_t *size) {
     unsigned char *binary = NULL;
@@ -217,7 +236,11 @@ static unsigned char *program_binary(cl_program program, size_t *size) {
 
 void program_cache_store(backend_device *d, cl_program program, const char *options,
                          const char *source) {
-    char dir[PATH_MAX], path[CACHE_PATH_BYTES];
+    char dir[PATH_MAX], path[CACHE_PATH_BYTES], reason[REASON_BYTES];
+    if (!program_binary_has_room(reason, sizeof reason)) {
+        log_message(d->options, APSP_LOG_DEBUG, "kernel cache: nothing written: %s", reason);
+        return;
+    }
     char *key = trusted_dir(d, 1, dir, sizeof dir) ? apsp_malloc(KEY_BYTES) : NULL;
     size_t size = 0, file_size = 0;
     unsigned char *binary = key ? program_binary(program, &size) : NULL;

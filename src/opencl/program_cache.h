@@ -9,6 +9,13 @@
  * paths.cl's (predecessors.c) are kept apart by their source and options. */
 cl_program program_cache_load(backend_device *d, const char *options, const char *source);
 
+/* Whether the driver can be asked for a program's binary under this process's address-space
+ * and data limits: 1, else 0 with the reason in `reason`. PoCL (3.1 and later) serializes a
+ * binary into a 256 MiB scratch buffer whose malloc it does not check, and writes its header to
+ * NULL when that fails (clGetProgramInfo(CL_PROGRAM_BINARY_SIZES), SIGSEGV at address 0): a
+ * crash under `ulimit -v` that the solve itself would have survived. */
+int program_binary_has_room(char *reason, size_t room);
+
 /* Keeps the binary of `program`, built from `source` with `options`, in the cache; failures only
  * go to the log (a cache never fails a solve). */
 void program_cache_store(backend_device *d, cl_program program, const char *options,
