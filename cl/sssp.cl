@@ -45,7 +45,7 @@
 
 /* flags[]: a negative cycle; the pairs the rounds took (64 bits); delta-stepping's threshold;
  * which far list is current; the two lists' sizes and least distances; whether a round sorts
- * the old list first; the work-groups of the round that are done (sssp.c: FLAG_COUNT). */
+ * the old list first; the work-groups of the round that are done (sssp_setup.h: FLAG_COUNT). */
 #define F_CYCLE 0
 #define F_PAIRS 1
 #define F_THRESHOLD 3
@@ -55,7 +55,7 @@
 #define F_FILTER 9
 #define F_DONE 10
 
-/* APPEND_LOCAL (src/opencl/sssp.c passes it): 1, a work-group stages its appends of a chunk in
+/* APPEND_LOCAL (src/opencl/sssp_setup.c passes it): 1, a work-group stages its appends of a chunk in
  * local memory and reserves each list's range with one global atomic_add; 0, every append takes
  * its own global atomic_inc on the list's one counter (the first form, kept to time against). */
 #ifndef APPEND_LOCAL

@@ -121,8 +121,8 @@ typedef struct cl_stream {
     size_t record_count, record_capacity;
 } cl_stream;
 
-/* Chosen sources on the device (sssp.c, cl/sssp.cl): the program, built at the first prepare and
- * kept; the graph's CSR and the batch's buffers, from prepare to release. */
+/* Chosen sources on the device (sssp.c and sssp_setup.c, cl/sssp.cl): the program, built at the
+ * first prepare and kept; the graph's CSR and the batch's buffers, from prepare to release. */
 typedef struct cl_sssp {
     cl_program program;
     cl_kernel start, relax, sweep;

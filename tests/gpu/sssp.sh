@@ -15,7 +15,7 @@
 # for each: that run is not in the table).
 # BASE_BUILD: a second build folder whose GPU run is interleaved with these, compared with cmp
 # and given its own row and parts, to time two forms of the kernels from one tree, e.g. the
-# per-append form of cl/sssp.cl (src/opencl/sssp.c: SSSP_APPEND_LOCAL):
+# per-append form of cl/sssp.cl (src/opencl/sssp_setup.c: SSSP_APPEND_LOCAL):
 #   meson setup /tmp/build-sssp-base -Dopencl=enabled -Dc_args=-DSSSP_APPEND_LOCAL=0
 #   BASE_BUILD=/tmp/build-sssp-base bash tests/gpu/sssp.sh
 set -uo pipefail

@@ -8,7 +8,7 @@ often: the same exit 7 as the host's), one source, every vertex, lists with repe
 batches (a --device-memory that holds only a few sources' blocks). Beside the random graphs,
 hub graphs: two vertices joined to every other both ways, whose out-degree is well above what a
 work-group stages in local memory on a GPU (cl/sssp.cl, APPEND_LOCAL: 4 pairs per item, groups
-of at most 256; CPU devices append one by one, src/opencl/sssp.c: stages_appends), so that a
+of at most 256; CPU devices append one by one, src/opencl/sssp_setup.c: stages_appends), so that a
 round's appends overflow the stage into the global lists, with many sources, positive weights
 (the far lists overflow too) and negative ones. The rows hide a lost append (the closing sweep
 relaxes every reached pair and lowers what the rounds missed), so on PoCL's CPU device the hub

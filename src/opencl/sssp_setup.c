@@ -1,0 +1,229 @@
+/* Chosen sources on an OpenCL device, the set-up of a run (sssp_setup.h): the batch sized to the
+ * device's memory, the program built with its append form, the work-groups planned, the graph's
+ * CSR uploaded and the batch's buffers made. sssp.c runs the rounds on them. */
+#include "base/error.h"
+#include "base/fault.h"
+#include "base/log.h"
+#include "base/util.h"
+#include "opencl/device.h"
+#include "opencl/sssp_setup.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The bucket width of delta-stepping: this many times the mean weight. On an H200, 1000 sources
+ * of the 1000 x 1000 grid (compute_s, two runs each): 0.5 (with three kernels a round) 2.42 s,
+ * 1 1.45 s, 1.5 1.47 s, 2 1.43 s, 3 1.55 s; wider buckets take fewer rounds and more pairs. */
+#define SSSP_DELTA_PER_MEAN_WEIGHT 2.0
+
+/* The share of the memory a batch may take. */
+#define SSSP_MEMORY_SHARE 0.9
+
+/* How the rounds append what they lower (cl/sssp.cl's APPEND_LOCAL): 1, a work-group stages a
+ * chunk's appends in local memory and reserves each list's range with one global atomic per
+ * chunk; 0, the first form, one global atomic_inc on the list's counter per append, launched as
+ * before (the driver's work-group size). A build flag, so that both can be timed from one tree:
+ * meson setup BUILD -Dc_args=-DSSSP_APPEND_LOCAL=0. */
+#ifndef SSSP_APPEND_LOCAL
+#define SSSP_APPEND_LOCAL 1
+#endif
+
+/* With APPEND_LOCAL: a work-group's items (fewer where the kernels allow fewer), and the pairs
+ * its stage holds per item for each list. A grid round lowers about one pair per item, so 4 leave
+ * room for a chunk's spread; what does not fit takes the global atomic (a hub's out-edges). Build
+ * flags too (-Dc_args=-DSSSP_STAGE_PAIRS=0: the same groups, every append global), so that a
+ * timing can tell the work-group's size from the staging. */
+#ifndef SSSP_GROUP_ITEMS
+#define SSSP_GROUP_ITEMS 256
+#endif
+#ifndef SSSP_STAGE_PAIRS
+#define SSSP_STAGE_PAIRS 4
+#endif
+
+/* Whether this device's rounds stage their appends (SSSP_APPEND_LOCAL): GPUs and accelerators
+ * only. PoCL 5.0's kernel compiler (Ubuntu 24.04's) aborts the whole process on the staged
+ * kernels' barriers inside their chunk loops (Kernel.cc: createParallelRegionBefore, assertion
+ * region_entry_barrier != NULL) where PoCL 3.1 builds them; a CPU device, whose atomics on one
+ * line cost less than a GPU's, keeps the first form. */
+static int stages_appends(const backend_device *d) {
+    return SSSP_APPEND_LOCAL && !(d->limits.type & CL_DEVICE_TYPE_CPU);
+}
+
+static apsp_status build_kernels(backend_device *d, apsp_error *error) {
+    cl_sssp *s = &d->sssp;
+    if (s->sweep)
+        return APSP_OK;
+    char options[32];
+    snprintf(options, sizeof options, "-DAPPEND_LOCAL=%d", stages_appends(d));
+    apsp_status status =
+        s->program ? APSP_OK : program_side(d, "sssp.cl", options, &s->program, error);
+    const char *names[] = {"sssp_start", "sssp_relax", "sssp_sweep"};
+    cl_kernel *kernels[] = {&s->start, &s->relax, &s->sweep};
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && status == APSP_OK; i++) {
+        cl_int err;
+        *kernels[i] = FAULT_CL_OBJECT(&err, clCreateKernel(s->program, names[i], &err));
+        if (err != CL_SUCCESS)
+            status = cl_fail(error, APSP_ERR_KERNEL_BUILD, err, "clCreateKernel(%s)", names[i]);
+    }
+    return status;
+}
+
+/* What a kernel allows of the work-group size and the local memory its stage may take. */
+static void kernel_room(backend_device *d, cl_kernel kernel, size_t *items, cl_ulong *local) {
+    size_t most = 0;
+    cl_ulong fixed = 0;
+    if (clGetKernelWorkGroupInfo(kernel, d->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof most, &most,
+                                 NULL) == CL_SUCCESS &&
+        most < *items)
+        *items = most;
+    clGetKernelWorkGroupInfo(kernel, d->device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof fixed, &fixed,
+                             NULL);
+    cl_ulong room = d->limits.local_memory > fixed ? d->limits.local_memory - fixed : 0;
+    if (room < *local)
+        *local = room;
+}
+
+/* The rounds' work-groups and stages (SSSP_APPEND_LOCAL), and the grid a whole number of groups.
+ * A device with no room for a stage appends as the first form did: capacity 0 sends every
+ * append to the global atomic. */
+static void plan_groups(backend_device *d) {
+    cl_sssp *s = &d->sssp;
+    s->group_items = 0;
+    s->capacity = 0;
+    if (!stages_appends(d))
+        return;
+    size_t items = SSSP_GROUP_ITEMS;
+    cl_ulong local = UINT32_MAX;
+    kernel_room(d, s->relax, &items, &local);
+    kernel_room(d, s->sweep, &items, &local);
+    s->group_items = items ? items : 1;
+    cl_ulong capacity = (cl_ulong)SSSP_STAGE_PAIRS * s->group_items, fits = local / 8;
+    s->capacity = (cl_uint)(capacity < fits ? capacity : fits);
+    s->groups = (s->groups + s->group_items - 1) / s->group_items * s->group_items;
+}
+
+static uint64_t bytes_per_source(size_t vertices) {
+    return 20 * (uint64_t)vertices + (vertices + 31) / 32 * 4 + 4;
+}
+
+/* The sources of a batch: what fits, at least one (else APSP_ERR_TOO_LARGE), at most `sources`. */
+static apsp_status plan_batch(backend_device *d, size_t vertices, size_t edges, size_t sources,
+                              size_t *batch, apsp_error *error) {
+    const char *source;
+    uint64_t memory = (uint64_t)(SSSP_MEMORY_SHARE * (double)layout_memory(d, &source));
+    uint64_t graph = 4 * (uint64_t)(vertices + 1) + 8 * (uint64_t)edges + 64;
+    uint64_t per = bytes_per_source(vertices), row = 4 * (uint64_t)vertices;
+    uint64_t by_memory = memory > graph ? (memory - graph) / per : 0;
+    uint64_t by_cap = layout_buffer_cap(d) / row, by_index = UINT32_MAX / (uint64_t)vertices;
+    uint64_t b = sources;
+    b = b < by_memory ? b : by_memory;
+    b = b < by_cap ? b : by_cap;
+    b = b < by_index ? b : by_index;
+    char one[32], graph_text[32], memory_text[32];
+    if (b == 0 || edges >= UINT32_MAX)
+        return fail(error, APSP_ERR_TOO_LARGE,
+                    "%s: chosen sources over V = %zu, E = %zu need %s for one source beside the "
+                    "graph's %s, more than %s%s",
+                    d->name, vertices, edges, format_bytes(per, one, sizeof one),
+                    format_bytes(graph, graph_text, sizeof graph_text),
+                    format_bytes(memory, memory_text, sizeof memory_text), source);
+    *batch = (size_t)b;
+    char what[128];
+    snprintf(what, sizeof what, "chosen sources: the graph and %zu sources of V = %zu", *batch,
+             vertices);
+    return layout_check_host_room(d, graph + b * per + 2 * (64u << 20), DRIVER_SOLVE_BYTES, what,
+                                  error);
+}
+
+static apsp_status create(backend_device *d, cl_mem *mem, uint64_t bytes, const char *name,
+                          apsp_error *error) {
+    cl_int err;
+    *mem = FAULT_CL_OBJECT(&err, clCreateBuffer(d->context, CL_MEM_READ_WRITE,
+                                                (size_t)(bytes ? bytes : 4), NULL, &err));
+    return err == CL_SUCCESS ? APSP_OK
+                             : cl_fail(error, APSP_ERR_DEVICE, err, "clCreateBuffer(%s)", name);
+}
+
+apsp_status sssp_write(backend_device *d, cl_mem mem, const void *host, size_t bytes,
+                       const char *name, apsp_error *error) {
+    cl_int err = FAULT_CL_STATUS(
+        clEnqueueWriteBuffer(d->queue, mem, CL_TRUE, 0, bytes, host, 0, NULL, NULL));
+    return err == CL_SUCCESS
+               ? APSP_OK
+               : cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueWriteBuffer(%s)", name);
+}
+
+/* The out-edges as the kernels take them: uint offsets, int targets and weights (the int32 rule
+ * holds). */
+static apsp_status upload_graph(backend_device *d, const adjacency *g, apsp_error *error) {
+    cl_sssp *s = &d->sssp;
+    size_t v = g->vertices, e = g->start[v];
+    cl_uint *offsets = apsp_malloc((v + 1) * sizeof *offsets);
+    cl_int *weights = apsp_malloc((e ? e : 1) * sizeof *weights);
+    apsp_status status = APSP_OK;
+    if (!offsets || !weights)
+        status = fail(error, APSP_ERR_NO_MEMORY, "chosen sources: out of memory for %zu edges", e);
+    for (size_t u = 0; status == APSP_OK && u <= v; u++)
+        offsets[u] = (cl_uint)g->start[u];
+    double sum = 0.0;
+    int negative = 0;
+    for (size_t i = 0; status == APSP_OK && i < e; i++) {
+        weights[i] = (cl_int)g->weight[i];
+        sum += (double)weights[i];
+        negative |= weights[i] < 0;
+    }
+    double delta = e ? SSSP_DELTA_PER_MEAN_WEIGHT * sum / (double)e : 1.0;
+    s->delta = negative ? APSP_INF : delta < 1.0 ? 1 : delta > APSP_INF ? APSP_INF : (cl_int)delta;
+    if (status == APSP_OK)
+        status = create(d, &s->offsets, 4 * (uint64_t)(v + 1), "CSR offsets", error);
+    if (status == APSP_OK)
+        status = create(d, &s->targets, 4 * (uint64_t)e, "CSR targets", error);
+    if (status == APSP_OK)
+        status = create(d, &s->weights, 4 * (uint64_t)e, "CSR weights", error);
+    if (status == APSP_OK)
+        status = sssp_write(d, s->offsets, offsets, (v + 1) * 4, "CSR offsets", error);
+    if (status == APSP_OK && e)
+        status = sssp_write(d, s->targets, g->other, e * 4, "CSR targets", error);
+    if (status == APSP_OK && e)
+        status = sssp_write(d, s->weights, weights, e * 4, "CSR weights", error);
+    free(offsets);
+    free(weights);
+    return status;
+}
+
+static apsp_status create_batch(backend_device *d, apsp_error *error) {
+    cl_sssp *s = &d->sssp;
+    uint64_t pairs = (uint64_t)s->batch * s->vertices;
+    apsp_status status = create(d, &s->dist, 4 * pairs, "distances", error);
+    if (status == APSP_OK)
+        status = create(d, &s->queued, (pairs + 31) / 32 * 4, "queued bits", error);
+    for (int k = 0; k < 2 && status == APSP_OK; k++)
+        status = create(d, &s->frontier[k], 4 * pairs, "frontier", error);
+    for (int k = 0; k < 2 && status == APSP_OK; k++)
+        status = create(d, &s->far[k], 4 * pairs, "far list", error);
+    if (status == APSP_OK)
+        status = create(d, &s->counters, 3 * 4, "frontier sizes", error);
+    if (status == APSP_OK)
+        status = create(d, &s->flags, FLAG_COUNT * 4, "flags", error);
+    if (status == APSP_OK)
+        status = create(d, &s->sources, 4 * (uint64_t)s->batch, "sources", error);
+    const cl_uint zero[FLAG_COUNT] = {0};
+    if (status == APSP_OK)
+        status = sssp_write(d, s->flags, zero, sizeof zero, "flags", error);
+    return status;
+}
+
+apsp_status sssp_setup(backend_device *d, const adjacency *g, size_t sources, apsp_error *error) {
+    cl_sssp *s = &d->sssp;
+    apsp_status status = plan_batch(d, s->vertices, s->edges, sources, &s->batch, error);
+    if (status == APSP_OK)
+        status = build_kernels(d, error);
+    if (status == APSP_OK)
+        plan_groups(d);
+    if (status == APSP_OK)
+        status = upload_graph(d, g, error);
+    if (status == APSP_OK)
+        status = create_batch(d, error);
+    return status;
+}
