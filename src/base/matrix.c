@@ -118,7 +118,7 @@ apsp_status matrix_create_threads(size_t n, apsp_dtype dtype, unsigned threads, 
     if (status != APSP_OK)
         return status;
     uint64_t bytes = apsp_matrix_bytes_typed(n, dtype);
-    void *cells = apsp_aligned_alloc(64, (size_t)bytes);
+    void *cells = alloc_large((size_t)bytes); /* blocks read a row pitch apart */
     if (!cells)
         return fail(error, APSP_ERR_NO_MEMORY,
                     "V = %zu: could not allocate %s for the distance matrix", n,

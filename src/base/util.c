@@ -1,6 +1,7 @@
 /* sched_getaffinity and CPU_COUNT are GNU extensions. */
 #define _GNU_SOURCE
 #include "base/util.h"
+#include "base/fault.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -113,4 +115,19 @@ size_t least_common_multiple(size_t a, size_t b) {
         y = t;
     }
     return a / x * b;
+}
+
+enum { HUGE_PAGE = 2 << 20 };
+
+void *alloc_large(size_t bytes) {
+#ifdef MADV_HUGEPAGE
+    if (bytes >= (size_t)HUGE_PAGE) {
+        size_t rounded = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+        void *p = rounded >= bytes ? apsp_aligned_alloc(HUGE_PAGE, rounded) : NULL;
+        if (p)
+            madvise(p, rounded, MADV_HUGEPAGE); /* only advice: refused, the small pages do */
+        return p;
+    }
+#endif
+    return bytes <= SIZE_MAX - 63 ? apsp_aligned_alloc(64, (bytes + 63) / 64 * 64) : NULL;
 }

@@ -26,6 +26,12 @@ uint64_t mapping_room(uint64_t *limit, const char **which);
  * (/proc/self/fd); *limit gets the limit. UINT64_MAX when it is not set. */
 uint64_t descriptor_room(uint64_t *limit);
 
+/* Memory read at random or along long strides (the distance matrix's blocks, Dijkstra's
+ * arrays): blocks of 2 MiB and more aligned to and advised for transparent huge pages, so that
+ * their cache misses are not also TLB misses; smaller ones on a cache line (64 bytes). free()
+ * releases it. NULL when out of memory. */
+void *alloc_large(size_t bytes);
+
 /* Whether needle occurs in haystack, ignoring case (an empty needle always does). */
 int contains_ignoring_case(const char *haystack, const char *needle);
 

@@ -13,8 +13,8 @@
  *                would change nothing (A (+) P (+) R = A (+) R), but a rounded sum would differ.
  *                Last, for the floating-point types only, the pivot rows themselves,
  *                R = min(R, P (+) R), which integers leave unchanged (block_kernels.exact).
- * The device's pool of threads does each step, the blocks split evenly. The pivot rows R come
- * from the matrix, or from a panel another device handed in (put_row_panel). */
+ * The device's pool of threads does each step, the blocks handed out in turn (pool_run_items). The
+ * pivot rows R come from the matrix, or from a panel another device handed in (put_row_panel). */
 #include "core/backend.h"
 #include "base/error.h"
 #include "base/fault.h"
@@ -75,12 +75,6 @@ static int holds_block_row(const cpu_device *d, size_t bi) {
     return bi >= d->block_begin && bi < d->block_end;
 }
 
-/* The slice [begin, end) of `total` items that thread `id` of `threads` takes. */
-static void share(size_t total, unsigned id, unsigned threads, size_t *begin, size_t *end) {
-    *begin = total * id / threads;
-    *end = total * (id + 1) / threads;
-}
-
 /* The k-th of the other blocks, skipping the pivot's index r. */
 static size_t other(size_t k, size_t r) {
     return k < r ? k : k + 1;
@@ -105,58 +99,60 @@ typedef struct block_copy {
  * vertex k, and P(i, k) is the shortest way to reach it; for floating point it is the
  * definition, cl/fw.cl's phase 2). So phase 2 runs on the fast block product too, reading the
  * old C from a copy since the product must not overwrite an operand it still reads. */
-static void pivot_row_task(void *context, unsigned id, unsigned threads) {
+static void pivot_row_item(void *context, size_t t, unsigned id) {
     const cpu_device *d = context;
     block_copy old;
     const size_t r = d->round, stride = d->m->stride;
-    size_t begin, end;
-    share(d->blocks - 1, id, threads, &begin, &end);
-    for (size_t t = begin; t < end; t++) {
-        char *c = block_at(d, r, other(t, r));
-        copy_block(d, old.cells, c, stride);
-        d->kernels.relax(c, block_at(d, r, r), old.cells,
-                         &(block_pitches){stride, stride, ROUND_DEPTH});
-    }
+    (void)id;
+    char *c = block_at(d, r, other(t, r));
+    copy_block(d, old.cells, c, stride);
+    d->kernels.relax(c, block_at(d, r, r), old.cells,
+                     &(block_pitches){stride, stride, ROUND_DEPTH});
 }
 
 /* A = the pivot columns of the task's rows as phase 2 left them (P on the pivot rows). */
-static void columns_task(void *context, unsigned id, unsigned threads) {
+static void columns_item(void *context, size_t t, unsigned id) {
     const cpu_device *d = context;
-    size_t begin, end;
-    share(d->task_end - d->task_begin, id, threads, &begin, &end);
-    for (size_t bi = d->task_begin + begin; bi < d->task_begin + end; bi++)
-        copy_block(d, column_block(d, bi), block_at(d, bi, d->round), d->m->stride);
+    const size_t bi = d->task_begin + t;
+    (void)id;
+    copy_block(d, column_block(d, bi), block_at(d, bi, d->round), d->m->stride);
 }
 
-/* Every block of the task's rows but the pivot rows: C = min(C, A (+) R). */
-static void phase3_task(void *context, unsigned id, unsigned threads) {
+/* Phase 3's item: this many neighbouring blocks of one block row, which share their A block,
+ * so that a thread reads it once from its own cache rather than once per block. */
+#ifndef PHASE3_RUN
+#define PHASE3_RUN 4
+#endif
+
+static size_t phase3_runs_per_row(const cpu_device *d) {
+    return (d->blocks + PHASE3_RUN - 1) / PHASE3_RUN;
+}
+
+/* A run of blocks of the task's rows but the pivot rows: C = min(C, A (+) R). */
+static void phase3_item(void *context, size_t t, unsigned id) {
     const cpu_device *d = context;
-    const size_t r = d->round, blocks = d->blocks, rows = d->task_end - d->task_begin;
-    const block_pitches pitches = {d->m->stride, ROUND_DEPTH, d->pivot_pitch};
-    size_t begin, end;
-    share(rows * blocks, id, threads, &begin, &end);
-    for (size_t t = begin; t < end; t++) {
-        size_t bi = d->task_begin + t / blocks, bj = t % blocks;
-        if (bi != r)
-            d->kernels.relax(block_at(d, bi, bj), column_block(d, bi), pivot_block(d, bj),
-                             &pitches);
-    }
+    const size_t runs = phase3_runs_per_row(d), bi = d->task_begin + t / runs;
+    const size_t begin = t % runs * PHASE3_RUN;
+    const size_t end = begin + PHASE3_RUN < d->blocks ? begin + PHASE3_RUN : d->blocks;
+    (void)id;
+    if (bi == d->round)
+        return;
+    for (size_t bj = begin; bj < end; bj++)
+        d->kernels.relax(block_at(d, bi, bj), column_block(d, bi), pivot_block(d, bj),
+                         &(block_pitches){d->m->stride, ROUND_DEPTH, d->pivot_pitch});
 }
 
 /* The pivot rows last (only where sums are rounded): R = min(R, P (+) R), P from the copy of
  * the pivot column and R from a copy of the block, which the product overwrites. */
-static void pivot_rows_task(void *context, unsigned id, unsigned threads) {
+static void pivot_rows_item(void *context, size_t bj, unsigned id) {
     const cpu_device *d = context;
     block_copy old;
-    const size_t r = d->round, stride = d->m->stride;
-    size_t begin, end;
-    share(d->blocks, id, threads, &begin, &end);
-    for (size_t bj = begin; bj < end; bj++) {
-        char *c = block_at(d, r, bj);
-        copy_block(d, old.cells, c, stride);
-        d->kernels.relax(c, column_block(d, r), old.cells,
-                         &(block_pitches){stride, ROUND_DEPTH, ROUND_DEPTH});
-    }
+    const size_t stride = d->m->stride;
+    (void)id;
+    char *c = block_at(d, d->round, bj);
+    copy_block(d, old.cells, c, stride);
+    d->kernels.relax(c, column_block(d, d->round), old.cells,
+                     &(block_pitches){stride, ROUND_DEPTH, ROUND_DEPTH});
 }
 
 /* ---- the interface ------------------------------------------------------------------------- */
@@ -288,7 +284,7 @@ static apsp_status cpu_close_pivot(backend_device *device, size_t round, apsp_er
     d->pivot_rows = apsp_matrix_row_cells(d->m, round * ROUND_DEPTH);
     d->pivot_pitch = d->m->stride;
     d->kernels.close(block_at(d, round, round), d->m->stride);
-    pool_run(d->pool, pivot_row_task, d);
+    pool_run_items(d->pool, pivot_row_item, d, d->blocks - 1);
     return APSP_OK;
 }
 
@@ -335,11 +331,12 @@ static apsp_status cpu_relax(backend_device *device, size_t round, size_t row_be
     d->task_begin = begin > d->block_begin ? begin : d->block_begin;
     d->task_end = end < d->block_end ? end : d->block_end;
     if (d->task_begin < d->task_end) {
-        pool_run(d->pool, columns_task, d);
-        pool_run(d->pool, phase3_task, d);
+        const size_t rows = d->task_end - d->task_begin;
+        pool_run_items(d->pool, columns_item, d, rows);
+        pool_run_items(d->pool, phase3_item, d, rows * phase3_runs_per_row(d));
         /* Only the owner's pivot rows, in its matrix, are ever rewritten here. */
         if (!d->kernels.exact && round >= d->task_begin && round < d->task_end)
-            pool_run(d->pool, pivot_rows_task, d);
+            pool_run_items(d->pool, pivot_rows_item, d, d->blocks);
     }
     return APSP_OK;
 }

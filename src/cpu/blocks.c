@@ -31,11 +31,6 @@ static int32_t *block_at(const block_engine *e, size_t bi, size_t bj) {
     return e->m + bi * B * e->cols + bj * B;
 }
 
-static void share(size_t total, unsigned id, unsigned threads, size_t *begin, size_t *end) {
-    *begin = total * id / threads;
-    *end = total * (id + 1) / threads;
-}
-
 static void copy_block(int32_t *restrict to, size_t to_pitch, const int32_t *from,
                        size_t from_pitch) {
     for (size_t i = 0; i < B; i++)
@@ -45,32 +40,26 @@ static void copy_block(int32_t *restrict to, size_t to_pitch, const int32_t *fro
 /* Phase 2 as the product with the closed pivot P (src/cpu/backend.c explains why it equals the
  * k-ordered update): a pivot-row block C = min(C, P (+) C), a pivot-column block
  * C = min(C, C (+) P), the old C read from a copy. */
-static void pivot_row_task(void *context, unsigned id, unsigned threads) {
+static void pivot_row_item(void *context, size_t bj, unsigned id) {
     const block_engine *e = context;
     _Alignas(64) int32_t old[B * B];
-    size_t begin, end;
-    share(e->block_cols, id, threads, &begin, &end);
-    for (size_t bj = begin; bj < end; bj++) {
-        if (bj == e->skip)
-            continue;
-        int32_t *c = block_at(e, e->line, bj);
-        copy_block(old, B, c, e->cols);
-        e->relax_block(c, e->pivot, old, &(block_pitches){e->cols, B, B});
-    }
+    (void)id;
+    if (bj == e->skip)
+        return;
+    int32_t *c = block_at(e, e->line, bj);
+    copy_block(old, B, c, e->cols);
+    e->relax_block(c, e->pivot, old, &(block_pitches){e->cols, B, B});
 }
 
-static void pivot_column_task(void *context, unsigned id, unsigned threads) {
+static void pivot_column_item(void *context, size_t bi, unsigned id) {
     const block_engine *e = context;
     _Alignas(64) int32_t old[B * B];
-    size_t begin, end;
-    share(e->block_rows, id, threads, &begin, &end);
-    for (size_t bi = begin; bi < end; bi++) {
-        if (bi == e->skip)
-            continue;
-        int32_t *c = block_at(e, bi, e->line);
-        copy_block(old, B, c, e->cols);
-        e->relax_block(c, old, e->pivot, &(block_pitches){e->cols, B, B});
-    }
+    (void)id;
+    if (bi == e->skip)
+        return;
+    int32_t *c = block_at(e, bi, e->line);
+    copy_block(old, B, c, e->cols);
+    e->relax_block(c, old, e->pivot, &(block_pitches){e->cols, B, B});
 }
 
 /* Whether phase 3 of this set takes local block (bi, bj). */
@@ -81,21 +70,16 @@ static int picked(const relax_set *set, size_t bi, size_t bj) {
     return set->part == RELAX_ALL || (set->part == RELAX_FIRST) == first;
 }
 
-static void relax_task(void *context, unsigned id, unsigned threads) {
+static void relax_item(void *context, size_t t, unsigned id) {
     const block_engine *e = context;
     const relax_set *set = e->set;
-    const block_pitches pitches = {e->cols, B, e->cols};
-    size_t begin, end;
-    share(e->block_rows * e->block_cols, id, threads, &begin, &end);
-    for (size_t t = begin; t < end; t++) {
-        size_t bi = t / e->block_cols, bj = t % e->block_cols;
-        if (!picked(set, bi, bj))
-            continue;
-        e->relax_block(block_at(e, bi, bj), e->col_panel + bi * B * B, e->row_panel + bj * B,
-                       &pitches);
-        if (id == 0 && set->progress) /* thread 0 is the caller: MPI's thread */
-            set->progress(set->progress_context);
-    }
+    const size_t bi = t / e->block_cols, bj = t % e->block_cols;
+    if (!picked(set, bi, bj))
+        return;
+    e->relax_block(block_at(e, bi, bj), e->col_panel + bi * B * B, e->row_panel + bj * B,
+                   &(block_pitches){e->cols, B, e->cols});
+    if (id == 0 && set->progress) /* thread 0 is the caller: MPI's thread */
+        set->progress(set->progress_context);
 }
 
 static void blocks_close(block_engine *e) {
@@ -179,7 +163,7 @@ static void blocks_pivot_row(block_engine *e, size_t bi, size_t skip, const int3
     e->line = bi;
     e->skip = skip;
     e->pivot = pivot;
-    pool_run(e->pool, pivot_row_task, e);
+    pool_run_items(e->pool, pivot_row_item, e, e->block_cols);
     memcpy(row_panel_out, block_at(e, bi, 0), sizeof(int32_t) * B * e->cols);
 }
 
@@ -189,7 +173,7 @@ static void blocks_pivot_column(block_engine *e, size_t bj, size_t skip, const i
     e->line = bj;
     e->skip = skip;
     e->pivot = pivot;
-    pool_run(e->pool, pivot_column_task, e);
+    pool_run_items(e->pool, pivot_column_item, e, e->block_rows);
     for (size_t bi = 0; bi < e->block_rows; bi++)
         copy_block(col_panel_out + bi * B * B, B, block_at(e, bi, bj), e->cols);
 }
@@ -203,7 +187,7 @@ static void blocks_relax(block_engine *e, const relax_set *set, const int32_t *c
     e->set = set;
     e->col_panel = col_panel;
     e->row_panel = row_panel;
-    pool_run(e->pool, relax_task, e);
+    pool_run_items(e->pool, relax_item, e, e->block_rows * e->block_cols);
 }
 
 static void blocks_describe(const block_engine *e, char *text, size_t size) {

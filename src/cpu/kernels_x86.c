@@ -5,11 +5,12 @@
  * exactly (x86's min returns its second operand unless the first is less), so every instance
  * gives the portable kernel's and the oracle's bits. As in kernels.c, the add-min pairs are asm
  * statements so that GCC keeps each add next to its min and the tile in registers (with the
- * intrinsics GCC 12 computes the adds ahead and spills). Tiles: floats on zmm 2 rows x 8
- * vectors (16 accumulators, 8 of B's row k, the broadcast and the sum: 26 of 32 registers; no
- * rows left over), which ran 3-7 % faster than 6 x 4 on the 2-core Zen 4 in interleaved runs
- * (docs/performance.md: its 6 broadcasts per 24 pairs cost more there than 8 loads per 16);
- * int64 on zmm 6 x 4 (24 + 4 + 2: 30 of 32); floats on ymm 6 x 2 (12 + 2 + 2: all 16).
+ * intrinsics GCC 12 computes the adds ahead and spills). Tiles: floats and int64 on zmm
+ * 6 rows x 4 vectors (24 accumulators, 4 of B's row k, the broadcast and the sum: 30 of 32
+ * registers), whose packed panel of B (128 x 64 cells of float32) stays in L1; the 2 x 8 tile
+ * before it read a 64 KiB panel from L2 and ran 10-13 % slower on a 16-core Xeon at V = 8000
+ * (and no faster on Zen 4: docs/performance.md, "CPU kernels per type"); floats on ymm 6 x 2
+ * (12 + 2 + 2: all 16).
  * int64: vpminsq is AVX-512 only; AVX2 compares and blends (vpcmpgtq, vpblendvb), so its tile
  * is 4 x 2 to leave the mask a register. The negative form (kernels_typed.c:
  * relax_negative64) leaves c alone where a term is APSP_INF64, and keeps sums at -APSP_INF64 or
@@ -97,8 +98,8 @@ TARGET_AVX2 RELAX_INLINE void storeu_si256(int64_t *p, __m256i v) {
 }
 
 #define TARGET TARGET_AVX512
-#define ROWS 2
-#define VECS 8
+#define ROWS 6
+#define VECS 4
 #define CELL double
 #define VEC __m512d
 #define LANES 8
@@ -111,8 +112,8 @@ TARGET_AVX2 RELAX_INLINE void storeu_si256(int64_t *p, __m256i v) {
 #include "cpu/kernels_vector.h"
 
 #define TARGET TARGET_AVX512
-#define ROWS 2
-#define VECS 8
+#define ROWS 6
+#define VECS 4
 #define CELL float
 #define VEC __m512
 #define LANES 16

@@ -2,6 +2,7 @@
  * exact, and the packed arcs it searches. */
 #include "base/error.h"
 #include "base/fault.h"
+#include "base/util.h"
 #include "sssp/sssp.h"
 
 #include <stdlib.h>
@@ -28,7 +29,7 @@ apsp_status sssp_narrow_arcs(const adjacency *g, const int64_t *weights, sssp_ar
     *arcs = NULL;
     if (!sssp_narrow_fits(v, largest) || edges > UINT32_MAX) /* (sssp_vertex's offsets) */
         return APSP_OK;
-    *arcs = sssp_alloc_large((edges ? edges : 1) * sizeof **arcs);
+    *arcs = alloc_large((edges ? edges : 1) * sizeof **arcs);
     if (!*arcs)
         return fail(error, APSP_ERR_NO_MEMORY, "dijkstra: out of memory for %zu arcs", edges);
     for (size_t e = 0; e < edges; e++) /* every weight is at most (INT32_MAX - 1) / (V - 1) */

@@ -1,30 +1,15 @@
 /* The per-thread working memory of the sources' algorithms (sssp.h), and the output row. */
 #include "base/error.h"
 #include "base/fault.h"
+#include "base/util.h"
 #include "sssp/sssp.h"
 
 #include <math.h>
 #include <stdlib.h>
-#include <sys/mman.h>
-
-enum { HUGE_PAGE = 2 << 20 };
-
-void *sssp_alloc_large(size_t bytes) {
-#ifdef MADV_HUGEPAGE
-    if (bytes >= (size_t)HUGE_PAGE) {
-        size_t rounded = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-        void *p = apsp_aligned_alloc(HUGE_PAGE, rounded);
-        if (p)
-            madvise(p, rounded, MADV_HUGEPAGE); /* only advice: refused, the small pages do */
-        return p;
-    }
-#endif
-    return apsp_malloc(bytes);
-}
 
 apsp_status sssp_scratch_init(sssp_scratch *s, size_t vertices, apsp_error *error) {
     size_t v = vertices ? vertices : 1;
-    *s = (sssp_scratch){.dist = sssp_alloc_large((v + 1) * sizeof *s->dist), /* narrow's V + 1 */
+    *s = (sssp_scratch){.dist = alloc_large((v + 1) * sizeof *s->dist), /* narrow's V + 1 */
                         .parent = apsp_malloc(v * sizeof *s->parent),
                         .queue = apsp_malloc(2 * v * sizeof *s->queue),
                         .queued = apsp_malloc(v * sizeof *s->queued)};

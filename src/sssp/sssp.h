@@ -67,9 +67,6 @@ typedef struct sssp_scratch {
 #define SSSP_BUCKET_SPAN 4096
 
 apsp_status sssp_scratch_init(sssp_scratch *s, size_t vertices, apsp_error *error);
-/* Memory that Dijkstra reads at random: large blocks aligned to and advised for transparent huge
- * pages, so that its misses are not also TLB misses. free() releases it. */
-void *sssp_alloc_large(size_t bytes);
 /* s->narrow's offsets of the first arc of each vertex (and of the end) for g, before the narrow
  * path's searches (the arcs' indices are g's edges', below 2^32: sssp_narrow_arcs), and the
  * bucket queue's max_weight + 1 buckets when max_weight < SSSP_BUCKET_SPAN. Returns 0, or 1

@@ -246,7 +246,7 @@ def run_ceiling(ceiling, threads, isa):
         return None, wall, "not supported by this CPU"
     if r.returncode != 0:
         return None, wall, "exit %d: %s" % (r.returncode, last_line(r.stderr))
-    t = re.search(r", ([0-9.]+) s, ([0-9.]+) G relax/s", r.stdout)
+    t = re.search(r"slowest thread ([0-9.]+) s, ([0-9.]+) G relax/s", r.stdout)
     return (float(t.group(1)), float(t.group(2)) * 1e9), wall, None
 
 

@@ -10,7 +10,9 @@
 # of a dense V-vertex graph, padded^3 relaxations, the float types by their own kernels; the
 # median solve's rate and the best's), the ceiling probe's G relax/s on as many threads
 # (tests/bench/ceiling: the best of 3 runs) and the share, best over best: other users of the
-# machine can only lower either. Table 2: the same kernels at V = SCALING_V on 1, 2, 4, ...
+# machine can only lower either. "block alone" is tests/bench/block-kernels: the same kernel on
+# three L2-resident blocks and nothing else (no rounds, phase 1 or matrix traffic), so the share
+# splits in two: what the micro-kernel leaves, and what the solve around it costs. Table 2: the same kernels at V = SCALING_V on 1, 2, 4, ...
 # threads (one solve each), G relax/s and the efficiency against THREADS x the one-thread rate.
 # No thresholds; on a shared machine, run it twice.
 set -eu
@@ -23,6 +25,7 @@ scaling_v=${6:-8000}
 scaling_threads=${7:-"1 2 4 8 16"}
 bench="$build/tests/bench/bench-dtypes"
 ceiling="$build/tests/bench/ceiling"
+blocks="$build/tests/bench/block-kernels"
 probe_isa=$isa
 if [ "$isa" = best ]; then
     probe_isa=auto
@@ -40,14 +43,16 @@ probe() {
 
 echo "# $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores; $(date -u +%Y-%m-%dT%H:%MZ)"
 echo "# V = $v, $threads threads, ISA $isa, kernels: median of $reps (padded^3 relaxations)"
-printf '%-8s %14s %14s %14s %7s\n' type "kernel median" "kernel best" "probe best" share
+printf '%-8s %14s %14s %14s %7s %14s %7s\n' type "kernel median" "kernel best" "probe best" share \
+    "block alone" share
 for type in int32 float32 float64; do
     # bench-dtypes' last four columns: median s, best s, G relax/s (V^3), G relax/s (padded^3).
     kernel=$("$bench" "$v" "$threads" "$reps" "$isa" "$type" |
         awk -v t="$type" '$1 == t { print $NF, $NF * $(NF - 3) / $(NF - 2) }')
     ceil=$(probe "$threads" "$type")
-    echo "$kernel" | awk -v t="$type" -v c="$ceil" \
-        '{ printf "%-8s %14.2f %14.2f %14.2f %6.0f%%\n", t, $1, $2, c, 100 * $2 / c }'
+    alone=$("$blocks" "$threads" "$isa" 1 "$type" | awk -v t="$type" '$1 == t { print $4 }')
+    echo "$kernel" | awk -v t="$type" -v c="$ceil" -v b="$alone" \
+        '{ printf "%-8s %14.2f %14.2f %14.2f %6.0f%% %14.2f %6.0f%%\n", t, $1, $2, c, 100 * $2 / c, b, 100 * b / c }'
 done
 
 echo
