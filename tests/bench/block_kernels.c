@@ -9,6 +9,7 @@
  * G relax/s, B^3 per call, summed over the threads. Beside tests/bench/ceiling's rate for the same
  * type, ISA and threads, it splits a full solve's shortfall in two: what the micro-kernel leaves
  * on the table, and what the rounds around it (memory, phase 1, barriers) cost. No thresholds. */
+#include "../support/typed_cells.h"
 #include "cpu/kernels.h"
 
 #include <pthread.h>
@@ -33,26 +34,11 @@ static double now(void) {
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* One block of random weights 1-1000 in the type (the bytes of the type's 1-1000). */
+/* One block of random weights 1-1000 in the type. */
 static void fill_block(void *cells, apsp_dtype dtype, unsigned seed) {
-    size_t count = (size_t)ROUND_DEPTH * ROUND_DEPTH;
-    for (size_t i = 0; i < count; i++) {
+    for (size_t i = 0; i < (size_t)ROUND_DEPTH * ROUND_DEPTH; i++) {
         seed = seed * 1103515245u + 12345u;
-        int w = 1 + (int)((seed >> 16) % 1000);
-        switch (dtype) {
-        case APSP_INT32:
-            ((int32_t *)cells)[i] = w;
-            break;
-        case APSP_INT64:
-            ((int64_t *)cells)[i] = w;
-            break;
-        case APSP_FLOAT32:
-            ((float *)cells)[i] = (float)w;
-            break;
-        case APSP_FLOAT64:
-            ((double *)cells)[i] = (double)w;
-            break;
-        }
+        set_typed(cells, dtype, i, 1 + (int32_t)((seed >> 16) % 1000));
     }
 }
 
