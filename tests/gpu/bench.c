@@ -84,6 +84,9 @@ int main(int argc, char **argv) {
     apsp_options_init(&options);
     options.backend = APSP_BACKEND_OPENCL;
     options.tile = tile;
+    /* Each type by its own kernels: the graph's weights are whole, which would send a float
+     * matrix to the integer kernels (src/whole/) and time int32's kernels under float64's name. */
+    options.float_kernels = 1;
     int show_build;
     char message[256];
     if (env_options_apply(&options, &show_build, message, sizeof message) != 0) {
