@@ -1,8 +1,9 @@
-/* The parts of apsp._core (src/python/) that its three files share:
+/* The parts of apsp._core (src/python/) that its four files share:
  *   core.c        the module (Error, devices(), the constants), the buffers a call passes in
  *                 and the predecessor request
- *   solver.c      the Solver object: its options, its padded matrix, solve, solve_dense and
- *                 solve_sources (apsp_solver_solve_sources' rows into an S x V array)
+ *   solver.c      the Solver object: its options, its padded matrix, the calls' GIL and lock,
+ *                 solve and solve_dense
+ *   solve_sources.c  Solver.solve_sources (apsp_solver_solve_sources' rows into an S x V array)
  *   dense_copy.c  solve_dense's copies into and out of the padded matrix, on its threads
  * Private to the extension: nothing here is part of the library or the package. */
 #ifndef APSP_PYTHON_CORE_H
@@ -10,6 +11,7 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <pythread.h>
 
 #include "apsp.h"
 
@@ -45,6 +47,43 @@ apsp_status pred_request_derive(const apsp_matrix *m, const pred_request *p, aps
 /* apsp._core.Solver (solver.c): a heap type, as the limited API (the wheel's abi3 build) has no
  * static PyTypeObject. */
 extern PyType_Spec solver_spec;
+
+/* A Solver's state (solver.c), which its methods in other files share. */
+typedef struct {
+    PyObject_HEAD apsp_solver *solver;
+    PyThread_type_lock lock; /* one solve at a time: apsp_solver serves one thread */
+    char *device;            /* the strings the solver's options point to */
+    char *kernel_cache;
+    char *build_log;     /* the last kernel build log of an error, for the exception */
+    unsigned threads;    /* threads= (0: one per core), for the dense copies too */
+    apsp_matrix *matrix; /* the padded matrix of the last successful solve (or NULL) */
+} SolverObject;
+
+/* One solve from Python: the GIL released and the Solver's lock held around it (call_begin,
+ * call_end), then its report or its error (call_result). */
+typedef struct solve_call {
+    apsp_report report;
+    double seconds[2]; /* the copies in and out */
+    apsp_error err;
+    apsp_status status;
+    PyThreadState *thread;
+} solve_call;
+
+/* Releases the GIL and takes the Solver's lock (clearing the last build log). */
+void call_begin(SolverObject *self, solve_call *call);
+/* Releases the lock and takes the GIL back. */
+void call_end(SolverObject *self, solve_call *call);
+/* The call's report as a dict with the copies' seconds, or NULL with its exception set. */
+PyObject *call_result(SolverObject *self, const solve_call *call);
+
+/* solve_sources(source, target, weight, vertices, sources, out, method, pred=None,
+ * dtype=APSP_INT32): the distances from each of `sources` (int32) over the graph of edges
+ * source[e] -> target[e] (int32) of weight weight[e] (int64; float64 for dtype APSP_FLOAT64),
+ * into `out`, a C-contiguous len(sources) x vertices array of the apsp_dtype numbered `dtype`
+ * (int32, int64 or float64; APSP_INF, APSP_INF64 or inf for no path), by the apsp_method
+ * numbered `method`; with `pred` (the same shape, int32) the predecessors too
+ * (APSP_NO_PREDECESSOR for none). Returns the report. */
+PyObject *solver_solve_sources(SolverObject *self, PyObject *args, PyObject *kwargs);
 
 /* The dense fast path (Solver.solve_dense): SciPy's reading of a dense matrix done in the copy
  * into the padded matrix, on several threads, so that no pass over the V^2 cells is left to
