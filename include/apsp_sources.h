@@ -61,7 +61,7 @@ APSP_EXPORT apsp_status apsp_solver_solve_sources_paths(
  * rule (apsp_graph_to_matrix_typed's). Integer weights are summed exactly in int64 (the int
  * types' distances equal Floyd-Warshall's byte for byte); real weights (float32, float64) in
  * double and rounded once to float32 for that type, so they are within a few ulps of SciPy's
- * (Johnson's reweighting rounds too: sources.c states the bound), not bit for bit Floyd-
+ * (Johnson's reweighting rounds too: on_threads.c states the bound), not bit for bit Floyd-
  * Warshall's blocked order. `pred` as there (NULL: none). */
 APSP_EXPORT apsp_status apsp_solver_solve_sources_typed(
     apsp_solver *solver, const apsp_graph *graph, const int32_t *sources, size_t count,

@@ -1,6 +1,7 @@
-/* The output handle's insides, shared by the two halves of the output file (output_file.h is
- * the face the writers see): output_file.c decides how OUTPUT is written and opens it,
- * output_commit.c puts the finished file into place. Private to those two. */
+/* The output handle's insides, shared by the parts of the output file (output_file.h is the
+ * face the writers see): output_file.c decides how OUTPUT is written and opens it,
+ * output_temporary.c makes its temporary file, output_commit.c puts the finished file into
+ * place. Private to those three. */
 #ifndef APSP_OUTPUT_HANDLE_H
 #define APSP_OUTPUT_HANDLE_H
 
@@ -59,8 +60,17 @@ enum {
                               through could reach (output_open_shared) */
 };
 
+/* The replacement, a temporary file in `dir`, the target's directory (dir_fd): unnamed, else
+ * named and 0600; it takes the target's mode and owner where the target exists (`st`), else a
+ * new file's, except a shared output's (output_give_mode). Returns 0 or an errno value. */
+int output_open_temporary(apsp_output *o, const char *dir, int exists, const struct stat *st);
+/* The temporary file alone (a copy of a file written in place): unnamed, else named and 0600.
+ * Returns 0 or an errno value. */
+int output_create_temporary(apsp_output *o, const char *dir);
+/* What output_create_temporary left of a file that is not to be: its name. */
+void output_drop_temporary(apsp_output *o);
 /* A shared output's temporary file gets, just before it goes into place, the mode (and owner)
- * that open_temporary gives an unshared one at once. Returns 0 or an errno value. */
+ * that output_open_temporary gives an unshared one at once. Returns 0 or an errno value. */
 int output_give_mode(apsp_output *o);
 /* The temporary file's name in dir_fd. */
 const char *output_temp_name(const apsp_output *o);

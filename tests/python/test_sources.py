@@ -182,7 +182,7 @@ def weighted_csr(rng, n, kind, negative):
 @pytest.mark.parametrize("negative", [False, True])
 def test_wide_and_real_weights(kind, method, negative):
     """int64 distances equal SciPy's; real ones within 1e-9 V max|w| (the bound of
-    src/sssp/sources.c, with SciPy's own rounding, for these sizes); predecessors by path
+    src/sssp/on_threads.c, with SciPy's own rounding, for these sizes); predecessors by path
     length; the sparse methods ran, no V x V matrix."""
     if method == "D" and negative:
         pytest.skip("dijkstra on negative weights: test_dijkstra_negative")

@@ -86,7 +86,7 @@ def weigh(rng, v, pairs, mode, kind):
 
 def tolerance(kind, v, edges):
     """How far apsp's distance may be from SciPy's: 0 for integers (exact); for float64 1e-9 V
-    max|w|, above apsp's bound (src/sssp/sources.c: (2k + 3) eps times the path's |w| + |h(u)|
+    max|w|, above apsp's bound (src/sssp/on_threads.c: (2k + 3) eps times the path's |w| + |h(u)|
     + |h(t)|, every |h| at most (V - 1) max|w|) and SciPy's own rounding, for V <= 150."""
     if kind != "float64" or not edges:
         return 0.0
