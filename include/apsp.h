@@ -3,7 +3,8 @@
  * The public library API. The `apsp` command-line tool uses nothing else. The files (formats,
  * reading graphs, writing distances) are declared in apsp_io.h, the distances from chosen
  * sources (Dijkstra, Johnson, Bellman-Ford) in apsp_sources.h, shortest paths (predecessors) in
- * apsp_paths.h; this header includes all three.
+ * apsp_paths.h, a solver's fast host matrices and row-by-row solves in apsp_rows.h; this header
+ * includes all four.
  *
  * Typical use:
  *     apsp_error err;
@@ -401,52 +402,6 @@ APSP_EXPORT apsp_status apsp_solver_check(apsp_solver *solver, size_t vertices, 
  * twice the device memory, and every type but int32 is solved from a matrix in host memory. */
 APSP_EXPORT apsp_status apsp_solver_check_typed(apsp_solver *solver, size_t vertices,
                                                 apsp_dtype dtype, apsp_error *error);
-/* A matrix as apsp_matrix_create_typed makes it (the same geometry and cells), in the host memory
- * the solver's devices reach fastest: on an OpenCL device, page-locked memory of the device's
- * context (a mapped CL_MEM_ALLOC_HOST_PTR buffer), which its uploads and downloads read and
- * write at the bus's speed, several times faster than ordinary memory; on the pthread backend,
- * and for a matrix larger than the device's largest single allocation, ordinary memory. For a
- * program that solves many matrices of one size: make the matrix once, and refill only its n x n
- * cells between solves (a successful solve leaves the padding as it was made). Any solver may
- * solve it, and it is ordinary host memory for everything else; free it with apsp_matrix_destroy,
- * before or after destroying the solver (it holds its own reference to the device's context).
- * Page-locked memory is taken from what the system may swap out: keep no more such matrices than
- * the solves need. */
-APSP_EXPORT apsp_status apsp_solver_matrix_create(apsp_solver *solver, size_t n, apsp_dtype dtype,
-                                                  apsp_matrix **out, apsp_error *error);
-
-/* A dense n x n matrix that stays in the caller's memory, in the caller's layout, moved row by
- * row (apsp_solver_solve_rows). `read` puts row i's n cells into `cells`, in the solve's type and
- * apsp_solve's meaning (0 on the diagonal, the type's unreachable marker or +inf where there is
- * no edge); `write` takes row i's n distances from `cells`. Both are called on several threads at
- * once, for different rows, and every read comes before the first write, so that the distances
- * may go into the memory the weights came from. */
-typedef struct apsp_row_io {
-    void (*read)(void *context, size_t i, void *cells);
-    void (*write)(void *context, size_t i, const void *cells);
-    void *context;
-    /* Optional (NULL: none). Called at most once, on a thread of its own, during the rounds of
-     * devices other than the host's cores (GPUs), and returned from before the first write;
-     * not when the host's cores compute, which have no time to spare, nor when the matrix
-     * streams through a device smaller than it (the host moves blocks then). The place to fault
-     * in the destination's pages (madvise MADV_POPULATE_WRITE), which the writes would
-     * otherwise touch first after the solve. It must not write to what read reads. */
-    void (*prepare)(void *context);
-} apsp_row_io;
-
-/* apsp_solver_solve of the n x n matrix of `dtype` that `io` reads, the distances handed to
- * io->write: the same results, bit for bit, with no copy of the matrix in the caller's hands.
- * The solver keeps the padded matrix it reads the rows into (apsp_solver_matrix_create's:
- * page-locked on an OpenCL device) for the next call of the same size and type. A float32 or
- * float64 matrix of whole weights goes straight into the integer matrix (the whole-number rule
- * of apsp_options.float_kernels), each row read once; the float matrix is made only for the float
- * path. The rows are read and written on the options' threads (report->rows_in_seconds,
- * rows_out_seconds). io->write is called only once the solve has succeeded (an error after it,
- * out of memory for a row buffer, leaves the rows written so far). */
-APSP_EXPORT apsp_status apsp_solver_solve_rows(apsp_solver *solver, size_t n, apsp_dtype dtype,
-                                               const apsp_row_io *io, apsp_report *report,
-                                               apsp_error *error);
-
 /* One tunable parameter of the OpenCL kernels, as --kernel-params takes it. */
 typedef struct apsp_kernel_param {
     const char *name; /* the -D define in cl/fw.cl, e.g. "K_CHUNK" */
@@ -506,10 +461,12 @@ APSP_EXPORT const char *apsp_version(void);
 #endif
 
 /* Files: the formats, reading graphs, writing distances (apsp_io.h); distances from chosen
- * sources (apsp_sources.h); shortest paths (apsp_paths.h). Included here so that a program
- * written against the one header before they were split off keeps compiling. */
+ * sources (apsp_sources.h); shortest paths (apsp_paths.h); fast host matrices and row-by-row
+ * solves (apsp_rows.h). Included here so that a program written against the one header before
+ * they were split off keeps compiling. */
 #include "apsp_io.h"
 #include "apsp_paths.h"
+#include "apsp_rows.h"
 #include "apsp_sources.h"
 
 #endif

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The shared library exports exactly the API: the functions that include/apsp.h and the headers
-it includes, include/apsp_io.h, apsp_paths.h and apsp_sources.h, declare with APSP_EXPORT, and nothing
+it includes, include/apsp_io.h, apsp_paths.h, apsp_rows.h and apsp_sources.h, declare with APSP_EXPORT, and nothing
 else (src/meson.build says how the rest is hidden).
 
 usage: test_exports.py LIBAPSP_SO HEADER...
