@@ -409,7 +409,9 @@ def check_same_file(apsp, work):
     """Issue 24.3: two of INPUT, OUTPUT and --predecessors that are one file under two names
     (./x, an absolute path, a symbolic or hard link) are refused before anything is written:
     exit 2, one line naming both; every file as it was. Before, apsp wrote one output over the
-    other (exit 0, the distances only) or the predecessors over the input graph."""
+    other (exit 0, the distances only) or the predecessors over the input graph. A dangling link
+    is the name it would create (issue 36.2: `--predecessors=tgt.npy g.in dangling.npy` wrote the
+    distances into tgt.npy, exit 0, the predecessors lost)."""
     inp, _ = apsp.case("example")
     d = fresh_dir(work, "same")
     graph, same = os.path.join(d, "g.in"), os.path.join(d, "same.npy")
@@ -417,6 +419,7 @@ def check_same_file(apsp, work):
     write(same, OLD_BYTES)
     os.symlink("same.npy", os.path.join(d, "link.npy"))
     os.link(same, os.path.join(d, "hard.npy"))
+    os.symlink("tgt.npy", os.path.join(d, "dangling.npy"))
     tries = [
         (["--predecessors=./same.npy", "g.in", "same.npy"], "--predecessors=./same.npy"),
         (["--predecessors=" + same, "g.in", "same.npy"], "--predecessors=" + same),
@@ -425,11 +428,17 @@ def check_same_file(apsp, work):
         (["--predecessors=g.in", "g.in", "d.npy"], "--predecessors=g.in"),
         (["g.in", "./g.in"], "OUTPUT ./g.in"),
         (["--predecessors=new.npy", "g.in", "./new.npy"], "--predecessors=new.npy"),
+        (["--predecessors=tgt.npy", "g.in", "dangling.npy"], "OUTPUT dangling.npy"),
+        (["--predecessors=dangling.npy", "g.in", "./tgt.npy"], "OUTPUT ./tgt.npy"),
     ]
-    before = {n: read(os.path.join(d, n)) for n in listing(d)}
+
+    def contents():  # a link by what it says: the dangling one cannot be read
+        return {n: os.readlink(p) if os.path.islink(p) else read(p)
+                for n, p in ((n, os.path.join(d, n)) for n in listing(d))}
+    before = contents()
     for args, words in tries:
         p = apsp.run(args, cwd=d)
-        now = {n: read(os.path.join(d, n)) for n in listing(d)}
+        now = contents()
         report("%s: refused, exit 2, one line naming both, nothing written" % " ".join(args),
                p.returncode == 2 and one_line(p, words) and "the same file as" in p.stderr.decode()
                and now == before, describe(p))
