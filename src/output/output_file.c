@@ -7,14 +7,15 @@
  *   in place  the target itself, only where a rename cannot work: its directory refuses a new
  *             file, it belongs to another user who owns its sticky directory, or it has several
  *             hard links (a rename would leave the other names with the old bytes). The output
- * still goes to a temporary copy first (beside the target, else in /tmp), copied over the target at
- * commit, so that a failed run leaves the old bytes; only where no copy can be made anywhere is the
- * target written directly. The handle then carries a warning for the caller (apsp_output_set_log).
+ *             still goes to a temporary copy first (beside the target, else in /tmp), copied
+ *             over the target at commit, so that a failed run leaves the old bytes; only where
+ *             no copy can be made anywhere is the target written directly. The handle then
+ *             carries a warning for the caller (apsp_output_set_log).
  * Symbolic links are followed to their final target, which is the file replaced: the link stays
  * a link. In a sticky directory that others may write, a link or a file of another user (neither
  * this one nor the directory's owner) is refused, as the kernel refuses it (path_resolve).
- * output_temporary.c makes the temporary file, output_commit.c puts the finished file into place.
- */
+ * output_temporary.c makes the temporary file, output_commit.c puts the finished file into
+ * place. */
 #define _GNU_SOURCE /* O_TMPFILE, O_PATH */
 #include "output/output_file.h"
 #include "output/output_handle.h"
