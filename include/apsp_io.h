@@ -96,13 +96,17 @@ APSP_EXPORT apsp_status apsp_write_matrix(const char *path, apsp_format format,
  * The temporary file is unnamed where the system allows (Linux O_TMPFILE): it vanishes with the
  * process, even one killed by SIGKILL, and is linked in at commit. Elsewhere it is a hidden
  * `.NAME.apsp-XXXXXX` (NAME cut short where the whole would pass 255 bytes). The replacement keeps
- * the target's mode, and its owner where the process may set it. Where a rename cannot work,
- * OUTPUT is written in place instead: its directory refuses a new file, it belongs to another
- * user in a sticky directory, it has several hard links (all keep the result), or the rename was
- * refused at commit. apsp_output_set_log says so. The output then still goes into a temporary
- * copy (beside OUTPUT, else an unnamed one in /tmp), copied over OUTPUT only at commit, so that a
- * run that fails before leaves the old bytes; where no copy can be made anywhere, OUTPUT is
- * written directly and a second line says that a failure leaves it partial. */
+ * the target's mode, and its owner where the process may set it. In a sticky directory that
+ * others may write (/tmp), a symbolic link or an existing file that belongs neither to this user
+ * nor to the directory's owner is refused (APSP_ERR_OUTPUT), as the kernel's
+ * fs.protected_symlinks and fs.protected_regular refuse them, root included. Where a rename
+ * cannot work, OUTPUT is written in place instead: its directory refuses a new file, it belongs
+ * to another user who owns its sticky directory, it has several hard links (all keep the
+ * result), or the rename was refused at commit. apsp_output_set_log says so. The output then
+ * still goes into a temporary copy (beside OUTPUT, else an unnamed one in /tmp), copied over
+ * OUTPUT only at commit, so that a run that fails before leaves the old bytes; where no copy can
+ * be made anywhere, OUTPUT is written directly and a second line says that a failure leaves it
+ * partial. */
 typedef struct apsp_output apsp_output;
 /* "-" is standard output (written directly, and left open). */
 APSP_EXPORT apsp_status apsp_output_open(const char *path, apsp_output **out, apsp_error *error);
@@ -126,6 +130,12 @@ APSP_EXPORT void apsp_output_set_threads(apsp_output *output, int threads);
  * exported for the apsp command's signal handler, not part of what 1.0 promises
  * (docs/api.md). */
 APSP_EXPORT const char *apsp_output_temp_path(const apsp_output *output);
+/* The file that a write to `path` names, found as apsp_output_open finds it (symbolic links
+ * followed, a dangling one to the name it would create), into `target` (`size` bytes). Internal:
+ * exported for the apsp command's check that two of its files are one (a link and the file it
+ * names), not part of what 1.0 promises (docs/api.md). */
+APSP_EXPORT apsp_status apsp_output_target(const char *path, char *target, size_t size,
+                                           apsp_error *error);
 
 /* The binary outputs (hw3, npy) written a few rows at a time as a solve hands them on: begin
  * takes the output over (a text format is refused: use apsp_output_commit), apsp_row_writer_put
