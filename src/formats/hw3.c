@@ -93,12 +93,13 @@ static apsp_status read_header(hw3_reader *r, apsp_error *error) {
     return APSP_OK;
 }
 
-/* For a regular file the size tells at once whether the edge list is complete. */
+/* For a regular file the size tells at once whether the edge list is complete. (The header was
+ * read, but the file may have been shorter when its size was taken.) */
 static apsp_status check_file_size(const hw3_reader *r, apsp_error *error) {
     uint64_t size = r->in.size;
     uint64_t expected = HEADER_BYTES + (uint64_t)r->edges * EDGE_BYTES;
     if (size < expected) {
-        uint64_t complete = (size - HEADER_BYTES) / EDGE_BYTES;
+        uint64_t complete = size > HEADER_BYTES ? (size - HEADER_BYTES) / EDGE_BYTES : 0;
         return fail(error, APSP_ERR_INPUT,
                     "%s: truncated: E = %d edges need %llu bytes but the file has %llu; "
                     "edge %llu at byte offset %llu is incomplete or missing",
