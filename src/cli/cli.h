@@ -37,17 +37,17 @@ extern const char cli_usage_text[];
  * past int32's range certain. */
 apsp_status cli_pick_dtype(cli *c, const apsp_graph *g, apsp_error *err);
 
-/* A hw3 or .npy file (not a stream): its header says V before the edges are read
- * (apsp_hw3_vertices). */
-int cli_input_has_header(const cli *c);
+/* A hw3 file (not a stream): its header says V before the edges are read (apsp_hw3_vertices;
+ * also a .npy file's that its name takes for hw3). */
+int cli_input_is_hw3_file(const cli *c);
 
 /* The solver for a graph of `vertices` (main.c): with the size known, auto mode leaves OpenCL
  * unloaded for a graph too small to wait for it (apsp_options.vertices_hint). */
 apsp_status cli_open_solver(cli *c, size_t vertices, apsp_solver **solver, apsp_error *err);
 
-/* The graph, the solver opened for its size (cli_open_solver: a hw3 or .npy file's from its
- * header, before the edges are read; any other input's once read), the size checked on the
- * solver's devices, and the distances' type picked for it (cli_pick_dtype). */
+/* The graph, the solver opened for its size (cli_open_solver: a hw3 file's from its header,
+ * before the edges are read; any other input's once read), the size checked on the solver's
+ * devices, and the distances' type picked for it (cli_pick_dtype). */
 apsp_status cli_read_input(cli *c, apsp_solver **solver, apsp_graph **g, apsp_error *err);
 
 /* The row writer, timed: the seconds spent writing are the write step of -v, apart from the

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-int cli_input_has_header(const cli *c) {
+int cli_input_is_hw3_file(const cli *c) {
     apsp_format format = c->read.format ? c->read.format : apsp_format_for(c->input, 0);
-    return (format == APSP_FORMAT_HW3 || format == APSP_FORMAT_NPY) && strcmp(c->input, "-") != 0;
+    return format == APSP_FORMAT_HW3 && strcmp(c->input, "-") != 0;
 }
 
 /* The error's message with the input's name in front (the matrix's errors do not know it). */
@@ -43,12 +43,13 @@ static apsp_status hint_input_format(apsp_status status, apsp_error *err) {
     return status;
 }
 
-/* The graph, with the solver opened for its size: a hw3 or .npy file's size comes from its
- * header, so that a graph too large for the devices is refused before its edges are read. */
+/* The graph, with the solver opened for its size: a hw3 file's size (or that of a .npy file
+ * named as one) comes from its header, so that a graph too large for the devices is refused
+ * before its edges are read. */
 apsp_status cli_read_input(cli *c, apsp_solver **solver, apsp_graph **g, apsp_error *err) {
     size_t vertices = 0;
     apsp_status status =
-        cli_input_has_header(c) ? apsp_hw3_vertices(c->input, &vertices, err) : APSP_OK;
+        cli_input_is_hw3_file(c) ? apsp_hw3_vertices(c->input, &vertices, err) : APSP_OK;
     /* Before the weights are known, the least type they may need: --dtype's, else int32. */
     const apsp_dtype least = c->read.dtype_auto ? APSP_INT32 : c->read.dtype;
     if (status == APSP_OK && vertices > 0)
