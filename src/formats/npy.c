@@ -1,5 +1,6 @@
-/* The NumPy output (.npy), format version 1.0 as numpy.lib.format writes it: the magic
- * "\x93NUMPY", version 1 0, a little-endian uint16 header length, then a Python dict literal
+/* The NumPy format (.npy): the distances written, and a dense graph read (below). The output is
+ * format version 1.0 as numpy.lib.format writes it: the magic "\x93NUMPY", version 1 0, a
+ * little-endian uint16 header length, then a Python dict literal
  * {'descr': '<i4', 'fortran_order': False, 'shape': (V, V), } padded with spaces and a final
  * newline so that the data starts at a multiple of 64 bytes (NumPy's own alignment, which lets
  * numpy.load(..., mmap_mode='r') map it). The descr is the matrix's type: '<i4' (the hw3
@@ -19,6 +20,8 @@
 #include <string.h>
 
 enum { NPY_ALIGN = 64, NPY_PREAMBLE = 10, NPY_HEADER_MAX = 256 }; /* (the writer's header) */
+
+static const char npy_magic[NPY_MAGIC_BYTES + 1] = "\x93NUMPY";
 
 /* NumPy's name of the type, little-endian. */
 static const char *npy_descr(apsp_dtype dtype) {
@@ -48,7 +51,9 @@ size_t npy_header_rows(size_t rows, size_t columns, apsp_dtype dtype, char out[N
     size_t total = NPY_PREAMBLE + (size_t)len + 1; /* + the newline */
     total = (total + NPY_ALIGN - 1) / NPY_ALIGN * NPY_ALIGN;
     size_t header_len = total - NPY_PREAMBLE;
-    memcpy(out, "\x93NUMPY\x01\x00", 8);
+    memcpy(out, npy_magic, NPY_MAGIC_BYTES);
+    out[6] = 1; /* version 1.0 */
+    out[7] = 0;
     out[8] = (char)(header_len & 0xff);
     out[9] = (char)(header_len >> 8);
     memset(out + NPY_PREAMBLE, ' ', header_len);
@@ -90,7 +95,7 @@ typedef struct npy_reader {
 } npy_reader;
 
 int npy_has_magic(const unsigned char *bytes, size_t count) {
-    return count >= NPY_MAGIC_BYTES && memcmp(bytes, "\x93NUMPY", NPY_MAGIC_BYTES) == 0;
+    return count >= NPY_MAGIC_BYTES && memcmp(bytes, npy_magic, NPY_MAGIC_BYTES) == 0;
 }
 
 /* The next `size` bytes of the input (those the hw3 reader read first), or fewer at its end. */
