@@ -10,7 +10,7 @@
 extern "C" {
 #endif
 
-/* File formats. Input: hw3, dimacs, mtx, edgelist; output: hw3, npy, text. */
+/* File formats. Input: hw3, dimacs, mtx, edgelist, npy; output: hw3, npy, text. */
 typedef enum apsp_format {
     APSP_FORMAT_AUTO = 0, /* by the file's extension (apsp_format_for) */
     APSP_FORMAT_HW3,      /* the course's binary format (below); the default */
@@ -18,7 +18,9 @@ typedef enum apsp_format {
     APSP_FORMAT_MTX,      /* Matrix Market coordinate: integer, real or pattern; general or
                              symmetric; 1-based; entry (i, j, w) is the edge i -> j */
     APSP_FORMAT_EDGELIST, /* text "u v" or "u v w" per line, 0-based; # and % comment lines */
-    APSP_FORMAT_NPY,      /* output: NumPy .npy of the matrix's type (V, V), C order */
+    APSP_FORMAT_NPY,      /* output: NumPy .npy of the matrix's type (V, V), C order; input: a
+                             square C-order '<i4', '<i8', '<f4' or '<f8' matrix, cell (i, j)
+                             the edge i -> j, 0 (and inf, nan) no edge, as SciPy's dense graphs */
     APSP_FORMAT_TEXT,     /* output: V lines of V numbers, "inf" for unreachable */
 } apsp_format;
 
@@ -27,8 +29,8 @@ typedef enum apsp_format {
 APSP_EXPORT int apsp_format_parse(const char *text, apsp_format *format);
 APSP_EXPORT const char *apsp_format_name(apsp_format format);
 /* The format a path's extension names, for reading (output 0) or writing (output 1): input .gr
- * dimacs, .mtx mtx, .txt .edges .el .tsv edgelist; output .npy npy, .txt text; anything else
- * (and "-", standard input or output) hw3. */
+ * dimacs, .mtx mtx, .txt .edges .el .tsv edgelist, .npy npy; output .npy npy, .txt text; anything
+ * else (and "-", standard input or output) hw3. */
 APSP_EXPORT apsp_format apsp_format_for(const char *path, int output);
 
 /* How apsp_read_graph reads. */
@@ -50,9 +52,12 @@ APSP_EXPORT void apsp_read_options_init(apsp_read_options *options);
 
 /* Reads a graph in any input format. "-" is standard input (which is left open). The readers are
  * strict: every malformed input is refused (APSP_ERR_INPUT) with one line that names the file and
- * the line (text formats) or byte offset (hw3); so are weights the options' type does not take,
- * at their line, and "inf" and "nan". DIMACS weights are integers; Matrix Market real and edge
- * list weights may be fractional ("1.5", "2e-3"). Options may be NULL (the defaults). */
+ * the line (text formats) or byte offset (hw3, npy); so are weights the options' type does not
+ * take, at their line, and "inf" and "nan". DIMACS weights are integers; Matrix Market real, edge
+ * list and npy float weights may be fractional ("1.5", "2e-3"). With format AUTO, a file taken
+ * for hw3 by its name that starts as a .npy file ("\x93NUMPY") is read as one; asked for hw3, it
+ * is refused as one. A file whose size is not its bytes (an empty one, procfs and sysfs files)
+ * is read as a stream, to its end. Options may be NULL (the defaults). */
 APSP_EXPORT apsp_status apsp_read_graph(const char *path, const apsp_read_options *options,
                                         apsp_graph **out, apsp_error *error);
 
@@ -69,7 +74,8 @@ APSP_EXPORT apsp_status apsp_read_hw3(const char *path, apsp_matrix **out, apsp_
 
 /* The vertex count of a regular hw3 file, read from its header and checked against its size
  * (the errors apsp_read_hw3 would give for those), without reading the edges; *vertices = 0 for
- * a pipe or another stream, which is left unread. */
+ * a pipe or another stream, which is left unread, and so for a file whose size is not its bytes
+ * (an empty one, procfs and sysfs files), which the readers read as a stream. */
 APSP_EXPORT apsp_status apsp_hw3_vertices(const char *path, size_t *vertices, apsp_error *error);
 
 /* Writes V*V int32 row-major, atomically: into a temporary file beside the file `path` names
