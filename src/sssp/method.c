@@ -89,7 +89,7 @@ static int matrix_fits(const method_inputs *in) {
     uint64_t memory = physical_memory();
     if (memory != 0 && bytes > 0.5 * (double)memory)
         return 0;
-    return memory_room_check((uint64_t)bytes, "", NULL) == APSP_OK;
+    return memory_room_check(bytes < 0x1p64 ? (uint64_t)bytes : UINT64_MAX, "", NULL) == APSP_OK;
 }
 
 /* The cheaper of the host's sparse method and the device's Bellman-Ford, and Floyd-Warshall

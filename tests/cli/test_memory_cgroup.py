@@ -3,8 +3,9 @@
 
     test_memory_cgroup.py APSP
 
-Makes a child of this process's memory cgroup (cgroup v2 where its memory controller is there,
-else v1's under /sys/fs/cgroup/memory), gives it a limit, and runs apsp inside it (a shell that
+Makes a child of this process's memory cgroup (cgroup v2 where its memory controller is there:
+of the nearest cgroup above that gives its children the controller; else v1's under
+/sys/fs/cgroup/memory), gives it a limit, and runs apsp inside it (a shell that
 writes its pid into cgroup.procs, then execs apsp; issue 36.7):
 
   - a 1 GiB limit and `--vertices=30000` (a 3.37 GiB int32 matrix): exit 5 and one line naming
@@ -94,16 +95,33 @@ class Cgroup:
         print("could not remove %s" % self.dir)
 
 
+def v2_parent(root):
+    """The nearest of this process's cgroup and its ancestors that gives its children the
+    memory controller (or can be made to: a cgroup with processes of its own cannot), or None."""
+    path = (own_path(2) or "/").rstrip("/")
+    while True:
+        parent = os.path.join(root, path.lstrip("/"))
+        control = os.path.join(parent, "cgroup.subtree_control")
+        try:
+            if "memory" not in read(control).split():
+                write(control, "+memory")
+            return parent
+        except OSError:
+            if not path:
+                return None
+            path = path.rsplit("/", 1)[0]
+
+
 def make_cgroup():
     """A child cgroup with a memory controller, or (None, why)."""
     root = "/sys/fs/cgroup"
     v2_controllers = os.path.join(root, "cgroup.controllers")
     if os.path.exists(v2_controllers) and "memory" in read(v2_controllers).split():
-        path = own_path(2)
-        parent = os.path.join(root, path.lstrip("/")) if path else root
+        parent = v2_parent(root)
         try:
-            write(os.path.join(parent, "cgroup.subtree_control"), "+memory")
-            return Cgroup(2, parent), None
+            if parent:
+                return Cgroup(2, parent), None
+            why = "cgroup v2: no cgroup above this process gives its children memory"
         except OSError as e:
             why = "cgroup v2 at %s: %s" % (parent, e)
     else:
