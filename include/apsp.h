@@ -120,6 +120,14 @@ APSP_EXPORT const char *apsp_backend_name(apsp_backend_kind kind);
  * command and its variables, not part of what 1.0 promises (docs/api.md). */
 APSP_EXPORT int apsp_parse_bytes(const char *text, uint64_t *bytes);
 
+/* APSP_ERR_TOO_LARGE unless `bytes` more of host memory can be had now: the least of
+ * /proc/meminfo's MemAvailable and, for each cgroup above this process, its memory limit less
+ * what it holds beside its page cache. The one-line message names `what`, both figures and the
+ * limit. Below 64 MiB nothing is read. The library checks its own allocations so (the matrices,
+ * the sources' rows); internal: exported for the apsp command's predecessor matrix, not part of
+ * what 1.0 promises (docs/api.md). */
+APSP_EXPORT apsp_status apsp_memory_check(uint64_t bytes, const char *what, apsp_error *error);
+
 /* Called after each round of the solve; rounds_done runs up to rounds_total. */
 typedef void (*apsp_progress_fn)(void *context, size_t rounds_done, size_t rounds_total);
 

@@ -3,6 +3,7 @@
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/graph.h"
+#include "base/memory_room.h"
 #include "base/parallel.h"
 #include "base/util.h"
 
@@ -73,7 +74,7 @@ apsp_status matrix_fits_memory(size_t n, apsp_error *error) {
 }
 
 apsp_status matrix_fits_memory_typed(size_t n, apsp_dtype dtype, apsp_error *error) {
-    char need[32], have[32];
+    char need[32], have[320];
     uint64_t bytes = apsp_matrix_bytes_typed(n, dtype);
     if (n == 0)
         return fail(error, APSP_ERR_USAGE, "a matrix needs at least one vertex");
@@ -82,13 +83,19 @@ apsp_status matrix_fits_memory_typed(size_t n, apsp_dtype dtype, apsp_error *err
     if (bytes == 0)
         return fail(error, APSP_ERR_TOO_LARGE,
                     "V = %zu: the distance matrix would need more memory than can be addressed", n);
-    uint64_t memory = physical_memory();
+    uint64_t memory = physical_memory_said(have, sizeof have);
     if (memory && bytes > memory)
-        return fail(error, APSP_ERR_TOO_LARGE,
-                    "V = %zu: the %s distance matrix needs %s but this machine has %s of memory", n,
-                    apsp_dtype_name(dtype), format_bytes(bytes, need, sizeof need),
-                    format_bytes(memory, have, sizeof have));
+        return fail(error, APSP_ERR_TOO_LARGE, "V = %zu: the %s distance matrix needs %s but %s", n,
+                    apsp_dtype_name(dtype), format_bytes(bytes, need, sizeof need), have);
     return APSP_OK;
+}
+
+apsp_status matrix_fits_room(size_t n, apsp_dtype dtype, uint64_t beside, const char *beside_what,
+                             apsp_error *error) {
+    char what[192];
+    snprintf(what, sizeof what, "V = %zu: the %s distance matrix%s%.100s", n,
+             apsp_dtype_name(dtype), beside ? " with " : "", beside ? beside_what : "");
+    return memory_room_check(apsp_matrix_bytes_typed(n, dtype) + beside, what, error);
 }
 
 /* The header of a matrix of n vertices, its cells filled as an edgeless graph's. */
@@ -115,6 +122,8 @@ apsp_status matrix_create_threads(size_t n, apsp_dtype dtype, unsigned threads, 
     *out = NULL;
     char need[32];
     apsp_status status = matrix_fits_memory_typed(n, dtype, error);
+    if (status == APSP_OK)
+        status = matrix_fits_room(n, dtype, 0, NULL, error);
     if (status != APSP_OK)
         return status;
     uint64_t bytes = apsp_matrix_bytes_typed(n, dtype);

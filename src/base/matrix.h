@@ -4,9 +4,16 @@
 
 #include "apsp.h"
 
-/* Whether a matrix of n vertices can be made here (APSP_ERR_TOO_LARGE naming both sizes). */
+/* Whether a matrix of n vertices can be made on this machine at all: addressable, and within
+ * its physical memory (APSP_ERR_TOO_LARGE naming both sizes). */
 apsp_status matrix_fits_memory(size_t n, apsp_error *error);
 apsp_status matrix_fits_memory_typed(size_t n, apsp_dtype dtype, apsp_error *error);
+/* Whether the matrix, and `beside` bytes more that are held with it (`beside_what` names them),
+ * fit the host memory this process can still get (memory_room_check: APSP_ERR_TOO_LARGE naming
+ * both figures and the limit). matrix_fits_memory_typed is the machine's size, checked first;
+ * this is what is free now, checked just before the memory is taken. */
+apsp_status matrix_fits_room(size_t n, apsp_dtype dtype, uint64_t beside, const char *beside_what,
+                             apsp_error *error);
 
 /* apsp_matrix.owner: who frees cells that are not the heap's (a backend's pinned memory). A
  * backend embeds it as the first member of its own record; release frees the cells and the

@@ -1,5 +1,7 @@
-/* Names of statuses, backends and element types, option defaults, the version. */
+/* Names of statuses, backends and element types, option defaults, the version; the command's
+ * internal exports (byte counts, the memory check). */
 #include "apsp.h"
+#include "base/memory_room.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -58,6 +60,10 @@ const char *apsp_dtype_name(apsp_dtype dtype) {
 
 size_t apsp_dtype_size(apsp_dtype dtype) {
     return (size_t)dtype < sizeof dtypes / sizeof dtypes[0] ? dtypes[dtype].size : 0;
+}
+
+apsp_status apsp_memory_check(uint64_t bytes, const char *what, apsp_error *error) {
+    return memory_room_check(bytes, what ? what : "this", error);
 }
 
 int apsp_parse_bytes(const char *text, uint64_t *bytes) {

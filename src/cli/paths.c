@@ -103,23 +103,37 @@ apsp_status paths_check(const cli_paths *p, size_t vertices, apsp_error *error) 
     return APSP_ERR_USAGE;
 }
 
+/* p->rows rows of v predecessors, refused before they are taken when they do not fit what is
+ * free (check_size counted them with the distances; this is what is free now). */
+static apsp_status take_pred(cli_paths *p, size_t v, apsp_error *error) {
+    if (v > 0 && p->rows > SIZE_MAX / sizeof *p->pred / v) {
+        set_error(error, APSP_ERR_TOO_LARGE, "the predecessor matrix%s exceeds memory", "");
+        return APSP_ERR_TOO_LARGE;
+    }
+    size_t bytes = (p->rows * v > 0 ? p->rows * v : 1) * sizeof *p->pred;
+    char what[96];
+    snprintf(what, sizeof what, "V = %zu: the predecessor matrix", v);
+    apsp_status status = apsp_memory_check(bytes, what, error);
+    if (status != APSP_OK)
+        return status;
+    p->pred = alloc_pred(bytes);
+    if (!p->pred) {
+        set_error(error, APSP_ERR_NO_MEMORY, "out of memory for the predecessor matrix%s", "");
+        return APSP_ERR_NO_MEMORY;
+    }
+    return APSP_OK;
+}
+
 apsp_status paths_derive(cli_paths *p, const apsp_graph *graph, const apsp_matrix *distances,
                          unsigned threads, apsp_error *error) {
     size_t v = distances->n;
     p->first = p->predecessors ? 0 : p->from;
     p->rows = p->predecessors ? v : 1;
-    if (v > 0 && p->rows > SIZE_MAX / sizeof *p->pred / v) {
-        set_error(error, APSP_ERR_TOO_LARGE, "the predecessor matrix%s exceeds memory", "");
-        return APSP_ERR_TOO_LARGE;
-    }
-    p->pred = alloc_pred((p->rows * v > 0 ? p->rows * v : 1) * sizeof *p->pred);
-    if (!p->pred) {
-        set_error(error, APSP_ERR_NO_MEMORY, "out of memory for the predecessor matrix%s", "");
-        return APSP_ERR_NO_MEMORY;
-    }
+    apsp_status status = take_pred(p, v, error);
+    if (status != APSP_OK)
+        return status;
     double t0 = cli_clock();
-    apsp_status status =
-        apsp_predecessors(graph, distances, p->first, p->rows, threads, p->pred, error);
+    status = apsp_predecessors(graph, distances, p->first, p->rows, threads, p->pred, error);
     p->seconds = cli_clock() - t0;
     return status;
 }
@@ -154,16 +168,10 @@ apsp_status paths_solve(cli_paths *p, apsp_solver *solver, const apsp_graph *gra
     size_t v = m->n;
     p->first = 0;
     p->rows = v;
-    if (v > 0 && v > SIZE_MAX / sizeof *p->pred / v) {
-        set_error(error, APSP_ERR_TOO_LARGE, "the predecessor matrix%s exceeds memory", "");
-        return APSP_ERR_TOO_LARGE;
-    }
-    p->pred = alloc_pred((v > 0 ? v * v : 1) * sizeof *p->pred);
-    if (!p->pred) {
-        set_error(error, APSP_ERR_NO_MEMORY, "out of memory for the predecessor matrix%s", "");
-        return APSP_ERR_NO_MEMORY;
-    }
-    apsp_status status = apsp_solver_solve_paths(solver, m, graph, p->pred, report, error);
+    apsp_status status = take_pred(p, v, error);
+    if (status != APSP_OK)
+        return status;
+    status = apsp_solver_solve_paths(solver, m, graph, p->pred, report, error);
     if (status == APSP_OK)
         p->seconds = report->paths_seconds;
     return status;

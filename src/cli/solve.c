@@ -23,15 +23,31 @@ static apsp_status naming_input(const cli *c, apsp_status status, apsp_error *er
     return status;
 }
 
-/* The graph's size on the solver's devices, refused naming the input ("V = ...: the distance
- * matrix would need ..." says nothing of where V came from). */
+/* --predecessors' V x V matrix is held in host memory beside the distances' (the paths are
+ * derived from the whole matrix), so the two must fit what is free together. */
+static apsp_status check_predecessor_room(size_t vertices, apsp_dtype dtype, apsp_error *err) {
+    uint64_t distances = apsp_matrix_bytes_typed(vertices, dtype);
+    uint64_t pred = (uint64_t)vertices * vertices * sizeof(int32_t);
+    char what[160];
+    snprintf(what, sizeof what,
+             "V = %zu: the %s distance matrix with the V x V predecessor matrix beside it",
+             vertices, apsp_dtype_name(dtype));
+    return apsp_memory_check(distances > UINT64_MAX - pred ? UINT64_MAX : distances + pred, what,
+                             err);
+}
+
+/* The graph's size on the solver's devices and in host memory, refused naming the input ("V =
+ * ...: the distance matrix would need ..." says nothing of where V came from). */
 static apsp_status check_size(const cli *c, apsp_solver *solver, size_t vertices, apsp_dtype dtype,
                               apsp_error *err) {
     /* Chosen sources need no V x V matrix, unless Floyd-Warshall is asked for (auto picks it
      * only where the matrix fits). */
     if (c->sources.asked && c->sources.method != APSP_METHOD_FW)
         return APSP_OK;
-    return naming_input(c, apsp_solver_check_typed(solver, vertices, dtype, err), err);
+    apsp_status status = apsp_solver_check_typed(solver, vertices, dtype, err);
+    if (status == APSP_OK && c->paths.predecessors)
+        status = check_predecessor_room(vertices, dtype, err);
+    return naming_input(c, status, err);
 }
 
 /* The hw3 reader's hint that its input is text (apsp_io.h), in this command's words. */

@@ -380,14 +380,19 @@ apsp_status apsp_solver_check_typed(apsp_solver *s, size_t vertices, apsp_dtype 
     int streams = drive_streams(s->impl, s->devices, s->count, vertices, dtype);
     /* Where the matrix lives in host memory (the pthread backend, a streamed solve), it must fit
      * there too: said now, before the input is read or the output begun. */
-    if (streams || !drive_takes_graphs(s->impl) || dtype != APSP_INT32) {
-        apsp_status fits = matrix_fits_memory_typed(vertices, dtype, error);
-        if (fits != APSP_OK)
-            return fits;
-    }
-    if (streams)
-        return drive_stream_check(s->impl, s->devices[0], vertices, dtype, &s->options, error);
-    return drive_check(s->impl, s->devices, s->count, vertices, dtype, &s->options, error);
+    int on_host = streams || !drive_takes_graphs(s->impl) || dtype != APSP_INT32;
+    apsp_status status = on_host ? matrix_fits_memory_typed(vertices, dtype, error) : APSP_OK;
+    uint64_t staging = 0; /* a streamed solve's pinned host memory beside the matrix */
+    if (status == APSP_OK && streams)
+        status = drive_stream_check(s->impl, s->devices[0], vertices, dtype, &s->options, &staging,
+                                    error);
+    else if (status == APSP_OK)
+        status = drive_check(s->impl, s->devices, s->count, vertices, dtype, &s->options, error);
+    /* And in what is free now (the devices' checks first: they say what streaming stages). */
+    if (status == APSP_OK && on_host)
+        status =
+            matrix_fits_room(vertices, dtype, staging, "the pinned staging to stream it", error);
+    return status;
 }
 
 apsp_status apsp_solver_check(apsp_solver *s, size_t vertices, apsp_error *error) {
@@ -403,6 +408,9 @@ apsp_status apsp_solver_matrix_create(apsp_solver *s, size_t n, apsp_dtype dtype
     apsp_status status = matrix_fits_memory_typed(n, dtype, error);
     if (status != APSP_OK || !s->impl->device_memory)
         return status == APSP_OK ? matrix_create_threads(n, dtype, threads, out, error) : status;
+    status = matrix_fits_room(n, dtype, 0, NULL, error); /* pinned memory is host memory too */
+    if (status != APSP_OK)
+        return status;
     /* Several devices of one context share its pinned memory: the first device's will do. */
     void *cells = NULL;
     struct apsp_matrix_owner *owner = NULL;

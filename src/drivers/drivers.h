@@ -53,9 +53,10 @@ int drive_streams(const apsp_backend_impl *impl, backend_device *const *devices,
 apsp_status drive_stream(const apsp_backend_impl *impl, backend_device *device, apsp_matrix *matrix,
                          const apsp_options *options, apsp_report *report, apsp_error *error);
 
-/* Whether a streamed solve of `vertices` vertices can run, without a matrix. */
+/* Whether a streamed solve of `vertices` vertices can run, without a matrix; *staging gets the
+ * pinned host memory it takes beside the matrix. */
 apsp_status drive_stream_check(const apsp_backend_impl *impl, backend_device *device,
                                size_t vertices, apsp_dtype dtype, const apsp_options *options,
-                               apsp_error *error);
+                               uint64_t *staging, apsp_error *error);
 
 #endif

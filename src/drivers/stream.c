@@ -135,9 +135,10 @@ int drive_streams(const apsp_backend_impl *impl, backend_device *const *devices,
 
 apsp_status drive_stream_check(const apsp_backend_impl *impl, backend_device *device,
                                size_t vertices, apsp_dtype dtype, const apsp_options *options,
-                               apsp_error *error) {
+                               uint64_t *staging, apsp_error *error) {
     streamer st = {.impl = impl, .device = device, .options = options};
     apsp_status status = arrange(&st, vertices, dtype, error);
+    *staging = status == APSP_OK ? st.shape.pinned_bytes : 0;
     impl->drain(device);
     impl->unload(device, 0); /* a streamed solve's buffers are its super-rounds': none kept */
     return status;

@@ -238,7 +238,8 @@ void layout_release(backend_device *d);
  * opening a device and compiling the kernels took 123 MiB of address space (VmPeak 514 MiB after
  * 390 MiB mapped at the open); a solve 14 MiB beyond its buffers and pinned batches at V = 500
  * (VmPeak 533 MiB, 394 MiB mapped before them, 129 MiB of them), at most 61 MiB at V = 4000 (it
- * ran under ulimit -v 680000 with 260 MiB left for 199 MiB of them). */
+ * ran under ulimit -v 680000 with 260 MiB left for 199 MiB of them). Both must also fit what
+ * is free now (memory_room.h: MemAvailable, the cgroups' limits), else APSP_ERR_TOO_LARGE. */
 enum { DRIVER_OPEN_BYTES = 160 << 20, DRIVER_SOLVE_BYTES = 64 << 20 };
 apsp_status layout_check_host_room(const backend_device *d, uint64_t buffers, uint64_t driver,
                                    const char *what, apsp_error *error);

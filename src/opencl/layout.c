@@ -1,6 +1,7 @@
 /* The layout of a solve on an OpenCL device: the padded size, the row bands and panels, and the
  * transfers between them and the host matrix (see device.h). */
 #include "base/error.h"
+#include "base/memory_room.h"
 #include "base/util.h"
 #include "base/fault.h"
 #include "opencl/device.h"
@@ -143,17 +144,35 @@ static apsp_status check_memory(const backend_device *d, size_t rows, apsp_error
                 d->shares ? "; streaming from host memory runs on one device only" : "");
 }
 
+/* The device's buffers and its driver's own bytes against what is free now (memory_room.h). */
+static apsp_status check_free_memory(const backend_device *d, uint64_t need, const char *what,
+                                     const char *own, apsp_error *error) {
+    memory_room room;
+    memory_room_now(&room);
+    if (need <= room.available)
+        return APSP_OK;
+    char left[32], wanted[32], reason[384];
+    return fail(error, APSP_ERR_TOO_LARGE,
+                "%s keeps its buffers in host memory, and only %s of it is available (%s): %s%s "
+                "need about %s",
+                d->name, format_bytes(room.available, left, sizeof left),
+                memory_room_reason(&room, reason, sizeof reason), what, own,
+                format_bytes(need, wanted, sizeof wanted));
+}
+
 apsp_status layout_check_host_room(const backend_device *d, uint64_t buffers, uint64_t driver,
                                    const char *what, apsp_error *error) {
+    if (!d->limits.host_memory)
+        return APSP_OK;
     uint64_t limit = 0;
     const char *which = "";
-    uint64_t room = d->limits.host_memory ? mapping_room(&limit, &which) : UINT64_MAX;
-    if (room == UINT64_MAX || buffers + driver <= room)
-        return APSP_OK;
+    uint64_t room = mapping_room(&limit, &which);
     char cap[32], left[32], wanted[32], driver_text[32], own[64] = "";
     if (buffers)
         snprintf(own, sizeof own, " (with the driver's own %s)",
                  format_bytes(driver, driver_text, sizeof driver_text));
+    if (room == UINT64_MAX || buffers + driver <= room)
+        return check_free_memory(d, buffers + driver, what, own, error);
     return fail(error, APSP_ERR_NO_MEMORY,
                 "%s keeps its buffers in host memory, and %s of %s leaves %s: %s%s need about %s",
                 d->name, which, format_bytes(limit, cap, sizeof cap),

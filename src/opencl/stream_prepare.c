@@ -5,6 +5,7 @@
  * carries 2c n^2 bytes (c a cell's) per super-round whatever K is, against K n^2 relaxations. */
 #include "base/error.h"
 #include "base/matrix.h"
+#include "base/memory_room.h"
 #include "base/util.h"
 #include "opencl/device.h"
 #include "opencl/stream_parts.h"
@@ -91,19 +92,25 @@ static apsp_status stream_choose_shape(const backend_device *d, const solve_geom
     return APSP_OK;
 }
 
-/* The matrix and the pinned staging must fit the host together: refused before any work. */
+/* The matrix and the pinned staging must fit the host together: refused before any work. And
+ * the staging must fit what is free before it is made (the matrix, when it exists, is held
+ * already; before, apsp_solver_check counts the two together). */
 static apsp_status stream_check_host(const solve_geometry *g, const stream_shape *shape,
                                      apsp_error *error) {
-    uint64_t matrix = apsp_matrix_bytes_typed(g->vertices, g->dtype), memory = physical_memory();
-    if (!memory || matrix + shape->pinned_bytes <= memory)
-        return APSP_OK;
-    char need[32], pinned[32], have[32];
+    char need[32], pinned[32], have[320];
+    uint64_t matrix = apsp_matrix_bytes_typed(g->vertices, g->dtype);
+    uint64_t memory = physical_memory_said(have, sizeof have);
+    if (!memory || matrix + shape->pinned_bytes <= memory) {
+        char what[128];
+        snprintf(what, sizeof what, "V = %zu: the pinned staging to stream the matrix",
+                 g->vertices);
+        return memory_room_check(shape->pinned_bytes, what, error);
+    }
     return fail(error, APSP_ERR_TOO_LARGE,
                 "V = %zu: the distance matrix (%s) and the pinned staging to stream it through the "
-                "device (%s) need more than this machine's %s of memory",
+                "device (%s) need more together, but %s",
                 g->vertices, format_bytes(matrix, need, sizeof need),
-                format_bytes(shape->pinned_bytes, pinned, sizeof pinned),
-                format_bytes(memory, have, sizeof have));
+                format_bytes(shape->pinned_bytes, pinned, sizeof pinned), have);
 }
 
 /* ---- buffers and queues -------------------------------------------------------------------- */

@@ -1,6 +1,7 @@
 /* The methods' names and auto's cost model (method.h). */
 #include "sssp/method.h"
 #include "base/error.h"
+#include "base/memory_room.h"
 #include "base/util.h"
 
 #include <stdio.h>
@@ -79,11 +80,16 @@ static int dense_with_every_source(const method_inputs *in) {
     return in->sources >= in->vertices && (double)in->edges >= v * v / 8.0;
 }
 
-/* Whether the V x V int32 matrix of Floyd-Warshall takes at most half of the host's memory. */
+/* Whether the V x V int32 matrix of Floyd-Warshall takes at most half of the host's memory
+ * (the machine's size: a matrix larger than that is a poor choice however much is free), and
+ * fits what is free now: auto never picks the method that would be refused for memory when a
+ * sparse one can run (memory_room.h). */
 static int matrix_fits(const method_inputs *in) {
     double bytes = 4.0 * (double)in->vertices * (double)in->vertices;
     uint64_t memory = physical_memory();
-    return memory == 0 || bytes <= 0.5 * (double)memory;
+    if (memory != 0 && bytes > 0.5 * (double)memory)
+        return 0;
+    return memory_room_check(bytes < 0x1p64 ? (uint64_t)bytes : UINT64_MAX, "", NULL) == APSP_OK;
 }
 
 /* The cheaper of the host's sparse method and the device's Bellman-Ford, and Floyd-Warshall

@@ -4,6 +4,7 @@
 #include "sssp/on_threads.h"
 #include "base/error.h"
 #include "base/fault.h"
+#include "base/memory_room.h"
 #include "base/parallel.h"
 #include "base/util.h"
 #include "sssp/sssp.h"
@@ -232,6 +233,20 @@ static apsp_status choose_distances(sources_job *job, unsigned workers, sssp_arc
     return status;
 }
 
+/* The threads' scratch and a batch of rows (and of predecessors) against the memory free now,
+ * before any of it is taken. */
+static apsp_status check_room(size_t vertices, unsigned workers, size_t count,
+                              const sources_out *out, apsp_error *error) {
+    size_t batch = sources_batch_rows(vertices, out->dtype, count);
+    size_t cell = apsp_dtype_size(out->dtype) + (out->pred ? sizeof(int32_t) : 0);
+    char what[160];
+    snprintf(what, sizeof what,
+             "sources: V = %zu: the working memory of %u threads and a batch of %zu rows", vertices,
+             workers, batch);
+    return memory_room_check(
+        workers * sssp_scratch_bytes(vertices) + (uint64_t)batch * vertices * cell, what, error);
+}
+
 /* The pthread methods: the scratch of each thread, Johnson's potentials, the distances' width,
  * the batches. `why` (may be NULL) gets the width for the report. */
 apsp_status sources_run_on_threads(const adjacency *g, apsp_method method, const int32_t *sources,
@@ -249,6 +264,7 @@ apsp_status sources_run_on_threads(const adjacency *g, apsp_method method, const
     void *potential = NULL, *weights = NULL; /* Johnson's */
     sssp_arc *arcs = NULL;
     char width[128] = "";
+    status = check_room(g->vertices, workers, count, out, error);
     for (unsigned w = 0; w < workers && status == APSP_OK; w++)
         status = sssp_scratch_init(&scratch[w], g->vertices, error);
     if (status == APSP_OK && method == APSP_METHOD_JOHNSON) {

@@ -7,6 +7,13 @@
 #include <math.h>
 #include <stdlib.h>
 
+uint64_t sssp_scratch_bytes(size_t vertices) {
+    const sssp_scratch *s = NULL; /* (for the sizes of its arrays only) */
+    uint64_t v = vertices ? vertices : 1;
+    return (v + 1) * sizeof *s->dist + v * sizeof *s->parent + 2 * v * sizeof *s->queue +
+           v * sizeof *s->queued;
+}
+
 apsp_status sssp_scratch_init(sssp_scratch *s, size_t vertices, apsp_error *error) {
     size_t v = vertices ? vertices : 1;
     *s = (sssp_scratch){.dist = alloc_large((v + 1) * sizeof *s->dist), /* narrow's V + 1 */

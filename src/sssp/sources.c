@@ -5,6 +5,7 @@
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/graph.h"
+#include "base/memory_room.h"
 #include "base/parallel.h"
 #include "base/util.h"
 #include "sssp/method.h"
@@ -20,6 +21,12 @@
 static apsp_status fw_predecessors(const apsp_graph *graph, const apsp_matrix *m, unsigned threads,
                                    int32_t **pred, apsp_error *error) {
     size_t v = graph->vertices;
+    *pred = NULL;
+    char what[96];
+    snprintf(what, sizeof what, "sources: V = %zu: the predecessor matrix", v);
+    apsp_status status = memory_room_check((uint64_t)v * v * sizeof **pred, what, error);
+    if (status != APSP_OK)
+        return status;
     *pred = apsp_malloc(v * v * sizeof **pred);
     if (!*pred)
         return fail(error, APSP_ERR_NO_MEMORY, "sources: out of memory for the predecessors");

@@ -67,6 +67,8 @@ typedef struct sssp_scratch {
 #define SSSP_BUCKET_SPAN 4096
 
 apsp_status sssp_scratch_init(sssp_scratch *s, size_t vertices, apsp_error *error);
+/* The bytes sssp_scratch_init takes for `vertices` (the queues grow beyond it as they need). */
+uint64_t sssp_scratch_bytes(size_t vertices);
 /* s->narrow's offsets of the first arc of each vertex (and of the end) for g, before the narrow
  * path's searches (the arcs' indices are g's edges', below 2^32: sssp_narrow_arcs), and the
  * bucket queue's max_weight + 1 buckets when max_weight < SSSP_BUCKET_SPAN. Returns 0, or 1
