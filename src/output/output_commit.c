@@ -55,6 +55,7 @@ static int copy_into(const apsp_output *o, int out) {
         ssize_t n = sendfile(out, o->fd, &offset, (size_t)(st.st_size - offset));
         if (n <= 0 && !(n < 0 && errno == EINTR))
             return n < 0 ? errno : EIO;
+        fault_pause("copy");
     }
     if (ftruncate(out, st.st_size) != 0 || fsync(out) != 0)
         return errno;
