@@ -24,7 +24,8 @@ int fault_hit(fault_kind kind);
  *   rows-begun   the first rows of a whole matrix are in the file, the others not yet (pwrite)
  *   commit       every byte is written: the file is about to be checked and put into place
  *   copy         a file written in place: the first bytes of its copy are over the target
- *                (the first sendfile), the target not yet cut to its length nor synced */
+ *                (the first sendfile), the target not yet cut to its length nor synced
+ *   cache-dir    a missing kernel cache directory was checked and is about to be made */
 void fault_pause(const char *point);
 #else
 static inline int fault_hit(fault_kind kind) {
