@@ -10,7 +10,7 @@
 extern "C" {
 #endif
 
-/* File formats. Input: hw3, dimacs, mtx, edgelist; output: hw3, npy, text. */
+/* File formats. Input: hw3, dimacs, mtx, edgelist, npy; output: hw3, npy, text. */
 typedef enum apsp_format {
     APSP_FORMAT_AUTO = 0, /* by the file's extension (apsp_format_for) */
     APSP_FORMAT_HW3,      /* the course's binary format (below); the default */
@@ -18,7 +18,9 @@ typedef enum apsp_format {
     APSP_FORMAT_MTX,      /* Matrix Market coordinate: integer, real or pattern; general or
                              symmetric; 1-based; entry (i, j, w) is the edge i -> j */
     APSP_FORMAT_EDGELIST, /* text "u v" or "u v w" per line, 0-based; # and % comment lines */
-    APSP_FORMAT_NPY,      /* output: NumPy .npy of the matrix's type (V, V), C order */
+    APSP_FORMAT_NPY,      /* output: NumPy .npy of the matrix's type (V, V), C order; input: a
+                             square C-order '<i4', '<i8', '<f4' or '<f8' matrix, cell (i, j)
+                             the edge i -> j, 0 (and inf, nan) no edge, as SciPy's dense graphs */
     APSP_FORMAT_TEXT,     /* output: V lines of V numbers, "inf" for unreachable */
 } apsp_format;
 
@@ -27,8 +29,8 @@ typedef enum apsp_format {
 APSP_EXPORT int apsp_format_parse(const char *text, apsp_format *format);
 APSP_EXPORT const char *apsp_format_name(apsp_format format);
 /* The format a path's extension names, for reading (output 0) or writing (output 1): input .gr
- * dimacs, .mtx mtx, .txt .edges .el .tsv edgelist; output .npy npy, .txt text; anything else
- * (and "-", standard input or output) hw3. */
+ * dimacs, .mtx mtx, .txt .edges .el .tsv edgelist, .npy npy; output .npy npy, .txt text; anything
+ * else (and "-", standard input or output) hw3. */
 APSP_EXPORT apsp_format apsp_format_for(const char *path, int output);
 
 /* How apsp_read_graph reads. */
@@ -50,9 +52,12 @@ APSP_EXPORT void apsp_read_options_init(apsp_read_options *options);
 
 /* Reads a graph in any input format. "-" is standard input (which is left open). The readers are
  * strict: every malformed input is refused (APSP_ERR_INPUT) with one line that names the file and
- * the line (text formats) or byte offset (hw3); so are weights the options' type does not take,
- * at their line, and "inf" and "nan". DIMACS weights are integers; Matrix Market real and edge
- * list weights may be fractional ("1.5", "2e-3"). Options may be NULL (the defaults). */
+ * the line (text formats) or byte offset (hw3, npy); so are weights the options' type does not
+ * take, at their line, and "inf" and "nan". DIMACS weights are integers; Matrix Market real, edge
+ * list and npy float weights may be fractional ("1.5", "2e-3"). With format AUTO, a file taken
+ * for hw3 by its name that starts as a .npy file ("\x93NUMPY") is read as one; asked for hw3, it
+ * is refused as one. A file whose size is not its bytes (an empty one, procfs and sysfs files)
+ * is read as a stream, to its end. Options may be NULL (the defaults). */
 APSP_EXPORT apsp_status apsp_read_graph(const char *path, const apsp_read_options *options,
                                         apsp_graph **out, apsp_error *error);
 
@@ -69,7 +74,8 @@ APSP_EXPORT apsp_status apsp_read_hw3(const char *path, apsp_matrix **out, apsp_
 
 /* The vertex count of a regular hw3 file, read from its header and checked against its size
  * (the errors apsp_read_hw3 would give for those), without reading the edges; *vertices = 0 for
- * a pipe or another stream, which is left unread. */
+ * a pipe or another stream, which is left unread, and so for a file whose size is not its bytes
+ * (an empty one, procfs and sysfs files), which the readers read as a stream. */
 APSP_EXPORT apsp_status apsp_hw3_vertices(const char *path, size_t *vertices, apsp_error *error);
 
 /* Writes V*V int32 row-major, atomically: into a temporary file beside the file `path` names
@@ -96,13 +102,17 @@ APSP_EXPORT apsp_status apsp_write_matrix(const char *path, apsp_format format,
  * The temporary file is unnamed where the system allows (Linux O_TMPFILE): it vanishes with the
  * process, even one killed by SIGKILL, and is linked in at commit. Elsewhere it is a hidden
  * `.NAME.apsp-XXXXXX` (NAME cut short where the whole would pass 255 bytes). The replacement keeps
- * the target's mode, and its owner where the process may set it. Where a rename cannot work,
- * OUTPUT is written in place instead: its directory refuses a new file, it belongs to another
- * user in a sticky directory, it has several hard links (all keep the result), or the rename was
- * refused at commit. apsp_output_set_log says so. The output then still goes into a temporary
- * copy (beside OUTPUT, else an unnamed one in /tmp), copied over OUTPUT only at commit, so that a
- * run that fails before leaves the old bytes; where no copy can be made anywhere, OUTPUT is
- * written directly and a second line says that a failure leaves it partial. */
+ * the target's mode, and its owner where the process may set it. In a sticky directory that
+ * others may write (/tmp), a symbolic link or an existing file that belongs neither to this user
+ * nor to the directory's owner is refused (APSP_ERR_OUTPUT), as the kernel's
+ * fs.protected_symlinks and fs.protected_regular refuse them, root included. Where a rename
+ * cannot work, OUTPUT is written in place instead: its directory refuses a new file, it belongs
+ * to another user who owns its sticky directory, it has several hard links (all keep the
+ * result), or the rename was refused at commit. apsp_output_set_log says so. The output then
+ * still goes into a temporary copy (beside OUTPUT, else an unnamed one in /tmp), copied over
+ * OUTPUT only at commit, so that a run that fails before leaves the old bytes; where no copy can
+ * be made anywhere, OUTPUT is written directly and a second line says that a failure leaves it
+ * partial. */
 typedef struct apsp_output apsp_output;
 /* "-" is standard output (written directly, and left open). */
 APSP_EXPORT apsp_status apsp_output_open(const char *path, apsp_output **out, apsp_error *error);
@@ -126,6 +136,12 @@ APSP_EXPORT void apsp_output_set_threads(apsp_output *output, int threads);
  * exported for the apsp command's signal handler, not part of what 1.0 promises
  * (docs/api.md). */
 APSP_EXPORT const char *apsp_output_temp_path(const apsp_output *output);
+/* The file that a write to `path` names, found as apsp_output_open finds it (symbolic links
+ * followed, a dangling one to the name it would create), into `target` (`size` bytes). Internal:
+ * exported for the apsp command's check that two of its files are one (a link and the file it
+ * names), not part of what 1.0 promises (docs/api.md). */
+APSP_EXPORT apsp_status apsp_output_target(const char *path, char *target, size_t size,
+                                           apsp_error *error);
 
 /* The binary outputs (hw3, npy) written a few rows at a time as a solve hands them on: begin
  * takes the output over (a text format is refused: use apsp_output_commit), apsp_row_writer_put

@@ -33,10 +33,12 @@ extern const char cli_usage_text[];
 
 /* The distances' type for the graph (dtype.c): --dtype's (c->read.dtype_auto 0), else the
  * narrowest the weights fit; with the reason in c->distances. A floating-point type with the hw3
- * output (int32) is refused here, before the solve. */
+ * output (int32) is refused here, before the solve, and so are int64 weights that make a distance
+ * past int32's range certain. */
 apsp_status cli_pick_dtype(cli *c, const apsp_graph *g, apsp_error *err);
 
-/* A hw3 file (not a stream): its header says V before the edges are read. */
+/* A hw3 file (not a stream): its header says V before the edges are read (apsp_hw3_vertices;
+ * also a .npy file's that its name takes for hw3). */
 int cli_input_is_hw3_file(const cli *c);
 
 /* The solver for a graph of `vertices` (main.c): with the size known, auto mode leaves OpenCL

@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "env_options.h"
 #include "exit_status.h"
+#include "message.h"
 #include "paths.h"
 #include "platforms.h"
 #include "report.h"
@@ -19,9 +20,9 @@
 #include <unistd.h>
 
 static int usage_error(const char *format, const char *arg) {
-    fprintf(stderr, "apsp: ");
-    fprintf(stderr, format, arg);
-    fprintf(stderr, " (see apsp --help)\n");
+    char detail[sizeof((apsp_error *)0)->message];
+    snprintf(detail, sizeof detail, format, arg);
+    message_print("apsp: %s (see apsp --help)", detail);
     return exit_status_of(APSP_ERR_USAGE);
 }
 
@@ -61,13 +62,13 @@ enum {
 
 /* --input-format, --output-format: a format of that direction. */
 static int parse_format(const char *arg, int output, apsp_format *format) {
-    static const char *const choices[] = {"hw3, dimacs, mtx or edgelist", "hw3, npy or text"};
+    static const char *const choices[] = {"hw3, dimacs, mtx, edgelist or npy", "hw3, npy or text"};
     apsp_format f;
     if (apsp_format_parse(arg, &f) != 0 ||
         (output ? f != APSP_FORMAT_HW3 && f != APSP_FORMAT_NPY && f != APSP_FORMAT_TEXT
-                : f == APSP_FORMAT_NPY || f == APSP_FORMAT_TEXT)) {
-        fprintf(stderr, "apsp: --%s-format=%s: expected %s (see apsp --help)\n",
-                output ? "output" : "input", arg, choices[output]);
+                : f == APSP_FORMAT_TEXT)) {
+        message_print("apsp: --%s-format=%s: expected %s (see apsp --help)",
+                      output ? "output" : "input", arg, choices[output]);
         return exit_status_of(APSP_ERR_USAGE);
     }
     *format = f;
@@ -266,7 +267,7 @@ static int list_devices(void) {
     apsp_error err;
     apsp_status status = apsp_list_devices(&devices, &count, &err);
     if (status != APSP_OK) {
-        fprintf(stderr, "apsp: %s\n", err.message);
+        message_print("apsp: %s", err.message);
         return exit_status_of(status);
     }
     for (size_t i = 0; i < count; i++) {
@@ -292,7 +293,7 @@ static void log_to_stderr(void *context, apsp_log_level level, const char *messa
     const cli *c = context;
     int shown = level == APSP_LOG_WARNING ? c->verbose : level != APSP_LOG_DEBUG || c->show_build;
     if (shown)
-        fprintf(stderr, "apsp: %s\n", message);
+        message_print_lines("apsp: %s", message);
 }
 
 /* Whether a device spec names a device by its index (a list item of digits only). */
@@ -332,7 +333,7 @@ static apsp_status explain_missing_platforms(const cli *c, apsp_status status, a
 static void note_missing_platforms(const apsp_report *report) {
     char missing[768];
     if (report->opencl_listed && platforms_not_started(missing, sizeof missing) > 0)
-        fprintf(stderr, "apsp: note: %s\n", missing);
+        message_print("apsp: note: %s", missing);
 }
 
 /* "-" for a standard stream the caller closed (startup.h), refused before any file is opened:
@@ -432,7 +433,7 @@ static int run(cli *c) {
     if (status == APSP_OK && c->stats_json)
         report_json(vertices, &report, &times);
     if (status != APSP_OK) {
-        fprintf(stderr, "apsp: %s\n", err.message);
+        message_print("apsp: %s", err.message);
         return exit_status_of(status);
     }
     return EXIT_SUCCESS;
@@ -441,10 +442,9 @@ static int run(cli *c) {
 int main(int argc, char **argv) {
     int closed = startup_reserve_streams();
     if (closed < 0) {
-        fprintf(stderr,
-                "apsp: a standard stream is closed and /dev/null cannot be opened in its "
-                "place: %s\n",
-                strerror(errno));
+        message_print("apsp: a standard stream is closed and /dev/null cannot be opened in its "
+                      "place: %s",
+                      strerror(errno));
         return exit_status_of(APSP_ERR_OUTPUT);
     }
     cli c;

@@ -1,5 +1,6 @@
 #include "report.h"
 #include "json.h"
+#include "message.h"
 
 #include <stdio.h>
 #include <time.h>
@@ -43,32 +44,31 @@ static double other_seconds(const apsp_report *r, const run_times *t) {
 }
 
 void report_print(size_t vertices, const apsp_report *r, const run_times *t) {
-    fprintf(stderr,
-            "apsp: backend %s on %s; V = %zu padded to %zu; round depth %d; programs built %d\n",
-            r->backend, r->device, vertices, r->padded, r->tile, r->program_builds);
-    fprintf(stderr, "apsp: chosen by %s\n", r->choice);
+    message_print(
+        "apsp: backend %s on %s; V = %zu padded to %zu; round depth %d; programs built %d",
+        r->backend, r->device, vertices, r->padded, r->tile, r->program_builds);
+    message_print("apsp: chosen by %s", r->choice);
     if (t->distances)
-        fprintf(stderr, "apsp: distances %s\n", t->distances);
-    fprintf(stderr, "apsp: kernels: %s (%.3f s choosing and converting)\n", r->kernels_why,
-            r->whole_seconds);
-    fprintf(stderr,
-            "apsp: read %.3f s, setup %.3f s, upload %.3f s, compute %.3f s (%.2f G relax/s), "
-            "download %.3f s, release %.3f s, write %.3f s, close %.3f s, other %.3f s, total "
-            "%.3f s\n",
-            t->read, r->setup_seconds, r->upload_seconds, r->compute_seconds,
-            relax_per_second(r) / 1e9, r->download_seconds, r->release_seconds, t->write, t->close,
-            other_seconds(r, t), t->total);
+        message_print("apsp: distances %s", t->distances);
+    message_print("apsp: kernels: %s (%.3f s choosing and converting)", r->kernels_why,
+                  r->whole_seconds);
+    message_print(
+        "apsp: read %.3f s, setup %.3f s, upload %.3f s, compute %.3f s (%.2f G relax/s), "
+        "download %.3f s, release %.3f s, write %.3f s, close %.3f s, other %.3f s, total "
+        "%.3f s",
+        t->read, r->setup_seconds, r->upload_seconds, r->compute_seconds, relax_per_second(r) / 1e9,
+        r->download_seconds, r->release_seconds, t->write, t->close, other_seconds(r, t), t->total);
     if (r->streamed)
-        fprintf(stderr,
-                "apsp: streamed from host memory: %zu pivots per super-round (%zu super-rounds), "
-                "%zu blocks of %zu rows per super-round; moved %.3f GB up, %.3f GB down\n",
-                r->stream_pivots, (r->padded + r->stream_pivots - 1) / r->stream_pivots,
-                r->stream_blocks, r->stream_rows, 1e-9 * (double)r->stream_bytes_up,
-                1e-9 * (double)r->stream_bytes_down);
+        message_print(
+            "apsp: streamed from host memory: %zu pivots per super-round (%zu super-rounds), "
+            "%zu blocks of %zu rows per super-round; moved %.3f GB up, %.3f GB down",
+            r->stream_pivots, (r->padded + r->stream_pivots - 1) / r->stream_pivots,
+            r->stream_blocks, r->stream_rows, 1e-9 * (double)r->stream_bytes_up,
+            1e-9 * (double)r->stream_bytes_down);
     if (t->predecessors >= 0)
-        fprintf(stderr, "apsp: predecessors derived in %.3f s on the %s (%.1f%% of compute)\n",
-                t->predecessors, r->paths_on_device ? "device" : "host",
-                r->compute_seconds > 0 ? 100.0 * t->predecessors / r->compute_seconds : 0.0);
+        message_print("apsp: predecessors derived in %.3f s on the %s (%.1f%% of compute)",
+                      t->predecessors, r->paths_on_device ? "device" : "host",
+                      r->compute_seconds > 0 ? 100.0 * t->predecessors / r->compute_seconds : 0.0);
 }
 
 /* `text` as a JSON string: quotes and backslashes escaped, control characters as \u00XX. */

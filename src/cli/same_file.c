@@ -8,13 +8,33 @@
 #include <sys/stat.h>
 
 /* Which file a name is: an existing regular file by its device and inode (stat follows links,
- * as opening it would); one not made yet by its directory's and its last component. */
+ * as opening it would); one not made yet by its directory and its last component, found as the
+ * output would find it, so that a dangling link is the name it would create. */
 typedef struct identity {
     int known; /* 0: not a regular file, or nothing to compare by */
     dev_t dev;
     ino_t ino;
-    const char *leaf; /* "" for an existing file */
+    char leaf[NAME_MAX + 1]; /* "" for an existing file */
 } identity;
+
+/* A name not made yet: by the directory and the name a write to it would create. */
+static identity identify_new(const char *name) {
+    identity id = {0};
+    char target[PATH_MAX], dir[PATH_MAX];
+    apsp_error ignored;
+    if (apsp_output_target(name, target, sizeof target, &ignored) != APSP_OK)
+        return id; /* refused: opening it as the output says why */
+    const char *slash = strrchr(target, '/');
+    const char *leaf = slash ? slash + 1 : target;
+    int n = slash ? snprintf(dir, sizeof dir, "%.*s", (int)(slash - target + 1), target)
+                  : snprintf(dir, sizeof dir, ".");
+    struct stat st;
+    if (n > 0 && (size_t)n < sizeof dir && strlen(leaf) < sizeof id.leaf && stat(dir, &st) == 0) {
+        id = (identity){1, st.st_dev, st.st_ino, ""};
+        snprintf(id.leaf, sizeof id.leaf, "%s", leaf);
+    }
+    return id;
+}
 
 static identity identify(const named_file *f) {
     identity id = {0};
@@ -25,15 +45,7 @@ static identity identify(const named_file *f) {
             id = (identity){1, st.st_dev, st.st_ino, ""};
         return id;
     }
-    if (stream || errno != ENOENT)
-        return id;
-    const char *slash = strrchr(f->name, '/');
-    char dir[PATH_MAX];
-    int n = slash ? snprintf(dir, sizeof dir, "%.*s", (int)(slash - f->name + 1), f->name)
-                  : snprintf(dir, sizeof dir, ".");
-    if (n > 0 && (size_t)n < sizeof dir && stat(dir, &st) == 0)
-        id = (identity){1, st.st_dev, st.st_ino, slash ? slash + 1 : f->name};
-    return id;
+    return stream || errno != ENOENT ? id : identify_new(f->name);
 }
 
 static int same(const identity *a, const identity *b) {

@@ -43,8 +43,9 @@ static apsp_status hint_input_format(apsp_status status, apsp_error *err) {
     return status;
 }
 
-/* The graph, with the solver opened for its size: a hw3 file's size comes from its header, so
- * that a graph too large for the devices is refused before its edges are read. */
+/* The graph, with the solver opened for its size: a hw3 file's size (or that of a .npy file
+ * named as one) comes from its header, so that a graph too large for the devices is refused
+ * before its edges are read. */
 apsp_status cli_read_input(cli *c, apsp_solver **solver, apsp_graph **g, apsp_error *err) {
     size_t vertices = 0;
     apsp_status status =

@@ -1,5 +1,6 @@
 /* --sources and --method (sources.h). */
 #include "cli.h"
+#include "message.h"
 #include "sources.h"
 
 #include <errno.h>
@@ -301,20 +302,20 @@ apsp_status sources_solve_and_write(cli_sources *s, apsp_solver *solver, const a
 }
 
 void sources_report(size_t vertices, const apsp_report *report, const run_times *times) {
-    fprintf(stderr, "apsp: method %s\n", report->method);
+    message_print("apsp: method %s", report->method);
     if (report->padded > 0) { /* Floyd-Warshall ran */
         report_print(vertices, report, times);
         return;
     }
-    if (report->threads == 0) /* the device's method: its parts */
-        fprintf(stderr,
-                "apsp: %s\napsp: on %s; read %.3f s, compute %.3f s, write %.3f s, total "
-                "%.3f s\n",
-                report->choice, report->device, times->read, report->compute_seconds, times->write,
-                times->total);
-    else
-        fprintf(stderr,
-                "apsp: on %d host threads; read %.3f s, compute %.3f s, write %.3f s, total "
-                "%.3f s\n",
-                report->threads, times->read, report->compute_seconds, times->write, times->total);
+    if (report->threads == 0) { /* the device's method: its parts */
+        message_print("apsp: %s", report->choice);
+        message_print("apsp: on %s; read %.3f s, compute %.3f s, write %.3f s, total %.3f s",
+                      report->device, times->read, report->compute_seconds, times->write,
+                      times->total);
+    } else {
+        message_print("apsp: on %d host threads; read %.3f s, compute %.3f s, write %.3f s, total "
+                      "%.3f s",
+                      report->threads, times->read, report->compute_seconds, times->write,
+                      times->total);
+    }
 }

@@ -21,7 +21,7 @@ typedef apsp_status (*matrix_writer)(apsp_output *output, const apsp_matrix *mat
     X(DIMACS, "dimacs", ".gr", NULL, read_dimacs_graph, NULL)                                      \
     X(MTX, "mtx", ".mtx", NULL, read_mtx_graph, NULL)                                              \
     X(EDGELIST, "edgelist", ".txt .edges .el .tsv", NULL, read_edgelist_graph, NULL)               \
-    X(NPY, "npy", NULL, ".npy", NULL, commit_npy)                                                  \
+    X(NPY, "npy", ".npy", ".npy", read_npy_graph, commit_npy)                                      \
     X(TEXT, "text", NULL, ".txt", NULL, commit_text)
 
 typedef struct format_row {

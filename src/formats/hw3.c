@@ -44,7 +44,10 @@ typedef struct hw3_reader {
     weight_rule rule; /* (V - 1) * w must stay below its unreachable marker */
     int unweighted;   /* weights are not checked: they all become 1 */
     int header_text;  /* the header's bytes are text: an edge list or the like, not hw3 */
-    unsigned threads; /* the read options' threads (0: one per core) */
+    int numpy;        /* the header's bytes begin as a .npy file's (npy.c) */
+    unsigned char header[HEADER_BYTES];
+    size_t header_got; /* of its bytes, those the input had */
+    unsigned threads;  /* the read options' threads (0: one per core) */
     apsp_graph *g;
     atomic_llong first_bad; /* parallel reading: the least index of a bad edge; -1: none */
     atomic_int read_error;  /* parallel reading: an errno value, or -1 for a file that shrank */
@@ -69,13 +72,18 @@ static apsp_status hint_if_text(const hw3_reader *r, apsp_status status, apsp_er
     return status;
 }
 
+/* The header, or the first bytes of a .npy file (r->numpy), which the caller hands on. */
 static apsp_status read_header(hw3_reader *r, apsp_error *error) {
-    unsigned char header[HEADER_BYTES];
-    ssize_t got = input_read(&r->in, header, sizeof header);
+    unsigned char *header = r->header;
+    ssize_t got = input_read(&r->in, header, HEADER_BYTES);
     if (got < 0)
         return input_read_error(&r->in, errno, error);
     r->header_text = looks_like_text(header, got);
-    if (got < (ssize_t)sizeof header)
+    r->header_got = (size_t)got;
+    r->numpy = npy_has_magic(header, (size_t)got);
+    if (r->numpy)
+        return APSP_OK;
+    if (got < HEADER_BYTES)
         return fail(error, APSP_ERR_INPUT,
                     "%s: truncated header: the file has %zd bytes, the header needs 8", r->in.name,
                     got);
@@ -93,12 +101,13 @@ static apsp_status read_header(hw3_reader *r, apsp_error *error) {
     return APSP_OK;
 }
 
-/* For a regular file the size tells at once whether the edge list is complete. */
+/* For a regular file the size tells at once whether the edge list is complete. (The header was
+ * read, but the file may have been shorter when its size was taken.) */
 static apsp_status check_file_size(const hw3_reader *r, apsp_error *error) {
     uint64_t size = r->in.size;
     uint64_t expected = HEADER_BYTES + (uint64_t)r->edges * EDGE_BYTES;
     if (size < expected) {
-        uint64_t complete = (size - HEADER_BYTES) / EDGE_BYTES;
+        uint64_t complete = size > HEADER_BYTES ? (size - HEADER_BYTES) / EDGE_BYTES : 0;
         return fail(error, APSP_ERR_INPUT,
                     "%s: truncated: E = %d edges need %llu bytes but the file has %llu; "
                     "edge %llu at byte offset %llu is incomplete or missing",
@@ -256,6 +265,15 @@ static apsp_status read_stream(hw3_reader *r, apsp_error *error) {
     return status;
 }
 
+/* A .npy file where hw3 was expected: read as one when the format came from its name (a .npy
+ * file named .in, standard input), refused when the caller asked for hw3. */
+static apsp_status read_numpy(hw3_reader *r, const apsp_read_options *options, apsp_error *error) {
+    if (options->format != APSP_FORMAT_AUTO)
+        return fail(error, APSP_ERR_INPUT,
+                    "%s: starts as a NumPy .npy file does, not as hw3: read it as npy", r->in.name);
+    return npy_read_graph(&r->in, r->header, r->header_got, options, &r->g, error);
+}
+
 apsp_status read_hw3_graph(const char *path, const apsp_read_options *options, apsp_graph **out,
                            apsp_error *error) {
     *out = NULL;
@@ -266,9 +284,11 @@ apsp_status read_hw3_graph(const char *path, const apsp_read_options *options, a
     if (status != APSP_OK)
         return status;
     status = read_header(&r, error);
-    if (status == APSP_OK)
+    if (status == APSP_OK && r.numpy)
+        status = read_numpy(&r, options, error);
+    else if (status == APSP_OK)
         status = apsp_graph_create((size_t)r.vertices, 0, &r.g, error);
-    if (status == APSP_OK)
+    if (status == APSP_OK && !r.numpy)
         status = r.in.regular ? read_regular(&r, error) : read_stream(&r, error);
     input_close(&r.in);
     if (status != APSP_OK) {
@@ -288,10 +308,18 @@ apsp_status apsp_hw3_vertices(const char *path, size_t *vertices, apsp_error *er
     apsp_status status = input_open(path, &r.in, error);
     if (status != APSP_OK)
         return status;
+    if (!r.in.regular) { /* a size that is not the file's (procfs): read once, as a stream */
+        input_close(&r.in);
+        return APSP_OK;
+    }
     status = read_header(&r, error);
-    if (status == APSP_OK && r.in.regular)
+    if (status == APSP_OK && r.numpy)
+        status = npy_read_vertices(&r.in, r.header, r.header_got, vertices, error);
+    else if (status == APSP_OK)
         status = check_file_size(&r, error);
     input_close(&r.in);
+    if (r.numpy)
+        return status;
     if (status == APSP_OK)
         *vertices = (size_t)r.vertices;
     return hint_if_text(&r, status, error);

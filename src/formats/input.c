@@ -7,6 +7,26 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <linux/magic.h>
+#include <sys/statfs.h>
+#endif
+
+/* procfs and sysfs make a file's bytes when it is read: its size says 0 (/proc/PID/cmdline) or a
+ * page (a sysfs attribute), not what a read brings. */
+static int size_is_made_up(int fd) {
+#ifdef __linux__
+    struct statfs fs;
+    return fstatfs(fd, &fs) == 0 && (fs.f_type == PROC_SUPER_MAGIC || fs.f_type == SYSFS_MAGIC);
+#else
+    (void)fd;
+    return 0;
+#endif
+}
+
+int input_size_known(int fd, const struct stat *st) {
+    return S_ISREG(st->st_mode) && st->st_size > 0 && !size_is_made_up(fd);
+}
 
 apsp_status input_open(const char *path, input_file *in, apsp_error *error) {
     *in = (input_file){.name = path, .fd = -1};
@@ -25,8 +45,9 @@ apsp_status input_open(const char *path, input_file *in, apsp_error *error) {
         return fail(error, APSP_ERR_INPUT, "%s: is a directory, not an input file", path);
     }
     /* Standard input is read as a stream even when it is a file: its position need not be 0,
-     * which the positioned reads of a regular file assume. */
-    if (in->owned && fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode)) {
+     * which the positioned reads of a regular file assume. So is a file whose size is not its
+     * bytes' (an empty file reads the same either way). */
+    if (in->owned && fstat(in->fd, &st) == 0 && input_size_known(in->fd, &st)) {
         in->regular = 1;
         in->size = (uint64_t)st.st_size;
     }

@@ -16,6 +16,18 @@ apsp_status read_mtx_graph(const char *path, const apsp_read_options *options, a
                            apsp_error *error);
 apsp_status read_edgelist_graph(const char *path, const apsp_read_options *options,
                                 apsp_graph **out, apsp_error *error);
+apsp_status read_npy_graph(const char *path, const apsp_read_options *options, apsp_graph **out,
+                           apsp_error *error);
+
+/* The .npy reader (npy.c) on an open input whose first `head_bytes` bytes the caller read
+ * already into `head` (the hw3 reader, which found NPY_MAGIC there); in stays open.
+ * npy_read_vertices reads the header only and checks a regular file's size against it. */
+enum { NPY_MAGIC_BYTES = 6 /* "\x93NUMPY" */ };
+int npy_has_magic(const unsigned char *bytes, size_t count);
+apsp_status npy_read_graph(input_file *in, const unsigned char *head, size_t head_bytes,
+                           const apsp_read_options *options, apsp_graph **out, apsp_error *error);
+apsp_status npy_read_vertices(input_file *in, const unsigned char *head, size_t head_bytes,
+                              size_t *vertices, apsp_error *error);
 
 /* For the text readers: refuses w at the current line where it breaks the rule of the options'
  * type (base/graph.h) with V = vertices (0: V not known yet, no bound); nothing for an unweighted

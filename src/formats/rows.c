@@ -163,21 +163,41 @@ static apsp_status write_failed(const apsp_output *output, int err, apsp_error *
         err == EFAULT ? "another process truncated the file while it was written" : strerror(err));
 }
 
-apsp_status commit_rows(apsp_output *output, const apsp_matrix *matrix, apsp_dtype file_type,
-                        const void *header, size_t header_bytes, apsp_error *error) {
-    row_writer w = {.base = header_bytes,
-                    .matrix = matrix,
-                    .file_type = file_type,
-                    .stream = output_stream(output)};
-    uint64_t bytes = header_bytes + (uint64_t)matrix->n * matrix->n * apsp_dtype_size(file_type);
+/* The output's `bytes`, all of them here: its room asked for and waited on (nothing to do while
+ * fallocate runs), and the file that output_begin chose into w. Aborts the output on failure. */
+static apsp_status begin_whole(apsp_output *output, uint64_t bytes, row_writer *w,
+                               apsp_error *error) {
+    w->stream = output_stream(output);
     apsp_status status = output_begin(output, bytes, error);
-    w.fd = output_file_fd(output); /* which output_begin may have chosen */
-    if (status == APSP_OK) /* the whole matrix is here: nothing to do while fallocate runs */
+    w->fd = output_file_fd(output); /* which output_begin may have chosen */
+    if (status == APSP_OK)
         status = output_room(output, error);
-    if (status != APSP_OK) {
+    if (status != APSP_OK)
+        apsp_output_abort(output);
+    return status;
+}
+
+apsp_status commit_bytes(apsp_output *output, const void *bytes, size_t size, apsp_error *error) {
+    row_writer w = {0};
+    apsp_status status = begin_whole(output, size, &w, error);
+    if (status != APSP_OK)
+        return status;
+    int err = write_header(&w, bytes, size);
+    if (err) {
+        status = write_failed(output, err, error);
         apsp_output_abort(output);
         return status;
     }
+    return output_finish(output, error);
+}
+
+apsp_status commit_rows(apsp_output *output, const apsp_matrix *matrix, apsp_dtype file_type,
+                        const void *header, size_t header_bytes, apsp_error *error) {
+    row_writer w = {.base = header_bytes, .matrix = matrix, .file_type = file_type};
+    uint64_t bytes = header_bytes + (uint64_t)matrix->n * matrix->n * apsp_dtype_size(file_type);
+    apsp_status status = begin_whole(output, bytes, &w, error);
+    if (status != APSP_OK)
+        return status;
     /* Writing gigabytes is bound by copying into the page cache, which threads share out. */
     int err = w.stream ? write_header(&w, header, header_bytes) : 0;
     if (!err)

@@ -16,6 +16,10 @@
 apsp_status commit_rows(apsp_output *output, const apsp_matrix *matrix, apsp_dtype file_type,
                         const void *header, size_t header_bytes, apsp_error *error);
 
+/* Writes `size` bytes as the whole output (a program binary), syncs and puts it into place;
+ * frees the output either way. */
+apsp_status commit_bytes(apsp_output *output, const void *bytes, size_t size, apsp_error *error);
+
 /* All of buf at the offset, through short writes and EINTR. Returns 0 or an errno value. */
 int write_at(int fd, const unsigned char *buf, size_t size, uint64_t offset);
 

@@ -9,6 +9,7 @@
 #include "base/util.h"
 #include "env_options.h"
 #include "exit_status.h"
+#include "message.h"
 #include "shared_options.h"
 #include "mpi/agree.h"
 #include "mpi/grid.h"
@@ -205,7 +206,7 @@ static void log_to_stderr(void *context, apsp_log_level level, const char *messa
     const rank_log *log = context;
     int shown = level == APSP_LOG_WARNING ? log->verbose : level != APSP_LOG_DEBUG;
     if (shown)
-        fprintf(stderr, "apsp-mpi: rank %d: %s\n", log->g->rank, message);
+        message_print_lines("apsp-mpi: rank %d: %s", log->g->rank, message);
 }
 
 /* The solve proper, after the output file exists: read, rounds, write. */
@@ -314,8 +315,8 @@ int main(int argc, char **argv) {
     if (rank == 0 && done == OPT_VERSION)
         printf("apsp-mpi %s\n", apsp_version());
     if (rank == 0 && status != APSP_OK)
-        fprintf(stderr, "apsp-mpi: %s%s\n", error.message,
-                status == APSP_ERR_USAGE ? " (see apsp-mpi --help)" : "");
+        message_print("apsp-mpi: %s%s", error.message,
+                      status == APSP_ERR_USAGE ? " (see apsp-mpi --help)" : "");
     MPI_Finalize();
     return exit_status_of(status);
 }

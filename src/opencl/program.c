@@ -5,6 +5,7 @@
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/log.h"
+#include "formats/rows.h"
 #include "opencl/device.h"
 #include "opencl/program_cache.h"
 
@@ -12,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* options->dump_program: the program binary (PTX on NVIDIA), for kernel work. */
+/* options->dump_program: the program binary (PTX on NVIDIA), for kernel work. Written as every
+ * output is (src/output/): replaced atomically, and refused where a link or a file of another
+ * user in a sticky directory would take it elsewhere. */
 static apsp_status dump_program(const backend_device *d, apsp_error *error) {
     const char *path = d->options->dump_program;
     size_t size = 0;
@@ -28,16 +31,16 @@ static apsp_status dump_program(const backend_device *d, apsp_error *error) {
               size > 0 && (binary = malloc(size)) != NULL &&
               clGetProgramInfo(d->kernels.program, CL_PROGRAM_BINARIES, sizeof binary, &binary,
                                NULL) == CL_SUCCESS;
-    FILE *f = got ? fopen(path, "wb") : NULL;
-    int written = f && fwrite(binary, 1, size, f) == size;
-    int closed = f && fclose(f) == 0;
+    apsp_output *output = NULL;
+    apsp_status status = got ? apsp_output_open(path, &output, error)
+                             : fail(error, APSP_ERR_DEVICE,
+                                    "%s gave no program binary to write to %s", d->name, path);
+    if (status == APSP_OK) {
+        apsp_output_set_log(output, d->options->log, d->options->log_context);
+        status = commit_bytes(output, binary, size, error);
+    }
     free(binary);
-    if (!got)
-        return fail(error, APSP_ERR_DEVICE, "%s gave no program binary to write to %s", d->name,
-                    path);
-    return written && closed
-               ? APSP_OK
-               : fail(error, APSP_ERR_OUTPUT, "%s: cannot write the program binary", path);
+    return status;
 }
 
 /* More build options may not define what the library defines itself (a wrong INF or TILE

@@ -5,15 +5,17 @@
  *   replace   a regular file or none: a temporary file in the target's directory, linked or
  *             renamed over the target at commit;
  *   in place  the target itself, only where a rename cannot work: its directory refuses a new
- *             file, it belongs to another user in a sticky directory, or it has several hard
- *             links (a rename would leave the other names with the old bytes). The output still
- *             goes to a temporary copy first (beside the target, else in /tmp), copied over the
- *             target at commit, so that a failed run leaves the old bytes; only where no copy
- *             can be made anywhere is the target written directly. The handle then carries a
- *             warning for the caller (apsp_output_set_log).
+ *             file, it belongs to another user who owns its sticky directory, or it has several
+ *             hard links (a rename would leave the other names with the old bytes). The output
+ *             still goes to a temporary copy first (beside the target, else in /tmp), copied
+ *             over the target at commit, so that a failed run leaves the old bytes; only where
+ *             no copy can be made anywhere is the target written directly. The handle then
+ *             carries a warning for the caller (apsp_output_set_log).
  * Symbolic links are followed to their final target, which is the file replaced: the link stays
- * a link. output_temporary.c makes the temporary file, output_commit.c puts the finished file
- * into place. */
+ * a link. In a sticky directory that others may write, a link or a file of another user (neither
+ * this one nor the directory's owner) is refused, as the kernel refuses it (path_resolve).
+ * output_temporary.c makes the temporary file, output_commit.c puts the finished file into
+ * place. */
 #define _GNU_SOURCE /* O_TMPFILE, O_PATH */
 #include "output/output_file.h"
 #include "output/output_handle.h"
@@ -138,7 +140,8 @@ const char *output_error_text(int err) {
 
 /* In a sticky directory (/tmp) only the owner of a file or of the directory, or a process with
  * CAP_FOWNER (taken to be root), may rename over it: the rename would fail after the whole
- * computation. */
+ * computation. (A file of neither this user nor the directory's owner, where others may write,
+ * was refused already: path_resolve.) */
 static int rename_forbidden(int dir_fd, const struct stat *target) {
     struct stat d;
     uid_t me = geteuid();
@@ -146,18 +149,14 @@ static int rename_forbidden(int dir_fd, const struct stat *target) {
            d.st_uid != me;
 }
 
-/* The target's directory, held open from the start (dir_fd), and which file the target is. A
- * directory this process may write into but not list is held as a path (O_PATH): enough for
- * the *at() calls, not for fsync. Returns 0 or an errno value. */
-static int hold_target(apsp_output *o, const char *dir, int exists, const struct stat *st) {
-    o->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (o->dir_fd < 0 && errno == EACCES)
-        o->dir_fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+/* Which file the target is, in its directory (dir_fd), held open since path_resolve checked it:
+ * a directory this process may write into but not list is held as a path (O_PATH), enough for
+ * the *at() calls, not for fsync. */
+static void hold_target(apsp_output *o, int exists, const struct stat *st) {
     o->name = o->target + path_dir_length(o->target);
     o->target_exists = exists;
     o->target_dev = exists ? st->st_dev : 0;
     o->target_ino = exists ? st->st_ino : 0;
-    return o->dir_fd >= 0 ? 0 : errno;
 }
 
 /* A regular file or none: replaced where that can work, else written in place (the header
@@ -165,16 +164,15 @@ static int hold_target(apsp_output *o, const char *dir, int exists, const struct
 static int open_regular(apsp_output *o, int exists, const struct stat *st) {
     char dir[PATH_MAX];
     int err = path_dir(o->target, dir);
-    if (!err)
-        err = hold_target(o, dir, exists, st);
     if (err)
         return err;
+    hold_target(o, exists, st);
     /* Where a rename cannot replace the target: a shared output says why and stops. */
     char why[64] = "";
     if (exists && st->st_nlink > 1)
         snprintf(why, sizeof why, "it has %lu hard links", (unsigned long)st->st_nlink);
     else if (exists && rename_forbidden(o->dir_fd, st))
-        snprintf(why, sizeof why, "it belongs to another user in a sticky directory");
+        snprintf(why, sizeof why, "it belongs to the owner of its sticky directory");
     if (why[0] && o->shared) {
         snprintf(o->warning, sizeof o->warning, "%s", why);
         return NOT_RENAMED;
@@ -241,6 +239,41 @@ static void close_all(apsp_output *o) {
     o->dir_fd = -1;
 }
 
+/* What open_output refuses, the handle then freed. */
+static apsp_status discard(apsp_output *o, apsp_status status) {
+    close_all(o);
+    output_free(o);
+    return status;
+}
+
+/* The path itself, or "the symbolic link X" / "X" met on the way from it. */
+static void name_entry(char *buf, size_t size, const char *path, const char *entry,
+                       const char *kind) {
+    if (strcmp(path, entry) == 0)
+        snprintf(buf, size, "this %s", kind);
+    else
+        snprintf(buf, size, "the %s %.300s", kind, entry);
+}
+
+/* path_resolve's refusal of `path` (the kernel's rule for sticky directories; `target` what it
+ * resolved to), and how to write there on purpose: name the file a link names, or have a file's
+ * owner remove it. */
+static apsp_status refused(const char *path, const char *target, int err, const path_found *f,
+                           apsp_error *error) {
+    char entry[340];
+    int link = err == LINK_NOT_FOLLOWED;
+    name_entry(entry, sizeof entry, path, link ? f->link : target, link ? "symbolic link" : "file");
+    return fail(error, APSP_ERR_OUTPUT,
+                "%.300s: %s belongs to uid %u, neither this user nor the owner of its sticky "
+                "directory (mode %04o, writable by other users): %s; %s%.300s",
+                path, entry, (unsigned)f->st.st_uid, (unsigned)(f->dir.st_mode & 07777),
+                link ? "not followed, as the kernel's fs.protected_symlinks would not"
+                     : "not opened for writing, as the kernel's fs.protected_regular would not",
+                link ? "to write to the file it names on purpose, name that file directly: "
+                     : "its owner must remove it, or write elsewhere",
+                link ? target : "");
+}
+
 static apsp_status open_failed(apsp_output *o, int err, apsp_error *error) {
     apsp_status status =
         err == ENOMEM        ? fail(error, APSP_ERR_NO_MEMORY, "out of memory opening the output")
@@ -252,9 +285,7 @@ static apsp_status open_failed(apsp_output *o, int err, apsp_error *error) {
                                     o->mode == MODE_REPLACE ? "cannot create the output file there"
                                                             : "cannot open for writing",
                                     output_error_text(err));
-    close_all(o);
-    output_free(o);
-    return status;
+    return discard(o, status);
 }
 
 /* "-": standard output, named "stdout" in messages. */
@@ -295,18 +326,25 @@ static apsp_status open_output(const char *path, int shared, apsp_output **out, 
     o->target = apsp_strdup(path);
     if (!o->path || !o->target)
         return open_failed(o, ENOMEM, error);
-    int exists, via_proc;
-    struct stat st;
-    int err = path_resolve(&o->target, &exists, &st, &via_proc);
-    if (!err && (is_directory(o->target) || (exists && S_ISDIR(st.st_mode))))
+    path_found found;
+    int err = path_resolve(&o->target, &found);
+    o->dir_fd = found.dir_fd;
+    if (err == LINK_NOT_FOLLOWED || err == FOREIGN_FILE) {
+        apsp_status status = refused(o->path, o->target, err, &found, error);
+        free(found.link);
+        return discard(o, status);
+    }
+    int exists = found.exists;
+    const struct stat *st = &found.st;
+    if (!err && (is_directory(o->target) || (exists && S_ISDIR(st->st_mode))))
         err = EISDIR;
     if (exists)
-        o->target_stat = st;
-    int direct = via_proc || (exists && !S_ISREG(st.st_mode));
+        o->target_stat = *st;
+    int direct = found.via_proc || (exists && !S_ISREG(st->st_mode));
     if (!err && direct && shared)
         err = NOT_RENAMED;
     else if (!err)
-        err = direct ? open_direct(o, 0) : open_regular(o, exists, &st);
+        err = direct ? open_direct(o, 0) : open_regular(o, exists, st);
     if (err)
         return open_failed(o, err, error);
     *out = o;
@@ -345,6 +383,25 @@ int output_file_fd(apsp_output *output) {
 
 const char *output_target_path(const apsp_output *output) {
     return output->path;
+}
+
+apsp_status apsp_output_target(const char *path, char *target, size_t size, apsp_error *error) {
+    char *resolved = apsp_strdup(path);
+    if (!resolved)
+        return fail(error, APSP_ERR_NO_MEMORY, "out of memory resolving the output path");
+    path_found found;
+    int err = path_resolve(&resolved, &found);
+    if (found.dir_fd >= 0)
+        close(found.dir_fd);
+    if (!err && (size_t)snprintf(target, size, "%s", resolved) >= size)
+        err = ENAMETOOLONG;
+    apsp_status status = err == LINK_NOT_FOLLOWED || err == FOREIGN_FILE
+                             ? refused(path, resolved, err, &found, error)
+                         : err ? fail(error, APSP_ERR_OUTPUT, "%s: %s", path, strerror(err))
+                               : APSP_OK;
+    free(found.link);
+    free(resolved);
+    return status;
 }
 
 const char *apsp_output_temp_path(const apsp_output *output) {

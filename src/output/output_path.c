@@ -41,21 +41,22 @@ int path_dir(const char *path, char dir[PATH_MAX]) {
 
 /* A link in /proc (/proc/self/fd/N, which /dev/stdout leads to) names an open file, not a path:
  * its text may be "pipe:[123]" or "/x (deleted)", so such an output is opened through the link. */
-static int link_on_procfs(const char *link) {
+static int link_on_procfs(int dir_fd, const char *link) {
 #ifdef __linux__
-    char dir[PATH_MAX];
+    (void)link;
     struct statfs fs;
-    return path_dir(link, dir) == 0 && statfs(dir, &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC;
+    return fstatfs(dir_fd, &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC;
 #else
+    (void)dir_fd;
     return strncmp(link, "/proc/", 6) == 0 || strncmp(link, "/dev/fd/", 8) == 0;
 #endif
 }
 
-/* What a symbolic link points at, as a path usable from here: relative texts are relative to the
- * link's directory. */
-static char *link_destination(const char *link, int *err) {
+/* What the symbolic link `link`, in the directory dir_fd, points at, as a path usable from here:
+ * relative texts are relative to the link's directory. */
+static char *link_destination(int dir_fd, const char *link, int *err) {
     char text[PATH_MAX];
-    ssize_t n = readlink(link, text, sizeof text - 1);
+    ssize_t n = readlinkat(dir_fd, link + path_dir_length(link), text, sizeof text - 1);
     if (n < 0 || (size_t)n == sizeof text - 1) {
         *err = n < 0 ? errno : ENAMETOOLONG;
         return NULL;
@@ -70,30 +71,79 @@ static char *link_destination(const char *link, int *err) {
     return dest;
 }
 
-int path_resolve(char **target, int *exists, struct stat *st, int *via_proc) {
-    *exists = 0;
-    *via_proc = 0;
+int dir_hold(const char *dir) {
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0 && errno == EACCES)
+        fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    return fd;
+}
+
+/* The kernel's rule for a sticky directory that others may write (/tmp): there, an entry is
+ * followed or written only where it belongs to this user or to the directory's owner. The
+ * kernel looks at world-writable directories (and at group-writable ones for files only with
+ * protected_regular=2); a group-writable one is just as shared, so both count here. */
+static int entry_trusted(const struct stat *dir, uid_t owner) {
+    int shared = (dir->st_mode & S_ISVTX) && (dir->st_mode & (S_IWGRP | S_IWOTH));
+    return !shared || owner == geteuid() || owner == dir->st_uid;
+}
+
+/* The directory of `path`, held in f->dir_fd (the one held before closed), and what `path` is
+ * in it, as seen through that descriptor: the checks and the use see one directory. Returns 0
+ * (f->exists 0: no such entry) or an errno value. */
+static int look_up(const char *path, path_found *f) {
+    char dir[PATH_MAX];
+    if (f->dir_fd >= 0)
+        close(f->dir_fd);
+    f->exists = 0;
+    int err = path_dir(path, dir);
+    f->dir_fd = err ? -1 : dir_hold(dir);
+    if (err || f->dir_fd < 0)
+        return err ? err : errno;
+    if (fstat(f->dir_fd, &f->dir) != 0)
+        return errno;
+    if (fstatat(f->dir_fd, path + path_dir_length(path), &f->st, AT_SYMLINK_NOFOLLOW) != 0)
+        return errno == ENOENT ? 0 : errno; /* missing: created, if its directory exists */
+    f->exists = 1;
+    return 0;
+}
+
+/* path_resolve's hops; the caller closes the directory where this fails. */
+static int follow_links(char **target, path_found *f) {
     for (int hops = 0;; hops++) {
-        if (lstat(*target, st) != 0)
-            return errno == ENOENT ? 0 : errno; /* missing: created, if its directory exists */
-        *exists = 1;
-        if (!S_ISLNK(st->st_mode))
-            return 0;
-        if (link_on_procfs(*target)) {
-            *via_proc = 1;
-            *exists = stat(*target, st) == 0;
+        int err = look_up(*target, f);
+        if (err || !f->exists)
+            return err;
+        int file = S_ISREG(f->st.st_mode) || S_ISFIFO(f->st.st_mode);
+        if (!S_ISLNK(f->st.st_mode))
+            return file && !entry_trusted(&f->dir, f->st.st_uid) ? FOREIGN_FILE : 0;
+        if (link_on_procfs(f->dir_fd, *target)) {
+            f->via_proc = 1;
+            f->exists = stat(*target, &f->st) == 0;
             return 0;
         }
         if (hops == MAX_LINK_HOPS)
             return ELOOP;
-        int err;
-        char *next = link_destination(*target, &err);
+        char *next = link_destination(f->dir_fd, *target, &err);
         if (!next)
             return err;
+        if (!entry_trusted(&f->dir, f->st.st_uid)) {
+            f->link = *target; /* and *target what it names, for the message */
+            *target = next;
+            return LINK_NOT_FOLLOWED;
+        }
         free(*target);
         *target = next;
-        *exists = 0;
     }
+}
+
+int path_resolve(char **target, path_found *found) {
+    *found = (path_found){.dir_fd = -1};
+    int err = follow_links(target, found);
+    if (err && found->dir_fd >= 0) {
+        close(found->dir_fd);
+        found->dir_fd = -1;
+    }
+    return err;
 }
 
 int dir_sync(int dir_fd) {

@@ -16,11 +16,37 @@ size_t path_dir_length(const char *path);
  * Returns 0 or ENAMETOOLONG. */
 int path_dir(const char *path, char dir[PATH_MAX]);
 
+/* The directory `dir`, opened to be held: for reading (so that it can be synced), else, where
+ * this process may enter it but not list it, as a path (O_PATH: enough for the *at() calls).
+ * Returns the descriptor, or -1 with errno set. */
+int dir_hold(const char *dir);
+
+/* Not errno values (output_handle.h's TARGET_CHANGED and NOT_RENAMED are -1 and -2): what the
+ * kernel's rule for sticky directories refuses (path_resolve). */
+enum {
+    LINK_NOT_FOLLOWED = -3, /* a link of another user in a shared sticky directory */
+    FOREIGN_FILE = -4,      /* a file or FIFO of another user there, not to be written */
+};
+
+/* What path_resolve found. */
+typedef struct path_found {
+    int exists;      /* the final target exists; st says what it is */
+    int via_proc;    /* a /proc link was met: the target is that link, to an open file */
+    struct stat st;  /* the target's (not following it); refused: the link's or the file's */
+    int dir_fd;      /* the target's directory, held (else O_PATH); -1 after a failure */
+    struct stat dir; /* that directory, as the checks saw it */
+    char *link;      /* LINK_NOT_FOLLOWED: the link (malloc'ed), *target being what it names */
+} path_found;
+
 /* Follows *target (malloc'ed) through its symbolic links, one by one as open() would, replacing
- * it with the file that a write names. *exists and *st say whether that exists and what it is;
- * *via_proc, that a /proc link was met (then the target is that link, to an open file).
- * Returns 0 or an errno value. */
-int path_resolve(char **target, int *exists, struct stat *st, int *via_proc);
+ * it with the file that a write names, and holds that file's directory (found->dir_fd, for the
+ * caller to keep or close; found->link to free). The kernel's rule for a sticky directory that
+ * others may write is applied at every hop, root included, since the kernel's own
+ * (fs.protected_symlinks, fs.protected_regular) cannot see links that apsp reads itself: a link
+ * there is followed, and an existing file or FIFO there written, only where it belongs to this
+ * user or to the directory's owner. Returns 0, an errno value, LINK_NOT_FOLLOWED or
+ * FOREIGN_FILE. */
+int path_resolve(char **target, path_found *found);
 
 /* fsync of target's directory, so that a rename into it lasts; 0 where the directory cannot be
  * opened or synced by this process or file system, else an errno value. */

@@ -363,7 +363,8 @@ def check_formats(apsp, work, example, expected):
     p = apsp.run(["--vertices=4", os.path.join(d, "g.txt"), "-", "--output-format=text"])
     check(p.returncode == 0 and p.stdout.count(b"\n") == 4, "--vertices=4 on an edge list: %s"
           % describe(p))
-    for args, code in ((["--input-format=npy"], EXIT_USAGE), (["--output-format=mtx"], EXIT_USAGE),
+    for args, code in ((["--input-format=text"], EXIT_USAGE), (["--input-format=npy"], EXIT_INPUT),
+                       (["--output-format=mtx"], EXIT_USAGE),
                        (["--vertices=0"], EXIT_USAGE), (["--vertices=x"], EXIT_USAGE),
                        (["--input-format=edgelist"], EXIT_INPUT),
                        (["--input-format=mtx"], EXIT_INPUT)):

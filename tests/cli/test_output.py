@@ -6,9 +6,10 @@
 Runs the apsp command on testcases/*.in with known .out files and checks what docs/usage.md ("The
 hw3 format") promises about OUTPUT: a symbolic link is written through (the link stays a link);
 /proc/self/fd/N and /dev/stdout reach the open file; a dangling link creates its target; a file
-that cannot be replaced (a directory that refuses new files, another user's file in a sticky
-directory, several hard links, a rename refused at commit) is written in place with one warning
-line; mode and owner are kept; names up to 255 bytes work; and a run ended by any signal, or by
+that cannot be replaced (a directory that refuses new files, a file of the sticky directory's
+owner, several hard links, a rename refused at commit) is written in place with one warning
+line, and a file of any other user in a sticky directory is refused (the planted links are
+test_output_sticky.py's); mode and owner are kept; names up to 255 bytes work; and a run ended by any signal, or by
 `ulimit -f`, leaves neither a temporary file nor an output, with an exit status that says the
 signal. GEN_GRAPH (tests/support/gen_graph.c) makes a graph large enough to still be computing when the
 signal comes. Checks that need root (another user, a private mount namespace) say SKIP
@@ -252,19 +253,29 @@ def check_unwritable_dir(apsp, work):
 
 
 def check_sticky(apsp, work):
-    """Another user's file in a sticky directory: a rename over it fails with EPERM."""
+    """Another user's file in a sticky directory. One of the directory's owner: a rename over it
+    fails with EPERM, so it is written in place. One of a third user (neither the directory's
+    owner nor this one): not written at all, as the kernel's fs.protected_regular has it (issue
+    36.1; before, it was written in place like the owner's)."""
     if os.geteuid() != 0:
         return report("another user's file in a sticky directory", None, "needs root")
     inp, want = apsp.case("v100-chain")
     d = fresh_dir(work, "sticky", 0o1777)
+    os.chown(d, NOBODY, NOBODY)
     t = os.path.join(d, "theirs.bin")
     write(t, b"old", 0o666)
     os.chown(t, NOBODY, NOBODY)
     p = apsp.run([inp, t], preexec_fn=as_user(OTHER, OTHER))
     st = os.stat(t)
-    report("another user's writable file in a sticky directory: written in place, one warning, "
+    report("a writable file of the sticky directory's owner: written in place, one warning, "
            "owner kept", p.returncode == 0 and read(t) == want and st.st_uid == NOBODY
            and listing(d) == ["theirs.bin"] and one_line(p, "sticky"), describe(p))
+    os.chown(d, 0, 0)
+    write(t, b"old", 0o666)
+    p = apsp.run([inp, t], preexec_fn=as_user(OTHER, OTHER))
+    report("a writable file of a third user in a sticky directory: exit 4, one line, unchanged",
+           p.returncode == 4 and read(t) == b"old" and one_line(p, "not opened for writing"),
+           describe(p))
 
 
 def negative_cycle(work):
@@ -316,11 +327,12 @@ def check_in_place_kept(apsp, work, big):
         return report("another user's file in a sticky directory, a negative cycle", None,
                       "needs root")
     s = fresh_dir(work, "sticky-kept", 0o1777)
+    os.chown(s, NOBODY, NOBODY)  # a file of anyone else there would be refused at once
     theirs = os.path.join(s, "theirs.bin")
     write(theirs, OLD_BYTES, 0o666)
     os.chown(theirs, NOBODY, NOBODY)
     p = apsp.run([cycle, theirs], preexec_fn=as_user(OTHER, OTHER))
-    report("another user's file in a sticky directory and a negative cycle: exit 7, the old "
+    report("a file of the sticky directory's owner and a negative cycle: exit 7, the old "
            "bytes kept", p.returncode == 7 and read(theirs) == OLD_BYTES
            and listing(s) == ["theirs.bin"], describe(p))
 
@@ -397,7 +409,9 @@ def check_same_file(apsp, work):
     """Issue 24.3: two of INPUT, OUTPUT and --predecessors that are one file under two names
     (./x, an absolute path, a symbolic or hard link) are refused before anything is written:
     exit 2, one line naming both; every file as it was. Before, apsp wrote one output over the
-    other (exit 0, the distances only) or the predecessors over the input graph."""
+    other (exit 0, the distances only) or the predecessors over the input graph. A dangling link
+    is the name it would create (issue 36.2: `--predecessors=tgt.npy g.in dangling.npy` wrote the
+    distances into tgt.npy, exit 0, the predecessors lost)."""
     inp, _ = apsp.case("example")
     d = fresh_dir(work, "same")
     graph, same = os.path.join(d, "g.in"), os.path.join(d, "same.npy")
@@ -405,6 +419,7 @@ def check_same_file(apsp, work):
     write(same, OLD_BYTES)
     os.symlink("same.npy", os.path.join(d, "link.npy"))
     os.link(same, os.path.join(d, "hard.npy"))
+    os.symlink("tgt.npy", os.path.join(d, "dangling.npy"))
     tries = [
         (["--predecessors=./same.npy", "g.in", "same.npy"], "--predecessors=./same.npy"),
         (["--predecessors=" + same, "g.in", "same.npy"], "--predecessors=" + same),
@@ -413,11 +428,17 @@ def check_same_file(apsp, work):
         (["--predecessors=g.in", "g.in", "d.npy"], "--predecessors=g.in"),
         (["g.in", "./g.in"], "OUTPUT ./g.in"),
         (["--predecessors=new.npy", "g.in", "./new.npy"], "--predecessors=new.npy"),
+        (["--predecessors=tgt.npy", "g.in", "dangling.npy"], "OUTPUT dangling.npy"),
+        (["--predecessors=dangling.npy", "g.in", "./tgt.npy"], "OUTPUT ./tgt.npy"),
     ]
-    before = {n: read(os.path.join(d, n)) for n in listing(d)}
+
+    def contents():  # a link by what it says: the dangling one cannot be read
+        return {n: os.readlink(p) if os.path.islink(p) else read(p)
+                for n, p in ((n, os.path.join(d, n)) for n in listing(d))}
+    before = contents()
     for args, words in tries:
         p = apsp.run(args, cwd=d)
-        now = {n: read(os.path.join(d, n)) for n in listing(d)}
+        now = contents()
         report("%s: refused, exit 2, one line naming both, nothing written" % " ".join(args),
                p.returncode == 2 and one_line(p, words) and "the same file as" in p.stderr.decode()
                and now == before, describe(p))

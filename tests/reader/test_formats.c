@@ -412,7 +412,7 @@ static void test_format_names(void) {
         {"a.npy", 1, APSP_FORMAT_NPY},
         {"a.txt", 1, APSP_FORMAT_TEXT},
         {"a.out", 1, APSP_FORMAT_HW3},
-        {"a.npy", 0, APSP_FORMAT_HW3},
+        {"a.npy", 0, APSP_FORMAT_NPY},
         {"a.gr", 1, APSP_FORMAT_HW3},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
@@ -429,8 +429,8 @@ static void test_format_names(void) {
     CHECK(apsp_format_parse("csv", &f) == -1, "an unknown format name is refused");
     apsp_graph *g;
     apsp_error err;
-    CHECK(read_as("x.npy", APSP_FORMAT_NPY, 0, 0, &g, &err) == APSP_ERR_USAGE && !g,
-          "npy is not an input format");
+    CHECK(read_as("x.txt", APSP_FORMAT_TEXT, 0, 0, &g, &err) == APSP_ERR_USAGE && !g,
+          "text is not an input format");
 }
 
 static char *slurp(const char *path, size_t *len) {

@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""Planted links and other users' files in a sticky directory (python3 standard library only).
+
+    test_output_sticky.py APSP [--testcases=DIR] [--apsp-mpi=APSP_MPI --mpirun=MPIRUN]
+
+apsp follows OUTPUT's symbolic links itself (src/output/output_path.c), so the kernel's
+fs.protected_symlinks and fs.protected_regular cannot protect its user; apsp applies their rule
+itself (issue 36.1). Three users besides root, each an ordinary one (setpriv): the sticky
+directory's owner (uid 2003, mode 1777), an attacker (2001) who plants entries in it, and the
+victim (2002) who then writes there. Where the victim runs apsp (OUTPUT and --predecessors),
+apsp-mpi (OUTPUT) and apsp with APSP_DUMP_PROGRAM (--backend=opencl):
+
+  - the attacker's link to the victim's file: exit 4, one line naming the file it leads to, the
+    file unchanged (before: overwritten with the distances, exit 0);
+  - the attacker's dangling link to a file the victim could create (~/.profile): exit 4, nothing
+    created (before: created);
+and for apsp's OUTPUT also:
+  - the attacker's regular file (mode 0666) and FIFO: exit 4, unchanged (before: written in
+    place with a warning; the FIFO: apsp waited for a reader);
+  - the attacker's link in a directory that is sticky and group-writable only (mode 1770, both
+    users in its group), which the kernel's default leaves alone: exit 4;
+  - a link of the directory's owner, and one of the victim: followed, as the kernel follows
+    them (exit 0, the target holds testcases/example.out).
+
+Needs root and setpriv (exit 77 otherwise). Each check prints what it tried and its result.
+Exit status: 0 all passed, 1 a failure.
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from outcomes import report, summary  # noqa: E402
+
+TIMEOUT = 120
+FIFO_TIMEOUT = 20  # a run that opens the attacker's FIFO waits for a reader: a failure
+ATTACKER, VICTIM, OWNER = 2001, 2002, 2003
+SHARED_GROUP = 2010  # the group of the group-writable sticky directory
+PRECIOUS = b"the victim's precious file\n"
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def write(path, data, mode=0o644):
+    with open(path, "wb") as f:
+        f.write(data)
+    os.chmod(path, mode)
+
+
+def as_user(uid, gid=None):
+    return ["setpriv", "--reuid=%d" % uid, "--regid=%d" % (uid if gid is None else gid),
+            "--clear-groups"]
+
+
+def run_as(uid, argv, gid=None, env=None, timeout=TIMEOUT):
+    """argv as an ordinary user; None where it did not end within `timeout`."""
+    try:
+        return subprocess.run(as_user(uid, gid) + argv, stdin=subprocess.DEVNULL,
+                              capture_output=True, env=env, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
+
+
+def plant(uid, script, *args, gid=None):
+    """What another user does to the sticky directory before the victim's run."""
+    p = run_as(uid, ["sh", "-c", script, "sh"] + list(args), gid=gid)
+    if p is None or p.returncode != 0:
+        sys.exit("could not plant as uid %d: %r" % (uid, p and p.stderr))
+
+
+def errors(p, tool):
+    """The tool's own lines on stderr (a driver may print more: PoCL's compiler warnings)."""
+    return [line for line in p.stderr.decode(errors="replace").splitlines()
+            if line.startswith(tool + ": ")]
+
+
+def describe(p):
+    if p is None:
+        return "still running after %d s (blocked)" % FIFO_TIMEOUT
+    return "exit %d, stderr %r" % (p.returncode, p.stderr.decode(errors="replace")[-400:])
+
+
+class World:
+    """The victim's home (its precious file, the graph), the sticky directory of OWNER, and how
+    each tool is run as the victim."""
+
+    def __init__(self, work, args):
+        self.work = work
+        self.home = self.mkdir("victim", VICTIM, VICTIM, 0o755)
+        self.sticky = self.mkdir("sticky", OWNER, OWNER, 0o1777)
+        self.group_sticky = self.mkdir("group-sticky", OWNER, SHARED_GROUP, 0o1770)
+        self.precious = os.path.join(self.home, "precious.txt")
+        self.graph = os.path.join(self.home, "graph.in")
+        write(self.precious, PRECIOUS)
+        write(self.graph, read(os.path.join(args.testcases, "example.in")))
+        self.want = read(os.path.join(args.testcases, "example.out"))
+        for path in (self.precious, self.graph):
+            os.chown(path, VICTIM, VICTIM)
+        # PoCL's and apsp's kernel caches, and Open MPI's session directory, the victim's own.
+        self.env = dict(os.environ, HOME=self.home,
+                        XDG_CACHE_HOME=os.path.join(self.home, ".cache"))
+        self.ompi = self.mkdir("ompi", VICTIM, VICTIM, 0o700)
+        self.env["OMPI_MCA_orte_tmpdir_base"] = self.env["PRTE_MCA_prte_tmpdir_base"] = self.ompi
+        self.apsp = args.apsp
+        self.planted = 0
+
+    def mkdir(self, name, uid, gid, mode):
+        path = os.path.join(self.work, name)
+        os.mkdir(path)
+        os.chown(path, uid, gid)
+        os.chmod(path, mode)
+        return path
+
+    def run(self, argv, gid=None, extra_env=None, timeout=TIMEOUT):
+        return run_as(VICTIM, argv, gid=gid, env=dict(self.env, **(extra_env or {})),
+                      timeout=timeout)
+
+    def home_listing(self):
+        return sorted(n for n in os.listdir(self.home) if not n.startswith("."))
+
+    def dot_profile(self):
+        return os.path.join(self.home, ".profile")
+
+
+def refused_link(w, what, p, tool, link, target, before):
+    """A planted link was not followed: exit 4, one line naming the file it leads to, that file
+    as it was (or still missing), nothing new in the victim's home."""
+    lines = errors(p, tool) if p else []
+    target_now = read(target) if os.path.exists(target) else None
+    ok = (p is not None and p.returncode == 4 and len(lines) == 1 and "not followed" in lines[0]
+          and lines[0].endswith("name that file directly: " + target) and target_now == before
+          and os.path.islink(link) and w.home_listing() == ["graph.in", "precious.txt"])
+    report("%s: exit 4, one line naming %s, it %s" % (
+        what, target, "unchanged" if before is not None else "not created"), ok,
+        "%s; target %s, home %s" % (describe(p), "unchanged" if target_now == before else
+                                    "CREATED" if before is None else "OVERWRITTEN",
+                                    w.home_listing()))
+
+
+def check_links(w, label, tool, argv_for, env_for=None):
+    """The attacker's link to the victim's file, and a dangling one to ~/.profile, given to the
+    victim's run as `label` says: argv_for(link) and env_for(link) make the run."""
+    for kind, target, before in (("link to the victim's file", w.precious, PRECIOUS),
+                                 ("dangling link to ~/.profile", w.dot_profile(), None)):
+        w.planted += 1
+        link = os.path.join(w.sticky, "planted-%d.npy" % w.planted)
+        plant(ATTACKER, 'ln -s "$1" "$2"', target, link)
+        p = w.run(argv_for(link), extra_env=env_for(link) if env_for else None)
+        refused_link(w, "%s, the attacker's %s" % (label, kind), p, tool, link, target, before)
+
+
+def check_foreign_files(w):
+    """The attacker's own file and FIFO in the sticky directory: not written."""
+    theirs = os.path.join(w.sticky, "theirs.bin")
+    plant(ATTACKER, 'printf old > "$1" && chmod 666 "$1"', theirs)
+    p = w.run([w.apsp, "--backend=cpu", w.graph, theirs])
+    lines = errors(p, "apsp")
+    ok = (p.returncode == 4 and len(lines) == 1 and "not opened for writing" in lines[0]
+          and "its owner must remove it" in lines[0] and read(theirs) == b"old"
+          and os.stat(theirs).st_uid == ATTACKER)
+    report("the attacker's regular file (mode 0666) as OUTPUT: exit 4, one line, unchanged", ok,
+           "%s, the file %r" % (describe(p), read(theirs)[:20]))
+    fifo = os.path.join(w.sticky, "theirs.fifo")
+    plant(ATTACKER, 'mkfifo -m 666 "$1"', fifo)
+    p = w.run([w.apsp, "--backend=cpu", w.graph, fifo], timeout=FIFO_TIMEOUT)
+    ok = p is not None and p.returncode == 4 and len(errors(p, "apsp")) == 1
+    report("the attacker's FIFO as OUTPUT: exit 4 at once, one line", ok, describe(p))
+
+
+def check_group_writable(w):
+    """A directory that is sticky and writable by its group only: the kernel's default rule
+    looks at world-writable ones; apsp counts this one as shared too."""
+    link = os.path.join(w.group_sticky, "out.bin")
+    plant(ATTACKER, 'ln -s "$1" "$2"', w.precious, link, gid=SHARED_GROUP)
+    p = w.run([w.apsp, "--backend=cpu", w.graph, link], gid=SHARED_GROUP)
+    refused_link(w, "mode 1770 (both users in its group), the attacker's link to the victim's "
+                 "file", p, "apsp", link, w.precious, PRECIOUS)
+
+
+def check_followed(w):
+    """Links that the kernel would follow: the directory owner's and the victim's own."""
+    for who, uid in (("the directory's owner", OWNER), ("the victim", VICTIM)):
+        target = os.path.join(w.home, "by-%d.out" % uid)
+        link = os.path.join(w.sticky, "link-of-%d.bin" % uid)
+        plant(uid, 'ln -s "$1" "$2"', target, link)
+        p = w.run([w.apsp, "--backend=cpu", w.graph, link])
+        ok = (p.returncode == 0 and os.path.exists(target) and read(target) == w.want
+              and os.path.islink(link))
+        report("a link of %s: followed, the target holds the distances" % who, ok, describe(p))
+        os.unlink(target)
+
+
+def opencl_device(w):
+    p = subprocess.run([w.apsp, "--list-devices"], capture_output=True, timeout=TIMEOUT)
+    return b"(opencl backend)" in p.stdout
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("apsp")
+    here = os.path.dirname(os.path.abspath(__file__))
+    parser.add_argument("--testcases", default=os.path.join(here, "..", "..", "testcases"))
+    parser.add_argument("--apsp-mpi")
+    parser.add_argument("--mpirun")
+    args = parser.parse_args()
+    args.apsp = os.path.abspath(args.apsp)
+    args.testcases = os.path.abspath(args.testcases)
+    if os.geteuid() != 0 or shutil.which("setpriv") is None:
+        print("SKIP: needs root and setpriv (three other users)")
+        return 77
+    with tempfile.TemporaryDirectory(prefix="apsp-test-sticky-") as work:
+        os.chmod(work, 0o755)  # the other users must reach their directories
+        w = World(work, args)
+        apsp = [w.apsp, "--backend=cpu"]
+        own = os.path.join(w.home, "d.npy")  # an output of the victim's own, beside
+        check_links(w, "apsp IN LINK", "apsp", lambda link: apsp + [w.graph, link])
+        check_links(w, "apsp --predecessors=LINK IN ~/d.npy", "apsp",
+                    lambda link: apsp + ["--predecessors=" + link, w.graph, own])
+        check_foreign_files(w)
+        check_group_writable(w)
+        check_followed(w)
+        if args.apsp_mpi and args.mpirun:
+            mpi = [args.mpirun, "-q", "--oversubscribe", "-np", "2", args.apsp_mpi, w.graph]
+            check_links(w, "mpirun -np 2 apsp-mpi IN LINK", "apsp-mpi", lambda link: mpi + [link])
+        else:
+            report("apsp-mpi's OUTPUT", None, "no apsp-mpi or mpirun")
+        if opencl_device(w):
+            check_links(w, "APSP_DUMP_PROGRAM=LINK apsp --backend=opencl IN ~/d.npy", "apsp",
+                        lambda link: [w.apsp, "--backend=opencl", w.graph, own],
+                        lambda link: {"APSP_DUMP_PROGRAM": link})
+        else:
+            report("APSP_DUMP_PROGRAM", None, "no OpenCL device")
+    return summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
