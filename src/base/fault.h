@@ -22,7 +22,10 @@ int fault_hit(fault_kind kind);
  * send SIGCONT. The points:
  *   first-rows   a solve's first rows are about to go into the output (apsp_row_writer_put)
  *   rows-begun   the first rows of a whole matrix are in the file, the others not yet (pwrite)
- *   commit       every byte is written: the file is about to be checked and put into place */
+ *   commit       every byte is written: the file is about to be checked and put into place
+ *   copy         a file written in place: the first bytes of its copy are over the target
+ *                (the first sendfile), the target not yet cut to its length nor synced
+ *   cache-dir    a missing kernel cache directory was checked and is about to be made */
 void fault_pause(const char *point);
 #else
 static inline int fault_hit(fault_kind kind) {

@@ -73,16 +73,23 @@ apsp_status matrix_fits_memory(size_t n, apsp_error *error) {
     return matrix_fits_memory_typed(n, APSP_INT32, error);
 }
 
-apsp_status matrix_fits_memory_typed(size_t n, apsp_dtype dtype, apsp_error *error) {
-    char need[32], have[320];
-    uint64_t bytes = apsp_matrix_bytes_typed(n, dtype);
+apsp_status matrix_addressable(size_t n, apsp_dtype dtype, apsp_error *error) {
     if (n == 0)
         return fail(error, APSP_ERR_USAGE, "a matrix needs at least one vertex");
     if (apsp_dtype_size(dtype) == 0)
         return fail(error, APSP_ERR_USAGE, "element type %d is none of apsp_dtype's", (int)dtype);
-    if (bytes == 0)
+    if (apsp_matrix_bytes_typed(n, dtype) == 0)
         return fail(error, APSP_ERR_TOO_LARGE,
                     "V = %zu: the distance matrix would need more memory than can be addressed", n);
+    return APSP_OK;
+}
+
+apsp_status matrix_fits_memory_typed(size_t n, apsp_dtype dtype, apsp_error *error) {
+    char need[32], have[320];
+    apsp_status status = matrix_addressable(n, dtype, error);
+    if (status != APSP_OK)
+        return status;
+    uint64_t bytes = apsp_matrix_bytes_typed(n, dtype);
     uint64_t memory = physical_memory_said(have, sizeof have);
     if (memory && bytes > memory)
         return fail(error, APSP_ERR_TOO_LARGE, "V = %zu: the %s distance matrix needs %s but %s", n,

@@ -4,6 +4,10 @@
 
 #include "apsp.h"
 
+/* Whether a matrix of n vertices could be addressed at all, whatever the memory
+ * (APSP_ERR_TOO_LARGE, or APSP_ERR_USAGE for n = 0 or no such dtype): the first half of
+ * matrix_fits_memory_typed, and apsp-mpi's check, whose matrix is spread over its ranks. */
+apsp_status matrix_addressable(size_t n, apsp_dtype dtype, apsp_error *error);
 /* Whether a matrix of n vertices can be made on this machine at all: addressable, and within
  * its physical memory (APSP_ERR_TOO_LARGE naming both sizes). */
 apsp_status matrix_fits_memory(size_t n, apsp_error *error);

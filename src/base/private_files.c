@@ -69,18 +69,24 @@ static int chain_trusted(char *path, int parent_first, char *reason, size_t room
     }
 }
 
-/* The deepest existing directory that `dir` (missing) would be made in, resolved into `path`. */
-static int existing_parent(const char *dir, char path[PATH_MAX]) {
+/* The deepest existing directory that `dir` (missing) would be made in, resolved into `path`;
+ * *missing: where the components below it begin in `dir`. */
+static int existing_parent(const char *dir, char path[PATH_MAX], const char **missing) {
     char trimmed[PATH_MAX];
     if (snprintf(trimmed, sizeof trimmed, "%s", dir) >= (int)sizeof trimmed)
         return -1;
     while (strcmp(trimmed, "/") != 0 && strcmp(trimmed, ".") != 0) {
-        if (strchr(trimmed, '/'))
+        size_t kept = 0;
+        if (strchr(trimmed, '/')) {
             cut_last(trimmed);
-        else
+            kept = strlen(trimmed);
+        } else {
             snprintf(trimmed, sizeof trimmed, ".");
-        if (realpath(trimmed, path))
+        }
+        if (realpath(trimmed, path)) {
+            *missing = dir + kept + strspn(dir + kept, "/");
             return 0;
+        }
         if (errno != ENOENT)
             return -1;
     }
@@ -88,48 +94,59 @@ static int existing_parent(const char *dir, char path[PATH_MAX]) {
 }
 
 private_dir_state private_dir_check(const char *dir, char *resolved, size_t resolved_room,
-                                    char *reason, size_t reason_room) {
+                                    const char **missing, char *reason, size_t reason_room) {
     char path[PATH_MAX];
     *reason = '\0';
+    *missing = NULL;
     errno = 0;
-    if (realpath(dir, path)) {
-        if (snprintf(resolved, resolved_room, "%s", path) >= (int)resolved_room) {
-            snprintf(reason, reason_room, "%s: the path is too long", path);
-            return PRIVATE_DIR_REFUSED;
-        }
-        return chain_trusted(path, 0, reason, reason_room) ? PRIVATE_DIR_TRUSTED
-                                                           : PRIVATE_DIR_REFUSED;
-    }
-    int missing = errno == ENOENT;
-    if (!missing || existing_parent(dir, path) != 0) {
-        snprintf(reason, reason_room, "%s: %s", dir, strerror(missing ? ENOENT : errno));
+    int found = realpath(dir, path) != NULL, absent = !found && errno == ENOENT;
+    if (!found && (!absent || existing_parent(dir, path, missing) != 0)) {
+        snprintf(reason, reason_room, "%s: %s", dir, strerror(absent ? ENOENT : errno));
         return PRIVATE_DIR_REFUSED;
     }
-    return chain_trusted(path, 1, reason, reason_room) ? PRIVATE_DIR_ABSENT : PRIVATE_DIR_REFUSED;
+    if (snprintf(resolved, resolved_room, "%s", path) >= (int)resolved_room) {
+        snprintf(reason, reason_room, "%s: the path is too long", path);
+        return PRIVATE_DIR_REFUSED;
+    }
+    if (!chain_trusted(path, absent, reason, reason_room))
+        return PRIVATE_DIR_REFUSED;
+    return absent ? PRIVATE_DIR_ABSENT : PRIVATE_DIR_TRUSTED;
 }
 
-int private_dir_make(const char *dir) {
-    char path[PATH_MAX];
-    int n = snprintf(path, sizeof path, "%s", dir);
-    if (n <= 0 || (size_t)n >= sizeof path) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    for (char *slash = path + 1;; slash++) {
-        if (*slash != '/' && *slash != '\0')
-            continue;
-        char was = *slash;
-        *slash = '\0';
-        if (fault_hit(FAULT_IO)) {
-            errno = EIO;
+/* The directory `name` in `dir_fd`, made (0700) where missing and opened without following a
+ * link: a link put there since the check is refused (ELOOP), not made through. Closes dir_fd;
+ * returns the new descriptor, or -1 with errno. */
+static int make_level(int dir_fd, const char *name) {
+    int fd = -1;
+    if (fault_hit(FAULT_IO))
+        errno = EIO;
+    else if (mkdirat(dir_fd, name, 0700) == 0 || errno == EEXIST)
+        fd = openat(dir_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int saved = errno;
+    close(dir_fd);
+    errno = saved;
+    return fd;
+}
+
+int private_dir_make(const char *parent, const char *missing) {
+    /* O_PATH: making entries needs no right to list the directory. */
+    int fd = open(parent, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    char name[NAME_MAX + 1];
+    for (const char *at = missing; fd >= 0 && *at; at += strspn(at, "/")) {
+        size_t length = strcspn(at, "/");
+        if (length > NAME_MAX) {
+            close(fd);
+            errno = ENAMETOOLONG;
             return -1;
         }
-        if (mkdir(path, 0700) != 0 && errno != EEXIST)
-            return -1;
-        *slash = was;
-        if (was == '\0')
-            return 0;
+        snprintf(name, sizeof name, "%.*s", (int)length, at);
+        fd = make_level(fd, name);
+        at += length;
     }
+    if (fd < 0)
+        return -1;
+    close(fd);
+    return 0;
 }
 
 static int read_all(int fd, unsigned char *data, size_t size) {

@@ -18,13 +18,18 @@ typedef enum private_dir_state {
 
 /* Checks `dir` and the directories above it. TRUSTED: `resolved` gets its absolute path with
  * every symbolic link resolved, the path to use from then on (a link that someone else owns
- * could be pointed elsewhere after the check). */
+ * could be pointed elsewhere after the check). ABSENT: `resolved` gets the deepest directory
+ * above it that exists, resolved and checked, and *missing points into `dir` at the
+ * components still to be made below it (for private_dir_make). */
 private_dir_state private_dir_check(const char *dir, char *resolved, size_t resolved_room,
-                                    char *reason, size_t reason_room);
+                                    const char **missing, char *reason, size_t reason_room);
 
-/* Makes `dir` and its missing parents, each private to the user (mode 0700); 0, or -1 with
+/* Makes the directories `missing` ("a/b") below `parent`, each private to the user (mode 0700)
+ * and each made and opened relative to the one above it (mkdirat, then openat with O_NOFOLLOW),
+ * never through a path again: a symbolic link put at a level after the check, by someone who
+ * may write that directory (a sticky one such as /tmp), is not followed (ELOOP). 0, or -1 with
  * errno. Check the result again: a directory that was there keeps its mode. */
-int private_dir_make(const char *dir);
+int private_dir_make(const char *parent, const char *missing);
 
 /* The whole regular file at `path`, at most `most` bytes, when it is trusted: malloc'd, or NULL
  * with `reason` ("" when there is no such file). */

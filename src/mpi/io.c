@@ -5,6 +5,7 @@
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/graph.h"
+#include "base/matrix.h"
 #include "base/parallel.h"
 #include "base/util.h"
 #include "core/blocks.h"
@@ -364,7 +365,11 @@ apsp_status io_read_distribute(const grid *g, const char *path, unsigned threads
     MPI_Bcast(&vertices, 1, MPI_UINT64_T, 0, g->world);
     layout_init(l, g, (size_t)vertices);
     times->read = seconds_now() - t0;
-    status = layout_check(l, error); /* the same answer on every rank: no agreement needed */
+    /* The same answer on every rank: no agreement needed. A V that no machine could address is
+     * refused in apsp's words before the grid's own limit (MPI's counts) is weighed. */
+    status = matrix_addressable((size_t)vertices, APSP_INT32, error);
+    if (status == APSP_OK)
+        status = layout_check(l, error);
     if (status != APSP_OK)
         fail_naming_input(error, status, path);
     if (status == APSP_OK) {

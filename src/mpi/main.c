@@ -165,6 +165,10 @@ static apsp_status parse_args(int argc, char **argv, cli *c, int *done, apsp_err
                     argc - optind < 2 ? "fewer" : "more");
     c->input = argv[optind];
     c->output = argv[optind + 1];
+    if (strcmp(c->output, "-") == 0)
+        return fail(error, APSP_ERR_USAGE,
+                    "OUTPUT -: apsp-mpi cannot write standard output, which cannot take its "
+                    "ranks' writes at their offsets; name a file (./- for one named -)");
     int show_build;
     char message[256];
     if (env_options_apply(&c->options, &show_build, message, sizeof message) != 0)

@@ -73,14 +73,16 @@ static int trusted_dir(backend_device *d, int make, char *dir, size_t room) {
     char reason[REASON_BYTES];
     if (!wanted || !*wanted)
         return 0;
-    private_dir_state state = private_dir_check(wanted, dir, room, reason, sizeof reason);
+    const char *missing;
+    private_dir_state state = private_dir_check(wanted, dir, room, &missing, reason, sizeof reason);
     if (state == PRIVATE_DIR_ABSENT && make) {
-        if (private_dir_make(wanted) != 0) {
+        fault_pause("cache-dir");
+        if (private_dir_make(dir, missing) != 0) {
             log_message(d->options, APSP_LOG_DEBUG, "kernel cache: cannot make %s: %s", wanted,
                         strerror(errno));
             return 0;
         }
-        state = private_dir_check(wanted, dir, room, reason, sizeof reason);
+        state = private_dir_check(wanted, dir, room, &missing, reason, sizeof reason);
     }
     if (state == PRIVATE_DIR_REFUSED && !d->cache_refusal_logged) {
         d->cache_refusal_logged = 1;

@@ -38,11 +38,16 @@ static int name_unnamed(apsp_output *o, int *done) {
     return err;
 }
 
-/* The finished file's bytes over `out`, the target. Its room is reserved first (fallocate
- * without changing its size), so that a full disk fails before its old bytes are touched; the
- * bytes then go over the old ones from the start, and the file is cut to the new length last. */
+/* The finished file's bytes over `out`, the target, under its lock (output_lock.c: another run
+ * copying into the same file waits, so the file is one whole result, not a mix of both), which
+ * closing `out` releases. Its room is reserved first (fallocate without changing its size), so
+ * that a full disk fails before its old bytes are touched; the bytes then go over the old ones
+ * from the start, and the file is cut to the new length last. */
 static int copy_into(const apsp_output *o, int out) {
     struct stat st;
+    int err = output_lock_copy(out);
+    if (err)
+        return err;
     if (fstat(o->fd, &st) != 0)
         return errno;
     if (st.st_size > 0 && fallocate(out, FALLOC_FL_KEEP_SIZE, 0, st.st_size) != 0 &&
@@ -55,6 +60,7 @@ static int copy_into(const apsp_output *o, int out) {
         ssize_t n = sendfile(out, o->fd, &offset, (size_t)(st.st_size - offset));
         if (n <= 0 && !(n < 0 && errno == EINTR))
             return n < 0 ? errno : EIO;
+        fault_pause("copy");
     }
     if (ftruncate(out, st.st_size) != 0 || fsync(out) != 0)
         return errno;
@@ -120,7 +126,7 @@ static apsp_status copy_in_place(apsp_output *o, apsp_error *error) {
                     "old output is kept",
                     o->path, strerror(err));
     return fail(error, APSP_ERR_OUTPUT, "%s: writing the output over it failed: %s", o->path,
-                strerror(err));
+                output_error_text(err));
 }
 
 /* Whether the file still holds the whole output. Until the commit, whoever may open

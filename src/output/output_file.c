@@ -130,6 +130,9 @@ static void stage_elsewhere(apsp_output *o, uint64_t bytes) {
 }
 
 const char *output_error_text(int err) {
+    if (err == TARGET_BUSY)
+        return "another process is writing this file in place right now; run the two one after "
+               "the other";
     return err == TARGET_CHANGED ? "it is no longer the file that was there at the start (a link "
                                    "or another file was put in its place)"
                                  : strerror(err);
@@ -223,6 +226,7 @@ static void close_all(apsp_output *o) {
     else if (o->fd >= 0)
         close(o->fd);
     o->stream = NULL;
+    output_unlock_direct(o); /* closing fd releases it */
     o->fd = -1;
     if (o->target_fd >= 0)
         close(o->target_fd);
@@ -445,10 +449,15 @@ apsp_status output_begin(apsp_output *o, uint64_t bytes, apsp_error *error) {
     if (o->mode == MODE_IN_PLACE && o->fd < 0)
         stage_elsewhere(o, bytes);
     /* In place without a copy, the old bytes go only now, when the new ones are ready; and their
-     * room with them, which the space checks below then count. */
-    if (!output_staged(o) && ftruncate(o->fd, 0) != 0)
+     * room with them, which the space checks below then count. The target is locked first, for
+     * the whole run: a second writer is refused rather than left waiting, which could wait for
+     * ever on a run that waits for it in turn (output_lock.c). */
+    int err = output_staged(o) ? 0 : output_lock_direct(o);
+    if (!err && !output_staged(o) && ftruncate(o->fd, 0) != 0)
+        err = errno;
+    if (err)
         return fail(error, APSP_ERR_OUTPUT, "%s: writing the output failed: %s", o->path,
-                    strerror(errno));
+                    output_error_text(err));
     o->room.bytes = bytes; /* for the message */
     /* What the file system shows free fails a full disk at once, before the solve; fallocate
      * (0.9 s for 6.4 GB on tmpfs, which zeroes every page) then runs beside the solve. */

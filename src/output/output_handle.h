@@ -50,6 +50,7 @@ struct apsp_output {
      * one, mode 0600 until the commit gives it its mode (output_give_mode). */
     int shared;
     struct stat target_stat; /* the target found at open, where target_exists */
+    int direct_locked;       /* fd is the target itself, written under its lock (output_lock.c) */
     file_room room;          /* output_begin's request for the file's room (output_room.h) */
 };
 
@@ -58,6 +59,8 @@ enum {
     TEMP_NAME_TRIES = 100, /* temporary names taken by someone else before giving up */
     NOT_RENAMED = -2,      /* not an errno value: a shared output that only writing in place or
                               through could reach (output_open_shared) */
+    TARGET_BUSY = -5,      /* not an errno value: another writer holds the target's lock
+                              (-3 and -4 are output_path.h's) */
 };
 
 /* The replacement, a temporary file in `dir`, the target's directory (dir_fd): unnamed, else
@@ -77,7 +80,17 @@ const char *output_temp_name(const apsp_output *o);
 /* The target, opened in dir_fd without following a link, only if it is still the file found at
  * open. Returns the descriptor, or -1 with *err an errno value or TARGET_CHANGED. */
 int output_open_target(const apsp_output *o, int *err);
-/* An errno value, or what TARGET_CHANGED means. */
+/* The lock on a target written in place, so that two runs writing it at once leave one whole
+ * result (output_lock.c). output_lock_copy, for the copy over it at commit: waits while another
+ * holds it, unless this process holds a direct one (then TARGET_BUSY). output_lock_direct, for
+ * a target written directly for a whole run (o->fd): never waits. The lock goes when the
+ * descriptor is closed, or the process dies; output_unlock_direct, just before that close,
+ * forgets it. Return 0 (locked, or a file system without locks), TARGET_BUSY or an errno
+ * value. */
+int output_lock_copy(int fd);
+int output_lock_direct(apsp_output *o);
+void output_unlock_direct(apsp_output *o);
+/* An errno value, or what TARGET_CHANGED or TARGET_BUSY means. */
 const char *output_error_text(int err);
 /* Why OUTPUT is written in place, for the log; reported once (output_report_warning). */
 void output_set_warning(apsp_output *o, const char *format, ...) APSP_PRINTF(2, 3);

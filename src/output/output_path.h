@@ -21,7 +21,8 @@ int path_dir(const char *path, char dir[PATH_MAX]);
  * Returns the descriptor, or -1 with errno set. */
 int dir_hold(const char *dir);
 
-/* Not errno values (output_handle.h's TARGET_CHANGED and NOT_RENAMED are -1 and -2): what the
+/* Not errno values (output_handle.h's TARGET_CHANGED, NOT_RENAMED and TARGET_BUSY are -1, -2
+ * and -5): what the
  * kernel's rule for sticky directories refuses (path_resolve). */
 enum {
     LINK_NOT_FOLLOWED = -3, /* a link of another user in a shared sticky directory */

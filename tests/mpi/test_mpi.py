@@ -73,17 +73,19 @@ def mpirun_command(tool, np, args, env_extra=None):
     return [tool.mpirun, "-q", "--oversubscribe", "-np", str(np), tool.apsp_mpi] + args, env
 
 
-def mpirun(tool, np, args, env_extra=None):
+def mpirun(tool, np, args, env_extra=None, cwd=None):
     cmd, env = mpirun_command(tool, np, args, env_extra)
     try:
-        return subprocess.run(cmd, capture_output=True, env=env, timeout=TIMEOUT)
+        return subprocess.run(cmd, capture_output=True, env=env, timeout=TIMEOUT, cwd=cwd)
     except subprocess.TimeoutExpired:
         sys.exit(f"FAIL (hang?): {' '.join(cmd)} ran past {TIMEOUT} s")
 
 
 class Tools:
     def __init__(self, argv):
-        self.mpirun, self.apsp_mpi, self.apsp, self.gen_graph, self.testcases = argv[:5]
+        # Absolute: some runs start in another directory (cwd).
+        self.mpirun, self.apsp_mpi, self.apsp, self.gen_graph, self.testcases = (
+            os.path.abspath(a) for a in argv[:5])
 
 
 def same_bytes(a, b):
@@ -174,9 +176,10 @@ def leftovers(directory):
     return [n for n in os.listdir(directory) if ".apsp-" in n]
 
 
-def expect_failure(tool, np, args, code, out, why, env_extra=None):
-    """One error line from rank 0, apsp's exit code, no output, no temporary file."""
-    r = mpirun(tool, np, args, env_extra)
+def expect_failure(tool, np, args, code, out, why, env_extra=None, says=None, cwd=None):
+    """One error line from rank 0 (holding `says`, if given), apsp's exit code, no output, no
+    temporary file."""
+    r = mpirun(tool, np, args, env_extra, cwd)
     lines = r.stderr.decode(errors="replace").splitlines()
     lines = [l for l in lines if not l.startswith("apsp-fault:")]
     problems = []
@@ -184,6 +187,8 @@ def expect_failure(tool, np, args, code, out, why, env_extra=None):
         problems.append(f"exit {r.returncode}, expected {code or 'non-zero'}")
     if len(lines) != 1 or not lines[0].startswith("apsp-mpi: "):
         problems.append(f"expected one 'apsp-mpi:' line, got {lines!r}")
+    elif says and says not in lines[0]:
+        problems.append(f"expected {says!r} in the line")
     if out and os.path.exists(out):
         problems.append(f"{out} exists")
     directory = os.path.dirname(out) if out and os.path.isdir(os.path.dirname(out)) else None
@@ -217,6 +222,16 @@ def check_errors(tool, work):
                                    f"output in a missing directory, {np} ranks")
         failures += expect_failure(tool, np, [good, work], 4, None,
                                    f"output is a directory, {np} ranks")
+    # OUTPUT "-": the ranks write at their offsets, which standard output cannot take; it made
+    # a file named "-" (issue 36.5).
+    failures += expect_failure(tool, 2, [good, "-"], 2, os.path.join(work, "-"),
+                               "OUTPUT - (standard output)", says="name a file", cwd=work)
+    # V = 2^31 - 1: apsp's words (the matrix can never be addressed), not "use more ranks".
+    huge = os.path.join(work, "huge.in")
+    with open(huge, "wb") as f:
+        f.write((2**31 - 1).to_bytes(4, "little") + (0).to_bytes(4, "little"))
+    failures += expect_failure(tool, 2, [huge, out], 5, out, "V = 2^31 - 1, no edges",
+                               says="more memory than can be addressed")
     failures += expect_failure(tool, 3, ["--grid=2x2", good, out], 2, out, "a grid of 4 for 3 ranks")
     failures += expect_failure(tool, 2, ["--bogus", good, out], 2, out, "an unknown option")
     failures += expect_failure(tool, 2, ["--grid=1x2", "--grid=2x1", good, out], 2, out,

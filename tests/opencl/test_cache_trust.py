@@ -17,6 +17,7 @@ import os
 import re
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -251,18 +252,23 @@ VICTIM_UID = 2002  # the user attacked in test_two_users: not root, so no check 
 LSAN_SUPPRESSIONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lsan.supp")
 
 
-def as_user(uid, home, args, **extra):
-    """apsp run by `uid` (setpriv), with `home` as its home and cache root. Under
-    AddressSanitizer (CI's second build) the leaks of PoCL's compiler, which runs on every cold
-    PoCL cache as this user's is, are suppressed (lsan.supp)."""
+def user_command(uid, home, args, **extra):
+    """(command, environment) that run `args` as `uid` (setpriv), with `home` as its home and
+    cache root. Under AddressSanitizer (CI's second build) the leaks of PoCL's compiler, which
+    runs on every cold PoCL cache as this user's is, are suppressed (lsan.supp)."""
     leaks = ":".join(filter(None, [os.environ.get("LSAN_OPTIONS", ""),
                                    "suppressions=%s:print_suppressions=0" % LSAN_SUPPRESSIONS]))
     env = clean_env(HOME=home, XDG_CACHE_HOME=os.path.join(home, ".cache"), LSAN_OPTIONS=leaks,
                     **extra)
     if "APSP_KERNEL_CACHE" not in extra:
         env.pop("APSP_KERNEL_CACHE", None)
-    cmd = ["setpriv", "--reuid=%d" % uid, "--regid=%d" % uid, "--clear-groups"]
-    return subprocess.run(cmd + args, env=env, capture_output=True, text=True, timeout=300)
+    return ["setpriv", "--reuid=%d" % uid, "--regid=%d" % uid, "--clear-groups"] + args, env
+
+
+def as_user(uid, home, args, **extra):
+    """apsp run by `uid` to its end (user_command)."""
+    cmd, env = user_command(uid, home, args, **extra)
+    return subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
 
 
 def test_two_users(ctx, index):
@@ -324,8 +330,73 @@ def test_two_users(ctx, index):
         shutil.rmtree(top, ignore_errors=True)
 
 
+def has_fault_injection(ctx):
+    """Whether this apsp was built with -Dfault_injection=true (APSP_FAULT_PAUSE works)."""
+    p = ctx.run(["--backend=cpu", ctx.case()[0], "/dev/null"], clean_env(APSP_FAULT_COUNT="1"))
+    return "apsp-fault:" in p.err
+
+
+def test_dir_swapped(ctx, index):
+    """Issue 36.8: the cache directory to make, `shared/cache/apsp`, lies in a root-owned sticky
+    directory (as /tmp). uid 2002's run checks it (shared is trusted, the rest missing) and stops
+    (APSP_FAULT_PAUSE=cache-dir); uid 2001 then puts `shared/cache` there, a link to a directory
+    of its own that all may write. The directories must be made relative to the checked one,
+    never through the link: nothing appears in uid 2001's directory, and the run compiles
+    (programs built 1) with the right output. Before: `apsp` made in uid 2001's directory
+    (where fs.protected_symlinks is 0; where it is 1 the kernel refused to follow the link)."""
+    need_root()
+    if not shutil.which("setpriv"):
+        print("needs setpriv (util-linux) to run as other users")
+        sys.exit(SKIP)
+    if not has_fault_injection(ctx):
+        print("needs -Dfault_injection=true (APSP_FAULT_PAUSE)")
+        sys.exit(SKIP)
+    top = tempfile.mkdtemp(prefix="apsp-dir-swapped-")
+    try:
+        os.chmod(top, 0o755)
+        home, shared, theirs = (os.path.join(top, n) for n in ("victim", "shared", "theirs"))
+        os.mkdir(home, 0o700)
+        os.chown(home, VICTIM_UID, VICTIM_UID)
+        os.mkdir(shared)
+        os.chmod(shared, 0o1777)  # root's, as /tmp
+        os.mkdir(theirs)
+        os.chown(theirs, OTHER_UID, OTHER_UID)
+        os.chmod(theirs, 0o777)
+        src, out = os.path.join(home, "graph.in"), os.path.join(home, "out.bin")
+        shutil.copyfile(ctx.case()[0], src)
+        os.chown(src, VICTIM_UID, VICTIM_UID)
+        cache = os.path.join(shared, "cache", "apsp")
+        cmd, env = user_command(VICTIM_UID, home, [ctx.apsp, "-v", "-d", index, "--tile=32",
+                                                   "--kernel-cache=" + cache, src, out],
+                                APSP_FAULT_PAUSE="cache-dir")
+        proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True)
+        _, status = os.waitpid(proc.pid, os.WUNTRACED)
+        stopped = os.WIFSTOPPED(status)
+        if stopped:
+            ln = as_user(OTHER_UID, theirs, ["ln", "-s", theirs, os.path.join(shared, "cache")])
+            check(ln.returncode == 0, "uid %d could not plant the link: %s" % (OTHER_UID, ln.stderr))
+            os.kill(proc.pid, signal.SIGCONT)
+            err = proc.communicate(timeout=300)[1]
+            code = proc.returncode
+        else:
+            err, code = proc.stderr.read(), os.waitstatus_to_exitcode(status)
+        check(stopped, "the run did not stop before making the cache directory: exit %d: %s"
+              % (code, err))
+        with open(ctx.case()[1], "rb") as f, open(out, "rb") as g:
+            right = code == 0 and f.read() == g.read()
+        m = re.search(r"programs built (\d+)", err)
+        check(right and m and m[1] == "1", "exit %d, built %s: %s" % (code, m and m[1], err))
+        made = os.listdir(theirs)
+        check(not made, "the directory was made through uid %d's link: %s in %s"
+              % (OTHER_UID, made, theirs))
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
+
+
 TESTS = {
     "two-users": test_two_users,
+    "dir-swapped": test_dir_swapped,
     "foreign-dir": test_foreign_dir,
     "writable-dir": test_writable_dir,
     "symlink-foreign": test_symlink_foreign,
