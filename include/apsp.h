@@ -462,6 +462,16 @@ APSP_EXPORT apsp_status apsp_solver_solve_graph(apsp_solver *solver, const apsp_
                                                 apsp_rows_fn rows, void *context,
                                                 apsp_report *report, apsp_error *error);
 
+/* The same for distances of any element type, handed to `cells` as rows of `dtype`. A float32
+ * or float64 graph whose weights are whole and small enough (apsp_report.kernels_why says) is
+ * solved by the int32 kernels straight from its edges, no float matrix made or scanned, with the
+ * same bits as the float path; other graphs are made into a host matrix of `dtype`, solved by
+ * apsp_solver_solve and handed on in batches of rows. */
+APSP_EXPORT apsp_status apsp_solver_solve_graph_typed(apsp_solver *solver, const apsp_graph *graph,
+                                                      apsp_dtype dtype, apsp_cells_fn cells,
+                                                      void *context, apsp_report *report,
+                                                      apsp_error *error);
+
 APSP_EXPORT const char *apsp_version(void);
 
 #ifdef __cplusplus

@@ -56,9 +56,9 @@ typedef struct timed_writer {
     apsp_row_writer *writer;
     double seconds;
 } timed_writer;
-/* apsp_row_writer_put for a timed_writer context (an apsp_rows_fn). */
-apsp_status cli_put_rows_timed(void *context, size_t first_row, size_t count, const int32_t *rows,
-                               size_t pitch, apsp_error *error);
+/* apsp_row_writer_put_cells for a timed_writer context (an apsp_cells_fn). */
+apsp_status cli_put_cells_timed(void *context, size_t first_row, size_t count, const void *rows,
+                                size_t pitch, apsp_error *error);
 
 /* Solves the graph and writes OUTPUT (taking `out` over), and the paths when asked for: a binary
  * output as the rows come off the devices, the text output and the paths from the whole

@@ -88,23 +88,26 @@ apsp_status cli_read_input(cli *c, apsp_solver **solver, apsp_graph **g, apsp_er
     return hint_input_format(status, err);
 }
 
-apsp_status cli_put_rows_timed(void *context, size_t first_row, size_t count, const int32_t *rows,
-                               size_t pitch, apsp_error *error) {
+apsp_status cli_put_cells_timed(void *context, size_t first_row, size_t count, const void *rows,
+                                size_t pitch, apsp_error *error) {
     timed_writer *t = context;
     double start = cli_clock();
-    apsp_status status = apsp_row_writer_put(t->writer, first_row, count, rows, pitch, error);
+    apsp_status status = apsp_row_writer_put_cells(t->writer, first_row, count, rows, pitch, error);
     t->seconds += cli_clock() - start;
     return status;
 }
 
 /* A binary output (hw3, npy) is written as the rows come off the devices: the host never holds
- * the matrix. Takes the output over. */
+ * the matrix (nor, for whole float weights, a float one: apsp_solver_solve_graph_typed). Takes
+ * the output over. */
 static apsp_status solve_to_rows(cli *c, apsp_solver *solver, const apsp_graph *g, apsp_output *out,
                                  apsp_report *report, run_times *times, apsp_error *err) {
     timed_writer t = {0};
-    apsp_status status = apsp_row_writer_begin(out, c->output_format, g->vertices, &t.writer, err);
+    apsp_status status = apsp_row_writer_begin_typed(out, c->output_format, c->dtype, g->vertices,
+                                                     g->vertices, &t.writer, err);
     if (status == APSP_OK)
-        status = apsp_solver_solve_graph(solver, g, cli_put_rows_timed, &t, report, err);
+        status = apsp_solver_solve_graph_typed(solver, g, c->dtype, cli_put_cells_timed, &t, report,
+                                               err);
     double start = cli_clock();
     if (status == APSP_OK)
         status = apsp_row_writer_finish(t.writer, err);
@@ -142,12 +145,14 @@ static apsp_status solve_to_matrix(cli *c, apsp_solver *solver, const apsp_graph
     return status;
 }
 
-/* The paths need the whole matrix; the rows come off the devices as int32 only. */
+/* The paths need the whole matrix. Rows come off the devices as int32, and as float rows when
+ * the int32 kernels solve a graph of whole float weights (the float path, and int64, make a host
+ * matrix either way: solve_to_matrix writes it whole). */
 static int streams_rows(const cli *c) {
-    if (paths_wanted(&c->paths) || c->dtype != APSP_INT32)
+    if (paths_wanted(&c->paths) || c->dtype == APSP_INT64)
         return 0;
     apsp_format format = c->output_format ? c->output_format : apsp_format_for(c->output, 1);
-    return format == APSP_FORMAT_HW3 || format == APSP_FORMAT_NPY;
+    return format == APSP_FORMAT_NPY || (format == APSP_FORMAT_HW3 && c->dtype == APSP_INT32);
 }
 
 apsp_status cli_solve_and_write(cli *c, apsp_solver *solver, const apsp_graph *g, apsp_output *out,

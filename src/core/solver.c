@@ -12,6 +12,7 @@
 #include "sssp/on_device.h"
 #include "sssp/sssp.h"
 #include "whole/whole_floats.h"
+#include "whole/whole_graph.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -267,14 +268,50 @@ apsp_status apsp_solver_solve_rows(apsp_solver *s, size_t n, apsp_dtype dtype,
 }
 
 /* Rows from a host matrix to the caller, in batches of whole rows. */
-static apsp_status hand_on_matrix(const apsp_matrix *m, apsp_rows_fn rows, void *context,
+static apsp_status hand_on_matrix(const apsp_matrix *m, apsp_cells_fn cells, void *context,
                                   apsp_error *error) {
     enum { BATCH_ROWS = 256 };
     apsp_status status = APSP_OK;
     for (size_t i = 0; i < m->n && status == APSP_OK; i += BATCH_ROWS) {
         size_t count = m->n - i < BATCH_ROWS ? m->n - i : BATCH_ROWS;
-        status = rows(context, i, count, apsp_matrix_row(m, i), m->stride, error);
+        status = cells(context, i, count, apsp_matrix_row_cells(m, i), m->stride, error);
     }
+    return status;
+}
+
+/* An apsp_rows_fn's int32 rows to an apsp_cells_fn, and back. */
+typedef struct rows_as_cells {
+    apsp_rows_fn rows;
+    apsp_cells_fn cells;
+    void *context;
+} rows_as_cells;
+
+static apsp_status cells_to_rows(void *context, size_t first_row, size_t count, const void *rows,
+                                 size_t pitch, apsp_error *error) {
+    const rows_as_cells *r = context;
+    return r->rows(r->context, first_row, count, rows, pitch, error);
+}
+
+static apsp_status rows_to_cells(void *context, size_t first_row, size_t count, const int32_t *rows,
+                                 size_t pitch, apsp_error *error) {
+    const rows_as_cells *r = context;
+    return r->cells(r->context, first_row, count, rows, pitch, error);
+}
+
+/* A graph made into a host matrix of `dtype`, solved, and its rows handed on. */
+static apsp_status solve_graph_on_host(apsp_solver *s, const apsp_graph *graph, apsp_dtype dtype,
+                                       apsp_cells_fn cells, void *context, apsp_report *report,
+                                       apsp_error *error) {
+    apsp_matrix *m;
+    apsp_status status = apsp_graph_to_matrix_threads(graph, dtype, s->options.threads, &m, error);
+    if (status == APSP_OK)
+        status = apsp_solver_solve(s, m, report, error);
+    double start = seconds_now();
+    if (status == APSP_OK)
+        status = hand_on_matrix(m, cells, context, error);
+    if (status == APSP_OK && report) /* as a device's rows would have come down */
+        report->download_seconds += seconds_now() - start;
+    apsp_matrix_destroy(m);
     return status;
 }
 
@@ -299,17 +336,31 @@ apsp_status apsp_solver_solve_graph(apsp_solver *s, const apsp_graph *graph, aps
         return status;
     }
     /* The backend's memory is the host (or the solve streams from it): a matrix there. */
-    apsp_matrix *m;
-    status = apsp_graph_to_matrix_threads(graph, APSP_INT32, s->options.threads, &m, error);
-    if (status == APSP_OK)
-        status = apsp_solver_solve(s, m, report, error);
-    double start = seconds_now();
-    if (status == APSP_OK)
-        status = hand_on_matrix(m, rows, context, error);
-    if (status == APSP_OK && report) /* as a device's rows would have come down */
-        report->download_seconds += seconds_now() - start;
-    apsp_matrix_destroy(m);
-    return status;
+    rows_as_cells r = {.rows = rows, .context = context};
+    return solve_graph_on_host(s, graph, APSP_INT32, cells_to_rows, &r, report, error);
+}
+
+apsp_status apsp_solver_solve_graph_typed(apsp_solver *s, const apsp_graph *graph, apsp_dtype dtype,
+                                          apsp_cells_fn cells, void *context, apsp_report *report,
+                                          apsp_error *error) {
+    if (report)
+        memset(report, 0, sizeof *report);
+    if (!s || !cells || (unsigned)dtype > APSP_FLOAT64)
+        return fail(error, APSP_ERR_USAGE,
+                    "apsp_solver_solve_graph_typed: no solver, no cells function or no type");
+    rows_as_cells r = {.cells = cells, .context = context};
+    if (dtype == APSP_INT32)
+        return apsp_solver_solve_graph(s, graph, rows_to_cells, &r, report, error);
+    const unsigned threads = threads_of(s->options.threads);
+    /* (the type's own refusals first, whichever route then runs) */
+    apsp_status status = graph_check_typed(graph, dtype, threads, error);
+    int taken = 0;
+    if (status == APSP_OK && dtype != APSP_INT64 && !s->options.float_kernels)
+        status = whole_graph_solve(s, graph, dtype, cells, context, apsp_solver_solve_graph,
+                                   threads, report, &taken, error);
+    if (status != APSP_OK || taken)
+        return status;
+    return solve_graph_on_host(s, graph, dtype, cells, context, report, error);
 }
 
 /* The predecessors after the solve on the host threads (apsp_predecessors), timed. */

@@ -167,8 +167,7 @@ static void plan_float_path(const whole_scan *s, whole_plan *plan) {
                  s->bad_j, s->bad_value);
 }
 
-/* Which integer kernels hold every sum exactly, once the cells are whole (whole_floats.h). */
-static void plan_bound(size_t n, apsp_dtype dtype, double most, whole_plan *plan) {
+void whole_plan_bound(size_t n, apsp_dtype dtype, double most, whole_plan *plan) {
     const int float32 = dtype == APSP_FLOAT32;
     const unsigned digits = float32 ? 24 : 53; /* every integer up to 2^digits is exact */
     const uint64_t exact = (uint64_t)1 << digits, steps = n > 1 ? n - 1 : 1;
@@ -204,7 +203,7 @@ void scan_and_plan(const float_source *src, apsp_matrix *integer, unsigned threa
     } else if (s.problem != PROBLEM_NONE)
         plan_float_path(&s, plan);
     else {
-        plan_bound(src->n, src->dtype, s.most, plan);
+        whole_plan_bound(src->n, src->dtype, s.most, plan);
         plan->facts = (cell_facts){s.negative, (uint64_t)s.most};
     }
 }

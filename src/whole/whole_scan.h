@@ -81,6 +81,11 @@ typedef struct whole_plan {
     cell_facts facts;
 } whole_plan;
 
+/* Which integer kernels hold every sum exactly for whole weights of magnitude at most `most`
+ * in a graph of n vertices of float type `dtype` (whole_floats.h's bound), into plan->kernels
+ * (dtype itself: the float path) and plan->why. */
+void whole_plan_bound(size_t n, apsp_dtype dtype, double most, whole_plan *plan);
+
 /* Reads the first `rows` rows of the source alone, writing nothing: returns 1 with the float
  * path planned when they hold a cell that takes it (a fraction, or one against the rules), else
  * 0 (nothing there, or no room for a row buffer: the whole scan says). */

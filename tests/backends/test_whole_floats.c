@@ -21,7 +21,9 @@
  *                 unreachable), or no cycle check.
  *
  * Every case is also solved from rows in the caller's memory (apsp_solver_solve_rows, the
- * distances written into the array the weights came from): the same status, kernels and bits.
+ * distances written into the array the weights came from): the same status, kernels and bits;
+ * and from its edge list (apsp_solver_solve_graph_typed), real and integer: the same status and
+ * bits, the int32 kernels decided from the edges where the weights are whole and none negative.
  * A graph of V = 1501 on 3 threads (float64: 18 MB, past the size the passes split over the
  * threads at, and rows that 3 does not divide) runs each pass on several threads.
  *
@@ -166,6 +168,102 @@ static void check_rows(const solvers *s, const char *what, const double *w, size
     free(d.cells);
 }
 
+/* The edges of w (every finite cell off the diagonal, and the diagonal's as self-loops, which
+ * are ignored), with real weights, or integer ones where every weight is whole (`integer`). */
+static apsp_graph *graph_of(const double *w, size_t v, int integer) {
+    apsp_graph *g;
+    apsp_error err;
+    if (apsp_graph_create(v, 0, &g, &err) != APSP_OK)
+        abort();
+    for (size_t i = 0; i < v; i++)
+        for (size_t j = 0; j < v; j++) {
+            double x = w[i * v + j];
+            if (!isfinite(x))
+                continue;
+            apsp_status added = integer
+                                    ? apsp_graph_append(g, (int32_t)i, (int32_t)j, (int64_t)x, &err)
+                                    : apsp_graph_append_real(g, (int32_t)i, (int32_t)j, x, &err);
+            if (added != APSP_OK)
+                abort();
+        }
+    return g;
+}
+
+/* Whether every finite weight of w is whole and within int64 (graph_of's integer form). */
+static int all_whole(const double *w, size_t v) {
+    for (size_t x = 0; x < v * v; x++)
+        if (isfinite(w[x]) && (w[x] != rint(w[x]) || fabs(w[x]) >= 0x1p62))
+            return 0;
+    return 1;
+}
+
+/* Rows of `type` handed on by apsp_solver_solve_graph_typed, into a dense V x V array. */
+typedef struct graph_rows {
+    char *cells;
+    size_t v, size, next_row;
+    int out_of_order;
+} graph_rows;
+
+static apsp_status take_rows(void *context, size_t first, size_t count, const void *rows,
+                             size_t pitch, apsp_error *error) {
+    (void)error;
+    graph_rows *g = context;
+    g->out_of_order |= first != g->next_row || pitch < g->v;
+    for (size_t r = 0; r < count && first + r < g->v; r++)
+        memcpy(g->cells + (first + r) * g->v * g->size, (const char *)rows + r * pitch * g->size,
+               g->v * g->size);
+    g->next_row = first + count;
+    return APSP_OK;
+}
+
+/* The solve of w's edges for rows of `type` (apsp_solver_solve_graph_typed), against the float
+ * path's matrix (status, message, bits). A graph of whole weights without a negative one takes
+ * the route from the edges where the matrix solve took the int32 kernels, and says so; any other
+ * takes the matrix route, with the matrix solve's kernels. Both the real and (for whole weights)
+ * the integer form of the edge list. */
+static void check_graph(const solvers *s, const char *what, const double *w, size_t v,
+                        apsp_dtype type, apsp_status want, const apsp_error *want_err,
+                        const apsp_matrix *floats, const apsp_report *matrix_report) {
+    int negative = 0;
+    for (size_t x = 0; x < v * v; x++)
+        negative |= w[x] < 0 && x % (v + 1) != 0;
+    for (int integer = 0; integer <= all_whole(w, v); integer++) {
+        apsp_graph *g = graph_of(w, v, integer);
+        graph_rows rows = {calloc(v * v, apsp_dtype_size(type)), v, apsp_dtype_size(type), 0, 0};
+        if (!rows.cells)
+            abort();
+        apsp_report report;
+        apsp_error err = {0};
+        apsp_status got =
+            apsp_solver_solve_graph_typed(s->whole, g, type, take_rows, &rows, &report, &err);
+        const char *form = integer ? "integer edges" : "real edges";
+        CHECK(got == want, "%s, %s: %s, the float path %s", what, form, apsp_status_name(got),
+              apsp_status_name(want));
+        CHECK(got == APSP_OK || strcmp(err.message, want_err->message) == 0,
+              "%s, %s: '%s', the float path '%s'", what, form, err.message, want_err->message);
+        size_t differ = 0, first = 0;
+        for (size_t i = 0; got == APSP_OK && i < v; i++)
+            for (size_t j = 0; j < v; j++)
+                if (memcmp(rows.cells + (i * v + j) * rows.size,
+                           (const char *)apsp_matrix_row_cells(floats, i) + j * rows.size,
+                           rows.size) != 0 &&
+                    differ++ == 0)
+                    first = i * v + j;
+        CHECK(differ == 0 && !rows.out_of_order,
+              "%s, %s: %zu cells differ in bits from the float path, first (%zu, %zu); rows out "
+              "of order: %d",
+              what, form, differ, first / v, first % v, rows.out_of_order);
+        const int from_edges = matrix_report->kernels == APSP_INT32 && !negative;
+        CHECK(got != APSP_OK || (report.kernels == matrix_report->kernels &&
+                                 (strstr(report.kernels_why, "edges)") != NULL) == from_edges),
+              "%s, %s: the %s kernels (%s), the matrix solve's %s (%s)", what, form,
+              apsp_dtype_name(report.kernels), report.kernels_why,
+              apsp_dtype_name(matrix_report->kernels), matrix_report->kernels_why);
+        free(rows.cells);
+        apsp_graph_destroy(g);
+    }
+}
+
 /* Cells of the n x n block that differ in any bit, the first at *at. */
 static size_t bits_differ(const apsp_matrix *a, const apsp_matrix *b, size_t *at) {
     const size_t size = apsp_dtype_size(a->dtype);
@@ -238,6 +336,7 @@ static void solve_both(const solvers *s, const char *what, const double *w, size
     if (got == APSP_OK && exact)
         check_oracle(what, w, whole);
     check_rows(s, what, w, v, type, want, &float_err, floats, &report);
+    check_graph(s, what, w, v, type, want, &float_err, floats, &report);
     apsp_matrix_destroy(whole);
     apsp_matrix_destroy(floats);
 }

@@ -86,10 +86,12 @@ def _edges_of_sparse(graph, zero_is_edge=True):
     entries of 0 too unless `zero_is_edge`."""
     if graph.ndim != 2 or graph.shape[0] != graph.shape[1]:
         raise ValueError("graph should be a square array")
-    coo = graph.tocoo()  # (keeps repeated entries: tocsr would add them up)
-    row = np.asarray(coo.row, dtype=np.int64)
-    col = np.asarray(coo.col, dtype=np.int64)
-    data = np.asarray(coo.data)
+    canonical = _canonical_compressed(graph)
+    if canonical is not None:
+        row, col, data = canonical
+    else:
+        coo = graph.tocoo()  # (keeps repeated entries: tocsr would add them up)
+        row, col, data = coo.row, coo.col, np.asarray(coo.data)
     if data.dtype.kind not in "biuf":
         data = data.astype(np.float64)
     keep = row != col
@@ -97,12 +99,32 @@ def _edges_of_sparse(graph, zero_is_edge=True):
         keep &= data != 0
     if data.dtype.kind == "f":
         keep &= np.isfinite(data)
-    row, col, data = row[keep], col[keep], data[keep]
+    if canonical is not None:  # no entry twice: nothing to sort or merge
+        return graph.shape[0], row[keep], col[keep], data[keep]
+    row = np.asarray(row[keep], dtype=np.int64)
+    col = np.asarray(col[keep], dtype=np.int64)
+    data = data[keep]
     order = np.lexsort((data, col, row))
     row, col, data = row[order], col[order], data[order]
     first = np.ones(len(row), dtype=bool)
     first[1:] = (row[1:] != row[:-1]) | (col[1:] != col[:-1])
     return graph.shape[0], row[first], col[first], data[first]
+
+
+def _canonical_compressed(graph):
+    """(row, col, data) straight from a CSR or CSC matrix in canonical format (sorted indices,
+    no entry twice: SciPy keeps the flag), where no entry needs merging, so neither a COO copy
+    nor a sort (two thirds of a one-source call on a 300 x 300 grid) is needed; else None."""
+    if getattr(graph, "format", None) not in ("csr", "csc") or not graph.has_canonical_format:
+        return None
+    n = graph.shape[0]
+    index = np.int32 if n < 2**31 else np.int64
+    counts = np.diff(graph.indptr)
+    major = np.repeat(np.arange(n, dtype=index), counts)
+    minor = np.asarray(graph.indices, dtype=index)
+    if graph.format == "csr":
+        return major, minor, np.asarray(graph.data)
+    return minor, major, np.asarray(graph.data)
 
 
 def compute_type(weights, n, requested, unweighted):

@@ -140,8 +140,9 @@ def _solve(csgraph, method, directed, return_predecessors, unweighted, indices):
     out = np.empty((len(ind), n), dtype=out_type)
     pred = np.empty((len(ind), n), dtype=np.int32) if return_predecessors else None
     solver = default_solver()
-    report = solver._open().solve_sources(row.astype(np.int32), col.astype(np.int32), weights,
-                                          n, ind, out, METHODS[method], pred, dtype)
+    row, col = np.asarray(row, dtype=np.int32), np.asarray(col, dtype=np.int32)  # (no copy)
+    report = solver._open().solve_sources(row, col, weights, n, ind, out, METHODS[method], pred,
+                                          dtype)
     solver.last_report = report
     if dtype == DTYPES["float64"]:
         return out, pred, shape

@@ -1,0 +1,131 @@
+/* Whole-number float graphs on the int32 kernels, decided from the edges (whole_graph.h). */
+#include "whole/whole_graph.h"
+
+#include "base/error.h"
+#include "base/graph.h"
+#include "base/parallel.h"
+#include "base/util.h"
+#include "whole/whole_scan.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The plan from the edges: the float path at the first weight that is not whole (NaN and inf
+ * included: whole_plan_bound refuses an infinite bound), else whole_plan_bound's; *negative
+ * whether an edge that is no self-loop has a negative weight. */
+static void plan_from_edges(const apsp_graph *g, apsp_dtype dtype, whole_plan *plan,
+                            int *negative) {
+    double most = 0;
+    *negative = 0;
+    for (size_t e = 0; e < g->edges; e++) {
+        double w = graph_weight_real(g, e);
+        *negative |= w < 0 && g->source[e] != g->target[e];
+        if (w != rint(w)) {
+            plan->kernels = dtype;
+            snprintf(plan->why, sizeof plan->why,
+                     "float path: weight %.17g of edge %zu is not whole", w, e);
+            return;
+        }
+        most = fabs(w) > most ? fabs(w) : most;
+    }
+    whole_plan_bound(g->vertices, dtype, most, plan);
+}
+
+/* The graph with its whole real weights as integers (they are within int32's rule), for the
+ * int32 solve, which takes integer weights only. */
+static apsp_status integer_copy(const apsp_graph *g, apsp_graph **out, apsp_error *error) {
+    apsp_status status = apsp_graph_create(g->vertices, g->edges, out, error);
+    if (status != APSP_OK || g->edges == 0)
+        return status;
+    memcpy((*out)->source, g->source, g->edges * sizeof *g->source);
+    memcpy((*out)->target, g->target, g->edges * sizeof *g->target);
+    for (size_t e = 0; e < g->edges; e++)
+        (*out)->weight[e] = (int64_t)g->real_weight[e];
+    (*out)->edges = g->edges;
+    return APSP_OK;
+}
+
+/* The int32 rows of the solve, converted band by band into float cells for the caller. */
+typedef struct float_rows {
+    apsp_cells_fn cells;
+    void *context;
+    apsp_dtype dtype;
+    size_t n;
+    unsigned threads;
+    void *buffer; /* `room` rows of n cells of dtype */
+    size_t room;
+    const int32_t *rows; /* the band being converted */
+    size_t pitch;
+} float_rows;
+
+static int convert_band(void *context, size_t begin, size_t end) {
+    const float_rows *f = context;
+    for (size_t i = begin; i < end; i++) {
+        const int32_t *row = f->rows + i * f->pitch;
+        if (f->dtype == APSP_FLOAT32) {
+            float *out = (float *)f->buffer + i * f->n;
+            for (size_t j = 0; j < f->n; j++)
+                out[j] = (float)cell_number(APSP_INT32, row, j);
+        } else {
+            double *out = (double *)f->buffer + i * f->n;
+            for (size_t j = 0; j < f->n; j++)
+                out[j] = cell_number(APSP_INT32, row, j);
+        }
+    }
+    return 0;
+}
+
+static apsp_status float_rows_of(void *context, size_t first_row, size_t count, const int32_t *rows,
+                                 size_t pitch, apsp_error *error) {
+    float_rows *f = context;
+    const size_t row_bytes = f->n * apsp_dtype_size(f->dtype);
+    if (count > f->room) {
+        free(f->buffer);
+        f->buffer = apsp_malloc(count * row_bytes);
+        f->room = f->buffer ? count : 0;
+        if (!f->buffer)
+            return fail(error, APSP_ERR_NO_MEMORY, "out of memory for %zu rows of %zu cells", count,
+                        f->n);
+    }
+    f->rows = rows;
+    f->pitch = pitch;
+    parallel_slices(count, (uint64_t)count * row_bytes < PARALLEL_BYTES ? 1 : f->threads,
+                    convert_band, f);
+    return f->cells(f->context, first_row, count, f->buffer, f->n, error);
+}
+
+apsp_status whole_graph_solve(apsp_solver *solver, const apsp_graph *graph, apsp_dtype dtype,
+                              apsp_cells_fn cells, void *context, whole_graph_solve_fn solve,
+                              unsigned threads, apsp_report *report, int *taken,
+                              apsp_error *error) {
+    double start = seconds_now();
+    whole_plan plan = {.kernels = dtype};
+    int negative;
+    *taken = 0;
+    plan_from_edges(graph, dtype, &plan, &negative);
+    if (plan.kernels != APSP_INT32 || negative)
+        return APSP_OK;
+    apsp_graph *copy = NULL;
+    apsp_status status = graph->real_weight ? integer_copy(graph, &copy, error) : APSP_OK;
+    if (status != APSP_OK)
+        return status;
+    double seconds = seconds_now() - start;
+    float_rows f = {.cells = cells,
+                    .context = context,
+                    .dtype = dtype,
+                    .n = graph->vertices,
+                    .threads = threads};
+    status = solve(solver, copy ? copy : graph, float_rows_of, &f, report, error);
+    free(f.buffer);
+    apsp_graph_destroy(copy);
+    *taken = 1;
+    if (status == APSP_OK && report) {
+        report->kernels = plan.kernels;
+        snprintf(report->kernels_why, sizeof report->kernels_why, "%s (from the %zu edges)",
+                 plan.why, graph->edges);
+        report->whole_seconds = seconds;
+    }
+    return status;
+}
