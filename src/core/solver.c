@@ -298,14 +298,26 @@ static apsp_status rows_to_cells(void *context, size_t first_row, size_t count, 
     return r->cells(r->context, first_row, count, rows, pitch, error);
 }
 
-/* A graph made into a host matrix of `dtype`, solved, and its rows handed on. */
+/* A float matrix on the float kernels without the whole-number scan: the edges decided it. */
+static apsp_status solve_float_path(apsp_solver *s, apsp_matrix *matrix, apsp_report *report,
+                                    apsp_error *error) {
+    if (report)
+        memset(report, 0, sizeof *report);
+    whole_job job = whole_job_of(s);
+    job.float_kernels = 1;
+    return whole_floats_solve(s, matrix, &job, report, error);
+}
+
+/* A graph made into a host matrix of `dtype`, solved (by apsp_solver_solve, or by the float
+ * path alone), and its rows handed on (whole_graph_host_fn). */
 static apsp_status solve_graph_on_host(apsp_solver *s, const apsp_graph *graph, apsp_dtype dtype,
-                                       apsp_cells_fn cells, void *context, apsp_report *report,
-                                       apsp_error *error) {
+                                       int float_path, apsp_cells_fn cells, void *context,
+                                       apsp_report *report, apsp_error *error) {
     apsp_matrix *m;
     apsp_status status = apsp_graph_to_matrix_threads(graph, dtype, s->options.threads, &m, error);
     if (status == APSP_OK)
-        status = apsp_solver_solve(s, m, report, error);
+        status = float_path ? solve_float_path(s, m, report, error)
+                            : apsp_solver_solve(s, m, report, error);
     double start = seconds_now();
     if (status == APSP_OK)
         status = hand_on_matrix(m, cells, context, error);
@@ -337,7 +349,7 @@ apsp_status apsp_solver_solve_graph(apsp_solver *s, const apsp_graph *graph, aps
     }
     /* The backend's memory is the host (or the solve streams from it): a matrix there. */
     rows_as_cells r = {.rows = rows, .context = context};
-    return solve_graph_on_host(s, graph, APSP_INT32, cells_to_rows, &r, report, error);
+    return solve_graph_on_host(s, graph, APSP_INT32, 0, cells_to_rows, &r, report, error);
 }
 
 apsp_status apsp_solver_solve_graph_typed(apsp_solver *s, const apsp_graph *graph, apsp_dtype dtype,
@@ -351,16 +363,15 @@ apsp_status apsp_solver_solve_graph_typed(apsp_solver *s, const apsp_graph *grap
     rows_as_cells r = {.cells = cells, .context = context};
     if (dtype == APSP_INT32)
         return apsp_solver_solve_graph(s, graph, rows_to_cells, &r, report, error);
-    const unsigned threads = threads_of(s->options.threads);
     /* (the type's own refusals first, whichever route then runs) */
-    apsp_status status = graph_check_typed(graph, dtype, threads, error);
-    int taken = 0;
-    if (status == APSP_OK && dtype != APSP_INT64 && !s->options.float_kernels)
-        status = whole_graph_solve(s, graph, dtype, cells, context, apsp_solver_solve_graph,
-                                   threads, report, &taken, error);
-    if (status != APSP_OK || taken)
+    apsp_status status = graph_check_typed(graph, dtype, threads_of(s->options.threads), error);
+    if (status != APSP_OK)
         return status;
-    return solve_graph_on_host(s, graph, dtype, cells, context, report, error);
+    if (dtype == APSP_INT64)
+        return solve_graph_on_host(s, graph, dtype, 0, cells, context, report, error);
+    const whole_graph_job job = {s->options.float_kernels, threads_of(s->options.threads),
+                                 solve_graph_on_host};
+    return whole_graph_solve(s, graph, dtype, cells, context, &job, report, error);
 }
 
 /* The predecessors after the solve on the host threads (apsp_predecessors), timed. */
