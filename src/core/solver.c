@@ -1,6 +1,7 @@
 /* The library's entry points that span backends: listing devices, the solver instance, and the
  * one-shot solve. */
 #include "core/backends.h"
+#include "core/hand_on.h"
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/graph.h"
@@ -265,37 +266,6 @@ apsp_status apsp_solver_solve_rows(apsp_solver *s, size_t n, apsp_dtype dtype,
         return whole_floats_solve_rows(s, n, dtype, io, &job, report, error);
     }
     return solve_rows_in_type(s, n, dtype, io, report, error);
-}
-
-/* Rows from a host matrix to the caller, in batches of whole rows. */
-static apsp_status hand_on_matrix(const apsp_matrix *m, apsp_cells_fn cells, void *context,
-                                  apsp_error *error) {
-    enum { BATCH_ROWS = 256 };
-    apsp_status status = APSP_OK;
-    for (size_t i = 0; i < m->n && status == APSP_OK; i += BATCH_ROWS) {
-        size_t count = m->n - i < BATCH_ROWS ? m->n - i : BATCH_ROWS;
-        status = cells(context, i, count, apsp_matrix_row_cells(m, i), m->stride, error);
-    }
-    return status;
-}
-
-/* An apsp_rows_fn's int32 rows to an apsp_cells_fn, and back. */
-typedef struct rows_as_cells {
-    apsp_rows_fn rows;
-    apsp_cells_fn cells;
-    void *context;
-} rows_as_cells;
-
-static apsp_status cells_to_rows(void *context, size_t first_row, size_t count, const void *rows,
-                                 size_t pitch, apsp_error *error) {
-    const rows_as_cells *r = context;
-    return r->rows(r->context, first_row, count, rows, pitch, error);
-}
-
-static apsp_status rows_to_cells(void *context, size_t first_row, size_t count, const int32_t *rows,
-                                 size_t pitch, apsp_error *error) {
-    const rows_as_cells *r = context;
-    return r->cells(r->context, first_row, count, rows, pitch, error);
 }
 
 /* A float matrix on the float kernels without the whole-number scan: the edges decided it. */
