@@ -145,6 +145,25 @@ static apsp_status run_on_device(device_method *m, const adjacency *g, const int
     return status;
 }
 
+/* Bellman-Ford asked for, or a sparse method auto chose, on the host threads because the device
+ * cannot run the device's method: the report says why, and with
+ * apsp_options.sources_device_only bellman-ford is refused instead. (Dijkstra and Johnson asked
+ * for are host methods: nothing is swapped.) */
+static apsp_status check_declined(const apsp_options *o, apsp_method asked, apsp_method chosen,
+                                  const char *declined, apsp_report *report, apsp_error *error) {
+    int swapped = chosen == APSP_METHOD_BELLMAN_FORD ||
+                  (asked == APSP_METHOD_AUTO && chosen != APSP_METHOD_FW);
+    if (!declined[0] || !swapped)
+        return APSP_OK;
+    snprintf(report->device_declined, sizeof report->device_declined, "%s", declined);
+    if (o->sources_device_only && chosen == APSP_METHOD_BELLMAN_FORD)
+        return fail(error, APSP_ERR_USAGE,
+                    "sources: %s, and apsp_options.sources_device_only keeps bellman-ford off the "
+                    "host threads: allow them, or ask for what the device runs",
+                    declined);
+    return APSP_OK;
+}
+
 /* The method and the run, the adjacency built once. */
 static apsp_status solve_sources(apsp_solver *solver, const apsp_graph *graph,
                                  const int32_t *sources, size_t count, apsp_method method,
@@ -161,15 +180,17 @@ static apsp_status solve_sources(apsp_solver *solver, const apsp_graph *graph,
         return status;
     }
     device_method device;
-    /* The device's distances are int32: other types stay on the host threads. */
-    int has_device =
-        out->dtype == APSP_INT32 && device_method_find(solver, &adj, out->pred != NULL, &device);
+    char declined[sizeof report->device_declined];
+    int has_device = device_method_find(solver, &adj, out->dtype, out->pred != NULL, &device,
+                                        declined, sizeof declined);
     method_inputs in = {
         graph->vertices,           adj.start[graph->vertices], count,
         graph_has_negative(graph), sources_worker_count(o),    has_device ? device.rate : 0.0};
     apsp_method chosen = APSP_METHOD_AUTO;
     char why[sizeof report->method];
     status = method_choose(method, &in, &chosen, why, sizeof why, error);
+    if (status == APSP_OK)
+        status = check_declined(o, method, chosen, declined, report, error);
     double start = seconds_now();
     if (status == APSP_OK && chosen == APSP_METHOD_FW) {
         adjacency_free(&adj); /* the matrix takes its room */
