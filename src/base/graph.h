@@ -12,7 +12,14 @@
  * every simple path's length lies strictly between minus the unreachable marker and the marker:
  * no shortest distance reaches it, and the sum of two distances never overflows the type (with
  * V = 1 every edge is an ignored self-loop: any int32, any int64). The floating-point types take
- * any integer (it is rounded), and vertices = 0 means V is not known yet: no bound applies. */
+ * any integer (it is rounded), and vertices = 0 means V is not known yet: no bound applies.
+ * The chosen sources' searches take a tighter bound of their own, the sum of the V - 1 largest
+ * weights (sssp/sssp.h: sssp_path_bound); this per-weight rule stays for the types themselves:
+ * it is checked weight by weight as a file is read, before V's largest weights are known; the
+ * type is fixed before auto chooses the method, which may be Floyd-Warshall, whose bounded
+ * negative form (core/backend.h: kernel_form) is derived from (V + n - 1) max|w| < INF over the
+ * padded size n and would need its own derivation and tests for a sum bound; and the device's
+ * batched Bellman-Ford writes int32 rows. */
 typedef struct weight_rule {
     int64_t least;
     int64_t most;
