@@ -8,14 +8,21 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The largest |weight| of the adjacency within int32's rule for its V. */
+/* Whether the device's int32 distances hold the adjacency's: every weight within int32's rule
+ * for its V, or none negative and the path bound below APSP_INF (base/graph.h: each distance
+ * the rounds set is a simple path's length, and one more weight stays below 2^31). With a
+ * negative weight the per-weight rule stays: a negative cycle's rounds walk past any path
+ * bound before the batch is handed to the host. */
 static int weights_fit_int32(const adjacency *g) {
     weight_rule rule = weight_rule_for(g->vertices, APSP_INT32);
     size_t e = g->start[g->vertices];
-    for (size_t i = 0; i < e; i++)
-        if (g->weight[i] < rule.least || g->weight[i] > rule.most)
-            return 0;
-    return 1;
+    int within = 1, negative = 0;
+    for (size_t i = 0; i < e; i++) {
+        within &= g->weight[i] >= rule.least && g->weight[i] <= rule.most;
+        negative |= g->weight[i] < 0;
+    }
+    return within || (!negative && weights_path_bound(g->weight, NULL, NULL, e, g->vertices) <=
+                                       (uint64_t)APSP_INF - 1);
 }
 
 /* Why the device's part cannot run this solve (NULL: it can). */
@@ -29,7 +36,7 @@ static const char *cannot_run(const adjacency *graph, apsp_dtype dtype, int want
     if (graph->start[graph->vertices] >= UINT32_MAX)
         return "it indexes fewer than 2^32 edges";
     if (!weights_fit_int32(graph))
-        return "a weight is outside int32's rule";
+        return "its distances are int32 and these weights could pass them";
     return NULL;
 }
 

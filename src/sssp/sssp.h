@@ -90,11 +90,8 @@ int dijkstra_distances_real(const adjacency *g, const double *weights, int32_t s
 int dijkstra_distances_narrow(const adjacency *g, const sssp_arc *arcs, int32_t source, int parents,
                               sssp_scratch *s);
 
-/* A bound no simple path over these weights can pass: the sum of the V - 1 largest |w| (a
- * simple path has at most V - 1 edges, each a different one), saturating at UINT64_MAX; 0 for
- * V < 2. Exact, in at most eight passes over the weights (narrow.c). */
-uint64_t sssp_path_bound(const int64_t *weights, size_t edges, size_t vertices);
-/* Whether searches over non-negative weights whose sssp_path_bound is `bound` keep every
+/* Whether searches over non-negative weights whose path bound (base/graph.h:
+ * weights_path_bound) is `bound` keep every
  * distance below INT32_MAX: each distance they set is the length of a simple path (a walk that
  * comes back to a vertex is no shorter than what that vertex already holds, so it lowers
  * nothing), at most the bound; a tentative distance, one more weight (itself at most the
@@ -102,7 +99,7 @@ uint64_t sssp_path_bound(const int64_t *weights, size_t edges, size_t vertices);
 int sssp_narrow_fits(uint64_t bound);
 /* The narrow path's arcs for g with `weights` (g->weight or Johnson's reweighted ones, none
  * negative): g->other and the weights packed, when sssp_narrow_fits holds for their
- * sssp_path_bound and g has fewer than 2^32 edges; else *arcs = NULL. *largest is the largest
+ * weights_path_bound and g has fewer than 2^32 edges; else *arcs = NULL. *largest is the largest
  * weight (the queue's choice), *bound the path bound (for the report). Fails only for want of
  * memory. */
 apsp_status sssp_narrow_arcs(const adjacency *g, const int64_t *weights, sssp_arc **arcs,

@@ -1,14 +1,21 @@
-/* sssp_path_bound (src/sssp/narrow.c), the narrow path's bound, against its definition: the sum
- * of the V - 1 largest |w| by a sort, on random weights of every width (many repeats, so that
- * the radix selection's boundary falls inside a run of equal values), negative ones, INT64_MIN,
- * fewer edges than V - 1, V < 2, and sums that saturate at UINT64_MAX.
+/* weights_path_bound (src/base/graph_matrix.c), the narrow path's and int32 rows' bound, against
+ * its definition: the sum of the V - 1 largest |w| by a sort, on random weights of every width
+ * (many repeats, so that the radix selection's boundary falls inside a run of equal values),
+ * negative ones, INT64_MIN, fewer edges than V - 1, V < 2, sums that saturate at UINT64_MAX, and
+ * self-loops left out.
  *
  *     test-path-bound */
 #include "check.h"
+#include "base/graph.h"
 #include "sssp/sssp.h"
 
 #include <stdint.h>
 #include <stdlib.h>
+
+/* Every weight counted. */
+static uint64_t sssp_bound(const int64_t *w, size_t edges, size_t vertices) {
+    return weights_path_bound(w, NULL, NULL, edges, vertices);
+}
 
 static uint64_t magnitude(int64_t w) {
     return w < 0 ? 0 - (uint64_t)w : (uint64_t)w;
@@ -55,7 +62,7 @@ static void check_random(void) {
         int64_t *w = malloc((edges ? edges : 1) * sizeof *w);
         for (size_t e = 0; e < edges; e++)
             w[e] = random_weight(&state, bits);
-        uint64_t got = sssp_path_bound(w, edges, vertices), want = by_sort(w, edges, vertices);
+        uint64_t got = sssp_bound(w, edges, vertices), want = by_sort(w, edges, vertices);
         CHECK(got == want, "round %zu: E = %zu, V = %zu, %u bits: %llu, not %llu", round, edges,
               vertices, bits, (unsigned long long)got, (unsigned long long)want);
         free(w);
@@ -64,17 +71,20 @@ static void check_random(void) {
 
 static void check_edges(void) {
     const int64_t equal[] = {5, 5, 5, 5, 5, 5};
-    CHECK(sssp_path_bound(equal, 6, 4) == 15, "three of six equal weights: %llu",
-          (unsigned long long)sssp_path_bound(equal, 6, 4));
-    CHECK(sssp_path_bound(equal, 6, 1) == 0 && sssp_path_bound(equal, 6, 0) == 0,
-          "V < 2 takes no edge");
-    CHECK(sssp_path_bound(NULL, 0, 9) == 0, "no edges");
+    CHECK(sssp_bound(equal, 6, 4) == 15, "three of six equal weights: %llu",
+          (unsigned long long)sssp_bound(equal, 6, 4));
+    CHECK(sssp_bound(equal, 6, 1) == 0 && sssp_bound(equal, 6, 0) == 0, "V < 2 takes no edge");
+    CHECK(sssp_bound(NULL, 0, 9) == 0, "no edges");
     const int64_t extreme[] = {INT64_MIN, 1, INT64_MAX};
-    CHECK(sssp_path_bound(extreme, 3, 2) == (uint64_t)1 << 63, "|INT64_MIN| alone: %llu",
-          (unsigned long long)sssp_path_bound(extreme, 3, 2));
-    CHECK(sssp_path_bound(extreme, 3, 3) == UINT64_MAX, "2^63 + 2^63 - 1 saturates");
+    CHECK(sssp_bound(extreme, 3, 2) == (uint64_t)1 << 63, "|INT64_MIN| alone: %llu",
+          (unsigned long long)sssp_bound(extreme, 3, 2));
+    CHECK(sssp_bound(extreme, 3, 3) == UINT64_MAX, "2^63 + 2^63 - 1 saturates");
     const int64_t long_arcs[] = {7, 1000000000, 9, 11, 13, 17};
-    CHECK(sssp_path_bound(long_arcs, 6, 7) == 1000000057, "one long arc and five short edges");
+    CHECK(sssp_bound(long_arcs, 6, 7) == 1000000057, "one long arc and five short edges");
+    const int64_t looped[] = {900, 5, 7, 3};
+    const int32_t from[] = {2, 0, 1, 2}, to[] = {2, 1, 2, 0};
+    CHECK(weights_path_bound(looped, from, to, 4, 3) == 12, "the self-loop 2 -> 2 counted: %llu",
+          (unsigned long long)weights_path_bound(looped, from, to, 4, 3));
     CHECK(sssp_narrow_fits(INT32_MAX - 1) && !sssp_narrow_fits(INT32_MAX),
           "the narrow path's edge is INT32_MAX - 1");
 }
