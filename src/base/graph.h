@@ -30,7 +30,7 @@ weight_rule weight_rule_for(size_t vertices, apsp_dtype dtype);
 /* A bound no simple path over these weights can pass: the sum of the V - 1 largest |w| (a simple
  * path has at most V - 1 edges, each a different one), saturating at UINT64_MAX; 0 for V < 2.
  * Self-loops (source[e] == target[e]) are left out where source and target are given (NULL:
- * every weight counts). Exact, in at most eight passes over the weights and no copy
+ * every weight counts). Exact, in one pass for the largest and one per byte below it, no copy
  * (graph_matrix.c). */
 uint64_t weights_path_bound(const int64_t *weights, const int32_t *source, const int32_t *target,
                             size_t edges, size_t vertices);

@@ -194,9 +194,22 @@ static void fill_buckets(const weight_list *list, unsigned shift, uint64_t prefi
     }
 }
 
+/* The shift of the highest nonzero byte of the largest magnitude (0 for none): the passes start
+ * there, since every higher byte is 0 (weights below 2^16: two passes, not eight). */
+static int top_byte_shift(const weight_list *list) {
+    uint64_t most = 0;
+    for (size_t e = 0; e < list->edges; e++)
+        if (!list->source || list->source[e] != list->target[e])
+            most |= magnitude(list->weights[e]);
+    int shift = 0;
+    while (shift < 56 && most >> (shift + 8))
+        shift += 8;
+    return shift;
+}
+
 /* A radix selection, byte by byte from the top: each pass adds the buckets wholly among the
  * `left` largest and narrows to the one that holds the boundary; after the last byte the values
- * left in it are all equal. Eight passes over the weights at most, no copy of them, exact (and
+ * left in it are all equal. Nine passes over the weights at most, no copy of them, exact (and
  * saturating at UINT64_MAX). */
 uint64_t weights_path_bound(const int64_t *weights, const int32_t *source, const int32_t *target,
                             size_t edges, size_t vertices) {
@@ -204,7 +217,7 @@ uint64_t weights_path_bound(const int64_t *weights, const int32_t *source, const
     size_t left = vertices > 1 ? vertices - 1 : 0;
     uint64_t total = 0, prefix = 0;
     byte_buckets b;
-    for (int shift = 56; shift >= 0 && left > 0; shift -= 8) {
+    for (int shift = top_byte_shift(&list); shift >= 0 && left > 0; shift -= 8) {
         fill_buckets(&list, (unsigned)shift, prefix, &b);
         int boundary = -1;
         for (int byte = 255; byte >= 0 && left > 0 && boundary < 0; byte--) {
