@@ -63,6 +63,10 @@ apsp_status matrix_check_shape(const apsp_matrix *matrix, apsp_error *error);
  * per core). */
 apsp_status matrix_check_cells(const apsp_matrix *matrix, unsigned threads, int *negative,
                                uint64_t *most, apsp_error *error);
+/* matrix_check_cells over the n x n cells of the graph alone, on the calling thread: for a solve
+ * that reads no padding (the small solve, core/solver.c), a check proportional to the graph. */
+apsp_status matrix_check_graph_cells(const apsp_matrix *matrix, int *negative, uint64_t *most,
+                                     apsp_error *error);
 /* What matrix_check_cells finds in an integer matrix that passes it, when whoever wrote the
  * matrix already knows it from reading every cell (a whole-number float graph's scan,
  * src/whole/; matrix_read_rows_known): handed to the driver, which then skips that read pass. */
