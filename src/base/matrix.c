@@ -412,39 +412,42 @@ apsp_status matrix_check_cells(const apsp_matrix *m, unsigned threads, int *nega
                          negative, most, error);
 }
 
-/* Whether `count` cells from `cells` all hold the type's unreachable marker, compared bytewise
- * against a run of markers (memcmp: the padding's check at memory speed). */
-static int all_unreachable(const apsp_matrix *m, const char *cells, size_t count) {
-    enum { RUN = 64 };
-    _Alignas(8) unsigned char markers[RUN * sizeof(double)];
-    fill_row(m->dtype, markers, RUN, SIZE_MAX);
-    const size_t cell = apsp_dtype_size(m->dtype);
-    for (size_t done = 0; done < count; done += RUN) {
-        const size_t part = count - done < RUN ? count - done : RUN;
-        if (memcmp(cells + done * cell, markers, part * cell) != 0)
-            return 0;
+/* Whether `count` cells of `size` bytes (4 or 8) all hold the bytes of `pattern`'s cell: one
+ * loop of xor and or that the compiler vectorises, the padding's check at memory speed. */
+static int cells_hold(const char *cells, size_t count, size_t size, const void *pattern) {
+    if (size == sizeof(uint32_t)) {
+        uint32_t want, diff = 0;
+        memcpy(&want, pattern, sizeof want);
+        const uint32_t *c = (const uint32_t *)(const void *)cells;
+        for (size_t j = 0; j < count; j++)
+            diff |= c[j] ^ want;
+        return diff == 0;
     }
-    return 1;
+    uint64_t want, diff = 0;
+    memcpy(&want, pattern, sizeof want);
+    const uint64_t *c = (const uint64_t *)(const void *)cells;
+    for (size_t j = 0; j < count; j++)
+        diff |= c[j] ^ want;
+    return diff == 0;
 }
 
-static int is_zero_bytes(const char *cell, size_t size) {
-    static const char zero[sizeof(double)];
-    return memcmp(cell, zero, size) == 0;
-}
-
-/* Whether the padding is as apsp_matrix_create made it: the marker, 0 on its diagonal. */
+/* Whether the padding is as apsp_matrix_create made it, byte for byte: the marker, and 0 on the
+ * diagonal. */
 static int padding_as_made(const apsp_matrix *m) {
+    _Alignas(8) unsigned char marker[sizeof(double)], zero[sizeof(double)];
+    fill_row(m->dtype, marker, 1, SIZE_MAX);
+    fill_row(m->dtype, zero, 1, 0);
     const size_t cell = apsp_dtype_size(m->dtype);
-    for (size_t i = 0; i < m->padded; i++) {
+    int ok = 1;
+    for (size_t i = 0; i < m->n && ok; i++)
+        ok = cells_hold((const char *)apsp_matrix_row_cells(m, i) + m->n * cell, m->padded - m->n,
+                        cell, marker);
+    for (size_t i = m->n; i < m->padded && ok; i++) {
         const char *row = apsp_matrix_row_cells(m, i);
-        int ok = i < m->n ? all_unreachable(m, row + m->n * cell, m->padded - m->n)
-                          : all_unreachable(m, row, i) &&
-                                all_unreachable(m, row + (i + 1) * cell, m->padded - i - 1) &&
-                                is_zero_bytes(row + i * cell, cell);
-        if (!ok)
-            return 0;
+        ok = cells_hold(row, i, cell, marker) && cells_hold(row + i * cell, 1, cell, zero) &&
+             cells_hold(row + (i + 1) * cell, m->padded - i - 1, cell, marker);
     }
-    return 1;
+    return ok;
 }
 
 apsp_status matrix_check_graph_cells(const apsp_matrix *m, int *negative, uint64_t *most,

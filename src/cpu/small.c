@@ -16,7 +16,7 @@
 
 /* Floyd-Warshall on the n x n cells of row pitch `stride`; k outer, as close_block. */
 #define CLOSE_SMALL(NAME, CELL, RELAX)                                                             \
-    static void NAME(void *cells, size_t n, size_t stride) {                                       \
+    CLONED_FOR_ISAS static void NAME(void *cells, size_t n, size_t stride) {                       \
         CELL *c = cells;                                                                           \
         for (size_t k = 0; k < n; k++) {                                                           \
             const CELL *ck = c + k * stride;                                                       \
@@ -40,7 +40,7 @@ CLOSE_SMALL(close_small_f64, double, add_min_f64)
  * were (a copy: C is overwritten while P is read), k ascending from C's own value, as the block
  * product's accumulator runs. */
 #define SQUARE_SMALL(NAME, CELL, RELAX)                                                            \
-    static void NAME(void *cells, size_t n, size_t stride, void *scratch) {                        \
+    CLONED_FOR_ISAS static void NAME(void *cells, size_t n, size_t stride, void *scratch) {        \
         CELL *c = cells, *p = scratch;                                                             \
         for (size_t i = 0; i < n; i++)                                                             \
             memcpy(p + i * n, c + i * stride, n * sizeof(CELL));                                   \
