@@ -431,9 +431,7 @@ static int cells_hold(const char *cells, size_t count, size_t size, const void *
     return diff == 0;
 }
 
-/* Whether the padding is as apsp_matrix_create made it, byte for byte: the marker, and 0 on the
- * diagonal. */
-static int padding_as_made(const apsp_matrix *m) {
+int matrix_padding_as_made(const apsp_matrix *m) {
     _Alignas(8) unsigned char marker[sizeof(double)], zero[sizeof(double)];
     fill_row(m->dtype, marker, 1, SIZE_MAX);
     fill_row(m->dtype, zero, 1, 0);
@@ -452,7 +450,7 @@ static int padding_as_made(const apsp_matrix *m) {
 
 apsp_status matrix_check_graph_cells(const apsp_matrix *m, int *negative, uint64_t *most,
                                      apsp_error *error) {
-    if (!padding_as_made(m)) /* the whole check names the cell */
+    if (!matrix_padding_as_made(m)) /* the whole check names the cell */
         return matrix_check_cells(m, 1, negative, most, error);
     return check_scanned(m, m->n, m->n, 1, negative, most, error);
 }
