@@ -97,7 +97,7 @@ typedef struct dense_copy {
     apsp_dtype from;
     size_t n;
     apsp_dtype kernel;
-    apsp_matrix *m; /* the padded matrix of dense_copy_in and dense_copy_out */
+    apsp_matrix *m; /* the padded matrix of dense_copy_in and dense_copy_matrix_rows */
     int unweighted;
     void *out; /* C-contiguous n x n of the kernel type, or float64 for an integer kernel */
     apsp_dtype out_type;
@@ -107,12 +107,14 @@ typedef struct dense_copy {
 /* The source into c->m's n x n cells (directed 0: both ways the lesser weight), on c->threads.
  * Without the GIL. */
 void dense_copy_in(dense_copy *c, int directed);
-/* c->m's distances into c->out, on c->threads. Without the GIL. */
-void dense_copy_out(dense_copy *c);
 /* The same two copies as apsp_solver_solve_rows' row functions: no padded matrix of the
  * extension's, each row read from the source and written into c->out by the library's threads.
  * The source may be c->out itself (every row is read before the first is written). */
 apsp_row_io dense_copy_rows(dense_copy *c);
+/* apsp_solver_solve_rows' row functions from c->m's n x n cells, read as they are (made by
+ * dense_copy_in or csr_copy_in), to c->out as dense_copy_rows writes it: the library solves in
+ * its own padded matrix, whose padding it made, so it checks the graph's cells alone. */
+apsp_row_io dense_copy_matrix_rows(dense_copy *c);
 /* The least and the largest cell (0 counted) of an integer source (c->from int32 or int64), on
  * c->threads. Returns 0, or -1 when no lock could be made. Without the GIL. */
 int dense_extremes(const dense_copy *c, int64_t *least, int64_t *most);

@@ -156,12 +156,27 @@ static apsp_status solve_buffer(SolverObject *self, const Py_buffer *view, apsp_
     return status;
 }
 
+/* c->m's n x n cells (self->matrix, as dense_copy_in or csr_copy_in made them) solved by rows
+ * into c->out; self->matrix is kept, as a failed solve leaves it too (the library's is the
+ * solved one). Without the GIL, under self->lock. */
+static apsp_status solve_matrix_rows(SolverObject *self, dense_copy *c, apsp_report *report,
+                                     double seconds[2], apsp_error *err) {
+    c->m = self->matrix;
+    const apsp_row_io io = dense_copy_matrix_rows(c);
+    apsp_status status = apsp_solver_solve_rows(self->solver, c->n, c->kernel, &io, report, err);
+    c->m = NULL;
+    seconds[0] += report->rows_in_seconds;
+    seconds[1] = report->rows_out_seconds;
+    return status;
+}
+
 /* Fills the padded matrix's n x n cells from the caller's array, solves and writes the distances
  * out, with the copies on every core (the pthread backend's solve uses them too; a GPU's leaves
  * them idle). Directed graphs go by rows (apsp_solver_solve_rows: the library's own padded
  * matrix, read straight into the integer one for whole floats, the distances straight into
  * c->out); an undirected one needs its whole matrix for the lesser of the two directions, so it
- * takes the extension's. Runs without the GIL, under self->lock. */
+ * is made in the extension's, then solved by rows as well. Runs without the GIL, under
+ * self->lock. */
 static apsp_status solve_dense_buffer(SolverObject *self, dense_copy *c, int directed,
                                       apsp_report *report, double seconds[2], apsp_error *err) {
     if (directed) {
@@ -181,18 +196,11 @@ static apsp_status solve_dense_buffer(SolverObject *self, dense_copy *c, int dir
     c->m = self->matrix;
     dense_copy_in(c, directed);
     seconds[0] = seconds_now() - start;
-    status = apsp_solver_solve(self->solver, c->m, report, err);
-    start = seconds_now();
-    if (status == APSP_OK)
-        dense_copy_out(c);
-    settle_matrix(self, status);
-    c->m = NULL;
-    seconds[1] = seconds_now() - start;
-    return status;
+    return solve_matrix_rows(self, c, report, seconds, err);
 }
 
-/* The compressed graph into the padded matrix, solved, and the distances into c->out (c->m
- * set for the copy out only). Runs without the GIL, under self->lock. */
+/* The compressed graph into the padded matrix, solved by rows into c->out. Runs without the
+ * GIL, under self->lock. */
 static apsp_status solve_csr_buffer(SolverObject *self, const csr_copy *g, dense_copy *c,
                                     apsp_report *report, double seconds[2], apsp_error *err) {
     double start = seconds_now();
@@ -204,21 +212,10 @@ static apsp_status solve_csr_buffer(SolverObject *self, const csr_copy *g, dense
                  "graph: an entry of indptr or indices is out of range for %zu vertices; pass a "
                  "valid SciPy sparse matrix",
                  g->n);
-        status = err->status = APSP_ERR_USAGE;
-        settle_matrix(self, status); /* its cells are half written */
-        return status;
+        return err->status = APSP_ERR_USAGE;
     }
     seconds[0] = seconds_now() - start;
-    status = apsp_solver_solve(self->solver, self->matrix, report, err);
-    start = seconds_now();
-    if (status == APSP_OK) {
-        c->m = self->matrix;
-        dense_copy_out(c);
-        c->m = NULL;
-    }
-    settle_matrix(self, status);
-    seconds[1] = seconds_now() - start;
-    return status;
+    return solve_matrix_rows(self, c, report, seconds, err);
 }
 
 static PyObject *report_dict(const apsp_report *r) {
