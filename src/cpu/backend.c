@@ -18,6 +18,7 @@
 #include "core/backend.h"
 #include "base/error.h"
 #include "base/fault.h"
+#include "base/memory_room.h"
 #include "base/util.h"
 #include "cpu/blocks.h"
 #include "cpu/kernels.h"
