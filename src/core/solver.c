@@ -162,43 +162,6 @@ static void note_own_kernels(apsp_report *report, apsp_dtype dtype) {
              apsp_dtype_name(dtype));
 }
 
-/* Whether the matrix goes to the backend's small solve: one device that has one, and a graph
- * within its size (a round's work, microseconds, less than waking its threads). */
-static int takes_small(const apsp_solver *s, const apsp_matrix *matrix) {
-    return s->count == 1 && s->impl->solve_small && matrix->n <= s->impl->small_vertices;
-}
-
-/* The small solve: the graph's cells checked (or `known`), solved on this thread, its negative
- * cycles found as the drivers find them. The report names the calling thread. */
-static apsp_status solve_small(apsp_solver *s, apsp_matrix *matrix, const cell_facts *known,
-                               apsp_report *report, apsp_error *error) {
-    const double start = seconds_now();
-    cell_facts facts = {0, 0};
-    apsp_status status =
-        known ? APSP_OK : matrix_check_graph_cells(matrix, &facts.negative, &facts.most, error);
-    const int negative = known ? known->negative : facts.negative;
-    if (status == APSP_OK)
-        status = s->impl->solve_small(matrix, negative, error);
-    if (status == APSP_OK && negative)
-        status = matrix_check_cycles(matrix, error);
-    if (status != APSP_OK)
-        return status;
-    const apsp_options *o = &s->options;
-    if (o->progress) /* its one round done (no cancel: none is asked after the last round) */
-        o->progress(o->progress_context, 1, 1);
-    if (!report)
-        return APSP_OK;
-    snprintf(report->backend, sizeof report->backend, "%s", apsp_backend_name(s->impl->kind));
-    snprintf(report->device, sizeof report->device, "the calling thread (small solve, V <= %zu)",
-             s->impl->small_vertices);
-    report->padded = matrix->n;
-    report->tile = (int)matrix->n;
-    report->threads = 1;
-    report->devices = 1;
-    report->compute_seconds = seconds_now() - start;
-    return APSP_OK;
-}
-
 /* A checked matrix through the devices in its own type: streamed, or by rows (its cells'
  * check skipped when `known` says what it would find: drivers.h). While devices off the host
  * run their rounds, the host's cores are idle: the rows' io->prepare runs then (apsp.h). A
@@ -207,8 +170,8 @@ static apsp_status solve_in_type(apsp_solver *s, apsp_matrix *matrix, const cell
                                  const apsp_row_io *rows, apsp_report *report, apsp_error *error) {
     const apsp_row_io *idle = s->off_host ? rows : NULL;
     apsp_status status;
-    if (takes_small(s, matrix))
-        status = solve_small(s, matrix, known, report, error);
+    if (drive_takes_small(s->impl, s->count, matrix))
+        status = drive_small(s->impl, matrix, known, &s->options, report, error);
     else if (drive_streams(s->impl, s->devices, s->count, matrix->n, matrix->dtype))
         status = drive_stream(s->impl, s->devices[0], matrix, &s->options, report, error);
     else

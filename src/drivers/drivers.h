@@ -1,7 +1,8 @@
 /* Drivers: what runs a solve through the round-level interface of backend.h. rows.c shares the
  * rows among the devices of one process (one device is its simplest case); stream.c passes a
- * matrix larger than the device's memory through one device from host memory; MPI ranks would
- * go beside them. solver.c picks stream.c when drive_streams says so. */
+ * matrix larger than the device's memory through one device from host memory; small.c solves a
+ * graph of a few vertices on the calling thread; MPI ranks would go beside them. solver.c picks
+ * stream.c when drive_streams says so. */
 #ifndef APSP_DRIVERS_H
 #define APSP_DRIVERS_H
 
@@ -29,6 +30,14 @@ typedef struct paths_job {
 apsp_status drive_rows_paths(const apsp_backend_impl *impl, backend_device *const *devices,
                              size_t count, apsp_matrix *matrix, paths_job *paths,
                              const apsp_options *options, apsp_report *report, apsp_error *error);
+
+/* Whether the matrix goes to the backend's small solve (backend.h: solve_small): one device
+ * of a backend that has one, and a graph within its size; drive_small solves it on the calling
+ * thread, its cells checked (or `known`), its negative cycles found as drive_rows finds them,
+ * and the report naming the calling thread (small.c). */
+int drive_takes_small(const apsp_backend_impl *impl, size_t count, const apsp_matrix *matrix);
+apsp_status drive_small(const apsp_backend_impl *impl, apsp_matrix *matrix, const cell_facts *known,
+                        const apsp_options *options, apsp_report *report, apsp_error *error);
 
 /* Whether the backend's devices make their rows from an edge list and hand them on
  * (load_graph, store_rows); drive_graph solves a checked graph that way, as drive_rows would. */
