@@ -18,25 +18,22 @@ from collections import defaultdict
 
 import numpy as np
 
-from . import _convert
+from . import _convert, _nx_search
+from ._nx_search import ApspGraph
+from ._nx_shortest import SHORTEST_PATH_FUNCTIONS, ShortestPaths
 from ._solve import NegativeCycleError, default_solver
 
-FUNCTIONS = ("floyd_warshall_numpy", "floyd_warshall")
 
 
-class ApspGraph:
-    """A NetworkX graph handed to apsp: the graph itself, converted when a function runs."""
+def _callable_weight(name, args, kwargs):
+    """Whether the call passes a function as `weight` (apsp reads an attribute's name only)."""
+    import networkx as nx
 
-    __networkx_backend__ = "apsp"
-
-    def __init__(self, graph):
-        self.graph = graph
-
-    def is_directed(self):
-        return self.graph.is_directed()
-
-    def is_multigraph(self):
-        return self.graph.is_multigraph()
+    try:
+        bound = getattr(nx, name).__signature__.bind(*args, **kwargs)
+    except (AttributeError, TypeError):
+        return False
+    return callable(bound.arguments.get("weight"))
 
 
 def _distances(G, nodelist, weight):
@@ -59,7 +56,10 @@ def _distances(G, nodelist, weight):
     return nodes, d
 
 
-class BackendInterface:
+FUNCTIONS = ("floyd_warshall_numpy", "floyd_warshall") + SHORTEST_PATH_FUNCTIONS
+
+
+class BackendInterface(ShortestPaths):
     """The object NetworkX loads from the ``networkx.backends`` entry point."""
 
     @staticmethod
@@ -72,7 +72,7 @@ class BackendInterface:
 
     @staticmethod
     def can_run(name, args, kwargs):
-        return name in FUNCTIONS
+        return name in FUNCTIONS and not _callable_weight(name, args, kwargs)
 
     @staticmethod
     def should_run(name, args, kwargs):
