@@ -86,28 +86,26 @@ def _weight_values(G, weight):
 
 
 def edges_of(G, weight):
-    """G's Edges for the weight attribute `weight` (a name or None)."""
+    """G's Edges for the weight attribute `weight` (a name or None). The types of the weights
+    off the self-loops decide NetworkX's sums: all int, all float, or mixed."""
     nodes = list(G)
     index = {u: i for i, u in enumerate(nodes)}
     triples = _weight_values(G, weight)
-    ws = [w for _, _, w in triples]
-    integral = all(type(w) is int or type(w) is bool for w in ws)
-    if not integral and not all(isinstance(w, (int, float)) for w in ws):
+    if not all(type(w) in (int, bool, float) for _, _, w in triples):
         raise Unsupported("apsp: an edge weight that is neither int nor float")
-    if not integral and any(type(w) is int for w in ws):
-        raise Unsupported("apsp: int and float weights mixed (NetworkX's sums are of both "
-                          "types)")
+    loops = [w for u, v, w in triples if u == v]
+    triples = [t for t in triples if t[0] != t[1]]
+    ws = [w for _, _, w in triples]
+    integral = all(type(w) is not float for w in ws)
     row = np.fromiter((index[u] for u, _, _ in triples), dtype=np.int32, count=len(triples))
     col = np.fromiter((index[v] for _, v, _ in triples), dtype=np.int32, count=len(triples))
     data = np.array(ws, dtype=np.int64 if integral else np.float64).reshape(-1)
-    loops = row == col
-    negative_loop = bool(np.any(data[loops] < 0))
-    keep = ~loops
-    row, col, data = row[keep], col[keep], data[keep]
     if not G.is_directed():
         row, col = np.concatenate([row, col]), np.concatenate([col, row])
         data = np.concatenate([data, data])
-    return Edges(nodes, row, col, data, integral, negative_loop)
+    edges = Edges(nodes, row, col, data, integral, any(w < 0 for w in loops))
+    edges.mixed = not integral and any(type(w) is not float for w in ws)
+    return edges
 
 
 def search(edges, sources, method, predecessors=False):
@@ -170,6 +168,9 @@ def order(dist, reached, sources, cutoff):
 def values(edges, dist, numbers, sources):
     """NetworkX's numbers of the distances to `numbers`: ints for int weights; floats for float
     weights, but the sources' 0 (NetworkX starts every search at the int 0)."""
+    if edges.mixed:
+        raise Unsupported("apsp: int and float weights mixed (NetworkX's sums are of both "
+                          "types)")
     got = dist[numbers].tolist()
     if edges.integral:
         return [int(v) for v in got]
@@ -219,8 +220,11 @@ def tied_predecessors(edges, dist, reached, numbers, sources):
     pick = np.lexsort((ranks[r], c))
     nodes = edges.nodes
     result = {nodes[i]: [] for i in numbers}
-    for u, v in zip(r[pick].tolist(), c[pick].tolist()):
-        result[nodes[v]].append(nodes[u])
+    last = None
+    for pair in zip(r[pick].tolist(), c[pick].tolist()):
+        if pair != last:  # (a multigraph's parallel edges: one predecessor)
+            result[nodes[pair[1]]].append(nodes[pair[0]])
+        last = pair
     return result
 
 

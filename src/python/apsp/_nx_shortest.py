@@ -364,8 +364,9 @@ def _unweighted_path(G, source, target):
         f"No path between {source} and {target}."))
 
 
-def _generic_one_source(G, source, weight, method, lengths_only, reverse):
-    """shortest_path(_length) from source (to it, where reverse) to every node."""
+def _generic_one_source(G, source, weight, method, lengths_only, reverse, to_source=False):
+    """shortest_path(_length) from source to every node; to_source: the paths to source (on
+    the reversed edges where reverse, a directed graph's)."""
     if method == "bellman-ford":
         if source not in G:
             raise _nx().NodeNotFound(f"Node {source} is not found in the graph")
@@ -378,7 +379,7 @@ def _generic_one_source(G, source, weight, method, lengths_only, reverse):
     if lengths_only:
         return run.lengths()
     found = run.paths()
-    return {t: p[::-1] for t, p in found.items()} if reverse else found
+    return {t: p[::-1] for t, p in found.items()} if to_source else found
 
 
 def _generic(G, source, target, weight, method, lengths_only):
@@ -391,7 +392,7 @@ def _generic(G, source, target, weight, method, lengths_only):
         return _all_pairs(G, weight, method, lengths_only)
     if source is None:
         return _generic_one_source(G, target, weight, method, lengths_only,
-                                   reverse=graph.is_directed())
+                                   reverse=graph.is_directed(), to_source=True)
     if target is None:
         return _generic_one_source(G, source, weight, method, lengths_only, reverse=False)
     if weight is None:

@@ -27,10 +27,12 @@ from ._solve import NegativeCycleError, default_solver
 
 def _callable_weight(name, args, kwargs):
     """Whether the call passes a function as `weight` (apsp reads an attribute's name only)."""
+    import inspect
+
     import networkx as nx
 
     try:
-        bound = getattr(nx, name).__signature__.bind(*args, **kwargs)
+        bound = inspect.signature(getattr(nx, name)).bind(*args, **kwargs)
     except (AttributeError, TypeError):
         return False
     return callable(bound.arguments.get("weight"))
