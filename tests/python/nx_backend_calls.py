@@ -1,42 +1,37 @@
-"""A pytest plugin for NetworkX's own tests run with NETWORKX_TEST_BACKEND=apsp and fallback on:
-counts the calls of each function that reached apsp and those that fell back to NetworkX, and
-fails the session where a function apsp implements fell back for any reason but a weight
-function (apsp reads a weight attribute's name only: NetworkX's protocol then runs its own)."""
+"""A pytest plugin for NetworkX's own tests run with NETWORKX_TEST_BACKEND=apsp and fallback on
+(test_networkx_own_tests.py): counts the calls of each function that reached apsp, and records
+every time a function apsp implements fell back to NetworkX, with NetworkX's reason, in the JSON
+file named by APSP_NX_CALLS."""
 
 import collections
+import json
 import logging
-
-import pytest
+import os
 
 REACHED = collections.Counter()
-FELL_BACK = collections.Counter()
+FELL_BACK = []
 
 
 class _Calls(logging.Handler):
+    """NetworkX's backend log (networkx.utils.backends): 'Using backend ...' when a call reaches
+    a backend, 'Backend ... can't run' or '... raised when calling ...' before a fallback."""
+
     def emit(self, record):
-        if not record.msg.startswith(("Using backend", "Falling back", "Backend '")):
-            return
-        name = record.args[1] if record.msg.startswith(("Using", "Backend")) else record.args[2]
-        if record.msg.startswith("Using backend"):
-            REACHED[name] += 1
-        elif "falling back" in record.msg.lower():
-            FELL_BACK[name] += 1
+        message = record.getMessage()
+        if message.startswith("Using backend 'apsp' for call to '"):
+            REACHED[message.split("'")[3]] += 1
+        elif message.startswith("Backend 'apsp' can't run `"):
+            FELL_BACK.append((message.split("`")[1], "can't run"))
+        elif message.startswith("Backend 'apsp' raised when calling '"):
+            FELL_BACK.append((message.split("'")[3], message.split(": ", 1)[1]))
 
 
 def pytest_configure(config):
-    logger = logging.getLogger("networkx")
+    logger = logging.getLogger("networkx.utils.backends")
     logger.setLevel(logging.DEBUG)
     logger.addHandler(_Calls())
 
 
 def pytest_sessionfinish(session, exitstatus):
-    from apsp.nx import FUNCTIONS
-
-    reached = {n: c for n, c in REACHED.items() if n in FUNCTIONS}
-    print(f"\napsp: {sum(reached.values())} calls of {len(reached)} functions reached apsp")
-    for name in sorted(reached):
-        print(f"  {name}: {reached[name]}" + (f", {FELL_BACK[name]} fell back"
-                                               if FELL_BACK[name] else ""))
-    stray = {n: c for n, c in FELL_BACK.items() if n in FUNCTIONS}
-    if stray:
-        print(f"apsp: functions apsp implements fell back: {stray}")
+    with open(os.environ["APSP_NX_CALLS"], "w") as out:
+        json.dump({"reached": REACHED, "fell_back": FELL_BACK}, out)
