@@ -34,7 +34,7 @@ REQUIRED = {
     "johnson", "has_path", "shortest_path", "shortest_path_length",
     "average_shortest_path_length", "single_source_shortest_path_length",
     "single_target_shortest_path_length", "all_pairs_shortest_path_length", "floyd_warshall",
-    "floyd_warshall_numpy",
+    "floyd_warshall_numpy", "floyd_warshall_predecessor_and_distance",
 }
 DECLINED = ("can't run", "apsp's Dijkstra takes no negative weight",
             "apsp: int and float weights mixed", "apsp: an edge weight that is neither")

@@ -247,3 +247,18 @@ def test_callable_weight_falls_back():
     assert not BackendInterface.can_run("single_source_dijkstra_path_length",
                                         (G, 0), {"weight": lambda u, v, d: 1})
     assert BackendInterface.can_run("single_source_dijkstra_path_length", (G, 0), {})
+
+
+@pytest.mark.parametrize("kind", GRAPHS)
+def test_floyd_warshall_predecessor_and_distance(kind):
+    G = random_graph(10, negative=kind["directed"], **kind)
+    pred, dist = nx.floyd_warshall_predecessor_and_distance(G, backend="apsp")
+    want_pred, want_dist = nx.floyd_warshall_predecessor_and_distance(G)
+    assert list(dist) == list(want_dist) and set(pred) == set(want_pred)
+    for u in G:
+        check_lengths(dict(dist[u]), want_dist[u])  # every pair, inf where none
+        assert dist[u]["absent"] == math.inf
+        assert set(pred.get(u, {})) == set(want_pred.get(u, {}))
+        for v in set(pred.get(u, {})) - {u}:  # on a shortest path (ties may differ)
+            p = pred[u][v]
+            assert dist[u][p] + weight_of(G, p, v) == pytest.approx(dist[u][v], rel=1e-12)
