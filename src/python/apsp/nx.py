@@ -1,17 +1,18 @@
 """A NetworkX backend (NetworkX >= 3.2: entry points ``networkx.backends`` and
 ``networkx.backend_info``, registered in pyproject.toml)::
 
-    networkx.floyd_warshall_numpy(G, backend="apsp")
+    networkx.all_pairs_dijkstra_path_length(G, backend="apsp")
     networkx.floyd_warshall(G, backend="apsp")
 
-Covered: floyd_warshall_numpy (a NumPy array, as NetworkX's) and floyd_warshall (a dict of
-dicts, every pair present, inf for unreachable ones). Both give floyd_warshall_numpy's float64
-numbers: whole-number weights are solved exactly in integers while float64 sums are exact too,
-larger ones (1e19, 2**70) and fractions in float64. (NetworkX's own floyd_warshall adds Python
-ints exactly: past 2^53 its integers may differ from these in the last digits.) Edge weights are the `weight` attribute
-(1 where an edge lacks it); a multigraph's parallel edges keep the least. A graph with a negative
-cycle raises networkx.NetworkXUnbounded where NetworkX's own floyd_warshall_numpy returns
-meaningless numbers.
+Covered: NetworkX's shortest-path family (FUNCTIONS; docs/python.md has the table of what runs
+for each). The Floyd-Warshall three are here; the searches from sources are _nx_shortest.py's.
+floyd_warshall_numpy and floyd_warshall give floyd_warshall_numpy's float64 numbers:
+whole-number weights are solved exactly in integers while float64 sums are exact too, larger
+ones (1e19, 2**70) and fractions in float64 (NetworkX's own floyd_warshall adds Python ints
+exactly: past 2^53 its integers may differ from these in the last digits). Edge weights are the
+`weight` attribute (1 where an edge lacks it); a multigraph's parallel edges keep the least. A
+graph with a negative cycle raises networkx.NetworkXUnbounded where NetworkX's own
+floyd_warshall_numpy returns meaningless numbers.
 """
 
 from collections import defaultdict
