@@ -21,9 +21,8 @@ class Edges:
     order, both ways for an undirected graph, a multigraph's parallel edges all kept (a search
     takes the least), self-loops left out (a non-negative one is on no shortest path)."""
 
-    def __init__(self, nodes, row, col, data, integral, negative_loop):
-        self.nodes = nodes
-        self.index = {u: i for i, u in enumerate(nodes)}
+    def __init__(self, nodes, index, row, col, data, integral, negative_loop):
+        self.nodes, self.index = nodes, index
         self.row, self.col = row, col
         self.integral = integral  # every weight a Python int: NetworkX's sums are ints
         self.negative_loop = negative_loop
@@ -77,34 +76,51 @@ class ApspGraph:
         return self.graph.is_multigraph()
 
 
-def _weight_values(G, weight):
-    """(u, v, w) of every edge; w is 1 where the edge lacks the attribute, and every edge's 1
-    where weight is None (NetworkX's _weight_function reads data.get(None, 1))."""
-    if weight is None:
-        return [(u, v, 1) for u, v in G.edges()]
-    return list(G.edges(data=weight, default=1))
+def _adjacency_lists(G, weight, index):
+    """(rows, cols, weights) of every (u, v) of G's adjacency, an undirected edge both ways
+    (a self-loop once): the weight 1 where the edge lacks it, and every edge's 1 where weight
+    is None (NetworkX's _weight_function reads data.get(None, 1)). G._adj, as NetworkX's own
+    searches read it: G.edges() counts the edges first, a second pass."""
+    rows, cols, ws = [], [], []
+    multigraph = G.is_multigraph()
+    for u, neighbours in G._adj.items():
+        i = index[u]
+        for v, data in neighbours.items():
+            for d in data.values() if multigraph else (data,):
+                rows.append(i)
+                cols.append(index[v])
+                ws.append(1 if weight is None else d.get(weight, 1))
+    return rows, cols, ws
 
 
 def edges_of(G, weight):
     """G's Edges for the weight attribute `weight` (a name or None). The types of the weights
-    off the self-loops decide NetworkX's sums: all int, all float, or mixed."""
+    off the self-loops decide NetworkX's sums: all int, all float, or mixed. (One pass of
+    Python per edge (G._adj), NumPy for the rest: the conversion is most of a first call.)"""
     nodes = list(G)
     index = {u: i for i, u in enumerate(nodes)}
-    triples = _weight_values(G, weight)
-    if not all(type(w) in (int, bool, float) for _, _, w in triples):
+    rows, cols, ws = _adjacency_lists(G, weight, index)
+    types = set(map(type, ws))
+    if not types <= {int, bool, float}:
         raise Unsupported("apsp: an edge weight that is neither int nor float")
-    loops = [w for u, v, w in triples if u == v]
-    triples = [t for t in triples if t[0] != t[1]]
-    ws = [w for _, _, w in triples]
-    integral = all(type(w) is not float for w in ws)
-    row = np.fromiter((index[u] for u, _, _ in triples), dtype=np.int32, count=len(triples))
-    col = np.fromiter((index[v] for _, v, _ in triples), dtype=np.int32, count=len(triples))
-    data = np.array(ws, dtype=np.int64 if integral else np.float64).reshape(-1)
-    if not G.is_directed():
-        row, col = np.concatenate([row, col]), np.concatenate([col, row])
-        data = np.concatenate([data, data])
-    edges = Edges(nodes, row, col, data, integral, any(w < 0 for w in loops))
-    edges.mixed = not integral and any(type(w) is not float for w in ws)
+    row = np.array(rows, dtype=np.int32)
+    col = np.array(cols, dtype=np.int32)
+    try:
+        data = np.array(ws, dtype=np.float64 if float in types else np.int64).reshape(-1)
+    except OverflowError:
+        raise Unsupported("apsp: an integer weight past int64: NetworkX's exact Python ints "
+                          "are left to NetworkX") from None
+    loops = row == col
+    floats = np.fromiter(map(float.__instancecheck__, ws), dtype=bool, count=len(ws)) \
+        if len(types) > 1 and float in types else np.full(len(ws), float in types)
+    negative_loop = bool(np.any(data[loops] < 0))
+    keep = ~loops
+    row, col, data, floats = row[keep], col[keep], data[keep], floats[keep]
+    integral = not floats.any()
+    if integral and data.dtype.kind == "f":
+        data = data.astype(np.int64)  # (float weights on self-loops only)
+    edges = Edges(nodes, index, row, col, data, integral, negative_loop)
+    edges.mixed = bool(floats.any() and not floats.all())
     return edges
 
 
@@ -171,9 +187,9 @@ def values(edges, dist, numbers, sources):
     if edges.mixed:
         raise Unsupported("apsp: int and float weights mixed (NetworkX's sums are of both "
                           "types)")
-    got = dist[numbers].tolist()
+    got = dist[numbers].tolist()  # (Python ints of an integer array)
     if edges.integral:
-        return [int(v) for v in got]
+        return got if dist.dtype.kind == "i" else [int(v) for v in got]
     first = set(sources)
     return [0 if i in first else float(v) for i, v in zip(numbers, got)]
 
