@@ -17,7 +17,7 @@ if tuple(int(p) for p in nx.__version__.split(".")[:2]) < (3, 2):
     pytest.skip("NetworkX < 3.2 has no backends.", allow_module_level=True)
 scipy_sparse = pytest.importorskip("scipy.sparse")
 if not hasattr(scipy_sparse, "sparray"):
-    pytest.skip("NetworkX's backend test mode needs SciPy >= 1.8's sparray.",
+    pytest.skip("NetworkX's backend test mode imports scipy.sparse.sparray (SciPy >= 1.11).",
                 allow_module_level=True)
 
 TESTS = pathlib.Path(nx.__file__).parent / "algorithms" / "shortest_paths" / "tests"

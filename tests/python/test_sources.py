@@ -115,6 +115,43 @@ def test_limit_and_min_only():
                           csgraph.dijkstra(g, indices=[3, 9, 40], min_only=True))
 
 
+def test_limit_nan_negative_and_min_only_without_indices():
+    """SciPy's answers (issue 39.2): limit < 0 a ValueError, limit nan the sources only (every
+    other distance inf), min_only with no index nothing reached (-9999 everywhere)."""
+    g = random_csr(np.random.default_rng(4), 60, 2, False)
+    with pytest.raises(ValueError, match="limit must be >= 0"):
+        apsp.dijkstra(g, limit=-1)
+    for indices in (None, [3, 9]):
+        assert np.array_equal(apsp.dijkstra(g, indices=indices, limit=np.nan),
+                              csgraph.dijkstra(g, indices=indices, limit=np.nan))
+    got = apsp.dijkstra(g, indices=[], min_only=True, return_predecessors=True)
+    want = csgraph.dijkstra(g, indices=[], min_only=True, return_predecessors=True)
+    for a, b in zip(got, want):
+        assert np.array_equal(a, b) and a.dtype == b.dtype
+    assert np.array_equal(apsp.dijkstra(g, indices=[], min_only=True),
+                          csgraph.dijkstra(g, indices=[], min_only=True))
+
+
+@pytest.mark.parametrize("dense", [True, False])
+def test_negative_self_loop(dense):
+    """A negative self-loop is a negative cycle to SciPy's johnson wherever it is, and to its
+    bellman_ford where the indices reach it (issue 39.2)."""
+    w = np.array([[0, 1.0, 0], [0, -1.0, 2.0], [0, 0, 0]])
+    g = w if dense else scipy.sparse.csr_matrix(w)
+    for indices in (None, [0], [2]):
+        for function in ("johnson", "bellman_ford"):
+            try:
+                want = getattr(csgraph, function)(g, indices=indices)
+            except csgraph.NegativeCycleError:
+                with pytest.raises(csgraph.NegativeCycleError, match="node 1"):
+                    getattr(apsp, function)(g, indices=indices)
+                continue
+            assert np.array_equal(getattr(apsp, function)(g, indices=indices), want)
+    with pytest.raises(csgraph.NegativeCycleError):  # (the case that must raise, made sure of)
+        apsp.bellman_ford(g, indices=[0])
+    assert np.array_equal(apsp.bellman_ford(g, indices=[2]), [[np.inf, np.inf, 0]])
+
+
 def least_weights(g, directed):
     """The dense V x V least weights SciPy reads from g (inf: no edge), both ways undirected."""
     w = g.toarray()

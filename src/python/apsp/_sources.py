@@ -64,6 +64,36 @@ def _edges(csgraph, directed, unweighted):
     return n, row, col, data
 
 
+def _negative_loops(csgraph, unweighted):
+    """The vertices with a self-loop of negative weight, which SciPy's johnson and bellman_ford
+    read as a negative cycle (the edge lists leave self-loops out)."""
+    if unweighted:
+        return np.zeros(0, dtype=np.int64)
+    graph = csgraph
+    if _convert._is_pydata_sparse(graph):
+        graph = _convert._scipy_of_pydata(graph)
+    if _convert.is_sparse(graph):
+        coo = graph.tocoo()
+        loops = (coo.row == coo.col) & (np.asarray(coo.data) < 0)
+        return np.unique(coo.row[loops])
+    a, mask = _convert._edges_of_dense(graph)
+    return np.flatnonzero(np.diagonal(mask) & (np.diagonal(a) < 0))
+
+
+def _refuse_negative_loops(csgraph, method, unweighted, reached):
+    """NegativeCycleError, in SciPy's words, where SciPy's johnson (any negative self-loop) or
+    bellman_ford (one that the indices reach) finds a negative cycle."""
+    from ._solve import NegativeCycleError
+
+    if method not in ("J", "BF"):
+        return
+    loops = _negative_loops(csgraph, unweighted)
+    if method == "BF":
+        loops = loops[reached[:, loops].any(axis=0)] if len(loops) else loops
+    if len(loops):
+        raise NegativeCycleError(f"Negative cycle detected on node {int(loops[0])}")
+
+
 def _weights(data, n):
     """(weights, apsp_dtype number of the distances) as the library takes them: int64 weights
     with int32 distances while no distance can reach 2^30 - 1, int64 ones while SciPy's float64
@@ -145,9 +175,11 @@ def _solve(csgraph, method, directed, return_predecessors, unweighted, indices):
                                           dtype)
     solver.last_report = report
     if dtype == DTYPES["float64"]:
-        return out, pred, shape
-    dist = out.astype(np.float64)
-    dist[out == (_convert.INF32 if dtype == DTYPES["int32"] else _convert.INF64)] = np.inf
+        dist = out
+    else:
+        dist = out.astype(np.float64)
+        dist[out == (_convert.INF32 if dtype == DTYPES["int32"] else _convert.INF64)] = np.inf
+    _refuse_negative_loops(csgraph, method, unweighted, np.isfinite(dist))
     return dist, pred, shape
 
 
@@ -159,8 +191,10 @@ def _call(csgraph, method, directed, return_predecessors, unweighted, indices, l
                                    indices)
     except _core.Error as error:
         _raise(error)
-    if limit < np.inf:
-        beyond = dist > limit
+    if not limit >= np.inf:  # (nan too: SciPy's search then settles the sources only)
+        beyond = ~(dist <= limit)
+        ind, _ = _indices(indices, dist.shape[1])
+        beyond[np.arange(len(ind)), ind] = False
         dist[beyond] = np.inf
         if pred is not None:
             pred[beyond] = NO_PREDECESSOR
@@ -201,15 +235,21 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     """As scipy.sparse.csgraph.dijkstra (limit: distances above it are inf; min_only: for each
     vertex the least distance from any of the indices, and with return_predecessors its
     predecessors and that source, -9999 where none reaches it)."""
+    if limit < 0:
+        raise ValueError("limit must be >= 0")
     dist, pred, shape = _call(csgraph, "D", directed, return_predecessors, unweighted, indices,
                               limit)
     n = dist.shape[1]
     if not min_only:
         return _shaped(dist, pred, shape, n, return_predecessors)
     ind, _ = _indices(indices, n)
-    best = np.argmin(dist, axis=0) if len(ind) else np.zeros(n, dtype=np.int64)
+    if len(ind) == 0:  # no source: nothing reached, as SciPy's
+        least = np.full(n, np.inf)
+        none = np.full(n, NO_PREDECESSOR, dtype=np.int32)
+        return (least, none, none.copy()) if return_predecessors else least
+    best = np.argmin(dist, axis=0)
     columns = np.arange(n)
-    least = dist[best, columns] if len(ind) else np.full(n, np.inf)
+    least = dist[best, columns]
     reached = np.isfinite(least)
     if not return_predecessors:
         return least
