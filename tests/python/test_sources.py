@@ -132,6 +132,18 @@ def test_limit_nan_negative_and_min_only_without_indices():
                           csgraph.dijkstra(g, indices=[], min_only=True))
 
 
+def test_negative_weight_warning_unweighted():
+    """SciPy's dijkstra warns of a negative weight with unweighted=True too, and its answer is
+    the unweighted one (issue 39.2)."""
+    g = np.array([[0, -1.0, 0], [0, 0, 2.0], [0, 0, 0]])
+    for call in (lambda m: m.dijkstra(g, unweighted=True),
+                 lambda m: m.shortest_path(g, method="D", unweighted=True)):
+        with pytest.warns(UserWarning, match="negative weights"):
+            want = call(csgraph)
+        with pytest.warns(UserWarning, match="negative weights"):
+            assert np.array_equal(call(apsp), want)
+
+
 @pytest.mark.parametrize("dense", [True, False])
 def test_negative_self_loop(dense):
     """A negative self-loop is a negative cycle to SciPy's johnson wherever it is, and to its

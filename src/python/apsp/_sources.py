@@ -42,7 +42,7 @@ def _indices(indices, n):
     return ind.astype(np.int32), shape
 
 
-def _edges(csgraph, directed, unweighted):
+def _edges(csgraph, directed):
     """(n, row, col, weights) of SciPy's reading of the graph, both ways when undirected."""
     graph = csgraph
     if _convert._is_pydata_sparse(graph):
@@ -56,8 +56,6 @@ def _edges(csgraph, directed, unweighted):
         n = a.shape[0]
         row, col = np.nonzero(mask)
         data = a[mask]
-    if unweighted:
-        data = np.ones(len(row), dtype=np.int64)
     if not directed:
         row, col = np.concatenate([row, col]), np.concatenate([col, row])
         data = np.concatenate([data, data])
@@ -143,18 +141,22 @@ def _solve(csgraph, method, directed, return_predecessors, unweighted, indices):
     """(distances S x V float64, predecessors S x V int32 or None, output shape prefix)."""
     if method not in METHODS:
         raise ValueError("unrecognized method '%s'" % method)
-    n, row, col, data = _edges(csgraph, directed, unweighted)
+    n, row, col, data = _edges(csgraph, directed)
     ind, shape = _indices(indices, n)
+    negative = bool(data.size) and data.min() < 0
+    if unweighted:
+        data = np.ones(len(row), dtype=np.int64)
     if data.dtype.kind == "f":  # (an explicit +inf entry is an edge no path takes)
         keep = ~np.isposinf(data)
         row, col, data = row[keep], col[keep], data[keep]
-    if method == "D" and data.size and data.min() < 0:
-        # The library's Dijkstra refuses negative weights (its radix heap needs keys that never
-        # fall below the last one popped); SciPy's warns and, since the label-correcting search
-        # of its recent versions, returns the shortest distances wherever there is no negative
-        # cycle: Johnson's answer.
+    if method == "D" and negative:
+        # SciPy's dijkstra warns of a negative weight in the graph, unweighted=True too.
         warnings.warn(NEGATIVE_DIJKSTRA, UserWarning, stacklevel=4)
-        method = "J"
+        # The library's Dijkstra refuses negative weights (its radix heap needs keys that never
+        # fall below the last one popped); SciPy's returns, since the label-correcting search
+        # of its recent versions, the shortest distances wherever there is no negative cycle:
+        # Johnson's answer.
+        method = "D" if unweighted else "J"
     weights, dtype = _weights(data, n)
     # Predecessors of tied paths follow the method that ran: 'FW' and auto's where SciPy's auto
     # runs Floyd-Warshall go through the whole matrix, whose trees are SciPy's Floyd-Warshall's
