@@ -4,8 +4,6 @@ arguments, results and exceptions. What apsp does not compute as NetworkX does (
 for the Dijkstra family, mixed int and float weights, int sums past 2^53) raises
 NotImplementedError, on which NetworkX runs its own function where its fallback is on."""
 
-import numpy as np
-
 from ._nx_search import (
     ApspGraph,
     NegativeCycleError,
@@ -14,7 +12,6 @@ from ._nx_search import (
     order,
     paths,
     rows_in_chunks,
-    search,
     search_from_set,
     tied_predecessors,
 )
@@ -373,9 +370,12 @@ def _generic_one_source(G, source, weight, method, lengths_only, reverse, to_sou
         run = _solve(_bellman_ford_edges(G, weight, reverse), [source], "BF")
     else:
         _check_sources(G, [source])
-        run = _solve(_graph(G).apsp_edges(None).reversed() if reverse and weight is None
-                     else _graph(G).apsp_edges(None) if weight is None
-                     else _dijkstra_edges(G, weight, reverse), [source], "D")
+        if weight is None:  # breadth-first: every edge 1
+            edges = _graph(G).apsp_edges(None)
+            edges = edges.reversed() if reverse else edges
+        else:
+            edges = _dijkstra_edges(G, weight, reverse)
+        run = _solve(edges, [source], "D")
     if lengths_only:
         return run.lengths()
     found = run.paths()
@@ -456,4 +456,4 @@ def _average(G, weight, method):
     return total / (n * (n - 1))
 
 
-__all__ = ["SHORTEST_PATH_FUNCTIONS", "ShortestPaths", "search"]
+__all__ = ["SHORTEST_PATH_FUNCTIONS", "ShortestPaths"]
