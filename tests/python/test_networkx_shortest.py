@@ -262,3 +262,21 @@ def test_floyd_warshall_predecessor_and_distance(kind):
         for v in set(pred.get(u, {})) - {u}:  # on a shortest path (ties may differ)
             p = pred[u][v]
             assert dist[u][p] + weight_of(G, p, v) == pytest.approx(dist[u][v], rel=1e-12)
+
+
+def test_all_pairs_decline_at_the_call():
+    """A graph apsp declines (negative weights for Dijkstra, int and float weights mixed) is
+    declined when an all-pairs generator is made, where NetworkX's fallback catches it, and not
+    during the iteration."""
+    from apsp.nx import BackendInterface
+
+    negative = random_graph(11, True, negative=True)
+    mixed = random_graph(12, True)
+    mixed.add_edge(0, 1, weight=0.5)
+    for G, calls in ((negative, ("all_pairs_dijkstra", "all_pairs_dijkstra_path_length",
+                                 "all_pairs_dijkstra_path")),
+                     (mixed, ("all_pairs_dijkstra", "all_pairs_dijkstra_path_length",
+                              "all_pairs_bellman_ford_path_length"))):
+        for name in calls:
+            with pytest.raises(NotImplementedError):
+                getattr(BackendInterface, name)(G)

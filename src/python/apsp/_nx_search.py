@@ -181,12 +181,20 @@ def order(dist, reached, sources, cutoff):
     return list(sources) + rest.tolist()
 
 
-def values(edges, dist, numbers, sources):
-    """NetworkX's numbers of the distances to `numbers`: ints for int weights; floats for float
-    weights, but the sources' 0 (NetworkX starts every search at the int 0)."""
+def with_numbers(edges):
+    """The edges, where NetworkX's numbers can be given (not int and float weights mixed). The
+    all-pairs generators check it before they start: NetworkX's fallback catches the call, not
+    the iteration."""
     if edges.mixed:
         raise Unsupported("apsp: int and float weights mixed (NetworkX's sums are of both "
                           "types)")
+    return edges
+
+
+def values(edges, dist, numbers, sources):
+    """NetworkX's numbers of the distances to `numbers`: ints for int weights; floats for float
+    weights, but the sources' 0 (NetworkX starts every search at the int 0)."""
+    with_numbers(edges)
     got = dist[numbers].tolist()  # (Python ints of an integer array)
     if edges.integral:
         return got if dist.dtype.kind == "i" else [int(v) for v in got]
@@ -257,4 +265,4 @@ def rows_in_chunks(edges, method, predecessors=False):
 
 __all__ = ["ApspGraph", "Edges", "NegativeCycleError", "Unsupported", "edges_of", "search",
            "search_from_set", "lengths", "paths", "tied_predecessors", "rows_in_chunks",
-           "order", "values"]
+           "order", "values", "with_numbers"]

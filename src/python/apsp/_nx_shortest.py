@@ -14,6 +14,7 @@ from ._nx_search import (
     rows_in_chunks,
     search_from_set,
     tied_predecessors,
+    with_numbers,
 )
 
 SHORTEST_PATH_FUNCTIONS = (
@@ -148,6 +149,12 @@ def _bfs(G, source, cutoff, reverse=False, what="Source"):
     return run.lengths(cutoff)
 
 
+def _all_rows(edges, method, predecessors=False):
+    """(source number, _Single) for every vertex in node order, solved in chunks."""
+    for s, dist, reached, pred in rows_in_chunks(edges, method, predecessors):
+        yield s, _Single(edges, [s], dist, reached, pred)
+
+
 class ShortestPaths:
     """NetworkX's shortest-path functions, as apsp.nx.BackendInterface's static methods."""
 
@@ -218,22 +225,20 @@ class ShortestPaths:
 
     @staticmethod
     def all_pairs_dijkstra(G, cutoff=None, weight="weight"):
-        edges = _dijkstra_edges(G, weight)
-        for s, dist, reached, pred in rows_in_chunks(edges, "D", predecessors=True):
-            run = _Single(edges, [s], dist, reached, pred)
-            yield edges.nodes[s], (run.lengths(cutoff), run.paths(cutoff))
+        edges = with_numbers(_dijkstra_edges(G, weight))
+        return ((edges.nodes[s], (run.lengths(cutoff), run.paths(cutoff)))
+                for s, run in _all_rows(edges, "D", predecessors=True))
 
     @staticmethod
     def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
-        edges = _dijkstra_edges(G, weight)
-        for s, dist, reached, _ in rows_in_chunks(edges, "D"):
-            yield edges.nodes[s], lengths(edges, dist, reached, [s], cutoff)
+        edges = with_numbers(_dijkstra_edges(G, weight))
+        return ((edges.nodes[s], run.lengths(cutoff)) for s, run in _all_rows(edges, "D"))
 
     @staticmethod
     def all_pairs_dijkstra_path(G, cutoff=None, weight="weight"):
         edges = _dijkstra_edges(G, weight)
-        for s, dist, reached, pred in rows_in_chunks(edges, "D", predecessors=True):
-            yield edges.nodes[s], _Single(edges, [s], dist, reached, pred).paths(cutoff)
+        return ((edges.nodes[s], run.paths(cutoff))
+                for s, run in _all_rows(edges, "D", predecessors=True))
 
     # --- Bellman-Ford -----------------------------------------------------------------------
 
@@ -280,13 +285,15 @@ class ShortestPaths:
 
     @staticmethod
     def all_pairs_bellman_ford_path_length(G, weight="weight"):
-        for u in list(_graph(G).graph):
-            yield u, ShortestPaths.single_source_bellman_ford_path_length(G, u, weight)
+        with_numbers(_graph(G).apsp_edges(weight))
+        return ((u, ShortestPaths.single_source_bellman_ford_path_length(G, u, weight))
+                for u in list(_graph(G).graph))
 
     @staticmethod
     def all_pairs_bellman_ford_path(G, weight="weight"):
-        for u in list(_graph(G).graph):
-            yield u, ShortestPaths.single_source_bellman_ford_path(G, u, weight)
+        _graph(G).apsp_edges(weight)
+        return ((u, ShortestPaths.single_source_bellman_ford_path(G, u, weight))
+                for u in list(_graph(G).graph))
 
     @staticmethod
     def negative_edge_cycle(G, weight="weight", heuristic=True):
@@ -329,8 +336,7 @@ class ShortestPaths:
     @staticmethod
     def all_pairs_shortest_path_length(G, cutoff=None):
         edges = _graph(G).apsp_edges(None)
-        for s, dist, reached, _ in rows_in_chunks(edges, "D"):
-            yield edges.nodes[s], lengths(edges, dist, reached, [s], cutoff)
+        return ((edges.nodes[s], run.lengths(cutoff)) for s, run in _all_rows(edges, "D"))
 
     @staticmethod
     def has_path(G, source, target):
