@@ -60,9 +60,6 @@ class ApspGraph:
     def __iter__(self):
         return iter(self.graph)
 
-    def size(self):
-        return self.graph.size()
-
     def apsp_edges(self, weight):
         """The graph's Edges for the weight attribute (a name, or None: every edge 1)."""
         if weight not in self._edges:

@@ -66,12 +66,6 @@ def _distances(G, nodelist, weight, predecessors=False):
     return nodes, d, pred
 
 
-def nx_selfloops(G):
-    import networkx as nx
-
-    return nx.selfloop_edges(G)
-
-
 def _floyd_warshall_types(G, weight):
     """True where NetworkX's floyd_warshall_predecessor_and_distance sums ints (every edge's
     weight an int), False where floats (an edge without the attribute counts 1.0 there).
@@ -148,7 +142,7 @@ class BackendInterface(ShortestPaths):
         G = G.graph if isinstance(G, ApspGraph) else G
         integral = _floyd_warshall_types(G, weight)
         nodes, d, pred = _distances(G, None, weight, predecessors=True)
-        loops = {u for u, _ in nx_selfloops(G)}
+        loops = {u for u, v in G.edges() if u == v}
         return _predecessor_and_distance(nodes, d, pred, integral, loops)
 
     @staticmethod
