@@ -132,6 +132,19 @@ def test_limit_nan_negative_and_min_only_without_indices():
                           csgraph.dijkstra(g, indices=[], min_only=True))
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_shortest_path_fw_overwrite(dtype):
+    """shortest_path(method='FW', overwrite=True) writes the distances into the input where
+    SciPy's does (a C-ordered float64 array), and into nothing else (issue 39.2)."""
+    g = random_csr(np.random.default_rng(5), 40, 3, False).toarray().astype(dtype)
+    ours, theirs = g.copy(), g.copy()
+    got = apsp.shortest_path(ours, method="FW", overwrite=True)
+    want = csgraph.shortest_path(theirs, method="FW", overwrite=True)
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-6)
+    assert dtype == np.float32 or not np.array_equal(ours, g)  # (float64: written)
+
+
 def test_negative_weight_warning_unweighted():
     """SciPy's dijkstra warns of a negative weight with unweighted=True too, and its answer is
     the unweighted one (issue 39.2)."""

@@ -211,9 +211,15 @@ def _shaped(dist, pred, shape, n, return_predecessors):
 def shortest_path(csgraph, method="auto", directed=True, return_predecessors=False,
                   unweighted=False, overwrite=False, indices=None):
     """As scipy.sparse.csgraph.shortest_path: method 'auto', 'FW', 'D', 'J' or 'BF'; 'FW' takes
-    no indices (ValueError, as SciPy). overwrite is accepted and the input left alone."""
+    no indices (ValueError, as SciPy). overwrite with 'FW' writes the distances into the input
+    where SciPy's does (apsp.floyd_warshall's rule); other methods leave the input alone."""
     if method == "FW" and indices is not None:
         raise ValueError("Cannot specify indices with method == 'FW'.")
+    if method == "FW" and overwrite:
+        from . import floyd_warshall
+
+        return floyd_warshall(csgraph, directed=directed, return_predecessors=return_predecessors,
+                              unweighted=unweighted, overwrite=True)
     dist, pred, shape = _call(csgraph, method, directed, return_predecessors, unweighted,
                               indices)
     return _shaped(dist, pred, shape, dist.shape[1], return_predecessors)
