@@ -196,6 +196,11 @@ typedef struct apsp_options {
      * (int64 past int32's rule) and converted back: the same bits, faster (apsp_report.kernels
      * says which ran and why). */
     int float_kernels;
+    /* 1: apsp_solver_solve_sources with bellman-ford asked for runs it on the solver's OpenCL
+     * device or is refused (APSP_ERR_USAGE, saying why the device cannot run it), never on the
+     * host threads in its place. 0 (the default): the host threads run it, and
+     * apsp_report.device_declined says why. */
+    int sources_device_only;
 } apsp_options;
 
 APSP_EXPORT void apsp_options_init(apsp_options *options);
@@ -373,6 +378,11 @@ typedef struct apsp_report {
     /* apsp_solver_solve_sources: the method that ran and why (auto's cost model and its
      * numbers); "" for the other solves. */
     char method[320];
+    /* apsp_solver_solve_sources: why the solver's OpenCL device could not run the sources'
+     * device method (bellman-ford), so that the host threads ran the method instead, e.g.
+     * "bellman-ford on DEVICE: its distances are int32 and these rows are wider"; "" where it
+     * ran there, or the method chosen was Floyd-Warshall, or the solver has no such device. */
+    char device_declined[192];
 } apsp_report;
 
 /* Replaces every distance by the shortest-path distance, in place. The matrix is checked before

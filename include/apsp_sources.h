@@ -68,6 +68,14 @@ APSP_EXPORT apsp_status apsp_solver_solve_sources_typed(
     apsp_method method, apsp_dtype dtype, apsp_cells_fn rows, void *context, apsp_rows_fn pred,
     void *pred_context, apsp_report *report, apsp_error *error);
 
+/* The narrowest type of apsp_solver_solve_sources_typed's rows for this graph: apsp_graph_dtype's,
+ * but int32 also where no weight is negative and the sum of the V - 1 largest weights (self-loops
+ * left out) is below APSP_INF: no simple path, so no distance, can reach the marker, though
+ * (V - 1) max|w| may (a few long arcs among short edges). Such a graph's int32 rows are accepted
+ * by the sources' solve (its methods other than Floyd-Warshall, which keeps the per-weight rule)
+ * and by its device method. */
+APSP_EXPORT apsp_dtype apsp_graph_sources_dtype(const apsp_graph *graph);
+
 #ifdef __cplusplus
 }
 #endif

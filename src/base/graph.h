@@ -12,13 +12,34 @@
  * every simple path's length lies strictly between minus the unreachable marker and the marker:
  * no shortest distance reaches it, and the sum of two distances never overflows the type (with
  * V = 1 every edge is an ignored self-loop: any int32, any int64). The floating-point types take
- * any integer (it is rounded), and vertices = 0 means V is not known yet: no bound applies. */
+ * any integer (it is rounded), and vertices = 0 means V is not known yet: no bound applies.
+ * The chosen sources take a tighter bound for their searches and, on non-negative weights,
+ * their int32 rows (weights_path_bound, graph_int32_by_path_bound below); this per-weight rule
+ * stays for the readers, which check weight by weight before V's largest weights are known, and
+ * for Floyd-Warshall, whose bounded negative form (core/backend.h: kernel_form) is derived from
+ * (V + n - 1) max|w| < INF over the padded size n and would need its own derivation and tests
+ * for a sum bound (auto's choice leaves Floyd-Warshall out where int32 rows rest on the path
+ * bound: sssp/method.h). */
 typedef struct weight_rule {
     int64_t least;
     int64_t most;
 } weight_rule;
 
 weight_rule weight_rule_for(size_t vertices, apsp_dtype dtype);
+
+/* A bound no simple path over these weights can pass: the sum of the V - 1 largest |w| (a simple
+ * path has at most V - 1 edges, each a different one), saturating at UINT64_MAX; 0 for V < 2.
+ * Self-loops (source[e] == target[e]) are left out where source and target are given (NULL:
+ * every weight counts). Exact, in one pass for the largest and one per byte below it, no copy
+ * (graph_matrix.c). */
+uint64_t weights_path_bound(const int64_t *weights, const int32_t *source, const int32_t *target,
+                            size_t edges, size_t vertices);
+
+/* Whether the chosen sources' int32 rows hold this graph's distances under the path bound
+ * where the per-weight rule above does not: integer weights within int64's rule, none negative
+ * (no self-loop counted), and weights_path_bound <= APSP_INF - 1, so that every distance, the
+ * length of a simple path, stays below the marker (apsp_graph_sources_dtype). */
+int graph_int32_by_path_bound(const apsp_graph *g);
 
 /* The floating-point types' rule: a nonzero |w| from the type's smallest normal number up to
  * real_weight_most, (V - 1) |w| below the type's largest number with room for the rounding of a

@@ -153,6 +153,106 @@ apsp_dtype apsp_graph_dtype(const apsp_graph *g) {
     return need;
 }
 
+/* ---- the path bound -------------------------------------------------------------------------- */
+
+static uint64_t magnitude(int64_t w) {
+    return w < 0 ? 0 - (uint64_t)w : (uint64_t)w;
+}
+
+static uint64_t add_saturating(uint64_t a, uint64_t b) {
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* The weights a bound is taken over: self-loops (source[e] == target[e]) left out where the
+ * endpoints are given. */
+typedef struct weight_list {
+    const int64_t *weights;
+    const int32_t *source, *target;
+    size_t edges;
+} weight_list;
+
+/* How many of the `left` largest values fall in each bucket of the byte at `shift`, among those
+ * whose higher bytes are `prefix`, and their sums: one pass of the radix selection below. */
+typedef struct byte_buckets {
+    size_t count[256];
+    uint64_t sum[256];
+} byte_buckets;
+
+static void fill_buckets(const weight_list *list, unsigned shift, uint64_t prefix,
+                         byte_buckets *b) {
+    for (unsigned i = 0; i < 256; i++)
+        b->count[i] = 0, b->sum[i] = 0;
+    for (size_t e = 0; e < list->edges; e++) {
+        if (list->source && list->source[e] == list->target[e])
+            continue;
+        uint64_t x = magnitude(list->weights[e]);
+        if (shift < 56 && (x >> (shift + 8)) != prefix) /* (every value matches the top byte) */
+            continue;
+        unsigned byte = (unsigned)(x >> shift) & 255u;
+        b->count[byte]++;
+        b->sum[byte] = add_saturating(b->sum[byte], x);
+    }
+}
+
+/* The shift of the highest nonzero byte of the largest magnitude (0 for none): the passes start
+ * there, since every higher byte is 0 (weights below 2^16: two passes, not eight). */
+static int top_byte_shift(const weight_list *list) {
+    uint64_t most = 0;
+    for (size_t e = 0; e < list->edges; e++)
+        if (!list->source || list->source[e] != list->target[e])
+            most |= magnitude(list->weights[e]);
+    int shift = 0;
+    while (shift < 56 && most >> (shift + 8))
+        shift += 8;
+    return shift;
+}
+
+/* A radix selection, byte by byte from the top: each pass adds the buckets wholly among the
+ * `left` largest and narrows to the one that holds the boundary; after the last byte the values
+ * left in it are all equal. Nine passes over the weights at most, no copy of them, exact (and
+ * saturating at UINT64_MAX). */
+uint64_t weights_path_bound(const int64_t *weights, const int32_t *source, const int32_t *target,
+                            size_t edges, size_t vertices) {
+    const weight_list list = {weights, source, target, edges};
+    size_t left = vertices > 1 ? vertices - 1 : 0;
+    uint64_t total = 0, prefix = 0;
+    byte_buckets b;
+    for (int shift = top_byte_shift(&list); shift >= 0 && left > 0; shift -= 8) {
+        fill_buckets(&list, (unsigned)shift, prefix, &b);
+        int boundary = -1;
+        for (int byte = 255; byte >= 0 && left > 0 && boundary < 0; byte--) {
+            if (b.count[byte] <= left) {
+                total = add_saturating(total, b.sum[byte]);
+                left -= b.count[byte];
+            } else
+                boundary = byte;
+        }
+        if (boundary < 0) /* fewer than V - 1 edges, or the boundary met exactly */
+            return total;
+        prefix = (prefix << 8) | (uint64_t)boundary;
+    }
+    uint64_t value = prefix; /* the last byte's boundary bucket: `left` copies of one value */
+    return left == 0                                 ? total
+           : value != 0 && left > UINT64_MAX / value ? UINT64_MAX
+                                                     : add_saturating(total, value * left);
+}
+
+int graph_int32_by_path_bound(const apsp_graph *g) {
+    if (g->real_weight || graph_has_negative(g))
+        return 0;
+    weight_rule wide = weight_rule_for(g->vertices, APSP_INT64);
+    for (size_t e = 0; e < g->edges; e++)
+        if (g->weight[e] < wide.least || g->weight[e] > wide.most)
+            return 0;
+    uint64_t bound = weights_path_bound(g->weight, g->source, g->target, g->edges, g->vertices);
+    return bound <= (uint64_t)APSP_INF - 1;
+}
+
+apsp_dtype apsp_graph_sources_dtype(const apsp_graph *g) {
+    apsp_dtype dtype = apsp_graph_dtype(g);
+    return dtype == APSP_INT64 && graph_int32_by_path_bound(g) ? APSP_INT32 : dtype;
+}
+
 /* ---- checking -------------------------------------------------------------------------------- */
 
 typedef struct edge_scan {

@@ -42,30 +42,34 @@ uint64_t apsp_matrix_bytes(uint64_t n) {
 
 enum { PARALLEL_FILL_BYTES = 64 << 20 };
 
+/* `count` cells of a row of `dtype`: 0 at column `diagonal` (SIZE_MAX: none), the unreachable
+ * marker elsewhere. */
+static void fill_row(apsp_dtype dtype, void *row, size_t count, size_t diagonal) {
+    switch (dtype) {
+    case APSP_INT32:
+        for (size_t j = 0; j < count; j++)
+            ((int32_t *)row)[j] = j == diagonal ? 0 : APSP_INF;
+        break;
+    case APSP_INT64:
+        for (size_t j = 0; j < count; j++)
+            ((int64_t *)row)[j] = j == diagonal ? 0 : APSP_INF64;
+        break;
+    case APSP_FLOAT32:
+        for (size_t j = 0; j < count; j++)
+            ((float *)row)[j] = j == diagonal ? 0.0f : INFINITY;
+        break;
+    case APSP_FLOAT64:
+        for (size_t j = 0; j < count; j++)
+            ((double *)row)[j] = j == diagonal ? 0.0 : INFINITY;
+        break;
+    }
+}
+
 /* Rows [begin, end) of an edgeless matrix: 0 on the diagonal, the unreachable marker elsewhere. */
 static int fill_rows(void *context, size_t begin, size_t end) {
     const apsp_matrix *m = context;
-    for (size_t i = begin; i < end; i++) {
-        void *row = apsp_matrix_row_cells(m, i);
-        switch (m->dtype) {
-        case APSP_INT32:
-            for (size_t j = 0; j < m->stride; j++)
-                ((int32_t *)row)[j] = j == i ? 0 : APSP_INF;
-            break;
-        case APSP_INT64:
-            for (size_t j = 0; j < m->stride; j++)
-                ((int64_t *)row)[j] = j == i ? 0 : APSP_INF64;
-            break;
-        case APSP_FLOAT32:
-            for (size_t j = 0; j < m->stride; j++)
-                ((float *)row)[j] = j == i ? 0.0f : INFINITY;
-            break;
-        case APSP_FLOAT64:
-            for (size_t j = 0; j < m->stride; j++)
-                ((double *)row)[j] = j == i ? 0.0 : INFINITY;
-            break;
-        }
-    }
+    for (size_t i = begin; i < end; i++)
+        fill_row(m->dtype, apsp_matrix_row_cells(m, i), m->stride, i);
     return 0;
 }
 
@@ -84,12 +88,20 @@ apsp_status matrix_addressable(size_t n, apsp_dtype dtype, apsp_error *error) {
     return APSP_OK;
 }
 
+/* A matrix this small is not weighed against the machine's memory: any machine has room for it,
+ * and its allocation says so where not (APSP_ERR_NO_MEMORY). 1 MiB: an int32 matrix of 512
+ * vertices, a float64 one of 362. */
+enum { MATRIX_UNCHECKED_BYTES = 1 << 20 };
+
 apsp_status matrix_fits_memory_typed(size_t n, apsp_dtype dtype, apsp_error *error) {
     char need[32], have[320];
     apsp_status status = matrix_addressable(n, dtype, error);
     if (status != APSP_OK)
         return status;
     uint64_t bytes = apsp_matrix_bytes_typed(n, dtype);
+    if (bytes <
+        MATRIX_UNCHECKED_BYTES) /* reading /proc and the cgroups costs more than its solve */
+        return APSP_OK;
     uint64_t memory = physical_memory_said(have, sizeof have);
     if (memory && bytes > memory)
         return fail(error, APSP_ERR_TOO_LARGE, "V = %zu: the %s distance matrix needs %s but %s", n,
@@ -276,8 +288,8 @@ void matrix_write_rows(apsp_matrix *m, const apsp_row_io *io, unsigned threads) 
 #undef CELL_INTEGER
 #undef SCAN_ROW
 
-typedef size_t (*scan_row_fn)(const apsp_matrix *m, size_t i, uint64_t *most, double *most_real,
-                              int *negative);
+typedef size_t (*scan_row_fn)(const apsp_matrix *m, size_t i, size_t width, uint64_t *most,
+                              double *most_real, int *negative);
 static const scan_row_fn scan_row_by_type[] = {
     [APSP_INT32] = scan_row_int32,
     [APSP_INT64] = scan_row_int64,
@@ -287,6 +299,7 @@ static const scan_row_fn scan_row_by_type[] = {
 
 typedef struct matrix_scan {
     const apsp_matrix *m;
+    size_t width; /* the columns read: m->padded, or m->n for the graph's cells alone */
     pthread_mutex_t lock;
     size_t bad_i, bad_j; /* the first wrong cell in row-major order; bad_i = SIZE_MAX: none */
     uint64_t max_weight; /* the largest magnitude of a finite off-diagonal integer distance */
@@ -302,7 +315,7 @@ static int scan_rows(void *context, size_t begin, size_t end) {
     double max_real = 0;
     int negative = 0;
     for (size_t i = begin; i < end && bad_i == SIZE_MAX; i++) {
-        size_t j = scan_row(s->m, i, &max_weight, &max_real, &negative);
+        size_t j = scan_row(s->m, i, s->width, &max_weight, &max_real, &negative);
         if (j != SIZE_MAX) {
             bad_i = i;
             bad_j = j;
@@ -360,12 +373,12 @@ apsp_status matrix_check_shape(const apsp_matrix *m, apsp_error *error) {
     return APSP_OK;
 }
 
-apsp_status matrix_check_cells(const apsp_matrix *m, unsigned threads, int *negative,
-                               uint64_t *most, apsp_error *error) {
-    matrix_scan s = {.m = m, .bad_i = SIZE_MAX};
+/* The scan of `rows` rows of `width` columns, on `threads` threads, judged. */
+static apsp_status check_scanned(const apsp_matrix *m, size_t rows, size_t width, unsigned threads,
+                                 int *negative, uint64_t *most, apsp_error *error) {
+    matrix_scan s = {.m = m, .width = width, .bad_i = SIZE_MAX};
     pthread_mutex_init(&s.lock, NULL);
-    size_t bytes = m->padded * m->stride * apsp_dtype_size(m->dtype);
-    parallel_slices(m->padded, bytes < PARALLEL_FILL_BYTES ? 1 : threads, scan_rows, &s);
+    parallel_slices(rows, threads, scan_rows, &s);
     pthread_mutex_destroy(&s.lock);
     char text[40];
     uint64_t inf = integer_inf(m->dtype);
@@ -398,6 +411,56 @@ apsp_status matrix_check_cells(const apsp_matrix *m, unsigned threads, int *nega
     if (most)
         *most = s.max_weight;
     return APSP_OK;
+}
+
+apsp_status matrix_check_cells(const apsp_matrix *m, unsigned threads, int *negative,
+                               uint64_t *most, apsp_error *error) {
+    size_t bytes = m->padded * m->stride * apsp_dtype_size(m->dtype);
+    return check_scanned(m, m->padded, m->padded, bytes < PARALLEL_FILL_BYTES ? 1 : threads,
+                         negative, most, error);
+}
+
+/* Whether `count` cells of `size` bytes (4 or 8) all hold the bytes of `pattern`'s cell: one
+ * loop of xor and or that the compiler vectorises, the padding's check at memory speed. */
+static int cells_hold(const char *cells, size_t count, size_t size, const void *pattern) {
+    if (size == sizeof(uint32_t)) {
+        uint32_t want, diff = 0;
+        memcpy(&want, pattern, sizeof want);
+        const uint32_t *c = (const uint32_t *)(const void *)cells;
+        for (size_t j = 0; j < count; j++)
+            diff |= c[j] ^ want;
+        return diff == 0;
+    }
+    uint64_t want, diff = 0;
+    memcpy(&want, pattern, sizeof want);
+    const uint64_t *c = (const uint64_t *)(const void *)cells;
+    for (size_t j = 0; j < count; j++)
+        diff |= c[j] ^ want;
+    return diff == 0;
+}
+
+int matrix_padding_as_made(const apsp_matrix *m) {
+    _Alignas(8) unsigned char marker[sizeof(double)], zero[sizeof(double)];
+    fill_row(m->dtype, marker, 1, SIZE_MAX);
+    fill_row(m->dtype, zero, 1, 0);
+    const size_t cell = apsp_dtype_size(m->dtype);
+    int ok = 1;
+    for (size_t i = 0; i < m->n && ok; i++)
+        ok = cells_hold((const char *)apsp_matrix_row_cells(m, i) + m->n * cell, m->padded - m->n,
+                        cell, marker);
+    for (size_t i = m->n; i < m->padded && ok; i++) {
+        const char *row = apsp_matrix_row_cells(m, i);
+        ok = cells_hold(row, i, cell, marker) && cells_hold(row + i * cell, 1, cell, zero) &&
+             cells_hold(row + (i + 1) * cell, m->padded - i - 1, cell, marker);
+    }
+    return ok;
+}
+
+apsp_status matrix_check_graph_cells(const apsp_matrix *m, int *negative, uint64_t *most,
+                                     apsp_error *error) {
+    if (!matrix_padding_as_made(m)) /* the whole check names the cell */
+        return matrix_check_cells(m, 1, negative, most, error);
+    return check_scanned(m, m->n, m->n, 1, negative, most, error);
 }
 
 /* ---- the caller's rows read and checked in one pass ---------------------------------------- */

@@ -63,6 +63,14 @@ apsp_status matrix_check_shape(const apsp_matrix *matrix, apsp_error *error);
  * per core). */
 apsp_status matrix_check_cells(const apsp_matrix *matrix, unsigned threads, int *negative,
                                uint64_t *most, apsp_error *error);
+/* Whether the padding is as apsp_matrix_create made it, byte for byte: the unreachable marker,
+ * and 0 on the diagonal (compared at memory speed; -0.0 there reads as not as made). */
+int matrix_padding_as_made(const apsp_matrix *matrix);
+/* matrix_check_cells over the n x n cells of the graph alone, on the calling thread: for a solve
+ * that reads no padding (the small solve, core/solver.c), a check proportional to the graph
+ * when the padding is as made (matrix_padding_as_made), else matrix_check_cells. */
+apsp_status matrix_check_graph_cells(const apsp_matrix *matrix, int *negative, uint64_t *most,
+                                     apsp_error *error);
 /* What matrix_check_cells finds in an integer matrix that passes it, when whoever wrote the
  * matrix already knows it from reading every cell (a whole-number float graph's scan,
  * src/whole/; matrix_read_rows_known): handed to the driver, which then skips that read pass. */

@@ -6,12 +6,12 @@
  * row's largest finite off-diagonal magnitude (to *most for the integer types, to *most_real for
  * the floating-point ones) and negativity to *negative. The rules: 0 on the diagonal, exactly
  * CELL_INF in the padding, and in the graph -CELL_INF < d <= CELL_INF (for floating point: no NaN,
- * no -inf). */
-static size_t SCAN_ROW(const apsp_matrix *m, size_t i, uint64_t *most, double *most_real,
-                       int *negative) {
+ * no -inf). Columns [0, width) are read: m->padded, or m->n for the graph's cells alone. */
+static size_t SCAN_ROW(const apsp_matrix *m, size_t i, size_t width, uint64_t *most,
+                       double *most_real, int *negative) {
     const CELL *row = apsp_matrix_row_cells(m, i);
     size_t bad = SIZE_MAX;
-    for (size_t j = 0; j < m->padded; j++) {
+    for (size_t j = 0; j < width; j++) {
         CELL c = row[j];
         int padding = i >= m->n || j >= m->n;
         int ok = i == j ? c == 0 : padding ? c == CELL_INF : c > -CELL_INF && c <= CELL_INF;

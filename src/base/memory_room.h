@@ -68,4 +68,12 @@ int cgroup_number_parse(const char *text, uint64_t *value);
  * when absent. */
 uint64_t cgroup_stat_cache(const char *text, int version);
 
+/* Physical memory in bytes, or the least memory limit of the cgroups above this process when
+ * that is lower (memory_room.h); 0 when the system does not say. The machine's size, for
+ * decisions about it; what can still be had now is memory_room's. */
+uint64_t physical_memory(void);
+/* The same, with a clause for a message in `clause`: "this machine has 23.54 GiB of memory" or
+ * "the memory.max of cgroup /a/b is 1.00 GiB (raise it, or run outside it)". */
+uint64_t physical_memory_said(char *clause, size_t size);
+
 #endif

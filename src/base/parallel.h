@@ -18,4 +18,14 @@ static inline unsigned threads_of(int count) {
     return count > 0 ? (unsigned)count : 0;
 }
 
+/* Below this many bytes a pass over a matrix runs on the calling thread alone: the threads
+ * started for it (tens of microseconds each) would cost more than the pass (a 512 x 512 int32
+ * matrix, 1 MiB, is copied in about 100 us). */
+enum { PARALLEL_MIN_BYTES = 1 << 20 };
+
+/* parallel_slices' `threads` for a pass over `bytes`: one below PARALLEL_MIN_BYTES. */
+static inline unsigned threads_for_bytes(size_t bytes, unsigned threads) {
+    return bytes < PARALLEL_MIN_BYTES ? 1 : threads;
+}
+
 #endif

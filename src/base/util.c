@@ -1,9 +1,7 @@
 /* sched_getaffinity and CPU_COUNT are GNU extensions. */
 #define _GNU_SOURCE
 #include "base/util.h"
-#include "base/error.h"
 #include "base/fault.h"
-#include "base/memory_room.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -29,29 +27,6 @@ unsigned online_cores(void) {
         return (unsigned)CPU_COUNT(&set);
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (unsigned)n : 1;
-}
-
-uint64_t physical_memory_said(char *clause, size_t size) {
-    long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGESIZE);
-    uint64_t memory = pages > 0 && page_size > 0 ? (uint64_t)pages * (uint64_t)page_size : 0;
-    memory_room room;
-    memory_room_now(&room);
-    char bytes[32];
-    if (room.least_limit && (room.least_limit < memory || !memory)) {
-        if (clause)
-            snprintf(clause, size, "the %s of cgroup %.200s is %s (raise it, or run outside it)",
-                     room.least_limit_file, room.least_cgroup,
-                     format_bytes(room.least_limit, bytes, sizeof bytes));
-        return room.least_limit;
-    }
-    if (clause)
-        snprintf(clause, size, "this machine has %s of memory",
-                 format_bytes(memory, bytes, sizeof bytes));
-    return memory;
-}
-
-uint64_t physical_memory(void) {
-    return physical_memory_said(NULL, 0);
 }
 
 /* The soft limit on `resource`, or 0 when there is none. */

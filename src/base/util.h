@@ -12,14 +12,6 @@ double seconds_now(void);
 /* The cores this process may run on (its CPU affinity), at least 1. */
 unsigned online_cores(void);
 
-/* Physical memory in bytes, or the least memory limit of the cgroups above this process when
- * that is lower (memory_room.h); 0 when the system does not say. The machine's size, for
- * decisions about it; what can still be had now is memory_room's. */
-uint64_t physical_memory(void);
-/* The same, with a clause for a message in `clause`: "this machine has 23.54 GiB of memory" or
- * "the memory.max of cgroup /a/b is 1.00 GiB (raise it, or run outside it)". */
-uint64_t physical_memory_said(char *clause, size_t size);
-
 /* What this process may still map under its resource limits (ulimit -v, -d): RLIMIT_AS less its
  * address space now, or RLIMIT_DATA less its private writable memory now (/proc/self/statm),
  * whichever is less; UINT64_MAX when neither limit is set. *limit and *which (unless NULL) get

@@ -15,6 +15,7 @@ typedef struct cli {
     const char *input;
     const char *output;
     int list_devices;
+    int device_named; /* -d or --backend=opencl was given */
     int verbose;
     int quiet;
     int progress_lines;  /* --progress: progress as lines, also off a terminal */

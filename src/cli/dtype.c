@@ -29,6 +29,11 @@ static void explain(cli *c, const apsp_graph *g) {
         snprintf(c->distances, size, "%s (--dtype)", apsp_dtype_name(c->dtype));
     } else if (g->real_weight) {
         snprintf(c->distances, size, "float64: the weights are real (a fractional weight)");
+    } else if (c->dtype == APSP_INT32 && apsp_graph_dtype(g) != APSP_INT32) {
+        snprintf(c->distances, size,
+                 "int32: no weight is negative and the V - 1 largest sum to less than %d, so no "
+                 "path the sources' methods find can pass int32's range",
+                 APSP_INF);
     } else if (c->dtype == APSP_INT32) {
         snprintf(c->distances, size,
                  "int32: every weight w has (V - 1) * |w| < %d, so no distance can pass int32's "
@@ -133,8 +138,15 @@ static apsp_status refuse_hw3_output(const cli *c, const apsp_graph *g, apsp_err
     return APSP_ERR_USAGE;
 }
 
+/* The narrowest type the weights fit: for chosen sources by a method other than Floyd-Warshall,
+ * by the sum of the V - 1 largest weights (apsp_graph_sources_dtype), else weight by weight. */
+static apsp_dtype narrowest(const cli *c, const apsp_graph *g) {
+    int sparse = c->sources.asked && c->sources.method != APSP_METHOD_FW;
+    return sparse ? apsp_graph_sources_dtype(g) : apsp_graph_dtype(g);
+}
+
 apsp_status cli_pick_dtype(cli *c, const apsp_graph *g, apsp_error *err) {
-    c->dtype = c->read.dtype_auto ? apsp_graph_dtype(g) : c->read.dtype;
+    c->dtype = c->read.dtype_auto ? narrowest(c, g) : c->read.dtype;
     explain(c, g);
     apsp_format format = c->output_format ? c->output_format : apsp_format_for(c->output, 1);
     if (format != APSP_FORMAT_HW3 || c->dtype == APSP_INT32)

@@ -122,11 +122,13 @@ static int apply_option(cli *c, int opt, const char *arg, const char *spelled) {
     char message[256];
     switch (opt) {
     case OPT_BACKEND:
-        return apsp_backend_parse(arg, &o->backend) == 0
-                   ? -1
-                   : usage_error("--backend=%s: expected auto, cpu or opencl", arg);
+        if (apsp_backend_parse(arg, &o->backend) != 0)
+            return usage_error("--backend=%s: expected auto, cpu or opencl", arg);
+        c->device_named |= o->backend == APSP_BACKEND_OPENCL;
+        return -1;
     case 'd':
         o->device = arg;
+        c->device_named = 1;
         return -1;
     case OPT_LIST:
         c->list_devices = 1;
@@ -258,6 +260,9 @@ static int parse_args(int argc, char **argv, cli *c) {
     if (env_options_apply(&c->options, &c->show_build, message, sizeof message) != 0)
         return usage_error("%s", message);
     c->read.threads = c->options.threads; /* one count for every parallel part, reading too */
+    /* both named: the device's method runs there or is refused, never on the host instead */
+    c->options.sources_device_only =
+        c->device_named && c->sources.method_given && c->sources.method == APSP_METHOD_BELLMAN_FORD;
     return -1;
 }
 
@@ -394,6 +399,7 @@ static int run(cli *c) {
     apsp_solver *solver = NULL;
     apsp_graph *g = NULL;
     apsp_report report;
+    memset(&report, 0, sizeof report); /* (device_declined is read after any run) */
     run_times times = {0};
     progress prog = {.start = t0};
     if (c->progress_lines || (!c->quiet && isatty(STDERR_FILENO))) {
@@ -424,6 +430,8 @@ static int run(cli *c) {
     apsp_graph_destroy(g);
     times.predecessors = c->paths.seconds;
     times.distances = c->distances;
+    if (c->device_named)
+        sources_say_declined(c->input, &report, status, &err);
     if (status == APSP_OK && c->verbose && c->sources.asked)
         sources_report(vertices, &report, &times);
     else if (status == APSP_OK && c->verbose) {

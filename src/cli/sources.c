@@ -108,6 +108,7 @@ int sources_parse(cli_sources *s, const char *spec, char *message, size_t size) 
 
 int sources_parse_method(cli_sources *s, const char *name) {
     s->asked = 1;
+    s->method_given = 1;
     return apsp_method_parse(name, &s->method);
 }
 
@@ -299,6 +300,22 @@ apsp_status sources_solve_and_write(cli_sources *s, apsp_solver *solver, const a
         status = paths_print_line(paths, s->path_pred, s->path_dist, dtype, g->vertices, err);
     free(ids);
     return status;
+}
+
+void sources_say_declined(const char *input, const apsp_report *report, apsp_status status,
+                          apsp_error *err) {
+    if (!report->device_declined[0])
+        return;
+    if (status == APSP_OK) {
+        int name = (int)strcspn(report->method, " ");
+        message_print("apsp: %s: %.*s ran on %d host threads instead of the device named: %s",
+                      input, name, report->method, report->threads, report->device_declined);
+    } else if (status == APSP_ERR_USAGE)
+        snprintf(err->message, sizeof err->message,
+                 "%.300s: --method=bellman-ford and a device are both named, but %s: give "
+                 "--backend=cpu for the host threads' bellman-ford, or leave out --method for "
+                 "auto's choice",
+                 input, report->device_declined);
 }
 
 void sources_report(size_t vertices, const apsp_report *report, const run_times *times) {

@@ -19,7 +19,8 @@ typedef struct cli_sources {
     source_range *ranges; /* NULL: every vertex */
     size_t count, capacity;
     apsp_method method;
-    int asked; /* --sources or --method was given: the run goes through the sources' solve */
+    int asked;        /* --sources or --method was given: the run goes through the sources' solve */
+    int method_given; /* --method was given */
     int32_t *path_pred; /* --path's source's predecessor row, kept from the solve */
     void *path_dist;    /* and its distances */
 } cli_sources;
@@ -40,6 +41,13 @@ apsp_status sources_solve_and_write(cli_sources *s, apsp_solver *solver, const a
                                     apsp_dtype dtype, apsp_output *out, apsp_format format,
                                     cli_paths *paths, apsp_report *report, run_times *times,
                                     apsp_error *err);
+
+/* A device named on the command line (-d, --backend=opencl) that could not run the sources'
+ * method (report->device_declined): after a run on the host threads, one line on stderr saying
+ * what ran instead and why; after the library's refusal (--method=bellman-ford named too:
+ * apsp_options.sources_device_only), err's message in the command's words. */
+void sources_say_declined(const char *input, const apsp_report *report, apsp_status status,
+                          apsp_error *err);
 
 /* -v: the method, why, and the sources' run. */
 void sources_report(size_t vertices, const apsp_report *report, const run_times *times);

@@ -257,6 +257,11 @@ typedef struct apsp_backend_impl {
     /* Seconds a solve of `vertices` would take with the options, before any device is open
      * (auto mode's choice for a small graph: solver.c); NULL where the backend cannot say. */
     double (*estimated_seconds)(const apsp_options *options, size_t vertices);
+    /* A graph of at most small_vertices solved in place on the calling thread, over its n x n
+     * cells alone (no padding read, no threads woken), with the result the rounds would give, in
+     * the negative form when `negative`; NULL where the backend has none (core/solver.c). */
+    apsp_status (*solve_small)(apsp_matrix *matrix, int negative, apsp_error *error);
+    size_t small_vertices;
     /* Distances from chosen sources on the device (src/sssp/, above). */
     const backend_sources *sources;
 } apsp_backend_impl;

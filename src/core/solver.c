@@ -1,6 +1,7 @@
 /* The library's entry points that span backends: listing devices, the solver instance, and the
  * one-shot solve. */
 #include "core/backends.h"
+#include "core/hand_on.h"
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/graph.h"
@@ -161,6 +162,43 @@ static void note_own_kernels(apsp_report *report, apsp_dtype dtype) {
              apsp_dtype_name(dtype));
 }
 
+/* Whether the matrix goes to the backend's small solve: one device that has one, and a graph
+ * within its size (a round's work, microseconds, less than waking its threads). */
+static int takes_small(const apsp_solver *s, const apsp_matrix *matrix) {
+    return s->count == 1 && s->impl->solve_small && matrix->n <= s->impl->small_vertices;
+}
+
+/* The small solve: the graph's cells checked (or `known`), solved on this thread, its negative
+ * cycles found as the drivers find them. The report names the calling thread. */
+static apsp_status solve_small(apsp_solver *s, apsp_matrix *matrix, const cell_facts *known,
+                               apsp_report *report, apsp_error *error) {
+    const double start = seconds_now();
+    cell_facts facts = {0, 0};
+    apsp_status status =
+        known ? APSP_OK : matrix_check_graph_cells(matrix, &facts.negative, &facts.most, error);
+    const int negative = known ? known->negative : facts.negative;
+    if (status == APSP_OK)
+        status = s->impl->solve_small(matrix, negative, error);
+    if (status == APSP_OK && negative)
+        status = matrix_check_cycles(matrix, error);
+    if (status != APSP_OK)
+        return status;
+    const apsp_options *o = &s->options;
+    if (o->progress) /* its one round done (no cancel: none is asked after the last round) */
+        o->progress(o->progress_context, 1, 1);
+    if (!report)
+        return APSP_OK;
+    snprintf(report->backend, sizeof report->backend, "%s", apsp_backend_name(s->impl->kind));
+    snprintf(report->device, sizeof report->device, "the calling thread (small solve, V <= %zu)",
+             s->impl->small_vertices);
+    report->padded = matrix->n;
+    report->tile = (int)matrix->n;
+    report->threads = 1;
+    report->devices = 1;
+    report->compute_seconds = seconds_now() - start;
+    return APSP_OK;
+}
+
 /* A checked matrix through the devices in its own type: streamed, or by rows (its cells'
  * check skipped when `known` says what it would find: drivers.h). While devices off the host
  * run their rounds, the host's cores are idle: the rows' io->prepare runs then (apsp.h). A
@@ -168,11 +206,14 @@ static void note_own_kernels(apsp_report *report, apsp_dtype dtype) {
 static apsp_status solve_in_type(apsp_solver *s, apsp_matrix *matrix, const cell_facts *known,
                                  const apsp_row_io *rows, apsp_report *report, apsp_error *error) {
     const apsp_row_io *idle = s->off_host ? rows : NULL;
-    apsp_status status =
-        drive_streams(s->impl, s->devices, s->count, matrix->n, matrix->dtype)
-            ? drive_stream(s->impl, s->devices[0], matrix, &s->options, report, error)
-            : drive_rows(s->impl, s->devices, s->count, matrix, known, idle, &s->options, report,
-                         error);
+    apsp_status status;
+    if (takes_small(s, matrix))
+        status = solve_small(s, matrix, known, report, error);
+    else if (drive_streams(s->impl, s->devices, s->count, matrix->n, matrix->dtype))
+        status = drive_stream(s->impl, s->devices[0], matrix, &s->options, report, error);
+    else
+        status = drive_rows(s->impl, s->devices, s->count, matrix, known, idle, &s->options, report,
+                            error);
     if (status == APSP_OK)
         add_open_to_report(s, report);
     return status;
@@ -267,45 +308,26 @@ apsp_status apsp_solver_solve_rows(apsp_solver *s, size_t n, apsp_dtype dtype,
     return solve_rows_in_type(s, n, dtype, io, report, error);
 }
 
-/* Rows from a host matrix to the caller, in batches of whole rows. */
-static apsp_status hand_on_matrix(const apsp_matrix *m, apsp_cells_fn cells, void *context,
-                                  apsp_error *error) {
-    enum { BATCH_ROWS = 256 };
-    apsp_status status = APSP_OK;
-    for (size_t i = 0; i < m->n && status == APSP_OK; i += BATCH_ROWS) {
-        size_t count = m->n - i < BATCH_ROWS ? m->n - i : BATCH_ROWS;
-        status = cells(context, i, count, apsp_matrix_row_cells(m, i), m->stride, error);
-    }
-    return status;
+/* A float matrix on the float kernels without the whole-number scan: the edges decided it. */
+static apsp_status solve_float_path(apsp_solver *s, apsp_matrix *matrix, apsp_report *report,
+                                    apsp_error *error) {
+    if (report)
+        memset(report, 0, sizeof *report);
+    whole_job job = whole_job_of(s);
+    job.float_kernels = 1;
+    return whole_floats_solve(s, matrix, &job, report, error);
 }
 
-/* An apsp_rows_fn's int32 rows to an apsp_cells_fn, and back. */
-typedef struct rows_as_cells {
-    apsp_rows_fn rows;
-    apsp_cells_fn cells;
-    void *context;
-} rows_as_cells;
-
-static apsp_status cells_to_rows(void *context, size_t first_row, size_t count, const void *rows,
-                                 size_t pitch, apsp_error *error) {
-    const rows_as_cells *r = context;
-    return r->rows(r->context, first_row, count, rows, pitch, error);
-}
-
-static apsp_status rows_to_cells(void *context, size_t first_row, size_t count, const int32_t *rows,
-                                 size_t pitch, apsp_error *error) {
-    const rows_as_cells *r = context;
-    return r->cells(r->context, first_row, count, rows, pitch, error);
-}
-
-/* A graph made into a host matrix of `dtype`, solved, and its rows handed on. */
+/* A graph made into a host matrix of `dtype`, solved (by apsp_solver_solve, or by the float
+ * path alone), and its rows handed on (whole_graph_host_fn). */
 static apsp_status solve_graph_on_host(apsp_solver *s, const apsp_graph *graph, apsp_dtype dtype,
-                                       apsp_cells_fn cells, void *context, apsp_report *report,
-                                       apsp_error *error) {
+                                       int float_path, apsp_cells_fn cells, void *context,
+                                       apsp_report *report, apsp_error *error) {
     apsp_matrix *m;
     apsp_status status = apsp_graph_to_matrix_threads(graph, dtype, s->options.threads, &m, error);
     if (status == APSP_OK)
-        status = apsp_solver_solve(s, m, report, error);
+        status = float_path ? solve_float_path(s, m, report, error)
+                            : apsp_solver_solve(s, m, report, error);
     double start = seconds_now();
     if (status == APSP_OK)
         status = hand_on_matrix(m, cells, context, error);
@@ -337,7 +359,7 @@ apsp_status apsp_solver_solve_graph(apsp_solver *s, const apsp_graph *graph, aps
     }
     /* The backend's memory is the host (or the solve streams from it): a matrix there. */
     rows_as_cells r = {.rows = rows, .context = context};
-    return solve_graph_on_host(s, graph, APSP_INT32, cells_to_rows, &r, report, error);
+    return solve_graph_on_host(s, graph, APSP_INT32, 0, cells_to_rows, &r, report, error);
 }
 
 apsp_status apsp_solver_solve_graph_typed(apsp_solver *s, const apsp_graph *graph, apsp_dtype dtype,
@@ -351,16 +373,15 @@ apsp_status apsp_solver_solve_graph_typed(apsp_solver *s, const apsp_graph *grap
     rows_as_cells r = {.cells = cells, .context = context};
     if (dtype == APSP_INT32)
         return apsp_solver_solve_graph(s, graph, rows_to_cells, &r, report, error);
-    const unsigned threads = threads_of(s->options.threads);
     /* (the type's own refusals first, whichever route then runs) */
-    apsp_status status = graph_check_typed(graph, dtype, threads, error);
-    int taken = 0;
-    if (status == APSP_OK && dtype != APSP_INT64 && !s->options.float_kernels)
-        status = whole_graph_solve(s, graph, dtype, cells, context, apsp_solver_solve_graph,
-                                   threads, report, &taken, error);
-    if (status != APSP_OK || taken)
+    apsp_status status = graph_check_typed(graph, dtype, threads_of(s->options.threads), error);
+    if (status != APSP_OK)
         return status;
-    return solve_graph_on_host(s, graph, dtype, cells, context, report, error);
+    if (dtype == APSP_INT64)
+        return solve_graph_on_host(s, graph, dtype, 0, cells, context, report, error);
+    const whole_graph_job job = {s->options.float_kernels, threads_of(s->options.threads),
+                                 solve_graph_on_host};
+    return whole_graph_solve(s, graph, dtype, cells, context, &job, report, error);
 }
 
 /* The predecessors after the solve on the host threads (apsp_predecessors), timed. */

@@ -18,6 +18,7 @@
 #include "core/backend.h"
 #include "base/error.h"
 #include "base/fault.h"
+#include "base/memory_room.h"
 #include "base/util.h"
 #include "cpu/blocks.h"
 #include "cpu/kernels.h"
@@ -435,4 +436,6 @@ const apsp_backend_impl apsp_backend_cpu = {
     .summarize = cpu_summarize,
     .blocks = &cpu_blocks,
     .estimated_seconds = cpu_estimated_seconds,
+    .solve_small = cpu_solve_small,
+    .small_vertices = ROUND_DEPTH,
 };

@@ -1,5 +1,6 @@
 /* The pthread backend's block kernels (kernels.h). */
 #include "cpu/kernels.h"
+#include "cpu/relax.h"
 
 #include "apsp.h"
 
@@ -9,25 +10,6 @@
 #define HAVE_X86_KERNELS 1
 #include <immintrin.h>
 #endif
-
-static inline int32_t min32(int32_t a, int32_t b) {
-    return a < b ? a : b;
-}
-
-/* The negative form of min(c, a + b) (graphs with a negative weight): a sum with an APSP_INF
- * term stays at APSP_INF or above, so "unreachable" never absorbs a negative weight, and a finite
- * sum is kept at -APSP_INF or above, so a negative cycle cannot drive values down to overflow.
- * Every value lies in [-APSP_INF, APSP_INF], so a + b fits int32. Branch-free: the floor is
- * APSP_INF when a term is unreachable, else -APSP_INF. */
-static inline int32_t floor_of(int32_t x) {
-    return x == APSP_INF ? APSP_INF : -APSP_INF;
-}
-
-static inline int32_t relax_negative(int32_t c, int32_t a, int32_t b) {
-    int32_t sum = a + b, low = floor_of(a) > floor_of(b) ? floor_of(a) : floor_of(b);
-    sum = sum > low ? sum : low;
-    return c < sum ? c : sum;
-}
 
 /* Floyd-Warshall inside one block. k must be the outer loop: step k reads row k and column k
  * as left by step k - 1 (they do not change at step k because d(k,k) = 0). */

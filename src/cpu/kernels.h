@@ -15,6 +15,11 @@
 #define CLONED_FOR_ISAS __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define CLONED_FOR_ISAS
+/* A graph of at most ROUND_DEPTH vertices solved in place on the calling thread, over its n x n
+ * cells alone (small.c): the blocked solve's result bit for bit, in the negative form for
+ * integers when `negative`. APSP_ERR_INTERNAL for a larger graph. */
+apsp_status cpu_solve_small(apsp_matrix *matrix, int negative, apsp_error *error);
+
 #endif
 
 /* The round depth B: blocks are B x B. The host matrix is padded to a multiple of it. */
@@ -59,5 +64,10 @@ int choose_kernels(apsp_dtype dtype, int negative, const char *want, block_kerne
 /* The wider types' instances on x86-64 (kernels_x86.c), by type and form: NULL where the set
  * or the CPU has none. isa_rank: 0 AVX-512, 1 AVX2. */
 relax_block_fn choose_x86_relax(apsp_dtype dtype, int negative, int isa_rank);
+
+/* A graph of at most ROUND_DEPTH vertices solved in place on the calling thread, over its n x n
+ * cells alone (small.c): the blocked solve's result bit for bit, in the negative form for
+ * integers when `negative`. APSP_ERR_INTERNAL for a larger graph. */
+apsp_status cpu_solve_small(apsp_matrix *matrix, int negative, apsp_error *error);
 
 #endif

@@ -1,40 +1,9 @@
 /* The pthread backend's kernels for the element types beyond int32 (kernels.h): the portable
  * instances here, the x86 ones in kernels_x86.c, and the choice among all of them. */
 #include "cpu/kernels.h"
+#include "cpu/relax.h"
 
 #include <string.h>
-
-/* int64 as int32 in kernels.c: add-min, and the negative form for graphs with a negative weight
- * (a sum with an APSP_INF64 term stays at APSP_INF64 or above, so "unreachable" never absorbs a
- * negative weight, and a finite sum stays at -APSP_INF64 or above, so a negative cycle cannot
- * drive values to overflow; every value lies in [-APSP_INF64, APSP_INF64], so a + b fits). */
-static inline int64_t add_min64(int64_t c, int64_t a, int64_t b) {
-    int64_t sum = a + b;
-    return c < sum ? c : sum;
-}
-
-static inline int64_t floor64_of(int64_t x) {
-    return x == APSP_INF64 ? APSP_INF64 : -APSP_INF64;
-}
-
-static inline int64_t relax_negative64(int64_t c, int64_t a, int64_t b) {
-    int64_t sum = a + b, low = floor64_of(a) > floor64_of(b) ? floor64_of(a) : floor64_of(b);
-    sum = sum > low ? sum : low;
-    return c < sum ? c : sum;
-}
-
-/* Floating point: the sum rounded once, kept only when below c; +inf absorbs every finite sum,
- * so no other form is needed. (With no -inf among the distances a sum is never NaN; if one were,
- * c would stay.) */
-static inline float add_min_f32(float c, float a, float b) {
-    float sum = a + b;
-    return sum < c ? sum : c;
-}
-
-static inline double add_min_f64(double c, double a, double b) {
-    double sum = a + b;
-    return sum < c ? sum : c;
-}
 
 #define CELL int64_t
 #define SUFFIX i64

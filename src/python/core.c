@@ -19,6 +19,8 @@
  * the other files). */
 #include "core.h"
 
+#include "base/parallel.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -114,8 +116,9 @@ no_indptr:
 
 #ifdef APSP_PYTHON_PREDECESSORS
 apsp_status pred_request_derive(const apsp_matrix *m, const pred_request *p, apsp_error *err) {
+    const unsigned threads = threads_for_bytes(m->n * m->n * sizeof(int32_t), p->threads);
     return apsp_predecessors_csr(m, p->indptr.buf, p->indices.buf, p->weights.buf, p->tolerance, 0,
-                                 m->n, p->threads, p->pred.buf, err);
+                                 m->n, threads, p->pred.buf, err);
 }
 #else
 /* apsp_predecessors_csr is declared but not yet in the library this was built with. */

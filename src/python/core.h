@@ -5,6 +5,7 @@
  *                 solve and solve_dense
  *   solve_sources.c  Solver.solve_sources (apsp_solver_solve_sources' rows into an S x V array)
  *   dense_copy.c  solve_dense's copies into and out of the padded matrix, on its threads
+ *   csr_copy.c    solve_csr's copy of a compressed sparse graph into the padded matrix
  * Private to the extension: nothing here is part of the library or the package. */
 #ifndef APSP_PYTHON_CORE_H
 #define APSP_PYTHON_CORE_H
@@ -96,7 +97,7 @@ typedef struct dense_copy {
     apsp_dtype from;
     size_t n;
     apsp_dtype kernel;
-    apsp_matrix *m; /* the padded matrix of dense_copy_in and dense_copy_out */
+    apsp_matrix *m; /* the padded matrix of dense_copy_in and dense_copy_matrix_rows */
     int unweighted;
     void *out; /* C-contiguous n x n of the kernel type, or float64 for an integer kernel */
     apsp_dtype out_type;
@@ -106,14 +107,33 @@ typedef struct dense_copy {
 /* The source into c->m's n x n cells (directed 0: both ways the lesser weight), on c->threads.
  * Without the GIL. */
 void dense_copy_in(dense_copy *c, int directed);
-/* c->m's distances into c->out, on c->threads. Without the GIL. */
-void dense_copy_out(dense_copy *c);
 /* The same two copies as apsp_solver_solve_rows' row functions: no padded matrix of the
  * extension's, each row read from the source and written into c->out by the library's threads.
  * The source may be c->out itself (every row is read before the first is written). */
 apsp_row_io dense_copy_rows(dense_copy *c);
+/* apsp_solver_solve_rows' row functions from c->m's n x n cells, read as they are (made by
+ * dense_copy_in or csr_copy_in), to c->out as dense_copy_rows writes it: the library solves in
+ * its own padded matrix, whose padding it made, so it checks the graph's cells alone. */
+apsp_row_io dense_copy_matrix_rows(dense_copy *c);
 /* The least and the largest cell (0 counted) of an integer source (c->from int32 or int64), on
  * c->threads. Returns 0, or -1 when no lock could be made. Without the GIL. */
 int dense_extremes(const dense_copy *c, int64_t *least, int64_t *most);
+
+/* A compressed sparse graph as SciPy's csgraph reads it (Solver.solve_csr): rows (columns for
+ * CSC) by indptr (n + 1 entries), their entries' columns in indices and weights in data (of
+ * `from`: the kernel type, or for an integer kernel either integer width). */
+typedef struct csr_copy {
+    const void *indptr, *indices, *data;
+    apsp_dtype indptr_type, indices_type, from; /* indexes: int32 or int64 */
+    size_t n;
+    uint64_t entries; /* of indices and data */
+    int columns;      /* CSC: indptr runs over columns */
+    int directed, unweighted;
+} csr_copy;
+
+/* The graph into m's n x n cells (of the kernel type): the unreachable marker off the edges, 0
+ * on the diagonal. Returns 0, or -1 for an index out of range (m's cells then undefined).
+ * Without the GIL. */
+int csr_copy_in(const csr_copy *g, apsp_matrix *m);
 
 #endif

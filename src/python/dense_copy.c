@@ -69,6 +69,11 @@ static void read_dense_row(const dense_copy *c, size_t i, void *cells) {
     }
 }
 
+/* The threads of a pass over the n x n cells: one for a small graph. */
+static unsigned copy_threads(const dense_copy *c) {
+    return threads_for_bytes(c->n * c->n * apsp_dtype_size(c->from), c->threads);
+}
+
 static int dense_in(void *context, size_t begin, size_t end) {
     const dense_copy *c = context;
     for (size_t i = begin; i < end; i++)
@@ -155,23 +160,12 @@ static void write_dense_row(const dense_copy *c, size_t i, const void *cells) {
         out_i64(c, i, cells);
 }
 
-static int dense_out(void *context, size_t begin, size_t end) {
-    const dense_copy *c = context;
-    for (size_t i = begin; i < end; i++)
-        write_dense_row(c, i, apsp_matrix_row_cells(c->m, i));
-    return 0;
-}
-
 void dense_copy_in(dense_copy *c, int directed) {
-    parallel_slices(c->n, c->threads, dense_in, c);
+    parallel_slices(c->n, copy_threads(c), dense_in, c);
     if (!directed) {
         const size_t blocks = (c->m->n + SYMMETRIC_BLOCK - 1) / SYMMETRIC_BLOCK;
-        parallel_slices(blocks / 2 + blocks % 2, c->threads, dense_symmetric, c->m);
+        parallel_slices(blocks / 2 + blocks % 2, copy_threads(c), dense_symmetric, c->m);
     }
-}
-
-void dense_copy_out(dense_copy *c) {
-    parallel_slices(c->n, c->threads, dense_out, c);
 }
 
 /* apsp_row_io's functions over the caller's arrays (dense_copy_rows). */
@@ -181,6 +175,16 @@ static void io_read(void *context, size_t i, void *cells) {
 
 static void io_write(void *context, size_t i, const void *cells) {
     write_dense_row(context, i, cells);
+}
+
+/* apsp_row_io's read of a row of c->m as it is (matrix_rows), n cells of the kernel type. */
+static void io_read_matrix(void *context, size_t i, void *cells) {
+    const dense_copy *c = context;
+    memcpy(cells, apsp_matrix_row_cells(c->m, i), c->n * apsp_dtype_size(c->kernel));
+}
+
+apsp_row_io dense_copy_matrix_rows(dense_copy *c) {
+    return (apsp_row_io){io_read_matrix, io_write, c, NULL};
 }
 
 /* The distances' pages faulted in while a GPU computes, rather than by the first writes: a new
@@ -201,7 +205,7 @@ static int populate_slice(void *context, size_t begin, size_t end) {
 
 static void io_prepare(void *context) {
     dense_copy *c = context;
-    parallel_slices(c->n, c->threads, populate_slice, c);
+    parallel_slices(c->n, copy_threads(c), populate_slice, c);
 }
 
 apsp_row_io dense_copy_rows(dense_copy *c) {
@@ -259,7 +263,7 @@ int dense_extremes(const dense_copy *c, int64_t *least, int64_t *most) {
     extremes e = {c, PyThread_allocate_lock(), 0, 0};
     if (!e.lock)
         return -1;
-    parallel_slices(c->n, c->threads, extremes_slice, &e);
+    parallel_slices(c->n, copy_threads(c), extremes_slice, &e);
     PyThread_free_lock(e.lock);
     *least = e.least;
     *most = e.most;

@@ -1,6 +1,7 @@
 /* apsp._core.Solver: an apsp_solver with the padded matrix of its last call, and its methods:
  * solve (the caller's matrix in place, with the predecessors when asked), solve_dense (SciPy's
- * dense reading, dense_copy.c) and solve_sources (solve_sources.c). Each solve runs without the
+ * dense reading, dense_copy.c), solve_csr (SciPy's sparse reading, csr_copy.c) and solve_sources
+ * (solve_sources.c). Each solve runs without the
  * GIL, one at a time under the Solver's lock. */
 #include "core.h"
 
@@ -155,12 +156,27 @@ static apsp_status solve_buffer(SolverObject *self, const Py_buffer *view, apsp_
     return status;
 }
 
+/* c->m's n x n cells (self->matrix, as dense_copy_in or csr_copy_in made them) solved by rows
+ * into c->out; self->matrix is kept, as a failed solve leaves it too (the library's is the
+ * solved one). Without the GIL, under self->lock. */
+static apsp_status solve_matrix_rows(SolverObject *self, dense_copy *c, apsp_report *report,
+                                     double seconds[2], apsp_error *err) {
+    c->m = self->matrix;
+    const apsp_row_io io = dense_copy_matrix_rows(c);
+    apsp_status status = apsp_solver_solve_rows(self->solver, c->n, c->kernel, &io, report, err);
+    c->m = NULL;
+    seconds[0] += report->rows_in_seconds;
+    seconds[1] = report->rows_out_seconds;
+    return status;
+}
+
 /* Fills the padded matrix's n x n cells from the caller's array, solves and writes the distances
  * out, with the copies on every core (the pthread backend's solve uses them too; a GPU's leaves
  * them idle). Directed graphs go by rows (apsp_solver_solve_rows: the library's own padded
  * matrix, read straight into the integer one for whole floats, the distances straight into
  * c->out); an undirected one needs its whole matrix for the lesser of the two directions, so it
- * takes the extension's. Runs without the GIL, under self->lock. */
+ * is made in the extension's, then solved by rows as well. Runs without the GIL, under
+ * self->lock. */
 static apsp_status solve_dense_buffer(SolverObject *self, dense_copy *c, int directed,
                                       apsp_report *report, double seconds[2], apsp_error *err) {
     if (directed) {
@@ -180,14 +196,26 @@ static apsp_status solve_dense_buffer(SolverObject *self, dense_copy *c, int dir
     c->m = self->matrix;
     dense_copy_in(c, directed);
     seconds[0] = seconds_now() - start;
-    status = apsp_solver_solve(self->solver, c->m, report, err);
-    start = seconds_now();
-    if (status == APSP_OK)
-        dense_copy_out(c);
-    settle_matrix(self, status);
-    c->m = NULL;
-    seconds[1] = seconds_now() - start;
-    return status;
+    return solve_matrix_rows(self, c, report, seconds, err);
+}
+
+/* The compressed graph into the padded matrix, solved by rows into c->out. Runs without the
+ * GIL, under self->lock. */
+static apsp_status solve_csr_buffer(SolverObject *self, const csr_copy *g, dense_copy *c,
+                                    apsp_report *report, double seconds[2], apsp_error *err) {
+    double start = seconds_now();
+    apsp_status status = take_matrix(self, g->n, c->kernel, err);
+    if (status != APSP_OK)
+        return status;
+    if (csr_copy_in(g, self->matrix) != 0) {
+        snprintf(err->message, sizeof err->message,
+                 "graph: an entry of indptr or indices is out of range for %zu vertices; pass a "
+                 "valid SciPy sparse matrix",
+                 g->n);
+        return err->status = APSP_ERR_USAGE;
+    }
+    seconds[0] = seconds_now() - start;
+    return solve_matrix_rows(self, c, report, seconds, err);
 }
 
 static PyObject *report_dict(const apsp_report *r) {
@@ -355,6 +383,112 @@ static PyObject *solver_solve_dense(SolverObject *self, PyObject *args, PyObject
     return call_result(self, &call);
 }
 
+/* An int32 or int64 index array of at least `count` entries, C-contiguous; 0, or -1 with
+ * ValueError naming it. */
+static int get_indexes(PyObject *object, Py_buffer *view, Py_ssize_t count, const char *name) {
+    if (PyObject_GetBuffer(object, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0)
+        return -1;
+    const int type = dtype_of(view);
+    if (view->ndim != 1 || (type != APSP_INT32 && type != APSP_INT64) ||
+        view->len < count * view->itemsize) {
+        PyErr_Format(PyExc_ValueError, "%s: expected at least %zd contiguous int32 or int64", name,
+                     count);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+/* solve_csr(indptr, indices, data, out, dtype, directed=True, unweighted=False, columns=False):
+ * the distances of a compressed sparse graph in SciPy's sparse meaning (every entry an edge,
+ * zeros included; NaN and +-inf none; repeated entries the least; self-loops ignored), of
+ * len(indptr) - 1 vertices, its rows (columns=True: columns) by indptr, written into `out` as
+ * solve_dense writes it; data of `dtype` (the kernel type) or, for an integer kernel, the other
+ * integer width. Returns the report. */
+static PyObject *solver_solve_csr(SolverObject *self, PyObject *args, PyObject *kwargs) {
+    static char *keywords[] = {"indptr",   "indices",    "data",    "out", "dtype",
+                               "directed", "unweighted", "columns", NULL};
+    PyObject *indptr, *indices, *data, *out;
+    const char *kernel_name;
+    int directed = 1, unweighted = 0, columns = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOs|ppp", keywords, &indptr, &indices, &data,
+                                     &out, &kernel_name, &directed, &unweighted, &columns))
+        return NULL;
+    apsp_dtype kernel;
+    if (!self->solver || apsp_dtype_parse(kernel_name, &kernel) != 0) {
+        PyErr_Format(PyExc_ValueError,
+                     "dtype=%s: expected int32, int64, float32 or float64 (and "
+                     "an initialized Solver)",
+                     kernel_name);
+        return NULL;
+    }
+    const int integer = kernel == APSP_INT32 || kernel == APSP_INT64;
+    Py_buffer out_view, ptr_view, index_view, data_view;
+    if (PyObject_GetBuffer(out, &out_view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0)
+        return NULL;
+    const int out_type = dtype_of(&out_view);
+    const Py_ssize_t n = out_view.ndim == 2 ? out_view.shape[0] : -1;
+    if (n < 1 || out_view.shape[1] != n ||
+        (out_type != (int)kernel && !(integer && out_type == APSP_FLOAT64))) {
+        PyErr_Format(PyExc_ValueError, "out: expected a square C-contiguous array of %s%s",
+                     apsp_dtype_name(kernel), integer ? " or float64" : "");
+        PyBuffer_Release(&out_view);
+        return NULL;
+    }
+    if (get_indexes(indptr, &ptr_view, n + 1, "indptr") != 0)
+        goto no_indptr;
+    if (get_indexes(indices, &index_view, 0, "indices") != 0)
+        goto no_indices;
+    if (PyObject_GetBuffer(data, &data_view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0)
+        goto no_data;
+    const int from = dtype_of(&data_view);
+    const Py_ssize_t entries = index_view.len / index_view.itemsize;
+    if (data_view.ndim != 1 || data_view.len / data_view.itemsize < entries || from < 0 ||
+        (from != (int)kernel && !(integer && (from == APSP_INT32 || from == APSP_INT64)))) {
+        PyErr_Format(PyExc_ValueError, "data: expected %zd contiguous items of %s%s", entries,
+                     apsp_dtype_name(kernel), integer ? " or the other integer width" : "");
+        PyBuffer_Release(&data_view);
+        goto no_data;
+    }
+    const csr_copy graph = {
+        .indptr = ptr_view.buf,
+        .indices = index_view.buf,
+        .data = data_view.buf,
+        .indptr_type = (apsp_dtype)dtype_of(&ptr_view),
+        .indices_type = (apsp_dtype)dtype_of(&index_view),
+        .from = (apsp_dtype)from,
+        .n = (size_t)n,
+        .entries = (uint64_t)entries,
+        .columns = columns,
+        .directed = directed,
+        .unweighted = unweighted,
+    };
+    dense_copy copy = {
+        .from = kernel,
+        .n = (size_t)n,
+        .kernel = kernel,
+        .out = out_view.buf,
+        .out_type = (apsp_dtype)out_type,
+        .threads = self->threads,
+    };
+    solve_call call;
+    call_begin(self, &call);
+    call.status = solve_csr_buffer(self, &graph, &copy, &call.report, call.seconds, &call.err);
+    call_end(self, &call);
+    PyBuffer_Release(&data_view);
+    PyBuffer_Release(&index_view);
+    PyBuffer_Release(&ptr_view);
+    PyBuffer_Release(&out_view);
+    return call_result(self, &call);
+no_data:
+    PyBuffer_Release(&index_view);
+no_indices:
+    PyBuffer_Release(&ptr_view);
+no_indptr:
+    PyBuffer_Release(&out_view);
+    return NULL;
+}
+
 static PyMethodDef solver_methods[] = {
     {"solve", (PyCFunction)(void (*)(void))solver_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(matrix, pred=None, indptr=None, indices=None, weights=None, tolerance=0.0, "
@@ -362,6 +496,9 @@ static PyMethodDef solver_methods[] = {
     {"solve_dense", (PyCFunction)(void (*)(void))solver_solve_dense, METH_VARARGS | METH_KEYWORDS,
      "solve_dense(graph, out, dtype, directed=True, unweighted=False) -> report: SciPy's dense "
      "reading and the distances into out"},
+    {"solve_csr", (PyCFunction)(void (*)(void))solver_solve_csr, METH_VARARGS | METH_KEYWORDS,
+     "solve_csr(indptr, indices, data, out, dtype, directed=True, unweighted=False, "
+     "columns=False) -> report: SciPy's sparse reading and the distances into out"},
     {"solve_sources", (PyCFunction)(void (*)(void))solver_solve_sources,
      METH_VARARGS | METH_KEYWORDS,
      "solve_sources(source, target, weight, vertices, sources, out, method, pred=None, "

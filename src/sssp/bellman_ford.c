@@ -95,3 +95,48 @@ static size_t first_frontier(sssp_scratch *s, size_t v, int32_t source, int real
 
 DEFINE_BELLMAN_FORD(bellman_ford_distances, relax_frontier, 0)
 DEFINE_BELLMAN_FORD(bellman_ford_distances_real, relax_frontier_real, 1)
+
+/* relax_frontier over the narrow path's arcs and uint32 distances (sssp_narrow_fits: no sum
+ * reaches SSSP_NARROW_UNREACHED). */
+static size_t relax_frontier_narrow(const sssp_arc *arcs, sssp_scratch *s, const int32_t *frontier,
+                                    size_t count, int32_t *next) {
+    sssp_vertex *vertex = s->narrow;
+    size_t lowered = 0;
+    for (size_t f = 0; f < count; f++) {
+        int32_t u = frontier[f];
+        uint32_t du = vertex[u].dist;
+        for (uint32_t e = vertex[u].first_arc; e < vertex[u + 1].first_arc; e++) {
+            int32_t to = arcs[e].target;
+            if (du + arcs[e].weight < vertex[to].dist) {
+                vertex[to].dist = du + arcs[e].weight;
+                s->parent[to] = u;
+                if (!s->queued[to]) {
+                    s->queued[to] = 1;
+                    next[lowered++] = to;
+                }
+            }
+        }
+    }
+    for (size_t i = 0; i < lowered; i++)
+        s->queued[next[i]] = 0;
+    return lowered;
+}
+
+/* Without a negative weight there is no negative cycle: the rounds end by round V - 1. */
+void bellman_ford_distances_narrow(const adjacency *g, const sssp_arc *arcs, int32_t source,
+                                   sssp_scratch *s) {
+    size_t v = g->vertices, count = 1;
+    int32_t *frontier = s->queue, *next = s->queue + v;
+    memset(s->parent, 0xff, v * sizeof *s->parent);
+    memset(s->queued, 0, v);
+    for (size_t t = 0; t < v; t++)
+        s->narrow[t].dist = SSSP_NARROW_UNREACHED;
+    s->narrow[source].dist = 0;
+    frontier[0] = source;
+    while (count > 0) {
+        count = relax_frontier_narrow(arcs, s, frontier, count, next);
+        int32_t *swap = frontier;
+        frontier = next;
+        next = swap;
+    }
+}

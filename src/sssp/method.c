@@ -101,7 +101,7 @@ static apsp_method auto_choice(const method_inputs *in, const method_costs *c) {
         sparse_method = APSP_METHOD_BELLMAN_FORD;
         sparse = c->device;
     }
-    if (!matrix_fits(in))
+    if (!in->fw_fits || !matrix_fits(in))
         return sparse_method;
     if (dense_with_every_source(in))
         return APSP_METHOD_FW;

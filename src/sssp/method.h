@@ -14,6 +14,9 @@ typedef struct method_inputs {
     unsigned threads;   /* the host threads the sparse methods run on */
     double device_rate; /* the device's batched Bellman-Ford (on_device.h): source-edges per
                          * second; 0 where the solver's device has none */
+    int fw_fits;        /* the rows' type holds the graph by its per-weight rule (base/graph.h),
+                         * which Floyd-Warshall needs: int32 rows on the path bound alone leave
+                         * it out of auto's choice */
 } method_inputs;
 
 /* The method to run for `asked` (APSP_METHOD_AUTO: by the cost model), with the reason and the

@@ -8,26 +8,53 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The largest |weight| of the adjacency within int32's rule for its V. */
+/* Whether the device's int32 distances hold the adjacency's: every weight within int32's rule
+ * for its V, or none negative and the path bound below APSP_INF (base/graph.h: each distance
+ * the rounds set is a simple path's length, and one more weight stays below 2^31). With a
+ * negative weight the per-weight rule stays: a negative cycle's rounds walk past any path
+ * bound before the batch is handed to the host. */
 static int weights_fit_int32(const adjacency *g) {
     weight_rule rule = weight_rule_for(g->vertices, APSP_INT32);
     size_t e = g->start[g->vertices];
-    for (size_t i = 0; i < e; i++)
-        if (g->weight[i] < rule.least || g->weight[i] > rule.most)
-            return 0;
-    return 1;
+    int within = 1, negative = 0;
+    for (size_t i = 0; i < e; i++) {
+        within &= g->weight[i] >= rule.least && g->weight[i] <= rule.most;
+        negative |= g->weight[i] < 0;
+    }
+    return within || (!negative && weights_path_bound(g->weight, NULL, NULL, e, g->vertices) <=
+                                       (uint64_t)APSP_INF - 1);
 }
 
-int device_method_find(const apsp_solver *solver, const adjacency *graph, int want_pred,
-                       device_method *m) {
+/* Why the device's part cannot run this solve (NULL: it can). */
+static const char *cannot_run(const adjacency *graph, apsp_dtype dtype, int want_pred) {
+    if (dtype != APSP_INT32)
+        return "its distances are int32 and these rows are wider";
+    if (want_pred)
+        return "it keeps no predecessors and they are asked for";
+    if (!graph->weight)
+        return "its weights are integers and these are real";
+    if (graph->start[graph->vertices] >= UINT32_MAX)
+        return "it indexes fewer than 2^32 edges";
+    if (!weights_fit_int32(graph))
+        return "its distances are int32 and these weights could pass them";
+    return NULL;
+}
+
+int device_method_find(const apsp_solver *solver, const adjacency *graph, apsp_dtype dtype,
+                       int want_pred, device_method *m, char *why_not, size_t size) {
     const apsp_backend_impl *impl;
     backend_device *device = solver_device(solver, &impl);
-    if (!device || !impl->sources || want_pred || !graph->weight || graph->vertices == 0 ||
-        graph->start[graph->vertices] >= UINT32_MAX || !weights_fit_int32(graph))
+    why_not[0] = '\0';
+    if (!device || !impl->sources || graph->vertices == 0)
         return 0;
-    *m = (device_method){.part = impl->sources, .device = device, .kind = impl->kind};
     device_summary summary;
     impl->summarize(device, &summary);
+    const char *reason = cannot_run(graph, dtype, want_pred);
+    if (reason) {
+        snprintf(why_not, size, "bellman-ford on %.60s: %s", summary.device, reason);
+        return 0;
+    }
+    *m = (device_method){.part = impl->sources, .device = device, .kind = impl->kind};
     snprintf(m->name, sizeof m->name, "%s", summary.device);
     m->rate = m->part->rate(device);
     return 1;

@@ -18,11 +18,12 @@ typedef struct device_method {
     sources_device_times times;
 } device_method;
 
-/* Whether the solver's device can run these sources: a backend with the part, integer weights
- * within int32's rule (the device's distances are int32), E < 2^32, and no predecessors asked
- * for (the device keeps no parents). Fills *m when it can. */
-int device_method_find(const apsp_solver *solver, const adjacency *graph, int want_pred,
-                       device_method *m);
+/* Whether the solver's device can run these sources: a backend with the part, int32 rows of
+ * integer weights within int32's rule (the device's distances are int32), E < 2^32, and no
+ * predecessors asked for (the device keeps no parents). Fills *m when it can; where the solver
+ * has such a device but it cannot, why_not says why ("bellman-ford on DEVICE: ..."), else "". */
+int device_method_find(const apsp_solver *solver, const adjacency *graph, apsp_dtype dtype,
+                       int want_pred, device_method *m, char *why_not, size_t size);
 
 /* The sources in batches on the device, each batch's rows handed to rows(context, first, ...)
  * in order. *done: how many sources' rows were handed on; fewer than count (with APSP_OK) when

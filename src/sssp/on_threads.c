@@ -38,9 +38,14 @@ typedef struct sources_job {
     int32_t cycle_vertex;
 } sources_job;
 
-/* Bellman-Ford from `source` in the weights' kind. Returns 1 for a negative cycle. */
+/* Bellman-Ford from `source` in the weights' kind (the narrow path's where the job has its
+ * arcs). Returns 1 for a negative cycle. */
 static int bellman_ford_of(const sources_job *job, int32_t source, sssp_scratch *s,
                            int32_t *cycle) {
+    if (job->arcs) {
+        bellman_ford_distances_narrow(job->graph, job->arcs, source, s);
+        return 0;
+    }
     return job->real ? bellman_ford_distances_real(job->graph, source, s, cycle)
                      : bellman_ford_distances(job->graph, source, s, cycle);
 }
@@ -211,25 +216,47 @@ static apsp_status johnson_potentials(const adjacency *g, sssp_scratch *s, sourc
     return APSP_OK;
 }
 
-/* Dijkstra's integer distances: the narrow path's arcs when its rule holds for the weights
- * searched (the job's: Johnson's reweighted ones for Johnson), and each thread's scratch made
- * ready for them; `why` says which, and the queue, for the report. */
+/* Whether some weight is negative (Bellman-Ford then keeps int64 distances: its rounds may run
+ * into a negative cycle, whose walks no path bound holds). */
+static int any_negative(const int64_t *weights, size_t edges) {
+    for (size_t e = 0; e < edges; e++)
+        if (weights[e] < 0)
+            return 1;
+    return 0;
+}
+
+/* The integer distances of Dijkstra (also Johnson's second step) and of Bellman-Ford on
+ * non-negative weights: the narrow path's arcs when its bound holds for the weights searched
+ * (the job's: Johnson's reweighted ones for Johnson), and each thread's scratch made ready for
+ * them; `why` says which, and the queue, for the report. */
 static apsp_status choose_distances(sources_job *job, unsigned workers, sssp_arc **arcs, char *why,
                                     size_t size, apsp_error *error) {
-    if (job->real || job->method != APSP_METHOD_DIJKSTRA)
+    const adjacency *g = job->graph;
+    int bellman_ford = job->method == APSP_METHOD_BELLMAN_FORD;
+    if (job->real)
         return APSP_OK;
-    int64_t largest, bound;
-    apsp_status status = sssp_narrow_arcs(job->graph, job->weights, arcs, &largest, &bound, error);
+    if (bellman_ford && any_negative(job->weights, g->start[g->vertices])) {
+        snprintf(why, size, "; bellman-ford on 64-bit distances (a weight is negative)");
+        return APSP_OK;
+    }
+    int64_t largest;
+    uint64_t bound;
+    apsp_status status = sssp_narrow_arcs(g, job->weights, arcs, &largest, &bound, error);
     job->arcs = *arcs;
+    /* (a largest weight of SSSP_BUCKET_SPAN: no bucket queue, which Bellman-Ford's rounds never
+     * use) */
     for (unsigned w = 0; w < workers && *arcs && status == APSP_OK; w++)
-        if (sssp_scratch_narrow(&job->scratch[w], job->graph, largest))
+        if (sssp_scratch_narrow(&job->scratch[w], g, bellman_ford ? SSSP_BUCKET_SPAN : largest))
             status = fail(error, APSP_ERR_NO_MEMORY, "dijkstra: out of memory for a queue");
+    const char *queue = bellman_ford                        ? "frontier rounds"
+                        : !*arcs                            ? "radix heap"
+                        : job->scratch[0].narrow_queue.span ? "bucket queue"
+                                                            : "32-bit radix heap";
     if (status == APSP_OK)
-        snprintf(why, size, "; dijkstra on %s distances ((V - 1) max w = %lld %s 2^31 - 1), %s",
-                 *arcs ? "32-bit" : "64-bit", (long long)bound, *arcs ? "<" : ">=",
-                 !*arcs                              ? "radix heap"
-                 : job->scratch[0].narrow_queue.span ? "bucket queue"
-                                                     : "32-bit radix heap");
+        snprintf(why, size,
+                 "; %s on %s distances (sum of the V - 1 largest w = %llu %s 2^31 - 1), %s",
+                 bellman_ford ? "bellman-ford" : "dijkstra", *arcs ? "32-bit" : "64-bit",
+                 (unsigned long long)bound, *arcs ? "<" : ">=", queue);
     return status;
 }
 

@@ -145,6 +145,32 @@ static apsp_status run_on_device(device_method *m, const adjacency *g, const int
     return status;
 }
 
+/* Bellman-Ford asked for, or a sparse method auto chose, on the host threads because the device
+ * cannot run the device's method: the report says why, and with
+ * apsp_options.sources_device_only bellman-ford is refused instead. (Dijkstra and Johnson asked
+ * for are host methods: nothing is swapped.) */
+static apsp_status check_declined(const apsp_options *o, apsp_method asked, apsp_method chosen,
+                                  const char *declined, apsp_report *report, apsp_error *error) {
+    int swapped = chosen == APSP_METHOD_BELLMAN_FORD ||
+                  (asked == APSP_METHOD_AUTO && chosen != APSP_METHOD_FW);
+    if (!declined[0] || !swapped)
+        return APSP_OK;
+    snprintf(report->device_declined, sizeof report->device_declined, "%s", declined);
+    if (o->sources_device_only && chosen == APSP_METHOD_BELLMAN_FORD)
+        return fail(error, APSP_ERR_USAGE,
+                    "sources: %s, and apsp_options.sources_device_only keeps bellman-ford off the "
+                    "host threads: allow them, or ask for what the device runs",
+                    declined);
+    return APSP_OK;
+}
+
+/* Whether the rows' type holds the graph by its per-weight rule, as Floyd-Warshall needs: int32
+ * rows may rest on the path bound alone (check_graph). */
+static int rows_take_fw(const apsp_graph *graph, apsp_dtype dtype) {
+    weight_rule rule = weight_rule_for(graph->vertices, APSP_INT32);
+    return dtype != APSP_INT32 || graph_largest_weight(graph) <= (uint64_t)rule.most;
+}
+
 /* The method and the run, the adjacency built once. */
 static apsp_status solve_sources(apsp_solver *solver, const apsp_graph *graph,
                                  const int32_t *sources, size_t count, apsp_method method,
@@ -161,15 +187,21 @@ static apsp_status solve_sources(apsp_solver *solver, const apsp_graph *graph,
         return status;
     }
     device_method device;
-    /* The device's distances are int32: other types stay on the host threads. */
-    int has_device =
-        out->dtype == APSP_INT32 && device_method_find(solver, &adj, out->pred != NULL, &device);
-    method_inputs in = {
-        graph->vertices,           adj.start[graph->vertices], count,
-        graph_has_negative(graph), sources_worker_count(o),    has_device ? device.rate : 0.0};
+    char declined[sizeof report->device_declined];
+    int has_device = device_method_find(solver, &adj, out->dtype, out->pred != NULL, &device,
+                                        declined, sizeof declined);
+    method_inputs in = {graph->vertices,
+                        adj.start[graph->vertices],
+                        count,
+                        graph_has_negative(graph),
+                        sources_worker_count(o),
+                        has_device ? device.rate : 0.0,
+                        rows_take_fw(graph, out->dtype)};
     apsp_method chosen = APSP_METHOD_AUTO;
     char why[sizeof report->method];
     status = method_choose(method, &in, &chosen, why, sizeof why, error);
+    if (status == APSP_OK)
+        status = check_declined(o, method, chosen, declined, report, error);
     double start = seconds_now();
     if (status == APSP_OK && chosen == APSP_METHOD_FW) {
         adjacency_free(&adj); /* the matrix takes its room */
@@ -223,14 +255,23 @@ apsp_status apsp_solver_solve_sources_paths(apsp_solver *solver, const apsp_grap
                                            report, error);
 }
 
-/* The graph checked for the distances' type: int32's check also refuses real weights. */
+/* The graph checked for the distances' type: int32's check also refuses real weights, and
+ * takes a graph past its per-weight rule whose distances the path bound keeps below APSP_INF
+ * (graph_int32_by_path_bound, after the endpoints' check of int64's). */
 static apsp_status check_graph(const apsp_solver *solver, const apsp_graph *graph, apsp_dtype dtype,
                                apsp_error *error) {
     unsigned threads = threads_of(solver_options(solver)->threads);
     if ((unsigned)dtype > APSP_FLOAT64)
         return fail(error, APSP_ERR_USAGE, "dtype %d is not an apsp_dtype", (int)dtype);
-    return dtype == APSP_INT32 ? graph_check(graph, threads, error)
-                               : graph_check_typed(graph, dtype, threads, error);
+    if (dtype != APSP_INT32)
+        return graph_check_typed(graph, dtype, threads, error);
+    apsp_status status = graph_check(graph, threads, error);
+    apsp_error wide;
+    if (status == APSP_ERR_USAGE && graph && !graph->real_weight &&
+        graph_check_typed(graph, APSP_INT64, threads, &wide) == APSP_OK &&
+        graph_int32_by_path_bound(graph))
+        return APSP_OK;
+    return status;
 }
 
 apsp_status apsp_solver_solve_sources_typed(apsp_solver *solver, const apsp_graph *graph,

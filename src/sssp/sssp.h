@@ -6,13 +6,13 @@
  * summed in int64, real ones in double; rows are written in the type asked for, as the
  * Floyd-Warshall path writes it: APSP_INF, APSP_INF64 or +inf where there is no path.
  *
- * The narrow path: when every distance a Dijkstra search can reach is below INT32_MAX
- * (sssp_narrow_fits, on the weights actually searched: Johnson's reweighted ones for Johnson),
- * integer Dijkstra runs on uint32 distances, each beside its vertex's first-arc offset, over
- * (target, weight) arcs packed in 8 bytes, with Dial's bucket queue (small weights) or a 32-bit
- * radix heap: half the bytes of the int64 path per vertex, per edge and per queue item or less;
- * the rows it writes are the int64 path's, byte for byte (docs/architecture.md, "Chosen
- * sources"). */
+ * The narrow path: when every distance a search can reach is below INT32_MAX (sssp_narrow_fits:
+ * the sum of the V - 1 largest weights actually searched, Johnson's reweighted ones for Johnson),
+ * integer Dijkstra, and Bellman-Ford on non-negative weights, run on uint32 distances, each beside
+ * its vertex's first-arc offset, over (target, weight) arcs packed in 8 bytes, with Dial's bucket
+ * queue (small weights) or a 32-bit radix heap: half the bytes of the int64 path per vertex, per
+ * edge and per queue item or less; the rows it writes are the int64 path's, byte for byte
+ * (docs/architecture.md, "Chosen sources"). */
 #ifndef APSP_SSSP_H
 #define APSP_SSSP_H
 
@@ -40,7 +40,7 @@ typedef struct sssp_vertex {
 /* Which distances a search keeps, and so which of the scratch's views a row is read from. */
 typedef enum sssp_kind {
     SSSP_WIDE,   /* int64, s->dist */
-    SSSP_NARROW, /* uint32, s->narrow[t].dist (integer Dijkstra within sssp_narrow_fits) */
+    SSSP_NARROW, /* uint32, s->narrow[t].dist (within sssp_narrow_fits) */
     SSSP_REAL,   /* double, s->real_dist */
 } sssp_kind;
 
@@ -90,18 +90,20 @@ int dijkstra_distances_real(const adjacency *g, const double *weights, int32_t s
 int dijkstra_distances_narrow(const adjacency *g, const sssp_arc *arcs, int32_t source, int parents,
                               sssp_scratch *s);
 
-/* Whether a Dijkstra search over `vertices` vertices and non-negative weights up to
- * `max_weight` keeps every distance below INT32_MAX: a shortest path has at most V - 1 edges, so
- * (V - 1) max_weight < INT32_MAX; a tentative distance, one more weight, then stays below
- * SSSP_NARROW_UNREACHED. */
-int sssp_narrow_fits(size_t vertices, int64_t max_weight);
+/* Whether searches over non-negative weights whose path bound (base/graph.h:
+ * weights_path_bound) is `bound` keep every
+ * distance below INT32_MAX: each distance they set is the length of a simple path (a walk that
+ * comes back to a vertex is no shorter than what that vertex already holds, so it lowers
+ * nothing), at most the bound; a tentative distance, one more weight (itself at most the
+ * bound), is then below 2^32 - 2 and SSSP_NARROW_UNREACHED. */
+int sssp_narrow_fits(uint64_t bound);
 /* The narrow path's arcs for g with `weights` (g->weight or Johnson's reweighted ones, none
- * negative): g->other and the weights packed, when sssp_narrow_fits holds for their largest
- * and g has fewer than 2^32 edges;
- * else *arcs = NULL. *largest is that weight, *bound (V - 1) times that largest weight
- * (saturating), for the report. Fails only for want of memory. */
+ * negative): g->other and the weights packed, when sssp_narrow_fits holds for their
+ * weights_path_bound and g has fewer than 2^32 edges; else *arcs = NULL. *largest is the largest
+ * weight (the queue's choice), *bound the path bound (for the report). Fails only for want of
+ * memory. */
 apsp_status sssp_narrow_arcs(const adjacency *g, const int64_t *weights, sssp_arc **arcs,
-                             int64_t *largest, int64_t *bound, apsp_error *error);
+                             int64_t *largest, uint64_t *bound, apsp_error *error);
 
 /* Bellman-Ford over g (integer weights of any sign) into s->dist: from `source`, or with
  * source = -1 from a virtual vertex with a 0-weight edge to every vertex (Johnson's potentials).
@@ -113,6 +115,10 @@ int bellman_ford_distances(const adjacency *g, int32_t source, sssp_scratch *s,
 /* The same over g->real into s->real_dist. */
 int bellman_ford_distances_real(const adjacency *g, int32_t source, sssp_scratch *s,
                                 int32_t *cycle_vertex);
+/* The same from `source` over the narrow path's arcs (sssp_narrow_arcs: non-negative weights, so
+ * no negative cycle) into s->narrow, which sssp_scratch_narrow made ready for g. */
+void bellman_ford_distances_narrow(const adjacency *g, const sssp_arc *arcs, int32_t source,
+                                   sssp_scratch *s);
 
 /* s->parent as a predecessor row (SciPy's return_predecessors): APSP_NO_PREDECESSOR for the
  * source and where unreachable. The last edge that lowered a vertex lies on a shortest path

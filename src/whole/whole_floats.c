@@ -250,7 +250,7 @@ static apsp_status solve_source(apsp_solver *solver, const float_source *src, co
 
 apsp_status whole_floats_solve(apsp_solver *solver, apsp_matrix *m, const whole_job *job,
                                apsp_report *report, apsp_error *error) {
-    const float_source src = {.m = m, .n = m->n, .dtype = m->dtype};
+    const float_source src = float_source_of_matrix(m);
     return solve_source(solver, &src, job, report, error);
 }
 

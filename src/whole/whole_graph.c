@@ -12,11 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The plan from the edges: the float path at the first weight that is not whole (NaN and inf
- * included: whole_plan_bound refuses an infinite bound), else whole_plan_bound's; *negative
- * whether an edge that is no self-loop has a negative weight. */
-static void plan_from_edges(const apsp_graph *g, apsp_dtype dtype, whole_plan *plan,
-                            int *negative) {
+void whole_graph_plan(const apsp_graph *g, apsp_dtype dtype, whole_plan *plan, int *negative) {
     double most = 0;
     *negative = 0;
     for (size_t e = 0; e < g->edges; e++) {
@@ -31,6 +27,8 @@ static void plan_from_edges(const apsp_graph *g, apsp_dtype dtype, whole_plan *p
         most = fabs(w) > most ? fabs(w) : most;
     }
     whole_plan_bound(g->vertices, dtype, most, plan);
+    size_t len = strlen(plan->why);
+    snprintf(plan->why + len, sizeof plan->why - len, " (the %zu edges)", g->edges);
 }
 
 /* The graph with its whole real weights as integers (they are within int32's rule), for the
@@ -96,35 +94,44 @@ static apsp_status float_rows_of(void *context, size_t first_row, size_t count, 
     return f->cells(f->context, first_row, count, f->buffer, f->n, error);
 }
 
-apsp_status whole_graph_solve(apsp_solver *solver, const apsp_graph *graph, apsp_dtype dtype,
-                              apsp_cells_fn cells, void *context, whole_graph_solve_fn solve,
-                              unsigned threads, apsp_report *report, int *taken,
-                              apsp_error *error) {
-    double start = seconds_now();
-    whole_plan plan = {.kernels = dtype};
-    int negative;
-    *taken = 0;
-    plan_from_edges(graph, dtype, &plan, &negative);
-    if (plan.kernels != APSP_INT32 || negative)
-        return APSP_OK;
+/* The int32 route: the graph (an integer copy of its whole real weights) solved by
+ * apsp_solver_solve_graph, its rows converted band by band. */
+static apsp_status solve_from_edges(apsp_solver *solver, const apsp_graph *graph, apsp_dtype dtype,
+                                    apsp_cells_fn cells, void *context, unsigned threads,
+                                    apsp_report *report, apsp_error *error) {
     apsp_graph *copy = NULL;
     apsp_status status = graph->real_weight ? integer_copy(graph, &copy, error) : APSP_OK;
     if (status != APSP_OK)
         return status;
-    double seconds = seconds_now() - start;
     float_rows f = {.cells = cells,
                     .context = context,
                     .dtype = dtype,
                     .n = graph->vertices,
                     .threads = threads};
-    status = solve(solver, copy ? copy : graph, float_rows_of, &f, report, error);
+    status = apsp_solver_solve_graph(solver, copy ? copy : graph, float_rows_of, &f, report, error);
     free(f.buffer);
     apsp_graph_destroy(copy);
-    *taken = 1;
+    return status;
+}
+
+apsp_status whole_graph_solve(apsp_solver *solver, const apsp_graph *graph, apsp_dtype dtype,
+                              apsp_cells_fn cells, void *context, const whole_graph_job *job,
+                              apsp_report *report, apsp_error *error) {
+    double start = seconds_now();
+    whole_plan plan = {.kernels = dtype};
+    int negative = 0;
+    if (!job->float_kernels)
+        whole_graph_plan(graph, dtype, &plan, &negative);
+    double seconds = seconds_now() - start;
+    if (job->float_kernels || plan.kernels == APSP_INT64 || negative)
+        return job->on_host(solver, graph, dtype, 0, cells, context, report, error);
+    apsp_status status =
+        plan.kernels == APSP_INT32
+            ? solve_from_edges(solver, graph, dtype, cells, context, job->threads, report, error)
+            : job->on_host(solver, graph, dtype, 1, cells, context, report, error);
     if (status == APSP_OK && report) {
         report->kernels = plan.kernels;
-        snprintf(report->kernels_why, sizeof report->kernels_why, "%s (from the %zu edges)",
-                 plan.why, graph->edges);
+        snprintf(report->kernels_why, sizeof report->kernels_why, "%s", plan.why);
         report->whole_seconds = seconds;
     }
     return status;

@@ -8,22 +8,41 @@
 
 #include "apsp.h"
 
-/* The int32 solve of an edge list (apsp_solver_solve_graph). */
-typedef apsp_status (*whole_graph_solve_fn)(apsp_solver *solver, const apsp_graph *graph,
-                                            apsp_rows_fn rows, void *context, apsp_report *report,
-                                            apsp_error *error);
+#include "whole/whole_scan.h"
 
-/* Solves `graph` for rows of `dtype` (float32 or float64) handed to `cells`, by `solve` on the
- * int32 kernels, when every weight is whole and 2 (V - 1) max|w| stays within the float type's
- * exact integers and (V - 1) max|w| within int32's rule (whole_floats.h: the answer is then the
- * float path's, bit for bit). The weights are read once, from the edges (self-loops too, though
- * they are ignored: a bound over more edges is only larger). A graph with a negative weight is
- * left to the matrix route (whole_floats.c): past a negative cycle float sums round, so the float
- * path must give the answer, and rows handed on before the cycle is seen cannot be taken back.
- * Returns with *taken = 0 and nothing solved when the route does not apply. Fills
- * report->kernels, kernels_why and whole_seconds. */
+/* How the solver solves a graph on the host: made into a matrix of `dtype`, solved by
+ * apsp_solver_solve (float_path 0: a float matrix's cells scanned by whole_floats.c) or by the
+ * float kernels alone (float_path 1), its rows handed to `cells`. */
+typedef apsp_status (*whole_graph_host_fn)(apsp_solver *solver, const apsp_graph *graph,
+                                           apsp_dtype dtype, int float_path, apsp_cells_fn cells,
+                                           void *context, apsp_report *report, apsp_error *error);
+
+/* What whole_graph_solve needs of the solver. */
+typedef struct whole_graph_job {
+    int float_kernels; /* apsp_options.float_kernels: the float path, always */
+    unsigned threads;  /* for the conversion of large bands of rows; 0: one per core */
+    whole_graph_host_fn on_host;
+} whole_graph_job;
+
+/* The kernels for rows of `dtype` (float32 or float64) by whole_floats.h's rule, decided from
+ * the edges: the float path at the first weight that is not whole (NaN and inf included), else
+ * the bound over max|w| of the edges (self-loops too, though they are ignored: a bound over more
+ * edges is only larger, and repeated edges only make it larger than the cells'). *negative says
+ * whether an edge that is no self-loop has a negative weight. plan->why ends with the edges'
+ * count. */
+void whole_graph_plan(const apsp_graph *graph, apsp_dtype dtype, whole_plan *plan, int *negative);
+
+/* Solves `graph` (checked for `dtype`, float32 or float64) for rows of `dtype` handed to `cells`,
+ * by the route its edges decide: the int32 kernels straight from the edges
+ * (apsp_solver_solve_graph), each band of rows converted on its way, where the plan is int32 and
+ * no weight is negative (the answer is then the float path's, bit for bit: whole_floats.h); the
+ * float kernels on a matrix of `dtype`, no cell scanned, where the plan is the float path; else
+ * (a negative weight: past a negative cycle float sums round and the float path must answer, and
+ * rows handed on before the cycle is seen could not be taken back; int64's range) the matrix
+ * route, whose scan decides. Fills report->kernels, kernels_why and whole_seconds (the edge
+ * scan) where the edges decided. */
 apsp_status whole_graph_solve(apsp_solver *solver, const apsp_graph *graph, apsp_dtype dtype,
-                              apsp_cells_fn cells, void *context, whole_graph_solve_fn solve,
-                              unsigned threads, apsp_report *report, int *taken, apsp_error *error);
+                              apsp_cells_fn cells, void *context, const whole_graph_job *job,
+                              apsp_report *report, apsp_error *error);
 
 #endif

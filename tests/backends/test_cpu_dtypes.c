@@ -11,9 +11,11 @@
  *   float32, float64: a matrix whose path lengths could overflow to inf is refused, one just
  *            inside the rule solved exactly.
  *
- * Sizes sit around the block edge (1, 127, 128, 129, 300, 513), graphs are dense and sparse,
- * and every graph is solved with each micro-kernel (options.cpu_isa: a set the CPU lacks falls
- * to the next one down) on 1, 2 and 3 threads. Padding cells must come back untouched.
+ * Sizes sit around the block edge (1, 127, 128, 129, 300, 513) and below it (2, 30, 64: up to 128
+ * the small solve runs, on the calling thread over V x V cells, with the blocked solve's bits),
+ * graphs are dense and sparse, and every graph is solved with each micro-kernel (options.cpu_isa:
+ * a set the CPU lacks falls to the next one down) on 1, 2 and 3 threads. Padding cells must come
+ * back untouched.
  *
  *   test-cpu-dtypes [--quick]   (--quick: sizes up to 300) */
 #include "apsp.h"
@@ -224,6 +226,11 @@ static void solve_and_compare(const run_case *c, const void *graph, const void *
         CHECK(wrong == 0, "%s: %zu cells differ from the oracle, first (%zu, %zu)", what, wrong,
               first / (v ? v : 1), first % (v ? v : 1));
         CHECK(padding == 0, "%s: %zu padding cells changed", what, padding);
+        /* One round (V <= 128): the small solve, over the V x V cells alone (report.padded). */
+        const size_t ran_over = v <= 128 ? v : m->padded;
+        CHECK(report.padded == ran_over && (v > 128 || report.threads == 1),
+              "%s: ran over %zu vertices on %d thread(s), not %zu (the small solve up to 128)",
+              what, report.padded, report.threads, ran_over);
         apsp_dtype kernels = expected_kernels(c);
         CHECK(report.kernels == kernels, "%s: the %s kernels ran, not the %s ones (%s)", what,
               apsp_dtype_name(report.kernels), apsp_dtype_name(kernels), report.kernels_why);
@@ -303,7 +310,7 @@ static void test_overflow_rule(void) {
 int main(int argc, char **argv) {
     int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
     test_overflow_rule();
-    static const size_t sizes[] = {1, 127, 128, 129, 300, 513};
+    static const size_t sizes[] = {1, 2, 30, 64, 127, 128, 129, 300, 513};
     static const apsp_dtype types[] = {APSP_INT64, APSP_FLOAT32, APSP_FLOAT64};
     for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {

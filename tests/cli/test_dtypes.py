@@ -132,7 +132,7 @@ def test_whole_floats(apsp, work):
               "--float-kernels'" % dtype)
         d = np.load(os.path.join(work, "whole-%s0.npy" % dtype)).astype(np.float64)
         check(np.array_equal(d, want), "whole %s: not SciPy's distances" % dtype)
-    for line, said in [("0 1 0.5\n1 2 3\n", "float path: weight 0.5 at (0, 1) is not whole"),
+    for line, said in [("0 1 0.5\n1 2 3\n", "float path: weight 0.5 of edge 0 is not whole"),
                        ("0 1 %d\n1 2 1\n" % 2**52, "where float64 rounds")]:
         with open(src, "w") as f:
             f.write(line)

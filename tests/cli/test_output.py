@@ -28,6 +28,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from files import read, write  # noqa: E402
 from outcomes import report, summary  # noqa: E402
 
 TIMEOUT = 300
@@ -51,16 +52,6 @@ def as_user(uid, gid):
     return drop
 
 
-def read(path):
-    with open(path, "rb") as f:
-        return f.read()
-
-
-def write(path, data, mode=None):
-    with open(path, "wb") as f:
-        f.write(data)
-    if mode is not None:
-        os.chmod(path, mode)
 
 
 def remove(path):

@@ -33,6 +33,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from files import read, write  # noqa: E402
 from outcomes import report, summary  # noqa: E402
 
 TIMEOUT = 120
@@ -42,15 +43,6 @@ SHARED_GROUP = 2010  # the group of the group-writable sticky directory
 PRECIOUS = b"the victim's precious file\n"
 
 
-def read(path):
-    with open(path, "rb") as f:
-        return f.read()
-
-
-def write(path, data, mode=0o644):
-    with open(path, "wb") as f:
-        f.write(data)
-    os.chmod(path, mode)
 
 
 def as_user(uid, gid=None):
@@ -97,8 +89,8 @@ class World:
         self.group_sticky = self.mkdir("group-sticky", OWNER, SHARED_GROUP, 0o1770)
         self.precious = os.path.join(self.home, "precious.txt")
         self.graph = os.path.join(self.home, "graph.in")
-        write(self.precious, PRECIOUS)
-        write(self.graph, read(os.path.join(args.testcases, "example.in")))
+        write(self.precious, PRECIOUS, 0o644)
+        write(self.graph, read(os.path.join(args.testcases, "example.in")), 0o644)
         self.want = read(os.path.join(args.testcases, "example.out"))
         for path in (self.precious, self.graph):
             os.chown(path, VICTIM, VICTIM)

@@ -33,6 +33,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from files import read, write  # noqa: E402
 from outcomes import report, summary  # noqa: E402
 
 TIMEOUT = 120
@@ -42,15 +43,6 @@ OLD = b"the old output\n"
 BIG, SMALL = "v500-disconnected", "v333-random"
 
 
-def read(path):
-    with open(path, "rb") as f:
-        return f.read()
-
-
-def write(path, data, mode=0o644):
-    with open(path, "wb") as f:
-        f.write(data)
-    os.chmod(path, mode)
 
 
 def doubled_graph(hw3):
@@ -78,7 +70,7 @@ def what_is(content, wants):
 def hard_linked(directory):
     """OUTPUT with the old bytes and a second name: written in place."""
     out = os.path.join(directory, "out.bin")
-    write(out, OLD)
+    write(out, OLD, 0o644)
     os.link(out, os.path.join(directory, "other.bin"))
     return out
 
@@ -223,7 +215,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="apsp-test-concurrent-") as work:
         os.chmod(work, 0o755)  # uid 65534 must reach its directory
         doubled = os.path.join(work, "doubled.in")
-        write(doubled, doubled_graph(read(big)))
+        write(doubled, doubled_graph(read(big)), 0o644)
         check_ordered(apsp, work, big, small, wants)
         check_pairs(apsp, work, big, doubled, wants, args.pairs)
         check_direct(apsp, work, big, small, want_big)

@@ -32,6 +32,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from files import read, write  # noqa: E402
 from outcomes import failures, report, summary  # noqa: E402
 
 TIMEOUT = 300
@@ -40,14 +41,6 @@ CASE = "v500-disconnected"  # 500 vertices: 1 MB of int32, 2 MB of int64, severa
 INF32, INF64 = 1073741823, 4611686018427387903
 OLD = b"the old output, which a failed run must keep\n"
 
-def read(path):
-    with open(path, "rb") as f:
-        return f.read()
-
-
-def write(path, data):
-    with open(path, "wb") as f:
-        f.write(data)
 
 
 def as_user(uid):

@@ -3,9 +3,10 @@
  * signed (negative cycles often), every method, int64 rows equal to the oracle's byte for byte;
  * the same integer graphs as float64 rows (exact: every distance is below 2^53); predecessor
  * rows each a shortest-path tree. Real weights are checked against SciPy (test_sssp_scipy.py,
- * tests/python/test_sources.py). Graphs on either side of Dijkstra's narrow rule, (V - 1) max w
- * < INT32_MAX on the weights searched (Johnson's reweighted ones), check the rows and that the
- * report names the width the rule gives (src/sssp/narrow.c).
+ * tests/python/test_sources.py). Graphs on either side of the narrow path's bound, the sum of
+ * the V - 1 largest weights searched (Johnson's reweighted ones) below INT32_MAX, check the rows
+ * and that the report of Dijkstra, Johnson and Bellman-Ford names the width the bound gives
+ * (src/sssp/narrow.c).
  *
  *     test-sssp-typed [--threads=N] */
 #include "apsp.h"
@@ -181,7 +182,39 @@ static void check_method(apsp_solver *solver, const wide_graph *w, const int32_t
 /* (INT32_MAX - 1) / 6: the largest weight that keeps Dijkstra's distances on 7 vertices narrow. */
 #define NARROW_TOP INT64_C(357913941)
 
-/* Graphs on 7 vertices at the narrow rule's edge, Dijkstra, Johnson and Bellman-Ford on each,
+/* The sum of the 6 largest |w| of a listed graph (none of its edges is a self-loop). */
+static int64_t six_largest(const int64_t (*edges)[3], size_t count) {
+    int64_t taken[6] = {0}, sum = 0;
+    for (size_t k = 0; k < count; k++) {
+        int64_t w = llabs(edges[k][2]);
+        for (size_t i = 0; i < 6; i++)
+            if (w > taken[i]) {
+                int64_t out = taken[i];
+                taken[i] = w;
+                w = out;
+            }
+    }
+    for (size_t i = 0; i < 6; i++)
+        sum += taken[i];
+    return sum;
+}
+
+/* int32 rows that rest on the path bound alone: auto must not take Floyd-Warshall (whose
+ * kernels keep the per-weight rule) and gives the oracle's rows; fw asked for is refused. */
+static void check_fw_left_out(apsp_solver *solver, const wide_graph *w, const char *name) {
+    const int32_t every[] = {0, 1, 2, 3, 4, 5, 6};
+    check_method(solver, w, every, 7, APSP_METHOD_AUTO, APSP_INT32, name, NULL);
+    collected c = {w->v, 0, 4, malloc(7 * w->v * 4)};
+    apsp_error err = {0};
+    apsp_status status =
+        apsp_solver_solve_sources_typed(solver, w->graph, every, 7, APSP_METHOD_FW, APSP_INT32,
+                                        collect, &c, NULL, NULL, NULL, &err);
+    CHECK(status == APSP_ERR_USAGE, "%s: fw's int32 rows past the per-weight rule: %d (%s)", name,
+          (int)status, err.message);
+    free(c.cells);
+}
+
+/* Graphs on 7 vertices at the narrow bound's edge, Dijkstra, Johnson and Bellman-Ford on each,
  * every source, int64 rows (int32 where the graph is within int32's rule) and float64. */
 static void check_narrow_rule(apsp_solver *solver) {
     /* A path 0 -> ... -> 6 of the largest weight: its last distance is INT32_MAX - 1; one unit
@@ -195,21 +228,28 @@ static void check_narrow_rule(apsp_solver *solver) {
                                      {4, 5, top}, {5, 6, top},     {0, 3, 5},   {6, 2, 1}};
     const int64_t plain_wraps[][3] = {{0, 1, big}, {1, 2, big}, {2, 3, big}, {3, 4, big},
                                       {4, 5, big}, {5, 6, big}, {6, 0, 3}};
-    /* Johnson: 2 -> 0 of weight -N (2 has no in-edge) makes h(0) = -N, and 6 -> 1 of weight N
-     * keeps h(1) = 0, so 1 -> 0 of weight x is searched as x + N, above every weight of the graph
-     * itself (every other reweighted edge is below N): the rule must be taken on the reweighted
-     * weights. x + N = NARROW_TOP keeps it narrow, one more does not. */
-    const int64_t n = 200000000, x = top - n;
-    const int64_t johnson_under[][3] = {{2, 0, -n},    {1, 0, x}, {0, 3, 7}, {3, 4, 100},
-                                        {4, 5, x / 2}, {5, 6, 1}, {6, 1, n}, {2, 6, 3}};
-    const int64_t johnson_over[][3] = {{2, 0, -n},    {1, 0, x + 1}, {0, 3, 7}, {3, 4, 100},
-                                       {4, 5, x / 2}, {5, 6, 1},     {6, 1, n}, {2, 6, 3}};
-    /* Johnson within int32's rule, (V - 1) max|w| <= APSP_INF - 1: a chain of -M from 6 down
-     * to 0 makes h(0) = -5M, and 1 (no in-edge, h = 0) -> 0 of weight M is searched as 6M, past
-     * the narrow rule: int32 rows from the int64 search. */
+    /* Long arcs: (V - 1) max w passes 2^31 (the rule before the path bound), but one arc of
+     * 10^9 and short edges stay below it; two arcs of 1.1 x 10^9 do not. */
+    const int64_t long_arc[][3] = {{0, 1, 7},  {1, 2, 1000000000}, {2, 3, 9},
+                                   {3, 4, 11}, {4, 5, 13},         {5, 6, 17}};
+    const int64_t long_arcs[][3] = {{0, 1, 7},  {1, 2, 1100000000}, {2, 3, 9},
+                                    {3, 4, 11}, {4, 5, 1100000000}, {5, 6, 17}};
+    /* Johnson: 6 -> 0 of weight -N (6 has no in-edge) makes h(0) = -N and leaves h = 0
+     * elsewhere, so each u -> 0 of weight x is searched as x + N. Four of X and one of A put the
+     * sum of the 6 largest reweighted weights at INT32_MAX - 1 (narrow), and one more on A at
+     * INT32_MAX (not); the sum of the 6 largest |w| of the graph itself is far below: the bound
+     * must be taken on the reweighted weights. */
+    const int64_t n = 200000000, x = 229496729, a = 229496730;
+    const int64_t johnson_under[][3] = {{6, 0, -n}, {1, 0, a}, {2, 0, x},
+                                        {3, 0, x},  {4, 0, x}, {5, 0, x}};
+    const int64_t johnson_over[][3] = {{6, 0, -n}, {1, 0, a + 1}, {2, 0, x},
+                                       {3, 0, x},  {4, 0, x},     {5, 0, x}};
+    /* Johnson within int32's rule, (V - 1) max|w| <= APSP_INF - 1: 6 -> 5 -> 0 of -M each makes
+     * h(5) = -M, h(0) = -2M, so 1..4 -> 0 of weight M are searched as 3M and 1, 2 -> 5 of M as
+     * 2M: 16M past the path bound, int32 rows from the int64 search. */
     const int64_t m = 170000000;
-    const int64_t johnson_int32[][3] = {{6, 5, -m}, {5, 4, -m}, {4, 3, -m}, {3, 2, -m},
-                                        {2, 0, -m}, {1, 0, m},  {1, 6, 1}};
+    const int64_t johnson_int32[][3] = {{6, 5, -m}, {5, 0, -m}, {1, 0, m}, {2, 0, m},
+                                        {3, 0, m},  {4, 0, m},  {1, 5, m}, {2, 5, m}};
     const struct {
         const char *name;
         const int64_t (*edges)[3];
@@ -221,6 +261,8 @@ static void check_narrow_rule(apsp_solver *solver) {
         {"narrow: plain just over", plain_over, sizeof plain_over / sizeof plain_over[0], "64-bit"},
         {"narrow: plain past 2^32", plain_wraps, sizeof plain_wraps / sizeof plain_wraps[0],
          "64-bit"},
+        {"narrow: one long arc", long_arc, sizeof long_arc / sizeof long_arc[0], "32-bit"},
+        {"narrow: two long arcs", long_arcs, sizeof long_arcs / sizeof long_arcs[0], "64-bit"},
         {"narrow: johnson just under", johnson_under,
          sizeof johnson_under / sizeof johnson_under[0], "32-bit"},
         {"narrow: johnson just over", johnson_over, sizeof johnson_over / sizeof johnson_over[0],
@@ -236,9 +278,16 @@ static void check_narrow_rule(apsp_solver *solver) {
         int64_t widest = 0;
         for (size_t k = 0; k < cases[i].count; k++)
             widest = llabs(cases[i].edges[k][2]) > widest ? llabs(cases[i].edges[k][2]) : widest;
-        int int32_rows = 6 * widest <= APSP_INF - 1; /* int32's own rule for the graph */
+        /* int32's own rule for the graph, or the path bound on non-negative weights */
+        int int32_rows =
+            6 * widest <= APSP_INF - 1 ||
+            (!w.negative && six_largest(cases[i].edges, cases[i].count) <= APSP_INF - 1);
+        if (int32_rows && 6 * widest > APSP_INF - 1)
+            check_fw_left_out(solver, &w, cases[i].name);
         for (int m = APSP_METHOD_DIJKSTRA; m <= APSP_METHOD_BELLMAN_FORD; m++) {
-            const char *width = m == APSP_METHOD_BELLMAN_FORD ? NULL : cases[i].width;
+            /* (Bellman-Ford keeps int64 where a weight is negative) */
+            const char *width =
+                m == APSP_METHOD_BELLMAN_FORD && w.negative ? "64-bit" : cases[i].width;
             check_method(solver, &w, every, 7, (apsp_method)m, APSP_INT64, cases[i].name, width);
             check_method(solver, &w, every, 7, (apsp_method)m, APSP_FLOAT64, cases[i].name, width);
             if (int32_rows)

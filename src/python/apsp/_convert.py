@@ -227,6 +227,33 @@ def dense_fast(graph, unweighted, dtype, overwrite, threads=0):
     return graph, kernel, graph if in_place else np.empty((n, n), dtype=out)
 
 
+def csr_fast(graph, unweighted, dtype):
+    """(indptr, indices, data, kernel type, output array, columns) when the C extension can read
+    a SciPy CSR or CSC graph itself (Solver.solve_csr: SciPy's sparse reading done in its copy
+    into the padded matrix, no dense NumPy matrix made), else None and weight_matrix's NumPy
+    passes do it. Taken for data of int32, int64, float32 or float64 in native byte order, solved
+    in its own type (integers: the width compute_type picks, when it picks an integer; the
+    largest |w| of every entry, self-loops included, only bounds it higher), with no dtype asked.
+    columns: a CSC graph, whose indptr runs over columns."""
+    if dtype is not None or getattr(graph, "format", None) not in ("csr", "csc"):
+        return None
+    if not is_sparse(graph) or graph.ndim != 2 or graph.shape[0] != graph.shape[1]:
+        return None
+    n = graph.shape[0]
+    data = graph.data
+    if n == 0 or data.dtype not in KERNEL_TYPES:
+        return None
+    if data.dtype.kind == "f":
+        kernel = out = data.dtype
+    else:
+        largest = 1 if unweighted or data.size == 0 else _largest(data)
+        kernel, out = _integer_type(largest, n)
+        if kernel.kind != "i":
+            return None
+    d = np.empty((n, n), dtype=out)
+    return graph.indptr, graph.indices, data, kernel, d, graph.format == "csc"
+
+
 def _cast_weights(values, dtype):
     """The weights in the kernel type. A requested type refuses what its cast would change
     (compute_type's own choices always fit): in an integer type a fraction, or a magnitude that

@@ -160,6 +160,18 @@ class Solver:
                 _raise(error)
             self.last_report = dict(report, convert_seconds=convert, output_seconds=0.0)
             return d
+        sparse = None if return_predecessors else _convert.csr_fast(csgraph, unweighted, dtype)
+        if sparse:
+            indptr, indices, data, kernel, d, columns = sparse
+            convert = time.perf_counter() - start
+            try:
+                report = solver.solve_csr(
+                    indptr, indices, data, d, kernel.name, directed, unweighted, columns
+                )
+            except _core.Error as error:
+                _raise(error)
+            self.last_report = dict(report, convert_seconds=convert, output_seconds=0.0)
+            return d
         w, kernel, out = _convert.weight_matrix(csgraph, directed, unweighted, dtype, overwrite)
         convert = time.perf_counter() - start
         extra = {}

@@ -1,0 +1,78 @@
+#!/bin/bash
+# End to end against the kernels (docs/performance.md, "End to end"): for each case, the whole
+# run's wall time beside the compute it reports (--stats-json compute_s) and the host's
+# whole-number decision (whole_s), for another tree and this one, ROUNDS rounds interleaved, the
+# medians printed last with whole/compute and whether the outputs are byte-identical. From the
+# repository root on an NVIDIA machine, with .gpu/ carried (tests/gpu/NOTES.md, ".gpu/"):
+#   source .gpu/opencl-env.sh && bash tests/gpu/e2e.sh OTHER_SOURCE_DIR
+# OTHER_SOURCE_DIR: e.g. a `git archive` of the older commit unpacked. V (20000), ROUNDS (3) and
+# WORK (/dev/shm/apsp-e2e, where graphs and outputs go) and DEVICE (gpu: -d's SPEC) may be set.
+# The cases, an edge list of 20 V random arcs (fixed seed) into a .npy:
+#   int32        whole weights 0-1000, --dtype=int32: the reference
+#   float64      the same file, --dtype=float64 (whole weights: the int32 kernels)
+#   float32      the same file, --dtype=float32
+#   float32-frac weights with two decimals, --dtype=float32 (the float kernels)
+# No thresholds: it prints the figures.
+set -euo pipefail
+other=$1
+root=$(pwd)
+V=${V:-20000}
+rounds=${ROUNDS:-3}
+work=${WORK:-/dev/shm/apsp-e2e}
+device=${DEVICE:-gpu}
+out=${OUT:-/tmp/apsp-e2e}
+mkdir -p "$work" "$out"
+
+build_apsp() { # SOURCE BUILD_DIR
+    meson setup "$2" "$1" -Dopencl=enabled -Dwerror=false -Dpython=disabled -Dtests=false \
+        >"$2.log" 2>&1 || { tail "$2.log"; exit 1; }
+    ninja -C "$2" src/apsp >>"$2.log" 2>&1 || { tail -30 "$2.log"; exit 1; }
+}
+build_apsp "$other" /tmp/e2e-other
+build_apsp "$root" /tmp/e2e-this
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | tee "$out/gpu.txt" || true
+
+python3 - "$V" "$work" <<'PY'
+import random, sys
+v, work = int(sys.argv[1]), sys.argv[2]
+for name, frac in (("whole", False), ("frac", True)):
+    rng = random.Random(7)
+    with open("%s/%s.txt" % (work, name), "w") as f:
+        for _ in range(20 * v):
+            a, b = rng.randrange(v), rng.randrange(v)
+            w = rng.randint(1, 100000) / 100 if frac else rng.randint(0, 1000)
+            f.write("%d %d %s\n" % (a, b, w))
+PY
+
+cases="int32:whole float64:whole float32:whole float32:frac"
+: >"$out/runs.txt"
+for r in $(seq "$rounds"); do
+    for c in $cases; do
+        dtype=${c%%:*} graph=${c#*:}
+        for which in other this; do
+            start=$(date +%s%N)
+            json=$(/tmp/e2e-$which/src/apsp -d "$device" --dtype="$dtype" --stats-json \
+                "$work/$graph.txt" "$work/$which-$dtype-$graph.npy" 2>&1 | tail -1)
+            wall=$(awk -v ns=$(($(date +%s%N) - start)) 'BEGIN { printf "%.4f", ns / 1e9 }')
+            echo "$which $dtype-$graph wall=$wall $json" | tee -a "$out/runs.txt" | cut -c1-160
+        done
+    done
+done
+
+med() { # WHICH CASE FIELD
+    grep "^$1 $2 " "$out/runs.txt" | sed -n "s/.*\"$3\": *\([0-9.e-]*\).*/\1/p; s/.* $3=\([0-9.]*\) .*/\1/p" |
+        sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+}
+echo
+printf '%-14s %-6s %-9s %-10s %-9s %-10s %-12s %s\n' case tree wall_s compute_s wall/comp whole_s whole/comp output
+for c in $cases; do
+    dtype=${c%%:*} graph=${c#*:}
+    same=$(cmp -s "$work/other-$dtype-$graph.npy" "$work/this-$dtype-$graph.npy" && echo identical || echo DIFFER)
+    for which in other this; do
+        w=$(med "$which" "$dtype-$graph" wall) k=$(med "$which" "$dtype-$graph" compute_s)
+        h=$(med "$which" "$dtype-$graph" whole_s)
+        awk -v c="$dtype-$graph" -v t="$which" -v w="$w" -v k="$k" -v h="$h" -v s="$same" \
+            'BEGIN { printf "%-14s %-6s %-9.3f %-10.3f %-9.2f %-10.4f %-12.2f %s\n", c, t, w, k, w / k, h, 100 * h / k, s }'
+    done
+done
+echo "(whole/comp in %; wall_s includes reading the edge list and writing the .npy to $work)"

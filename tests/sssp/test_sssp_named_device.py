@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""A device named on the command line is never swapped silently for the host threads
+(src/sssp/sources.c: check_declined, src/cli/sources.c: sources_say_declined), on PoCL's CPU
+device (--backend=opencl -d cpu), whose batched Bellman-Ford keeps int32 distances and no
+predecessors:
+
+- --method=bellman-ford with int64 weights, or with --predecessors: refused, exit 2, one line
+  naming the input and why, and no OUTPUT;
+- auto with int64 weights on a sparse graph (auto takes the host's Dijkstra): the rows (equal to
+  SciPy's) and one line on stderr saying what ran instead and why;
+- --method=bellman-ford within the device's rule: it runs there (--stats-json's backend is
+  opencl) and says nothing;
+- no device named (--backend=cpu): nothing said.
+
+    test_sssp_named_device.py APSP
+
+Skips (exit 77) without an OpenCL CPU device or without NumPy and SciPy.
+"""
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from test_sssp_scipy import grid_pairs, read_output, scipy_graph  # noqa: E402
+
+import numpy as np  # noqa: E402  (test_sssp_scipy made sure of it)
+from scipy.sparse.csgraph import shortest_path  # noqa: E402
+
+SKIP = 77
+DEVICE = ["--backend=opencl", "-d", "cpu"]
+
+
+def has_cpu_device(apsp):
+    listing = subprocess.run([apsp, "--list-devices"], capture_output=True, text=True).stdout
+    return re.search(r"\[cpu\] \(opencl backend\)", listing) is not None
+
+
+def write_graph(path, edges):
+    with open(path, "w") as f:
+        f.writelines("%d %d %d\n" % e for e in edges)
+
+
+def run(apsp, args, graph, out):
+    r = subprocess.run([apsp, "-q", "--stats-json"] + args + [graph, out], capture_output=True,
+                       text=True)
+    lines = r.stderr.strip().splitlines()
+    stats = json.loads(lines.pop()) if r.returncode == 0 and lines else None
+    # apsp's own lines (PoCL's compiler may add its warnings on a cold kernel cache)
+    return r, stats, [line for line in lines if line.startswith("apsp: ")]
+
+
+def main():
+    apsp = sys.argv[1]
+    if not has_cpu_device(apsp):
+        print("skipped: no OpenCL CPU device")
+        return SKIP
+    rng = random.Random(7)
+    v = 30 * 30
+    small = [(u, t, rng.randint(1, 100)) for u, t in grid_pairs(rng, v)]
+    wide = small + [(0, v - 1, 5000000000), (v - 1, 0, 5000000000)]  # past int32's rule
+    failures = []
+
+    def expect(cond, what):
+        if not cond:
+            failures.append(what)
+
+    with tempfile.TemporaryDirectory() as work:
+        graphs = {"small": os.path.join(work, "small.el"), "wide": os.path.join(work, "wide.el")}
+        write_graph(graphs["small"], small)
+        write_graph(graphs["wide"], wide)
+        out, pred = os.path.join(work, "out.npy"), os.path.join(work, "pred.npy")
+        sources = "0-9"
+
+        for name, graph, more in (("int64 weights", graphs["wide"], []),
+                                  ("predecessors", graphs["small"], ["--predecessors=" + pred])):
+            r, _, lines = run(apsp, DEVICE + ["--method=bellman-ford", "--sources=" + sources]
+                              + more, graph, out)
+            expect(r.returncode == 2, "%s: bellman-ford on the named device: exit %d, not 2"
+                   % (name, r.returncode))
+            expect(len(lines) == 1 and graph in lines[0] and "bellman-ford" in lines[0],
+                   "%s: the refusal is not one line naming the input: %r" % (name, lines))
+            expect(not os.path.exists(out), "%s: OUTPUT written after a refusal" % name)
+
+        r, stats, lines = run(apsp, DEVICE + ["--sources=" + sources], graphs["wide"], out)
+        expect(r.returncode == 0, "auto, int64 weights: exit %d: %s" % (r.returncode, r.stderr))
+        if r.returncode == 0:
+            expect(len(lines) == 1 and "host threads instead of the device named" in lines[0]
+                   and "int32" in lines[0], "auto, int64 weights: no line saying so: %r" % lines)
+            expect(stats["backend"] == "cpu", "auto: backend %r" % stats["backend"])
+            want = shortest_path(scipy_graph(v, wide), method="D", indices=list(range(10)))
+            expect(np.array_equal(read_output(out, "npy", 10, v), want),
+                   "auto, int64 weights: rows differ from SciPy's")
+
+        r, stats, lines = run(apsp, DEVICE + ["--method=bellman-ford", "--sources=" + sources],
+                              graphs["small"], out)
+        expect(r.returncode == 0 and not lines and stats["backend"] == "opencl",
+               "bellman-ford within int32: not on the device, or said something: %d %r"
+               % (r.returncode, r.stderr))
+
+        r, stats, lines = run(apsp, ["--backend=cpu", "--method=bellman-ford",
+                                     "--sources=" + sources], graphs["wide"], out)
+        expect(r.returncode == 0 and not lines, "no device named: exit %d, said %r"
+               % (r.returncode, lines))
+    for f in failures:
+        print(f)
+    print("test_sssp_named_device: %d failures" % len(failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
