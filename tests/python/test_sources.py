@@ -115,6 +115,68 @@ def test_limit_and_min_only():
                           csgraph.dijkstra(g, indices=[3, 9, 40], min_only=True))
 
 
+def test_limit_nan_negative_and_min_only_without_indices():
+    """SciPy's answers (issue 39.2): limit < 0 a ValueError, limit nan the sources only (every
+    other distance inf), min_only with no index nothing reached (-9999 everywhere)."""
+    g = random_csr(np.random.default_rng(4), 60, 2, False)
+    with pytest.raises(ValueError, match="limit must be >= 0"):
+        apsp.dijkstra(g, limit=-1)
+    for indices in (None, [3, 9]):
+        assert np.array_equal(apsp.dijkstra(g, indices=indices, limit=np.nan),
+                              csgraph.dijkstra(g, indices=indices, limit=np.nan))
+    got = apsp.dijkstra(g, indices=[], min_only=True, return_predecessors=True)
+    want = csgraph.dijkstra(g, indices=[], min_only=True, return_predecessors=True)
+    for a, b in zip(got, want):
+        assert np.array_equal(a, b) and a.dtype == b.dtype
+    assert np.array_equal(apsp.dijkstra(g, indices=[], min_only=True),
+                          csgraph.dijkstra(g, indices=[], min_only=True))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_shortest_path_fw_overwrite(dtype):
+    """shortest_path(method='FW', overwrite=True) writes the distances into the input where
+    SciPy's does (a C-ordered float64 array), and into nothing else (issue 39.2)."""
+    g = random_csr(np.random.default_rng(5), 40, 3, False).toarray().astype(dtype)
+    ours, theirs = g.copy(), g.copy()
+    got = apsp.shortest_path(ours, method="FW", overwrite=True)
+    want = csgraph.shortest_path(theirs, method="FW", overwrite=True)
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-6)
+    assert dtype == np.float32 or not np.array_equal(ours, g)  # (float64: written)
+
+
+def test_negative_weight_warning_unweighted():
+    """SciPy's dijkstra warns of a negative weight with unweighted=True too, and its answer is
+    the unweighted one (issue 39.2)."""
+    g = np.array([[0, -1.0, 0], [0, 0, 2.0], [0, 0, 0]])
+    for call in (lambda m: m.dijkstra(g, unweighted=True),
+                 lambda m: m.shortest_path(g, method="D", unweighted=True)):
+        with pytest.warns(UserWarning, match="negative weights"):
+            want = call(csgraph)
+        with pytest.warns(UserWarning, match="negative weights"):
+            assert np.array_equal(call(apsp), want)
+
+
+@pytest.mark.parametrize("dense", [True, False])
+def test_negative_self_loop(dense):
+    """A negative self-loop is a negative cycle to SciPy's johnson wherever it is, and to its
+    bellman_ford where the indices reach it (issue 39.2)."""
+    w = np.array([[0, 1.0, 0], [0, -1.0, 2.0], [0, 0, 0]])
+    g = w if dense else scipy.sparse.csr_matrix(w)
+    for indices in (None, [0], [2]):
+        for function in ("johnson", "bellman_ford"):
+            try:
+                want = getattr(csgraph, function)(g, indices=indices)
+            except csgraph.NegativeCycleError:
+                with pytest.raises(csgraph.NegativeCycleError, match="node 1"):
+                    getattr(apsp, function)(g, indices=indices)
+                continue
+            assert np.array_equal(getattr(apsp, function)(g, indices=indices), want)
+    with pytest.raises(csgraph.NegativeCycleError):  # (the case that must raise, made sure of)
+        apsp.bellman_ford(g, indices=[0])
+    assert np.array_equal(apsp.bellman_ford(g, indices=[2]), [[np.inf, np.inf, 0]])
+
+
 def least_weights(g, directed):
     """The dense V x V least weights SciPy reads from g (inf: no edge), both ways undirected."""
     w = g.toarray()

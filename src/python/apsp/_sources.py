@@ -42,7 +42,7 @@ def _indices(indices, n):
     return ind.astype(np.int32), shape
 
 
-def _edges(csgraph, directed, unweighted):
+def _edges(csgraph, directed):
     """(n, row, col, weights) of SciPy's reading of the graph, both ways when undirected."""
     graph = csgraph
     if _convert._is_pydata_sparse(graph):
@@ -56,12 +56,40 @@ def _edges(csgraph, directed, unweighted):
         n = a.shape[0]
         row, col = np.nonzero(mask)
         data = a[mask]
-    if unweighted:
-        data = np.ones(len(row), dtype=np.int64)
     if not directed:
         row, col = np.concatenate([row, col]), np.concatenate([col, row])
         data = np.concatenate([data, data])
     return n, row, col, data
+
+
+def _negative_loops(csgraph, unweighted):
+    """The vertices with a self-loop of negative weight, which SciPy's johnson and bellman_ford
+    read as a negative cycle (the edge lists leave self-loops out)."""
+    if unweighted:
+        return np.zeros(0, dtype=np.int64)
+    graph = csgraph
+    if _convert._is_pydata_sparse(graph):
+        graph = _convert._scipy_of_pydata(graph)
+    if _convert.is_sparse(graph):
+        coo = graph.tocoo()
+        loops = (coo.row == coo.col) & (np.asarray(coo.data) < 0)
+        return np.unique(coo.row[loops])
+    a, mask = _convert._edges_of_dense(graph)
+    return np.flatnonzero(np.diagonal(mask) & (np.diagonal(a) < 0))
+
+
+def _refuse_negative_loops(csgraph, method, unweighted, reached):
+    """NegativeCycleError, in SciPy's words, where SciPy's johnson (any negative self-loop) or
+    bellman_ford (one that the indices reach) finds a negative cycle."""
+    from ._solve import NegativeCycleError
+
+    if method not in ("J", "BF"):
+        return
+    loops = _negative_loops(csgraph, unweighted)
+    if method == "BF":
+        loops = loops[reached[:, loops].any(axis=0)] if len(loops) else loops
+    if len(loops):
+        raise NegativeCycleError(f"Negative cycle detected on node {int(loops[0])}")
 
 
 def _weights(data, n):
@@ -113,18 +141,22 @@ def _solve(csgraph, method, directed, return_predecessors, unweighted, indices):
     """(distances S x V float64, predecessors S x V int32 or None, output shape prefix)."""
     if method not in METHODS:
         raise ValueError("unrecognized method '%s'" % method)
-    n, row, col, data = _edges(csgraph, directed, unweighted)
+    n, row, col, data = _edges(csgraph, directed)
     ind, shape = _indices(indices, n)
+    negative = bool(data.size) and data.min() < 0
+    if unweighted:
+        data = np.ones(len(row), dtype=np.int64)
     if data.dtype.kind == "f":  # (an explicit +inf entry is an edge no path takes)
         keep = ~np.isposinf(data)
         row, col, data = row[keep], col[keep], data[keep]
-    if method == "D" and data.size and data.min() < 0:
-        # The library's Dijkstra refuses negative weights (its radix heap needs keys that never
-        # fall below the last one popped); SciPy's warns and, since the label-correcting search
-        # of its recent versions, returns the shortest distances wherever there is no negative
-        # cycle: Johnson's answer.
+    if method == "D" and negative:
+        # SciPy's dijkstra warns of a negative weight in the graph, unweighted=True too.
         warnings.warn(NEGATIVE_DIJKSTRA, UserWarning, stacklevel=4)
-        method = "J"
+        # The library's Dijkstra refuses negative weights (its radix heap needs keys that never
+        # fall below the last one popped); SciPy's returns, since the label-correcting search
+        # of its recent versions, the shortest distances wherever there is no negative cycle:
+        # Johnson's answer.
+        method = "D" if unweighted else "J"
     weights, dtype = _weights(data, n)
     # Predecessors of tied paths follow the method that ran: 'FW' and auto's where SciPy's auto
     # runs Floyd-Warshall go through the whole matrix, whose trees are SciPy's Floyd-Warshall's
@@ -145,9 +177,11 @@ def _solve(csgraph, method, directed, return_predecessors, unweighted, indices):
                                           dtype)
     solver.last_report = report
     if dtype == DTYPES["float64"]:
-        return out, pred, shape
-    dist = out.astype(np.float64)
-    dist[out == (_convert.INF32 if dtype == DTYPES["int32"] else _convert.INF64)] = np.inf
+        dist = out
+    else:
+        dist = out.astype(np.float64)
+        dist[out == (_convert.INF32 if dtype == DTYPES["int32"] else _convert.INF64)] = np.inf
+    _refuse_negative_loops(csgraph, method, unweighted, np.isfinite(dist))
     return dist, pred, shape
 
 
@@ -159,8 +193,10 @@ def _call(csgraph, method, directed, return_predecessors, unweighted, indices, l
                                    indices)
     except _core.Error as error:
         _raise(error)
-    if limit < np.inf:
-        beyond = dist > limit
+    if not limit >= np.inf:  # (nan too: SciPy's search then settles the sources only)
+        beyond = ~(dist <= limit)
+        ind, _ = _indices(indices, dist.shape[1])
+        beyond[np.arange(len(ind)), ind] = False
         dist[beyond] = np.inf
         if pred is not None:
             pred[beyond] = NO_PREDECESSOR
@@ -175,9 +211,15 @@ def _shaped(dist, pred, shape, n, return_predecessors):
 def shortest_path(csgraph, method="auto", directed=True, return_predecessors=False,
                   unweighted=False, overwrite=False, indices=None):
     """As scipy.sparse.csgraph.shortest_path: method 'auto', 'FW', 'D', 'J' or 'BF'; 'FW' takes
-    no indices (ValueError, as SciPy). overwrite is accepted and the input left alone."""
+    no indices (ValueError, as SciPy). overwrite with 'FW' writes the distances into the input
+    where SciPy's does (apsp.floyd_warshall's rule); other methods leave the input alone."""
     if method == "FW" and indices is not None:
         raise ValueError("Cannot specify indices with method == 'FW'.")
+    if method == "FW" and overwrite:
+        from . import floyd_warshall
+
+        return floyd_warshall(csgraph, directed=directed, return_predecessors=return_predecessors,
+                              unweighted=unweighted, overwrite=True)
     dist, pred, shape = _call(csgraph, method, directed, return_predecessors, unweighted,
                               indices)
     return _shaped(dist, pred, shape, dist.shape[1], return_predecessors)
@@ -201,15 +243,21 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     """As scipy.sparse.csgraph.dijkstra (limit: distances above it are inf; min_only: for each
     vertex the least distance from any of the indices, and with return_predecessors its
     predecessors and that source, -9999 where none reaches it)."""
+    if limit < 0:
+        raise ValueError("limit must be >= 0")
     dist, pred, shape = _call(csgraph, "D", directed, return_predecessors, unweighted, indices,
                               limit)
     n = dist.shape[1]
     if not min_only:
         return _shaped(dist, pred, shape, n, return_predecessors)
     ind, _ = _indices(indices, n)
-    best = np.argmin(dist, axis=0) if len(ind) else np.zeros(n, dtype=np.int64)
+    if len(ind) == 0:  # no source: nothing reached, as SciPy's
+        least = np.full(n, np.inf)
+        none = np.full(n, NO_PREDECESSOR, dtype=np.int32)
+        return (least, none, none.copy()) if return_predecessors else least
+    best = np.argmin(dist, axis=0)
     columns = np.arange(n)
-    least = dist[best, columns] if len(ind) else np.full(n, np.inf)
+    least = dist[best, columns]
     reached = np.isfinite(least)
     if not return_predecessors:
         return least

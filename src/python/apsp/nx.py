@@ -1,45 +1,46 @@
 """A NetworkX backend (NetworkX >= 3.2: entry points ``networkx.backends`` and
 ``networkx.backend_info``, registered in pyproject.toml)::
 
-    networkx.floyd_warshall_numpy(G, backend="apsp")
+    networkx.all_pairs_dijkstra_path_length(G, backend="apsp")
     networkx.floyd_warshall(G, backend="apsp")
 
-Covered: floyd_warshall_numpy (a NumPy array, as NetworkX's) and floyd_warshall (a dict of
-dicts, every pair present, inf for unreachable ones). Both give floyd_warshall_numpy's float64
-numbers: whole-number weights are solved exactly in integers while float64 sums are exact too,
-larger ones (1e19, 2**70) and fractions in float64. (NetworkX's own floyd_warshall adds Python
-ints exactly: past 2^53 its integers may differ from these in the last digits.) Edge weights are the `weight` attribute
-(1 where an edge lacks it); a multigraph's parallel edges keep the least. A graph with a negative
-cycle raises networkx.NetworkXUnbounded where NetworkX's own floyd_warshall_numpy returns
-meaningless numbers.
+Covered: NetworkX's shortest-path family (FUNCTIONS; docs/python.md has the table of what runs
+for each). The Floyd-Warshall three are here; the searches from sources are _nx_shortest.py's.
+floyd_warshall_numpy and floyd_warshall give floyd_warshall_numpy's float64 numbers:
+whole-number weights are solved exactly in integers while float64 sums are exact too, larger
+ones (1e19, 2**70) and fractions in float64 (NetworkX's own floyd_warshall adds Python ints
+exactly: past 2^53 its integers may differ from these in the last digits). Edge weights are the
+`weight` attribute (1 where an edge lacks it); a multigraph's parallel edges keep the least. A
+graph with a negative cycle raises networkx.NetworkXUnbounded where NetworkX's own
+floyd_warshall_numpy returns meaningless numbers.
 """
 
 from collections import defaultdict
 
 import numpy as np
 
-from . import _convert
-from ._solve import NegativeCycleError, default_solver
-
-FUNCTIONS = ("floyd_warshall_numpy", "floyd_warshall")
-
-
-class ApspGraph:
-    """A NetworkX graph handed to apsp: the graph itself, converted when a function runs."""
-
-    __networkx_backend__ = "apsp"
-
-    def __init__(self, graph):
-        self.graph = graph
-
-    def is_directed(self):
-        return self.graph.is_directed()
-
-    def is_multigraph(self):
-        return self.graph.is_multigraph()
+from . import _convert, _nx_search
+from ._nx_search import ApspGraph
+from ._nx_shortest import SHORTEST_PATH_FUNCTIONS, ShortestPaths
+from ._solve import PREDECESSOR_TOLERANCE, NegativeCycleError, default_solver
 
 
-def _distances(G, nodelist, weight):
+
+def _callable_weight(name, args, kwargs):
+    """Whether the call passes a function as `weight` (apsp reads an attribute's name only)."""
+    import inspect
+
+    import networkx as nx
+
+    try:
+        bound = inspect.signature(getattr(nx, name)).bind(*args, **kwargs)
+    except (AttributeError, TypeError):
+        return False
+    return callable(bound.arguments.get("weight"))
+
+
+def _distances(G, nodelist, weight, predecessors=False):
+    """(nodes, float64 distances, int32 predecessors or None) by the blocked Floyd-Warshall."""
     import networkx as nx
 
     nodes = list(G) if nodelist is None else list(nodelist)
@@ -52,14 +53,60 @@ def _distances(G, nodelist, weight):
     w = np.full(a.shape, _convert.unreachable(kernel), dtype=kernel)
     w[edges] = a[edges]
     np.fill_diagonal(w, 0)
+    extra, pred = {}, None
+    if predecessors:  # (the edges read before the solve overwrites w)
+        pred = np.empty(w.shape, dtype=np.int32)
+        indptr, indices, weights = _convert.csr_of(w)
+        extra = dict(pred=pred, indptr=indptr, indices=indices, weights=weights,
+                     tolerance=PREDECESSOR_TOLERANCE.get(np.dtype(kernel), 0.0))
     try:
-        d = _convert.output(default_solver().solve_matrix(w), np.dtype(np.float64))
+        d = _convert.output(default_solver().solve_matrix(w, **extra), np.dtype(np.float64))
     except NegativeCycleError as error:
         raise nx.NetworkXUnbounded(f"Negative cycle detected: {error}") from None
-    return nodes, d
+    return nodes, d, pred
 
 
-class BackendInterface:
+def _floyd_warshall_types(G, weight):
+    """True where NetworkX's floyd_warshall_predecessor_and_distance sums ints (every edge's
+    weight an int), False where floats (an edge without the attribute counts 1.0 there).
+    A self-loop's weight is in no sum: a negative one is a negative cycle."""
+    kinds = {type(d.get(weight, 1.0)) is float for u, v, d in G.edges(data=True) if u != v}
+    if kinds == {True, False}:
+        raise _nx_search.Unsupported("apsp: int and float weights mixed (NetworkX's sums are "
+                                     "of both types)")
+    return kinds != {True}
+
+
+def _predecessor_and_distance(nodes, d, pred, integral, loops):
+    """NetworkX's (pred, dist) dicts of the Floyd-Warshall rows: ints for int weights, the
+    diagonal's int 0, inf for what is not reached (dist's defaultdicts); a node with a
+    self-loop is its own predecessor, as NetworkX's edge loop records it."""
+    if integral and np.any(np.abs(d[np.isfinite(d)]) >= 2**53):
+        raise _nx_search.Unsupported("apsp: integer sums past 2^53: NetworkX's exact Python "
+                                     "ints are left to NetworkX")
+    preds, dist = {}, {}
+    for i, u in enumerate(nodes):
+        # Every pair, as NetworkX's triple loop leaves its defaultdicts: u first, then the rest.
+        numbers = [i] + [j for j in range(len(nodes)) if j != i]
+        values = [int(x) if integral and x != np.inf else x for x in d[i, numbers].tolist()]
+        values[0] = 0
+        dist[u] = defaultdict(lambda: float("inf"), zip((nodes[j] for j in numbers), values))
+        before = {nodes[j]: nodes[pred[i, j]] for j in numbers[1:] if pred[i, j] >= 0}
+        if u in loops:
+            before[u] = u
+        if before:
+            preds[u] = before
+    return preds, dist
+
+
+FUNCTIONS = (
+    "floyd_warshall_numpy",
+    "floyd_warshall",
+    "floyd_warshall_predecessor_and_distance",
+) + SHORTEST_PATH_FUNCTIONS
+
+
+class BackendInterface(ShortestPaths):
     """The object NetworkX loads from the ``networkx.backends`` entry point."""
 
     @staticmethod
@@ -72,7 +119,7 @@ class BackendInterface:
 
     @staticmethod
     def can_run(name, args, kwargs):
-        return name in FUNCTIONS
+        return name in FUNCTIONS and not _callable_weight(name, args, kwargs)
 
     @staticmethod
     def should_run(name, args, kwargs):
@@ -91,9 +138,17 @@ class BackendInterface:
         return _distances(G, nodelist, weight)[1]
 
     @staticmethod
+    def floyd_warshall_predecessor_and_distance(G, weight="weight"):
+        G = G.graph if isinstance(G, ApspGraph) else G
+        integral = _floyd_warshall_types(G, weight)
+        nodes, d, pred = _distances(G, None, weight, predecessors=True)
+        loops = {u for u, v in G.edges() if u == v}
+        return _predecessor_and_distance(nodes, d, pred, integral, loops)
+
+    @staticmethod
     def floyd_warshall(G, weight="weight"):
         G = G.graph if isinstance(G, ApspGraph) else G
-        nodes, d = _distances(G, None, weight)
+        nodes, d, _ = _distances(G, None, weight)
         result = {}
         for u, row in zip(nodes, d.tolist()):
             result[u] = defaultdict(lambda: float("inf"), zip(nodes, row))
