@@ -24,6 +24,10 @@ usage: test_mpi.py MPIRUN APSP_MPI APSP GEN_GRAPH TESTCASES_DIR PART
                                             truncated, or replaced by a link, while rank 0 is
                                             stopped before the rename: exit 4, one line, the
                                             old OUTPUT byte for byte, no temporary file left
+        write-faults                        (-Dfault_injection=true) each rank's open of the
+                                            temporary file and each of its band writes made
+                                            to fail in turn: exit 4, one line, the old OUTPUT
+                                            byte for byte, no temporary file left
 """
 import atexit
 import glob
@@ -598,6 +602,41 @@ def check_commit(tool, work):
     return failures
 
 
+def check_write_faults(tool, work):
+    """Each rank's writes of the output (its open by name, each band's pwrite) failing in turn
+    (APSP_FAULT=io:N on one rank): every rank stops, exit 4 and one line naming OUTPUT, the old
+    OUTPUT byte for byte, no temporary file left."""
+    graph = os.path.join(tool.testcases, "v333-random.in")
+    out = os.path.join(work, "out.bin")
+    args = ["--backend=cpu", graph, out]
+    r = mpirun(tool, 2, args, {"APSP_FAULT_COUNT": "1"})
+    counts = [int(m) for m in re.findall(rb"apsp-fault: .*\bio=(\d+)", r.stderr)]
+    if r.returncode != 0 or not same_bytes(out, graph[:-3] + ".out") or len(counts) != 2:
+        sys.exit(f"the clean run failed or this build has no fault injection: {r.stderr.decode()}")
+    failures = 0
+    if min(counts) == 0:  # MPI-IO's writes: no fault point, nothing of this walked
+        print(f"FAIL a rank's writes have no fault point (io counts {counts})")
+        failures += 1
+    for rank in (0, 1):
+        for n in range(1, counts[rank] + 1):
+            with open(out, "wb") as f:
+                f.write(OLD_OUTPUT)
+            r = mpirun(tool, 2, args, {"APSP_FAULT": f"io:{n}", "APSP_FAULT_RANK": str(rank)})
+            lines = [l for l in r.stderr.decode(errors="replace").splitlines()
+                     if not l.startswith("apsp-fault:")]
+            problems = [f"exit {r.returncode}, expected 4"] if r.returncode != 4 else []
+            if len(lines) != 1 or not lines[0].startswith(f"apsp-mpi: {out}: writing the output"):
+                problems.append(f"expected one 'apsp-mpi: {out}: writing the output' line, "
+                                f"got {lines!r}")
+            with open(out, "rb") as f:
+                problems += [] if f.read() == OLD_OUTPUT else ["the old OUTPUT was changed"]
+            problems += [f"temporary files left: {leftovers(work)}"] if leftovers(work) else []
+            print(("FAIL " if problems else "ok ") + f"io:{n} on rank {rank}" +
+                  (": " + "; ".join(problems) if problems else ""))
+            failures += 1 if problems else 0
+    return failures
+
+
 def main():
     if len(sys.argv) != 7:
         sys.exit(__doc__)
@@ -616,6 +655,8 @@ def main():
             failures = check_signals(tool, work)
         elif part == "commit":
             failures = check_commit(tool, work)
+        elif part == "write-faults":
+            failures = check_write_faults(tool, work)
         elif part == "faults-opencl":
             failures = check_faults(tool, work, "cl", ["--backend=opencl"])
         else:
