@@ -189,18 +189,21 @@ static apsp_status write_bands(band_writer *w, int fd, const char *path, apsp_er
 static apsp_status open_by_name(const mpi_output *out, int *fd, apsp_error *error) {
     *fd = fault_hit(FAULT_IO) ? (errno = EIO, -1)
                               : open(out->temp, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-    if (*fd < 0)
-        return write_failed(error, errno, out->path);
     struct stat st;
-    int err = fstat(*fd, &st) != 0 ? errno : 0;
-    if (!err && !S_ISREG(st.st_mode))
-        err = ENOENT; /* the one this name was made for is gone */
-    if (!err && fcntl(*fd, F_SETFL, fcntl(*fd, F_GETFL) & ~O_NONBLOCK) != 0)
+    int err = *fd < 0 || fstat(*fd, &st) != 0 ? errno : 0;
+    int replaced = err == ELOOP || (!err && !S_ISREG(st.st_mode));
+    if (!err && !replaced && fcntl(*fd, F_SETFL, fcntl(*fd, F_GETFL) & ~O_NONBLOCK) != 0)
         err = errno;
-    if (!err)
+    if (!err && !replaced)
         return APSP_OK;
-    close(*fd);
+    if (*fd >= 0)
+        close(*fd);
     *fd = -1;
+    if (replaced) /* the words of the commit's own check (src/output/) */
+        return fail(error, APSP_ERR_OUTPUT,
+                    "%s: writing the output failed: another process put something else in the "
+                    "place of the temporary file %s; the old output is kept",
+                    out->path, out->temp);
     return write_failed(error, err, out->path);
 }
 

@@ -26,8 +26,10 @@ usage: test_mpi.py MPIRUN APSP_MPI APSP GEN_GRAPH TESTCASES_DIR PART
                                             old OUTPUT byte for byte, no temporary file left
         write-faults                        (-Dfault_injection=true) each rank's open of the
                                             temporary file and each of its band writes made
-                                            to fail in turn: exit 4, one line, the old OUTPUT
-                                            byte for byte, no temporary file left
+                                            to fail in turn, and the temporary file replaced
+                                            by a link to another file before the write: exit
+                                            4, one line, the old OUTPUT (and that file) byte
+                                            for byte, no temporary file left
 """
 import atexit
 import glob
@@ -637,6 +639,40 @@ def check_write_faults(tool, work):
     return failures
 
 
+def check_write_link(tool, work):
+    """The temporary file replaced by a symbolic link to another file while the run reads: no
+    rank writes through it (the other ranks open the name with O_NOFOLLOW, rank 0 writes its
+    own descriptor): exit 4, one line, that file and the old OUTPUT byte for byte, no temporary
+    name left."""
+    decoy, kept = os.path.join(work, "decoy.bin"), b"another file of the user's\n"
+    with open(decoy, "wb") as f:
+        f.write(kept)
+    run = HeldRun(tool, work)
+    temps = leftovers(work)
+    if len(temps) != 1:
+        run.end()
+        print(f"FAIL the held run has not one temporary file: {temps}")
+        return 1
+    os.unlink(os.path.join(work, temps[0]))
+    os.symlink(decoy, os.path.join(work, temps[0]))
+    run.feed(os.path.join(tool.testcases, "v333-random.in"))
+    code = run.wait()
+    lines = [l for l in run.output().splitlines() if not l.startswith("apsp-fault:")]
+    problems = [f"exit {code}, expected 4"] if code != 4 else []
+    says = "put something else in the place of the temporary file"
+    problems += [] if len(lines) == 1 and lines[0].startswith("apsp-mpi: ") and says in lines[0] \
+        else [f"expected one 'apsp-mpi:' line saying {says!r}, got {lines!r}"]
+    for name, want in ((decoy, kept), (run.out, OLD_OUTPUT)):
+        with open(name, "rb") as f:
+            problems += [] if f.read() == want else [f"{name} was written"]
+    problems += [f"temporary files left: {leftovers(work)}"] if leftovers(work) else []
+    print(("FAIL " if problems else "ok ") + "the temporary file replaced by a link" +
+          (": " + "; ".join(problems) if problems else ""))
+    if lines:
+        print("   ", lines[0])
+    return 1 if problems else 0
+
+
 def main():
     if len(sys.argv) != 7:
         sys.exit(__doc__)
@@ -656,7 +692,7 @@ def main():
         elif part == "commit":
             failures = check_commit(tool, work)
         elif part == "write-faults":
-            failures = check_write_faults(tool, work)
+            failures = check_write_faults(tool, work) + check_write_link(tool, work)
         elif part == "faults-opencl":
             failures = check_faults(tool, work, "cl", ["--backend=opencl"])
         else:
