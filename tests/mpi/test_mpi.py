@@ -29,7 +29,9 @@ usage: test_mpi.py MPIRUN APSP_MPI APSP GEN_GRAPH TESTCASES_DIR PART
                                             to fail in turn, and the temporary file replaced
                                             by a link to another file before the write: exit
                                             4, one line, the old OUTPUT (and that file) byte
-                                            for byte, no temporary file left
+                                            for byte, no temporary file left; a file system
+                                            without room for the output: exit 4 before the
+                                            rounds, the old OUTPUT kept
 """
 import atexit
 import glob
@@ -673,6 +675,39 @@ def check_write_link(tool, work):
     return 1 if problems else 0
 
 
+def check_disk_room(tool, work):
+    """A file system without room for the output (a 64 KiB tmpfs, 443556 bytes to write): exit 4
+    before the rounds, one line saying 'no room', the old OUTPUT byte for byte, nothing else
+    there. Root and a private mount namespace only (else skipped)."""
+    script = """
+        d=$1; shift
+        mount -t tmpfs -o size=64k tmpfs "$d" || exit 97
+        printf 'old output' > "$d/out.bin"
+        "$@" "$d/out.bin"; rc=$?
+        printf 'old output' | cmp -s "$d/out.bin" - && echo kept >&2
+        ls -A "$d" >&2
+        exit $rc
+    """
+    d = os.path.join(work, "small")
+    os.mkdir(d)
+    cmd, env = mpirun_command(tool, 2, ["--backend=cpu",
+                                        os.path.join(tool.testcases, "v333-random.in")])
+    try:
+        p = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", script, "sh",
+                            d] + cmd, capture_output=True, env=env, timeout=TIMEOUT)
+    except (OSError, subprocess.SubprocessError):
+        p = None
+    if os.geteuid() != 0 or p is None or p.returncode == 97:
+        print("skip a file system without room for the output: needs root and unshare -m")
+        return 0
+    lines = p.stderr.decode(errors="replace").splitlines()
+    ok = (p.returncode == 4 and len(lines) == 3 and "no room" in lines[0]
+          and lines[1:] == ["kept", "out.bin"])
+    print(("ok" if ok else "FAIL") + " a file system without room for the output: exit "
+          f"{p.returncode}, {lines!r}")
+    return 0 if ok else 1
+
+
 def main():
     if len(sys.argv) != 7:
         sys.exit(__doc__)
@@ -692,7 +727,8 @@ def main():
         elif part == "commit":
             failures = check_commit(tool, work)
         elif part == "write-faults":
-            failures = check_write_faults(tool, work) + check_write_link(tool, work)
+            failures = (check_write_faults(tool, work) + check_write_link(tool, work) +
+                        check_disk_room(tool, work))
         elif part == "faults-opencl":
             failures = check_faults(tool, work, "cl", ["--backend=opencl"])
         else:
