@@ -210,8 +210,8 @@ static apsp_status open_by_name(const mpi_output *out, int *fd, apsp_error *erro
 /* Collective: each rank writes its bands with pwrite at their offsets: rank 0 through the
  * descriptor it created the file with (synced at the commit), the others through their own,
  * opened by name, synced and closed here so that a failure on another node's file system is
- * seen before rank 0 commits. MPI-IO (MPI_File_write_at, then MPI_File_sync) took 2.5x as long
- * (docs/distributed.md). */
+ * seen before rank 0 commits. MPI-IO (MPI_File_write_at, then MPI_File_sync) took 1.3-1.4x as
+ * long, and followed a link put in the file's place (docs/distributed.md). */
 static apsp_status write_all(const grid *g, const mpi_output *out, const layout *l,
                              const int32_t *local, apsp_error *error) {
     band_writer w;
