@@ -9,12 +9,17 @@
 #include "base/parallel.h"
 #include "base/util.h"
 #include "core/blocks.h"
+#include "formats/rows.h"
 #include "output/output_file.h"
 #include "signals.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 enum { B = BLOCK_SIDE };
 
@@ -44,11 +49,19 @@ apsp_status io_output_open(const grid *g, const char *path, mpi_output *out, aps
     return status;
 }
 
-static apsp_status mpi_failed(apsp_error *error, int code, const char *what, const char *path) {
-    char text[MPI_MAX_ERROR_STRING];
-    int len = 0;
-    MPI_Error_string(code, text, &len);
-    return fail(error, APSP_ERR_OUTPUT, "%s: %s failed: %.*s", path, what, len, text);
+/* Collective, once V is known: rank 0 asks for the file's 4 V^2 bytes of room as apsp does
+ * (output_begin: a file system that shows less room fails now, before the rounds; fallocate runs
+ * on a thread beside them, so that tmpfs zeroes its pages then rather than during the write), and
+ * the commit then knows the length, and looks for holes where the room was reserved. */
+apsp_status io_output_reserve(const grid *g, mpi_output *out, size_t vertices, apsp_error *error) {
+    apsp_status status = APSP_OK;
+    if (g->rank == 0)
+        status = output_begin(out->file, (uint64_t)vertices * vertices * sizeof(int32_t), error);
+    return agree(g->world, status, error);
+}
+
+static apsp_status write_failed(apsp_error *error, int err, const char *path) {
+    return fail(error, APSP_ERR_OUTPUT, "%s: writing the output failed: %s", path, strerror(err));
 }
 
 /* ---- the write: block rows exchanged along the process row, then written whole ----------------
@@ -58,7 +71,7 @@ static apsp_status mpi_failed(apsp_error *error, int code, const char *what, con
  * per row, which Open MPI's collective I/O moved at 0.4 GB/s on one host. Instead the ranks of a
  * process row take their block rows in batches of Pc: in batch k, rank q receives everybody's
  * piece of block row k Pc + q (point to point along the row), assembles the whole B x V band and
- * writes it with one contiguous MPI_File_write_at, while the next batch's pieces travel. */
+ * writes it with one contiguous pwrite, while the next batch's pieces travel. */
 
 typedef struct band_writer {
     const grid *g;
@@ -114,13 +127,15 @@ static size_t assemble(band_writer *w, int slot, size_t gb) {
     return rows;
 }
 
-static apsp_status write_band(band_writer *w, MPI_File file, size_t gb, size_t rows,
-                              const char *path, apsp_error *error) {
+/* One band: rows x V cells, contiguous in the file at its first row's offset. */
+static apsp_status write_band(band_writer *w, int fd, size_t gb, size_t rows, const char *path,
+                              apsp_error *error) {
     const size_t v = w->l->vertices;
-    MPI_Offset offset = (MPI_Offset)(gb * B * v * sizeof(int32_t));
-    int code =
-        MPI_File_write_at(file, offset, w->band, (int)(rows * v), MPI_INT32_T, MPI_STATUS_IGNORE);
-    return code == MPI_SUCCESS ? APSP_OK : mpi_failed(error, code, "MPI_File_write_at", path);
+    int err = fault_hit(FAULT_IO)
+                  ? EIO
+                  : write_at(fd, (const unsigned char *)w->band, rows * v * sizeof(int32_t),
+                             gb * B * v * sizeof(int32_t));
+    return err ? write_failed(error, err, path) : APSP_OK;
 }
 
 static apsp_status writer_init(band_writer *w, const grid *g, const layout *l, const int32_t *local,
@@ -147,7 +162,7 @@ static void writer_free(band_writer *w) {
 
 /* Collective over the process row: every batch's exchange runs on every rank even after a
  * failed write, so that nobody waits for a rank that stopped. */
-static apsp_status write_bands(band_writer *w, MPI_File file, const char *path, apsp_error *error) {
+static apsp_status write_bands(band_writer *w, int fd, const char *path, apsp_error *error) {
     const grid *g = w->g;
     const size_t batches = (w->l->block_rows + (size_t)g->cols - 1) / (size_t)g->cols;
     apsp_status status = APSP_OK;
@@ -163,27 +178,57 @@ static apsp_status write_bands(band_writer *w, MPI_File file, const char *path, 
             continue;
         size_t gb = mine * (size_t)g->rows + (size_t)g->pr;
         if (gb * B < w->l->vertices)
-            status = write_band(w, file, gb, assemble(w, slot, gb), path, error);
+            status = write_band(w, fd, gb, assemble(w, slot, gb), path, error);
     }
     return status;
 }
 
-/* Collective: the file opened on every rank, each rank's bands written, synced and closed. */
+/* The temporary file on a rank other than 0, by the name rank 0 made it under: never through a
+ * symbolic link (O_NOFOLLOW), never a FIFO waited on (O_NONBLOCK until it is found a regular
+ * file). */
+static apsp_status open_by_name(const mpi_output *out, int *fd, apsp_error *error) {
+    *fd = fault_hit(FAULT_IO) ? (errno = EIO, -1)
+                              : open(out->temp, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    int err = *fd < 0 || fstat(*fd, &st) != 0 ? errno : 0;
+    int replaced = err == ELOOP || (!err && !S_ISREG(st.st_mode));
+    if (!err && !replaced && fcntl(*fd, F_SETFL, fcntl(*fd, F_GETFL) & ~O_NONBLOCK) != 0)
+        err = errno;
+    if (!err && !replaced)
+        return APSP_OK;
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
+    if (replaced) /* the words of the commit's own check (src/output/) */
+        return fail(error, APSP_ERR_OUTPUT,
+                    "%s: writing the output failed: another process put something else in the "
+                    "place of the temporary file %s; the old output is kept",
+                    out->path, out->temp);
+    return write_failed(error, err, out->path);
+}
+
+/* Collective: each rank writes its bands with pwrite at their offsets: rank 0 through the
+ * descriptor it created the file with (synced at the commit), the others through their own,
+ * opened by name, synced and closed here so that a failure on another node's file system is
+ * seen before rank 0 commits. MPI-IO (MPI_File_write_at, then MPI_File_sync) took 1.3-1.4x as
+ * long, and followed a link put in the file's place (docs/distributed.md). */
 static apsp_status write_all(const grid *g, const mpi_output *out, const layout *l,
                              const int32_t *local, apsp_error *error) {
     band_writer w;
     apsp_status status = writer_init(&w, g, l, local, error);
-    MPI_File file = MPI_FILE_NULL;
-    int code = MPI_File_open(g->world, out->temp, MPI_MODE_WRONLY, MPI_INFO_NULL, &file);
-    if (code != MPI_SUCCESS && status == APSP_OK)
-        status = mpi_failed(error, code, "MPI_File_open", out->path);
+    int fd = g->rank == 0 ? output_file_fd(out->file) : -1;
+    if (g->rank != 0 && status == APSP_OK)
+        status = open_by_name(out, &fd, error);
+    if (g->rank == 0 && status == APSP_OK)
+        status = output_room(out->file, error); /* a full disk fails here, on every rank */
     if ((status = agree(g->world, status, error)) == APSP_OK)
-        status = agree(g->world, write_bands(&w, file, out->path, error), error);
-    /* MPI_File_sync is collective: every rank calls it, or none. */
-    if (status == APSP_OK && (code = MPI_File_sync(file)) != MPI_SUCCESS)
-        status = mpi_failed(error, code, "MPI_File_sync", out->path);
-    if (file != MPI_FILE_NULL && (code = MPI_File_close(&file)) != MPI_SUCCESS && status == APSP_OK)
-        status = mpi_failed(error, code, "MPI_File_close", out->path);
+        status = write_bands(&w, fd, out->path, error);
+    if (g->rank != 0 && fd >= 0) {
+        if (status == APSP_OK && fsync(fd) != 0)
+            status = write_failed(error, errno, out->path);
+        if (close(fd) != 0 && status == APSP_OK)
+            status = write_failed(error, errno, out->path);
+    }
     writer_free(&w);
     return agree(g->world, status, error);
 }
@@ -194,10 +239,9 @@ apsp_status io_output_commit(const grid *g, mpi_output *out, const layout *l, co
     if (status != APSP_OK)
         return status;
     if (g->rank == 0) {
-        /* Synced, checked whole (V x V int32 cells, as write_bands wrote them: another process
-         * may have cut it), given its mode and renamed over OUTPUT, as apsp's output is. Where
-         * a test changes the file: fault_pause("commit") there (tests/mpi/test_mpi.py). */
-        output_set_length(out->file, (uint64_t)l->vertices * l->vertices * sizeof(int32_t));
+        /* Synced, checked whole (V x V int32 cells, the length io_output_reserve gave: another
+         * process may have cut it), given its mode and renamed over OUTPUT, as apsp's output is.
+         * Where a test changes the file: fault_pause("commit") there (tests/mpi/test_mpi.py). */
         status = output_finish(out->file, error); /* frees it, and removes the file on failure */
         out->file = NULL;
         out->temp[0] = '\0';

@@ -2,8 +2,9 @@
  * (the same checks and messages as apsp) and broadcasts the edges (12 bytes each, against 4 V^2
  * bytes of matrix); every rank makes its own blocks from them on `threads` threads, so no rank
  * ever holds the whole matrix. Output: a temporary file beside OUTPUT, made by rank 0 before any
- * work as apsp makes its own (src/output/), written by every rank at once with MPI-IO (each
- * process row's block rows, assembled along the row), and put in OUTPUT's place by rank 0
+ * work as apsp makes its own (src/output/), its room asked for while the rounds run, written by
+ * every rank at once with pwrite (each process row's block rows, assembled along the row, at
+ * their offsets), and put in OUTPUT's place by rank 0
  * (src/output/'s commit) only after every rank has written and rank 0 has found it whole (its
  * 4 V^2 bytes). Every function here is collective over the grid and returns the agreed status
  * (agree.h). */
@@ -25,6 +26,8 @@ typedef struct mpi_output {
 } mpi_output;
 
 apsp_status io_output_open(const grid *g, const char *path, mpi_output *out, apsp_error *error);
+/* Once V is known: the output's 4 V^2 bytes of room asked for (a full disk fails now). */
+apsp_status io_output_reserve(const grid *g, mpi_output *out, size_t vertices, apsp_error *error);
 /* Writes the rank's local matrix (layout l) and renames the file over OUTPUT; a file that is no
  * longer 4 V^2 bytes long (another process changed it) is refused with APSP_ERR_OUTPUT. */
 apsp_status io_output_commit(const grid *g, mpi_output *out, const layout *l, const int32_t *local,

@@ -224,6 +224,8 @@ static apsp_status solve(const cli *c, const grid *g, mpi_output *out, run_repor
     options.log = log_to_stderr;
     options.log_context = &log;
     apsp_status status = io_read_distribute(g, c->input, threads, l, &local, &r->input, error);
+    if (status == APSP_OK)
+        status = io_output_reserve(g, out, l->vertices, error);
     if (status == APSP_OK) {
         status = rank_engine_open(&options, threads, node_rank, &engine, error);
         if (status == APSP_OK)

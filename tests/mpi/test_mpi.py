@@ -24,6 +24,14 @@ usage: test_mpi.py MPIRUN APSP_MPI APSP GEN_GRAPH TESTCASES_DIR PART
                                             truncated, or replaced by a link, while rank 0 is
                                             stopped before the rename: exit 4, one line, the
                                             old OUTPUT byte for byte, no temporary file left
+        write-faults                        (-Dfault_injection=true) each rank's open of the
+                                            temporary file and each of its band writes made
+                                            to fail in turn, and the temporary file replaced
+                                            by a link to another file before the write: exit
+                                            4, one line, the old OUTPUT (and that file) byte
+                                            for byte, no temporary file left; a file system
+                                            without room for the output: exit 4 before the
+                                            rounds, the old OUTPUT kept
 """
 import atexit
 import glob
@@ -598,6 +606,108 @@ def check_commit(tool, work):
     return failures
 
 
+def check_write_faults(tool, work):
+    """Each rank's writes of the output (its open by name, each band's pwrite) failing in turn
+    (APSP_FAULT=io:N on one rank): every rank stops, exit 4 and one line naming OUTPUT, the old
+    OUTPUT byte for byte, no temporary file left."""
+    graph = os.path.join(tool.testcases, "v333-random.in")
+    out = os.path.join(work, "out.bin")
+    args = ["--backend=cpu", graph, out]
+    r = mpirun(tool, 2, args, {"APSP_FAULT_COUNT": "1"})
+    counts = [int(m) for m in re.findall(rb"apsp-fault: .*\bio=(\d+)", r.stderr)]
+    if r.returncode != 0 or not same_bytes(out, graph[:-3] + ".out") or len(counts) != 2:
+        sys.exit(f"the clean run failed or this build has no fault injection: {r.stderr.decode()}")
+    failures = 0
+    if min(counts) == 0:  # MPI-IO's writes: no fault point, nothing of this walked
+        print(f"FAIL a rank's writes have no fault point (io counts {counts})")
+        failures += 1
+    for rank in (0, 1):
+        for n in range(1, counts[rank] + 1):
+            with open(out, "wb") as f:
+                f.write(OLD_OUTPUT)
+            r = mpirun(tool, 2, args, {"APSP_FAULT": f"io:{n}", "APSP_FAULT_RANK": str(rank)})
+            lines = [l for l in r.stderr.decode(errors="replace").splitlines()
+                     if not l.startswith("apsp-fault:")]
+            problems = [f"exit {r.returncode}, expected 4"] if r.returncode != 4 else []
+            if len(lines) != 1 or not lines[0].startswith(f"apsp-mpi: {out}: writing the output"):
+                problems.append(f"expected one 'apsp-mpi: {out}: writing the output' line, "
+                                f"got {lines!r}")
+            with open(out, "rb") as f:
+                problems += [] if f.read() == OLD_OUTPUT else ["the old OUTPUT was changed"]
+            problems += [f"temporary files left: {leftovers(work)}"] if leftovers(work) else []
+            print(("FAIL " if problems else "ok ") + f"io:{n} on rank {rank}" +
+                  (": " + "; ".join(problems) if problems else ""))
+            failures += 1 if problems else 0
+    return failures
+
+
+def check_write_link(tool, work):
+    """The temporary file replaced by a symbolic link to another file while the run reads: no
+    rank writes through it (the other ranks open the name with O_NOFOLLOW, rank 0 writes its
+    own descriptor): exit 4, one line, that file and the old OUTPUT byte for byte, no temporary
+    name left."""
+    decoy, kept = os.path.join(work, "decoy.bin"), b"another file of the user's\n"
+    with open(decoy, "wb") as f:
+        f.write(kept)
+    run = HeldRun(tool, work)
+    temps = leftovers(work)
+    if len(temps) != 1:
+        run.end()
+        print(f"FAIL the held run has not one temporary file: {temps}")
+        return 1
+    os.unlink(os.path.join(work, temps[0]))
+    os.symlink(decoy, os.path.join(work, temps[0]))
+    run.feed(os.path.join(tool.testcases, "v333-random.in"))
+    code = run.wait()
+    lines = [l for l in run.output().splitlines() if not l.startswith("apsp-fault:")]
+    problems = [f"exit {code}, expected 4"] if code != 4 else []
+    says = "put something else in the place of the temporary file"
+    problems += [] if len(lines) == 1 and lines[0].startswith("apsp-mpi: ") and says in lines[0] \
+        else [f"expected one 'apsp-mpi:' line saying {says!r}, got {lines!r}"]
+    for name, want in ((decoy, kept), (run.out, OLD_OUTPUT)):
+        with open(name, "rb") as f:
+            problems += [] if f.read() == want else [f"{name} was written"]
+    problems += [f"temporary files left: {leftovers(work)}"] if leftovers(work) else []
+    print(("FAIL " if problems else "ok ") + "the temporary file replaced by a link" +
+          (": " + "; ".join(problems) if problems else ""))
+    if lines:
+        print("   ", lines[0])
+    return 1 if problems else 0
+
+
+def check_disk_room(tool, work):
+    """A file system without room for the output (a 64 KiB tmpfs, 443556 bytes to write): exit 4
+    before the rounds, one line saying 'no room', the old OUTPUT byte for byte, nothing else
+    there. Root and a private mount namespace only (else skipped)."""
+    script = """
+        d=$1; shift
+        mount -t tmpfs -o size=64k tmpfs "$d" || exit 97
+        printf 'old output' > "$d/out.bin"
+        "$@" "$d/out.bin"; rc=$?
+        printf 'old output' | cmp -s "$d/out.bin" - && echo kept >&2
+        ls -A "$d" >&2
+        exit $rc
+    """
+    d = os.path.join(work, "small")
+    os.mkdir(d)
+    cmd, env = mpirun_command(tool, 2, ["--backend=cpu",
+                                        os.path.join(tool.testcases, "v333-random.in")])
+    try:
+        p = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", script, "sh",
+                            d] + cmd, capture_output=True, env=env, timeout=TIMEOUT)
+    except (OSError, subprocess.SubprocessError):
+        p = None
+    if os.geteuid() != 0 or p is None or p.returncode == 97:
+        print("skip a file system without room for the output: needs root and unshare -m")
+        return 0
+    lines = p.stderr.decode(errors="replace").splitlines()
+    ok = (p.returncode == 4 and len(lines) == 3 and "no room" in lines[0]
+          and lines[1:] == ["kept", "out.bin"])
+    print(("ok" if ok else "FAIL") + " a file system without room for the output: exit "
+          f"{p.returncode}, {lines!r}")
+    return 0 if ok else 1
+
+
 def main():
     if len(sys.argv) != 7:
         sys.exit(__doc__)
@@ -616,6 +726,9 @@ def main():
             failures = check_signals(tool, work)
         elif part == "commit":
             failures = check_commit(tool, work)
+        elif part == "write-faults":
+            failures = (check_write_faults(tool, work) + check_write_link(tool, work) +
+                        check_disk_room(tool, work))
         elif part == "faults-opencl":
             failures = check_faults(tool, work, "cl", ["--backend=opencl"])
         else:
