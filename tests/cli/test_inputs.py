@@ -26,6 +26,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 import need_scipy  # noqa: E402
+from sanitizers import leak_env  # noqa: E402
 
 INF32 = 2**30 - 1
 FAILURES = []
@@ -151,7 +152,7 @@ def test_escapes(apsp, cases, work, mpi):
         print("apsp-mpi: not built here, its messages not checked")
         return
     mpirun, apsp_mpi = mpi
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    env = leak_env(dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1"))
     for what, args, code, shown in [
             ("apsp-mpi option value", ["--grid=\x1b[2J", graph, out], 2, b"\\x1b[2J"),
             ("apsp-mpi INPUT name", [os.path.join(work, "nope\x1b[2J.in"), out], 3,

@@ -35,6 +35,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 from files import read, write  # noqa: E402
 from outcomes import report, summary  # noqa: E402
+from sanitizers import leak_env  # noqa: E402
 
 TIMEOUT = 120
 FIFO_TIMEOUT = 20  # a run that opens the attacker's FIFO waits for a reader: a failure
@@ -95,8 +96,8 @@ class World:
         for path in (self.precious, self.graph):
             os.chown(path, VICTIM, VICTIM)
         # PoCL's and apsp's kernel caches, and Open MPI's session directory, the victim's own.
-        self.env = dict(os.environ, HOME=self.home,
-                        XDG_CACHE_HOME=os.path.join(self.home, ".cache"))
+        self.env = leak_env(dict(os.environ, HOME=self.home,
+                                 XDG_CACHE_HOME=os.path.join(self.home, ".cache")))
         self.ompi = self.mkdir("ompi", VICTIM, VICTIM, 0o700)
         self.env["OMPI_MCA_orte_tmpdir_base"] = self.env["PRTE_MCA_prte_tmpdir_base"] = self.ompi
         self.apsp = args.apsp
