@@ -64,8 +64,9 @@ static void add_icd_directory(registrations *r, const char *dir) {
     for (int i = 0; i < count; i++) {
         if (ends_with(entries[i]->d_name, ".icd")) {
             char path[512];
-            snprintf(path, sizeof path, "%s/%s", dir, entries[i]->d_name);
-            add_icd_file(r, path);
+            int n = snprintf(path, sizeof path, "%s/%s", dir, entries[i]->d_name);
+            if (n > 0 && (size_t)n < sizeof path) /* a cut path would name another file */
+                add_icd_file(r, path);
         }
         free(entries[i]);
     }
