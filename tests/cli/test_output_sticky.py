@@ -187,7 +187,8 @@ def check_followed(w):
         p = w.run([w.apsp, "--backend=cpu", w.graph, link])
         ok = (p.returncode == 0 and os.path.exists(target) and read(target) == w.want
               and os.path.islink(link))
-        report("a link of %s: followed, the target holds the distances" % who, ok, describe(p, TIMEOUT))
+        report("a link of %s: followed, the target holds the distances" % who, ok,
+               describe(p, TIMEOUT))
         os.unlink(target)
 
 
