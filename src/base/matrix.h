@@ -92,4 +92,17 @@ apsp_status matrix_check_cycles(const apsp_matrix *matrix, apsp_error *error);
  * with %.17g (the digits that read back to the same value). Returns buf. */
 const char *matrix_cell_text(const apsp_matrix *matrix, size_t i, size_t j, char *buf, size_t size);
 
+/* Passes over more bytes than this run on the options' threads; fewer, on one (a thread's start
+ * costs more than the pass). */
+enum { PARALLEL_FILL_BYTES = 64 << 20 };
+
+/* The integer types' unreachable marker (0 for the floating-point types: no rule applies). */
+static inline uint64_t matrix_integer_inf(apsp_dtype dtype) {
+    return dtype == APSP_INT32 ? APSP_INF : dtype == APSP_INT64 ? APSP_INF64 : 0;
+}
+
+/* `count` cells of a row of `dtype`: 0 at column `diagonal` (SIZE_MAX: none), the unreachable
+ * marker elsewhere. */
+void matrix_fill_row(apsp_dtype dtype, void *row, size_t count, size_t diagonal);
+
 #endif

@@ -5,6 +5,7 @@
  *                 solve and solve_dense
  *   solve_sources.c  Solver.solve_sources (apsp_solver_solve_sources' rows into an S x V array)
  *   dense_copy.c  solve_dense's copies into and out of the padded matrix, on its threads
+ *   solve_csr.c   Solver.solve_csr (a compressed sparse graph's arrays taken and checked)
  *   csr_copy.c    solve_csr's copy of a compressed sparse graph into the padded matrix
  * Private to the extension: nothing here is part of the library or the package. */
 #ifndef APSP_PYTHON_CORE_H
@@ -135,5 +136,12 @@ typedef struct csr_copy {
  * on the diagonal. Returns 0, or -1 for an index out of range (m's cells then undefined).
  * Without the GIL. */
 int csr_copy_in(const csr_copy *g, apsp_matrix *m);
+
+/* solve_csr(indptr, indices, data, out, dtype, directed=True, unweighted=False, columns=False)
+ * (solve_csr.c), and what it runs without the GIL, under the Solver's lock (solver.c): the
+ * compressed graph into the padded matrix, solved by rows into c->out. */
+PyObject *solver_solve_csr(SolverObject *self, PyObject *args, PyObject *kwargs);
+apsp_status solve_csr_buffer(SolverObject *self, const csr_copy *g, dense_copy *c,
+                             apsp_report *report, double seconds[2], apsp_error *err);
 
 #endif

@@ -1,7 +1,7 @@
 /* apsp._core.Solver: an apsp_solver with the padded matrix of its last call, and its methods:
  * solve (the caller's matrix in place, with the predecessors when asked), solve_dense (SciPy's
- * dense reading, dense_copy.c), solve_csr (SciPy's sparse reading, csr_copy.c) and solve_sources
- * (solve_sources.c). Each solve runs without the
+ * dense reading, dense_copy.c), solve_csr (SciPy's sparse reading: solve_csr.c, csr_copy.c) and
+ * solve_sources (solve_sources.c). Each solve runs without the
  * GIL, one at a time under the Solver's lock. */
 #include "core.h"
 
@@ -201,8 +201,8 @@ static apsp_status solve_dense_buffer(SolverObject *self, dense_copy *c, int dir
 
 /* The compressed graph into the padded matrix, solved by rows into c->out. Runs without the
  * GIL, under self->lock. */
-static apsp_status solve_csr_buffer(SolverObject *self, const csr_copy *g, dense_copy *c,
-                                    apsp_report *report, double seconds[2], apsp_error *err) {
+apsp_status solve_csr_buffer(SolverObject *self, const csr_copy *g, dense_copy *c,
+                             apsp_report *report, double seconds[2], apsp_error *err) {
     double start = seconds_now();
     apsp_status status = take_matrix(self, g->n, c->kernel, err);
     if (status != APSP_OK)
@@ -381,112 +381,6 @@ static PyObject *solver_solve_dense(SolverObject *self, PyObject *args, PyObject
     PyBuffer_Release(&out_view);
     PyBuffer_Release(&in_view);
     return call_result(self, &call);
-}
-
-/* An int32 or int64 index array of at least `count` entries, C-contiguous; 0, or -1 with
- * ValueError naming it. */
-static int get_indexes(PyObject *object, Py_buffer *view, Py_ssize_t count, const char *name) {
-    if (PyObject_GetBuffer(object, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0)
-        return -1;
-    const int type = dtype_of(view);
-    if (view->ndim != 1 || (type != APSP_INT32 && type != APSP_INT64) ||
-        view->len < count * view->itemsize) {
-        PyErr_Format(PyExc_ValueError, "%s: expected at least %zd contiguous int32 or int64", name,
-                     count);
-        PyBuffer_Release(view);
-        return -1;
-    }
-    return 0;
-}
-
-/* solve_csr(indptr, indices, data, out, dtype, directed=True, unweighted=False, columns=False):
- * the distances of a compressed sparse graph in SciPy's sparse meaning (every entry an edge,
- * zeros included; NaN and +-inf none; repeated entries the least; self-loops ignored), of
- * len(indptr) - 1 vertices, its rows (columns=True: columns) by indptr, written into `out` as
- * solve_dense writes it; data of `dtype` (the kernel type) or, for an integer kernel, the other
- * integer width. Returns the report. */
-static PyObject *solver_solve_csr(SolverObject *self, PyObject *args, PyObject *kwargs) {
-    static char *keywords[] = {"indptr",   "indices",    "data",    "out", "dtype",
-                               "directed", "unweighted", "columns", NULL};
-    PyObject *indptr, *indices, *data, *out;
-    const char *kernel_name;
-    int directed = 1, unweighted = 0, columns = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOs|ppp", keywords, &indptr, &indices, &data,
-                                     &out, &kernel_name, &directed, &unweighted, &columns))
-        return NULL;
-    apsp_dtype kernel;
-    if (!self->solver || apsp_dtype_parse(kernel_name, &kernel) != 0) {
-        PyErr_Format(PyExc_ValueError,
-                     "dtype=%s: expected int32, int64, float32 or float64 (and "
-                     "an initialized Solver)",
-                     kernel_name);
-        return NULL;
-    }
-    const int integer = kernel == APSP_INT32 || kernel == APSP_INT64;
-    Py_buffer out_view, ptr_view, index_view, data_view;
-    if (PyObject_GetBuffer(out, &out_view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0)
-        return NULL;
-    const int out_type = dtype_of(&out_view);
-    const Py_ssize_t n = out_view.ndim == 2 ? out_view.shape[0] : -1;
-    if (n < 1 || out_view.shape[1] != n ||
-        (out_type != (int)kernel && !(integer && out_type == APSP_FLOAT64))) {
-        PyErr_Format(PyExc_ValueError, "out: expected a square C-contiguous array of %s%s",
-                     apsp_dtype_name(kernel), integer ? " or float64" : "");
-        PyBuffer_Release(&out_view);
-        return NULL;
-    }
-    if (get_indexes(indptr, &ptr_view, n + 1, "indptr") != 0)
-        goto no_indptr;
-    if (get_indexes(indices, &index_view, 0, "indices") != 0)
-        goto no_indices;
-    if (PyObject_GetBuffer(data, &data_view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0)
-        goto no_data;
-    const int from = dtype_of(&data_view);
-    const Py_ssize_t entries = index_view.len / index_view.itemsize;
-    if (data_view.ndim != 1 || data_view.len / data_view.itemsize < entries || from < 0 ||
-        (from != (int)kernel && !(integer && (from == APSP_INT32 || from == APSP_INT64)))) {
-        PyErr_Format(PyExc_ValueError, "data: expected %zd contiguous items of %s%s", entries,
-                     apsp_dtype_name(kernel), integer ? " or the other integer width" : "");
-        PyBuffer_Release(&data_view);
-        goto no_data;
-    }
-    const csr_copy graph = {
-        .indptr = ptr_view.buf,
-        .indices = index_view.buf,
-        .data = data_view.buf,
-        .indptr_type = (apsp_dtype)dtype_of(&ptr_view),
-        .indices_type = (apsp_dtype)dtype_of(&index_view),
-        .from = (apsp_dtype)from,
-        .n = (size_t)n,
-        .entries = (uint64_t)entries,
-        .columns = columns,
-        .directed = directed,
-        .unweighted = unweighted,
-    };
-    dense_copy copy = {
-        .from = kernel,
-        .n = (size_t)n,
-        .kernel = kernel,
-        .out = out_view.buf,
-        .out_type = (apsp_dtype)out_type,
-        .threads = self->threads,
-    };
-    solve_call call;
-    call_begin(self, &call);
-    call.status = solve_csr_buffer(self, &graph, &copy, &call.report, call.seconds, &call.err);
-    call_end(self, &call);
-    PyBuffer_Release(&data_view);
-    PyBuffer_Release(&index_view);
-    PyBuffer_Release(&ptr_view);
-    PyBuffer_Release(&out_view);
-    return call_result(self, &call);
-no_data:
-    PyBuffer_Release(&index_view);
-no_indices:
-    PyBuffer_Release(&ptr_view);
-no_indptr:
-    PyBuffer_Release(&out_view);
-    return NULL;
 }
 
 static PyMethodDef solver_methods[] = {
