@@ -22,6 +22,12 @@ static int64_t widest_weight(const apsp_graph *g) {
     return widest;
 }
 
+/* Chosen sources by a method other than Floyd-Warshall: no V x V matrix, and a type bounded by
+ * the paths those methods find (apsp_graph_sources_dtype). */
+static int sparse_sources(const cli *c) {
+    return c->sources.asked && c->sources.method != APSP_METHOD_FW;
+}
+
 /* Why the weights need the type they got. */
 static void explain(cli *c, const apsp_graph *g) {
     size_t size = sizeof c->distances;
@@ -29,7 +35,7 @@ static void explain(cli *c, const apsp_graph *g) {
         snprintf(c->distances, size, "%s (--dtype)", apsp_dtype_name(c->dtype));
     } else if (g->real_weight) {
         snprintf(c->distances, size, "float64: the weights are real (a fractional weight)");
-    } else if (c->dtype == APSP_INT32 && apsp_graph_dtype(g) != APSP_INT32) {
+    } else if (c->dtype == APSP_INT32 && sparse_sources(c) && apsp_graph_dtype(g) != APSP_INT32) {
         snprintf(c->distances, size,
                  "int32: no weight is negative and the V - 1 largest sum to less than %d, so no "
                  "path the sources' methods find can pass int32's range",
@@ -146,8 +152,7 @@ static apsp_status refuse_hw3_output(const cli *c, const apsp_graph *g, apsp_err
 /* The narrowest type the weights fit: for chosen sources by a method other than Floyd-Warshall,
  * by the sum of the V - 1 largest weights (apsp_graph_sources_dtype), else weight by weight. */
 static apsp_dtype narrowest(const cli *c, const apsp_graph *g) {
-    int sparse = c->sources.asked && c->sources.method != APSP_METHOD_FW;
-    return sparse ? apsp_graph_sources_dtype(g) : apsp_graph_dtype(g);
+    return sparse_sources(c) ? apsp_graph_sources_dtype(g) : apsp_graph_dtype(g);
 }
 
 apsp_status cli_pick_dtype(cli *c, const apsp_graph *g, apsp_error *err) {
