@@ -22,6 +22,12 @@ static int64_t widest_weight(const apsp_graph *g) {
     return widest;
 }
 
+/* Chosen sources by a method other than Floyd-Warshall: no V x V matrix, and a type bounded by
+ * the paths those methods find (apsp_graph_sources_dtype). */
+static int sparse_sources(const cli *c) {
+    return c->sources.asked && c->sources.method != APSP_METHOD_FW;
+}
+
 /* Why the weights need the type they got. */
 static void explain(cli *c, const apsp_graph *g) {
     size_t size = sizeof c->distances;
@@ -29,7 +35,7 @@ static void explain(cli *c, const apsp_graph *g) {
         snprintf(c->distances, size, "%s (--dtype)", apsp_dtype_name(c->dtype));
     } else if (g->real_weight) {
         snprintf(c->distances, size, "float64: the weights are real (a fractional weight)");
-    } else if (c->dtype == APSP_INT32 && apsp_graph_dtype(g) != APSP_INT32) {
+    } else if (c->dtype == APSP_INT32 && sparse_sources(c) && apsp_graph_dtype(g) != APSP_INT32) {
         snprintf(c->distances, size,
                  "int32: no weight is negative and the V - 1 largest sum to less than %d, so no "
                  "path the sources' methods find can pass int32's range",
@@ -64,16 +70,21 @@ static int is_lighter(const apsp_graph *g, size_t e, size_t than) {
 static int heavy_vertex(const apsp_graph *g, wide_pair *pair) {
     size_t *out = malloc(g->vertices * sizeof *out), *in = malloc(g->vertices * sizeof *in);
     int found = 0;
-    for (size_t v = 0; out && in && v < g->vertices; v++)
+    if (!out || !in) { /* the writer then finds out after the solve */
+        free(out);
+        free(in);
+        return 0;
+    }
+    for (size_t v = 0; v < g->vertices; v++)
         out[v] = in[v] = SIZE_MAX;
-    for (size_t e = 0; out && in && e < g->edges; e++) {
+    for (size_t e = 0; e < g->edges; e++) {
         size_t s = (size_t)g->source[e], t = (size_t)g->target[e];
         if (s != t && is_lighter(g, e, out[s]))
             out[s] = e;
         if (s != t && is_lighter(g, e, in[t]))
             in[t] = e;
     }
-    for (size_t v = 0; out && in && v < g->vertices && !found; v++) {
+    for (size_t v = 0; v < g->vertices && !found; v++) {
         size_t e = out[v] != SIZE_MAX && g->weight[out[v]] >= APSP_INF ? out[v] : in[v];
         if (e != SIZE_MAX && g->weight[e] >= APSP_INF) {
             *pair = (wide_pair){(size_t)g->source[e], (size_t)g->target[e], v, g->weight[e],
@@ -83,7 +94,7 @@ static int heavy_vertex(const apsp_graph *g, wide_pair *pair) {
     }
     free(out);
     free(in);
-    return found; /* (without the memory for the arrays, the writer finds out after the solve) */
+    return found;
 }
 
 /* Whether the int64 weights make some distance certainly past int32's range, which the hw3
@@ -141,8 +152,7 @@ static apsp_status refuse_hw3_output(const cli *c, const apsp_graph *g, apsp_err
 /* The narrowest type the weights fit: for chosen sources by a method other than Floyd-Warshall,
  * by the sum of the V - 1 largest weights (apsp_graph_sources_dtype), else weight by weight. */
 static apsp_dtype narrowest(const cli *c, const apsp_graph *g) {
-    int sparse = c->sources.asked && c->sources.method != APSP_METHOD_FW;
-    return sparse ? apsp_graph_sources_dtype(g) : apsp_graph_dtype(g);
+    return sparse_sources(c) ? apsp_graph_sources_dtype(g) : apsp_graph_dtype(g);
 }
 
 apsp_status cli_pick_dtype(cli *c, const apsp_graph *g, apsp_error *err) {

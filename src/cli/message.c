@@ -40,11 +40,14 @@ static void print_escaped(int keep_breaks, const char *format, va_list args) {
     va_end(copy);
     char *whole = size >= SHORT_MESSAGE ? malloc((size_t)size + 1) : NULL;
     char *wide = whole ? malloc(ESCAPED_BYTES * (size_t)size + 2) : NULL;
-    if (whole && wide)
+    const char *from = text;
+    char *to = escaped;
+    if (whole && wide) {
         vsnprintf(whole, (size_t)size + 1, format, args);
-    size_t length =
-        whole && wide ? escape(whole, keep_breaks, wide) : escape(text, keep_breaks, escaped);
-    fwrite(whole && wide ? wide : escaped, 1, length, stderr);
+        from = whole;
+        to = wide;
+    }
+    fwrite(to, 1, escape(from, keep_breaks, to), stderr);
     free(whole);
     free(wide);
 }

@@ -24,7 +24,10 @@ static int size_is_made_up(int fd) {
 #endif
 }
 
-int input_size_known(int fd, const struct stat *st) {
+/* Whether the open file fd (st: its fstat) is a regular file whose size is the bytes it holds:
+ * not an empty one, nor one of procfs or sysfs, whose sizes (0, a page) are made up. Every other
+ * input is read as a stream, to its end. */
+static int input_size_known(int fd, const struct stat *st) {
     return S_ISREG(st->st_mode) && st->st_size > 0 && !size_is_made_up(fd);
 }
 

@@ -7,7 +7,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/stat.h>
 #include <sys/types.h>
 
 typedef struct input_file {
@@ -17,11 +16,6 @@ typedef struct input_file {
     int regular;   /* a regular file whose size is known (input_size_known), read by offsets */
     uint64_t size; /* regular files: the size in bytes */
 } input_file;
-
-/* Whether the open file fd (st: its fstat) is a regular file whose size is the bytes it holds:
- * not an empty one, nor one of procfs or sysfs, whose sizes (0, a page) are made up. Every other
- * input is read as a stream, to its end. */
-int input_size_known(int fd, const struct stat *st);
 
 /* Opens path ("-": standard input). Refuses a directory and what cannot be opened, naming it. */
 apsp_status input_open(const char *path, input_file *in, apsp_error *error);

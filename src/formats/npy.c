@@ -336,10 +336,9 @@ static double load_le_float(const unsigned char *p, size_t item) {
     return f;
 }
 
-/* Cell `index` (row i, column j) as an edge, checked as the text readers check a weight. */
-static apsp_status npy_cell(npy_reader *r, const unsigned char *p, uint64_t index,
+/* Cell (i, j) as an edge, checked as the text readers check a weight. */
+static apsp_status npy_cell(npy_reader *r, const unsigned char *p, size_t i, size_t j,
                             apsp_error *error) {
-    size_t i = (size_t)(index / r->n), j = (size_t)(index % r->n);
     int64_t whole = r->kind == 'i' ? load_le_int(p, r->item) : 0;
     double real = r->kind == 'f' ? load_le_float(p, r->item) : 0;
     if (i == j || (r->kind == 'i' ? whole == 0 : real == 0 || !isfinite(real)))
@@ -355,9 +354,9 @@ static apsp_status npy_cell(npy_reader *r, const unsigned char *p, uint64_t inde
                                             sizeof why)
                       : weight_problem(whole, r->n, read_rule_dtype(r->options), why, sizeof why);
     if (problem)
-        return fail(error, APSP_ERR_INPUT, "%s: row %zu, column %zu (byte offset %llu): %s",
-                    r->in->name, i, j, (unsigned long long)(r->data_start + index * r->item),
-                    problem);
+        return fail(
+            error, APSP_ERR_INPUT, "%s: row %zu, column %zu (byte offset %llu): %s", r->in->name, i,
+            j, (unsigned long long)(r->data_start + ((uint64_t)i * r->n + j) * r->item), problem);
     return is_real ? graph_push_real(r->g, (int32_t)i, (int32_t)j, real, error)
                    : graph_push(r->g, (int32_t)i, (int32_t)j, whole, error);
 }
@@ -377,8 +376,16 @@ static apsp_status npy_read_cells(npy_reader *r, apsp_error *error) {
             break;
         }
         size_t cells = (size_t)got / r->item;
-        for (size_t k = 0; k < cells && status == APSP_OK; k++)
-            status = npy_cell(r, block + k * r->item, done + k, error);
+        /* The row and column counted along, not divided out: a division a cell costs as much
+         * as the rest of the cell's work. */
+        size_t i = (size_t)(done / r->n), j = (size_t)(done % r->n);
+        for (size_t k = 0; k < cells && status == APSP_OK; k++) {
+            status = npy_cell(r, block + k * r->item, i, j, error);
+            if (++j == r->n) {
+                j = 0;
+                i++;
+            }
+        }
         done += cells;
         if (status == APSP_OK && cells < want)
             status = fail(error, APSP_ERR_INPUT,
@@ -396,13 +403,17 @@ static apsp_status npy_read_cells(npy_reader *r, apsp_error *error) {
     return status;
 }
 
+/* The header read and, for a regular file, checked against the size: what both entries do. */
+static apsp_status npy_start(npy_reader *r, apsp_error *error) {
+    apsp_status status = npy_read_header(r, error);
+    r->data_start = r->offset;
+    return status == APSP_OK ? npy_check_size(r, error) : status;
+}
+
 apsp_status npy_read_vertices(input_file *in, const unsigned char *head, size_t head_bytes,
                               size_t *vertices, apsp_error *error) {
     npy_reader r = {.in = in, .head = head, .head_bytes = head_bytes};
-    apsp_status status = npy_read_header(&r, error);
-    r.data_start = r.offset;
-    if (status == APSP_OK)
-        status = npy_check_size(&r, error);
+    apsp_status status = npy_start(&r, error);
     *vertices = status == APSP_OK ? r.n : 0;
     return status;
 }
@@ -411,10 +422,7 @@ apsp_status npy_read_graph(input_file *in, const unsigned char *head, size_t hea
                            const apsp_read_options *options, apsp_graph **out, apsp_error *error) {
     npy_reader r = {.in = in, .head = head, .head_bytes = head_bytes, .options = options};
     *out = NULL;
-    apsp_status status = npy_read_header(&r, error);
-    r.data_start = r.offset;
-    if (status == APSP_OK)
-        status = npy_check_size(&r, error);
+    apsp_status status = npy_start(&r, error);
     if (status == APSP_OK)
         status = apsp_graph_create(r.n, 0, &r.g, error);
     if (status == APSP_OK)

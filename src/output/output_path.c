@@ -71,7 +71,10 @@ static char *link_destination(int dir_fd, const char *link, int *err) {
     return dest;
 }
 
-int dir_hold(const char *dir) {
+/* The directory `dir`, opened to be held: for reading (so that it can be synced), else, where
+ * this process may enter it but not list it, as a path (O_PATH: enough for the *at() calls).
+ * Returns the descriptor, or -1 with errno set. */
+static int dir_hold(const char *dir) {
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0 && errno == EACCES)
         fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);

@@ -16,11 +16,6 @@ size_t path_dir_length(const char *path);
  * Returns 0 or ENAMETOOLONG. */
 int path_dir(const char *path, char dir[PATH_MAX]);
 
-/* The directory `dir`, opened to be held: for reading (so that it can be synced), else, where
- * this process may enter it but not list it, as a path (O_PATH: enough for the *at() calls).
- * Returns the descriptor, or -1 with errno set. */
-int dir_hold(const char *dir);
-
 /* Not errno values (output_handle.h's TARGET_CHANGED, NOT_RENAMED and TARGET_BUSY are -1, -2
  * and -5): what the
  * kernel's rule for sticky directories refuses (path_resolve). */
