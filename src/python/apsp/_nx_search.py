@@ -2,6 +2,8 @@
 solve takes them, and the rows of distances and predecessors from chosen sources, turned into
 NetworkX's dicts (node labels, Python ints for int weights, floats for float ones)."""
 
+import copy
+
 import numpy as np
 
 from . import _sources
@@ -34,8 +36,7 @@ class Edges:
 
     def reversed(self):
         """The same graph with every edge turned round (NetworkX's G.reverse())."""
-        r = Edges.__new__(Edges)
-        r.__dict__.update(self.__dict__)
+        r = copy.copy(self)
         r.row, r.col = self.col, self.row
         return r
 
@@ -142,8 +143,7 @@ def search_from_set(edges, sources, method, predecessors=False):
         d, r, p = search(edges, sources, method, predecessors)
         return d[0], r[0], None if p is None else p[0]
     n = len(edges.nodes)
-    joined = Edges.__new__(Edges)
-    joined.__dict__.update(edges.__dict__)
+    joined = copy.copy(edges)
     joined.nodes = edges.nodes + [None]
     src = np.asarray(sources, dtype=np.int32)
     joined.row = np.concatenate([edges.row, np.full(len(src), n, dtype=np.int32)])
