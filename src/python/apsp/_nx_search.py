@@ -2,10 +2,12 @@
 solve takes them, and the rows of distances and predecessors from chosen sources, turned into
 NetworkX's dicts (node labels, Python ints for int weights, floats for float ones)."""
 
+import copy
+
 import numpy as np
 
-from . import _convert, _sources
-from ._solve import NegativeCycleError, _core, _raise, default_solver
+from . import _sources
+from ._solve import NegativeCycleError, _core, _raise
 
 # Sources solved at once by the all-pairs generators: S x V rows held at a time, not V x V.
 ROWS_AT_ONCE = 256
@@ -34,8 +36,7 @@ class Edges:
 
     def reversed(self):
         """The same graph with every edge turned round (NetworkX's G.reverse())."""
-        r = Edges.__new__(Edges)
-        r.__dict__.update(self.__dict__)
+        r = copy.copy(self)
         r.row, r.col = self.col, self.row
         return r
 
@@ -125,22 +126,13 @@ def search(edges, sources, method, predecessors=False):
     """(distances S x V, reached S x V bool, predecessors S x V int32 or None) from the vertex
     numbers `sources` by the library's method "D", "J" or "BF". A negative cycle raises
     NegativeCycleError."""
-    n = len(edges.nodes)
     ind = np.asarray(sources, dtype=np.int32)
-    out_type = {0: np.int32, 1: np.int64, 3: np.float64}[edges.dtype]
-    out = np.empty((len(ind), n), dtype=out_type)
-    pred = np.empty((len(ind), n), dtype=np.int32) if predecessors else None
-    solver = default_solver()
     try:
-        solver.last_report = solver._open().solve_sources(
-            edges.row, edges.col, edges.weights, n, ind, out, _sources.METHODS[method], pred,
-            edges.dtype)
+        out, pred = _sources.search_rows(edges.row, edges.col, edges.weights, len(edges.nodes),
+                                         ind, method, edges.dtype, predecessors)
     except _core.Error as error:
         _raise(error)
-    if edges.dtype == _sources.DTYPES["float64"]:
-        reached = np.isfinite(out)
-    else:
-        reached = out != (_convert.INF32 if edges.dtype == 0 else _convert.INF64)
+    reached = ~_sources.unreached(out, edges.dtype)
     return out, reached, pred
 
 
@@ -151,8 +143,7 @@ def search_from_set(edges, sources, method, predecessors=False):
         d, r, p = search(edges, sources, method, predecessors)
         return d[0], r[0], None if p is None else p[0]
     n = len(edges.nodes)
-    joined = Edges.__new__(Edges)
-    joined.__dict__.update(edges.__dict__)
+    joined = copy.copy(edges)
     joined.nodes = edges.nodes + [None]
     src = np.asarray(sources, dtype=np.int32)
     joined.row = np.concatenate([edges.row, np.full(len(src), n, dtype=np.int32)])

@@ -14,6 +14,7 @@ from ._nx_search import (
     rows_in_chunks,
     search_from_set,
     tied_predecessors,
+    values,
     with_numbers,
 )
 
@@ -79,11 +80,12 @@ class _Single:
         i = self.edges.index.get(node)
         if i is None or not self.reached[i]:
             raise no_path()
-        length = lengths(self.edges, self.dist, self.reached, self.sources)[node]
+        length = values(self.edges, self.dist, [i], self.sources)[0]  # (not every node's)
         return length, paths(self.edges, self.pred, [i])[node]
 
 
 def _dijkstra_edges(G, weight, reverse=False):
+    """The edges for a Dijkstra search; weight None (every edge 1) is a breadth-first one."""
     edges = _graph(G).apsp_edges(weight)
     if edges.negative:
         raise Unsupported("apsp's Dijkstra takes no negative weight (NetworkX's own then runs)")
@@ -144,8 +146,7 @@ def _single_source_bellman_ford(G, source, target=None, weight="weight", reverse
 def _bfs(G, source, cutoff, reverse=False, what="Source"):
     if source not in G:
         raise _nx().NodeNotFound(f"{what} {source} is not in G")
-    edges = _graph(G).apsp_edges(None)
-    run = _solve(edges.reversed() if reverse else edges, [source], "D", predecessors=False)
+    run = _solve(_dijkstra_edges(G, None, reverse), [source], "D", predecessors=False)
     return run.lengths(cutoff)
 
 
@@ -376,12 +377,7 @@ def _generic_one_source(G, source, weight, method, lengths_only, reverse, to_sou
         run = _solve(_bellman_ford_edges(G, weight, reverse), [source], "BF")
     else:
         _check_sources(G, [source])
-        if weight is None:  # breadth-first: every edge 1
-            edges = _graph(G).apsp_edges(None)
-            edges = edges.reversed() if reverse else edges
-        else:
-            edges = _dijkstra_edges(G, weight, reverse)
-        run = _solve(edges, [source], "D")
+        run = _solve(_dijkstra_edges(G, weight, reverse), [source], "D")
     if lengths_only:
         return run.lengths()
     found = run.paths()
@@ -446,9 +442,7 @@ def _average(G, weight, method):
         raise nx.NetworkXError("Graph is not connected.")
     if method == "unweighted":
         weight = None
-    edges = _graph(G).apsp_edges(weight)
-    if method == "dijkstra" and edges.negative:
-        raise Unsupported("apsp's Dijkstra takes no negative weight (NetworkX's own then runs)")
+    edges = _dijkstra_edges(G, weight) if method == "dijkstra" else _graph(G).apsp_edges(weight)
     if edges.negative_loop:
         raise nx.NetworkXUnbounded("Negative cycle detected.")
     total = 0

@@ -58,6 +58,15 @@ def _kernel_cache():
     return os.path.join(base, "apsp")
 
 
+def predecessor_request(w, kernel):
+    """(int32 predecessors array, solve_matrix's keywords that fill it) for w of the kernel
+    type: w's edges are read now, before the solve overwrites w."""
+    pred = np.empty(w.shape, dtype=np.int32)
+    indptr, indices, weights = _convert.csr_of(w)
+    return pred, dict(pred=pred, indptr=indptr, indices=indices, weights=weights,
+                      tolerance=PREDECESSOR_TOLERANCE.get(np.dtype(kernel), 0.0))
+
+
 class Solver:
     """A device opened and its kernels compiled once, for any number of solves.
 
@@ -132,6 +141,17 @@ class Solver:
             _raise(error)
         return w
 
+    def _solve_into(self, d, start, solve, *args):
+        """d, which the extension's `solve` (solve_dense, solve_csr) fills from args; last_report
+        its report with the package's time since `start` (perf_counter) as convert_seconds."""
+        convert = time.perf_counter() - start
+        try:
+            report = solve(*args)
+        except _core.Error as error:
+            _raise(error)
+        self.last_report = dict(report, convert_seconds=convert, output_seconds=0.0)
+        return d
+
     def floyd_warshall(
         self,
         csgraph,
@@ -153,39 +173,16 @@ class Solver:
                                                                      overwrite, self._threads)
         if fast:
             graph, kernel, d = fast
-            convert = time.perf_counter() - start
-            try:
-                report = solver.solve_dense(graph, d, kernel.name, directed, unweighted)
-            except _core.Error as error:
-                _raise(error)
-            self.last_report = dict(report, convert_seconds=convert, output_seconds=0.0)
-            return d
+            return self._solve_into(d, start, solver.solve_dense, graph, d, kernel.name, directed,
+                                    unweighted)
         sparse = None if return_predecessors else _convert.csr_fast(csgraph, unweighted, dtype)
         if sparse:
             indptr, indices, data, kernel, d, columns = sparse
-            convert = time.perf_counter() - start
-            try:
-                report = solver.solve_csr(
-                    indptr, indices, data, d, kernel.name, directed, unweighted, columns
-                )
-            except _core.Error as error:
-                _raise(error)
-            self.last_report = dict(report, convert_seconds=convert, output_seconds=0.0)
-            return d
+            return self._solve_into(d, start, solver.solve_csr, indptr, indices, data, d,
+                                    kernel.name, directed, unweighted, columns)
         w, kernel, out = _convert.weight_matrix(csgraph, directed, unweighted, dtype, overwrite)
         convert = time.perf_counter() - start
-        extra = {}
-        pred = None
-        if return_predecessors:
-            pred = np.empty(w.shape, dtype=np.int32)
-            indptr, indices, weights = _convert.csr_of(w)
-            extra = dict(
-                pred=pred,
-                indptr=indptr,
-                indices=indices,
-                weights=weights,
-                tolerance=PREDECESSOR_TOLERANCE.get(kernel, 0.0),
-            )
+        pred, extra = predecessor_request(w, kernel) if return_predecessors else (None, {})
         self.solve_matrix(w, **extra)
         start = time.perf_counter()
         d = _convert.output(w, out)

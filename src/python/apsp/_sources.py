@@ -133,8 +133,25 @@ NEGATIVE_DIJKSTRA = ("Graph has negative weights: dijkstra will give inaccurate 
                      "graph contains negative cycles. Consider johnson or bellman_ford.")
 
 
+def search_rows(row, col, weights, n, ind, method, dtype, predecessors):
+    """(distances S x V of the apsp_dtype number `dtype`, its unreachable marker where none
+    reaches, predecessors S x V int32 or None) of the library's method letter from the vertex
+    numbers ind (int32), on the default Solver, whose last_report it sets."""
+    out_type = {0: np.int32, 1: np.int64, 3: np.float64}[dtype]
+    out = np.empty((len(ind), n), dtype=out_type)
+    pred = np.empty((len(ind), n), dtype=np.int32) if predecessors else None
+    solver = default_solver()
+    row, col = np.asarray(row, dtype=np.int32), np.asarray(col, dtype=np.int32)  # (no copy)
+    solver.last_report = solver._open().solve_sources(row, col, weights, n, ind, out,
+                                                      METHODS[method], pred, dtype)
+    return out, pred
 
 
+def unreached(out, dtype):
+    """Where search_rows' distances of the apsp_dtype number `dtype` read unreachable."""
+    if dtype == DTYPES["float64"]:
+        return ~np.isfinite(out)
+    return out == (_convert.INF32 if dtype == DTYPES["int32"] else _convert.INF64)
 
 
 def _solve(csgraph, method, directed, return_predecessors, unweighted, indices):
@@ -168,19 +185,12 @@ def _solve(csgraph, method, directed, return_predecessors, unweighted, indices):
         dist, pred = _rows_of_floyd_warshall(csgraph, directed, unweighted, ind,
                                              return_predecessors)
         return dist, pred, shape
-    out_type = {0: np.int32, 1: np.int64, 3: np.float64}[dtype]
-    out = np.empty((len(ind), n), dtype=out_type)
-    pred = np.empty((len(ind), n), dtype=np.int32) if return_predecessors else None
-    solver = default_solver()
-    row, col = np.asarray(row, dtype=np.int32), np.asarray(col, dtype=np.int32)  # (no copy)
-    report = solver._open().solve_sources(row, col, weights, n, ind, out, METHODS[method], pred,
-                                          dtype)
-    solver.last_report = report
+    out, pred = search_rows(row, col, weights, n, ind, method, dtype, return_predecessors)
     if dtype == DTYPES["float64"]:
         dist = out
     else:
         dist = out.astype(np.float64)
-        dist[out == (_convert.INF32 if dtype == DTYPES["int32"] else _convert.INF64)] = np.inf
+        dist[unreached(out, dtype)] = np.inf
     _refuse_negative_loops(csgraph, method, unweighted, np.isfinite(dist))
     return dist, pred, shape
 

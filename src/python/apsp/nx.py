@@ -22,8 +22,7 @@ import numpy as np
 from . import _convert, _nx_search
 from ._nx_search import ApspGraph
 from ._nx_shortest import SHORTEST_PATH_FUNCTIONS, ShortestPaths
-from ._solve import PREDECESSOR_TOLERANCE, NegativeCycleError, default_solver
-
+from ._solve import NegativeCycleError, default_solver, predecessor_request
 
 
 def _callable_weight(name, args, kwargs):
@@ -53,12 +52,7 @@ def _distances(G, nodelist, weight, predecessors=False):
     w = np.full(a.shape, _convert.unreachable(kernel), dtype=kernel)
     w[edges] = a[edges]
     np.fill_diagonal(w, 0)
-    extra, pred = {}, None
-    if predecessors:  # (the edges read before the solve overwrites w)
-        pred = np.empty(w.shape, dtype=np.int32)
-        indptr, indices, weights = _convert.csr_of(w)
-        extra = dict(pred=pred, indptr=indptr, indices=indices, weights=weights,
-                     tolerance=PREDECESSOR_TOLERANCE.get(np.dtype(kernel), 0.0))
+    pred, extra = predecessor_request(w, kernel) if predecessors else (None, {})
     try:
         d = _convert.output(default_solver().solve_matrix(w, **extra), np.dtype(np.float64))
     except NegativeCycleError as error:
