@@ -29,8 +29,9 @@
  * Integers are exact: sums in long, stored as int. Without a negative cycle every stored value is
  * the length of a path at least as long as the shortest, and d < INF, |w| <= (INF - 1) / (V - 1)
  * keep every sum within int; so does, without negative weights, a sum of the V - 1 largest
- * weights below INF (src/sssp/on_device.c), since every stored value is then a simple path's. A sum at or below -INF is shorter than any simple path, so it
- * proves a negative cycle: it is stored as -INF (no overflow) and the cycle flag is set.
+ * weights below INF (src/sssp/on_device.c), since every stored value is then a simple path's.
+ * A sum at or below -INF is shorter than any simple path, so it proves a negative cycle: it is
+ * stored as -INF (no overflow) and the cycle flag is set.
  *
  * Without negative weights the rounds follow delta-stepping with one threshold for the whole
  * batch (every source starts at 0, so their buckets advance together): a lowered pair at or

@@ -36,9 +36,10 @@ uint64_t weights_path_bound(const int64_t *weights, const int32_t *source, const
                             size_t edges, size_t vertices);
 
 /* Whether the chosen sources' int32 rows hold this graph's distances under the path bound
- * where the per-weight rule above does not: integer weights within int64's rule, none negative
- * (no self-loop counted), and weights_path_bound <= APSP_INF - 1, so that every distance, the
- * length of a simple path, stays below the marker (apsp_graph_sources_dtype). */
+ * where the per-weight rule above does not: integer weights, none negative (no self-loop
+ * counted), and weights_path_bound <= APSP_INF - 1, so that every distance, the length of a
+ * simple path, stays below the marker (apsp_graph_sources_dtype). The weights must be within
+ * int64's rule already (both callers have checked it: apsp_graph_dtype, graph_check_typed). */
 int graph_int32_by_path_bound(const apsp_graph *g);
 
 /* The floating-point types' rule: a nonzero |w| from the type's smallest normal number up to

@@ -240,10 +240,6 @@ uint64_t weights_path_bound(const int64_t *weights, const int32_t *source, const
 int graph_int32_by_path_bound(const apsp_graph *g) {
     if (g->real_weight || graph_has_negative(g))
         return 0;
-    weight_rule wide = weight_rule_for(g->vertices, APSP_INT64);
-    for (size_t e = 0; e < g->edges; e++)
-        if (g->weight[e] < wide.least || g->weight[e] > wide.most)
-            return 0;
     uint64_t bound = weights_path_bound(g->weight, g->source, g->target, g->edges, g->vertices);
     return bound <= (uint64_t)APSP_INF - 1;
 }

@@ -89,8 +89,12 @@ apsp_status matrix_addressable(size_t n, apsp_dtype dtype, apsp_error *error) {
  * vertices, a float64 one of 362. */
 enum { MATRIX_UNCHECKED_BYTES = 1 << 20 };
 
-apsp_status matrix_fits_memory_typed(size_t n, apsp_dtype dtype, apsp_error *error) {
+/* matrix_fits_memory_typed; *read: whether `room` was read for it (memory_room_now), for
+ * matrix_fits_host's room check to use rather than read the files again. */
+static apsp_status fits_memory_in(size_t n, apsp_dtype dtype, memory_room *room, int *read,
+                                  apsp_error *error) {
     char need[32], have[320];
+    *read = 0;
     apsp_status status = matrix_addressable(n, dtype, error);
     if (status != APSP_OK)
         return status;
@@ -98,19 +102,49 @@ apsp_status matrix_fits_memory_typed(size_t n, apsp_dtype dtype, apsp_error *err
     if (bytes <
         MATRIX_UNCHECKED_BYTES) /* reading /proc and the cgroups costs more than its solve */
         return APSP_OK;
-    uint64_t memory = physical_memory_said(have, sizeof have);
+    memory_room_now(room);
+    *read = 1;
+    uint64_t memory = physical_memory_said_in(room, have, sizeof have);
     if (memory && bytes > memory)
         return fail(error, APSP_ERR_TOO_LARGE, "V = %zu: the %s distance matrix needs %s but %s", n,
                     apsp_dtype_name(dtype), format_bytes(bytes, need, sizeof need), have);
     return APSP_OK;
 }
 
-apsp_status matrix_fits_room(size_t n, apsp_dtype dtype, uint64_t beside, const char *beside_what,
-                             apsp_error *error) {
+apsp_status matrix_fits_memory_typed(size_t n, apsp_dtype dtype, apsp_error *error) {
+    memory_room room;
+    int read;
+    return fits_memory_in(n, dtype, &room, &read, error);
+}
+
+/* matrix_fits_room against `room`, or (NULL) the room read now. */
+static apsp_status fits_room_in(size_t n, apsp_dtype dtype, uint64_t beside,
+                                const char *beside_what, const memory_room *room,
+                                apsp_error *error) {
+    uint64_t bytes = apsp_matrix_bytes_typed(n, dtype) + beside;
+    if (bytes < MEMORY_ROOM_LEAST) /* as memory_room_check: nothing read */
+        return APSP_OK;
+    memory_room now;
+    if (!room) {
+        memory_room_now(&now);
+        room = &now;
+    }
     char what[192];
     snprintf(what, sizeof what, "V = %zu: the %s distance matrix%s%.100s", n,
              apsp_dtype_name(dtype), beside ? " with " : "", beside ? beside_what : "");
-    return memory_room_check(apsp_matrix_bytes_typed(n, dtype) + beside, what, error);
+    return memory_room_check_in(room, bytes, what, error);
+}
+
+apsp_status matrix_fits_room(size_t n, apsp_dtype dtype, uint64_t beside, const char *beside_what,
+                             apsp_error *error) {
+    return fits_room_in(n, dtype, beside, beside_what, NULL, error);
+}
+
+apsp_status matrix_fits_host(size_t n, apsp_dtype dtype, apsp_error *error) {
+    memory_room room;
+    int read;
+    apsp_status status = fits_memory_in(n, dtype, &room, &read, error);
+    return status == APSP_OK ? fits_room_in(n, dtype, 0, NULL, read ? &room : NULL, error) : status;
 }
 
 /* The header of a matrix of n vertices, its cells filled as an edgeless graph's. */
@@ -136,9 +170,7 @@ apsp_status matrix_create_threads(size_t n, apsp_dtype dtype, unsigned threads, 
                                   apsp_error *error) {
     *out = NULL;
     char need[32];
-    apsp_status status = matrix_fits_memory_typed(n, dtype, error);
-    if (status == APSP_OK)
-        status = matrix_fits_room(n, dtype, 0, NULL, error);
+    apsp_status status = matrix_fits_host(n, dtype, error);
     if (status != APSP_OK)
         return status;
     uint64_t bytes = apsp_matrix_bytes_typed(n, dtype);

@@ -18,6 +18,9 @@ apsp_status matrix_fits_memory_typed(size_t n, apsp_dtype dtype, apsp_error *err
  * this is what is free now, checked just before the memory is taken. */
 apsp_status matrix_fits_room(size_t n, apsp_dtype dtype, uint64_t beside, const char *beside_what,
                              apsp_error *error);
+/* matrix_fits_memory_typed, then matrix_fits_room with nothing beside, the memory files read
+ * once for both: the check just before a matrix is allocated. */
+apsp_status matrix_fits_host(size_t n, apsp_dtype dtype, apsp_error *error);
 
 /* apsp_matrix.owner: who frees cells that are not the heap's (a backend's pinned memory). A
  * backend embeds it as the first member of its own record; release frees the cells and the

@@ -274,23 +274,27 @@ apsp_status memory_room_check(uint64_t bytes, const char *what, apsp_error *erro
     return memory_room_check_in(&room, bytes, what, error);
 }
 
-uint64_t physical_memory_said(char *clause, size_t size) {
+uint64_t physical_memory_said_in(const memory_room *room, char *clause, size_t size) {
     long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGESIZE);
     uint64_t memory = pages > 0 && page_size > 0 ? (uint64_t)pages * (uint64_t)page_size : 0;
-    memory_room room;
-    memory_room_now(&room);
     char bytes[32];
-    if (room.least_limit && (room.least_limit < memory || !memory)) {
+    if (room->least_limit && (room->least_limit < memory || !memory)) {
         if (clause)
             snprintf(clause, size, "the %s of cgroup %.200s is %s (raise it, or run outside it)",
-                     room.least_limit_file, room.least_cgroup,
-                     format_bytes(room.least_limit, bytes, sizeof bytes));
-        return room.least_limit;
+                     room->least_limit_file, room->least_cgroup,
+                     format_bytes(room->least_limit, bytes, sizeof bytes));
+        return room->least_limit;
     }
     if (clause)
         snprintf(clause, size, "this machine has %s of memory",
                  format_bytes(memory, bytes, sizeof bytes));
     return memory;
+}
+
+uint64_t physical_memory_said(char *clause, size_t size) {
+    memory_room room;
+    memory_room_now(&room);
+    return physical_memory_said_in(&room, clause, size);
 }
 
 uint64_t physical_memory(void) {

@@ -75,5 +75,8 @@ uint64_t physical_memory(void);
 /* The same, with a clause for a message in `clause`: "this machine has 23.54 GiB of memory" or
  * "the memory.max of cgroup /a/b is 1.00 GiB (raise it, or run outside it)". */
 uint64_t physical_memory_said(char *clause, size_t size);
+/* The same against a room already read (memory_room_now), for a caller that checks the room
+ * too and reads the files once. */
+uint64_t physical_memory_said_in(const memory_room *room, char *clause, size_t size);
 
 #endif

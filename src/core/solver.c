@@ -440,10 +440,9 @@ apsp_status apsp_solver_matrix_create(apsp_solver *s, size_t n, apsp_dtype dtype
     if (!s)
         return fail(error, APSP_ERR_USAGE, "apsp_solver_matrix_create: no solver");
     const unsigned threads = threads_of(s->options.threads);
-    apsp_status status = matrix_fits_memory_typed(n, dtype, error);
-    if (status != APSP_OK || !s->impl->device_memory)
-        return status == APSP_OK ? matrix_create_threads(n, dtype, threads, out, error) : status;
-    status = matrix_fits_room(n, dtype, 0, NULL, error); /* pinned memory is host memory too */
+    if (!s->impl->device_memory) /* (which checks the memory itself) */
+        return matrix_create_threads(n, dtype, threads, out, error);
+    apsp_status status = matrix_fits_host(n, dtype, error); /* pinned memory is host memory too */
     if (status != APSP_OK)
         return status;
     /* Several devices of one context share its pinned memory: the first device's will do. */

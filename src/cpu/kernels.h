@@ -15,11 +15,6 @@
 #define CLONED_FOR_ISAS __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define CLONED_FOR_ISAS
-/* A graph of at most ROUND_DEPTH vertices solved in place on the calling thread, over its n x n
- * cells alone (small.c): the blocked solve's result bit for bit, in the negative form for
- * integers when `negative`. APSP_ERR_INTERNAL for a larger graph. */
-apsp_status cpu_solve_small(apsp_matrix *matrix, int negative, apsp_error *error);
-
 #endif
 
 /* The round depth B: blocks are B x B. The host matrix is padded to a multiple of it. */

@@ -99,12 +99,16 @@ static apsp_status stream_check_host(const solve_geometry *g, const stream_shape
                                      apsp_error *error) {
     char need[32], pinned[32], have[320];
     uint64_t matrix = apsp_matrix_bytes_typed(g->vertices, g->dtype);
-    uint64_t memory = physical_memory_said(have, sizeof have);
+    memory_room room; /* read once for both checks */
+    memory_room_now(&room);
+    uint64_t memory = physical_memory_said_in(&room, have, sizeof have);
     if (!memory || matrix + shape->pinned_bytes <= memory) {
+        if (shape->pinned_bytes < MEMORY_ROOM_LEAST) /* as memory_room_check */
+            return APSP_OK;
         char what[128];
         snprintf(what, sizeof what, "V = %zu: the pinned staging to stream the matrix",
                  g->vertices);
-        return memory_room_check(shape->pinned_bytes, what, error);
+        return memory_room_check_in(&room, shape->pinned_bytes, what, error);
     }
     return fail(error, APSP_ERR_TOO_LARGE,
                 "V = %zu: the distance matrix (%s) and the pinned staging to stream it through the "

@@ -86,10 +86,14 @@ static int dense_with_every_source(const method_inputs *in) {
  * sparse one can run (memory_room.h). */
 static int matrix_fits(const method_inputs *in) {
     double bytes = 4.0 * (double)in->vertices * (double)in->vertices;
-    uint64_t memory = physical_memory();
+    memory_room room; /* read once for both */
+    memory_room_now(&room);
+    uint64_t memory = physical_memory_said_in(&room, NULL, 0);
     if (memory != 0 && bytes > 0.5 * (double)memory)
         return 0;
-    return memory_room_check(bytes < 0x1p64 ? (uint64_t)bytes : UINT64_MAX, "", NULL) == APSP_OK;
+    return bytes < MEMORY_ROOM_LEAST ||
+           memory_room_check_in(&room, bytes < 0x1p64 ? (uint64_t)bytes : UINT64_MAX, "", NULL) ==
+               APSP_OK;
 }
 
 /* The cheaper of the host's sparse method and the device's Bellman-Ford, and Floyd-Warshall
