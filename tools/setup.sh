@@ -13,10 +13,11 @@ cd "$(dirname "$0")/.."
 # python3-sparse: pydata/sparse arrays, which the Python package takes as SciPy does
 # (tests/python/test_scipy.py's test_pydata_sparse).
 # Open MPI: apsp-mpi and its tests.
+# zlib1g-dev, libzstd-dev, libbz2-dev: gzip, zstd and bzip2 inputs (each optional at build).
 bash tools/install-packages.sh build-essential meson ninja-build pkg-config python3 \
     ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo oclgrind clang-14 libclc-14 \
     python3-numpy python3-scipy python3-networkx python3-sparse libopenmpi-dev openmpi-bin \
-    python3-venv python3-pip python3-dev
+    python3-venv python3-pip python3-dev zlib1g-dev libzstd-dev libbz2-dev
 
 werror=false
 [ "${APSP_WERROR:-0}" = 1 ] && werror=true

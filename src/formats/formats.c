@@ -5,6 +5,7 @@
 #include "output/output_file.h"
 #include "formats/readers.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -71,10 +72,25 @@ static int listed(const char *list, const char *ext) {
     return 0;
 }
 
+/* The extension of the last len bytes of base (without a compressed input's .gz, .zst or .bz2,
+ * which the contents tell, not the name: input.c), as a string in buf, or NULL. */
+static const char *extension(const char *base, size_t len, int output, char *buf, size_t size) {
+    const char *ext = NULL;
+    for (const char *p = base; p < base + len; p++)
+        ext = *p == '.' ? p : ext;
+    if (!ext || ext == base || (size_t)(base + len - ext) >= size)
+        return NULL;
+    snprintf(buf, size, "%.*s", (int)(base + len - ext), ext);
+    if (!output && listed(".gz .zst .zstd .bz2", buf))
+        return extension(base, (size_t)(ext - base), output, buf, size);
+    return buf;
+}
+
 apsp_format apsp_format_for(const char *path, int output) {
     const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
-    const char *ext = strrchr(base, '.');
-    for (int i = 0; ext && ext != base && i < FORMAT_COUNT; i++)
+    char buf[16];
+    const char *ext = extension(base, strlen(base), output, buf, sizeof buf);
+    for (int i = 0; ext && i < FORMAT_COUNT; i++)
         if (listed(formats[i].extensions[output != 0], ext))
             return formats[i].format;
     return APSP_FORMAT_HW3;

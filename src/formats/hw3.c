@@ -255,7 +255,10 @@ static apsp_status read_stream(hw3_reader *r, apsp_error *error) {
                      r->in.name, (long long)done,
                      (unsigned long long)(HEADER_BYTES + (uint64_t)done * EDGE_BYTES), r->edges);
     }
-    if (status == APSP_OK && input_read(&r->in, block, 1) != 0)
+    ssize_t after = status == APSP_OK ? input_read(&r->in, block, 1) : 0;
+    if (after < 0) /* (a compressed stream's end, checked here: its checksum, its trailer) */
+        status = input_read_error(&r->in, errno, error);
+    else if (after > 0)
         status = fail(error, APSP_ERR_INPUT,
                       "%s: trailing garbage after the last of E = %d edges (from byte offset "
                       "%llu)",

@@ -31,6 +31,21 @@ static int input_size_known(int fd, const struct stat *st) {
     return S_ISREG(st->st_mode) && st->st_size > 0 && !size_is_made_up(fd);
 }
 
+/* A regular file that starts as a compressed stream is read decompressed, as a stream (its size is
+ * not its bytes'); a codec missing from this build is refused at once. pread leaves the
+ * position at 0 for the stream's own look at the first bytes. */
+static apsp_status regular_compressed(input_file *in, apsp_error *error) {
+    unsigned char head[MAGIC_BYTES];
+    ssize_t n = input_pread(in, head, sizeof head, 0);
+    const struct codec *c = n > 0 ? codec_of_magic(head, (size_t)n) : NULL;
+    char why[200];
+    if (c && !codec_built(c, in->name, why, sizeof why))
+        return fail(error, APSP_ERR_INPUT, "%s", why);
+    if (c)
+        in->regular = 0, in->size = 0;
+    return APSP_OK;
+}
+
 apsp_status input_open(const char *path, input_file *in, apsp_error *error) {
     *in = (input_file){.name = path, .fd = -1};
     if (strcmp(path, "-") == 0) {
@@ -54,17 +69,26 @@ apsp_status input_open(const char *path, input_file *in, apsp_error *error) {
         in->regular = 1;
         in->size = (uint64_t)st.st_size;
     }
-    return APSP_OK;
+    apsp_status status = in->regular ? regular_compressed(in, error) : APSP_OK;
+    if (status == APSP_OK && !in->regular && !(in->stream = input_stream_create()))
+        status = fail(error, APSP_ERR_NO_MEMORY, "out of memory opening %s", in->name);
+    if (status != APSP_OK)
+        input_close(in);
+    return status;
 }
 
 void input_close(input_file *in) {
     if (in->owned && in->fd >= 0)
         close(in->fd);
+    input_stream_destroy(in->stream);
+    in->stream = NULL;
     in->fd = -1;
     in->owned = 0;
 }
 
 ssize_t input_read(const input_file *in, void *buf, size_t size) {
+    if (in->stream)
+        return input_stream_read(in->stream, in->fd, buf, size);
     size_t done = 0;
     while (done < size) {
         ssize_t n = read(in->fd, (char *)buf + done, size - done);
@@ -95,5 +119,8 @@ ssize_t input_pread(const input_file *in, void *buf, size_t size, uint64_t offse
 }
 
 apsp_status input_read_error(const input_file *in, int err, apsp_error *error) {
+    const char *problem = in->stream ? input_stream_problem(in->stream) : NULL;
+    if (problem)
+        return fail(error, APSP_ERR_INPUT, "%s: %s", in->name, problem);
     return fail(error, APSP_ERR_INPUT, "%s: read error: %s", in->name, strerror(err));
 }
