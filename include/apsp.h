@@ -300,6 +300,12 @@ APSP_EXPORT apsp_status apsp_graph_append(apsp_graph *graph, int32_t source, int
 APSP_EXPORT apsp_status apsp_graph_append_real(apsp_graph *graph, int32_t source, int32_t target,
                                                double weight, apsp_error *error);
 
+/* The vertices' names where the input named them (CSV and TSV edge lists, whose vertices are
+ * names: "Gare de Lyon", "4417391023"): V strings in vertex order, which is the order the names
+ * were first seen in, each as written (quotes removed); NULL for numbered vertices. They live as
+ * long as the graph. */
+APSP_EXPORT const char *const *apsp_graph_labels(const apsp_graph *graph);
+
 /* apsp_graph_transform's flags, as SciPy's csgraph `directed=False` and `unweighted=True`. */
 enum {
     APSP_GRAPH_UNDIRECTED = 1, /* each edge also the other way (self-loops once) */

@@ -10,7 +10,8 @@
 extern "C" {
 #endif
 
-/* File formats. Input: hw3, dimacs, mtx, edgelist, npy; output: hw3, npy, text. */
+/* File formats. Input: hw3, dimacs, mtx, edgelist, npy, csv, tsv; output: hw3, npy, text, csv,
+ * tsv. Any input may be gzip, zstd or bzip2 compressed: the first bytes tell. */
 typedef enum apsp_format {
     APSP_FORMAT_AUTO = 0, /* by the file's extension (apsp_format_for) */
     APSP_FORMAT_HW3,      /* the course's binary format (below); the default */
@@ -22,15 +23,20 @@ typedef enum apsp_format {
                              square C-order '<i4', '<i8', '<f4' or '<f8' matrix, cell (i, j)
                              the edge i -> j, 0 (and inf, nan) no edge, as SciPy's dense graphs */
     APSP_FORMAT_TEXT,     /* output: V lines of V numbers, "inf" for unreachable */
+    APSP_FORMAT_CSV,      /* input: an edge list of named vertices, comma-separated, RFC 4180
+                             quotes, a header whose columns apsp_read_options.columns names;
+                             output: the long table "source,target,distance" (apsp_long.h) */
+    APSP_FORMAT_TSV,      /* the same, tab-separated */
 } apsp_format;
 
-/* Parses a format's name ("hw3", "dimacs", "mtx", "edgelist", "npy", "text"). Returns -1 for
- * anything else. */
+/* Parses a format's name ("hw3", "dimacs", "mtx", "edgelist", "npy", "text", "csv", "tsv").
+ * Returns -1 for anything else. */
 APSP_EXPORT int apsp_format_parse(const char *text, apsp_format *format);
 APSP_EXPORT const char *apsp_format_name(apsp_format format);
 /* The format a path's extension names, for reading (output 0) or writing (output 1): input .gr
- * dimacs, .mtx mtx, .txt .edges .el .tsv edgelist, .npy npy; output .npy npy, .txt text; anything
- * else (and "-", standard input or output) hw3. */
+ * dimacs, .mtx mtx, .txt .edges .el edgelist, .npy npy, .csv csv, .tsv tsv, each also with .gz,
+ * .zst or .bz2 after it; output .npy npy, .txt text, .csv csv, .tsv tsv; anything else (and "-",
+ * standard input or output) hw3. */
 APSP_EXPORT apsp_format apsp_format_for(const char *path, int output);
 
 /* How apsp_read_graph reads. */
@@ -47,6 +53,11 @@ typedef struct apsp_read_options {
     /* Host threads that read a large input: a text body cut into up to 16 pieces, a hw3 file's
      * edges in blocks. 0: one per core this process may run on; negative is refused. */
     int threads;
+    /* csv, tsv: the header's columns for the source, the target and the weight, "from,to,length"
+     * (the weight's may be left out: every weight 1). NULL: the first header column named
+     * source, from, u or src; target, to, v or dst; weight, length, distance or cost (any case);
+     * without such a header, columns 1, 2 and (when the first line has it) 3. */
+    const char *columns;
 } apsp_read_options;
 APSP_EXPORT void apsp_read_options_init(apsp_read_options *options);
 
@@ -143,6 +154,16 @@ APSP_EXPORT const char *apsp_output_temp_path(const apsp_output *output);
 APSP_EXPORT apsp_status apsp_output_target(const char *path, char *target, size_t size,
                                            apsp_error *error);
 
+/* The labels file of a graph whose vertices are named (apsp_graph_labels): V lines, the name of
+ * vertex i on line i + 1, written atomically as apsp_write_hw3 writes (the apsp command writes
+ * it beside a matrix OUTPUT, as OUTPUT.labels). */
+APSP_EXPORT apsp_status apsp_write_labels(const char *path, const apsp_graph *graph,
+                                          apsp_error *error);
+
+/* The matrix every distance of which above `limit` is made its type's unreachable marker (inf):
+ * --limit for the matrix formats. */
+APSP_EXPORT void apsp_matrix_cut(apsp_matrix *matrix, double limit);
+
 /* The binary outputs (hw3, npy) written a few rows at a time as a solve hands them on: begin
  * takes the output over (a text format is refused: use apsp_output_commit), apsp_row_writer_put
  * is an apsp_rows_fn for the writer, finish syncs the file and puts it into place, abort
@@ -169,6 +190,18 @@ APSP_EXPORT apsp_status apsp_row_writer_begin_typed(apsp_output *output, apsp_fo
 APSP_EXPORT apsp_status apsp_row_writer_put_cells(void *writer, size_t first_row, size_t count,
                                                   const void *rows, size_t pitch,
                                                   apsp_error *error);
+/* The long outputs (csv, tsv: the header "source,target,distance", then a line for each pair
+ * with a path, row by row, the diagonal's zeros included, as NetworkX's
+ * all_pairs_dijkstra_path_length gives them) and a limit, set before the first rows: vertices
+ * named by `labels` (V names, e.g. apsp_graph_labels; kept by the caller until finish; quoted as
+ * RFC 4180 says where they must be) or, NULL, by their numbers; the vertex of row i
+ * row_vertices[i] (the sources' ids; copied) or, NULL, i. With `limited`, a distance above
+ * `limit` is left out of a long output and written as no path (inf, the unreachable marker) in
+ * the others. */
+APSP_EXPORT apsp_status apsp_row_writer_set_table(apsp_row_writer *writer,
+                                                  const char *const *labels,
+                                                  const int32_t *row_vertices, int limited,
+                                                  double limit, apsp_error *error);
 APSP_EXPORT apsp_status apsp_row_writer_finish(apsp_row_writer *writer, apsp_error *error);
 APSP_EXPORT void apsp_row_writer_abort(apsp_row_writer *writer); /* accepts NULL */
 

@@ -28,13 +28,39 @@ int graph_has_negative(const apsp_graph *g) {
     return 0;
 }
 
+/* A graph with what the public struct has no room for: its vertices' names. Every graph is made
+ * by apsp_graph_create, so every apsp_graph is the first member of one. */
+typedef struct graph_box {
+    apsp_graph graph;
+    char **labels; /* V names, each its own allocation */
+    size_t label_count;
+} graph_box;
+
+static graph_box *box_of(const apsp_graph *g) {
+    return (graph_box *)g;
+}
+
+const char *const *apsp_graph_labels(const apsp_graph *graph) {
+    return graph ? (const char *const *)box_of(graph)->labels : NULL;
+}
+
+void graph_set_labels(apsp_graph *graph, char **labels) {
+    graph_box *box = box_of(graph);
+    for (size_t i = 0; box->labels && i < box->label_count; i++)
+        free(box->labels[i]);
+    free(box->labels);
+    box->labels = labels;
+    box->label_count = labels ? graph->vertices : 0;
+}
+
 apsp_status apsp_graph_create(size_t vertices, size_t capacity, apsp_graph **out,
                               apsp_error *error) {
     *out = NULL;
     if (vertices > INT32_MAX)
         return fail(error, APSP_ERR_TOO_LARGE, "V = %zu: at most %d vertices are supported",
                     vertices, INT32_MAX);
-    apsp_graph *g = apsp_calloc(1, sizeof *g);
+    graph_box *box = apsp_calloc(1, sizeof *box);
+    apsp_graph *g = box ? &box->graph : NULL;
     if (!g)
         return fail(error, APSP_ERR_NO_MEMORY, "out of memory creating a graph");
     g->vertices = vertices;
@@ -54,6 +80,7 @@ void apsp_graph_destroy(apsp_graph *graph) {
     free(graph->target);
     free(graph->weight);
     free(graph->real_weight);
+    graph_set_labels(graph, NULL);
     free(graph);
 }
 

@@ -85,6 +85,10 @@ apsp_status graph_check_typed(const apsp_graph *graph, apsp_dtype dtype, unsigne
                               apsp_error *error);
 apsp_status graph_check(const apsp_graph *graph, unsigned threads, apsp_error *error);
 
+/* The graph's vertex names (apsp_graph_labels): `labels` (graph->vertices names, each allocated,
+ * and the array) taken over, those it had freed; NULL: none. */
+void graph_set_labels(apsp_graph *graph, char **labels);
+
 /* The weights become real (those there converted); nothing when they are. */
 apsp_status graph_make_real(apsp_graph *graph, apsp_error *error);
 

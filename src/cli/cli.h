@@ -27,7 +27,12 @@ typedef struct cli {
     apsp_dtype dtype;    /* the distances' type: --dtype's, or the one the weights need */
     char distances[192]; /* the type and why, for -v */
     double open_seconds; /* cli_open_solver's time, which is not the read's */
+    int limited;         /* --limit=D: pairs farther than D left out (csv, tsv) or inf */
+    double limit;
 } cli;
+
+/* --limit's distance: a finite number (solve.c). Returns 0 or -1. */
+int cli_parse_limit(const char *text, double *limit);
 
 /* The usage text of apsp --help (usage.c). */
 extern const char cli_usage_text[];

@@ -58,14 +58,18 @@ enum {
     OPT_DTYPE,
     OPT_SOURCES,
     OPT_METHOD,
+    OPT_COLUMNS,
+    OPT_LIMIT,
 };
 
 /* --input-format, --output-format: a format of that direction. */
 static int parse_format(const char *arg, int output, apsp_format *format) {
-    static const char *const choices[] = {"hw3, dimacs, mtx, edgelist or npy", "hw3, npy or text"};
+    static const char *const choices[] = {"hw3, dimacs, mtx, edgelist, npy, csv or tsv",
+                                          "hw3, npy, text, csv or tsv"};
     apsp_format f;
     if (apsp_format_parse(arg, &f) != 0 ||
-        (output ? f != APSP_FORMAT_HW3 && f != APSP_FORMAT_NPY && f != APSP_FORMAT_TEXT
+        (output ? f != APSP_FORMAT_HW3 && f != APSP_FORMAT_NPY && f != APSP_FORMAT_TEXT &&
+                      f != APSP_FORMAT_CSV && f != APSP_FORMAT_TSV
                 : f == APSP_FORMAT_TEXT)) {
         message_print("apsp: --%s-format=%s: expected %s (see apsp --help)",
                       output ? "output" : "input", arg, choices[output]);
@@ -91,6 +95,15 @@ static int apply_format_option(cli *c, int opt, const char *arg) {
     case OPT_UNDIRECTED:
         c->read.flags |= APSP_GRAPH_UNDIRECTED;
         return -1;
+    case OPT_COLUMNS:
+        c->read.columns = arg;
+        return -1;
+    case OPT_LIMIT:
+        c->limited = 1;
+        return cli_parse_limit(arg, &c->limit) == 0
+                   ? -1
+                   : usage_error("--limit=%s: expected a distance, a number such as 30 or 1.5",
+                                 arg);
     case OPT_DTYPE:
         if (apsp_dtype_parse(arg, &c->read.dtype) != 0)
             return usage_error("--dtype=%s: expected int32, int64, float32 or float64", arg);
@@ -204,6 +217,8 @@ static int apply_option(cli *c, int opt, const char *arg, const char *spelled) {
     case OPT_UNDIRECTED:
     case OPT_UNWEIGHTED:
     case OPT_DTYPE:
+    case OPT_COLUMNS:
+    case OPT_LIMIT:
         return apply_format_option(c, opt, arg);
     case ':':
         return usage_error("%s needs a value", spelled);
@@ -233,6 +248,8 @@ static int parse_args(int argc, char **argv, cli *c) {
         {"dtype", required_argument, NULL, OPT_DTYPE},
         {"sources", required_argument, NULL, OPT_SOURCES},
         {"method", required_argument, NULL, OPT_METHOD},
+        {"columns", required_argument, NULL, OPT_COLUMNS},
+        {"limit", required_argument, NULL, OPT_LIMIT},
         {NULL, 0, NULL, 0},
     };
     memset(c, 0, sizeof *c);

@@ -9,8 +9,8 @@
  * Every other name is hw3, as the course's outputs (c21.1.out, .bin) are, so a file named so
  * would silently get hw3's raw int32. */
 static const char *const unwritten_extensions[] = {
-    ".csv",     ".tsv",  ".json", ".mat", ".h5", ".hdf5",  ".npz",
-    ".parquet", ".xlsx", ".pkl",  ".mtx", ".gr", ".edges", ".el",
+    ".json", ".mat", ".h5",  ".hdf5", ".npz",   ".parquet",
+    ".xlsx", ".pkl", ".mtx", ".gr",   ".edges", ".el",
 };
 enum { UNWRITTEN_EXTENSIONS = sizeof unwritten_extensions / sizeof *unwritten_extensions };
 
@@ -27,7 +27,8 @@ static const char *unwritten_extension(const char *path) {
 /* --predecessors' extension when apsp would not write the file as named: one of
  * unwritten_extensions, or a text one (the predecessors are .npy or raw int32). */
 static const char *unwritten_predecessors(const char *pred) {
-    if (pred && apsp_format_for(pred, 1) == APSP_FORMAT_TEXT)
+    apsp_format format = pred ? apsp_format_for(pred, 1) : APSP_FORMAT_AUTO;
+    if (format == APSP_FORMAT_TEXT || format == APSP_FORMAT_CSV || format == APSP_FORMAT_TSV)
         return strrchr(pred, '.');
     return pred ? unwritten_extension(pred) : NULL;
 }
@@ -40,8 +41,8 @@ apsp_status cli_refuse_unwritten_names(const cli *c, apsp_error *err) {
     const char *pred_ext = unwritten_predecessors(pred);
     if (output_ext)
         snprintf(err->message, sizeof err->message,
-                 "%.400s: apsp writes no %s files: name OUTPUT .npy, .txt or anything else for "
-                 "hw3, or give --output-format=hw3|npy|text (see apsp --help)",
+                 "%.400s: apsp writes no %s files: name OUTPUT .npy, .txt, .csv, .tsv or anything "
+                 "else for hw3, or give --output-format=hw3|npy|text|csv|tsv (see apsp --help)",
                  c->output, output_ext);
     else if (pred_ext)
         snprintf(err->message, sizeof err->message,

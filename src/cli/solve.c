@@ -1,7 +1,10 @@
 /* The graph in, the solve, the output out (cli.h). */
 #include "cli.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int cli_input_is_hw3_file(const cli *c) {
@@ -97,6 +100,68 @@ apsp_status cli_put_cells_timed(void *context, size_t first_row, size_t count, c
     return status;
 }
 
+int cli_parse_limit(const char *text, double *limit) {
+    char *end;
+    errno = 0;
+    *limit = strtod(text, &end);
+    return end != text && *end == '\0' && errno == 0 && isfinite(*limit) ? 0 : -1;
+}
+
+static apsp_format output_format(const cli *c) {
+    return c->output_format ? c->output_format : apsp_format_for(c->output, 1);
+}
+
+static int long_output(const cli *c) {
+    apsp_format format = output_format(c);
+    return format == APSP_FORMAT_CSV || format == APSP_FORMAT_TSV;
+}
+
+/* The long table's names and --limit on a row writer begun for the graph's rows. */
+static apsp_status set_table(const cli *c, const apsp_graph *g, apsp_row_writer *w,
+                             apsp_error *err) {
+    return apsp_row_writer_set_table(w, apsp_graph_labels(g), NULL, c->limited, c->limit, err);
+}
+
+/* A host matrix into OUTPUT: a long table through a row writer, all rows in one batch; a matrix
+ * format whole, --limit's cells cut first. Takes the output over. */
+static apsp_status commit_matrix(const cli *c, const apsp_graph *g, apsp_output *out,
+                                 apsp_matrix *m, apsp_error *err) {
+    if (!long_output(c)) {
+        if (c->limited)
+            apsp_matrix_cut(m, c->limit);
+        return apsp_output_commit(out, c->output_format, m, err);
+    }
+    apsp_row_writer *w = NULL;
+    apsp_status status =
+        apsp_row_writer_begin_typed(out, c->output_format, m->dtype, m->n, m->n, &w, err);
+    if (status == APSP_OK)
+        status = set_table(c, g, w, err);
+    if (status == APSP_OK)
+        status = apsp_row_writer_put_cells(w, 0, m->n, m->cells, m->stride, err);
+    if (status == APSP_OK)
+        return apsp_row_writer_finish(w, err);
+    apsp_row_writer_abort(w);
+    return status;
+}
+
+/* OUTPUT.labels beside a matrix OUTPUT of a graph whose vertices are named (a long output holds
+ * the names itself; standard output has no "beside"). Before the solve: a bad name fails first. */
+static apsp_status write_labels(const cli *c, const apsp_graph *g, apsp_error *err) {
+    if (!apsp_graph_labels(g) || long_output(c) || strcmp(c->output, "-") == 0)
+        return APSP_OK;
+    size_t len = strlen(c->output);
+    char *path = malloc(len + sizeof ".labels");
+    if (!path) {
+        snprintf(err->message, sizeof err->message, "out of memory");
+        return err->status = APSP_ERR_NO_MEMORY;
+    }
+    memcpy(path, c->output, len);
+    memcpy(path + len, ".labels", sizeof ".labels");
+    apsp_status status = apsp_write_labels(path, g, err);
+    free(path);
+    return status;
+}
+
 /* A binary output (hw3, npy) is written as the rows come off the devices: the host never holds
  * the matrix (nor, for whole float weights, a float one: apsp_solver_solve_graph_typed). Takes
  * the output over. */
@@ -105,6 +170,8 @@ static apsp_status solve_to_rows(cli *c, apsp_solver *solver, const apsp_graph *
     timed_writer t = {0};
     apsp_status status = apsp_row_writer_begin_typed(out, c->output_format, c->dtype, g->vertices,
                                                      g->vertices, &t.writer, err);
+    if (status == APSP_OK)
+        status = set_table(c, g, t.writer, err);
     if (status == APSP_OK)
         status = apsp_solver_solve_graph_typed(solver, g, c->dtype, cli_put_cells_timed, &t, report,
                                                err);
@@ -135,7 +202,7 @@ static apsp_status solve_to_matrix(cli *c, apsp_solver *solver, const apsp_graph
     if (status == APSP_OK) /* before OUTPUT, so that a failure here leaves OUTPUT untouched */
         status = paths_commit(&c->paths, m, err);
     if (status == APSP_OK)
-        status = apsp_output_commit(out, c->output_format, m, err);
+        status = commit_matrix(c, g, out, m, err);
     else
         apsp_output_abort(out);
     times->write = cli_clock() - start;
@@ -151,12 +218,21 @@ static apsp_status solve_to_matrix(cli *c, apsp_solver *solver, const apsp_graph
 static int streams_rows(const cli *c) {
     if (paths_wanted(&c->paths) || c->dtype == APSP_INT64)
         return 0;
-    apsp_format format = c->output_format ? c->output_format : apsp_format_for(c->output, 1);
-    return format == APSP_FORMAT_NPY || (format == APSP_FORMAT_HW3 && c->dtype == APSP_INT32);
+    apsp_format format = output_format(c);
+    return format == APSP_FORMAT_NPY || (format == APSP_FORMAT_HW3 && c->dtype == APSP_INT32) ||
+           long_output(c);
 }
 
 apsp_status cli_solve_and_write(cli *c, apsp_solver *solver, const apsp_graph *g, apsp_output *out,
                                 apsp_report *report, run_times *times, apsp_error *err) {
+    apsp_status status = write_labels(c, g, err);
+    if (status != APSP_OK) {
+        apsp_output_abort(out);
+        return status;
+    }
+    c->sources.labels = apsp_graph_labels(g);
+    c->sources.limited = c->limited;
+    c->sources.limit = c->limit;
     if (c->sources.asked)
         return sources_solve_and_write(&c->sources, solver, g, c->dtype, out, c->output_format,
                                        &c->paths, report, times, err);

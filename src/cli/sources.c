@@ -287,6 +287,8 @@ apsp_status sources_solve_and_write(cli_sources *s, apsp_solver *solver, const a
     timed_writer t = {0}, pred = {0};
     status = begin_writers(out, format, dtype, pred_out, pred_format, ids ? count : g->vertices,
                            g->vertices, &t, &pred, err);
+    if (status == APSP_OK) /* (a failure: finish_writers aborts them) */
+        status = apsp_row_writer_set_table(t.writer, s->labels, ids, s->limited, s->limit, err);
     if (status == APSP_OK)
         status = solve_rows(s, solver, g, dtype, ids, count, path_index, &t, &pred, report, err);
     double start = cli_clock();

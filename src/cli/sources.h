@@ -21,8 +21,11 @@ typedef struct cli_sources {
     apsp_method method;
     int asked;        /* --sources or --method was given: the run goes through the sources' solve */
     int method_given; /* --method was given */
-    int32_t *path_pred; /* --path's source's predecessor row, kept from the solve */
-    void *path_dist;    /* and its distances */
+    int32_t *path_pred;        /* --path's source's predecessor row, kept from the solve */
+    void *path_dist;           /* and its distances */
+    const char *const *labels; /* the long output's names (apsp_row_writer_set_table) */
+    int limited;               /* and --limit */
+    double limit;
 } cli_sources;
 
 /* --sources=SPEC: "0-99,500" (ids and ranges, 0-based) or "@FILE" (one id or range a line).

@@ -145,7 +145,7 @@ static apsp_status read_lines(dimacs *d, apsp_error *error) {
 apsp_status read_dimacs_graph(const char *path, const apsp_read_options *options, apsp_graph **out,
                               apsp_error *error) {
     dimacs d = {.options = options};
-    apsp_status status = text_open(path, &d.t, error);
+    apsp_status status = text_open(path, &d.t, 0, error);
     if (status == APSP_OK)
         status = read_lines(&d, error);
     text_free(&d.t);

@@ -10,7 +10,6 @@
 #include "base/graph.h"
 #include "formats/readers.h"
 
-#include <math.h>
 #include <stddef.h>
 
 typedef struct edgelist {
@@ -20,10 +19,7 @@ typedef struct edgelist {
     uint64_t first_line; /* the first edge's line: it decided whether lines have weights */
     int weighted;
     uint64_t largest_id;
-    int64_t largest_weight; /* of the largest magnitude: checked against V at the end */
-    uint64_t largest_weight_line;
-    text_weight largest_real; /* the same for the real weights that stay real (is_real = 0: none) */
-    uint64_t largest_real_line;
+    weight_extremes extremes; /* checked against V at the end */
 } edgelist;
 
 static uint64_t most_id(const edgelist *l) {
@@ -45,15 +41,6 @@ static apsp_status vertex(edgelist *l, const char *what, uint64_t *id, apsp_erro
     return status;
 }
 
-static uint64_t magnitude(int64_t w) {
-    return w < 0 ? -(uint64_t)w : (uint64_t)w;
-}
-
-/* Whether real weight a is larger in magnitude than b (which may be none yet). */
-static int larger_real(const text_weight *a, const text_weight *b) {
-    return a->is_real && (!b->is_real || fabs(a->real) > fabs(b->real));
-}
-
 static apsp_status weight(edgelist *l, text_weight *w, apsp_error *error) {
     text_input *t = &l->t;
     int has = !text_at_line_end(t);
@@ -68,24 +55,7 @@ static apsp_status weight(edgelist *l, text_weight *w, apsp_error *error) {
     /* An edge without a weight: 1, which still counts against the rule, with a huge V. */
     *w = (text_weight){.value = 1};
     apsp_status status = has ? text_number(t, "the weight", w, error) : APSP_OK;
-    if (status == APSP_OK && w->is_real) {
-        status = text_check_real(t, l->options, w, l->options->vertices, error);
-        if (status == APSP_OK && larger_real(w, &l->largest_real)) {
-            l->largest_real = *w;
-            l->largest_real_line = t->line;
-        }
-        if (status != APSP_OK || read_takes_fractions(l->options))
-            return status;
-        /* Integer distances: a whole number written as a real is that integer (read.c). */
-        *w = (text_weight){.value = (int64_t)w->real};
-    }
-    if (status == APSP_OK)
-        status = text_check_weight(t, l->options, w->value, l->options->vertices, error);
-    if (status == APSP_OK && magnitude(w->value) > magnitude(l->largest_weight)) {
-        l->largest_weight = w->value;
-        l->largest_weight_line = t->line;
-    }
-    return status;
+    return status == APSP_OK ? text_take_weight(t, l->options, w, &l->extremes, error) : status;
 }
 
 static apsp_status edge_line(edgelist *l, apsp_error *error) {
@@ -118,38 +88,18 @@ static void merge_piece(void *reader, const void *piece) {
     edgelist *l = reader;
     const edgelist *part = piece;
     l->largest_id = part->largest_id > l->largest_id ? part->largest_id : l->largest_id;
-    l->largest_weight = magnitude(part->largest_weight) > magnitude(l->largest_weight)
-                            ? part->largest_weight
-                            : l->largest_weight;
-    if (larger_real(&part->largest_real, &l->largest_real))
-        l->largest_real = part->largest_real;
+    weight_extremes_merge(&l->extremes, &part->extremes);
 }
 
 static size_t vertex_count(const edgelist *l) {
     return l->options->vertices ? l->options->vertices : (size_t)l->largest_id + 1;
 }
 
-/* The weights of the largest magnitudes against the rule for V, which is known only at the end:
- * NULL when both fit, else why not, with *line set to the weight's line. */
-static const char *weights_problem(const edgelist *l, char *why, size_t size, uint64_t *line) {
-    if (l->options->flags & APSP_GRAPH_UNWEIGHTED)
-        return NULL;
-    *line = l->largest_weight_line;
-    const char *problem =
-        weight_problem(l->largest_weight, vertex_count(l), read_rule_dtype(l->options), why, size);
-    if (problem || !l->largest_real.is_real || !read_takes_fractions(l->options))
-        return problem;
-    char written[TEXT_WRITTEN_BYTES];
-    *line = l->largest_real_line;
-    return real_weight_problem(l->largest_real.real,
-                               text_written(&l->largest_real, written, sizeof written),
-                               vertex_count(l), read_real_dtype(l->options), why, size);
-}
-
 static int weights_fit(const edgelist *l) {
     char why[320];
     uint64_t line;
-    return !weights_problem(l, why, sizeof why, &line);
+    return !weight_extremes_problem(&l->extremes, l->options, vertex_count(l), why, sizeof why,
+                                    &line);
 }
 
 /* A body read in pieces passes finish() (else it is read again in order, for the line). */
@@ -177,7 +127,8 @@ static apsp_status finish(edgelist *l, apsp_error *error) {
     l->g->vertices = vertex_count(l);
     char why[320];
     uint64_t line;
-    const char *problem = weights_problem(l, why, sizeof why, &line);
+    const char *problem =
+        weight_extremes_problem(&l->extremes, l->options, vertex_count(l), why, sizeof why, &line);
     if (!problem)
         return APSP_OK;
     t->line = line;
@@ -191,7 +142,7 @@ apsp_status read_edgelist_graph(const char *path, const apsp_read_options *optio
     if (options->vertices > INT32_MAX)
         return fail(error, APSP_ERR_USAGE, "%zu vertices: at most %d are supported",
                     options->vertices, INT32_MAX);
-    apsp_status status = text_open(path, &l.t, error);
+    apsp_status status = text_open(path, &l.t, 0, error);
     if (status == APSP_OK)
         status = apsp_graph_create(0, 0, &l.g, error);
     /* The first edge, in order: it decides whether lines have weights, for every piece. */

@@ -21,9 +21,11 @@ typedef apsp_status (*matrix_writer)(apsp_output *output, const apsp_matrix *mat
     X(HW3, "hw3", "", "", read_hw3_graph, apsp_output_commit_hw3)                                  \
     X(DIMACS, "dimacs", ".gr", NULL, read_dimacs_graph, NULL)                                      \
     X(MTX, "mtx", ".mtx", NULL, read_mtx_graph, NULL)                                              \
-    X(EDGELIST, "edgelist", ".txt .edges .el .tsv", NULL, read_edgelist_graph, NULL)               \
+    X(EDGELIST, "edgelist", ".txt .edges .el", NULL, read_edgelist_graph, NULL)                    \
     X(NPY, "npy", ".npy", ".npy", read_npy_graph, commit_npy)                                      \
-    X(TEXT, "text", NULL, ".txt", NULL, commit_text)
+    X(TEXT, "text", NULL, ".txt", NULL, commit_text)                                               \
+    X(CSV, "csv", ".csv", ".csv", read_csv_graph, NULL)                                            \
+    X(TSV, "tsv", ".tsv", ".tsv", read_tsv_graph, NULL)
 
 typedef struct format_row {
     apsp_format format;

@@ -172,7 +172,7 @@ static apsp_status entries(mtx *m, apsp_error *error) {
 apsp_status read_mtx_graph(const char *path, const apsp_read_options *options, apsp_graph **out,
                            apsp_error *error) {
     mtx m = {.options = options};
-    apsp_status status = text_open(path, &m.t, error);
+    apsp_status status = text_open(path, &m.t, 0, error);
     if (status == APSP_OK)
         status = banner(&m, error);
     if (status == APSP_OK)

@@ -6,6 +6,7 @@
 #include "base/util.h"
 #include "formats/readers.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,14 +48,70 @@ apsp_status text_push_weight(const text_input *t, const apsp_read_options *optio
                       : graph_push(g, source, target, w->value, error);
 }
 
-apsp_status text_open(const char *path, text_input *t, apsp_error *error) {
+static uint64_t magnitude(int64_t w) {
+    return w < 0 ? -(uint64_t)w : (uint64_t)w;
+}
+
+/* Whether real weight a is larger in magnitude than b (which may be none yet). */
+static int larger_real(const text_weight *a, const text_weight *b) {
+    return a->is_real && (!b->is_real || fabs(a->real) > fabs(b->real));
+}
+
+apsp_status text_take_weight(const text_input *t, const apsp_read_options *options, text_weight *w,
+                             weight_extremes *x, apsp_error *error) {
+    apsp_status status = APSP_OK;
+    if (w->is_real) {
+        status = text_check_real(t, options, w, options->vertices, error);
+        if (status == APSP_OK && larger_real(w, &x->real)) {
+            x->real = *w;
+            x->real_line = t->line;
+        }
+        if (status != APSP_OK || read_takes_fractions(options))
+            return status;
+        /* Integer distances: a whole number written as a real is that integer (above). */
+        *w = (text_weight){.value = (int64_t)w->real};
+    }
+    status = text_check_weight(t, options, w->value, options->vertices, error);
+    if (status == APSP_OK && magnitude(w->value) > magnitude(x->largest)) {
+        x->largest = w->value;
+        x->largest_line = t->line;
+    }
+    return status;
+}
+
+void weight_extremes_merge(weight_extremes *into, const weight_extremes *piece) {
+    if (magnitude(piece->largest) > magnitude(into->largest)) {
+        into->largest = piece->largest;
+        into->largest_line = piece->largest_line;
+    }
+    if (larger_real(&piece->real, &into->real)) {
+        into->real = piece->real;
+        into->real_line = piece->real_line;
+    }
+}
+
+const char *weight_extremes_problem(const weight_extremes *x, const apsp_read_options *options,
+                                    size_t vertices, char *why, size_t size, uint64_t *line) {
+    if (options->flags & APSP_GRAPH_UNWEIGHTED)
+        return NULL;
+    *line = x->largest_line;
+    const char *problem = weight_problem(x->largest, vertices, read_rule_dtype(options), why, size);
+    if (problem || !x->real.is_real || !read_takes_fractions(options))
+        return problem;
+    char written[TEXT_WRITTEN_BYTES];
+    *line = x->real_line;
+    return real_weight_problem(x->real.real, text_written(&x->real, written, sizeof written),
+                               vertices, read_real_dtype(options), why, size);
+}
+
+apsp_status text_open(const char *path, text_input *t, size_t longest_line, apsp_error *error) {
     input_file in;
     apsp_status status = input_open(path, &in, error);
     if (status != APSP_OK) {
         *t = (text_input){0};
         return status;
     }
-    status = text_load(&in, t, error);
+    status = text_load(&in, t, longest_line, error);
     input_close(&in);
     return status;
 }
@@ -170,8 +227,11 @@ static int in_pieces(void *reader, const body_reader *how, const text_input *inp
         if (done)
             memcpy(reader, result, how->size);
     }
-    for (int i = 0; i < made; i++)
+    for (int i = 0; i < made; i++) {
         apsp_graph_destroy(*graph_of(how, piece_at(&p, (size_t)i)));
+        if (how->release)
+            how->release(piece_at(&p, (size_t)i));
+    }
     free(p.readers);
     free(p.status);
     free(p.errors);

@@ -16,6 +16,10 @@ apsp_status read_mtx_graph(const char *path, const apsp_read_options *options, a
                            apsp_error *error);
 apsp_status read_edgelist_graph(const char *path, const apsp_read_options *options,
                                 apsp_graph **out, apsp_error *error);
+apsp_status read_csv_graph(const char *path, const apsp_read_options *options, apsp_graph **out,
+                           apsp_error *error);
+apsp_status read_tsv_graph(const char *path, const apsp_read_options *options, apsp_graph **out,
+                           apsp_error *error);
 apsp_status read_npy_graph(const char *path, const apsp_read_options *options, apsp_graph **out,
                            apsp_error *error);
 
@@ -43,8 +47,28 @@ apsp_status text_push_weight(const text_input *t, const apsp_read_options *optio
                              int32_t source, int32_t target, const text_weight *w, size_t vertices,
                              apsp_error *error);
 
-/* Opens path and loads it whole for a text reader. */
-apsp_status text_open(const char *path, text_input *t, apsp_error *error);
+/* The weights of the largest magnitude a text reader took, with their lines: the rule for V is
+ * known only at the end (edge lists and CSV count V as they go). `real` is the largest real
+ * weight that stays real (is_real = 0: none). */
+typedef struct weight_extremes {
+    int64_t largest;
+    uint64_t largest_line;
+    text_weight real;
+    uint64_t real_line;
+} weight_extremes;
+void weight_extremes_merge(weight_extremes *into, const weight_extremes *piece);
+/* NULL when both fit the rule for V = vertices, else why not, with *line the weight's line. */
+const char *weight_extremes_problem(const weight_extremes *x, const apsp_read_options *options,
+                                    size_t vertices, char *why, size_t size, uint64_t *line);
+
+/* A weight read at the current line (text_number), checked (V not known yet), made an integer
+ * where the options' type takes no fractions (a whole number written as a real), and noted in
+ * x. */
+apsp_status text_take_weight(const text_input *t, const apsp_read_options *options, text_weight *w,
+                             weight_extremes *x, apsp_error *error);
+
+/* Opens path and loads it whole for a text reader (text_load: longest_line, 0 for none). */
+apsp_status text_open(const char *path, text_input *t, size_t longest_line, apsp_error *error);
 
 /* Room for the edges a header announces, but no more than the input's bytes could hold (each
  * edge needs at least `least_bytes` of them): a header that claims billions costs nothing. */
@@ -66,6 +90,7 @@ typedef struct body_reader {
     apsp_status (*body)(void *reader, apsp_error *error);
     void (*merge)(void *reader, const void *piece);
     int (*accept)(const void *reader);
+    void (*release)(void *piece); /* what a piece's body made beside its graph (may be NULL) */
 } body_reader;
 apsp_status parse_body(void *reader, const body_reader *how, int threads, apsp_error *error);
 

@@ -6,6 +6,7 @@
 #include "base/fault.h"
 #include "base/parallel.h"
 #include "formats/formats.h"
+#include "formats/text_rows.h"
 #include "output/output_file.h"
 
 #include <errno.h>
@@ -224,7 +225,8 @@ struct apsp_row_writer {
     size_t next_row;      /* rows come in order, each once */
     apsp_dtype dtype;     /* the cells handed in (apsp_row_writer_begin_typed) */
     apsp_dtype file_type; /* the file's: dtype, or int32 for int64 cells in hw3 */
-    int text;             /* the text output: lines in order, its length known at the end */
+    int text;             /* text, csv, tsv: lines in order, the length known at the end */
+    text_rows *table;     /* their lines, and --limit (apsp_row_writer_set_table) */
     uint64_t text_bytes;
     uint64_t base; /* the header's bytes */
     char header[256];
@@ -250,7 +252,8 @@ apsp_status apsp_row_writer_begin_rows(apsp_output *output, apsp_format format, 
 
 /* Why `format` cannot take rows of `dtype` as they come; NULL when it can. */
 static const char *format_refuses(apsp_format format, apsp_dtype dtype) {
-    if (format != APSP_FORMAT_NPY && format != APSP_FORMAT_HW3 && format != APSP_FORMAT_TEXT)
+    if (format != APSP_FORMAT_NPY && format != APSP_FORMAT_HW3 && format != APSP_FORMAT_TEXT &&
+        format != APSP_FORMAT_CSV && format != APSP_FORMAT_TSV)
         return "rows cannot be written as they come in";
     if ((unsigned)dtype > APSP_FLOAT64)
         return "no element type for";
@@ -272,22 +275,26 @@ apsp_status apsp_row_writer_begin_typed(apsp_output *output, apsp_format format,
     }
     char header[256];
     size_t header_bytes = 0;
-    int text = format == APSP_FORMAT_TEXT;
+    int text = format == APSP_FORMAT_TEXT || format == APSP_FORMAT_CSV || format == APSP_FORMAT_TSV;
+    char delimiter = format == APSP_FORMAT_CSV ? ',' : format == APSP_FORMAT_TSV ? '\t' : 0;
     apsp_dtype file_type = format == APSP_FORMAT_HW3 ? APSP_INT32 : dtype;
     if (format == APSP_FORMAT_NPY)
         header_bytes = npy_header_rows(rows, vertices, dtype, header);
     apsp_row_writer *w = apsp_calloc(1, sizeof *w);
-    apsp_status status = w ? APSP_OK : fail(error, APSP_ERR_NO_MEMORY, "out of memory");
+    text_rows *table = w ? text_rows_create(delimiter) : NULL;
+    apsp_status status = table ? APSP_OK : fail(error, APSP_ERR_NO_MEMORY, "out of memory");
     uint64_t bytes =
         text ? 0 : header_bytes + (uint64_t)rows * vertices * apsp_dtype_size(file_type);
     if (status == APSP_OK)
         status = output_begin(output, bytes, error);
     if (status != APSP_OK) {
         free(w);
+        text_rows_destroy(table);
         apsp_output_abort(output);
         return status;
     }
     *w = (apsp_row_writer){.output = output,
+                           .table = table,
                            .vertices = vertices,
                            .rows = rows,
                            .dtype = dtype,
@@ -367,26 +374,6 @@ static int write_pending_header(apsp_row_writer *w, const row_writer *rw) {
     return err;
 }
 
-/* The text output's lines, in order: a row at a time through one buffer. */
-static int put_text_rows(apsp_row_writer *w, size_t count, const void *rows, size_t pitch) {
-    char *line = apsp_malloc((w->vertices ? w->vertices : 1) * TEXT_CELL_MAX);
-    if (!line)
-        return ENOMEM;
-    int fd = output_file_fd(w->output), err = 0;
-    FILE *stream = output_stream(w->output);
-    for (size_t r = 0; r < count && !err; r++) {
-        size_t bytes = text_row(line, (const char *)rows + r * pitch * apsp_dtype_size(w->dtype),
-                                w->dtype, w->vertices);
-        if (fd >= 0)
-            err = write_at(fd, (const unsigned char *)line, bytes, w->text_bytes);
-        else if (fwrite(line, 1, bytes, stream) != bytes)
-            err = errno ? errno : EIO;
-        w->text_bytes += bytes;
-    }
-    free(line);
-    return err;
-}
-
 apsp_status apsp_row_writer_put(void *writer, size_t first_row, size_t count, const int32_t *rows,
                                 size_t pitch, apsp_error *error) {
     return apsp_row_writer_put_cells(writer, first_row, count, rows, pitch, error);
@@ -419,7 +406,9 @@ apsp_status apsp_row_writer_put_cells(void *writer, size_t first_row, size_t cou
                     first_row, first_row + count, w->next_row);
     if (w->text) {
         apsp_status room = first_row == 0 ? output_room(w->output, error) : APSP_OK;
-        int err = room == APSP_OK ? put_text_rows(w, count, rows, pitch) : 0;
+        int err = room == APSP_OK ? text_rows_put(w->table, w->output, first_row, count, rows,
+                                                  pitch, w->dtype, w->vertices, &w->text_bytes)
+                                  : 0;
         if (room != APSP_OK || err)
             return room != APSP_OK ? room : write_failed(w->output, err, error);
         w->next_row += count;
@@ -428,6 +417,9 @@ apsp_status apsp_row_writer_put_cells(void *writer, size_t first_row, size_t cou
     apsp_status narrow = check_narrowing(w, first_row, count, rows, pitch, error);
     if (narrow != APSP_OK)
         return narrow;
+    if (text_rows_limited(w->table) &&
+        !(rows = text_rows_cut(w->table, count, rows, pitch, w->dtype)))
+        return write_failed(w->output, ENOMEM, error);
     /* The batch as a matrix of its own, at its place in the file. */
     const size_t file_cell = apsp_dtype_size(w->file_type);
     const apsp_matrix batch = {
@@ -476,6 +468,7 @@ apsp_status apsp_row_writer_finish(apsp_row_writer *w, apsp_error *error) {
         return failed;
     }
     apsp_status status = output_finish(w->output, error);
+    text_rows_destroy(w->table);
     free(w);
     return status;
 }
@@ -484,5 +477,14 @@ void apsp_row_writer_abort(apsp_row_writer *w) {
     if (!w)
         return;
     apsp_output_abort(w->output);
+    text_rows_destroy(w->table);
     free(w);
+}
+
+apsp_status apsp_row_writer_set_table(apsp_row_writer *w, const char *const *labels,
+                                      const int32_t *row_vertices, int limited, double limit,
+                                      apsp_error *error) {
+    if (w->next_row > 0)
+        return fail(error, APSP_ERR_USAGE, "apsp_row_writer_set_table after the first rows");
+    return text_rows_set(w->table, labels, row_vertices, w->rows, limited, limit, error);
 }

@@ -13,9 +13,31 @@
 
 enum { FIRST_BUFFER = 1 << 16, FIELD_SHOWN = 24 };
 
+/* Refuses the line that has run past `longest` bytes (0: no limit) in the first `size` bytes of
+ * data, of which [checked, size) are new; *line_start: where the current line starts. A stream
+ * with a line of gigabytes is refused as it comes, not held. */
+static apsp_status check_lines(const input_file *in, const char *data, size_t checked, size_t size,
+                               size_t longest, size_t *line_start, apsp_error *error) {
+    if (!longest)
+        return APSP_OK;
+    for (const char *p = data + size; p > data + checked; p--)
+        if (p[-1] == '\n') {
+            *line_start = (size_t)(p - data);
+            break;
+        }
+    if (size - *line_start <= longest)
+        return APSP_OK;
+    uint64_t line = 1;
+    for (size_t i = 0; i < *line_start; i++)
+        line += data[i] == '\n';
+    return fail(error, APSP_ERR_INPUT, "%s: line %llu: longer than %zu bytes: refused", in->name,
+                (unsigned long long)line, longest);
+}
+
 /* A stream is read into a buffer that doubles: what it brings is all it costs. */
-static apsp_status load_stream(input_file *in, text_input *t, size_t *size, apsp_error *error) {
-    size_t capacity = 0;
+static apsp_status load_stream(input_file *in, text_input *t, size_t *size, size_t longest,
+                               apsp_error *error) {
+    size_t capacity = 0, line_start = 0;
     *size = 0;
     for (;;) {
         if (*size + 1 >= capacity) {
@@ -29,12 +51,16 @@ static apsp_status load_stream(input_file *in, text_input *t, size_t *size, apsp
         if (n < 0)
             return input_read_error(in, errno, error);
         *size += (size_t)n;
+        apsp_status status =
+            check_lines(in, t->data, *size - (size_t)n, *size, longest, &line_start, error);
+        if (status != APSP_OK)
+            return status;
         if ((size_t)n < capacity - 1 - (*size - (size_t)n))
             return APSP_OK;
     }
 }
 
-apsp_status text_load(input_file *in, text_input *t, apsp_error *error) {
+apsp_status text_load(input_file *in, text_input *t, size_t longest_line, apsp_error *error) {
     *t = (text_input){.name = in->name};
     size_t size = 0;
     apsp_status status = APSP_OK;
@@ -49,7 +75,7 @@ apsp_status text_load(input_file *in, text_input *t, apsp_error *error) {
             status = input_read_error(in, errno, error);
         size = n > 0 ? (size_t)n : 0; /* a file that shrank since is read as it is now */
     } else {
-        status = load_stream(in, t, &size, error);
+        status = load_stream(in, t, &size, longest_line, error);
     }
     if (status != APSP_OK) {
         text_free(t);

@@ -21,8 +21,10 @@ typedef struct text_input {
     int started;   /* text_next_line was called: the cursor is inside a line */
 } text_input;
 
-/* Reads the whole of `in` into t (in stays open; the caller closes it). */
-apsp_status text_load(input_file *in, text_input *t, apsp_error *error);
+/* Reads the whole of `in` into t (in stays open; the caller closes it). A stream (a pipe, a
+ * compressed input) with a line longer than `longest_line` bytes (0: no limit) is refused as it
+ * comes in; a regular file is its own bound. */
+apsp_status text_load(input_file *in, text_input *t, size_t longest_line, apsp_error *error);
 void text_free(text_input *t);
 
 /* Moves the cursor to the start of the next line that has something on it other than blanks
