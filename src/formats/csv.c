@@ -4,8 +4,8 @@
  *     "Châtelet, Les Halles",4417391023,3
  * Fields are separated by commas (tsv: tabs); a field may be quoted as RFC 4180 says ("" for a
  * quote inside), and must be where it holds the separator or a quote. Every vertex is a name,
- * digits included: vertex ids are given in the order names are first seen, and the names are the
- * graph's labels. The header (csv_header.c) says which columns hold the source, the target and the
+ * digits included: vertex ids are given in the order names are first seen (edge by edge, the
+ * source's before the target's), and the names are the graph's labels. The header (csv_header.c) says which columns hold the source, the target and the
  * weight; other columns are skipped. A name may not hold a line break (the labels file holds one
  * name a line): a quoted field must close on its line. Lines of a stream are at most 1 MiB. */
 #include "base/fault.h"
@@ -63,6 +63,7 @@ static apsp_status weight(csv_reader *r, const csv_field *f, text_weight *w, aps
 static apsp_status edge_line(csv_reader *r, apsp_error *error) {
     const csv_columns *c = &r->columns;
     int32_t ends[2] = {0, 0};
+    csv_field names[2] = {{0}, {0}};
     text_weight w = {.value = 1};
     int last = 0;
     r->t.p = r->t.line_start; /* (text_next_line skipped leading blanks: a name may have them) */
@@ -72,11 +73,15 @@ static apsp_status edge_line(csv_reader *r, apsp_error *error) {
         if (last)
             return csv_missing_field(&r->t, c, i, error);
         status = csv_next_field(&r->t, c->delimiter, &f, &last, error);
-        if (status == APSP_OK && (i == c->index[0] || i == c->index[1]))
-            status = vertex(r, &f, &ends[i == c->index[1]], error);
+        if (i == c->index[0] || i == c->index[1])
+            names[i == c->index[1]] = f;
         else if (status == APSP_OK && i == c->index[2])
             status = weight(r, &f, &w, error);
     }
+    /* The source's name first, then the target's, whatever the columns' order: vertices are
+     * numbered as NetworkX adds them, edge by edge. */
+    for (int k = 0; k < 2 && status == APSP_OK; k++)
+        status = vertex(r, &names[k], &ends[k], error);
     if (status == APSP_OK)
         status = w.is_real ? graph_push_real(r->g, ends[0], ends[1], w.real, error)
                            : graph_push(r->g, ends[0], ends[1], w.value, error);

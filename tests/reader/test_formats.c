@@ -404,7 +404,15 @@ static void test_format_names(void) {
         {"x/a.txt", 0, APSP_FORMAT_EDGELIST},
         {"a.edges", 0, APSP_FORMAT_EDGELIST},
         {"a.el", 0, APSP_FORMAT_EDGELIST},
-        {"a.tsv", 0, APSP_FORMAT_EDGELIST},
+        {"a.tsv", 0, APSP_FORMAT_TSV},
+        {"a.csv", 0, APSP_FORMAT_CSV},
+        {"a.csv", 1, APSP_FORMAT_CSV},
+        {"a.tsv", 1, APSP_FORMAT_TSV},
+        {"roads.csv.gz", 0, APSP_FORMAT_CSV},
+        {"roads.txt.zst", 0, APSP_FORMAT_EDGELIST},
+        {"roads.gr.bz2", 0, APSP_FORMAT_DIMACS},
+        {"roads.gz", 0, APSP_FORMAT_HW3},
+        {"a.npy.gz", 1, APSP_FORMAT_HW3},
         {"a.in", 0, APSP_FORMAT_HW3},
         {"-", 0, APSP_FORMAT_HW3},
         {".mtx", 0, APSP_FORMAT_HW3},
@@ -419,14 +427,14 @@ static void test_format_names(void) {
         CHECK(apsp_format_for(cases[i].path, cases[i].output) == cases[i].format, "%s (%s): %s",
               cases[i].path, cases[i].output ? "output" : "input",
               apsp_format_name(apsp_format_for(cases[i].path, cases[i].output)));
-    const char *names[] = {"hw3", "dimacs", "mtx", "edgelist", "npy", "text"};
-    for (size_t i = 0; i < 6; i++) {
+    const char *names[] = {"hw3", "dimacs", "mtx", "edgelist", "npy", "text", "csv", "tsv"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         apsp_format f;
         CHECK(apsp_format_parse(names[i], &f) == 0 && strcmp(apsp_format_name(f), names[i]) == 0,
               "format name %s", names[i]);
     }
     apsp_format f;
-    CHECK(apsp_format_parse("csv", &f) == -1, "an unknown format name is refused");
+    CHECK(apsp_format_parse("parquet", &f) == -1, "an unknown format name is refused");
     apsp_graph *g;
     apsp_error err;
     CHECK(read_as("x.txt", APSP_FORMAT_TEXT, 0, 0, &g, &err) == APSP_ERR_USAGE && !g,
