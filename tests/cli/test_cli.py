@@ -402,12 +402,12 @@ def check_format_refusals(apsp, d):
               "an edge list read as hw3 (%s) hints at --input-format: %s" % (what, describe(p)))
     check(not os.path.exists(out), "a refused text input left %s" % out)
     graph = os.path.join(d, "g.txt")
-    for name in ("d.csv", "d.JSON", "d.tsv", "d.mtx", "d.npz", "d.h5"):
+    for name in ("d.parquet", "d.JSON", "d.xlsx", "d.mtx", "d.npz", "d.h5"):
         p = apsp.run([graph, os.path.join(d, name)])
         check(p.returncode == EXIT_USAGE and one_error_line(p) and b"--output-format" in p.stderr
               and not os.path.exists(os.path.join(d, name)),
               "OUTPUT %s (a format apsp does not write) is refused: %s" % (name, describe(p)))
-    csv = os.path.join(d, "d.csv")
+    csv = os.path.join(d, "d.csv")  # (a long table by its name, hw3 when told)
     p = apsp.run(["--output-format=hw3", graph, csv])
     check(p.returncode == 0 and open(csv, "rb").read() == struct.pack("<9i", 0, 3, 7, INF, 0, 4,
                                                                        INF, INF, 0),
