@@ -4,6 +4,7 @@
 #ifndef APSP_CODEC_H
 #define APSP_CODEC_H
 
+#include <limits.h>
 #include <stddef.h>
 
 typedef enum codec_result {
@@ -19,6 +20,11 @@ typedef struct codec_buffers {
     unsigned char *out;
     size_t out_size, out_made;
 } codec_buffers;
+
+/* What a step may take and fill, each at most UINT_MAX: zlib and libbz2 count in unsigned int. */
+static inline unsigned codec_clamp(size_t bytes) {
+    return bytes < UINT_MAX ? (unsigned)bytes : UINT_MAX;
+}
 
 typedef struct codec {
     const char *name;  /* "gzip", in messages */

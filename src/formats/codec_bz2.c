@@ -3,7 +3,6 @@
 
 #ifdef APSP_HAVE_BZ2
 #include <bzlib.h>
-#include <limits.h>
 #include <stdlib.h>
 
 static void *bz2_open(void) {
@@ -28,19 +27,15 @@ static const char *bz2_why(int rc) {
 
 static codec_result bz2_step(void *state, codec_buffers *b, const char **why) {
     bz_stream *z = state;
-    size_t in = b->in_size - b->in_used, out = b->out_size - b->out_made;
     z->next_in = (char *)(b->in + b->in_used);
-    z->avail_in = in < UINT_MAX ? (unsigned)in : UINT_MAX;
+    z->avail_in = codec_clamp(b->in_size - b->in_used);
     z->next_out = (char *)(b->out + b->out_made);
-    z->avail_out = out < UINT_MAX ? (unsigned)out : UINT_MAX;
+    z->avail_out = codec_clamp(b->out_size - b->out_made);
     unsigned in_before = z->avail_in, out_before = z->avail_out;
     int rc = BZ2_bzDecompress(z);
-    b->in_used += in_before - z->avail_in;
-    b->out_made += out_before - z->avail_out;
-    if (rc == BZ_STREAM_END)
-        return CODEC_END;
-    if (rc == BZ_OK)
-        return CODEC_MORE;
+    b->in_used += in_before - z->avail_in, b->out_made += out_before - z->avail_out;
+    if (rc == BZ_STREAM_END || rc == BZ_OK)
+        return rc == BZ_OK ? CODEC_MORE : CODEC_END;
     *why = bz2_why(rc);
     return CODEC_BAD;
 }

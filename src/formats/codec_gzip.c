@@ -2,7 +2,6 @@
 #include "formats/codec.h"
 
 #ifdef APSP_HAVE_ZLIB
-#include <limits.h>
 #include <stdlib.h>
 #include <zlib.h>
 
@@ -17,12 +16,10 @@ static void *gzip_open(void) {
 
 static codec_result gzip_step(void *state, codec_buffers *b, const char **why) {
     z_stream *z = state;
-    /* zlib counts in uInt: a step takes at most UINT_MAX bytes either way. */
-    size_t in = b->in_size - b->in_used, out = b->out_size - b->out_made;
     z->next_in = (unsigned char *)b->in + b->in_used;
-    z->avail_in = in < UINT_MAX ? (uInt)in : UINT_MAX;
+    z->avail_in = codec_clamp(b->in_size - b->in_used);
     z->next_out = b->out + b->out_made;
-    z->avail_out = out < UINT_MAX ? (uInt)out : UINT_MAX;
+    z->avail_out = codec_clamp(b->out_size - b->out_made);
     uInt in_before = z->avail_in, out_before = z->avail_out;
     int rc = inflate(z, Z_NO_FLUSH);
     b->in_used += in_before - z->avail_in;

@@ -97,18 +97,29 @@ static int refill(input_stream *s, int fd) {
     }
 }
 
-/* The first bytes read and the codec they name, opened. */
-static int probe(input_stream *s, int fd) {
-    s->probed = 1;
-    while (s->end < MAGIC_BYTES && !s->eof) {
-        ssize_t n = read(fd, s->block + s->end, COMPRESSED_BLOCK - s->end);
+ssize_t fd_read_full(int fd, void *buf, size_t size) {
+    size_t done = 0;
+    while (done < size) {
+        ssize_t n = read(fd, (char *)buf + done, size - done);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0)
             return -1;
-        s->end += (size_t)n;
-        s->eof = n == 0;
+        if (n == 0)
+            break;
+        done += (size_t)n;
     }
+    return (ssize_t)done;
+}
+
+/* The first bytes read and the codec they name, opened. */
+static int probe(input_stream *s, int fd) {
+    s->probed = 1;
+    ssize_t n = fd_read_full(fd, s->block, MAGIC_BYTES);
+    if (n < 0)
+        return -1;
+    s->end = (size_t)n;
+    s->eof = n < MAGIC_BYTES;
     s->bytes_in = s->end;
     s->codec = codec_of_magic(s->block, s->end);
     if (!s->codec)
@@ -126,20 +137,11 @@ static int probe(input_stream *s, int fd) {
 }
 
 static ssize_t read_plain(input_stream *s, int fd, unsigned char *buf, size_t size) {
-    size_t done = s->end - s->pos < size ? s->end - s->pos : size;
-    memcpy(buf, s->block + s->pos, done);
-    s->pos += done;
-    while (done < size) {
-        ssize_t n = read(fd, buf + done, size - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return -1;
-        if (n == 0)
-            break;
-        done += (size_t)n;
-    }
-    return (ssize_t)done;
+    size_t pending = s->end - s->pos < size ? s->end - s->pos : size;
+    memcpy(buf, s->block + s->pos, pending);
+    s->pos += pending;
+    ssize_t n = pending < size ? fd_read_full(fd, buf + pending, size - pending) : 0;
+    return n < 0 ? -1 : (ssize_t)pending + n;
 }
 
 /* One decoder step into buf[*made, size): 1 at the clean end of the input, 0 to go on, -1. */

@@ -15,6 +15,10 @@ typedef struct input_stream input_stream;
 input_stream *input_stream_create(void);
 void input_stream_destroy(input_stream *s);
 
+/* Up to size bytes from fd, through short reads and EINTR: fewer only at its end; -1 with errno
+ * on an error. */
+ssize_t fd_read_full(int fd, void *buf, size_t size);
+
 /* The codec named by the bytes (the first bytes of an input), or NULL: a plain input. */
 const struct codec *codec_of_magic(const unsigned char *bytes, size_t count);
 enum { MAGIC_BYTES = 4 };

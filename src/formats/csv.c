@@ -5,9 +5,10 @@
  * Fields are separated by commas (tsv: tabs); a field may be quoted as RFC 4180 says ("" for a
  * quote inside), and must be where it holds the separator or a quote. Every vertex is a name,
  * digits included: vertex ids are given in the order names are first seen (edge by edge, the
- * source's before the target's), and the names are the graph's labels. The header (csv_header.c) says which columns hold the source, the target and the
- * weight; other columns are skipped. A name may not hold a line break (the labels file holds one
- * name a line): a quoted field must close on its line. Lines of a stream are at most 1 MiB. */
+ * source's before the target's), and the names are the graph's labels. The header (csv_header.c)
+ * says which columns hold the source, the target and the weight; other columns are skipped. A name
+ * may not hold a line break (the labels file holds one name a line): a quoted field must close on
+ * its line. Lines of a stream are at most 1 MiB. */
 #include "base/fault.h"
 #include "base/graph.h"
 #include "formats/csv_header.h"

@@ -87,20 +87,8 @@ void input_close(input_file *in) {
 }
 
 ssize_t input_read(const input_file *in, void *buf, size_t size) {
-    if (in->stream)
-        return input_stream_read(in->stream, in->fd, buf, size);
-    size_t done = 0;
-    while (done < size) {
-        ssize_t n = read(in->fd, (char *)buf + done, size - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return -1;
-        if (n == 0)
-            break;
-        done += (size_t)n;
-    }
-    return (ssize_t)done;
+    return in->stream ? input_stream_read(in->stream, in->fd, buf, size)
+                      : fd_read_full(in->fd, buf, size);
 }
 
 ssize_t input_pread(const input_file *in, void *buf, size_t size, uint64_t offset) {
