@@ -74,10 +74,11 @@ size_t csv_unquote(const csv_field *f, char *out) {
 
 apsp_status csv_missing_field(const text_input *t, const csv_columns *c, int field,
                               apsp_error *error) {
-    int which = field == c->index[0] ? 0 : field == c->index[1] ? 1 : 2;
-    for (int k = 0; k < 3; k++) /* the first column past the line's end */
-        if (c->index[k] >= field && c->index[k] < c->index[which])
+    int which = -1; /* the first column past the line's end */
+    for (int k = 0; k < 3; k++)
+        if (c->index[k] >= field && (which < 0 || c->index[k] < c->index[which]))
             which = k;
+    which = which < 0 ? 0 : which; /* (a line ends before the columns it must hold: always one) */
     return text_fail(t, error, "%d field%s, but %s is field %d", field, field == 1 ? "" : "s",
                      c->name[which], c->index[which] + 1);
 }

@@ -1,21 +1,35 @@
 /* The vertex name table (vertex_names.h): open addressing over a power-of-two array of slots,
- * half full at most, each slot the name's hash and id; the names themselves in id order. */
+ * half full at most, each slot the high half of the name's hash and its id. Every name is copied
+ * into the table's own chunks, packed: a pointer into the input's buffer would send each lookup to
+ * a random place in hundreds of megabytes (a CSV of 20 million edges ran 10x slower than the edge
+ * list so, perf: the compares' cache misses). */
 #include "formats/vertex_names.h"
 #include "base/fault.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct slot {
-    uint64_t hash; /* 0: empty (a name whose hash is 0 gets 1) */
-    int64_t id;
-} slot;
-
 typedef struct name {
     const char *text;
     uint32_t len;
-    int stable;
 } name;
+
+/* A short name (OSM ids, station codes) lives in its slot: a lookup is one cache line, not the
+ * three of slot, name and bytes (perf: those misses were two thirds of a CSV read). */
+enum { INLINE_BYTES = 11 };
+typedef struct slot {
+    uint32_t tag; /* the hash's high half: most other names are passed by it alone */
+    int32_t id;   /* -1: empty */
+    uint8_t len;  /* the name's length where it is at most INLINE_BYTES, else 255 */
+    char bytes[INLINE_BYTES];
+} slot;
+
+static slot slot_of(uint64_t h, int32_t id, const char *text, size_t len) {
+    slot s = {(uint32_t)(h >> 32), id, len <= INLINE_BYTES ? (uint8_t)len : 255, {0}};
+    if (len <= INLINE_BYTES)
+        memcpy(s.bytes, text, len);
+    return s;
+}
 
 enum { ARENA_CHUNK = 1 << 20 };
 
@@ -35,12 +49,14 @@ struct vertex_names {
 
 vertex_names *vertex_names_create(void) {
     vertex_names *n = apsp_calloc(1, sizeof *n);
-    if (n && !(n->slots = apsp_calloc(1024, sizeof *n->slots))) {
+    if (n && !(n->slots = apsp_malloc(1024 * sizeof *n->slots))) {
         free(n);
         return NULL;
     }
-    if (n)
+    if (n) {
+        memset(n->slots, 0xff, 1024 * sizeof *n->slots);
         n->mask = 1023;
+    }
     return n;
 }
 
@@ -56,37 +72,42 @@ void vertex_names_destroy(vertex_names *n) {
     free(n);
 }
 
-/* A multiplicative hash over 8 bytes at a time: names are short, and this is the reader's
- * inner loop with the number parser. */
-static uint64_t hash_of(const char *text, size_t len) {
-    const uint64_t k = 0x9e3779b97f4a7c15u;
-    uint64_t h = len * k;
+/* MurmurHash3's finaliser: every bit of x moves every bit of the result. */
+static uint64_t mix(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdu;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53u;
+    return x ^ (x >> 33);
+}
+
+/* 8 bytes at a time, each word mixed in: names are short, and this is the reader's inner loop
+ * with the number parser. */
+uint64_t vertex_names_hash(const char *text, size_t len) {
+    uint64_t h = len;
     size_t i = 0;
     for (; i + 8 <= len; i += 8) {
         uint64_t w;
         memcpy(&w, text + i, 8);
-        h = (h ^ w) * k;
-        h ^= h >> 29;
+        h = mix(h ^ w);
     }
     uint64_t tail = 0;
     memcpy(&tail, text + i, len - i);
-    h = (h ^ tail) * k;
-    h ^= h >> 32;
-    return h ? h : 1;
+    return mix(h ^ tail ^ (uint64_t)len << 56);
 }
 
 static int grow_slots(vertex_names *n) {
     size_t size = 2 * (n->mask + 1);
-    slot *slots = apsp_calloc(size, sizeof *slots);
+    slot *slots = apsp_malloc(size * sizeof *slots);
     if (!slots)
         return -1;
-    for (size_t i = 0; i <= n->mask; i++) {
-        if (!n->slots[i].hash)
-            continue;
-        size_t j = n->slots[i].hash & (size - 1);
-        while (slots[j].hash)
+    memset(slots, 0xff, size * sizeof *slots);
+    for (size_t id = 0; id < n->count; id++) {
+        uint64_t h = vertex_names_hash(n->names[id].text, n->names[id].len);
+        size_t j = h & (size - 1);
+        while (slots[j].id >= 0)
             j = (j + 1) & (size - 1);
-        slots[j] = n->slots[i];
+        slots[j] = slot_of(h, (int32_t)id, n->names[id].text, n->names[id].len);
     }
     free(n->slots);
     n->slots = slots;
@@ -110,8 +131,8 @@ static const char *copy_name(vertex_names *n, const char *text, size_t len) {
     return at;
 }
 
-/* The new name's id, appended to the names in order. */
-static int64_t add(vertex_names *n, const char *text, size_t len, int stable) {
+/* The new name's id, appended to the names in order (text: its copy). */
+static int64_t add(vertex_names *n, const char *text, size_t len) {
     if (n->count == INT32_MAX)
         return -2;
     if (n->count == n->capacity) {
@@ -122,24 +143,47 @@ static int64_t add(vertex_names *n, const char *text, size_t len, int stable) {
         n->names = bigger;
         n->capacity = capacity;
     }
-    if (!stable && !(text = copy_name(n, text, len)))
-        return -1;
-    n->names[n->count] = (name){text, (uint32_t)len, stable};
+    n->names[n->count] = (name){text, (uint32_t)len};
     return (int64_t)n->count++;
 }
 
-int64_t vertex_names_id(vertex_names *n, const char *text, size_t len, int stable) {
-    uint64_t h = hash_of(text, len);
+/* A byte loop: names are a few bytes, shorter than memcmp's call. */
+static int same_bytes(const char *a, const char *b, size_t len) {
+    for (size_t i = 0; i < len; i++)
+        if (a[i] != b[i])
+            return 0;
+    return 1;
+}
+
+void vertex_names_prefetch(const vertex_names *n, uint64_t h) {
+#if defined(__GNUC__)
+    __builtin_prefetch(&n->slots[h & n->mask]);
+#else
+    (void)n, (void)h;
+#endif
+}
+
+int64_t vertex_names_id(vertex_names *n, const char *text, size_t len) {
+    return vertex_names_id_hashed(n, text, len, vertex_names_hash(text, len));
+}
+
+int64_t vertex_names_id_hashed(vertex_names *n, const char *text, size_t len, uint64_t h) {
+    const uint32_t tag = (uint32_t)(h >> 32);
     size_t i = h & n->mask;
-    for (; n->slots[i].hash; i = (i + 1) & n->mask) {
-        const name *m = &n->names[n->slots[i].id];
-        if (n->slots[i].hash == h && m->len == len && memcmp(m->text, text, len) == 0)
-            return n->slots[i].id;
+    for (; n->slots[i].id >= 0; i = (i + 1) & n->mask) {
+        const slot *s = &n->slots[i];
+        if (s->tag != tag)
+            continue;
+        if (len <= INLINE_BYTES ? s->len == len && same_bytes(s->bytes, text, len)
+                                : s->len == 255 && n->names[s->id].len == len &&
+                                      same_bytes(n->names[s->id].text, text, len))
+            return s->id;
     }
-    int64_t id = add(n, text, len, stable);
+    const char *copy = n->count < INT32_MAX ? copy_name(n, text, len) : NULL;
+    int64_t id = copy ? add(n, copy, len) : n->count < INT32_MAX ? -1 : -2;
     if (id < 0)
         return id;
-    n->slots[i] = (slot){h, id};
+    n->slots[i] = slot_of(h, (int32_t)id, text, len);
     if (2 * n->count > n->mask && grow_slots(n) < 0)
         return -1; /* (the table stays whole: the name is in it, at its id) */
     return id;
@@ -149,8 +193,7 @@ size_t vertex_names_count(const vertex_names *n) {
     return n->count;
 }
 
-const char *vertex_names_at(const vertex_names *n, size_t id, size_t *len, int *stable) {
+const char *vertex_names_at(const vertex_names *n, size_t id, size_t *len) {
     *len = n->names[id].len;
-    *stable = n->names[id].stable;
     return n->names[id].text;
 }
