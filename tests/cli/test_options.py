@@ -19,7 +19,8 @@ VALUES = {"--input-format": "hw3", "--output-format": "hw3", "--vertices": "200"
           "--dtype": "int32", "--predecessors": "-", "--path": "0,1", "--backend": "cpu",
           "--device": "0", "--device-shares": "1", "--tile": "128", "--threads": "1",
           "--max-buffer-bytes": "1G", "--device-memory": "1G", "--kernel-params": "K_CHUNK=8",
-          "--kernel-cache": "off", "--sources": "0-9", "--method": "dijkstra"}
+          "--kernel-cache": "off", "--sources": "0-9", "--method": "dijkstra",
+          "--columns": "from,to", "--limit": "5"}
 
 
 def main():

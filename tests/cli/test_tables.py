@@ -10,6 +10,8 @@ long output and --limit, OUTPUT.labels, compressed inputs, and malformed tables 
   must equal networkx.all_pairs_dijkstra_path_length's, names kept; with --limit=D exactly the
   pairs within D; with --sources the sources' rows; into .npy, the matrix with OUTPUT.labels
   naming its rows, --limit's cells above D inf.
+- A table of 300 000 lines, read in pieces on two threads: the same as on one, and an error
+  near its end named at its line.
 - The same CSV, a text edge list and a hw3 file compressed as gzip (also two members), zstd and
   bzip2 give OUTPUT byte for byte as the plain file, from a file and from standard input.
 - Refused in one line with exit 3 and no OUTPUT: an unbalanced quote, a missing column, a line
@@ -278,6 +280,29 @@ def check_refusals(apsp, tmp):
     long_line_from_pipe(apsp, tmp)
 
 
+def check_pieces(apsp, tmp):
+    """A table long enough to be read in pieces on two threads: the same labels and distances as
+    on one, and an error near its end named at its line either way."""
+    rng = random.Random(7)
+    path = os.path.join(tmp, "big.csv")
+    with open(path, "w") as f:
+        f.write("source,target,weight\n")
+        for _ in range(300000):
+            f.write("n%d,n%d,%d\n" % (rng.randrange(3000), rng.randrange(3000), rng.randint(1, 9)))
+    outs = []
+    for threads in ("1", "2"):
+        out = os.path.join(tmp, "big%s.npy" % threads)
+        r = run(apsp, ["--threads=" + threads, "--sources=0-9", path, out])
+        assert r.returncode == 0, r.stderr
+        outs.append((open(out, "rb").read(), open(out + ".labels", "rb").read()))
+    assert outs[0] == outs[1], "two threads read the table otherwise than one"
+    with open(path, "a") as f:
+        f.write("x,y,1\n" * 1000 + '"unclosed,y,1\n' + "x,y,1\n" * 10)
+    for threads in ("1", "2"):
+        refused(apsp, tmp, ["--threads=" + threads, path], None, "line 301002:",
+                "an error in a piece, %s thread(s)" % threads)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("apsp")
@@ -290,6 +315,7 @@ def main():
         for i in range(a.graphs):
             check_graph(a.apsp, tmp, rng, i)
         check_compressed(a.apsp, tmp, rng)
+        check_pieces(a.apsp, tmp)
         check_refusals(a.apsp, tmp)
     print("tables: %d graphs (seed %d), compressed inputs, refusals: ok" % (a.graphs, seed))
 
