@@ -97,10 +97,12 @@ static int refill(input_stream *s, int fd) {
     }
 }
 
-ssize_t fd_read_full(int fd, void *buf, size_t size) {
+ssize_t fd_read_full(int fd, void *buf, size_t size, int64_t offset) {
     size_t done = 0;
     while (done < size) {
-        ssize_t n = read(fd, (char *)buf + done, size - done);
+        ssize_t n = offset < 0 ? read(fd, (char *)buf + done, size - done)
+                               : pread(fd, (char *)buf + done, size - done,
+                                       (off_t)((uint64_t)offset + done));
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0)
@@ -115,7 +117,7 @@ ssize_t fd_read_full(int fd, void *buf, size_t size) {
 /* The first bytes read and the codec they name, opened. */
 static int probe(input_stream *s, int fd) {
     s->probed = 1;
-    ssize_t n = fd_read_full(fd, s->block, MAGIC_BYTES);
+    ssize_t n = fd_read_full(fd, s->block, MAGIC_BYTES, -1);
     if (n < 0)
         return -1;
     s->end = (size_t)n;
@@ -140,7 +142,7 @@ static ssize_t read_plain(input_stream *s, int fd, unsigned char *buf, size_t si
     size_t pending = s->end - s->pos < size ? s->end - s->pos : size;
     memcpy(buf, s->block + s->pos, pending);
     s->pos += pending;
-    ssize_t n = pending < size ? fd_read_full(fd, buf + pending, size - pending) : 0;
+    ssize_t n = pending < size ? fd_read_full(fd, buf + pending, size - pending, -1) : 0;
     return n < 0 ? -1 : (ssize_t)pending + n;
 }
 

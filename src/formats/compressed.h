@@ -5,6 +5,7 @@
 #define APSP_COMPRESSED_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 typedef struct input_stream input_stream;
@@ -15,9 +16,9 @@ typedef struct input_stream input_stream;
 input_stream *input_stream_create(void);
 void input_stream_destroy(input_stream *s);
 
-/* Up to size bytes from fd, through short reads and EINTR: fewer only at its end; -1 with errno
- * on an error. */
-ssize_t fd_read_full(int fd, void *buf, size_t size);
+/* Up to size bytes from fd at its position (offset < 0) or at the offset (pread), through short
+ * reads and EINTR: fewer only at its end; -1 with errno on an error. */
+ssize_t fd_read_full(int fd, void *buf, size_t size, int64_t offset);
 
 /* The codec named by the bytes (the first bytes of an input), or NULL: a plain input. */
 const struct codec *codec_of_magic(const unsigned char *bytes, size_t count);

@@ -88,22 +88,11 @@ void input_close(input_file *in) {
 
 ssize_t input_read(const input_file *in, void *buf, size_t size) {
     return in->stream ? input_stream_read(in->stream, in->fd, buf, size)
-                      : fd_read_full(in->fd, buf, size);
+                      : fd_read_full(in->fd, buf, size, -1);
 }
 
 ssize_t input_pread(const input_file *in, void *buf, size_t size, uint64_t offset) {
-    size_t done = 0;
-    while (done < size) {
-        ssize_t n = pread(in->fd, (char *)buf + done, size - done, (off_t)(offset + done));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return -1;
-        if (n == 0)
-            break;
-        done += (size_t)n;
-    }
-    return (ssize_t)done;
+    return fd_read_full(in->fd, buf, size, (int64_t)offset);
 }
 
 apsp_status input_read_error(const input_file *in, int err, apsp_error *error) {
