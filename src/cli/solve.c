@@ -58,7 +58,7 @@ static apsp_status hint_input_format(apsp_status status, apsp_error *err) {
     char *hint = status == APSP_OK ? NULL : strstr(err->message, APSP_HW3_TEXT_HINT);
     if (hint)
         snprintf(hint, sizeof err->message - (size_t)(hint - err->message),
-                 " (text? use --input-format=edgelist|dimacs|mtx)");
+                 " (text? use --input-format=edgelist|csv|dimacs|mtx)");
     return status;
 }
 

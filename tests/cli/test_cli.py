@@ -398,7 +398,7 @@ def check_format_refusals(apsp, d):
         p = apsp.run(args, input=text if args[0] == "-" else None,
                      stdin=None if args[0] == "-" else subprocess.DEVNULL)
         check(p.returncode == EXIT_INPUT and one_error_line(p)
-              and b"(text? use --input-format=edgelist|dimacs|mtx)" in p.stderr,
+              and b"(text? use --input-format=edgelist|csv|dimacs|mtx)" in p.stderr,
               "an edge list read as hw3 (%s) hints at --input-format: %s" % (what, describe(p)))
     check(not os.path.exists(out), "a refused text input left %s" % out)
     graph = os.path.join(d, "g.txt")
