@@ -66,9 +66,9 @@ int codec_built(const codec *c, const char *name, char *why, size_t size) {
     if (c->open)
         return 1;
     snprintf(why, size,
-             "%s: a %s stream, but apsp was built without %s (install its library, Debian "
+             "%s%sa %s stream, but apsp was built without %s (install its library, Debian "
              "%s, and build again)",
-             name, c->name, c->name,
+             name, *name ? ": " : "", c->name, c->name,
              c == &codec_gzip   ? "zlib1g-dev"
              : c == &codec_zstd ? "libzstd-dev"
                                 : "libbz2-dev");
@@ -126,7 +126,7 @@ static int probe(input_stream *s, int fd) {
     s->codec = codec_of_magic(s->block, s->end);
     if (!s->codec)
         return 0;
-    if (!codec_built(s->codec, "the input", s->problem, sizeof s->problem)) {
+    if (!codec_built(s->codec, "", s->problem, sizeof s->problem)) {
         errno = EILSEQ;
         return -1;
     }

@@ -25,7 +25,7 @@ const struct codec *codec_of_magic(const unsigned char *bytes, size_t count);
 enum { MAGIC_BYTES = 4 };
 
 /* Whether the codec can be used in this build; else "NAME: a zstd stream, but apsp was built
- * without zstd (...)" in why. */
+ * without zstd (...)" in why (name "": no "NAME: "). */
 int codec_built(const struct codec *c, const char *name, char *why, size_t size);
 
 /* Reads up to size bytes of the (decompressed) input, as input_read: fewer only at its end, -1
