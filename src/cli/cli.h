@@ -29,9 +29,6 @@ typedef struct cli {
     double open_seconds; /* cli_open_solver's time, which is not the read's */
 } cli;
 
-/* The usage text of apsp --help (usage.c). */
-extern const char cli_usage_text[];
-
 /* The distances' type for the graph (dtype.c): --dtype's (c->read.dtype_auto 0), else the
  * narrowest the weights fit; with the reason in c->distances. A floating-point type with the hw3
  * output (int32) is refused here, before the solve, and so are int64 weights that make a distance

@@ -14,17 +14,34 @@ double cli_clock(void) {
 /* A terminal gets a line that rewrites itself twice a second; a log a line every few seconds. */
 enum { TERMINAL_PERIOD_MS = 500, LOG_PERIOD_MS = 5000 };
 
+int progress_line(progress *p, double now, size_t done, size_t total, char *line, size_t size) {
+    double period = 1e-3 * (p->lines ? LOG_PERIOD_MS : TERMINAL_PERIOD_MS);
+    if (p->first_time == 0.0) {
+        p->first_time = now;
+        p->first_done = done;
+    }
+    if (done < total && now - p->last_shown < period)
+        return 0;
+    p->last_shown = now;
+    const char *unit = p->sources && total == p->sources ? "source" : "round";
+    int used =
+        snprintf(line, size, "apsp: %s %zu/%zu, %.1f s elapsed", unit, done, total, now - p->start);
+    if (done > p->first_done && done < total) {
+        double each = (now - p->first_time) / (double)(done - p->first_done);
+        snprintf(line + used, size - (size_t)used, ", about %.1f s left",
+                 each * (double)(total - done));
+    } else if (done < total) {
+        snprintf(line + used, size - (size_t)used, ", estimating the time left");
+    }
+    return 1;
+}
+
 void progress_show(void *context, size_t done, size_t total) {
     progress *p = context;
-    double now = cli_clock();
-    double period = 1e-3 * (p->lines ? LOG_PERIOD_MS : TERMINAL_PERIOD_MS);
-    if (done < total && now - p->last_shown < period)
+    char line[160];
+    if (!progress_line(p, cli_clock(), done, total, line, sizeof line))
         return;
-    p->last_shown = now;
-    double elapsed = now - p->start;
-    double eta = done ? elapsed * (double)(total - done) / (double)done : 0.0;
-    fprintf(stderr, "%sapsp: round %zu/%zu, %.1f s elapsed, about %.1f s left%s",
-            p->lines ? "" : "\r", done, total, elapsed, eta, p->lines ? "\n" : "   ");
+    fprintf(stderr, "%s%s%s", p->lines ? "" : "\r\033[K", line, p->lines ? "\n" : "");
     if (done == total && !p->lines)
         fputs("\r\033[K", stderr);
 }

@@ -254,6 +254,8 @@ static apsp_status solve_rows(cli_sources *s, apsp_solver *solver, const apsp_gr
         snprintf(err->message, sizeof err->message, "out of memory for --path");
         status = err->status = APSP_ERR_NO_MEMORY;
     }
+    if (s->shown)
+        s->shown->sources = count;
     if (status == APSP_OK)
         status = apsp_solver_solve_sources_typed(
             solver, g, ids, count, s->method, dtype, keep_and_put, &dist_row,

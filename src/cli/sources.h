@@ -23,6 +23,7 @@ typedef struct cli_sources {
     int method_given; /* --method was given */
     int32_t *path_pred; /* --path's source's predecessor row, kept from the solve */
     void *path_dist;    /* and its distances */
+    progress *shown;    /* the progress display, told the sources' count; NULL: none */
 } cli_sources;
 
 /* --sources=SPEC: "0-99,500" (ids and ranges, 0-based) or "@FILE" (one id or range a line).
