@@ -57,7 +57,7 @@ void complete_bash(FILE *out, unsigned command) {
           out);
     size_t i = 0;
     for (const option_spec *s; (s = option_next(command, &i));)
-        if (s->code < 256 && s->value != VALUE_NONE && s->value != VALUE_OPTIONAL)
+        if (s->code < 256 && option_needs_value(s))
             fprintf(out, "    elif [[ $prev == -%c ]]; then\n        option=--%s value=$cur\n",
                     s->code, s->name);
     fputs("    fi\n    if [[ -n $option ]]; then\n        case $option in\n", out);
@@ -70,10 +70,14 @@ void complete_bash(FILE *out, unsigned command) {
           "    if [[ $cur == -* ]]; then\n        COMPREPLY=($(compgen -W \"",
           out);
     i = 0;
-    for (const option_spec *s; (s = option_next(command, &i));)
-        fprintf(out, "%s%s--%s%s", i > 1 ? " " : "",
-                s->code < 256 ? (char[4]){'-', (char)s->code, ' ', '\0'} : "", s->name,
-                s->value == VALUE_NONE || s->value == VALUE_OPTIONAL ? "" : "=");
+    for (const option_spec *s; (s = option_next(command, &i));) {
+        static const char *space = "";
+        char letter[4] = "";
+        if (s->code < 256)
+            snprintf(letter, sizeof letter, "-%c ", s->code);
+        fprintf(out, "%s%s--%s%s", space, letter, s->name, option_needs_value(s) ? "=" : "");
+        space = " ";
+    }
     fputs("\" -- \"$cur\"))\n"
           "        [[ ${#COMPREPLY[@]} == 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace "
           "2>/dev/null\n"
@@ -115,24 +119,19 @@ static void zsh_action(FILE *out, const option_spec *s) {
 }
 
 void complete_zsh(FILE *out, unsigned command) {
-    char name[32];
-    function_name(command, name, sizeof name);
     fprintf(out,
             "#compdef %s\n# zsh completion for %s, generated from src/cli/option_table.c "
             "by apsp-option-docs.\n_arguments -s -S \\\n",
             option_command_name(command), option_command_name(command));
     size_t i = 0;
     for (const option_spec *s; (s = option_next(command, &i));) {
-        static const char *const tail[] = {[VALUE_NONE] = "", [VALUE_OPTIONAL] = "=-"};
-        const char *after =
-            s->value == VALUE_NONE || s->value == VALUE_OPTIONAL ? tail[s->value] : "=";
+        const char *after = option_needs_value(s) ? "=" : s->value == VALUE_OPTIONAL ? "=-" : "";
         for (int form = s->code < 256 ? 0 : 1; form < 2; form++) {
             fputs("    '", out);
             if (s->code < 256)
                 fprintf(out, "(-%c --%s)", s->code, s->name);
             if (form == 0)
-                fprintf(out, "-%c%s", s->code,
-                        s->value == VALUE_NONE || s->value == VALUE_OPTIONAL ? "" : "+");
+                fprintf(out, "-%c%s", s->code, option_needs_value(s) ? "+" : "");
             else
                 fprintf(out, "--%s%s", s->name, after);
             fputc('[', out);

@@ -33,13 +33,17 @@ const char *option_help(const option_spec *s, unsigned command) {
     return command == FOR_MPI && s->mpi_help ? s->mpi_help : s->help;
 }
 
+int option_needs_value(const option_spec *s) {
+    return s->value != VALUE_NONE && s->value != VALUE_OPTIONAL;
+}
+
 void option_getopt(unsigned command, struct option *longs, char *shorts, size_t size) {
-    static const int has_arg[] = {[VALUE_NONE] = no_argument, [VALUE_OPTIONAL] = optional_argument};
     size_t n = 0, used = 0, i = 0;
     used += (size_t)snprintf(shorts, size, ":");
     for (const option_spec *s; (s = option_next(command, &i)) && n + 1 < OPTION_TABLE_MAX; n++) {
-        int arg = s->value == VALUE_NONE || s->value == VALUE_OPTIONAL ? has_arg[s->value]
-                                                                       : required_argument;
+        int arg = option_needs_value(s)        ? required_argument
+                  : s->value == VALUE_OPTIONAL ? optional_argument
+                                               : no_argument;
         longs[n] = (struct option){s->name, arg, NULL, s->code};
         if (s->code < 256 && used + 3 < size) /* a short option: its letter, ':' for a value */
             used += (size_t)snprintf(shorts + used, size - used, "%c%s", s->code,

@@ -91,6 +91,8 @@ const char *option_command_name(unsigned command);
 const option_spec *option_next(unsigned command, size_t *i);
 /* The option of getopt code `code` that `command` takes, or NULL. */
 const option_spec *option_by_code(unsigned command, int code);
+/* Whether the option must have a value (getopt's required_argument). */
+int option_needs_value(const option_spec *s);
 /* apsp-mpi's help text where it has its own, else apsp's. */
 const char *option_brief(const option_spec *s, unsigned command);
 const char *option_help(const option_spec *s, unsigned command);
