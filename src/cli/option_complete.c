@@ -70,8 +70,8 @@ void complete_bash(FILE *out, unsigned command) {
           "    if [[ $cur == -* ]]; then\n        COMPREPLY=($(compgen -W \"",
           out);
     i = 0;
+    const char *space = "";
     for (const option_spec *s; (s = option_next(command, &i));) {
-        static const char *space = "";
         char letter[4] = "";
         if (s->code < 256)
             snprintf(letter, sizeof letter, "-%c ", s->code);
