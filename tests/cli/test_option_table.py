@@ -1,6 +1,7 @@
 """The one option table (src/cli/option_table.c) and everything made of it agree: apsp's and
 apsp-mpi's --help and --help=all, docs/usage.md's option tables, the man pages, and the bash
-completion (driven through its completion function, as bash's programmable completion calls it).
+completion (driven through its completion function, as bash's programmable completion calls it)
+and the zsh one's syntax.
 Also the messages for an unknown, misspelt or ambiguous option, and the choices of every option
 that takes one word of a list (each accepted, a wrong one refused with the list).
 
@@ -164,6 +165,10 @@ def complete(script, function, words, breaks=True):
 def check_bash(docs, command):
     script = os.path.join(docs, command)
     function = "_" + command.replace("-", "_")
+    p = subprocess.run(["bash", "--norc", "-c", "source '%s' && complete -p %s" % (script, command)],
+                       capture_output=True, text=True)
+    check(p.stdout.strip() == "complete -F %s %s" % (function, command),
+          "bash: sourcing the file registers %s: %s" % (function, p.stdout.strip() or p.stderr))
     word, want = ("--gr", "--grid=") if command == "apsp-mpi" else ("--out", "--output-format=")
     got = complete(script, function, [command, word])
     check(got == [want], "bash: %s %s completes to %s" % (command, word, got))
@@ -187,6 +192,16 @@ def check_bash(docs, command):
     check(command in got, "bash: INPUT completes file names: %s" % got)
 
 
+def check_zsh(docs, command):
+    """The zsh completion parses (zsh -n); its behaviour is not driven here."""
+    if not shutil.which("zsh"):
+        print("skip the zsh check: no zsh here")
+        return
+    p = subprocess.run(["zsh", "-n", os.path.join(docs, "_" + command)], capture_output=True,
+                       text=True)
+    check(p.returncode == 0 and not p.stderr, "zsh -n _%s: %s" % (command, p.stderr.strip()))
+
+
 def main():
     tool, docs, root, apsp = sys.argv[1:5]
     mpi = sys.argv[5] if len(sys.argv) > 5 else None
@@ -196,12 +211,14 @@ def main():
     check_choices([apsp], "apsp", options)
     check_man(docs, "apsp", options)
     check_bash(docs, "apsp")
+    check_zsh(docs, "apsp")
     if mpi:
         mpi_options = table_options(tool, "apsp-mpi")
         check_help([mpi], "apsp-mpi", mpi_options)
         check_docs(tool, root, "apsp-mpi", "mpi-options")
         check_man(docs, "apsp-mpi", mpi_options)
         check_bash(docs, "apsp-mpi")
+        check_zsh(docs, "apsp-mpi")
     check_messages(apsp, mpi)
     print("%d failures" % len(failures))
     return 1 if failures else 0
