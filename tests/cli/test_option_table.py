@@ -165,8 +165,8 @@ def complete(script, function, words, breaks=True):
 def check_bash(docs, command):
     script = os.path.join(docs, command)
     function = "_" + command.replace("-", "_")
-    p = subprocess.run(["bash", "--norc", "-c", "source '%s' && complete -p %s" % (script, command)],
-                       capture_output=True, text=True)
+    shown = "source '%s' && complete -p %s" % (script, command)
+    p = subprocess.run(["bash", "--norc", "-c", shown], capture_output=True, text=True)
     check(p.stdout.strip() == "complete -F %s %s" % (function, command),
           "bash: sourcing the file registers %s: %s" % (function, p.stdout.strip() or p.stderr))
     word, want = ("--gr", "--grid=") if command == "apsp-mpi" else ("--out", "--output-format=")
