@@ -119,6 +119,12 @@ def main():
         print("%-4s --stats-json --progress: %s" % ("ok" if ok else "FAIL", lines[-1:]))
         if not ok:
             failures.append("--stats-json --progress")
+        # Chosen sources searched one by one are counted as sources, not rounds.
+        p = run(["--backend=cpu", "--progress", "--sources=0-9", "--method=dijkstra"])
+        ok = p.returncode == 0 and "apsp: source 10/10" in p.stderr
+        print("%-4s --progress --sources: %s" % ("ok" if ok else "FAIL", p.stderr.strip()[-80:]))
+        if not ok:
+            failures.append("--progress --sources")
 
         # Refused before the V x V matrix exists: an 8-byte file claiming V = 40000 (6.4 GB)
         # under a 3 GB address-space limit, where allocating the matrix would fail (exit 5).
