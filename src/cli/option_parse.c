@@ -152,9 +152,10 @@ static void suggest(unsigned command, const char *name, size_t len, char *out, s
 
 void option_refused_message(unsigned command, int opt, int missing, const char *spelled,
                             char *message, size_t size) {
-    const option_spec *s = opt == ':' ? option_by_code(command, missing) : NULL;
-    if (s) {
-        snprintf(message, size, "--%s needs a value", s->name);
+    const option_spec *s = option_by_code(command, missing);
+    if (s) { /* '?' for a known one: a value given to a flag (--quiet=1) */
+        snprintf(message, size, "--%s %s", s->name,
+                 opt == ':' ? "needs a value" : "takes no value");
         return;
     }
     if (strncmp(spelled, "--", 2) != 0 || opt == ':') {

@@ -109,8 +109,9 @@ int option_int(const option_spec *s, const char *arg, int *out, char *message, s
 void option_value_message(const option_spec *s, const char *arg, char *message, size_t size);
 
 /* The message for what getopt_long refused (it returned '?' or ':'; `spelled` the argument it
- * was at, `missing` its optopt for ':'): "--tiel: unknown option; did you mean --tile?",
- * "--ver is ambiguous: --verbose or --version?", "--tile needs a value". */
+ * was at, `missing` its optopt): "--tiel: unknown option; did you mean --tile?", "--ver is
+ * ambiguous: it could be --verbose or --version", "--tile needs a value", "--quiet takes no
+ * value". */
 void option_refused_message(unsigned command, int opt, int missing, const char *spelled,
                             char *message, size_t size);
 

@@ -87,6 +87,8 @@ def check_messages(apsp, mpi):
              ([apsp, "--zzzz", "a", "b"], "apsp: --zzzz: unknown option (see apsp --help)"),
              ([apsp, "--tile=0", "a", "b"], "--tile=0: expected a whole number from 1 to 1024"),
              ([apsp, "--tile"], "--tile needs a value"),
+             ([apsp, "--list-devices=3"], "--list-devices takes no value"),
+             ([apsp, "-x", "a", "b"], "apsp: -x: unknown option"),
              ([apsp, "--help=most"], "--help=most: expected all")]
     if mpi:
         cases += [([mpi, "--ver", "a", "b"], "apsp-mpi: --ver is ambiguous: it could be --verbose "
