@@ -1,8 +1,8 @@
 /* Drivers: what runs a solve through the round-level interface of backend.h. rows.c shares the
  * rows among the devices of one process (one device is its simplest case); stream.c passes a
  * matrix larger than the device's memory through one device from host memory; small.c solves a
- * graph of a few vertices on the calling thread; MPI ranks would go beside them. solver.c picks
- * stream.c when drive_streams says so. */
+ * graph of a few vertices on the calling thread. solver.c picks stream.c when drive_streams says
+ * so. apsp-mpi's ranks use core/blocks.h instead (src/mpi). */
 #ifndef APSP_DRIVERS_H
 #define APSP_DRIVERS_H
 
