@@ -126,15 +126,20 @@ apsp_status device_method_run(device_method *m, const adjacency *graph, const in
         }
     }
     m->part->release(m->device, &m->times);
+    m->on_host = count - *done;
     return status;
 }
 
 void device_method_describe(const device_method *m, const char *why, apsp_report *report) {
     const sources_device_times *t = &m->times;
     snprintf(report->method, sizeof report->method,
-             "bellman-ford on %.60s: batched frontier, %s distances%s, %zu sources a batch; %s",
+             "bellman-ford on %.60s: batched frontier, %s distances%s, %zu sources a batch%s; %s",
              m->name, apsp_dtype_name(m->run.dtype),
-             m->run.pred ? ", predecessors picked on the device" : "", m->batch, why);
+             m->run.pred ? ", predecessors picked on the device" : "", m->batch,
+             m->on_host ? " (the last ones on the host threads: a negative cycle, or a vertex "
+                          "without a predecessor the device could pick)"
+                        : "",
+             why);
     snprintf(report->choice, sizeof report->choice,
              "sources on the device: %zu batches, %zu rounds in %.3f s (kernels %.3f s), %zu "
              "sweeps, %.3g pairs; upload %.3f s, download %.3f s",

@@ -17,6 +17,7 @@ typedef struct device_method {
     char name[256];  /* the device's */
     double rate;     /* source-edges per second, for the cost model (method.c) */
     size_t batch;    /* sources a batch, once run */
+    size_t on_host;  /* the sources handed to the host threads, once run */
     sources_device_times times;
 } device_method;
 
