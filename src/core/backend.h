@@ -186,10 +186,20 @@ typedef struct sources_run {
     int pred;
 } sources_run;
 
+/* What auto's cost model (src/sssp/method.c) expects of a run on this device, by its parts:
+ * seconds = fixed + CSR bytes / upload + S E / relax (x wide for 64-bit cells) + S row bytes /
+ * download, where row bytes are the distances' and the predecessors' of a source. */
+typedef struct sources_device_costs {
+    double fixed_seconds;             /* the program (from the cache), the round launches */
+    double upload_bytes_per_second;   /* the CSR up */
+    double source_edges_per_second;   /* the S x E of a run, re-relaxations included, int32 */
+    double wide_share;                /* of that rate with 8-byte cells (int64, float64) */
+    double download_bytes_per_second; /* the rows (and predecessors) down */
+} sources_device_costs;
+
 typedef struct backend_sources {
-    /* Source-edges (the S x E of a run) the method is expected to relax per second on this
-     * device, re-relaxations included, for auto's cost model (src/sssp/method.c). */
-    double (*rate)(backend_device *device);
+    /* The cost model's figures for this device (above). */
+    void (*costs)(backend_device *device, sources_device_costs *costs);
     /* Why this device cannot keep distances of `dtype` (a short clause), or NULL: it can. */
     const char *(*declines)(backend_device *device, apsp_dtype dtype);
     /* For `sources` sources over `graph` (E < 2^32; the weights as `run` says): refused with

@@ -32,14 +32,36 @@
 #define SSSP_CPU_DEVICE_SOURCE_EDGES_PER_SECOND 1e7
 #define SSSP_GPU_SOURCE_EDGES_PER_SECOND 5.0e9
 
+/* The other parts of the cost model (backend.h: sources_device_costs), NOT YET MEASURED on a
+ * GPU: placeholders of the right order, to be fitted with tests/gpu/sssp.sh's parts (its
+ * APSP_PROFILE=1 row gives upload, rounds, kernels and download per case): the fixed seconds
+ * (the program from the cache, ~10^4 round launches), PCIe-class transfers up and down
+ * (pinned: ~10 GB/s), and the 64-bit cells' share of the int32 rate (int64 and float64: the
+ * block and atomics twice as wide; tests/gpu/sssp.sh's int64 and real cases against int32's).
+ * PoCL's CPU device: its memory is the host's (a copy, ~5 GB/s on the 2-core machine). */
+#define SSSP_GPU_FIXED_SECONDS 0.1
+#define SSSP_GPU_TRANSFER_BYTES_PER_SECOND 10e9
+#define SSSP_GPU_WIDE_SHARE 0.6
+#define SSSP_CPU_DEVICE_FIXED_SECONDS 0.1
+#define SSSP_CPU_DEVICE_TRANSFER_BYTES_PER_SECOND 5e9
+#define SSSP_CPU_DEVICE_WIDE_SHARE 0.8
+
 /* Rounds queued between two reads of the frontier's size; work-items a compute unit gets for a
  * round (the grid strides over the frontier: on the H200's grid runs above 128, 256, 512, 1024
  * and 2048 a unit took 1.72, 1.47, 1.43, 1.63 and 1.70 s). */
 enum { ROUNDS_PER_READ = 32, ITEMS_PER_GPU_UNIT = 512, ITEMS_PER_CPU_UNIT = 256 };
 
-static double sssp_rate(backend_device *d) {
-    return d->limits.type & CL_DEVICE_TYPE_GPU ? SSSP_GPU_SOURCE_EDGES_PER_SECOND
-                                               : SSSP_CPU_DEVICE_SOURCE_EDGES_PER_SECOND;
+static void sssp_costs(backend_device *d, sources_device_costs *c) {
+    int gpu = (d->limits.type & CL_DEVICE_TYPE_GPU) != 0;
+    double transfer =
+        gpu ? SSSP_GPU_TRANSFER_BYTES_PER_SECOND : SSSP_CPU_DEVICE_TRANSFER_BYTES_PER_SECOND;
+    *c = (sources_device_costs){
+        .fixed_seconds = gpu ? SSSP_GPU_FIXED_SECONDS : SSSP_CPU_DEVICE_FIXED_SECONDS,
+        .upload_bytes_per_second = transfer,
+        .source_edges_per_second =
+            gpu ? SSSP_GPU_SOURCE_EDGES_PER_SECOND : SSSP_CPU_DEVICE_SOURCE_EDGES_PER_SECOND,
+        .wide_share = gpu ? SSSP_GPU_WIDE_SHARE : SSSP_CPU_DEVICE_WIDE_SHARE,
+        .download_bytes_per_second = transfer};
 }
 
 void sssp_release_program(backend_device *d) {
@@ -415,7 +437,7 @@ static apsp_status sssp_store_rows(backend_device *d, size_t first, apsp_cells_f
 }
 
 const backend_sources opencl_sources = {
-    .rate = sssp_rate,
+    .costs = sssp_costs,
     .declines = sssp_declines,
     .prepare = sssp_prepare,
     .solve = sssp_solve,

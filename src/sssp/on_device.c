@@ -78,7 +78,7 @@ int device_method_find(const apsp_solver *solver, const adjacency *graph, apsp_d
     *m = (device_method){
         .part = impl->sources, .device = device, .kind = impl->kind, .run = {dtype, want_pred}};
     snprintf(m->name, sizeof m->name, "%s", summary.device);
-    m->rate = m->part->rate(device);
+    m->part->costs(device, &m->costs);
     return 1;
 }
 

@@ -13,11 +13,11 @@ typedef struct device_method {
     const backend_sources *part;
     backend_device *device;
     apsp_backend_kind kind;
-    sources_run run; /* the rows' type, and whether the device picks predecessors */
-    char name[256];  /* the device's */
-    double rate;     /* source-edges per second, for the cost model (method.c) */
-    size_t batch;    /* sources a batch, once run */
-    size_t on_host;  /* the sources handed to the host threads, once run */
+    sources_run run;            /* the rows' type, and whether the device picks predecessors */
+    char name[256];             /* the device's */
+    sources_device_costs costs; /* for auto's cost model (method.c) */
+    size_t batch;               /* sources a batch, once run */
+    size_t on_host;             /* the sources handed to the host threads, once run */
     sources_device_times times;
 } device_method;
 

@@ -189,13 +189,18 @@ static apsp_status solve_sources(apsp_solver *solver, const apsp_graph *graph,
     char declined[sizeof report->device_declined];
     int has_device = device_method_find(solver, &adj, out->dtype, out->pred != NULL, &device,
                                         declined, sizeof declined);
-    method_inputs in = {graph->vertices,
-                        adj.start[graph->vertices],
-                        count,
-                        graph_has_negative(graph),
-                        sources_worker_count(o),
-                        has_device ? device.rate : 0.0,
-                        rows_take_fw(graph, out->dtype)};
+    size_t v = graph->vertices, e = adj.start[v], cell = apsp_dtype_size(out->dtype);
+    size_t csr = 4 * (v + 1) + (4 + cell) * e;
+    method_inputs in = {.vertices = v,
+                        .edges = e,
+                        .sources = count,
+                        .negative = graph_has_negative(graph),
+                        .threads = sources_worker_count(o),
+                        .device = has_device ? &device.costs : NULL,
+                        .graph_bytes = (double)csr * (out->pred ? 2 : 1),
+                        .row_bytes = (double)v * (double)(cell + (out->pred ? 4 : 0)),
+                        .wide = cell == 8,
+                        .fw_fits = rows_take_fw(graph, out->dtype)};
     apsp_method chosen = APSP_METHOD_AUTO;
     char why[sizeof report->method];
     status = method_choose(method, &in, &chosen, why, sizeof why, error);
