@@ -210,7 +210,8 @@ static void plan_buckets(cl_sssp *s, const adjacency *g) {
     double delta = e ? SSSP_DELTA_PER_MEAN_WEIGHT * sum / (double)e : 1.0;
     s->key_scale = 1.0f;
     if (s->run.dtype != APSP_INT32) {
-        s->key_scale = delta > 0 ? (cl_float)(SSSP_KEYS_PER_BUCKET / delta) : 1.0f;
+        double scale = delta > 0 ? SSSP_KEYS_PER_BUCKET / delta : 1.0;
+        s->key_scale = (cl_float)(scale < 1e30 ? scale : 1e30); /* finite: no 0 x inf key */
         delta = SSSP_KEYS_PER_BUCKET;
     }
     s->delta = negative ? APSP_INF : delta < 1.0 ? 1 : delta > APSP_INF ? APSP_INF : (cl_int)delta;
