@@ -19,9 +19,10 @@ dijkstra / shortest_path and the host's:
   Dijkstra's bytes; on a float32 graph whose sum absorbs an edge (no predecessor the device can
   pick) the host runs the batch and the rows still equal the host's.
 
-    test_sssp_device_types.py APSP [--graphs=N] [--seed=S]
+    test_sssp_device_types.py APSP [--graphs=N] [--seed=S] [--device=cpu|gpu]
 
-Skips (exit 77) without an OpenCL CPU device or without NumPy and SciPy.
+With --device=gpu the same on a GPU (int64 there takes atom_min where its driver has the
+extension). Skips (exit 77) without an OpenCL device of that type or without NumPy and SciPy.
 """
 import argparse
 import json
@@ -45,9 +46,9 @@ DEVICE = ["--backend=opencl", "-d", "cpu", "--method=bellman-ford"]
 MAKERS = {"random": random_pairs, "grid": grid_pairs, "power-law": power_law_pairs}
 
 
-def has_cpu_device(apsp):
+def has_device(apsp, kind):
     listing = subprocess.run([apsp, "--list-devices"], capture_output=True, text=True).stdout
-    return re.search(r"\[cpu\] \(opencl backend\)", listing) is not None
+    return re.search(r"\[%s\] \(opencl backend\)" % kind, listing) is not None
 
 
 def run(apsp, args, graph, out, env=None):
@@ -139,10 +140,12 @@ def main():
     parser.add_argument("apsp")
     parser.add_argument("--graphs", type=int, default=6)
     parser.add_argument("--seed", default="1")
+    parser.add_argument("--device", choices=["cpu", "gpu"], default="cpu")
     args = parser.parse_args()
-    if not has_cpu_device(args.apsp):
-        print("skipped: no OpenCL CPU device")
+    if not has_device(args.apsp, args.device):
+        print("skipped: no OpenCL %s device" % args.device)
         return SKIP
+    DEVICE[2] = args.device
     seed = random.randrange(1 << 30) if args.seed == "time" else int(args.seed)
     rng = random.Random(seed)
     kernels = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "cl")
