@@ -1,11 +1,11 @@
 /* Distances from a batch of chosen sources on the device (src/opencl/sssp.c): Bellman-Ford over
  * a frontier of (source, vertex) pairs, a program of its own beside fw.cl.
  *
- * The distance block is B x V int32, row b the distances from the batch's source b, so a pair
- * (b, u) is the index b V + u, which is also how the frontier names it (B V < 2^32: the host
- * sizes the batch so). A row is what the output wants, so the rows come down with no transpose,
- * and the pairs of one source's wavefront are neighbours in the vertex order (a grid's ids are
- * row-major), which is the locality this layout keeps.
+ * The distance block is B x V cells of the rows' type (below), row b the distances from the batch's
+ * source b, so a pair (b, u) is the index b V + u, which is also how the frontier names it (B V <
+ * 2^32: the host sizes the batch so). A row is what the output wants, so the rows come down with no
+ * transpose, and the pairs of one source's wavefront are neighbours in the vertex order (a grid's
+ * ids are row-major), which is the locality this layout keeps.
  *
  * A round (sssp_relax) takes the pairs lowered in the round before: for each (b, u) it clears
  * u's queued bit, reads d(b, u) and relaxes u's out-edges with atomic_min; a pair that it lowers

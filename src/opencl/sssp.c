@@ -1,15 +1,17 @@
 /* Chosen sources on an OpenCL device (backend.h: backend_sources): batched Bellman-Ford over a
  * frontier of (source, vertex) pairs, cl/sssp.cl (which says how a round works). The graph's CSR
- * goes up once; each batch of sources is one B x V int32 block on the device, relaxed round after
- * round until its frontier is empty and a sweep over every reached pair lowers nothing, then
- * handed down row by row through pinned batches. The host queues ROUNDS_PER_READ rounds at a
- * time and reads only the frontier's size and the cycle flag between them, so a round costs one
- * kernel launch, not a round trip.
+ * goes up once (and the in-edges' for the predecessors); each batch of sources is one B x V block
+ * of the rows' type on the device, relaxed round after round until its frontier is empty and a
+ * sweep over every reached pair lowers nothing, its predecessors picked when asked for, then
+ * handed down row by row through pinned batches (the predecessors' rows first). The host queues
+ * ROUNDS_PER_READ rounds at a time and reads only the frontier's size and the cycle flag between
+ * them, so a round costs one kernel launch, not a round trip.
  *
- * Memory per source of a batch: the block (4 V), the queued bits (V / 8), two frontiers and two
- * far lists (4 V each; a pair is in at most one of them); the batch is as many sources as fit what
- * apsp may use of the device (--device-memory below the global memory), the buffer cap and B V <
- * 2^32 (the kernels name a pair by b V + u). */
+ * Memory per source of a batch: the block (4 V or 8 V), the queued bits (V / 8), two frontiers
+ * and two far lists (4 V each; a pair is in at most one of them; the predecessors come down
+ * through a frontier); the batch is as many sources as fit what apsp may use of the device
+ * (--device-memory below the global memory), the buffer cap and B V < 2^32 (the kernels name a
+ * pair by b V + u). */
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/log.h"
