@@ -54,6 +54,14 @@ static int stages_appends(const backend_device *d) {
     return SSSP_APPEND_LOCAL && !(d->limits.type & CL_DEVICE_TYPE_CPU);
 }
 
+/* 1: the 64-bit cells take cl/sssp.cl's compare-and-swap loop even where the device has
+ * atom_min on long, so that a GPU can time one against the other from two builds
+ * (-Dc_args=-DSSSP_FORCE_CAS=1); a test forces it through APSP_KERNEL_DIR instead
+ * (tests/sssp/test_sssp_device_types.py). */
+#ifndef SSSP_FORCE_CAS
+#define SSSP_FORCE_CAS 0
+#endif
+
 /* cl/sssp.cl's DIST_KIND for the rows' type: the order of apsp_dtype. */
 static int dist_kind(apsp_dtype dtype) {
     return dtype == APSP_INT64 ? 1 : dtype == APSP_FLOAT32 ? 2 : dtype == APSP_FLOAT64 ? 3 : 0;
@@ -67,8 +75,9 @@ static apsp_status build_kernels(backend_device *d, apsp_error *error) {
         sssp_release_program(d);
     if (s->pred)
         return APSP_OK;
-    char options[64];
-    snprintf(options, sizeof options, "-DAPPEND_LOCAL=%d -DDIST_KIND=%d", stages_appends(d), kind);
+    char options[80];
+    snprintf(options, sizeof options, "-DAPPEND_LOCAL=%d -DDIST_KIND=%d%s", stages_appends(d), kind,
+             SSSP_FORCE_CAS ? " -DSSSP_FORCE_CAS" : "");
     apsp_status status =
         s->program ? APSP_OK : program_side(d, "sssp.cl", options, &s->program, error);
     s->program_kind = kind;

@@ -28,6 +28,9 @@
 # per-append form of cl/sssp.cl (src/opencl/sssp_setup.c: SSSP_APPEND_LOCAL):
 #   meson setup /tmp/build-sssp-base -Dopencl=enabled -Dc_args=-DSSSP_APPEND_LOCAL=0
 #   BASE_BUILD=/tmp/build-sssp-base bash tests/gpu/sssp.sh
+# or the int64 case's compare-and-swap loop against atom_min (cl/sssp.cl: SSSP_FORCE_CAS):
+#   meson setup /tmp/build-sssp-cas -Dopencl=enabled -Dc_args=-DSSSP_FORCE_CAS=1
+#   BASE_BUILD=/tmp/build-sssp-cas CASES=int64 bash tests/gpu/sssp.sh
 set -uo pipefail
 side=${1:-1000}
 count=${2:-1000}
