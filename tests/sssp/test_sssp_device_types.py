@@ -24,17 +24,16 @@ dijkstra / shortest_path and the host's:
 With --device=gpu the same on a GPU (int64 there takes atom_min where its driver has the
 extension). Skips (exit 77) without an OpenCL device of that type or without NumPy and SciPy.
 """
-import argparse
 import json
 import os
 import random
-import re
 import shutil
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from test_sssp_device import device_args  # noqa: E402
 from test_sssp_scipy import (bad_trees, grid_pairs, power_law_pairs, random_pairs,  # noqa: E402
                              read_output, scipy_graph, weigh)
 
@@ -44,11 +43,6 @@ from scipy.sparse.csgraph import NegativeCycleError, shortest_path  # noqa: E402
 SKIP = 77
 DEVICE = ["--backend=opencl", "-d", "cpu", "--method=bellman-ford"]
 MAKERS = {"random": random_pairs, "grid": grid_pairs, "power-law": power_law_pairs}
-
-
-def has_device(apsp, kind):
-    listing = subprocess.run([apsp, "--list-devices"], capture_output=True, text=True).stdout
-    return re.search(r"\[%s\] \(opencl backend\)" % kind, listing) is not None
 
 
 def run(apsp, args, graph, out, env=None):
@@ -136,17 +130,11 @@ class Checker:
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("apsp")
-    parser.add_argument("--graphs", type=int, default=6)
-    parser.add_argument("--seed", default="1")
-    parser.add_argument("--device", choices=["cpu", "gpu"], default="cpu")
-    args = parser.parse_args()
-    if not has_device(args.apsp, args.device):
-        print("skipped: no OpenCL %s device" % args.device)
+    args = device_args(6)
+    if args is None:
         return SKIP
     DEVICE[2] = args.device
-    seed = random.randrange(1 << 30) if args.seed == "time" else int(args.seed)
+    seed = args.seed
     rng = random.Random(seed)
     kernels = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "cl")
     with tempfile.TemporaryDirectory() as work:
