@@ -171,6 +171,14 @@ APSP_EXPORT apsp_status apsp_row_writer_put_cells(void *writer, size_t first_row
                                                   apsp_error *error);
 APSP_EXPORT apsp_status apsp_row_writer_finish(apsp_row_writer *writer, apsp_error *error);
 APSP_EXPORT void apsp_row_writer_abort(apsp_row_writer *writer); /* accepts NULL */
+/* An apsp_idle_work's run and stop for a writer (the context): the output file's room waited for
+ * and its pages made ready for the rows (a shared mapping of the whole file, populated page by
+ * page), so that the rows are then a copy into memory. A regular file of a known length on a
+ * local file system only; anywhere else, and on any failure, nothing is prepared and the rows are
+ * written as they would have been. No row may be put while run runs; stop may be called on any
+ * thread. */
+APSP_EXPORT void apsp_row_writer_prepare(void *writer);
+APSP_EXPORT void apsp_row_writer_stop_preparing(void *writer);
 
 #ifdef __cplusplus
 }

@@ -105,9 +105,12 @@ static apsp_status solve_to_rows(cli *c, apsp_solver *solver, const apsp_graph *
     timed_writer t = {0};
     apsp_status status = apsp_row_writer_begin_typed(out, c->output_format, c->dtype, g->vertices,
                                                      g->vertices, &t.writer, err);
+    /* While the devices compute, the output's pages are made ready for the rows. */
+    const apsp_idle_work prepare = {apsp_row_writer_prepare, apsp_row_writer_stop_preparing,
+                                    t.writer};
     if (status == APSP_OK)
-        status = apsp_solver_solve_graph_typed(solver, g, c->dtype, cli_put_cells_timed, &t, report,
-                                               err);
+        status = apsp_solver_solve_graph_idle(solver, g, c->dtype, cli_put_cells_timed, &t,
+                                              &prepare, report, err);
     double start = cli_clock();
     if (status == APSP_OK)
         status = apsp_row_writer_finish(t.writer, err);

@@ -18,7 +18,6 @@
 #include "base/util.h"
 #include "drivers/drivers.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,27 +248,9 @@ typedef struct solve_io {
     apsp_rows_fn rows;
     void *context;
     paths_job *paths; /* the predecessors too, derived on the devices after store (or NULL) */
-    const cell_facts *known; /* the matrix's cells as its writer found them (NULL: checked) */
-    const apsp_row_io *idle; /* its prepare run during the rounds (drivers.h), or NULL */
+    const cell_facts *known;    /* the matrix's cells as its writer found them (NULL: checked) */
+    const apsp_idle_work *idle; /* run beside the rounds (beside_start), or NULL */
 } solve_io;
-
-static void *prepare_rows(void *rows) {
-    const apsp_row_io *io = rows;
-    io->prepare(io->context);
-    return NULL;
-}
-
-/* The rounds, with io->idle's prepare beside them on a thread of its own (a thread that cannot
- * start leaves it undone: it only saves the writes their first touch). */
-static apsp_status run_rounds_beside(const team *t, const solve_io *io, apsp_error *error) {
-    pthread_t preparing;
-    const int beside = io->idle && io->idle->prepare &&
-                       pthread_create(&preparing, NULL, prepare_rows, (void *)io->idle) == 0;
-    apsp_status status = run_rounds(t, error);
-    if (beside)
-        pthread_join(preparing, NULL);
-    return status;
-}
 
 static apsp_status load_team(const team *t, const solve_io *io, apsp_error *error) {
     apsp_status status = APSP_OK;
@@ -391,9 +372,14 @@ static apsp_status drive(team *t, const solve_io *io, apsp_report *report, apsp_
     if (status == APSP_OK)
         status = load_team(t, io, error);
     double t2 = seconds_now();
-    if (status == APSP_OK)
-        status = run_rounds_beside(t, io, error);
+    beside helper = {0};
+    if (status == APSP_OK) {
+        beside_start(&helper, io->idle);
+        status = run_rounds(t, error);
+    }
     double t3 = seconds_now();
+    /* Joined before any row is handed on: the rows may go where it prepared. */
+    double overlapped = beside_finish(&helper, t3);
     if (status == APSP_OK)
         status = store_team(t, io, negative, error);
     if (status == APSP_OK && negative && io->matrix)
@@ -416,6 +402,7 @@ static apsp_status drive(team *t, const solve_io *io, apsp_report *report, apsp_
     report->upload_seconds = t2 - t1;
     report->compute_seconds = t3 - t2;
     report->download_seconds = t4 - t3;
+    report->overlapped_seconds = overlapped;
     return APSP_OK;
 }
 
@@ -423,7 +410,8 @@ apsp_status drive_rows(const apsp_backend_impl *impl, backend_device *const *dev
                        apsp_matrix *m, const cell_facts *known, const apsp_row_io *idle,
                        const apsp_options *options, apsp_report *report, apsp_error *error) {
     team t = {.impl = impl, .devices = devices, .count = count, .options = options};
-    const solve_io io = {.matrix = m, .known = known, .idle = idle};
+    const apsp_idle_work work = {idle ? idle->prepare : NULL, NULL, idle ? idle->context : NULL};
+    const solve_io io = {.matrix = m, .known = known, .idle = &work};
     return drive(&t, &io, report, error);
 }
 
@@ -441,8 +429,9 @@ int drive_takes_graphs(const apsp_backend_impl *impl) {
 
 apsp_status drive_graph(const apsp_backend_impl *impl, backend_device *const *devices, size_t count,
                         const apsp_graph *graph, apsp_rows_fn rows, void *context,
-                        const apsp_options *options, apsp_report *report, apsp_error *error) {
+                        const apsp_idle_work *idle, const apsp_options *options,
+                        apsp_report *report, apsp_error *error) {
     team t = {.impl = impl, .devices = devices, .count = count, .options = options};
-    const solve_io io = {.graph = graph, .rows = rows, .context = context};
+    const solve_io io = {.graph = graph, .rows = rows, .context = context, .idle = idle};
     return drive(&t, &io, report, error);
 }

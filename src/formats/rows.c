@@ -1,18 +1,17 @@
 /* Writing the matrix's V x V cells, little-endian and row-major, after an optional header: the
  * body of the hw3 and npy outputs (rows.h). */
-#define _GNU_SOURCE /* process_vm_writev */
 #include "formats/rows.h"
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/parallel.h"
 #include "formats/formats.h"
 #include "output/output_file.h"
+#include "output/output_map.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -34,10 +33,6 @@ typedef struct row_writer {
 
 enum {
     WRITE_CHUNK_BYTES = 4 << 20,
-    ROWS_PER_CALL = 64, /* within every system's IOV_MAX */
-    /* A device's batches of rows are just under 64 MiB (opencl/graph_io.c): at 64 MiB every
-     * one of them was written on one thread, 2.8 GB/s against the floor's 4.4 at V = 60000. */
-    PARALLEL_WRITE_BYTES = 8 << 20,
     WRITE_THREADS = 8,
 };
 
@@ -300,67 +295,6 @@ apsp_status apsp_row_writer_begin_typed(apsp_output *output, apsp_format format,
     return APSP_OK;
 }
 
-/* A batch's rows into a shared mapping of their span of the file. */
-typedef struct mapped_rows {
-    unsigned char *dst; /* the batch's first byte in the mapping */
-    const apsp_matrix *batch;
-    size_t row_bytes;
-} mapped_rows;
-
-/* Rows [begin, end) into the mapping, by process_vm_writev on this very process rather than by
- * stores: the kernel copies, and where a page of the mapping is gone it returns EFAULT where a
- * store would raise SIGBUS. A page goes when the file is truncated, which whoever may open
- * /proc/PID/fd/N can do (this user, root). A library could catch that SIGBUS only by taking the
- * process's handler over, which the command keeps for itself (cli/signals.c); and giving the
- * mapping up would give up its speed (write_mapped) everywhere for a rare misdeed. The cost,
- * tests/bench/write_floor /dev/shm 4G on the 16-core H100 host (2026-11-25, medians of 3):
- * 3.54 GB/s where stores reached 4.16 on 16 threads, 3.86 against 4.49 on 8, 3.33 against 3.34
- * on 4, 1.54 against 1.30 on one; pwrite 2.3-2.5 on any number. Returns
- * 0, EFAULT, or the call's errno (ENOSYS, EPERM: not allowed here, as under some seccomp
- * policies; pwrite then takes over). */
-static int copy_mapped(void *context, size_t begin, size_t end) {
-    const mapped_rows *m = context;
-    struct iovec rows[ROWS_PER_CALL];
-    for (size_t i = begin; i < end; i += ROWS_PER_CALL) {
-        size_t count = end - i < ROWS_PER_CALL ? end - i : ROWS_PER_CALL;
-        for (size_t r = 0; r < count; r++)
-            rows[r] = (struct iovec){apsp_matrix_row_cells(m->batch, i + r), m->row_bytes};
-        struct iovec span = {m->dst + i * m->row_bytes, count * m->row_bytes};
-        ssize_t done = process_vm_writev(getpid(), rows, count, &span, 1, 0);
-        if (done != (ssize_t)span.iov_len)
-            return done < 0 && errno != EFAULT ? errno : EFAULT;
-    }
-    return 0;
-}
-
-/* A file that output_mappable allows (its room reserved by fallocate, on a local file system),
- * little-endian int32 rows: through a shared mapping, copied on every core. On tmpfs this ran at
- * 4.2 GB/s where pwrite on any number of threads stayed at 2.3-2.5 (tests/bench/write_floor,
- * H200 host, 14.4 GB); the reserved room means no store can meet a full disk (SIGBUS), and
- * copy_mapped turns a page taken away into an error. Returns 0, an errno, or -1 when the file
- * cannot be mapped (opened write-only: written in place) or copied into, for pwrite to take
- * over. */
-static int write_mapped(const row_writer *w, const apsp_matrix *batch, size_t count,
-                        unsigned threads) {
-    const size_t row_bytes = batch->n * apsp_dtype_size(batch->dtype);
-    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    const uint64_t start = w->base, at = start / page * page;
-    const size_t span = (size_t)(start - at) + count * row_bytes;
-    if (count == 0 || page == 0)
-        return -1;
-    void *map = mmap(NULL, span, PROT_WRITE, MAP_SHARED, w->fd, (off_t)at);
-    if (map == MAP_FAILED)
-        return -1;
-    mapped_rows m = {(unsigned char *)map + (start - at), batch, row_bytes};
-    /* The output's threads: by default one per core (at most 16: the floor's best on a 16-core
-     * host). */
-    int err = parallel_slices(
-        count, (uint64_t)count * row_bytes >= PARALLEL_WRITE_BYTES ? threads : 1, copy_mapped, &m);
-    if (munmap(map, span) != 0 && !err)
-        err = errno;
-    return err == ENOSYS || err == EPERM ? -1 : err;
-}
-
 static int write_pending_header(apsp_row_writer *w, const row_writer *rw) {
     int err = write_header(rw, w->header, w->header_pending);
     w->header_pending = 0;
@@ -447,7 +381,7 @@ apsp_status apsp_row_writer_put_cells(void *writer, size_t first_row, size_t cou
     int err = rw.stream ? write_pending_header(w, &rw) : 0;
     int mapped = !err && rw.fd >= 0 && host_is_little_endian() && w->file_type == w->dtype &&
                          output_mappable(w->output)
-                     ? write_mapped(&rw, &batch, count, output_threads(w->output))
+                     ? rows_write_mapped(w->output, rw.base, &batch, count)
                      : -1;
     if (mapped >= 0)
         err = mapped;
@@ -478,6 +412,16 @@ apsp_status apsp_row_writer_finish(apsp_row_writer *w, apsp_error *error) {
     apsp_status status = output_finish(w->output, error);
     free(w);
     return status;
+}
+
+void apsp_row_writer_prepare(void *writer) {
+    apsp_row_writer *w = writer;
+    if (!w->text)
+        output_prepare(w->output);
+}
+
+void apsp_row_writer_stop_preparing(void *writer) {
+    output_stop_preparing(((apsp_row_writer *)writer)->output);
 }
 
 void apsp_row_writer_abort(apsp_row_writer *w) {
