@@ -495,11 +495,15 @@ APSP_EXPORT apsp_status apsp_solver_solve_graph_typed(apsp_solver *solver, const
  * host's cores (apsp_options.overlap), and has returned before the first rows are handed on;
  * `stop` (optional) is called on the solving thread when the rounds end, so that `run` may
  * return early. The place to prepare the output (apsp_row_writer_prepare). A failure inside
- * `run` must leave the work to the rows function, which cannot fail because of it. */
+ * `run` must leave the work to the rows function, which cannot fail because of it.
+ * `rows_in_any_order`: nonzero when the cells function takes batches in any order and on
+ * several threads at once (apsp_row_writer_any_order), so that several devices hand their rows
+ * on together, each as they come down; 0: in increasing order, on the solving thread. */
 typedef struct apsp_idle_work {
     void (*run)(void *context);
     void (*stop)(void *context);
     void *context;
+    int rows_in_any_order;
 } apsp_idle_work;
 
 /* apsp_solver_solve_graph_typed with `idle` (NULL: none) beside the rounds; its seconds within

@@ -179,6 +179,11 @@ APSP_EXPORT void apsp_row_writer_abort(apsp_row_writer *writer); /* accepts NULL
  * thread. */
 APSP_EXPORT void apsp_row_writer_prepare(void *writer);
 APSP_EXPORT void apsp_row_writer_stop_preparing(void *writer);
+/* Lets the writer's batches of rows come in any order and on several threads at once, where its
+ * output allows it (a regular file written at offsets: not a pipe, not the text output); returns
+ * 1 then (apsp_idle_work.rows_in_any_order), else 0, the rows to come in order. finish still
+ * wants every row once. Call it before the first row. */
+APSP_EXPORT int apsp_row_writer_any_order(apsp_row_writer *writer);
 
 #ifdef __cplusplus
 }

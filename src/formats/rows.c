@@ -9,6 +9,8 @@
 #include "output/output_map.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,9 +216,15 @@ apsp_status commit_rows(apsp_output *output, const apsp_matrix *matrix, apsp_dty
  * removed on failure. */
 struct apsp_row_writer {
     apsp_output *output;
-    size_t vertices;      /* the values of a row */
-    size_t rows;          /* V, or the sources' S (apsp_row_writer_begin_rows) */
-    size_t next_row;      /* rows come in order, each once */
+    size_t vertices;         /* the values of a row */
+    size_t rows;             /* V, or the sources' S (apsp_row_writer_begin_rows) */
+    size_t next_row;         /* rows come in order, each once (unless any_order) */
+    atomic_size_t rows_done; /* the rows written */
+    int any_order;           /* apsp_row_writer_any_order: batches on several threads at once */
+    pthread_mutex_t lock;    /* the room's one wait (room_once) */
+    int room_waited;
+    apsp_status room_status;
+    apsp_error room_error;
     apsp_dtype dtype;     /* the cells handed in (apsp_row_writer_begin_typed) */
     apsp_dtype file_type; /* the file's: dtype, or int32 for int64 cells in hw3 */
     int text;             /* the text output: lines in order, its length known at the end */
@@ -291,8 +299,31 @@ apsp_status apsp_row_writer_begin_typed(apsp_output *output, apsp_format format,
                            .base = header_bytes,
                            .header_pending = header_bytes};
     memcpy(w->header, header, header_bytes);
+    pthread_mutex_init(&w->lock, NULL);
     *out = w;
     return APSP_OK;
+}
+
+static void free_writer(apsp_row_writer *w) {
+    pthread_mutex_destroy(&w->lock);
+    free(w);
+}
+
+/* The file's room, asked for at begin, waited for before the first rows (whichever batch comes
+ * first), once. */
+static apsp_status room_once(apsp_row_writer *w, apsp_error *error) {
+    pthread_mutex_lock(&w->lock);
+    if (!w->room_waited) {
+        w->room_status = output_room(w->output, &w->room_error);
+        w->room_waited = 1;
+        if (w->room_status == APSP_OK && !w->text)
+            fault_pause("first-rows");
+    }
+    apsp_status status = w->room_status;
+    if (status != APSP_OK && error)
+        *error = w->room_error;
+    pthread_mutex_unlock(&w->lock);
+    return status;
 }
 
 static int write_pending_header(apsp_row_writer *w, const row_writer *rw) {
@@ -348,15 +379,20 @@ static apsp_status check_narrowing(const apsp_row_writer *w, size_t first_row, s
 apsp_status apsp_row_writer_put_cells(void *writer, size_t first_row, size_t count,
                                       const void *rows, size_t pitch, apsp_error *error) {
     apsp_row_writer *w = writer;
-    if (first_row != w->next_row || count > w->rows - first_row || pitch < w->vertices)
+    if ((!w->any_order && first_row != w->next_row) || first_row > w->rows ||
+        count > w->rows - first_row || pitch < w->vertices)
         return fail(error, APSP_ERR_INTERNAL, "rows %zu-%zu came out of order (next: %zu)",
                     first_row, first_row + count, w->next_row);
+    if (!w->any_order)
+        w->next_row = first_row + count;
+    apsp_status room = room_once(w, error);
+    if (room != APSP_OK)
+        return room;
     if (w->text) {
-        apsp_status room = first_row == 0 ? output_room(w->output, error) : APSP_OK;
-        int err = room == APSP_OK ? put_text_rows(w, count, rows, pitch) : 0;
-        if (room != APSP_OK || err)
-            return room != APSP_OK ? room : write_failed(w->output, err, error);
-        w->next_row += count;
+        int err = put_text_rows(w, count, rows, pitch);
+        if (err)
+            return write_failed(w->output, err, error);
+        atomic_fetch_add(&w->rows_done, count);
         return APSP_OK;
     }
     apsp_status narrow = check_narrowing(w, first_row, count, rows, pitch, error);
@@ -371,12 +407,6 @@ apsp_status apsp_row_writer_put_cells(void *writer, size_t first_row, size_t cou
                      .file_type = w->file_type,
                      .fd = output_file_fd(w->output),
                      .stream = output_stream(w->output)};
-    if (first_row == 0) { /* the file's room, asked for at begin, before its first rows */
-        apsp_status room = output_room(w->output, error);
-        if (room != APSP_OK)
-            return room;
-        fault_pause("first-rows");
-    }
     uint64_t bytes = (uint64_t)count * w->vertices * file_cell;
     int err = rw.stream ? write_pending_header(w, &rw) : 0;
     int mapped = !err && rw.fd >= 0 && host_is_little_endian() && w->file_type == w->dtype &&
@@ -389,15 +419,20 @@ apsp_status apsp_row_writer_put_cells(void *writer, size_t first_row, size_t cou
         err = parallel_slices(count, pwrite_threads(w->output, rw.fd, bytes), write_rows, &rw);
     if (err)
         return write_failed(w->output, err, error);
-    w->next_row += count;
+    atomic_fetch_add(&w->rows_done, count);
     return APSP_OK;
 }
 
+int apsp_row_writer_any_order(apsp_row_writer *w) {
+    w->any_order = !w->text && output_file_fd(w->output) >= 0;
+    return w->any_order;
+}
+
 apsp_status apsp_row_writer_finish(apsp_row_writer *w, apsp_error *error) {
-    if (w->next_row != w->rows) {
+    size_t done = atomic_load(&w->rows_done);
+    if (done != w->rows) {
         apsp_row_writer_abort(w);
-        return fail(error, APSP_ERR_INTERNAL, "the output got %zu of %zu rows", w->next_row,
-                    w->rows);
+        return fail(error, APSP_ERR_INTERNAL, "the output got %zu of %zu rows", done, w->rows);
     }
     if (w->text)
         output_set_length(w->output, w->text_bytes);
@@ -410,7 +445,7 @@ apsp_status apsp_row_writer_finish(apsp_row_writer *w, apsp_error *error) {
         return failed;
     }
     apsp_status status = output_finish(w->output, error);
-    free(w);
+    free_writer(w);
     return status;
 }
 
@@ -428,5 +463,5 @@ void apsp_row_writer_abort(apsp_row_writer *w) {
     if (!w)
         return;
     apsp_output_abort(w->output);
-    free(w);
+    free_writer(w);
 }

@@ -7,6 +7,9 @@ device: PoCL's CPU device with APSP_OVERLAP=on, which takes the path a GPU takes
 - hw3, .npy and text outputs, on /dev/shm (tmpfs) and in the build's temporary directory, are
   byte for byte the oracle's hw3 (testcases/*.out) and the pthread backend's .npy and text;
 - --stats-json has overlapped_s: above 0 with APSP_OVERLAP=on, 0 with off (and -v says it);
+- two devices (POCL_DEVICES="pthread pthread", -d cpus) hand their rows on at once: every
+  format byte for byte, a DAG with negative weights the pthread backend's, and a negative cycle
+  in the second device's rows exit 7 with the old OUTPUT kept;
 - in a build with -Dfault_injection=true: the preparation's own failure (APSP_FAULT=io:1, the
   first file operation a run survives with the kernel cache off) and its thread's (the last
   allocation fault that the run survives) leave a right output; a failing device call after the
@@ -90,6 +93,44 @@ def check_reports(apsp, testcases, work):
     bad = run(apsp, DEVICE + [inp, out], overlap="sometimes")
     report("APSP_OVERLAP=sometimes is refused in one line", bad.returncode == 2 and
            bad.stderr.decode().count("\n") == 1 and b"APSP_OVERLAP" in bad.stderr, bad.stderr)
+
+
+def write_edges(path, edges):
+    with open(path, "w") as f:
+        f.writelines("%d %d %d\n" % e for e in edges)
+
+
+def check_devices(apsp, testcases, directory):
+    """Two PoCL devices, the rows of both handed on at once (drivers/rows.c: store_together)."""
+    two = ["--backend=opencl", "-d", "cpus", "--tile=32", "--kernel-cache=off"]
+    pocl = {"POCL_DEVICES": "pthread pthread"}
+    probe = run(apsp, two + ["-v", os.path.join(testcases, "example.in"), "/dev/null"], **pocl)
+    if b"2 devices" not in probe.stderr:
+        report("two devices at once", None, "PoCL gives no second device here")
+        return
+    dag = os.path.join(directory, "dag.txt")
+    # Arcs i -> j, i < j, some negative: no cycle, distances below zero.
+    write_edges(dag, [(i, (i * 7 + k * 13) % 300, (i * 31 + k) % 40 - 8)
+                      for i in range(300) for k in range(4) if (i * 7 + k * 13) % 300 > i])
+    inputs = [os.path.join(testcases, c + ".in") for c in ("v333-random", "v500-disconnected")]
+    for inp in inputs + [dag]:
+        for ext in ("out", "npy"):
+            mine, ref = (os.path.join(directory, "two.%s.%s" % (who, ext)) for who in ("cl", "cpu"))
+            r = run(apsp, two + [inp, mine], **pocl)
+            c = run(apsp, ["--backend=cpu", inp, ref], overlap="off")
+            ok = r.returncode == 0 and c.returncode == 0 and read(mine) == read(ref)
+            report("two devices at once, %s .%s: the pthread backend's bytes" % (
+                os.path.basename(inp), ext), ok, r.stderr[-300:] if not ok else "")
+    cycle = os.path.join(directory, "cycle.txt")
+    # A chain over 400 vertices and a negative cycle among the last ones (the second device's).
+    write_edges(cycle, [(i, i + 1, 3) for i in range(399)] + [(399, 390, -100)])
+    out = os.path.join(directory, "cycle.out")
+    with open(out, "wb") as f:
+        f.write(OLD)
+    r = run(apsp, two + [cycle, out], **pocl)
+    ok, detail = kept(out, directory, r, out)
+    report("two devices at once, a negative cycle in the second's rows: exit 7, the old OUTPUT "
+           "kept", ok and r.returncode == 7, detail)
 
 
 def fault_counts(apsp, inp):
@@ -192,6 +233,7 @@ def main():
             for d in dirs:
                 check_outputs(apsp, testcases, d)
             check_reports(apsp, testcases, work)
+            check_devices(apsp, testcases, dirs[-1])
             check_faults(apsp, testcases, dirs[-1])
         finally:
             for d in dirs[1:]:
