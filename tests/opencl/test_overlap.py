@@ -28,6 +28,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from files import read, temp_fd  # noqa: E402
 from outcomes import report, summary  # noqa: E402
 
 SKIP = 77
@@ -46,11 +47,6 @@ def env_of(overlap, **extra):
 def run(apsp, args, overlap="on", **extra):
     return subprocess.run([apsp] + args, capture_output=True, env=env_of(overlap, **extra),
                           timeout=300)
-
-
-def read(path):
-    with open(path, "rb") as f:
-        return f.read()
 
 
 def stats_of(r):
@@ -168,17 +164,6 @@ def paused(apsp, args, act):
     proc.stderr.close()
     proc.wait(timeout=300)
     return True, subprocess.CompletedProcess(args, proc.returncode, b"", err)
-
-
-def temp_fd(pid, directory):
-    fd_dir = "/proc/%d/fd" % pid
-    for n in os.listdir(fd_dir):
-        try:
-            if os.readlink(os.path.join(fd_dir, n)).startswith(directory + "/"):
-                return os.path.join(fd_dir, n)
-        except OSError:
-            pass
-    return None
 
 
 def check_faults(apsp, testcases, directory):
