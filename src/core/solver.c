@@ -163,10 +163,6 @@ static void note_own_kernels(apsp_report *report, apsp_dtype dtype) {
              apsp_dtype_name(dtype));
 }
 
-/* A checked matrix through the devices in its own type: streamed, or by rows (its cells'
- * check skipped when `known` says what it would find: drivers.h). While devices off the host
- * run their rounds, the host's cores are idle: the rows' io->prepare runs then (apsp.h). A
- * streamed solve keeps the host busy moving blocks, so it has none. */
 /* Whether host work may run beside the rounds (apsp_options.overlap): devices off the host, or
  * any OpenCL device when asked for. */
 static int overlaps(const apsp_solver *s) {
@@ -174,6 +170,10 @@ static int overlaps(const apsp_solver *s) {
     return overlap >= 0 && (s->off_host || (overlap > 0 && s->impl->kind == APSP_BACKEND_OPENCL));
 }
 
+/* A checked matrix through the devices in its own type: streamed, or by rows (its cells'
+ * check skipped when `known` says what it would find: drivers.h). While devices off the host
+ * run their rounds, the host's cores are idle: the rows' io->prepare runs then (apsp_rows.h). A
+ * streamed solve keeps the host busy moving blocks, so it has none. */
 static apsp_status solve_in_type(apsp_solver *s, apsp_matrix *matrix, const cell_facts *known,
                                  const apsp_row_io *rows, apsp_report *report, apsp_error *error) {
     const apsp_row_io *idle = overlaps(s) ? rows : NULL;
