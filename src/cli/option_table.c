@@ -130,14 +130,15 @@ const option_spec option_table[] = {
     {"stats-json", OPT_STATS_JSON, FOR_BOTH, VALUE_NONE,
      .brief = "the -v figures as one JSON line on stderr",
      .help = "the `-v` figures as one JSON object on one line of stderr: backend, devices, sizes, "
-             "round depth, the kernels that ran and why, the time of each step, relaxations per "
-             "second, streaming, and with `--sources` the method that ran and why",
+             "round depth, the kernels that ran and why, the time of each step, `overlapped_s` (output "
+             "preparation beside the rounds), relaxations per second, streaming, and with "
+             "`--sources` the method that ran and why",
      .mpi_help = "the `-v` figures as one JSON line on stderr (rank 0)"},
     {"verbose", 'v', FOR_BOTH, VALUE_NONE, .brief_listed = 1,
      .brief = "backend, device, sizes and timings on stderr",
      .help = "backend, device, padded size, the distances' type and why, and the time of each "
-             "step (read, setup, upload, compute with relaxations per second, download, write) on "
-             "stderr",
+             "step (read, setup, upload, compute with relaxations per second and the output "
+             "preparation that ran beside it, download, write) on stderr",
      .mpi_help = "grid, each rank's engine, timings and the communication volume on stderr "
                  "(rank 0)"},
     {"grid", OPT_GRID, FOR_MPI, VALUE_TEXT, "PRxPC", .expected = "PRxPC, e.g. 2x3",

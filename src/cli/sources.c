@@ -286,7 +286,7 @@ apsp_status sources_solve_and_write(cli_sources *s, apsp_solver *solver, const a
         apsp_output_abort(pred_out);
         return status;
     }
-    timed_writer t = {0}, pred = {0};
+    timed_writer t = TIMED_WRITER_INIT, pred = TIMED_WRITER_INIT;
     status = begin_writers(out, format, dtype, pred_out, pred_format, ids ? count : g->vertices,
                            g->vertices, &t, &pred, err);
     if (status == APSP_OK)
