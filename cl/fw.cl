@@ -27,7 +27,7 @@
  *   fw_stream: C = min(C, A (x) B), fw_phase3's product K deep (K a runtime argument), B the
  *              closed pivot rows and A the block's own pivot columns before it (fw_transpose
  *              copies them k-major): they need no closing, for the reason just given.
- * Both panels are k-major, so phase 3 stages A and B alike: rows of k, VECTOR ints at a time,
+ * Both panels are k-major, so phase 3 stages A and B alike: rows of k, VECTOR elements at a time,
  * coalesced in global memory and without bank conflicts in local memory.
  * Distances are DIST: int by default (int32), long (int64), float or double (FLOAT_DIST = 1).
  * For the integers, with weights >= 0 and unreachable = INF (2^30 - 1 for int, 2^62 - 1 for

@@ -201,6 +201,11 @@ typedef struct apsp_options {
      * host threads in its place. 0 (the default): the host threads run it, and
      * apsp_report.device_declined says why. */
     int sources_device_only;
+    /* Host work beside the rounds (apsp_solver_solve_graph_idle, apsp_row_io.prepare): 0 (the
+     * default) only where no device computes on the host's cores (a GPU), whose rounds leave them
+     * idle; 1 beside any OpenCL device's rounds, a CPU device's too (which tests that path on
+     * PoCL); -1 never. The pthread backend's rounds never have it. */
+    int overlap;
 } apsp_options;
 
 APSP_EXPORT void apsp_options_init(apsp_options *options);
@@ -389,6 +394,9 @@ typedef struct apsp_report {
      * "bellman-ford on DEVICE: its distances are int32 and these rows are wider"; "" where it
      * ran there, or the method chosen was Floyd-Warshall, or the solver has no such device. */
     char device_declined[192];
+    /* Seconds of the caller's host work (apsp_idle_work, apsp_row_io.prepare) that ran while the
+     * devices computed the rounds: hidden behind them; 0 where none ran. */
+    double overlapped_seconds;
 } apsp_report;
 
 /* Replaces every distance by the shortest-path distance, in place. The matrix is checked before
@@ -487,6 +495,29 @@ APSP_EXPORT apsp_status apsp_solver_solve_graph_typed(apsp_solver *solver, const
                                                       apsp_dtype dtype, apsp_cells_fn cells,
                                                       void *context, apsp_report *report,
                                                       apsp_error *error);
+
+/* Host work for the time a solve's devices compute (apsp_solver_solve_graph_idle): `run` is
+ * called at most once, on a thread of its own, when the rounds begin, on devices other than the
+ * host's cores (apsp_options.overlap), and has returned before the first rows are handed on;
+ * `stop` (optional) is called on the solving thread when the rounds end, so that `run` may
+ * return early. The place to prepare the output (apsp_row_writer_prepare). A failure inside
+ * `run` must leave the work to the rows function, which cannot fail because of it.
+ * `rows_in_any_order`: nonzero when the cells function takes batches in any order and on
+ * several threads at once (apsp_row_writer_any_order), so that several devices hand their rows
+ * on together, each as they come down; 0: in increasing order, on the solving thread. */
+typedef struct apsp_idle_work {
+    void (*run)(void *context);
+    void (*stop)(void *context);
+    void *context;
+    int rows_in_any_order;
+} apsp_idle_work;
+
+/* apsp_solver_solve_graph_typed with `idle` (NULL: none) beside the rounds; its seconds within
+ * them are apsp_report.overlapped_seconds. */
+APSP_EXPORT apsp_status apsp_solver_solve_graph_idle(apsp_solver *solver, const apsp_graph *graph,
+                                                     apsp_dtype dtype, apsp_cells_fn cells,
+                                                     void *context, const apsp_idle_work *idle,
+                                                     apsp_report *report, apsp_error *error);
 
 APSP_EXPORT const char *apsp_version(void);
 

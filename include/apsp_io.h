@@ -197,13 +197,27 @@ APSP_EXPORT apsp_status apsp_row_writer_put_cells(void *writer, size_t first_row
  * RFC 4180 says where they must be) or, NULL, by their numbers; the vertex of row i
  * row_vertices[i] (the sources' ids; copied) or, NULL, i. With `limited`, a distance above
  * `limit` is left out of a long output and written as no path (inf, the unreachable marker) in
- * the others. */
+ * the others. Call it before apsp_row_writer_any_order, which a limit turns off. */
 APSP_EXPORT apsp_status apsp_row_writer_set_table(apsp_row_writer *writer,
                                                   const char *const *labels,
                                                   const int32_t *row_vertices, int limited,
                                                   double limit, apsp_error *error);
 APSP_EXPORT apsp_status apsp_row_writer_finish(apsp_row_writer *writer, apsp_error *error);
 APSP_EXPORT void apsp_row_writer_abort(apsp_row_writer *writer); /* accepts NULL */
+/* An apsp_idle_work's run and stop for a writer (the context): the output file's room waited for
+ * and its pages made ready for the rows (a shared mapping of the whole file, populated page by
+ * page), so that the rows are then a copy into memory. A regular file of a known length on a
+ * local file system only; anywhere else, and on any failure, nothing is prepared and the rows are
+ * written as they would have been. No row may be put while run runs; stop may be called on any
+ * thread. */
+APSP_EXPORT void apsp_row_writer_prepare(void *writer);
+APSP_EXPORT void apsp_row_writer_stop_preparing(void *writer);
+/* Lets the writer's batches of rows come in any order and on several threads at once, where its
+ * output allows it (a regular file written at offsets: not a pipe, not the text output); returns
+ * 1 then (apsp_idle_work.rows_in_any_order), else 0, the rows to come in order. finish still
+ * wants every row once. Call it before the first row, after apsp_row_writer_set_table (a limit
+ * keeps the rows in order). */
+APSP_EXPORT int apsp_row_writer_any_order(apsp_row_writer *writer);
 
 #ifdef __cplusplus
 }

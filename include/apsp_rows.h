@@ -36,7 +36,8 @@ typedef struct apsp_row_io {
     void (*write)(void *context, size_t i, const void *cells);
     void *context;
     /* Optional (NULL: none). Called at most once, on a thread of its own, during the rounds of
-     * devices other than the host's cores (GPUs), and returned from before the first write;
+     * devices other than the host's cores (GPUs; apsp_options.overlap), and returned from before
+     * the first write (its seconds within the rounds: apsp_report.overlapped_seconds);
      * not when the host's cores compute, which have no time to spare, nor when the matrix
      * streams through a device smaller than it (the host moves blocks then). The place to fault
      * in the destination's pages (madvise MADV_POPULATE_WRITE), which the writes would

@@ -9,4 +9,4 @@
 set -euo pipefail
 build=$1
 shift
-meson install -C "$build" --quiet --tags bin,runtime,devel "$@"
+meson install -C "$build" --quiet --tags bin,runtime,devel,man "$@"

@@ -14,10 +14,11 @@ cd "$(dirname "$0")/.."
 # (tests/python/test_scipy.py's test_pydata_sparse).
 # Open MPI: apsp-mpi and its tests.
 # zlib1g-dev, libzstd-dev, libbz2-dev: gzip, zstd and bzip2 inputs (each optional at build).
+# man-db, bash-completion: `man apsp` and the completions that meson install puts beside bin/.
 bash tools/install-packages.sh build-essential meson ninja-build pkg-config python3 \
     ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo oclgrind clang-14 libclc-14 \
     python3-numpy python3-scipy python3-networkx python3-sparse libopenmpi-dev openmpi-bin \
-    python3-venv python3-pip python3-dev zlib1g-dev libzstd-dev libbz2-dev
+    python3-venv python3-pip python3-dev zlib1g-dev libzstd-dev libbz2-dev man-db bash-completion
 
 werror=false
 [ "${APSP_WERROR:-0}" = 1 ] && werror=true
@@ -39,3 +40,13 @@ case ":$PATH:" in
 *":$prefix/bin:"*) ;;
 *) echo "setup: $prefix/bin is not on your PATH: run  export PATH=\"$prefix/bin:\$PATH\"  (and add it to ~/.profile)" ;;
 esac
+# man-db takes PREFIX/share/man for each PREFIX/bin on PATH (manpath(5)), so `man apsp` needs no
+# MANPATH; bash-completion loads ~/.local/share/bash-completion/completions/apsp by itself; zsh
+# reads only the folders on its fpath.
+echo "setup: man apsp (and man apsp-mpi) once $prefix/bin is on PATH: man-db then finds $prefix/share/man"
+if [ "$prefix" = "$HOME/.local" ]; then
+    echo "setup: bash completes apsp's options in new shells (bash-completion loads $prefix/share/bash-completion/completions/apsp)"
+else
+    echo "setup: bash completion: source $prefix/share/bash-completion/completions/apsp in ~/.bashrc"
+fi
+echo "setup: zsh completion: put  fpath=($prefix/share/zsh/site-functions \$fpath)  before compinit in ~/.zshrc"

@@ -20,6 +20,7 @@ int fault_hit(fault_kind kind);
 /* The first time a run reaches the point APSP_FAULT_PAUSE names, stops the whole process
  * (SIGSTOP), so that a test can change its files at that moment, deterministically, and then
  * send SIGCONT. The points:
+ *   prepared     the output's mapping is populated, beside the rounds (output_prepare)
  *   first-rows   a solve's first rows are about to go into the output (apsp_row_writer_put)
  *   rows-begun   the first rows of a whole matrix are in the file, the others not yet (pwrite)
  *   commit       every byte is written: the file is about to be checked and put into place

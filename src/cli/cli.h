@@ -8,6 +8,8 @@
 #include "report.h"
 #include "sources.h"
 
+#include <pthread.h>
+
 typedef struct cli {
     apsp_options options;
     apsp_read_options read;
@@ -34,9 +36,6 @@ typedef struct cli {
 /* --limit's distance: a finite number (solve.c). Returns 0 or -1. */
 int cli_parse_limit(const char *text, double *limit);
 
-/* The usage text of apsp --help (usage.c). */
-extern const char cli_usage_text[];
-
 /* The distances' type for the graph (dtype.c): --dtype's (c->read.dtype_auto 0), else the
  * narrowest the weights fit; with the reason in c->distances. A floating-point type with the hw3
  * output (int32) is refused here, before the solve, and so are int64 weights that make a distance
@@ -57,11 +56,18 @@ apsp_status cli_open_solver(cli *c, size_t vertices, apsp_solver **solver, apsp_
 apsp_status cli_read_input(cli *c, apsp_solver **solver, apsp_graph **g, apsp_error *err);
 
 /* The row writer, timed: the seconds spent writing are the write step of -v, apart from the
- * download (or the sources' solve) that they overlap. */
+ * download (or the sources' solve) that they overlap. Batches written on several threads at
+ * once (several devices: apsp_row_writer_any_order) count once: the seconds while any was being
+ * written. */
 typedef struct timed_writer {
     apsp_row_writer *writer;
     double seconds;
+    pthread_mutex_t lock;
+    int writing;  /* batches being written now */
+    double since; /* when the first of them began */
 } timed_writer;
+#define TIMED_WRITER_INIT                                                                          \
+    { .lock = PTHREAD_MUTEX_INITIALIZER }
 /* apsp_row_writer_put_cells for a timed_writer context (an apsp_cells_fn). */
 apsp_status cli_put_cells_timed(void *context, size_t first_row, size_t count, const void *rows,
                                 size_t pitch, apsp_error *error);

@@ -51,6 +51,14 @@ int env_options_apply(apsp_options *o, int *show_build, char *message, size_t si
                  "APSP_MAX_BUFFER_BYTES=%s: expected a positive size like 64K or 512M", cap);
         return -1;
     }
+    /* The output prepared beside the rounds (apsp_options.overlap). */
+    const char *overlap = env("APSP_OVERLAP");
+    if (overlap && strcmp(overlap, "auto") != 0 && strcmp(overlap, "on") != 0 &&
+        strcmp(overlap, "off") != 0) {
+        snprintf(message, size, "APSP_OVERLAP=%s: expected auto, on or off", overlap);
+        return -1;
+    }
+    o->overlap = !overlap || strcmp(overlap, "auto") == 0 ? 0 : strcmp(overlap, "on") == 0 ? 1 : -1;
     const char *memory = env("APSP_DEVICE_MEMORY");
     if (memory && !o->device_memory && apsp_parse_bytes(memory, &o->device_memory) != 0) {
         snprintf(message, size, "APSP_DEVICE_MEMORY=%s: expected a positive size like 4G", memory);

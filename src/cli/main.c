@@ -8,7 +8,8 @@
 #include "platforms.h"
 #include "report.h"
 #include "same_file.h"
-#include "shared_options.h"
+#include "option_help.h"
+#include "option_table.h"
 #include "signals.h"
 #include "startup.h"
 
@@ -26,72 +27,45 @@ static int usage_error(const char *format, const char *arg) {
     return exit_status_of(APSP_ERR_USAGE);
 }
 
-static int parse_int(const char *text, long min, long max, int *out) {
-    char *end;
-    if (*text < '0' || *text > '9')
-        return -1; /* strtol would skip blanks and take a sign */
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (errno || end == text || *end != '\0' || v < min || v > max)
-        return -1;
-    *out = (int)v;
-    return 0;
+/* The option's value refused: its table entry's message. */
+static int value_error(int code, const char *arg) {
+    char message[256];
+    option_value_message(option_by_code(FOR_APSP, code), arg, message, sizeof message);
+    return usage_error("%s", message);
 }
 
-/* This command's own options, beside the shared ones (shared_options.h). */
-enum {
-    OPT_LIST = OPT_OWN,
-    OPT_MAX_BUFFER,
-    OPT_DEVICE_MEMORY,
-    OPT_KERNEL_PARAMS,
-    OPT_DEVICE_SHARES,
-    OPT_PROGRESS,
-    OPT_KERNEL_CACHE,
-    OPT_FLOAT_KERNELS,
-    OPT_INPUT_FORMAT,
-    OPT_OUTPUT_FORMAT,
-    OPT_VERTICES,
-    OPT_UNDIRECTED,
-    OPT_UNWEIGHTED,
-    OPT_PREDECESSORS,
-    OPT_PATH,
-    OPT_DTYPE,
-    OPT_SOURCES,
-    OPT_METHOD,
-    OPT_COLUMNS,
-    OPT_LIMIT,
-};
+/* A whole number in the option's range (option_table.c). */
+static int int_option(int code, const char *arg, int *out) {
+    char message[256];
+    if (option_int(option_by_code(FOR_APSP, code), arg, out, message, sizeof message) != 0)
+        return usage_error("%s", message);
+    return -1;
+}
 
 /* --input-format, --output-format: a format of that direction. */
 static int parse_format(const char *arg, int output, apsp_format *format) {
-    static const char *const choices[] = {"hw3, dimacs, mtx, edgelist, npy, csv or tsv",
-                                          "hw3, npy, text, csv or tsv"};
     apsp_format f;
     if (apsp_format_parse(arg, &f) != 0 ||
         (output ? f != APSP_FORMAT_HW3 && f != APSP_FORMAT_NPY && f != APSP_FORMAT_TEXT &&
                       f != APSP_FORMAT_CSV && f != APSP_FORMAT_TSV
-                : f == APSP_FORMAT_TEXT)) {
-        message_print("apsp: --%s-format=%s: expected %s (see apsp --help)",
-                      output ? "output" : "input", arg, choices[output]);
-        return exit_status_of(APSP_ERR_USAGE);
-    }
+                : f == APSP_FORMAT_TEXT))
+        return value_error(output ? OPT_OUTPUT_FORMAT : OPT_INPUT_FORMAT, arg);
     *format = f;
     return -1;
 }
 
 /* The options about the graph and the files. Returns -1 to go on, or an exit code. */
 static int apply_format_option(cli *c, int opt, const char *arg) {
-    int vertices;
+    int vertices, code;
     switch (opt) {
     case OPT_INPUT_FORMAT:
         return parse_format(arg, 0, &c->read.format);
     case OPT_OUTPUT_FORMAT:
         return parse_format(arg, 1, &c->output_format);
     case OPT_VERTICES:
-        if (parse_int(arg, 1, 2147483647, &vertices) != 0)
-            return usage_error("--vertices=%s: expected a whole number from 1 to 2147483647", arg);
-        c->read.vertices = (size_t)vertices;
-        return -1;
+        if ((code = int_option(opt, arg, &vertices)) < 0)
+            c->read.vertices = (size_t)vertices;
+        return code;
     case OPT_UNDIRECTED:
         c->read.flags |= APSP_GRAPH_UNDIRECTED;
         return -1;
@@ -100,18 +74,23 @@ static int apply_format_option(cli *c, int opt, const char *arg) {
         return -1;
     case OPT_LIMIT:
         c->limited = 1;
-        return cli_parse_limit(arg, &c->limit) == 0
-                   ? -1
-                   : usage_error("--limit=%s: expected a distance, a number such as 30 or 1.5",
-                                 arg);
+        return cli_parse_limit(arg, &c->limit) == 0 ? -1 : value_error(opt, arg);
     case OPT_DTYPE:
         if (apsp_dtype_parse(arg, &c->read.dtype) != 0)
-            return usage_error("--dtype=%s: expected int32, int64, float32 or float64", arg);
+            return value_error(opt, arg);
         c->read.dtype_auto = 0;
         return -1;
     }
     c->read.flags |= APSP_GRAPH_UNWEIGHTED;
     return -1;
+}
+
+/* --help (the common options) or --help=all. */
+static int print_help(const char *arg) {
+    if (arg && strcmp(arg, "all") != 0)
+        return value_error('h', arg);
+    help_print(stdout, FOR_APSP, arg != NULL);
+    return EXIT_SUCCESS;
 }
 
 /* --kernel-params=help: the parameters, from the library's list (docs/usage.md's table is this). */
@@ -130,13 +109,13 @@ static int list_kernel_params(void) {
 }
 
 /* One option from getopt_long. Returns -1 to go on, or an exit code. */
-static int apply_option(cli *c, int opt, const char *arg, const char *spelled) {
+static int apply_option(cli *c, int opt, const char *arg) {
     apsp_options *o = &c->options;
     char message[256];
     switch (opt) {
     case OPT_BACKEND:
         if (apsp_backend_parse(arg, &o->backend) != 0)
-            return usage_error("--backend=%s: expected auto, cpu or opencl", arg);
+            return value_error(opt, arg);
         c->device_named |= o->backend == APSP_BACKEND_OPENCL;
         return -1;
     case 'd':
@@ -147,21 +126,13 @@ static int apply_option(cli *c, int opt, const char *arg, const char *spelled) {
         c->list_devices = 1;
         return -1;
     case OPT_TILE:
-        return parse_int(arg, 1, 1024, &o->tile) == 0
-                   ? -1
-                   : usage_error("--tile=%s: expected a whole number from 1 to 1024", arg);
+        return int_option(opt, arg, &o->tile);
     case OPT_THREADS:
-        return parse_int(arg, 1, 4096, &o->threads) == 0
-                   ? -1
-                   : usage_error("--threads=%s: expected a whole number from 1 to 4096", arg);
+        return int_option(opt, arg, &o->threads);
     case OPT_MAX_BUFFER:
-        return apsp_parse_bytes(arg, &o->max_buffer_bytes) == 0
-                   ? -1
-                   : usage_error("--max-buffer-bytes=%s: expected a positive size like 512M", arg);
+        return apsp_parse_bytes(arg, &o->max_buffer_bytes) == 0 ? -1 : value_error(opt, arg);
     case OPT_DEVICE_MEMORY:
-        return apsp_parse_bytes(arg, &o->device_memory) == 0
-                   ? -1
-                   : usage_error("--device-memory=%s: expected a positive size like 4G", arg);
+        return apsp_parse_bytes(arg, &o->device_memory) == 0 ? -1 : value_error(opt, arg);
     case OPT_KERNEL_PARAMS:
         if (strcmp(arg, "help") == 0)
             return list_kernel_params();
@@ -190,15 +161,9 @@ static int apply_option(cli *c, int opt, const char *arg, const char *spelled) {
                    ? -1
                    : usage_error("%s", message);
     case OPT_METHOD:
-        return sources_parse_method(&c->sources, arg) == 0
-                   ? -1
-                   : usage_error("--method=%s: expected auto, fw, dijkstra, johnson or "
-                                 "bellman-ford",
-                                 arg);
+        return sources_parse_method(&c->sources, arg) == 0 ? -1 : value_error(opt, arg);
     case OPT_PATH:
-        return paths_parse_path(&c->paths, arg) == 0
-                   ? -1
-                   : usage_error("--path=%s: expected two vertex numbers U,V", arg);
+        return paths_parse_path(&c->paths, arg) == 0 ? -1 : value_error(opt, arg);
     case 'q':
         c->quiet = 1;
         return -1;
@@ -206,8 +171,7 @@ static int apply_option(cli *c, int opt, const char *arg, const char *spelled) {
         c->verbose = 1;
         return -1;
     case 'h':
-        fputs(cli_usage_text, stdout);
-        return EXIT_SUCCESS;
+        return print_help(arg);
     case OPT_VERSION:
         printf("apsp %s\n", apsp_version());
         return EXIT_SUCCESS;
@@ -220,38 +184,24 @@ static int apply_option(cli *c, int opt, const char *arg, const char *spelled) {
     case OPT_COLUMNS:
     case OPT_LIMIT:
         return apply_format_option(c, opt, arg);
-    case ':':
-        return usage_error("%s needs a value", spelled);
     }
-    return usage_error("unknown option %s", spelled);
+    return -1;
+}
+
+/* What getopt_long refused: an unknown, ambiguous or valueless option. */
+static int refused_option(int opt, const char *spelled) {
+    char message[256], letter[3] = {'-', (char)optopt, '\0'};
+    if (opt == '?' && optopt > 0 && optopt < 256) /* a short one, maybe inside -qx */
+        spelled = letter;
+    option_refused_message(FOR_APSP, opt, optopt, spelled, message, sizeof message);
+    return usage_error("%s", message);
 }
 
 /* Returns -1 to go on, or an exit code. */
 static int parse_args(int argc, char **argv, cli *c) {
-    static const struct option longs[] = {
-        CLI_SHARED_OPTIONS(CLI_OPTION_ENTRY) /* shared_options.h */
-        {"list-devices", no_argument, NULL, OPT_LIST},
-        {"max-buffer-bytes", required_argument, NULL, OPT_MAX_BUFFER},
-        {"device-memory", required_argument, NULL, OPT_DEVICE_MEMORY},
-        {"kernel-params", required_argument, NULL, OPT_KERNEL_PARAMS},
-        {"device-shares", required_argument, NULL, OPT_DEVICE_SHARES},
-        {"progress", no_argument, NULL, OPT_PROGRESS},
-        {"kernel-cache", required_argument, NULL, OPT_KERNEL_CACHE},
-        {"float-kernels", no_argument, NULL, OPT_FLOAT_KERNELS},
-        {"input-format", required_argument, NULL, OPT_INPUT_FORMAT},
-        {"output-format", required_argument, NULL, OPT_OUTPUT_FORMAT},
-        {"vertices", required_argument, NULL, OPT_VERTICES},
-        {"undirected", no_argument, NULL, OPT_UNDIRECTED},
-        {"unweighted", no_argument, NULL, OPT_UNWEIGHTED},
-        {"predecessors", required_argument, NULL, OPT_PREDECESSORS},
-        {"path", required_argument, NULL, OPT_PATH},
-        {"dtype", required_argument, NULL, OPT_DTYPE},
-        {"sources", required_argument, NULL, OPT_SOURCES},
-        {"method", required_argument, NULL, OPT_METHOD},
-        {"columns", required_argument, NULL, OPT_COLUMNS},
-        {"limit", required_argument, NULL, OPT_LIMIT},
-        {NULL, 0, NULL, 0},
-    };
+    struct option longs[OPTION_TABLE_MAX];
+    char shorts[32];
+    option_getopt(FOR_APSP, longs, shorts, sizeof shorts);
     memset(c, 0, sizeof *c);
     apsp_options_init(&c->options);
     apsp_read_options_init(&c->read);
@@ -259,11 +209,13 @@ static int parse_args(int argc, char **argv, cli *c) {
     opterr = 0;
     int opt, code;
     unsigned char seen[STARTUP_OPTION_CODES] = {0};
-    while ((opt = getopt_long(argc, argv, ":d:qvh", longs, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
         const char *repeated = startup_repeated_option(longs, opt, seen);
         if (repeated)
             return usage_error("--%s is given twice: it takes one value", repeated);
-        if ((code = apply_option(c, opt, optarg, argv[optind - 1])) >= 0)
+        if (opt == '?' || opt == ':')
+            return refused_option(opt, argv[optind - 1]);
+        if ((code = apply_option(c, opt, optarg)) >= 0)
             return code;
     }
     if (c->list_devices)
@@ -385,11 +337,35 @@ apsp_status cli_open_solver(cli *c, size_t vertices, apsp_solver **solver, apsp_
     return explain_missing_platforms(c, status, err);
 }
 
+/* Binary bytes on a terminal would garble it (and may drive it): OUTPUT - or --predecessors=-
+ * in a binary format with standard output a terminal is refused, with the way out. */
+static apsp_status refuse_binary_terminal(const cli *c, apsp_error *err) {
+    apsp_format format = c->output_format ? c->output_format : apsp_format_for(c->output, 1);
+    int binary = format == APSP_FORMAT_HW3 || format == APSP_FORMAT_NPY;
+    const char *pred = c->paths.predecessors;
+    if (!isatty(STDOUT_FILENO))
+        return APSP_OK;
+    if (strcmp(c->output, "-") == 0 && binary)
+        snprintf(err->message, sizeof err->message,
+                 "OUTPUT -: standard output is a terminal and %s is binary: give "
+                 "--output-format=text, or redirect it to a file",
+                 apsp_format_name(format));
+    else if (pred && strcmp(pred, "-") == 0)
+        snprintf(err->message, sizeof err->message,
+                 "--predecessors=-: standard output is a terminal and the predecessors are "
+                 "binary: name a file, or redirect it");
+    else
+        return APSP_OK;
+    return err->status = APSP_ERR_USAGE;
+}
+
 /* What can be refused before the input is read: the standard streams, the names, the output
  * path. The devices and options (the solver) follow once the graph's size is known
  * (cli_read_input), and the size on them before the matrix exists. */
 static apsp_status prepare(cli *c, apsp_output **out, apsp_error *err) {
     apsp_status status = refuse_closed_streams(c, err);
+    if (status == APSP_OK)
+        status = refuse_binary_terminal(c, err);
     if (status == APSP_OK)
         status = cli_refuse_unwritten_names(c, err);
     const named_file files[] = {{c->input, "INPUT ", STDIN_FILENO},
@@ -423,6 +399,7 @@ static int run(cli *c) {
         prog.lines = c->progress_lines;
         c->options.progress = progress_show;
         c->options.progress_context = &prog;
+        c->sources.shown = &prog;
     }
     c->options.log = log_to_stderr;
     c->options.log_context = c;

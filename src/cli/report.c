@@ -14,17 +14,34 @@ double cli_clock(void) {
 /* A terminal gets a line that rewrites itself twice a second; a log a line every few seconds. */
 enum { TERMINAL_PERIOD_MS = 500, LOG_PERIOD_MS = 5000 };
 
+int progress_line(progress *p, double now, size_t done, size_t total, char *line, size_t size) {
+    double period = 1e-3 * (p->lines ? LOG_PERIOD_MS : TERMINAL_PERIOD_MS);
+    if (p->first_time == 0.0) {
+        p->first_time = now;
+        p->first_done = done;
+    }
+    if (done < total && now - p->last_shown < period)
+        return 0;
+    p->last_shown = now;
+    const char *unit = p->sources && total == p->sources ? "source" : "round";
+    int used =
+        snprintf(line, size, "apsp: %s %zu/%zu, %.1f s elapsed", unit, done, total, now - p->start);
+    if (done > p->first_done && done < total) {
+        double each = (now - p->first_time) / (double)(done - p->first_done);
+        snprintf(line + used, size - (size_t)used, ", about %.1f s left",
+                 each * (double)(total - done));
+    } else if (done < total) {
+        snprintf(line + used, size - (size_t)used, ", estimating the time left");
+    }
+    return 1;
+}
+
 void progress_show(void *context, size_t done, size_t total) {
     progress *p = context;
-    double now = cli_clock();
-    double period = 1e-3 * (p->lines ? LOG_PERIOD_MS : TERMINAL_PERIOD_MS);
-    if (done < total && now - p->last_shown < period)
+    char line[160];
+    if (!progress_line(p, cli_clock(), done, total, line, sizeof line))
         return;
-    p->last_shown = now;
-    double elapsed = now - p->start;
-    double eta = done ? elapsed * (double)(total - done) / (double)done : 0.0;
-    fprintf(stderr, "%sapsp: round %zu/%zu, %.1f s elapsed, about %.1f s left%s",
-            p->lines ? "" : "\r", done, total, elapsed, eta, p->lines ? "\n" : "   ");
+    fprintf(stderr, "%s%s%s", p->lines ? "" : "\r\033[K", line, p->lines ? "\n" : "");
     if (done == total && !p->lines)
         fputs("\r\033[K", stderr);
 }
@@ -53,11 +70,12 @@ void report_print(size_t vertices, const apsp_report *r, const run_times *t) {
     message_print("apsp: kernels: %s (%.3f s choosing and converting)", r->kernels_why,
                   r->whole_seconds);
     message_print(
-        "apsp: read %.3f s, setup %.3f s, upload %.3f s, compute %.3f s (%.2f G relax/s), "
-        "download %.3f s, release %.3f s, write %.3f s, close %.3f s, other %.3f s, total "
-        "%.3f s",
+        "apsp: read %.3f s, setup %.3f s, upload %.3f s, compute %.3f s (%.2f G relax/s; "
+        "overlapped %.3f s of output preparation), download %.3f s, release %.3f s, write %.3f s, "
+        "close %.3f s, other %.3f s, total %.3f s",
         t->read, r->setup_seconds, r->upload_seconds, r->compute_seconds, relax_per_second(r) / 1e9,
-        r->download_seconds, r->release_seconds, t->write, t->close, other_seconds(r, t), t->total);
+        r->overlapped_seconds, r->download_seconds, r->release_seconds, t->write, t->close,
+        other_seconds(r, t), t->total);
     if (r->streamed)
         message_print(
             "apsp: streamed from host memory: %zu pivots per super-round (%zu super-rounds), "
@@ -88,15 +106,16 @@ void report_json(size_t vertices, const apsp_report *r, const run_times *t) {
     fprintf(stderr,
             ",\"devices\":%d,\"vertices\":%zu,\"padded\":%zu,\"round_depth\":%d,\"threads\":%d,"
             "\"programs_built\":%d,\"read_s\":%.6f,\"setup_s\":%.6f,\"upload_s\":%.6f,"
-            "\"compute_s\":%.6f,\"download_s\":%.6f,\"release_s\":%.6f,\"write_s\":%.6f,"
+            "\"compute_s\":%.6f,\"overlapped_s\":%.6f,\"download_s\":%.6f,\"release_s\":%.6f,"
+            "\"write_s\":%.6f,"
             "\"close_s\":%.6f,\"other_s\":%.6f,\"total_s\":%.6f,"
             "\"relax_per_s\":%.6g,\"streamed\":%s,\"stream_pivots\":%zu,\"stream_blocks\":%zu,"
             "\"stream_rows\":%zu,\"stream_bytes_up\":%llu,\"stream_bytes_down\":%llu",
             r->devices, vertices, r->padded, r->tile, r->threads, r->program_builds, t->read,
-            r->setup_seconds, r->upload_seconds, r->compute_seconds, r->download_seconds,
-            r->release_seconds, t->write, t->close, other_seconds(r, t), t->total,
-            relax_per_second(r), r->streamed ? "true" : "false", r->stream_pivots, r->stream_blocks,
-            r->stream_rows, (unsigned long long)r->stream_bytes_up,
+            r->setup_seconds, r->upload_seconds, r->compute_seconds, r->overlapped_seconds,
+            r->download_seconds, r->release_seconds, t->write, t->close, other_seconds(r, t),
+            t->total, relax_per_second(r), r->streamed ? "true" : "false", r->stream_pivots,
+            r->stream_blocks, r->stream_rows, (unsigned long long)r->stream_bytes_up,
             (unsigned long long)r->stream_bytes_down);
     if (t->predecessors >= 0)
         fprintf(stderr, ",\"predecessors_s\":%.6f,\"predecessors_on_device\":%s}\n",

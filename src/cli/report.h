@@ -11,11 +11,22 @@ double cli_clock(void);
 typedef struct progress {
     double start;
     double last_shown;
-    int lines; /* 1: a line at a time (a log), 0: one line that rewrites itself (a terminal) */
+    int lines;      /* 1: a line at a time (a log), 0: one line that rewrites itself (a terminal) */
+    size_t sources; /* the chosen sources' count, once known: a total of that many counts
+                     * sources (a sparse method), another rounds (auto may pick Floyd-Warshall) */
+    double first_time; /* the first call's time and count: the start of the measured stretch */
+    size_t first_done;
 } progress;
 
 /* apsp_options.progress for a `progress` context. */
-void progress_show(void *context, size_t rounds_done, size_t rounds_total);
+void progress_show(void *context, size_t done, size_t total);
+
+/* The display's text for `done` of `total` at time `now` (cli_clock's), or 0 when none is due
+ * yet (a terminal's line is rewritten twice a second, a log's every few seconds). The time left
+ * is estimated only from what came after the first call, whose time also holds the set-up
+ * (reading, kernel builds, uploads): until a second call has measured a stretch of the work
+ * itself, the line says "estimating". */
+int progress_line(progress *p, double now, size_t done, size_t total, char *line, size_t size);
 
 /* The host's share of the run, in seconds. */
 typedef struct run_times {

@@ -94,9 +94,15 @@ apsp_status cli_read_input(cli *c, apsp_solver **solver, apsp_graph **g, apsp_er
 apsp_status cli_put_cells_timed(void *context, size_t first_row, size_t count, const void *rows,
                                 size_t pitch, apsp_error *error) {
     timed_writer *t = context;
-    double start = cli_clock();
+    pthread_mutex_lock(&t->lock);
+    if (t->writing++ == 0)
+        t->since = cli_clock();
+    pthread_mutex_unlock(&t->lock);
     apsp_status status = apsp_row_writer_put_cells(t->writer, first_row, count, rows, pitch, error);
-    t->seconds += cli_clock() - start;
+    pthread_mutex_lock(&t->lock);
+    if (--t->writing == 0)
+        t->seconds += cli_clock() - t->since;
+    pthread_mutex_unlock(&t->lock);
     return status;
 }
 
@@ -167,14 +173,19 @@ static apsp_status write_labels(const cli *c, const apsp_graph *g, apsp_error *e
  * the output over. */
 static apsp_status solve_to_rows(cli *c, apsp_solver *solver, const apsp_graph *g, apsp_output *out,
                                  apsp_report *report, run_times *times, apsp_error *err) {
-    timed_writer t = {0};
+    timed_writer t = TIMED_WRITER_INIT;
     apsp_status status = apsp_row_writer_begin_typed(out, c->output_format, c->dtype, g->vertices,
                                                      g->vertices, &t.writer, err);
-    if (status == APSP_OK)
+    if (status == APSP_OK) /* before any_order, which a limit's cut in one buffer turns off */
         status = set_table(c, g, t.writer, err);
+    /* While the devices compute, the output's pages are made ready for the rows, which several
+     * devices then write at once, each as they come down. */
+    const apsp_idle_work prepare = {apsp_row_writer_prepare, apsp_row_writer_stop_preparing,
+                                    t.writer,
+                                    status == APSP_OK && apsp_row_writer_any_order(t.writer)};
     if (status == APSP_OK)
-        status = apsp_solver_solve_graph_typed(solver, g, c->dtype, cli_put_cells_timed, &t, report,
-                                               err);
+        status = apsp_solver_solve_graph_idle(solver, g, c->dtype, cli_put_cells_timed, &t,
+                                              &prepare, report, err);
     double start = cli_clock();
     if (status == APSP_OK)
         status = apsp_row_writer_finish(t.writer, err);

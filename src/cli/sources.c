@@ -254,6 +254,8 @@ static apsp_status solve_rows(cli_sources *s, apsp_solver *solver, const apsp_gr
         snprintf(err->message, sizeof err->message, "out of memory for --path");
         status = err->status = APSP_ERR_NO_MEMORY;
     }
+    if (s->shown)
+        s->shown->sources = count;
     if (status == APSP_OK)
         status = apsp_solver_solve_sources_typed(
             solver, g, ids, count, s->method, dtype, keep_and_put, &dist_row,
@@ -284,7 +286,7 @@ apsp_status sources_solve_and_write(cli_sources *s, apsp_solver *solver, const a
         apsp_output_abort(pred_out);
         return status;
     }
-    timed_writer t = {0}, pred = {0};
+    timed_writer t = TIMED_WRITER_INIT, pred = TIMED_WRITER_INIT;
     status = begin_writers(out, format, dtype, pred_out, pred_format, ids ? count : g->vertices,
                            g->vertices, &t, &pred, err);
     if (status == APSP_OK) /* (a failure: finish_writers aborts them) */

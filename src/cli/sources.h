@@ -23,6 +23,7 @@ typedef struct cli_sources {
     int method_given; /* --method was given */
     int32_t *path_pred;        /* --path's source's predecessor row, kept from the solve */
     void *path_dist;           /* and its distances */
+    progress *shown;           /* the progress display, told the sources' count; NULL: none */
     const char *const *labels; /* the long output's names (apsp_row_writer_set_table) */
     int limited;               /* and --limit */
     double limit;

@@ -1,83 +1,72 @@
-/* apsp --help: the options, the formats, the distances' types and the exit codes. */
-#include "cli.h"
+/* What apsp and apsp-mpi say about themselves beside their options (option_help.h): the usage
+ * lines, the short --help's summary, and the sections of --help=all and of the man pages. */
+#include "option_help.h"
+#include "option_table.h"
 
-const char cli_usage_text[] =
-    "usage: apsp [OPTIONS] INPUT OUTPUT\n"
-    "       apsp --list-devices\n"
-    "\n"
-    "All-pairs shortest paths of the directed graph in INPUT, written to OUTPUT; '-' is standard\n"
-    "input or output. OUTPUT appears only when the run succeeds. Formats, by the extension or\n"
-    "the options below:\n"
-    "  input   .csv .tsv a table of named vertices (--columns); .gr DIMACS shortest paths;\n"
-    "          .mtx Matrix Market coordinate; .txt .edges .el\n"
-    "          an edge list 'u v [w]' per line, 0-based, V = largest id + 1; .npy (or any file\n"
-    "          that starts as one) a square NumPy matrix, 0, inf and nan no edge, as SciPy's\n"
-    "          dense graphs; anything else hw3 (little-endian int32 V, E, then E triples src\n"
-    "          dst weight)\n"
-    "  output  .npy NumPy V x V of the distances' type; .txt text, V lines of V numbers, 'inf'\n"
-    "          for no path; .csv .tsv source,target,distance a pair; anything else hw3 (V*V\n"
-    "          int32, row-major, 1073741823 for no path), but .json .mat .h5 .npz .mtx ... are\n"
-    "          refused without --output-format. Any input may be gzip, zstd or bzip2.\n"
-    "The distances' type follows the weights: int32 when (V-1)*|w| < 1073741823 for every\n"
-    "weight w (hw3's rule), else int64 when (V-1)*|w| < 2^62-1; float64 when a weight is\n"
-    "fractional (Matrix Market real, edge lists: 1.5, 2e-3). hw3 output is int32: an int64\n"
-    "result is written when every distance fits, else refused (before the solve where the\n"
-    "weights make that certain); a floating-point one is refused before the solve.\n"
-    "\n"
-    "options:\n"
-    "  --input-format=FORMAT      hw3 dimacs mtx edgelist npy csv tsv, whatever the name\n"
-    "  --output-format=FORMAT     hw3 npy text csv tsv, whatever the name\n"
-    "  --columns=FROM,TO[,WEIGHT]  csv/tsv: the header's columns; default source,target,weight\n"
-    "  --limit=D                  only pairs within D: left out of csv/tsv, inf in a matrix\n"
-    "  --vertices=N               edge lists: N vertices (ids 0 to N-1); default: largest id + 1\n"
-    "  --undirected               each edge also the other way (SciPy's directed=False)\n"
-    "  --unweighted               every edge of weight 1 (SciPy's unweighted=True)\n"
-    "  --dtype=int32|int64|float32|float64  the distances' type, whatever the weights; a weight\n"
-    "                             the type cannot hold is refused at its line\n"
-    "  --float-kernels            float32/float64 distances always by the float kernels;\n"
-    "                             default: whole weights whose sums stay exact in the type by\n"
-    "                             the integer kernels (the same bits, faster; -v says which)\n"
-    "  --predecessors=FILE        also the V x V predecessor matrix: .npy NumPy int32, else\n"
-    "                             raw int32 like hw3; -9999 for none (SciPy's convention)\n"
-    "  --path=U,V                 print one shortest path U -> V (0-based) on standard output\n"
-    "                             (standard output takes one of OUTPUT -, --predecessors=-\n"
-    "                             and --path)\n"
-    "  --sources=SPEC             only these sources' rows, S x V in OUTPUT's format, in list\n"
-    "                             order: ids and ranges 0-99,500, or @FILE (one a line)\n"
-    "  --method=auto|fw|dijkstra|johnson|bellman-ford  the algorithm for --sources (SciPy's\n"
-    "                             shortest_path methods); auto: by a cost model (-v says);\n"
-    "                             int32 distances; --predecessors gives S x V rows, no --path\n"
-    "  --backend=auto|cpu|opencl  auto (default): a GPU if there is one, else CPU threads;\n"
-    "                             opencl: an OpenCL device or an error, never a fallback\n"
-    "  -d, --device=SPEC[,SPEC]   a 0-based index from --list-devices, a type word (gpu, cpu,\n"
-    "                             accelerator, host), a plural (gpus, cpus: every one) or a\n"
-    "                             case-insensitive substring of the device or platform name;\n"
-    "                             several devices share the solve by rows; default:\n"
-    "                             $APSP_DEVICE, else one GPU\n"
-    "  --device-shares=W,W,...    several devices: their shares of the rows, in -d order;\n"
-    "                             default: in proportion to each device's estimated speed\n"
-    "  --list-devices             list every device with its index and exit\n"
-    "  --tile=N                   OpenCL round depth (16, 32, 64, ...); default: per device\n"
-    "  --threads=N                host threads: the pthread backend, reading, writing, copies;\n"
-    "                             default: one per core apsp may run on\n"
-    "  --max-buffer-bytes=N       cap on one OpenCL buffer (suffixes K, M, G); default: driver's\n"
-    "  --device-memory=N          cap on what apsp uses of an OpenCL device's memory (K, M, G);\n"
-    "                             a larger matrix streams through one device from host memory;\n"
-    "                             default: $APSP_DEVICE_MEMORY, else the device's global memory\n"
-    "  --kernel-params=NAME=N,... OpenCL kernel parameters over the device's defaults;\n"
-    "                             default: $APSP_KERNEL_PARAMS; --kernel-params=help lists them\n"
-    "  --kernel-cache=DIR|off     where compiled OpenCL kernels are kept between runs; default:\n"
-    "                             $APSP_KERNEL_CACHE, else $XDG_CACHE_HOME/apsp or ~/.cache/apsp;\n"
-    "                             used only where no one else can write (-v says why not)\n"
-    "  -q, --quiet                no progress display\n"
-    "  --progress                 progress as a line every few seconds, also off a terminal\n"
-    "  --stats-json               the -v figures as one JSON line on stderr\n"
-    "  -v, --verbose              backend, device, sizes, the distances' type and why, and a\n"
-    "                             timing breakdown on stderr\n"
-    "  -h, --help                 this text\n"
-    "  --version                  the version\n"
-    "An option that takes a value is given once.\n"
-    "\n"
-    "exit codes: 0 success, 1 internal error, 2 usage error, 3 input error (unreadable or\n"
-    "malformed), 4 output error, 5 too large for memory, 6 device error (no such device,\n"
-    "OpenCL failure, kernel build failure), 7 negative cycle (nothing written)\n";
+static const help_section apsp_sections[] = {
+    {"formats",
+     "Input, by the extension or --input-format: `.csv` `.tsv` a table of named vertices "
+     "(--columns); `.txt` `.edges` `.el` an edge list `u v [w]` per line, 0-based, V = largest "
+     "id + 1; `.gr` DIMACS shortest paths; `.mtx` Matrix Market coordinate; `.npy` (or any file "
+     "that starts as one) a square NumPy matrix, 0, inf and nan no edge, as SciPy's dense "
+     "graphs; anything else hw3 (little-endian int32 V, E, then E triples src dst weight). Any "
+     "input may be gzip, zstd or bzip2.\n"
+     "Output, by the extension or --output-format: `.npy` NumPy V x V of the distances' type; "
+     "`.txt` text, V lines of V numbers, `inf` for no path; `.csv` `.tsv` the long table "
+     "source,target,distance, a line a pair; anything else hw3 (V*V int32, row-major, "
+     "1073741823 for no path), but `.json` `.mat` `.h5` `.npz` `.mtx` ... are refused without "
+     "--output-format. A binary output (hw3, npy) to a terminal is refused: give "
+     "--output-format=text."},
+    {"distances",
+     "The distances' type follows the weights: int32 when (V-1)*|w| < 1073741823 for every "
+     "weight w (hw3's rule), else int64 when (V-1)*|w| < 2^62-1; float64 when a weight is "
+     "fractional (Matrix Market real, edge lists: 1.5, 2e-3); --dtype chooses. hw3 output is "
+     "int32: an int64 result is written when every distance fits, else refused (before the solve "
+     "where the weights make that certain); a floating-point one is refused before the solve."},
+    {"environment",
+     "`APSP_DEVICE`, `APSP_MAX_BUFFER_BYTES`, `APSP_DEVICE_MEMORY`, `APSP_KERNEL_PARAMS`, "
+     "`APSP_KERNEL_CACHE`: as the options of those names, which win. Kernel work: "
+     "`APSP_KERNEL_DIR`, `APSP_BUILD_OPTIONS`, `APSP_SHOW_BUILD=1`, `APSP_PROFILE=1`, "
+     "`APSP_DUMP_PROGRAM`, `APSP_CPU_ISA` (docs/usage.md, \"Environment variables\")."},
+    {"exit codes",
+     "0 success, 1 internal error, 2 usage error, 3 input error (unreadable or malformed), 4 "
+     "output error, 5 too large for memory, 6 device error (no such device, OpenCL failure, "
+     "kernel build failure), 7 negative cycle (nothing written)."},
+    {NULL, NULL},
+};
+
+static const help_section mpi_sections[] = {
+    {"running",
+     "Under mpirun: `mpirun -np 2 apsp-mpi IN OUT`. More ranks than cores need "
+     "`--oversubscribe`; as root, Open MPI wants `--allow-run-as-root` (or "
+     "`OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1`); ranks of several threads "
+     "want `--bind-to none`. OUTPUT must be a file (`-` is refused)."},
+    {"exit codes",
+     "apsp's: 0 success, 1 internal error, 2 usage error, 3 input error, 4 output error, 5 too "
+     "large for memory, 6 device error."},
+    {NULL, NULL},
+};
+
+static const command_text apsp_text = {
+    .synopsis = "usage: apsp [OPTIONS] INPUT OUTPUT\n       apsp --list-devices",
+    .summary = "All-pairs shortest paths of the directed graph in INPUT, written to OUTPUT "
+               "('-': standard input or output) only when the run succeeds. Formats follow the "
+               "names: .csv .tsv tables, .txt .edges .el edge lists, .gr DIMACS, .mtx Matrix "
+               "Market, .npy NumPy; OUTPUT .npy, .txt, .csv or .tsv; anything else is hw3.",
+    .sections = apsp_sections,
+    .whatis = "all-pairs shortest paths on a GPU or CPU threads",
+};
+
+static const command_text mpi_text = {
+    .synopsis = "usage: mpirun -np P apsp-mpi [OPTIONS] INPUT OUTPUT",
+    .summary = "All-pairs shortest paths of the hw3 graph in INPUT, written to OUTPUT as V*V "
+               "int32 distances (the bytes apsp writes), by P MPI ranks over a Pr x Pc grid of "
+               "128 x 128 blocks. Each rank runs on one OpenCL device or the pthread backend on "
+               "its share of its node's cores.",
+    .sections = mpi_sections,
+    .whatis = "all-pairs shortest paths over a grid of MPI ranks",
+};
+
+const command_text *command_text_of(unsigned command) {
+    return command == FOR_MPI ? &mpi_text : &apsp_text;
+}

@@ -161,13 +161,14 @@ typedef struct backend_paths {
 } backend_paths;
 
 /* Distances from chosen sources on the device (src/sssp/, docs/architecture.md "Chosen
- * sources"): Bellman-Ford for a batch of sources at a time, int32 distances, exact.
+ * sources"): Bellman-Ford for a batch of sources at a time, distances of the rows' type (integers
+ * exact, floats summed in that type), and the predecessors when asked for.
  *
- *     prepare(graph, S)      the program, the graph's CSR on the device, room for a batch;
+ *     prepare(graph, S, run) the program, the graph's CSR on the device, room for a batch;
  *                            *batch: the sources a batch takes (by the device's memory)
  *     for each batch:
- *         solve(sources)     the batch's distances, on the device
- *         store_rows(rows)   handed to `rows` as the rows of the batch, in order
+ *         solve(sources)     the batch's distances (and predecessors), on the device
+ *         store_rows(rows)   handed to `rows` (and `pred`) as the rows of the batch, in order
  *     release(times)         the buffers freed, the times of the whole run
  */
 typedef struct sources_device_times {
@@ -178,23 +179,46 @@ typedef struct sources_device_times {
     size_t batches, round_count, sweeps, pairs; /* pairs: frontier entries relaxed */
 } sources_device_times;
 
+/* What a run keeps: the distances' type (the weights are sent in it: integers within its rule,
+ * real ones not negative) and whether it picks predecessors (then every weight is > 0). */
+typedef struct sources_run {
+    apsp_dtype dtype;
+    int pred;
+} sources_run;
+
+/* What auto's cost model (src/sssp/method.c) expects of a run on this device, by its parts:
+ * seconds = fixed + CSR bytes / upload + S E / relax (x wide for 64-bit cells) + S row bytes /
+ * download, where row bytes are the distances' and the predecessors' of a source. */
+typedef struct sources_device_costs {
+    double fixed_seconds;             /* the program (from the cache), the round launches */
+    double upload_bytes_per_second;   /* the CSR up */
+    double source_edges_per_second;   /* the S x E of a run, re-relaxations included, int32 */
+    double wide_share;                /* of that rate with 8-byte cells (int64, float64) */
+    double download_bytes_per_second; /* the rows (and predecessors) down */
+} sources_device_costs;
+
 typedef struct backend_sources {
-    /* Source-edges (the S x E of a run) the method is expected to relax per second on this
-     * device, re-relaxations included, for auto's cost model (src/sssp/method.c). */
-    double (*rate)(backend_device *device);
-    /* For `sources` sources over `graph` (integer weights within int32's rule, E < 2^32):
-     * refused with APSP_ERR_TOO_LARGE where even one source does not fit. */
+    /* The cost model's figures for this device (above). */
+    void (*costs)(backend_device *device, sources_device_costs *costs);
+    /* Why this device cannot keep distances of `dtype` (a short clause), or NULL: it can. */
+    const char *(*declines)(backend_device *device, apsp_dtype dtype);
+    /* For `sources` sources over `graph` (E < 2^32; the weights as `run` says): refused with
+     * APSP_ERR_TOO_LARGE where even one source does not fit. */
     apsp_status (*prepare)(backend_device *device, const adjacency *graph, size_t sources,
-                           size_t *batch, apsp_error *error);
-    /* The distances from `count` (at most *batch) sources. *cycle becomes nonzero when a
+                           sources_run run, size_t *batch, apsp_error *error);
+    /* The distances from `count` (at most *batch) sources. *give_up becomes nonzero when a
      * negative cycle may be reachable from one of them (a pair still lowered after V rounds, or a
-     * sum shorter than any simple path): the rows are then not distances, and the caller's host
-     * method says for certain. */
-    apsp_status (*solve)(backend_device *device, const int32_t *sources, size_t count, int *cycle,
+     * sum shorter than any simple path), or when a reached vertex has no predecessor the device
+     * can pick (a float sum that absorbed an edge's weight): the rows are then not to be handed
+     * on, and the caller's host method runs these sources (and says for certain). */
+    apsp_status (*solve)(backend_device *device, const int32_t *sources, size_t count, int *give_up,
                          apsp_error *error);
-    /* The batch's rows, APSP_INF where unreachable, to rows(context, first + r, ...). */
-    apsp_status (*store_rows)(backend_device *device, size_t first, apsp_rows_fn rows,
-                              void *context, apsp_error *error);
+    /* The batch's predecessor rows (when the run has them) to pred(pred_context, first + r, ...)
+     * and then its rows of distances, the type's unreachable marker where unreachable, to
+     * rows(context, first + r, ...), a few rows at a time. */
+    apsp_status (*store_rows)(backend_device *device, size_t first, apsp_cells_fn rows,
+                              void *context, apsp_rows_fn pred, void *pred_context,
+                              apsp_error *error);
     void (*release)(backend_device *device, sources_device_times *times); /* times: or NULL */
 } backend_sources;
 

@@ -31,6 +31,7 @@ struct apsp_solver {
     int off_host;        /* no device computes on the host's cores: they idle during a solve */
     apsp_matrix *whole;  /* the integer matrix of the last whole-number float solve (src/whole/) */
     apsp_matrix *rows;   /* the matrix of the last apsp_solver_solve_rows in the rows' own type */
+    const apsp_idle_work *idle; /* apsp_solver_solve_graph_idle's, for the call's solve */
 };
 
 apsp_status apsp_list_devices(apsp_device_info **devices, size_t *count, apsp_error *error) {
@@ -162,13 +163,20 @@ static void note_own_kernels(apsp_report *report, apsp_dtype dtype) {
              apsp_dtype_name(dtype));
 }
 
+/* Whether host work may run beside the rounds (apsp_options.overlap): devices off the host, or
+ * any OpenCL device when asked for. */
+static int overlaps(const apsp_solver *s) {
+    int overlap = s->options.overlap;
+    return overlap >= 0 && (s->off_host || (overlap > 0 && s->impl->kind == APSP_BACKEND_OPENCL));
+}
+
 /* A checked matrix through the devices in its own type: streamed, or by rows (its cells'
  * check skipped when `known` says what it would find: drivers.h). While devices off the host
- * run their rounds, the host's cores are idle: the rows' io->prepare runs then (apsp.h). A
+ * run their rounds, the host's cores are idle: the rows' io->prepare runs then (apsp_rows.h). A
  * streamed solve keeps the host busy moving blocks, so it has none. */
 static apsp_status solve_in_type(apsp_solver *s, apsp_matrix *matrix, const cell_facts *known,
                                  const apsp_row_io *rows, apsp_report *report, apsp_error *error) {
-    const apsp_row_io *idle = s->off_host ? rows : NULL;
+    const apsp_row_io *idle = overlaps(s) ? rows : NULL;
     apsp_status status;
     if (drive_takes_small(s->impl, s->count, matrix))
         status = drive_small(s->impl, matrix, known, &s->options, report, error);
@@ -312,8 +320,8 @@ apsp_status apsp_solver_solve_graph(apsp_solver *s, const apsp_graph *graph, aps
         return status;
     if (drive_takes_graphs(s->impl) &&
         !drive_streams(s->impl, s->devices, s->count, graph->vertices, APSP_INT32)) {
-        status = drive_graph(s->impl, s->devices, s->count, graph, rows, context, &s->options,
-                             report, error);
+        status = drive_graph(s->impl, s->devices, s->count, graph, rows, context,
+                             overlaps(s) ? s->idle : NULL, &s->options, report, error);
         if (status == APSP_OK)
             add_open_to_report(s, report);
         if (status == APSP_OK)
@@ -345,6 +353,19 @@ apsp_status apsp_solver_solve_graph_typed(apsp_solver *s, const apsp_graph *grap
     const whole_graph_job job = {s->options.float_kernels, threads_of(s->options.threads),
                                  solve_graph_on_host};
     return whole_graph_solve(s, graph, dtype, cells, context, &job, report, error);
+}
+
+apsp_status apsp_solver_solve_graph_idle(apsp_solver *s, const apsp_graph *graph, apsp_dtype dtype,
+                                         apsp_cells_fn cells, void *context,
+                                         const apsp_idle_work *idle, apsp_report *report,
+                                         apsp_error *error) {
+    if (s)
+        s->idle = idle;
+    apsp_status status =
+        apsp_solver_solve_graph_typed(s, graph, dtype, cells, context, report, error);
+    if (s)
+        s->idle = NULL;
+    return status;
 }
 
 /* The predecessors after the solve on the host threads (apsp_predecessors), timed. */

@@ -1,20 +1,35 @@
 /* Drivers: what runs a solve through the round-level interface of backend.h. rows.c shares the
  * rows among the devices of one process (one device is its simplest case); stream.c passes a
  * matrix larger than the device's memory through one device from host memory; small.c solves a
- * graph of a few vertices on the calling thread; MPI ranks would go beside them. solver.c picks
- * stream.c when drive_streams says so. */
+ * graph of a few vertices on the calling thread. solver.c picks stream.c when drive_streams says
+ * so. apsp-mpi's ranks use core/blocks.h instead (src/mpi). */
 #ifndef APSP_DRIVERS_H
 #define APSP_DRIVERS_H
 
 #include "base/matrix.h"
 #include "core/backend.h"
 
+#include <pthread.h>
+
+/* The caller's host work (apsp_idle_work) on a thread of its own while the rounds run:
+ * beside_start before the first round (work NULL or without run: nothing), beside_finish after
+ * the last, which asks it to stop, joins it and returns its seconds up to rounds_end: those the
+ * rounds hid (apsp_report.overlapped_seconds). */
+typedef struct beside {
+    const apsp_idle_work *work;
+    pthread_t thread;
+    int started;
+    double begun, ended;
+} beside;
+void beside_start(beside *b, const apsp_idle_work *work);
+double beside_finish(beside *b, double rounds_end);
+
 /* Solves the matrix in place on opened devices of one backend (one or more), each holding a
  * share of the rows; fills the report's timings and devices. `known` (or NULL: the matrix is
  * checked, matrix_check_cells) is what the check would find in a matrix known to pass it.
- * `idle` (or NULL): rows whose io->prepare runs on a thread of its own during the rounds, and
- * only then, since the host's threads check, upload and download around them; for devices off
- * the host, whose rounds leave its cores idle. */
+ * `idle` (or NULL): rows whose io->prepare runs beside the rounds (beside_start), and only
+ * then, since the host's threads check, upload and download around them; for devices off the
+ * host, whose rounds leave its cores idle. */
 apsp_status drive_rows(const apsp_backend_impl *impl, backend_device *const *devices, size_t count,
                        apsp_matrix *matrix, const cell_facts *known, const apsp_row_io *idle,
                        const apsp_options *options, apsp_report *report, apsp_error *error);
@@ -40,11 +55,13 @@ apsp_status drive_small(const apsp_backend_impl *impl, apsp_matrix *matrix, cons
                         const apsp_options *options, apsp_report *report, apsp_error *error);
 
 /* Whether the backend's devices make their rows from an edge list and hand them on
- * (load_graph, store_rows); drive_graph solves a checked graph that way, as drive_rows would. */
+ * (load_graph, store_rows); drive_graph solves a checked graph that way, as drive_rows would,
+ * with `idle` (or NULL) beside the rounds. */
 int drive_takes_graphs(const apsp_backend_impl *impl);
 apsp_status drive_graph(const apsp_backend_impl *impl, backend_device *const *devices, size_t count,
                         const apsp_graph *graph, apsp_rows_fn rows, void *context,
-                        const apsp_options *options, apsp_report *report, apsp_error *error);
+                        const apsp_idle_work *idle, const apsp_options *options,
+                        apsp_report *report, apsp_error *error);
 
 /* Whether a solve of `vertices` vertices of `dtype` can run on the devices (the geometry, the
  * buffer caps, the devices' memory), without a matrix. */

@@ -12,6 +12,7 @@
  * at the end. One device does the plain order, which has nothing to hide. */
 #include "core/backends.h"
 #include "base/error.h"
+#include "base/fault.h"
 #include "base/graph.h"
 #include "base/matrix.h"
 #include "base/parallel.h"
@@ -249,27 +250,9 @@ typedef struct solve_io {
     apsp_rows_fn rows;
     void *context;
     paths_job *paths; /* the predecessors too, derived on the devices after store (or NULL) */
-    const cell_facts *known; /* the matrix's cells as its writer found them (NULL: checked) */
-    const apsp_row_io *idle; /* its prepare run during the rounds (drivers.h), or NULL */
+    const cell_facts *known;    /* the matrix's cells as its writer found them (NULL: checked) */
+    const apsp_idle_work *idle; /* run beside the rounds (beside_start), or NULL */
 } solve_io;
-
-static void *prepare_rows(void *rows) {
-    const apsp_row_io *io = rows;
-    io->prepare(io->context);
-    return NULL;
-}
-
-/* The rounds, with io->idle's prepare beside them on a thread of its own (a thread that cannot
- * start leaves it undone: it only saves the writes their first touch). */
-static apsp_status run_rounds_beside(const team *t, const solve_io *io, apsp_error *error) {
-    pthread_t preparing;
-    const int beside = io->idle && io->idle->prepare &&
-                       pthread_create(&preparing, NULL, prepare_rows, (void *)io->idle) == 0;
-    apsp_status status = run_rounds(t, error);
-    if (beside)
-        pthread_join(preparing, NULL);
-    return status;
-}
 
 static apsp_status load_team(const team *t, const solve_io *io, apsp_error *error) {
     apsp_status status = APSP_OK;
@@ -297,11 +280,59 @@ static apsp_status watch_rows(void *context, size_t first_row, size_t count, con
     return w->rows(w->context, first_row, count, rows, pitch, error);
 }
 
-/* Devices hold increasing ranges of rows, so handing them on device by device keeps the order. */
+/* One device's rows handed on, on a thread of its own (store_together). */
+typedef struct device_store {
+    const team *t;
+    size_t i;
+    apsp_rows_fn rows;
+    void *context;
+    apsp_status status;
+    apsp_error error;
+    pthread_t thread;
+    int started;
+} device_store;
+
+static void *store_one(void *context) {
+    device_store *s = context;
+    s->status =
+        s->t->impl->device_memory->store_rows(s->t->devices[s->i], s->rows, s->context, &s->error);
+    return NULL;
+}
+
+/* Every device's rows at once, each batch handed on as it comes down (the rows function takes
+ * any order: apsp_idle_work.rows_in_any_order), so that no device waits for another's download
+ * and write. The first device runs on the calling thread; one whose thread cannot start, after
+ * the others. The failure of the first failing device is the solve's. */
+static apsp_status store_together(const team *t, apsp_rows_fn rows, void *context,
+                                  apsp_error *error) {
+    device_store s[MAX_DEVICES];
+    for (size_t i = 0; i < t->count; i++) {
+        s[i] = (device_store){.t = t, .i = i, .rows = rows, .context = context};
+        s[i].started = i > 0 && holds_rows(t, i) && !fault_hit(FAULT_ALLOC) &&
+                       pthread_create(&s[i].thread, NULL, store_one, &s[i]) == 0;
+    }
+    for (size_t i = 0; i < t->count; i++)
+        if (s[i].started)
+            pthread_join(s[i].thread, NULL);
+        else if (holds_rows(t, i))
+            store_one(&s[i]);
+    for (size_t i = 0; i < t->count; i++)
+        if (s[i].status != APSP_OK) {
+            if (error)
+                *error = s[i].error;
+            return s[i].status;
+        }
+    return APSP_OK;
+}
+
+/* Devices hold increasing ranges of rows, so handing them on device by device keeps the order;
+ * a rows function that takes any order gets them from every device at once. */
 static apsp_status store_team(const team *t, const solve_io *io, int negative, apsp_error *error) {
     cycle_watch watch = {io->rows, io->context};
     apsp_rows_fn rows = negative ? watch_rows : io->rows;
     void *context = negative ? &watch : io->context;
+    if (!io->matrix && t->count > 1 && io->idle && io->idle->rows_in_any_order)
+        return store_together(t, rows, context, error);
     apsp_status status = APSP_OK;
     for (size_t i = 0; i < t->count && status == APSP_OK; i++)
         if (holds_rows(t, i))
@@ -391,9 +422,14 @@ static apsp_status drive(team *t, const solve_io *io, apsp_report *report, apsp_
     if (status == APSP_OK)
         status = load_team(t, io, error);
     double t2 = seconds_now();
-    if (status == APSP_OK)
-        status = run_rounds_beside(t, io, error);
+    beside helper = {0};
+    if (status == APSP_OK) {
+        beside_start(&helper, io->idle);
+        status = run_rounds(t, error);
+    }
     double t3 = seconds_now();
+    /* Joined before any row is handed on: the rows may go where it prepared. */
+    double overlapped = beside_finish(&helper, t3);
     if (status == APSP_OK)
         status = store_team(t, io, negative, error);
     if (status == APSP_OK && negative && io->matrix)
@@ -416,6 +452,7 @@ static apsp_status drive(team *t, const solve_io *io, apsp_report *report, apsp_
     report->upload_seconds = t2 - t1;
     report->compute_seconds = t3 - t2;
     report->download_seconds = t4 - t3;
+    report->overlapped_seconds = overlapped;
     return APSP_OK;
 }
 
@@ -423,7 +460,8 @@ apsp_status drive_rows(const apsp_backend_impl *impl, backend_device *const *dev
                        apsp_matrix *m, const cell_facts *known, const apsp_row_io *idle,
                        const apsp_options *options, apsp_report *report, apsp_error *error) {
     team t = {.impl = impl, .devices = devices, .count = count, .options = options};
-    const solve_io io = {.matrix = m, .known = known, .idle = idle};
+    const apsp_idle_work work = {idle ? idle->prepare : NULL, NULL, idle ? idle->context : NULL, 0};
+    const solve_io io = {.matrix = m, .known = known, .idle = &work};
     return drive(&t, &io, report, error);
 }
 
@@ -441,8 +479,9 @@ int drive_takes_graphs(const apsp_backend_impl *impl) {
 
 apsp_status drive_graph(const apsp_backend_impl *impl, backend_device *const *devices, size_t count,
                         const apsp_graph *graph, apsp_rows_fn rows, void *context,
-                        const apsp_options *options, apsp_report *report, apsp_error *error) {
+                        const apsp_idle_work *idle, const apsp_options *options,
+                        apsp_report *report, apsp_error *error) {
     team t = {.impl = impl, .devices = devices, .count = count, .options = options};
-    const solve_io io = {.graph = graph, .rows = rows, .context = context};
+    const solve_io io = {.graph = graph, .rows = rows, .context = context, .idle = idle};
     return drive(&t, &io, report, error);
 }

@@ -1,6 +1,5 @@
 /* Writing the matrix's V x V cells, little-endian and row-major, after an optional header: the
  * body of the hw3 and npy outputs (rows.h). */
-#define _GNU_SOURCE /* process_vm_writev */
 #include "formats/rows.h"
 #include "base/error.h"
 #include "base/fault.h"
@@ -8,12 +7,14 @@
 #include "formats/formats.h"
 #include "formats/text_rows.h"
 #include "output/output_file.h"
+#include "output/output_map.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -35,10 +36,6 @@ typedef struct row_writer {
 
 enum {
     WRITE_CHUNK_BYTES = 4 << 20,
-    ROWS_PER_CALL = 64, /* within every system's IOV_MAX */
-    /* A device's batches of rows are just under 64 MiB (opencl/graph_io.c): at 64 MiB every
-     * one of them was written on one thread, 2.8 GB/s against the floor's 4.4 at V = 60000. */
-    PARALLEL_WRITE_BYTES = 8 << 20,
     WRITE_THREADS = 8,
 };
 
@@ -220,9 +217,15 @@ apsp_status commit_rows(apsp_output *output, const apsp_matrix *matrix, apsp_dty
  * removed on failure. */
 struct apsp_row_writer {
     apsp_output *output;
-    size_t vertices;      /* the values of a row */
-    size_t rows;          /* V, or the sources' S (apsp_row_writer_begin_rows) */
-    size_t next_row;      /* rows come in order, each once */
+    size_t vertices;         /* the values of a row */
+    size_t rows;             /* V, or the sources' S (apsp_row_writer_begin_rows) */
+    size_t next_row;         /* rows come in order, each once (unless any_order) */
+    atomic_size_t rows_done; /* the rows written */
+    int any_order;           /* apsp_row_writer_any_order: batches on several threads at once */
+    pthread_mutex_t lock;    /* the room's one wait (room_once) */
+    int room_waited;
+    apsp_status room_status;
+    apsp_error room_error;
     apsp_dtype dtype;     /* the cells handed in (apsp_row_writer_begin_typed) */
     apsp_dtype file_type; /* the file's: dtype, or int32 for int64 cells in hw3 */
     int text;             /* text, csv, tsv: lines in order, the length known at the end */
@@ -303,69 +306,32 @@ apsp_status apsp_row_writer_begin_typed(apsp_output *output, apsp_format format,
                            .base = header_bytes,
                            .header_pending = header_bytes};
     memcpy(w->header, header, header_bytes);
+    pthread_mutex_init(&w->lock, NULL);
     *out = w;
     return APSP_OK;
 }
 
-/* A batch's rows into a shared mapping of their span of the file. */
-typedef struct mapped_rows {
-    unsigned char *dst; /* the batch's first byte in the mapping */
-    const apsp_matrix *batch;
-    size_t row_bytes;
-} mapped_rows;
-
-/* Rows [begin, end) into the mapping, by process_vm_writev on this very process rather than by
- * stores: the kernel copies, and where a page of the mapping is gone it returns EFAULT where a
- * store would raise SIGBUS. A page goes when the file is truncated, which whoever may open
- * /proc/PID/fd/N can do (this user, root). A library could catch that SIGBUS only by taking the
- * process's handler over, which the command keeps for itself (cli/signals.c); and giving the
- * mapping up would give up its speed (write_mapped) everywhere for a rare misdeed. The cost,
- * tests/bench/write_floor /dev/shm 4G on the 16-core H100 host (2026-11-25, medians of 3):
- * 3.54 GB/s where stores reached 4.16 on 16 threads, 3.86 against 4.49 on 8, 3.33 against 3.34
- * on 4, 1.54 against 1.30 on one; pwrite 2.3-2.5 on any number. Returns
- * 0, EFAULT, or the call's errno (ENOSYS, EPERM: not allowed here, as under some seccomp
- * policies; pwrite then takes over). */
-static int copy_mapped(void *context, size_t begin, size_t end) {
-    const mapped_rows *m = context;
-    struct iovec rows[ROWS_PER_CALL];
-    for (size_t i = begin; i < end; i += ROWS_PER_CALL) {
-        size_t count = end - i < ROWS_PER_CALL ? end - i : ROWS_PER_CALL;
-        for (size_t r = 0; r < count; r++)
-            rows[r] = (struct iovec){apsp_matrix_row_cells(m->batch, i + r), m->row_bytes};
-        struct iovec span = {m->dst + i * m->row_bytes, count * m->row_bytes};
-        ssize_t done = process_vm_writev(getpid(), rows, count, &span, 1, 0);
-        if (done != (ssize_t)span.iov_len)
-            return done < 0 && errno != EFAULT ? errno : EFAULT;
-    }
-    return 0;
+static void free_writer(apsp_row_writer *w) {
+    pthread_mutex_destroy(&w->lock);
+    text_rows_destroy(w->table);
+    free(w);
 }
 
-/* A file that output_mappable allows (its room reserved by fallocate, on a local file system),
- * little-endian int32 rows: through a shared mapping, copied on every core. On tmpfs this ran at
- * 4.2 GB/s where pwrite on any number of threads stayed at 2.3-2.5 (tests/bench/write_floor,
- * H200 host, 14.4 GB); the reserved room means no store can meet a full disk (SIGBUS), and
- * copy_mapped turns a page taken away into an error. Returns 0, an errno, or -1 when the file
- * cannot be mapped (opened write-only: written in place) or copied into, for pwrite to take
- * over. */
-static int write_mapped(const row_writer *w, const apsp_matrix *batch, size_t count,
-                        unsigned threads) {
-    const size_t row_bytes = batch->n * apsp_dtype_size(batch->dtype);
-    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    const uint64_t start = w->base, at = start / page * page;
-    const size_t span = (size_t)(start - at) + count * row_bytes;
-    if (count == 0 || page == 0)
-        return -1;
-    void *map = mmap(NULL, span, PROT_WRITE, MAP_SHARED, w->fd, (off_t)at);
-    if (map == MAP_FAILED)
-        return -1;
-    mapped_rows m = {(unsigned char *)map + (start - at), batch, row_bytes};
-    /* The output's threads: by default one per core (at most 16: the floor's best on a 16-core
-     * host). */
-    int err = parallel_slices(
-        count, (uint64_t)count * row_bytes >= PARALLEL_WRITE_BYTES ? threads : 1, copy_mapped, &m);
-    if (munmap(map, span) != 0 && !err)
-        err = errno;
-    return err == ENOSYS || err == EPERM ? -1 : err;
+/* The file's room, asked for at begin, waited for before the first rows (whichever batch comes
+ * first), once. */
+static apsp_status room_once(apsp_row_writer *w, apsp_error *error) {
+    pthread_mutex_lock(&w->lock);
+    if (!w->room_waited) {
+        w->room_status = output_room(w->output, &w->room_error);
+        w->room_waited = 1;
+        if (w->room_status == APSP_OK && !w->text)
+            fault_pause("first-rows");
+    }
+    apsp_status status = w->room_status;
+    if (status != APSP_OK && error)
+        *error = w->room_error;
+    pthread_mutex_unlock(&w->lock);
+    return status;
 }
 
 static int write_pending_header(apsp_row_writer *w, const row_writer *rw) {
@@ -401,17 +367,21 @@ static apsp_status check_narrowing(const apsp_row_writer *w, size_t first_row, s
 apsp_status apsp_row_writer_put_cells(void *writer, size_t first_row, size_t count,
                                       const void *rows, size_t pitch, apsp_error *error) {
     apsp_row_writer *w = writer;
-    if (first_row != w->next_row || count > w->rows - first_row || pitch < w->vertices)
+    if ((!w->any_order && first_row != w->next_row) || first_row > w->rows ||
+        count > w->rows - first_row || pitch < w->vertices)
         return fail(error, APSP_ERR_INTERNAL, "rows %zu-%zu came out of order (next: %zu)",
                     first_row, first_row + count, w->next_row);
+    if (!w->any_order)
+        w->next_row = first_row + count;
+    apsp_status room = room_once(w, error);
+    if (room != APSP_OK)
+        return room;
     if (w->text) {
-        apsp_status room = first_row == 0 ? output_room(w->output, error) : APSP_OK;
-        int err = room == APSP_OK ? text_rows_put(w->table, w->output, first_row, count, rows,
-                                                  pitch, w->dtype, w->vertices, &w->text_bytes)
-                                  : 0;
-        if (room != APSP_OK || err)
-            return room != APSP_OK ? room : write_failed(w->output, err, error);
-        w->next_row += count;
+        int err = text_rows_put(w->table, w->output, first_row, count, rows, pitch, w->dtype,
+                                w->vertices, &w->text_bytes);
+        if (err)
+            return write_failed(w->output, err, error);
+        atomic_fetch_add(&w->rows_done, count);
         return APSP_OK;
     }
     apsp_status narrow = check_narrowing(w, first_row, count, rows, pitch, error);
@@ -429,17 +399,11 @@ apsp_status apsp_row_writer_put_cells(void *writer, size_t first_row, size_t cou
                      .file_type = w->file_type,
                      .fd = output_file_fd(w->output),
                      .stream = output_stream(w->output)};
-    if (first_row == 0) { /* the file's room, asked for at begin, before its first rows */
-        apsp_status room = output_room(w->output, error);
-        if (room != APSP_OK)
-            return room;
-        fault_pause("first-rows");
-    }
     uint64_t bytes = (uint64_t)count * w->vertices * file_cell;
     int err = rw.stream ? write_pending_header(w, &rw) : 0;
     int mapped = !err && rw.fd >= 0 && host_is_little_endian() && w->file_type == w->dtype &&
                          output_mappable(w->output)
-                     ? write_mapped(&rw, &batch, count, output_threads(w->output))
+                     ? rows_write_mapped(w->output, rw.base, &batch, count)
                      : -1;
     if (mapped >= 0)
         err = mapped;
@@ -447,15 +411,21 @@ apsp_status apsp_row_writer_put_cells(void *writer, size_t first_row, size_t cou
         err = parallel_slices(count, pwrite_threads(w->output, rw.fd, bytes), write_rows, &rw);
     if (err)
         return write_failed(w->output, err, error);
-    w->next_row += count;
+    atomic_fetch_add(&w->rows_done, count);
     return APSP_OK;
 }
 
+int apsp_row_writer_any_order(apsp_row_writer *w) {
+    /* --limit's cut copies a batch into the table's one buffer: one batch at a time. */
+    w->any_order = !w->text && !text_rows_limited(w->table) && output_file_fd(w->output) >= 0;
+    return w->any_order;
+}
+
 apsp_status apsp_row_writer_finish(apsp_row_writer *w, apsp_error *error) {
-    if (w->next_row != w->rows) {
+    size_t done = atomic_load(&w->rows_done);
+    if (done != w->rows) {
         apsp_row_writer_abort(w);
-        return fail(error, APSP_ERR_INTERNAL, "the output got %zu of %zu rows", w->next_row,
-                    w->rows);
+        return fail(error, APSP_ERR_INTERNAL, "the output got %zu of %zu rows", done, w->rows);
     }
     if (w->text)
         output_set_length(w->output, w->text_bytes);
@@ -468,23 +438,32 @@ apsp_status apsp_row_writer_finish(apsp_row_writer *w, apsp_error *error) {
         return failed;
     }
     apsp_status status = output_finish(w->output, error);
-    text_rows_destroy(w->table);
-    free(w);
+    free_writer(w);
     return status;
+}
+
+void apsp_row_writer_prepare(void *writer) {
+    apsp_row_writer *w = writer;
+    if (!w->text)
+        output_prepare(w->output);
+}
+
+void apsp_row_writer_stop_preparing(void *writer) {
+    output_stop_preparing(((apsp_row_writer *)writer)->output);
 }
 
 void apsp_row_writer_abort(apsp_row_writer *w) {
     if (!w)
         return;
     apsp_output_abort(w->output);
-    text_rows_destroy(w->table);
-    free(w);
+    free_writer(w);
 }
 
 apsp_status apsp_row_writer_set_table(apsp_row_writer *w, const char *const *labels,
                                       const int32_t *row_vertices, int limited, double limit,
                                       apsp_error *error) {
-    if (w->next_row > 0)
-        return fail(error, APSP_ERR_USAGE, "apsp_row_writer_set_table after the first rows");
+    if (w->next_row > 0 || w->any_order || atomic_load(&w->rows_done) > 0)
+        return fail(error, APSP_ERR_USAGE,
+                    "apsp_row_writer_set_table after the first rows or apsp_row_writer_any_order");
     return text_rows_set(w->table, labels, row_vertices, w->rows, limited, limit, error);
 }

@@ -9,6 +9,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+enum {
+    ROWS_PER_CALL = 64, /* within every system's IOV_MAX */
+    /* A device's batches of rows are just under 64 MiB (opencl/graph_io.c): at 64 MiB every
+     * one of them was written on one thread, 2.8 GB/s against the floor's 4.4 at V = 60000. */
+    PARALLEL_WRITE_BYTES = 8 << 20,
+};
+
 /* Writes `header` (header_bytes of it, possibly none) and then the cells as `file_type` (the
  * matrix's type, or int32 for an int64 matrix whose distances the caller found to fit: the
  * unreachable marker becomes APSP_INF), syncs and puts the output into place; frees the output
@@ -22,5 +29,12 @@ apsp_status commit_bytes(apsp_output *output, const void *bytes, size_t size, ap
 
 /* All of buf at the offset, through short writes and EINTR. Returns 0 or an errno value. */
 int write_at(int fd, const unsigned char *buf, size_t size, uint64_t offset);
+
+/* `count` little-endian rows of `batch` (the file's type) at byte `base` of a file that
+ * output_mappable allows, through a shared mapping, copied on the output's threads: into
+ * output_prepare's mapping of the whole file where there is one, else a mapping of their span.
+ * Returns 0, an errno value (EFAULT: the file was truncated under it), or -1 where the file
+ * cannot be mapped or copied into, for pwrite to take over (rows_mapped.c). */
+int rows_write_mapped(apsp_output *output, uint64_t base, const apsp_matrix *batch, size_t count);
 
 #endif

@@ -10,7 +10,8 @@
 #include "env_options.h"
 #include "exit_status.h"
 #include "message.h"
-#include "shared_options.h"
+#include "option_help.h"
+#include "option_table.h"
 #include "mpi/agree.h"
 #include "mpi/grid.h"
 #include "mpi/io.h"
@@ -28,84 +29,49 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char usage_text[] =
-    "usage: mpirun -np P apsp-mpi [OPTIONS] INPUT OUTPUT\n"
-    "\n"
-    "All-pairs shortest paths of the hw3 graph in INPUT, written to OUTPUT as V*V int32\n"
-    "distances (the bytes apsp writes), by P MPI ranks over a Pr x Pc grid of 128 x 128 blocks.\n"
-    "Each rank runs on one OpenCL device (a GPU of its node, by its rank on the node) or the\n"
-    "pthread backend on its share of its node's cores.\n"
-    "\n"
-    "options:\n"
-    "  --grid=PRxPC        the process grid, PR * PC = P; default: the most nearly square\n"
-    "  --threads=N         threads per rank; default: the node's cores / its ranks\n"
-    "  --tile=128          the round depth (only 128)\n"
-    "  --backend=B         the ranks' engine: opencl (one device per rank), cpu (the pthread\n"
-    "                      backend) or auto (default: opencl where the node has a GPU, else cpu)\n"
-    "  -d, --device=LIST   opencl: the devices the node's ranks take in turn, as apsp's -d\n"
-    "                      (default: the node's GPUs, else its OpenCL CPU devices)\n"
-    "  --no-look-ahead     plain rounds: the next pivot waits for this round's relaxation\n"
-    "  -q, --quiet         accepted for apsp's sake (apsp-mpi shows no progress)\n"
-    "  -v, --verbose       grid, each rank's engine, timings and the communication volume, on\n"
-    "                      stderr (rank 0)\n"
-    "  --stats-json        the -v figures as one JSON line on stderr (rank 0)\n"
-    "  -h, --help          this text\n"
-    "  --version           the version\n"
-    "\n"
-    "exit codes (apsp's): 0 success, 1 internal error, 2 usage error, 3 input error, 4 output\n"
-    "error, 5 too large for memory, 6 device error\n";
-
 typedef struct cli {
     apsp_options options;
     const char *input, *output;
     int rows, cols; /* --grid; 0: automatic */
     int verbose, stats_json;
     int no_look_ahead; /* --no-look-ahead: the plain synchronous rounds */
+    int help_all;      /* --help=all */
 } cli;
 
-/* This command's own options, beside the shared ones (shared_options.h). */
-enum { OPT_GRID = OPT_OWN, OPT_NO_LOOK_AHEAD };
+/* A whole number in the option's range (option_table.c). */
+static apsp_status int_option(int code, const char *arg, int *out, apsp_error *error) {
+    char message[256];
+    if (option_int(option_by_code(FOR_MPI, code), arg, out, message, sizeof message) != 0)
+        return fail(error, APSP_ERR_USAGE, "%s", message);
+    return APSP_OK;
+}
 
-static int parse_int(const char *text, long min, long max, int *out) {
-    char *end;
-    if (*text < '0' || *text > '9')
-        return -1;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (errno || *end != '\0' || v < min || v > max)
-        return -1;
-    *out = (int)v;
-    return 0;
+/* The option's value refused: its table entry's message. */
+static apsp_status value_error(int code, const char *arg, apsp_error *error) {
+    char message[256];
+    option_value_message(option_by_code(FOR_MPI, code), arg, message, sizeof message);
+    return fail(error, APSP_ERR_USAGE, "%s", message);
 }
 
 /* One option. Returns APSP_OK to go on, or the status to stop with (APSP_OK-like stop for
  * --help and --version is *done). */
-static apsp_status apply_option(cli *c, int opt, const char *arg, const char *spelled, int *done,
-                                apsp_error *error) {
+static apsp_status apply_option(cli *c, int opt, const char *arg, int *done, apsp_error *error) {
     apsp_options *o = &c->options;
     apsp_backend_kind kind;
     switch (opt) {
     case OPT_GRID:
-        if (grid_parse(arg, &c->rows, &c->cols) == 0)
-            return APSP_OK;
-        return fail(error, APSP_ERR_USAGE, "--grid=%s: expected PRxPC, e.g. 2x3", arg);
+        return grid_parse(arg, &c->rows, &c->cols) == 0 ? APSP_OK : value_error(opt, arg, error);
     case OPT_THREADS:
-        if (parse_int(arg, 1, 4096, &o->threads) == 0)
-            return APSP_OK;
-        return fail(error, APSP_ERR_USAGE, "--threads=%s: expected a whole number from 1 to 4096",
-                    arg);
+        return int_option(opt, arg, &o->threads, error);
     case OPT_TILE:
-        if (parse_int(arg, 1, 1024, &o->tile) == 0)
-            return APSP_OK;
-        return fail(error, APSP_ERR_USAGE, "--tile=%s: expected a whole number from 1 to 1024",
-                    arg);
+        return int_option(opt, arg, &o->tile, error);
     case OPT_BACKEND:
 #ifdef APSP_HAVE_OPENCL
         if (apsp_backend_parse(arg, &kind) == 0) {
             o->backend = kind;
             return APSP_OK;
         }
-        return fail(error, APSP_ERR_USAGE, "--backend=%s: expected auto, opencl or cpu", arg);
+        return value_error(opt, arg, error);
 #else
         if (apsp_backend_parse(arg, &kind) == 0 && kind != APSP_BACKEND_OPENCL) {
             o->backend = kind;
@@ -130,33 +96,44 @@ static apsp_status apply_option(cli *c, int opt, const char *arg, const char *sp
         c->verbose = 1;
         return APSP_OK;
     case 'h':
+        if (arg && strcmp(arg, "all") != 0)
+            return value_error(opt, arg, error);
+        c->help_all = arg != NULL;
+        *done = opt;
+        return APSP_OK;
     case OPT_VERSION:
         *done = opt;
         return APSP_OK;
-    case ':':
-        return fail(error, APSP_ERR_USAGE, "%s needs a value", spelled);
     }
-    return fail(error, APSP_ERR_USAGE, "unknown option %s", spelled);
+    return APSP_OK;
+}
+
+/* What getopt_long refused: an unknown, ambiguous or valueless option. */
+static apsp_status refused_option(int opt, const char *spelled, apsp_error *error) {
+    char message[256], letter[3] = {'-', (char)optopt, '\0'};
+    if (opt == '?' && optopt > 0 && optopt < 256) /* a short one, maybe inside -qx */
+        spelled = letter;
+    option_refused_message(FOR_MPI, opt, optopt, spelled, message, sizeof message);
+    return fail(error, APSP_ERR_USAGE, "%s", message);
 }
 
 /* The same answer on every rank: each parses the same arguments. */
 static apsp_status parse_args(int argc, char **argv, cli *c, int *done, apsp_error *error) {
-    static const struct option longs[] = {
-        CLI_SHARED_OPTIONS(CLI_OPTION_ENTRY) /* shared_options.h */
-        {"grid", required_argument, NULL, OPT_GRID},
-        {"no-look-ahead", no_argument, NULL, OPT_NO_LOOK_AHEAD},
-        {NULL, 0, NULL, 0},
-    };
+    struct option longs[OPTION_TABLE_MAX];
+    char shorts[32];
+    option_getopt(FOR_MPI, longs, shorts, sizeof shorts);
     memset(c, 0, sizeof *c);
     apsp_options_init(&c->options);
     opterr = 0;
     int opt;
     unsigned char seen[STARTUP_OPTION_CODES] = {0};
-    while ((opt = getopt_long(argc, argv, ":qvhd:", longs, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
         const char *repeated = startup_repeated_option(longs, opt, seen);
         if (repeated)
             return fail(error, APSP_ERR_USAGE, "--%s is given twice: it takes one value", repeated);
-        apsp_status status = apply_option(c, opt, optarg, argv[optind - 1], done, error);
+        if (opt == '?' || opt == ':')
+            return refused_option(opt, argv[optind - 1], error);
+        apsp_status status = apply_option(c, opt, optarg, done, error);
         if (status != APSP_OK || *done)
             return status;
     }
@@ -313,7 +290,7 @@ int main(int argc, char **argv) {
         status = run(&c, &g, &error);
     grid_destroy(&g);
     if (rank == 0 && done == 'h')
-        fputs(usage_text, stdout);
+        help_print(stdout, FOR_MPI, c.help_all);
     if (rank == 0 && done == OPT_VERSION)
         printf("apsp-mpi %s\n", apsp_version());
     if (rank == 0 && status != APSP_OK)

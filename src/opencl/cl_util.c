@@ -120,7 +120,7 @@ static void query_string(int is_device, void *object, cl_uint param, char *buf, 
     size_t need = 0;
     cl_int err = is_device ? clGetDeviceInfo(object, param, 0, NULL, &need)
                            : clGetPlatformInfo(object, param, 0, NULL, &need);
-    char *text = err == CL_SUCCESS && need > 0 ? malloc(need + 1) : NULL;
+    char *text = err == CL_SUCCESS && need > 0 ? apsp_malloc(need + 1) : NULL;
     buf[0] = '\0';
     if (text) {
         err = is_device ? clGetDeviceInfo(object, param, need, text, NULL)
@@ -148,7 +148,7 @@ char *cl_build_log(cl_program program, cl_device_id device) {
             CL_SUCCESS ||
         size == 0)
         return NULL;
-    char *log = malloc(size + 1);
+    char *log = apsp_malloc(size + 1);
     if (!log)
         return NULL;
     if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log, NULL) !=
@@ -173,13 +173,13 @@ static apsp_status read_text_file(const char *path, char **text, apsp_error *err
         return fail(error, APSP_ERR_KERNEL_BUILD, "kernel folder: cannot open %s: %s", path,
                     strerror(errno));
     size_t size = 0, capacity = 16384;
-    char *buf = malloc(capacity);
+    char *buf = apsp_malloc(capacity);
     while (buf) {
         size += fread(buf + size, 1, capacity - size - 1, f);
         if (size < capacity - 1)
             break;
         capacity *= 2;
-        char *bigger = realloc(buf, capacity);
+        char *bigger = apsp_realloc(buf, capacity);
         if (!bigger)
             free(buf);
         buf = bigger;

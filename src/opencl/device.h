@@ -125,18 +125,24 @@ typedef struct cl_stream {
  * first prepare and kept; the graph's CSR and the batch's buffers, from prepare to release. */
 typedef struct cl_sssp {
     cl_program program;
-    cl_kernel start, relax, sweep;
-    cl_mem offsets, targets, weights; /* the out-edges: uint V + 1, int E, int E */
-    cl_mem dist;                      /* batch x V int32: row b from the batch's source b */
-    cl_mem queued;                    /* a bit per pair: in the next frontier already */
-    cl_mem frontier[2];               /* round r reads frontier[r % 2], appends to the other */
-    cl_mem far[2]; /* delta-stepping's pairs past the threshold, the current one in turn */
+    int program_kind; /* the DIST_KIND (cl/sssp.cl) the program was built for */
+    cl_kernel start, relax, sweep, pred;
+    cl_mem offsets, targets, weights;      /* the out-edges: uint V + 1, int E, the type's E */
+    cl_mem in_start, in_source, in_weight; /* the in-edges by u, for the predecessors */
+    cl_mem dist;        /* batch x V cells of the type: row b from the batch's source b */
+    cl_mem queued;      /* a bit per pair: in the next frontier already */
+    cl_mem frontier[2]; /* round r reads frontier[r % 2], appends to the other */
+    cl_mem far[2];      /* delta-stepping's pairs past the threshold, the current one in turn */
     cl_mem counters, flags, sources;      /* 3 turning frontier sizes; [0]: a negative cycle */
     size_t vertices, edges, batch, count; /* count: the sources of the batch solved last */
     size_t groups;                        /* work-items of a round, striding over its frontier */
     size_t group_items; /* a work-group's items (APPEND_LOCAL: the stage's group; else 0) */
     cl_uint capacity;   /* the pairs a group's stage holds for each list (0: no stage) */
-    cl_int delta; /* delta-stepping's bucket width; APSP_INF (plain rounds) for negative weights */
+    cl_int delta;       /* delta-stepping's bucket width in keys; APSP_INF (plain rounds): negative
+                           weights */
+    cl_float key_scale; /* a distance's key per unit (cl/sssp.cl: key_of; int32: its own) */
+    sources_run run;    /* the type and whether the predecessors are picked */
+    size_t cell;        /* bytes a distance takes on the device */
     sources_device_times times;
 } cl_sssp;
 
@@ -294,6 +300,8 @@ typedef struct row_batches {
 } row_batches;
 apsp_status row_batches_map(backend_device *d, row_batches *b, size_t row_bytes, apsp_error *error);
 void row_batches_unmap(backend_device *d, row_batches *b); /* also after a failure */
+/* Until batch k's read (of rows from `row`, for the error) is done. */
+apsp_status row_batches_wait(row_batches *b, int k, size_t row, apsp_error *error);
 /* Batch k, once its read is done, to rows(context, row, count, ...). */
 apsp_status row_batches_hand_on(row_batches *b, int k, size_t row, size_t count, size_t vertices,
                                 apsp_rows_fn rows, void *context, apsp_error *error);

@@ -163,13 +163,18 @@ static apsp_status queue_batch(backend_device *d, row_batches *b, int k, size_t 
                : cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueReadBufferRect(rows %zu)", row);
 }
 
+apsp_status row_batches_wait(row_batches *b, int k, size_t row, apsp_error *error) {
+    cl_int err = FAULT_CL_STATUS(clWaitForEvents(1, &b->ready[k]));
+    return err == CL_SUCCESS
+               ? APSP_OK
+               : cl_fail(error, APSP_ERR_DEVICE, err, "clWaitForEvents(rows %zu)", row);
+}
+
 /* Batch k, once it is there, to the caller. */
 apsp_status row_batches_hand_on(row_batches *b, int k, size_t row, size_t count, size_t vertices,
                                 apsp_rows_fn rows, void *context, apsp_error *error) {
-    cl_int err = FAULT_CL_STATUS(clWaitForEvents(1, &b->ready[k]));
-    if (err != CL_SUCCESS)
-        return cl_fail(error, APSP_ERR_DEVICE, err, "clWaitForEvents(rows %zu)", row);
-    return rows(context, row, count, b->host[k], vertices, error);
+    apsp_status status = row_batches_wait(b, k, row, error);
+    return status == APSP_OK ? rows(context, row, count, b->host[k], vertices, error) : status;
 }
 
 /* The rows of the next batch from `row`: at most a batch, within one band and the real rows. */

@@ -28,7 +28,7 @@ static apsp_status dump_program(const backend_device *d, apsp_error *error) {
                     path, reason);
     int got = clGetProgramInfo(d->kernels.program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size,
                                NULL) == CL_SUCCESS &&
-              size > 0 && (binary = malloc(size)) != NULL &&
+              size > 0 && (binary = apsp_malloc(size)) != NULL &&
               clGetProgramInfo(d->kernels.program, CL_PROGRAM_BINARIES, sizeof binary, &binary,
                                NULL) == CL_SUCCESS;
     apsp_output *output = NULL;

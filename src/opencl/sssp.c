@@ -1,15 +1,17 @@
 /* Chosen sources on an OpenCL device (backend.h: backend_sources): batched Bellman-Ford over a
  * frontier of (source, vertex) pairs, cl/sssp.cl (which says how a round works). The graph's CSR
- * goes up once; each batch of sources is one B x V int32 block on the device, relaxed round after
- * round until its frontier is empty and a sweep over every reached pair lowers nothing, then
- * handed down row by row through pinned batches. The host queues ROUNDS_PER_READ rounds at a
- * time and reads only the frontier's size and the cycle flag between them, so a round costs one
- * kernel launch, not a round trip.
+ * goes up once (and the in-edges' for the predecessors); each batch of sources is one B x V block
+ * of the rows' type on the device, relaxed round after round until its frontier is empty and a
+ * sweep over every reached pair lowers nothing, its predecessors picked when asked for, then
+ * handed down row by row through pinned batches (the predecessors' rows first). The host queues
+ * ROUNDS_PER_READ rounds at a time and reads only the frontier's size and the cycle flag between
+ * them, so a round costs one kernel launch, not a round trip.
  *
- * Memory per source of a batch: the block (4 V), the queued bits (V / 8), two frontiers and two
- * far lists (4 V each; a pair is in at most one of them); the batch is as many sources as fit what
- * apsp may use of the device (--device-memory below the global memory), the buffer cap and B V <
- * 2^32 (the kernels name a pair by b V + u). */
+ * Memory per source of a batch: the block (4 V or 8 V), the queued bits (V / 8), two frontiers
+ * and two far lists (4 V each; a pair is in at most one of them; the predecessors come down
+ * through a frontier); the batch is as many sources as fit what apsp may use of the device
+ * (--device-memory below the global memory), the buffer cap and B V < 2^32 (the kernels name a
+ * pair by b V + u). */
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/log.h"
@@ -32,19 +34,41 @@
 #define SSSP_CPU_DEVICE_SOURCE_EDGES_PER_SECOND 1e7
 #define SSSP_GPU_SOURCE_EDGES_PER_SECOND 5.0e9
 
+/* The other parts of the cost model (backend.h: sources_device_costs), NOT YET MEASURED on a
+ * GPU: placeholders of the right order, to be fitted with tests/gpu/sssp.sh's parts (its
+ * APSP_PROFILE=1 row gives upload, rounds, kernels and download per case): the fixed seconds
+ * (the program from the cache, ~10^4 round launches), PCIe-class transfers up and down
+ * (pinned: ~10 GB/s), and the 64-bit cells' share of the int32 rate (int64 and float64: the
+ * block and atomics twice as wide; tests/gpu/sssp.sh's int64 and real cases against int32's).
+ * PoCL's CPU device: its memory is the host's (a copy, ~5 GB/s on the 2-core machine). */
+#define SSSP_GPU_FIXED_SECONDS 0.1
+#define SSSP_GPU_TRANSFER_BYTES_PER_SECOND 10e9
+#define SSSP_GPU_WIDE_SHARE 0.6
+#define SSSP_CPU_DEVICE_FIXED_SECONDS 0.1
+#define SSSP_CPU_DEVICE_TRANSFER_BYTES_PER_SECOND 5e9
+#define SSSP_CPU_DEVICE_WIDE_SHARE 0.8
+
 /* Rounds queued between two reads of the frontier's size; work-items a compute unit gets for a
  * round (the grid strides over the frontier: on the H200's grid runs above 128, 256, 512, 1024
  * and 2048 a unit took 1.72, 1.47, 1.43, 1.63 and 1.70 s). */
 enum { ROUNDS_PER_READ = 32, ITEMS_PER_GPU_UNIT = 512, ITEMS_PER_CPU_UNIT = 256 };
 
-static double sssp_rate(backend_device *d) {
-    return d->limits.type & CL_DEVICE_TYPE_GPU ? SSSP_GPU_SOURCE_EDGES_PER_SECOND
-                                               : SSSP_CPU_DEVICE_SOURCE_EDGES_PER_SECOND;
+static void sssp_costs(backend_device *d, sources_device_costs *c) {
+    int gpu = (d->limits.type & CL_DEVICE_TYPE_GPU) != 0;
+    double transfer =
+        gpu ? SSSP_GPU_TRANSFER_BYTES_PER_SECOND : SSSP_CPU_DEVICE_TRANSFER_BYTES_PER_SECOND;
+    *c = (sources_device_costs){
+        .fixed_seconds = gpu ? SSSP_GPU_FIXED_SECONDS : SSSP_CPU_DEVICE_FIXED_SECONDS,
+        .upload_bytes_per_second = transfer,
+        .source_edges_per_second =
+            gpu ? SSSP_GPU_SOURCE_EDGES_PER_SECOND : SSSP_CPU_DEVICE_SOURCE_EDGES_PER_SECOND,
+        .wide_share = gpu ? SSSP_GPU_WIDE_SHARE : SSSP_CPU_DEVICE_WIDE_SHARE,
+        .download_bytes_per_second = transfer};
 }
 
 void sssp_release_program(backend_device *d) {
     cl_sssp *s = &d->sssp;
-    cl_kernel *kernels[] = {&s->start, &s->relax, &s->sweep};
+    cl_kernel *kernels[] = {&s->start, &s->relax, &s->sweep, &s->pred};
     for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++)
         if (*kernels[i])
             clReleaseKernel(*kernels[i]), *kernels[i] = NULL;
@@ -62,20 +86,43 @@ static void sssp_release(backend_device *d, sources_device_times *times) {
         s->times.pairs = (size_t)((uint64_t)flags[2] << 32 | flags[1]);
     if (times)
         *times = s->times;
-    cl_mem *mems[] = {&s->offsets, &s->targets,     &s->weights,     &s->dist,
-                      &s->queued,  &s->frontier[0], &s->frontier[1], &s->far[0],
-                      &s->far[1],  &s->counters,    &s->flags,       &s->sources};
+    cl_mem *mems[] = {&s->offsets,   &s->targets, &s->weights,  &s->in_start,    &s->in_source,
+                      &s->in_weight, &s->dist,    &s->queued,   &s->frontier[0], &s->frontier[1],
+                      &s->far[0],    &s->far[1],  &s->counters, &s->flags,       &s->sources};
     for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++)
         if (*mems[i])
             clReleaseMemObject(*mems[i]), *mems[i] = NULL;
     s->times = (sources_device_times){0};
 }
 
+/* Whether the device's extensions name `name`. */
+static int has_extension(backend_device *d, const char *name) {
+    char list[4096] = "";
+    clGetDeviceInfo(d->device, CL_DEVICE_EXTENSIONS, sizeof list - 1, list, NULL);
+    for (const char *at = list; (at = strstr(at, name)) != NULL; at += strlen(name))
+        if ((at == list || at[-1] == ' ') && (at[strlen(name)] == ' ' || !at[strlen(name)]))
+            return 1;
+    return 0;
+}
+
+/* 64-bit cells take 64-bit atomics (cl/sssp.cl: cell_min, at least the compare-and-swap of
+ * the base extension), and double needs cl_khr_fp64. */
+static const char *sssp_declines(backend_device *d, apsp_dtype dtype) {
+    if ((dtype == APSP_INT64 || dtype == APSP_FLOAT64) &&
+        !has_extension(d, "cl_khr_int64_base_atomics"))
+        return "it has no 64-bit atomics (cl_khr_int64_base_atomics) for these rows";
+    if (dtype == APSP_FLOAT64 && !d->limits.fp64)
+        return "it has no double precision (cl_khr_fp64) for float64 rows";
+    return NULL;
+}
+
 static apsp_status sssp_prepare(backend_device *d, const adjacency *g, size_t sources,
-                                size_t *batch, apsp_error *error) {
+                                sources_run run, size_t *batch, apsp_error *error) {
     cl_sssp *s = &d->sssp;
     sssp_release(d, NULL); /* a failed run's leftovers */
     double start = seconds_now();
+    s->run = run;
+    s->cell = apsp_dtype_size(run.dtype);
     s->vertices = g->vertices;
     s->edges = g->start[g->vertices];
     cl_uint units = 1;
@@ -99,15 +146,28 @@ static apsp_status enqueue(backend_device *d, cl_kernel kernel, const char *name
                : cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueNDRangeKernel(%s)", name);
 }
 
+/* The type's unreachable cell (cl/sssp.cl: CELL_INF) into `cell` (s->cell bytes). */
+static void unreachable_cell(apsp_dtype dtype, void *cell) {
+    const cl_int int32 = APSP_INF, float32 = 0x7f800000; /* +inf's bits */
+    const cl_long int64 = APSP_INF64, float64 = 0x7ff0000000000000;
+    const void *of[] = {[APSP_INT32] = &int32,
+                        [APSP_INT64] = &int64,
+                        [APSP_FLOAT32] = &float32,
+                        [APSP_FLOAT64] = &float64};
+    memcpy(cell, of[dtype], apsp_dtype_size(dtype));
+}
+
 /* The block INF, no pair queued, the sources at 0 and in the first frontier. */
 static apsp_status start_batch(backend_device *d, const int32_t *sources, size_t count,
                                apsp_error *error) {
     cl_sssp *s = &d->sssp;
-    cl_uint pairs = (cl_uint)(count * s->vertices), inf = APSP_INF, zero = 0, n = (cl_uint)count,
+    cl_uint pairs = (cl_uint)(count * s->vertices), zero = 0, n = (cl_uint)count,
             v = (cl_uint)s->vertices;
+    cl_long inf;
+    unreachable_cell(s->run.dtype, &inf);
     cl_int delta = s->delta;
-    cl_int err = FAULT_CL_STATUS(clEnqueueFillBuffer(d->queue, s->dist, &inf, sizeof inf, 0,
-                                                     (size_t)pairs * 4, 0, NULL, NULL));
+    cl_int err = FAULT_CL_STATUS(clEnqueueFillBuffer(d->queue, s->dist, &inf, s->cell, 0,
+                                                     (size_t)pairs * s->cell, 0, NULL, NULL));
     if (err == CL_SUCCESS)
         err = FAULT_CL_STATUS(clEnqueueFillBuffer(d->queue, s->queued, &zero, sizeof zero, 0,
                                                   ((size_t)pairs + 31) / 32 * 4, 0, NULL, NULL));
@@ -129,8 +189,8 @@ static apsp_status start_batch(backend_device *d, const int32_t *sources, size_t
 }
 
 /* The arguments the round and the sweep share after their first ones: the CSR, the block, the
- * queued bits, (frontier), next frontier, counters, flags; and their last two, the stage (local
- * memory for both lists, a word where there is none) and its capacity. */
+ * queued bits, (frontier), next frontier, counters, flags; and their last three, the stage
+ * (local memory for both lists, a word where there is none), its capacity and the key scale. */
 static apsp_status set_graph_args(backend_device *d, cl_kernel k, const char *name, cl_uint first,
                                   cl_uint stage, apsp_error *error) {
     cl_sssp *s = &d->sssp;
@@ -144,6 +204,7 @@ static apsp_status set_graph_args(backend_device *d, cl_kernel k, const char *na
     if (err != CL_SUCCESS)
         return cl_fail(error, APSP_ERR_DEVICE, err, "clSetKernelArg(%s, %u)", name, stage);
     SET_ARG(k, name, stage + 1, s->capacity);
+    SET_ARG(k, name, stage + 2, s->key_scale);
     return APSP_OK;
 }
 
@@ -254,9 +315,37 @@ static apsp_status run_rounds(backend_device *d, int *cycle, apsp_error *error) 
     return status;
 }
 
-static apsp_status sssp_solve(backend_device *d, const int32_t *sources, size_t count, int *cycle,
+/* The predecessors of the batch's pairs into frontier[1] (free once the rounds are done);
+ * *untight when some reached vertex had none the rule takes (cl/sssp.cl: sssp_pred). */
+static apsp_status pick_predecessors(backend_device *d, int *untight, apsp_error *error) {
+    cl_sssp *s = &d->sssp;
+    cl_uint pairs = (cl_uint)(s->count * s->vertices), v = (cl_uint)s->vertices, flag = 0;
+    SET_ARG(s->pred, "sssp_pred", 0, pairs);
+    SET_ARG(s->pred, "sssp_pred", 1, v);
+    SET_ARG(s->pred, "sssp_pred", 2, s->sources);
+    SET_ARG(s->pred, "sssp_pred", 3, s->in_start);
+    SET_ARG(s->pred, "sssp_pred", 4, s->in_source);
+    SET_ARG(s->pred, "sssp_pred", 5, s->in_weight);
+    SET_ARG(s->pred, "sssp_pred", 6, s->dist);
+    SET_ARG(s->pred, "sssp_pred", 7, s->frontier[1]);
+    SET_ARG(s->pred, "sssp_pred", 8, s->flags);
+    apsp_status status =
+        enqueue(d, s->pred, "sssp_pred", ((size_t)pairs + 255) / 256 * 256, 0, NULL, error);
+    cl_int err = status == APSP_OK
+                     ? FAULT_CL_STATUS(clEnqueueReadBuffer(d->queue, s->flags, CL_TRUE,
+                                                           F_UNTIGHT * sizeof flag, sizeof flag,
+                                                           &flag, 0, NULL, NULL))
+                     : CL_SUCCESS;
+    if (err != CL_SUCCESS)
+        status = cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueReadBuffer(predecessors' flag)");
+    *untight = flag != 0;
+    return status;
+}
+
+static apsp_status sssp_solve(backend_device *d, const int32_t *sources, size_t count, int *give_up,
                               apsp_error *error) {
     cl_sssp *s = &d->sssp;
+    int *cycle = give_up;
     *cycle = 0;
     if (count == 0 || count > s->batch)
         return fail(error, APSP_ERR_INTERNAL, "chosen sources: a batch of %zu of %zu", count,
@@ -272,53 +361,86 @@ static apsp_status sssp_solve(backend_device *d, const int32_t *sources, size_t 
     s->times.upload += started - start;
     if (status == APSP_OK)
         status = run_rounds(d, cycle, error);
+    if (status == APSP_OK && !*cycle && s->run.pred)
+        status = pick_predecessors(d, give_up, error);
     s->times.rounds += seconds_now() - started;
     return status;
 }
 
-static apsp_status read_rows(backend_device *d, row_batches *b, int k, size_t row, size_t count,
-                             apsp_error *error) {
-    cl_sssp *s = &d->sssp;
-    size_t row_bytes = s->vertices * 4;
+/* `count` rows from `row` of `mem` (cells of `cell` bytes) into pinned batch k of b. */
+static apsp_status read_rows(backend_device *d, cl_mem mem, size_t cell, row_batches *b, int k,
+                             size_t row, size_t count, apsp_error *error) {
+    size_t row_bytes = d->sssp.vertices * cell;
     if (b->ready[k])
         clReleaseEvent(b->ready[k]), b->ready[k] = NULL;
     cl_int err =
-        FAULT_CL_STATUS(clEnqueueReadBuffer(d->queue, s->dist, CL_FALSE, row * row_bytes,
+        FAULT_CL_STATUS(clEnqueueReadBuffer(d->queue, mem, CL_FALSE, row * row_bytes,
                                             count * row_bytes, b->host[k], 0, NULL, &b->ready[k]));
     return err == CL_SUCCESS
                ? APSP_OK
                : cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueReadBuffer(source rows %zu)", row);
 }
 
-/* The batch's rows down through two pinned batches: the next one comes while the caller takes
- * the last. */
-static apsp_status sssp_store_rows(backend_device *d, size_t first, apsp_rows_fn rows,
-                                   void *context, apsp_error *error) {
+/* Where the rows go: the distances' cells function, and the predecessors' (or NULL). */
+typedef struct rows_out {
+    size_t first; /* the batch's first row in the caller's count */
+    apsp_cells_fn rows;
+    void *context;
+    apsp_rows_fn pred;
+    void *pred_context;
+} rows_out;
+
+/* Pinned batch k (rows `row`... of the batch), once there, to the caller: its predecessors
+ * (batch k of p, with the run's) and then its distances. */
+static apsp_status hand_on(row_batches *b, row_batches *p, int k, size_t row, size_t count,
+                           size_t vertices, const rows_out *out, apsp_error *error) {
+    apsp_status status = APSP_OK;
+    if (out->pred)
+        status = row_batches_hand_on(p, k, out->first + row, count, vertices, out->pred,
+                                     out->pred_context, error);
+    if (status == APSP_OK)
+        status = row_batches_wait(b, k, row, error);
+    return status == APSP_OK
+               ? out->rows(out->context, out->first + row, count, b->host[k], vertices, error)
+               : status;
+}
+
+/* The batch's rows down through two pinned batches (and two more for the predecessors, of the
+ * same rows): the next one comes while the caller takes the last. */
+static apsp_status sssp_store_rows(backend_device *d, size_t first, apsp_cells_fn rows,
+                                   void *context, apsp_rows_fn pred, void *pred_context,
+                                   apsp_error *error) {
     cl_sssp *s = &d->sssp;
     double start = seconds_now();
-    row_batches b = {0};
-    apsp_status status = row_batches_map(d, &b, s->vertices * 4, error);
+    row_batches b = {0}, p = {0};
+    rows_out out = {first, rows, context, s->run.pred ? pred : NULL, pred_context};
+    apsp_status status = row_batches_map(d, &b, s->vertices * s->cell, error);
+    if (status == APSP_OK && out.pred)
+        status = row_batches_map(d, &p, s->vertices * s->cell, error);
     size_t last_row = 0, last_count = 0;
     int k = 0;
     for (size_t row = 0; row < s->count && status == APSP_OK; k ^= 1) {
         size_t count = s->count - row < b.rows ? s->count - row : b.rows;
-        status = read_rows(d, &b, k, row, count, error);
+        if (out.pred)
+            status = read_rows(d, s->frontier[1], 4, &p, k, row, count, error);
+        if (status == APSP_OK)
+            status = read_rows(d, s->dist, s->cell, &b, k, row, count, error);
         if (status == APSP_OK && last_count)
-            status = row_batches_hand_on(&b, k ^ 1, first + last_row, last_count, s->vertices, rows,
-                                         context, error);
+            status = hand_on(&b, &p, k ^ 1, last_row, last_count, s->vertices, &out, error);
         last_row = row, last_count = count;
         row += count;
     }
     if (status == APSP_OK && last_count)
-        status = row_batches_hand_on(&b, k ^ 1, first + last_row, last_count, s->vertices, rows,
-                                     context, error);
+        status = hand_on(&b, &p, k ^ 1, last_row, last_count, s->vertices, &out, error);
     row_batches_unmap(d, &b);
+    row_batches_unmap(d, &p);
     s->times.download += seconds_now() - start;
     return status;
 }
 
 const backend_sources opencl_sources = {
-    .rate = sssp_rate,
+    .costs = sssp_costs,
+    .declines = sssp_declines,
     .prepare = sssp_prepare,
     .solve = sssp_solve,
     .store_rows = sssp_store_rows,

@@ -17,6 +17,10 @@
  * 1 1.45 s, 1.5 1.47 s, 2 1.43 s, 3 1.55 s; wider buckets take fewer rounds and more pairs. */
 #define SSSP_DELTA_PER_MEAN_WEIGHT 2.0
 
+/* Keys to a bucket of delta-stepping for the types whose key is a scaled distance (cl/sssp.cl:
+ * key_of): fine enough that a bucket's edge falls within a key of where int32's would. */
+#define SSSP_KEYS_PER_BUCKET 256.0
+
 /* The share of the memory a batch may take. */
 #define SSSP_MEMORY_SHARE 0.9
 
@@ -50,16 +54,35 @@ static int stages_appends(const backend_device *d) {
     return SSSP_APPEND_LOCAL && !(d->limits.type & CL_DEVICE_TYPE_CPU);
 }
 
+/* 1: the 64-bit cells take cl/sssp.cl's compare-and-swap loop even where the device has
+ * atom_min on long, so that a GPU can time one against the other from two builds
+ * (-Dc_args=-DSSSP_FORCE_CAS=1); a test forces it through APSP_KERNEL_DIR instead
+ * (tests/sssp/test_sssp_device_types.py). */
+#ifndef SSSP_FORCE_CAS
+#define SSSP_FORCE_CAS 0
+#endif
+
+/* cl/sssp.cl's DIST_KIND for the rows' type: the order of apsp_dtype. */
+static int dist_kind(apsp_dtype dtype) {
+    return dtype == APSP_INT64 ? 1 : dtype == APSP_FLOAT32 ? 2 : dtype == APSP_FLOAT64 ? 3 : 0;
+}
+
+/* The program for the run's type (another type's, kept from an earlier run, is let go). */
 static apsp_status build_kernels(backend_device *d, apsp_error *error) {
     cl_sssp *s = &d->sssp;
-    if (s->sweep)
+    int kind = dist_kind(s->run.dtype);
+    if (s->program && s->program_kind != kind)
+        sssp_release_program(d);
+    if (s->pred)
         return APSP_OK;
-    char options[32];
-    snprintf(options, sizeof options, "-DAPPEND_LOCAL=%d", stages_appends(d));
+    char options[80];
+    snprintf(options, sizeof options, "-DAPPEND_LOCAL=%d -DDIST_KIND=%d%s", stages_appends(d), kind,
+             SSSP_FORCE_CAS ? " -DSSSP_FORCE_CAS" : "");
     apsp_status status =
         s->program ? APSP_OK : program_side(d, "sssp.cl", options, &s->program, error);
-    const char *names[] = {"sssp_start", "sssp_relax", "sssp_sweep"};
-    cl_kernel *kernels[] = {&s->start, &s->relax, &s->sweep};
+    s->program_kind = kind;
+    const char *names[] = {"sssp_start", "sssp_relax", "sssp_sweep", "sssp_pred"};
+    cl_kernel *kernels[] = {&s->start, &s->relax, &s->sweep, &s->pred};
     for (size_t i = 0; i < sizeof names / sizeof names[0] && status == APSP_OK; i++) {
         cl_int err;
         *kernels[i] = FAULT_CL_OBJECT(&err, clCreateKernel(s->program, names[i], &err));
@@ -103,8 +126,16 @@ static void plan_groups(backend_device *d) {
     s->groups = (s->groups + s->group_items - 1) / s->group_items * s->group_items;
 }
 
-static uint64_t bytes_per_source(size_t vertices) {
-    return 20 * (uint64_t)vertices + (vertices + 31) / 32 * 4 + 4;
+/* The block's row, the frontiers' and far lists' 16 V (a pair is in one of them at most once;
+ * the predecessors come down through a frontier), the queued bits and the source. */
+static uint64_t bytes_per_source(size_t vertices, size_t cell) {
+    return (16 + (uint64_t)cell) * vertices + (vertices + 31) / 32 * 4 + 4;
+}
+
+/* The CSR's bytes: out-edges, and in-edges too for the predecessors. */
+static uint64_t graph_bytes(const cl_sssp *s, size_t vertices, size_t edges) {
+    uint64_t one = 4 * (uint64_t)(vertices + 1) + (4 + (uint64_t)s->cell) * edges;
+    return (s->run.pred ? 2 : 1) * one + 64;
 }
 
 /* The sources of a batch: what fits, at least one (else APSP_ERR_TOO_LARGE), at most `sources`. */
@@ -112,8 +143,9 @@ static apsp_status plan_batch(backend_device *d, size_t vertices, size_t edges, 
                               size_t *batch, apsp_error *error) {
     const char *source;
     uint64_t memory = (uint64_t)(SSSP_MEMORY_SHARE * (double)layout_memory(d, &source));
-    uint64_t graph = 4 * (uint64_t)(vertices + 1) + 8 * (uint64_t)edges + 64;
-    uint64_t per = bytes_per_source(vertices), row = 4 * (uint64_t)vertices;
+    uint64_t graph = graph_bytes(&d->sssp, vertices, edges);
+    uint64_t per = bytes_per_source(vertices, d->sssp.cell);
+    uint64_t row = d->sssp.cell * (uint64_t)vertices;
     uint64_t by_memory = memory > graph ? (memory - graph) / per : 0;
     uint64_t by_cap = layout_buffer_cap(d) / row, by_index = UINT32_MAX / (uint64_t)vertices;
     uint64_t b = sources;
@@ -154,48 +186,121 @@ apsp_status sssp_write(backend_device *d, cl_mem mem, const void *host, size_t b
                : cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueWriteBuffer(%s)", name);
 }
 
-/* The out-edges as the kernels take them: uint offsets, int targets and weights (the int32 rule
- * holds). */
-static apsp_status upload_graph(backend_device *d, const adjacency *g, apsp_error *error) {
+/* Edge i's weight in the run's type, at `to` (int32 and int64 hold g's integers, which their
+ * rule admitted; floats round g's real or integer weights once). */
+static void put_weight(const adjacency *g, size_t i, apsp_dtype dtype, void *to) {
+    double real = g->real ? g->real[i] : (double)g->weight[i];
+    switch (dtype) {
+    case APSP_INT32:
+        *(cl_int *)to = (cl_int)g->weight[i];
+        break;
+    case APSP_INT64:
+        *(cl_long *)to = (cl_long)g->weight[i];
+        break;
+    case APSP_FLOAT32:
+        *(cl_float *)to = (cl_float)real;
+        break;
+    default:
+        *(cl_double *)to = real;
+    }
+}
+
+/* delta-stepping's bucket width from the mean weight (none negative; else APSP_INF, plain
+ * rounds): int32's in distances, the others' SSSP_KEYS_PER_BUCKET keys of key_scale a unit. */
+static void plan_buckets(cl_sssp *s, const adjacency *g) {
+    size_t e = g->start[g->vertices];
+    double sum = 0.0;
+    int negative = 0;
+    for (size_t i = 0; i < e; i++) {
+        double w = g->real ? g->real[i] : (double)g->weight[i];
+        sum += w;
+        negative |= w < 0;
+    }
+    double delta = e ? SSSP_DELTA_PER_MEAN_WEIGHT * sum / (double)e : 1.0;
+    s->key_scale = 1.0f;
+    if (s->run.dtype != APSP_INT32) {
+        double scale = delta > 0 ? SSSP_KEYS_PER_BUCKET / delta : 1.0;
+        s->key_scale = (cl_float)(scale < 1e30 ? scale : 1e30); /* finite: no 0 x inf key */
+        delta = SSSP_KEYS_PER_BUCKET;
+    }
+    s->delta = negative ? APSP_INF : delta < 1.0 ? 1 : delta > APSP_INF ? APSP_INF : (cl_int)delta;
+}
+
+/* One CSR as the kernels take it: uint offsets of `start`, int `other` ends and the weights of
+ * edges `order[i]` (or i) of g in the run's type. */
+static apsp_status upload_csr(backend_device *d, const adjacency *g, const size_t *start,
+                              const int32_t *other, const size_t *order, cl_mem mems[3],
+                              apsp_error *error) {
     cl_sssp *s = &d->sssp;
     size_t v = g->vertices, e = g->start[v];
     cl_uint *offsets = apsp_malloc((v + 1) * sizeof *offsets);
-    cl_int *weights = apsp_malloc((e ? e : 1) * sizeof *weights);
+    char *weights = apsp_malloc((e ? e : 1) * s->cell);
     apsp_status status = APSP_OK;
     if (!offsets || !weights)
         status = fail(error, APSP_ERR_NO_MEMORY, "chosen sources: out of memory for %zu edges", e);
     for (size_t u = 0; status == APSP_OK && u <= v; u++)
-        offsets[u] = (cl_uint)g->start[u];
-    double sum = 0.0;
-    int negative = 0;
-    for (size_t i = 0; status == APSP_OK && i < e; i++) {
-        weights[i] = (cl_int)g->weight[i];
-        sum += (double)weights[i];
-        negative |= weights[i] < 0;
+        offsets[u] = (cl_uint)start[u];
+    for (size_t i = 0; status == APSP_OK && i < e; i++)
+        put_weight(g, order ? order[i] : i, s->run.dtype, weights + i * s->cell);
+    const char *names[] = {"CSR offsets", "CSR ends", "CSR weights"};
+    const void *hosts[] = {offsets, other, weights};
+    uint64_t bytes[] = {4 * (uint64_t)(v + 1), 4 * (uint64_t)e, s->cell * (uint64_t)e};
+    for (int k = 0; k < 3 && status == APSP_OK; k++) {
+        status = create(d, &mems[k], bytes[k], names[k], error);
+        if (status == APSP_OK && bytes[k])
+            status = sssp_write(d, mems[k], hosts[k], (size_t)bytes[k], names[k], error);
     }
-    double delta = e ? SSSP_DELTA_PER_MEAN_WEIGHT * sum / (double)e : 1.0;
-    s->delta = negative ? APSP_INF : delta < 1.0 ? 1 : delta > APSP_INF ? APSP_INF : (cl_int)delta;
-    if (status == APSP_OK)
-        status = create(d, &s->offsets, 4 * (uint64_t)(v + 1), "CSR offsets", error);
-    if (status == APSP_OK)
-        status = create(d, &s->targets, 4 * (uint64_t)e, "CSR targets", error);
-    if (status == APSP_OK)
-        status = create(d, &s->weights, 4 * (uint64_t)e, "CSR weights", error);
-    if (status == APSP_OK)
-        status = sssp_write(d, s->offsets, offsets, (v + 1) * 4, "CSR offsets", error);
-    if (status == APSP_OK && e)
-        status = sssp_write(d, s->targets, g->other, e * 4, "CSR targets", error);
-    if (status == APSP_OK && e)
-        status = sssp_write(d, s->weights, weights, e * 4, "CSR weights", error);
     free(offsets);
     free(weights);
+    return status;
+}
+
+/* The in-edges for the predecessors: by target, each vertex's by increasing tail u (a counting
+ * sort of the out-edges, which come by u), with each one's index in g for its weight. */
+static apsp_status upload_in_edges(backend_device *d, const adjacency *g, apsp_error *error) {
+    size_t v = g->vertices, e = g->start[v];
+    size_t *start = apsp_calloc(v + 2, sizeof *start), *order = apsp_malloc((e ? e : 1) * 8);
+    int32_t *source = apsp_malloc((e ? e : 1) * sizeof *source);
+    apsp_status status = APSP_OK;
+    if (!start || !order || !source)
+        status = fail(error, APSP_ERR_NO_MEMORY, "chosen sources: out of memory for %zu edges", e);
+    for (size_t i = 0; status == APSP_OK && i < e; i++)
+        start[(size_t)g->other[i] + 2]++;
+    for (size_t t = 0; status == APSP_OK && t < v; t++)
+        start[t + 2] += start[t + 1];
+    for (size_t u = 0; status == APSP_OK && u < v; u++)
+        for (size_t i = g->start[u]; i < g->start[u + 1]; i++) {
+            size_t slot = start[(size_t)g->other[i] + 1]++;
+            source[slot] = (int32_t)u;
+            order[slot] = i;
+        }
+    cl_sssp *s = &d->sssp;
+    cl_mem mems[3] = {NULL, NULL, NULL};
+    if (status == APSP_OK)
+        status = upload_csr(d, g, start, source, order, mems, error);
+    s->in_start = mems[0], s->in_source = mems[1], s->in_weight = mems[2];
+    free(start);
+    free(order);
+    free(source);
+    return status;
+}
+
+/* The out-edges, and the in-edges when the run picks predecessors. */
+static apsp_status upload_graph(backend_device *d, const adjacency *g, apsp_error *error) {
+    cl_sssp *s = &d->sssp;
+    plan_buckets(s, g);
+    cl_mem mems[3] = {NULL, NULL, NULL};
+    apsp_status status = upload_csr(d, g, g->start, g->other, NULL, mems, error);
+    s->offsets = mems[0], s->targets = mems[1], s->weights = mems[2];
+    if (status == APSP_OK && s->run.pred)
+        status = upload_in_edges(d, g, error);
     return status;
 }
 
 static apsp_status create_batch(backend_device *d, apsp_error *error) {
     cl_sssp *s = &d->sssp;
     uint64_t pairs = (uint64_t)s->batch * s->vertices;
-    apsp_status status = create(d, &s->dist, 4 * pairs, "distances", error);
+    apsp_status status = create(d, &s->dist, s->cell * pairs, "distances", error);
     if (status == APSP_OK)
         status = create(d, &s->queued, (pairs + 31) / 32 * 4, "queued bits", error);
     for (int k = 0; k < 2 && status == APSP_OK; k++)

@@ -7,8 +7,8 @@
 
 /* The flags' words (cl/sssp.cl: F_*): a negative cycle, the pairs taken (64 bits), the
  * threshold, the current far list, the two lists' sizes and least distances, the sort's turn,
- * the round's work-groups done. */
-enum { FLAG_COUNT = 11, F_FAR_COUNT = 5 };
+ * the round's work-groups done, a vertex without a predecessor. */
+enum { FLAG_COUNT = 12, F_FAR_COUNT = 5, F_UNTIGHT = 11 };
 
 /* A run's set-up, after d->sssp's vertices, edges and groups are set: the batch (as many
  * sources, up to `sources`, as the device's memory holds), the program and its kernels, the

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE /* SEEK_HOLE, fallocate's FALLOC_FL_KEEP_SIZE */
 #include "output/output_file.h"
 #include "output/output_handle.h"
+#include "output/output_map.h"
 #include "output/output_path.h"
 #include "base/error.h"
 #include "base/fault.h"
@@ -178,6 +179,7 @@ static apsp_status check_named(const apsp_output *o, apsp_error *error) {
 static apsp_status complete(apsp_output *o, apsp_error *error) {
     apsp_status status = APSP_OK;
     fault_pause("commit");
+    output_unmap(o); /* the rows are in its pages: fsync takes them from there */
     if (o->mode == MODE_DIRECT) {
         int write_failed = ferror(o->stream), close_failed = fclose(o->stream);
         int e = errno;

@@ -19,6 +19,7 @@
 #define _GNU_SOURCE /* O_TMPFILE, O_PATH */
 #include "output/output_file.h"
 #include "output/output_handle.h"
+#include "output/output_map.h"
 #include "output/output_path.h"
 #include "output/output_room.h"
 #include "base/error.h"
@@ -221,6 +222,7 @@ static int is_directory(const char *path) {
 /* Closes whatever open_* left open; a named temporary file is removed. */
 static void close_all(apsp_output *o) {
     room_wait(&o->room); /* fallocate holds the descriptor */
+    output_unmap(o);
     if (o->stream)
         fclose(o->stream);
     else if (o->fd >= 0)

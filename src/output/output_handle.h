@@ -10,6 +10,7 @@
 #include "apsp.h"
 #include "apsp_io.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -52,6 +53,11 @@ struct apsp_output {
     struct stat target_stat; /* the target found at open, where target_exists */
     int direct_locked;       /* fd is the target itself, written under its lock (output_lock.c) */
     file_room room;          /* output_begin's request for the file's room (output_room.h) */
+    /* output_prepare's shared mapping of the whole file (output_map.h), or NULL; map_stop asks
+     * its populating to end (the rounds are over). */
+    unsigned char *map;
+    size_t map_bytes;
+    atomic_int map_stop;
 };
 
 enum {

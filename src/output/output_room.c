@@ -56,10 +56,14 @@ void room_request(file_room *room, int fd, uint64_t bytes) {
         room->error = reserve(room);
 }
 
-int room_wait(file_room *room) {
+void room_settle(file_room *room) {
     if (room->started)
         pthread_join(room->thread, NULL);
     room->started = 0;
+}
+
+int room_wait(file_room *room) {
+    room_settle(room);
     int err = room->error;
     room->error = 0;
     return err;

@@ -20,6 +20,8 @@ typedef struct output_room {
 int room_visible(int fd, uint64_t bytes);
 /* Asks for `bytes` of room for fd's file, on a thread when one starts, else at once. */
 void room_request(file_room *room, int fd, uint64_t bytes);
+/* Waits for the request, its errno kept for room_wait. */
+void room_settle(file_room *room);
 /* Waits for the request; its errno (0: fine), once. */
 int room_wait(file_room *room);
 /* After room_wait: the room reserved on a local file system (tmpfs, ext2-4, xfs, btrfs), where a

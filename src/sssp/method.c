@@ -41,17 +41,21 @@ const char *apsp_method_name(apsp_method method) {
  * above): the rate that turns the device's seconds into the model's unit for this host. */
 #define FW_RELAXATIONS_PER_THREAD_SECOND 13.8e9
 
-/* What a run on the device costs beyond its edges: the program (from the kernel cache after the
- * first run), the graph's upload, a few thousand round launches. */
-#define DEVICE_FIXED_SECONDS 0.1
+/* The row writer's bytes per second (a source's distances and predecessors to the output file),
+ * which every method pays alike: NOT YET MEASURED, a placeholder of the right order for .npy on
+ * a local disk; tests/gpu/sssp.sh's whole_s minus compute_s on its cases fits it. */
+#define WRITE_BYTES_PER_SECOND 1e9
 
 /* The model's estimates, in Floyd-Warshall relaxations: Floyd-Warshall V^3 whatever S is;
  * Dijkstra S (E + V) log2 V steps; Johnson that plus its Bellman-Ford for the potentials,
  * counted as E log2 V steps (a few rounds over the edges on the graphs met so far: its worst
- * case, V E, is rare); the device's batched Bellman-Ford S E / rate + fixed seconds, at what the
- * host's threads relax in that time (the device's rate does not grow with them). */
+ * case, V E, is rare); the device's batched Bellman-Ford by its parts (backend.h:
+ * sources_device_costs: fixed, upload, S E relaxed, download), at what the host's threads relax
+ * in that time (the device's rate does not grow with them); and the rows' write, the same for
+ * every method, so that the estimates are of the whole run. */
 typedef struct method_costs {
-    double fw, dijkstra, potentials, device;
+    double fw, dijkstra, potentials, device, write;
+    double up, relax, down; /* the device's parts, in seconds (for the report) */
 } method_costs;
 
 /* log2 V rounded up, at least 1 (the library links no maths library). */
@@ -66,12 +70,18 @@ static method_costs estimate(const method_inputs *in) {
     double v = (double)in->vertices, e = (double)in->edges, s = (double)in->sources;
     double log_v = log2_ceiling(in->vertices);
     double host_rate = FW_RELAXATIONS_PER_THREAD_SECOND * (in->threads ? in->threads : 1);
-    double device =
-        in->device_rate > 0 ? (s * e / in->device_rate + DEVICE_FIXED_SECONDS) * host_rate : 0.0;
-    return (method_costs){.fw = v * v * v,
-                          .dijkstra = FW_RELAXATIONS_PER_DIJKSTRA_STEP * s * (e + v) * log_v,
-                          .potentials = FW_RELAXATIONS_PER_DIJKSTRA_STEP * e * log_v,
-                          .device = device};
+    method_costs c = {.fw = v * v * v,
+                      .dijkstra = FW_RELAXATIONS_PER_DIJKSTRA_STEP * s * (e + v) * log_v,
+                      .potentials = FW_RELAXATIONS_PER_DIJKSTRA_STEP * e * log_v,
+                      .write = s * in->row_bytes / WRITE_BYTES_PER_SECOND * host_rate};
+    const sources_device_costs *d = in->device;
+    if (d) {
+        c.up = in->graph_bytes / d->upload_bytes_per_second;
+        c.relax = s * e / (d->source_edges_per_second * (in->wide ? d->wide_share : 1.0));
+        c.down = s * in->row_bytes / d->download_bytes_per_second;
+        c.device = (d->fixed_seconds + c.up + c.relax + c.down) * host_rate;
+    }
+    return c;
 }
 
 /* A dense graph with every source goes to Floyd-Warshall whatever the estimates say. */
@@ -101,7 +111,7 @@ static int matrix_fits(const method_inputs *in) {
 static apsp_method auto_choice(const method_inputs *in, const method_costs *c) {
     apsp_method sparse_method = in->negative ? APSP_METHOD_JOHNSON : APSP_METHOD_DIJKSTRA;
     double sparse = in->negative ? c->dijkstra + c->potentials : c->dijkstra;
-    if (in->device_rate > 0 && c->device < sparse) {
+    if (in->device && c->device < sparse) {
         sparse_method = APSP_METHOD_BELLMAN_FORD;
         sparse = c->device;
     }
@@ -122,17 +132,20 @@ apsp_status method_choose(apsp_method asked, const method_inputs *in, apsp_metho
                     "use johnson, bellman-ford or fw");
     method_costs c = estimate(in);
     *chosen = asked == APSP_METHOD_AUTO ? auto_choice(in, &c) : asked;
-    char device[96] = "";
-    if (in->device_rate > 0)
-        snprintf(device, sizeof device, ", device: (S E / %.2g + %g s) x %u threads' rate = %.3g",
-                 in->device_rate, DEVICE_FIXED_SECONDS, in->threads ? in->threads : 1, c.device);
+    char device[192] = "";
+    if (in->device)
+        snprintf(device, sizeof device,
+                 ", device: (%g s fixed + %.3g s up + %.3g s S E + %.3g s down) x %u threads' "
+                 "rate = %.3g",
+                 in->device->fixed_seconds, c.up, c.relax, c.down, in->threads ? in->threads : 1,
+                 c.device);
     snprintf(why, size,
              "%s (%s): V = %zu, E = %zu, S = %zu%s; cost model in FW relaxations: dijkstra: "
-             "%g S (E + V) log2 V = %.3g%s, fw: V^3 = %.3g%s%s",
+             "%g S (E + V) log2 V = %.3g%s, fw: V^3 = %.3g%s%s; each + the rows' write %.3g",
              apsp_method_name(*chosen), asked == APSP_METHOD_AUTO ? "auto" : "asked for",
              in->vertices, in->edges, in->sources, in->negative ? ", negative weights" : "",
              FW_RELAXATIONS_PER_DIJKSTRA_STEP, c.dijkstra,
              in->negative ? " + potentials (E log2 V steps)" : "", c.fw,
-             dense_with_every_source(in) ? " (dense, every source: fw)" : "", device);
+             dense_with_every_source(in) ? " (dense, every source: fw)" : "", device, c.write);
     return APSP_OK;
 }

@@ -4,23 +4,27 @@
 #define APSP_SSSP_METHOD_H
 
 #include "apsp.h"
+#include "core/backend.h"
 
 #include <stddef.h>
 
 /* The graph's sizes as the choice sees them: V, E without self-loops and repeated pairs, S. */
 typedef struct method_inputs {
     size_t vertices, edges, sources;
-    int negative;       /* some weight is negative */
-    unsigned threads;   /* the host threads the sparse methods run on */
-    double device_rate; /* the device's batched Bellman-Ford (on_device.h): source-edges per
-                         * second; 0 where the solver's device has none */
+    int negative;                       /* some weight is negative */
+    unsigned threads;                   /* the host threads the sparse methods run on */
+    const sources_device_costs *device; /* the device's batched Bellman-Ford (on_device.h):
+                                         * its cost figures; NULL where it cannot run */
+    double graph_bytes; /* the CSR the device's run uploads (its predecessors' in-edges too) */
+    double row_bytes;   /* a source's output: its distances and predecessors */
+    int wide;           /* the distances take 8 bytes (int64, float64) */
     int fw_fits;        /* the rows' type holds the graph by its per-weight rule (base/graph.h),
                          * which Floyd-Warshall needs: int32 rows on the path bound alone leave
                          * it out of auto's choice */
 } method_inputs;
 
 /* The method to run for `asked` (APSP_METHOD_AUTO: by the cost model), with the reason and the
- * model's numbers in why (for apsp_report.method). Bellman-Ford with a device_rate runs on the
+ * model's numbers in why (for apsp_report.method). Bellman-Ford with a device runs on the
  * device, and auto takes it only there. Dijkstra asked for on negative weights is
  * refused (APSP_ERR_USAGE): it would give wrong distances. */
 apsp_status method_choose(apsp_method asked, const method_inputs *in, apsp_method *chosen,

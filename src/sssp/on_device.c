@@ -25,18 +25,39 @@ static int weights_fit_int32(const adjacency *g) {
                                        (uint64_t)APSP_INF - 1);
 }
 
-/* Why the device's part cannot run this solve (NULL: it can). */
-static const char *cannot_run(const adjacency *graph, apsp_dtype dtype, int want_pred) {
-    if (dtype != APSP_INT32)
-        return "its distances are int32 and these rows are wider";
-    if (want_pred)
-        return "it keeps no predecessors and they are asked for";
-    if (!graph->weight)
-        return "its weights are integers and these are real";
+/* The least weight of g, integer or real, as a double (+inf without edges). */
+static double least_weight(const adjacency *g) {
+    size_t e = g->start[g->vertices];
+    double least = 1.0 / 0.0;
+    for (size_t i = 0; i < e; i++) {
+        double w = g->real ? g->real[i] : (double)g->weight[i];
+        least = w < least ? w : least;
+    }
+    return least;
+}
+
+/* Why the device's part cannot run this solve (NULL: it can). Integer rows come from integer
+ * weights within their rule (int64's was checked with the graph), float rows from weights of
+ * either kind summed in the rows' type, which takes no negative weight (a negative cycle's
+ * rounds would sink without end: the host's Bellman-Ford and Johnson run those); predecessors
+ * want every weight above 0 (cl/sssp.cl: sssp_pred). */
+static const char *cannot_run(const backend_sources *part, backend_device *device,
+                              const adjacency *graph, apsp_dtype dtype, int want_pred) {
+    const char *declined = part->declines(device, dtype);
+    if (declined)
+        return declined;
     if (graph->start[graph->vertices] >= UINT32_MAX)
         return "it indexes fewer than 2^32 edges";
-    if (!weights_fit_int32(graph))
+    int integer = dtype == APSP_INT32 || dtype == APSP_INT64;
+    if (integer && !graph->weight)
+        return "its integer rows take integer weights and these are real";
+    if (dtype == APSP_INT32 && !weights_fit_int32(graph))
         return "its distances are int32 and these weights could pass them";
+    double least = least_weight(graph);
+    if (!integer && least < 0)
+        return "its float sums take no negative weight (johnson on the host does)";
+    if (want_pred && least <= 0)
+        return "it picks predecessors only where every weight is above 0";
     return NULL;
 }
 
@@ -49,14 +70,15 @@ int device_method_find(const apsp_solver *solver, const adjacency *graph, apsp_d
         return 0;
     device_summary summary;
     impl->summarize(device, &summary);
-    const char *reason = cannot_run(graph, dtype, want_pred);
+    const char *reason = cannot_run(impl->sources, device, graph, dtype, want_pred);
     if (reason) {
         snprintf(why_not, size, "bellman-ford on %.60s: %s", summary.device, reason);
         return 0;
     }
-    *m = (device_method){.part = impl->sources, .device = device, .kind = impl->kind};
+    *m = (device_method){
+        .part = impl->sources, .device = device, .kind = impl->kind, .run = {dtype, want_pred}};
     snprintf(m->name, sizeof m->name, "%s", summary.device);
-    m->rate = m->part->rate(device);
+    m->part->costs(device, &m->costs);
     return 1;
 }
 
@@ -71,32 +93,52 @@ static apsp_status after_batch(const apsp_options *o, size_t done, size_t total,
     return APSP_OK;
 }
 
+/* The rows' and the predecessors' functions of a sources_out (its offset added). */
+static apsp_status cells_of(void *context, size_t first_row, size_t count, const void *rows,
+                            size_t pitch, apsp_error *error) {
+    const sources_out *out = context;
+    return out->rows(out->context, out->offset + first_row, count, rows, pitch, error);
+}
+
+static apsp_status pred_of(void *context, size_t first_row, size_t count, const int32_t *rows,
+                           size_t pitch, apsp_error *error) {
+    const sources_out *out = context;
+    return out->pred(out->pred_context, out->offset + first_row, count, rows, pitch, error);
+}
+
 apsp_status device_method_run(device_method *m, const adjacency *graph, const int32_t *sources,
-                              size_t count, const apsp_options *o, apsp_rows_fn rows, void *context,
+                              size_t count, const apsp_options *o, const sources_out *out,
                               size_t *done, apsp_error *error) {
     *done = 0;
     if (count == 0)
         return APSP_OK;
-    apsp_status status = m->part->prepare(m->device, graph, count, &m->batch, error);
-    int cycle = 0;
-    while (status == APSP_OK && *done < count && !cycle) {
+    apsp_status status = m->part->prepare(m->device, graph, count, m->run, &m->batch, error);
+    int give_up = 0;
+    while (status == APSP_OK && *done < count && !give_up) {
         size_t n = count - *done < m->batch ? count - *done : m->batch;
-        status = m->part->solve(m->device, sources + *done, n, &cycle, error);
-        if (status == APSP_OK && !cycle)
-            status = m->part->store_rows(m->device, *done, rows, context, error);
-        if (status == APSP_OK && !cycle) {
+        status = m->part->solve(m->device, sources + *done, n, &give_up, error);
+        if (status == APSP_OK && !give_up)
+            status = m->part->store_rows(m->device, *done, cells_of, (void *)out,
+                                         out->pred ? pred_of : NULL, (void *)out, error);
+        if (status == APSP_OK && !give_up) {
             *done += n;
             status = after_batch(o, *done, count, error);
         }
     }
     m->part->release(m->device, &m->times);
+    m->on_host = count - *done;
     return status;
 }
 
 void device_method_describe(const device_method *m, const char *why, apsp_report *report) {
     const sources_device_times *t = &m->times;
     snprintf(report->method, sizeof report->method,
-             "bellman-ford on %.60s: batched frontier, %zu sources a batch; %s", m->name, m->batch,
+             "bellman-ford on %.60s: batched frontier, %s distances%s, %zu sources a batch%s; %s",
+             m->name, apsp_dtype_name(m->run.dtype),
+             m->run.pred ? ", predecessors picked on the device" : "", m->batch,
+             m->on_host ? " (the last ones on the host threads: a negative cycle, or a vertex "
+                          "without a predecessor the device could pick)"
+                        : "",
              why);
     snprintf(report->choice, sizeof report->choice,
              "sources on the device: %zu batches, %zu rounds in %.3f s (kernels %.3f s), %zu "

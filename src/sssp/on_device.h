@@ -4,6 +4,7 @@
 #define APSP_SSSP_ON_DEVICE_H
 
 #include "core/backend.h"
+#include "sssp/on_threads.h"
 
 /* The solver's backend and its first device (solver.c); NULL when it has none. */
 backend_device *solver_device(const apsp_solver *solver, const apsp_backend_impl **impl);
@@ -12,24 +13,28 @@ typedef struct device_method {
     const backend_sources *part;
     backend_device *device;
     apsp_backend_kind kind;
-    char name[256]; /* the device's */
-    double rate;    /* source-edges per second, for the cost model (method.c) */
-    size_t batch;   /* sources a batch, once run */
+    sources_run run;            /* the rows' type, and whether the device picks predecessors */
+    char name[256];             /* the device's */
+    sources_device_costs costs; /* for auto's cost model (method.c) */
+    size_t batch;               /* sources a batch, once run */
+    size_t on_host;             /* the sources handed to the host threads, once run */
     sources_device_times times;
 } device_method;
 
-/* Whether the solver's device can run these sources: a backend with the part, int32 rows of
- * integer weights within int32's rule (the device's distances are int32), E < 2^32, and no
- * predecessors asked for (the device keeps no parents). Fills *m when it can; where the solver
- * has such a device but it cannot, why_not says why ("bellman-ford on DEVICE: ..."), else "". */
+/* Whether the solver's device can run these sources: a backend with the part, E < 2^32, rows of
+ * a type the device keeps (64-bit atomics, double), integer rows of integer weights within their
+ * rule, float rows of weights none negative, and predecessors only where every weight is > 0.
+ * Fills *m when it can; where the solver has such a device but it cannot, why_not says why
+ * ("bellman-ford on DEVICE: ..."), else "". */
 int device_method_find(const apsp_solver *solver, const adjacency *graph, apsp_dtype dtype,
                        int want_pred, device_method *m, char *why_not, size_t size);
 
-/* The sources in batches on the device, each batch's rows handed to rows(context, first, ...)
+/* The sources in batches on the device, each batch's rows (and predecessors) handed to `out`
  * in order. *done: how many sources' rows were handed on; fewer than count (with APSP_OK) when
- * a batch may reach a negative cycle, whose sources the caller's host method then runs. */
+ * a batch may reach a negative cycle or has a vertex whose predecessor the device could not
+ * pick: the caller's host method then runs those sources. */
 apsp_status device_method_run(device_method *m, const adjacency *graph, const int32_t *sources,
-                              size_t count, const apsp_options *o, apsp_rows_fn rows, void *context,
+                              size_t count, const apsp_options *o, const sources_out *out,
                               size_t *done, apsp_error *error);
 
 /* The method's line for apsp_report.method and its figures for apsp_report.choice. */

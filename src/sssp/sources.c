@@ -34,8 +34,7 @@ static apsp_status fw_predecessors(const apsp_graph *graph, const apsp_matrix *m
 }
 
 /* An apsp_rows_fn handing int32 rows on to a sources_out's cells function (Floyd-Warshall's
- * rows straight off the devices, the device method's batches), `first_row` counted from the
- * sources_out's first source. */
+ * rows straight off the devices), `first_row` counted from the sources_out's first source. */
 static apsp_status int32_rows_of(void *context, size_t first_row, size_t count, const int32_t *rows,
                                  size_t pitch, apsp_error *error) {
     const sources_out *out = context;
@@ -129,14 +128,14 @@ static apsp_status adjacency_as_integers(adjacency *adj, apsp_error *error) {
     return APSP_OK;
 }
 
-/* Bellman-Ford on the device; a batch that may reach a negative cycle, and those after it, on
- * the host threads, which name the cycle's vertex as the host's Bellman-Ford does. */
+/* Bellman-Ford on the device; a batch that may reach a negative cycle or whose predecessors the
+ * device could not pick, and those after it, on the host threads, which name the cycle's vertex
+ * as the host's Bellman-Ford does. */
 static apsp_status run_on_device(device_method *m, const adjacency *g, const int32_t *sources,
                                  size_t count, const apsp_options *o, const sources_out *out,
                                  apsp_error *error) {
     size_t done;
-    apsp_status status =
-        device_method_run(m, g, sources, count, o, int32_rows_of, (void *)out, &done, error);
+    apsp_status status = device_method_run(m, g, sources, count, o, out, &done, error);
     sources_out rest = *out;
     rest.offset = done;
     if (status == APSP_OK && done < count)
@@ -190,13 +189,18 @@ static apsp_status solve_sources(apsp_solver *solver, const apsp_graph *graph,
     char declined[sizeof report->device_declined];
     int has_device = device_method_find(solver, &adj, out->dtype, out->pred != NULL, &device,
                                         declined, sizeof declined);
-    method_inputs in = {graph->vertices,
-                        adj.start[graph->vertices],
-                        count,
-                        graph_has_negative(graph),
-                        sources_worker_count(o),
-                        has_device ? device.rate : 0.0,
-                        rows_take_fw(graph, out->dtype)};
+    size_t v = graph->vertices, e = adj.start[v], cell = apsp_dtype_size(out->dtype);
+    size_t csr = 4 * (v + 1) + (4 + cell) * e;
+    method_inputs in = {.vertices = v,
+                        .edges = e,
+                        .sources = count,
+                        .negative = graph_has_negative(graph),
+                        .threads = sources_worker_count(o),
+                        .device = has_device ? &device.costs : NULL,
+                        .graph_bytes = (double)csr * (out->pred ? 2 : 1),
+                        .row_bytes = (double)v * (double)(cell + (out->pred ? 4 : 0)),
+                        .wide = cell == 8,
+                        .fw_fits = rows_take_fw(graph, out->dtype)};
     apsp_method chosen = APSP_METHOD_AUTO;
     char why[sizeof report->method];
     status = method_choose(method, &in, &chosen, why, sizeof why, error);

@@ -3,16 +3,19 @@
 side vertices, each joined to its 4 neighbours both ways with weights 1 to 1000 at random
 (seed 1), and S sources spread evenly over the ids. With --long-arcs=N,W, N more arcs both ways
 of weight W between random vertices (seed 2), as motorways on roads: (V - 1) W passes 2^31 while
-the sum of the V - 1 largest weights need not (src/sssp/narrow.c). Needs NumPy only.
+the sum of the V - 1 largest weights need not (src/sssp/narrow.c). With --max-weight=W the
+weights are 1 to W instead (100000 on the 1000 x 1000 grid: int64 rows by the path bound); with
+--real they are fractional, uniform in (0, 1000] to 3 decimals, and GRAPH is a text edge list
+("u v w" a line; hw3 holds integers only). Needs NumPy only.
 
-    grid_graph.py SIDE SOURCES GRAPH.hw3 SOURCES.txt [--long-arcs=N,W]
+    grid_graph.py SIDE SOURCES GRAPH SOURCES.txt [--long-arcs=N,W] [--max-weight=W] [--real]
 """
-import sys
+import argparse
 
 import numpy as np
 
 
-def grid(side):
+def grid(side, top=1000):
     """The edges (src, dst, w) of the side x side grid, both ways, as int32 arrays."""
     rng = np.random.default_rng(1)
     ids = np.arange(side * side, dtype=np.int32).reshape(side, side)
@@ -20,7 +23,7 @@ def grid(side):
     down = (ids[:-1, :].ravel(), ids[1:, :].ravel())
     src = np.concatenate([right[0], right[1], down[0], down[1]])
     dst = np.concatenate([right[1], right[0], down[1], down[0]])
-    w = rng.integers(1, 1001, size=src.size, dtype=np.int32)
+    w = rng.integers(1, top + 1, size=src.size, dtype=np.int32)
     return src, dst, w
 
 
@@ -48,18 +51,34 @@ def write_sources(path, sources):
         f.writelines("%d\n" % s for s in sources)
 
 
+def write_text(path, src, dst, w):
+    """A text edge list of fractional weights (3 decimals, none 0)."""
+    with open(path, "w") as f:
+        f.writelines("%d %d %.3f\n" % e for e in zip(src.tolist(), dst.tolist(), w.tolist()))
+
+
 def main():
-    if len(sys.argv) not in (5, 6) or (len(sys.argv) == 6 and
-                                      not sys.argv[5].startswith("--long-arcs=")):
-        sys.exit("usage: grid_graph.py SIDE SOURCES GRAPH.hw3 SOURCES.txt [--long-arcs=N,W]")
-    side, count = int(sys.argv[1]), int(sys.argv[2])
-    src, dst, w = grid(side)
-    if len(sys.argv) == 6:
-        n, weight = (int(x) for x in sys.argv[5].split("=", 1)[1].split(","))
+    parser = argparse.ArgumentParser()
+    parser.add_argument("side", type=int)
+    parser.add_argument("sources", type=int)
+    parser.add_argument("graph")
+    parser.add_argument("sources_file")
+    parser.add_argument("--long-arcs")
+    parser.add_argument("--max-weight", type=int, default=1000)
+    parser.add_argument("--real", action="store_true")
+    args = parser.parse_args()
+    side = args.side
+    src, dst, w = grid(side, args.max_weight)
+    if args.long_arcs:
+        n, weight = (int(x) for x in args.long_arcs.split(","))
         more = long_arcs(side * side, n, weight)
         src, dst, w = (np.concatenate([x, y]) for x, y in zip((src, dst, w), more))
-    write_hw3(sys.argv[3], side * side, src, dst, w)
-    write_sources(sys.argv[4], spread_sources(side * side, count))
+    if args.real:
+        fractions = np.random.default_rng(3).integers(1, 1000001, size=w.size) / 1000.0
+        write_text(args.graph, src, dst, fractions)
+    else:
+        write_hw3(args.graph, side * side, src, dst, w)
+    write_sources(args.sources_file, spread_sources(side * side, args.sources))
 
 
 if __name__ == "__main__":

@@ -87,6 +87,16 @@ def main():
             return 1
         print("ok: %s (%s) solved example.in as testcases/example.out, no LD_LIBRARY_PATH"
               % (os.path.relpath(apsp, root), shown.stdout.strip()))
+        prefix = os.path.dirname(os.path.dirname(apsp))
+        extras = [os.path.join("share", "man", "man1", "apsp.1"),
+                  os.path.join("share", "bash-completion", "completions", "apsp"),
+                  os.path.join("share", "zsh", "site-functions", "_apsp")]
+        missing = [e for e in extras if not os.path.isfile(os.path.join(prefix, e))]
+        if missing:  # man-db finds PREFIX/share/man for PREFIX/bin on PATH; bash-completion
+            # looks in ~/.local/share/bash-completion/completions
+            print("FAIL: not installed beside bin/apsp: %s" % missing)
+            return 1
+        print("ok: %s installed" % ", ".join(extras))
         source_include = os.path.join(os.path.dirname(os.path.abspath(testcases)), "include")
         problems = check_headers(root, source_include)
         for problem in problems:

@@ -14,7 +14,7 @@ import tempfile
 
 CASE = "v129-dense"
 
-# A valid value for each option that takes one (--help lists them); a new one must be added.
+# A valid value for each option that takes one (--help=all lists them); a new one must be added.
 VALUES = {"--input-format": "hw3", "--output-format": "hw3", "--vertices": "200",
           "--dtype": "int32", "--predecessors": "-", "--path": "0,1", "--backend": "cpu",
           "--device": "0", "--device-shares": "1", "--tile": "128", "--threads": "1",
@@ -96,8 +96,8 @@ def main():
         p = expect(["--backend=opencl", "--kernel-params=CPU_KERNELS=0,GROUP_ROWS=64,GROUP_COLS=64"],
                    6, "tile 128", opencl=True)
         # An option of one value given twice is refused, not silently the last one taken.
-        usage = subprocess.run([apsp, "--help"], capture_output=True, text=True).stdout
-        valued = re.findall(r"^  (?:-\w, )?(--[\w-]+)=", usage, re.M)
+        usage = subprocess.run([apsp, "--help=all"], capture_output=True, text=True).stdout
+        valued = re.findall(r"^ +(?:-\w, )?(--[\w-]+)=", usage, re.M)
         if set(valued) != set(VALUES):
             failures.append("options that take a value: --help %s, VALUES %s"
                             % (sorted(valued), sorted(VALUES)))
@@ -120,6 +120,12 @@ def main():
         print("%-4s --stats-json --progress: %s" % ("ok" if ok else "FAIL", lines[-1:]))
         if not ok:
             failures.append("--stats-json --progress")
+        # Chosen sources searched one by one are counted as sources, not rounds.
+        p = run(["--backend=cpu", "--progress", "--sources=0-9", "--method=dijkstra"])
+        ok = p.returncode == 0 and "apsp: source 10/10" in p.stderr
+        print("%-4s --progress --sources: %s" % ("ok" if ok else "FAIL", p.stderr.strip()[-80:]))
+        if not ok:
+            failures.append("--progress --sources")
 
         # Refused before the V x V matrix exists: an 8-byte file claiming V = 40000 (6.4 GB)
         # under a 3 GB address-space limit, where allocating the matrix would fail (exit 5).

@@ -32,7 +32,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
-from files import read, write  # noqa: E402
+from files import read, temp_fd, write  # noqa: E402
 from outcomes import failures, report, summary  # noqa: E402
 
 TIMEOUT = 300
@@ -55,19 +55,6 @@ def attacker(*argv):
     """Runs a command as the attacker, an ordinary user without privileges."""
     return subprocess.run(["setpriv", "--reuid=%d" % ATTACKER, "--regid=%d" % ATTACKER,
                            "--clear-groups"] + list(argv), capture_output=True, timeout=TIMEOUT)
-
-
-def temp_fd(pid, directory):
-    """The descriptor of the run's temporary file in `directory` (an unnamed one reads
-    'DIR/#INODE (deleted)'; the directory's own descriptor is DIR itself)."""
-    fd_dir = "/proc/%d/fd" % pid
-    for n in os.listdir(fd_dir):
-        try:
-            if os.readlink(os.path.join(fd_dir, n)).startswith(directory + "/"):
-                return os.path.join(fd_dir, n)
-        except OSError:
-            pass
-    return None
 
 
 def paused_run(cmd, point, act, **kw):

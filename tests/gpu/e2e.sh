@@ -1,14 +1,16 @@
 #!/bin/bash
 # End to end against the kernels (docs/performance.md, "End to end"): for each case, the whole
-# run's wall time beside the compute it reports (--stats-json compute_s) and the host's
-# whole-number decision (whole_s), for another tree and this one, ROUNDS rounds interleaved, the
-# medians printed last with whole/compute and whether the outputs are byte-identical. From the
+# run's wall time beside the compute it reports (--stats-json compute_s), the host's
+# whole-number decision (whole_s) and the output's preparation hidden behind the rounds
+# (overlapped_s: "-" for a tree without it), for another tree and this one, ROUNDS rounds
+# interleaved, the medians printed last with whole/compute and whether the outputs are
+# byte-identical. From the
 # repository root on an NVIDIA machine, with .gpu/ carried (tests/gpu/NOTES.md, ".gpu/"):
 #   source .gpu/opencl-env.sh && bash tests/gpu/e2e.sh OTHER_SOURCE_DIR
 # OTHER_SOURCE_DIR: e.g. a `git archive` of the older commit unpacked. V (20000), ROUNDS (3) and
 # WORK (/dev/shm/apsp-e2e, where graphs and outputs go) and DEVICE (gpu: -d's SPEC) may be set.
-# The cases, an edge list of 20 V random arcs (fixed seed) into a .npy:
-#   int32        whole weights 0-1000, --dtype=int32: the reference
+# The cases, an edge list of 20 V random arcs (fixed seed) into a .npy (and one hw3 .out):
+#   int32        whole weights 0-1000, --dtype=int32: the reference (.npy and hw3)
 #   float64      the same file, --dtype=float64 (whole weights: the int32 kernels)
 #   float32      the same file, --dtype=float32
 #   float32-frac weights with two decimals, --dtype=float32 (the float kernels)
@@ -44,17 +46,18 @@ for name, frac in (("whole", False), ("frac", True)):
             f.write("%d %d %s\n" % (a, b, w))
 PY
 
-cases="int32:whole float64:whole float32:whole float32:frac"
+cases="int32:whole:npy int32:whole:out float64:whole:npy float32:whole:npy float32:frac:npy"
 : >"$out/runs.txt"
 for r in $(seq "$rounds"); do
     for c in $cases; do
-        dtype=${c%%:*} graph=${c#*:}
+        dtype=${c%%:*} rest=${c#*:}
+        graph=${rest%%:*} ext=${rest#*:}
         for which in other this; do
             start=$(date +%s%N)
             json=$(/tmp/e2e-$which/src/apsp -d "$device" --dtype="$dtype" --stats-json \
-                "$work/$graph.txt" "$work/$which-$dtype-$graph.npy" 2>&1 | tail -1)
+                "$work/$graph.txt" "$work/$which-$dtype-$graph.$ext" 2>&1 | tail -1)
             wall=$(awk -v ns=$(($(date +%s%N) - start)) 'BEGIN { printf "%.4f", ns / 1e9 }')
-            echo "$which $dtype-$graph wall=$wall $json" | tee -a "$out/runs.txt" | cut -c1-160
+            echo "$which $dtype-$graph.$ext wall=$wall $json" | tee -a "$out/runs.txt" | cut -c1-160
         done
     done
 done
@@ -64,15 +67,17 @@ med() { # WHICH CASE FIELD
         sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
 }
 echo
-printf '%-14s %-6s %-9s %-10s %-9s %-10s %-12s %s\n' case tree wall_s compute_s wall/comp whole_s whole/comp output
+printf '%-18s %-6s %-9s %-10s %-9s %-10s %-12s %-12s %s\n' case tree wall_s compute_s wall/comp whole_s whole/comp overlapped_s output
 for c in $cases; do
-    dtype=${c%%:*} graph=${c#*:}
-    same=$(cmp -s "$work/other-$dtype-$graph.npy" "$work/this-$dtype-$graph.npy" && echo identical || echo DIFFER)
+    dtype=${c%%:*} rest=${c#*:}
+    graph=${rest%%:*} ext=${rest#*:}
+    name=$dtype-$graph.$ext
+    same=$(cmp -s "$work/other-$name" "$work/this-$name" && echo identical || echo DIFFER)
     for which in other this; do
-        w=$(med "$which" "$dtype-$graph" wall) k=$(med "$which" "$dtype-$graph" compute_s)
-        h=$(med "$which" "$dtype-$graph" whole_s)
-        awk -v c="$dtype-$graph" -v t="$which" -v w="$w" -v k="$k" -v h="$h" -v s="$same" \
-            'BEGIN { printf "%-14s %-6s %-9.3f %-10.3f %-9.2f %-10.4f %-12.2f %s\n", c, t, w, k, w / k, h, 100 * h / k, s }'
+        w=$(med "$which" "$name" wall) k=$(med "$which" "$name" compute_s)
+        h=$(med "$which" "$name" whole_s) o=$(med "$which" "$name" overlapped_s)
+        awk -v c="$name" -v t="$which" -v w="$w" -v k="$k" -v h="$h" -v o="${o:--}" -v s="$same" \
+            'BEGIN { printf "%-18s %-6s %-9.3f %-10.3f %-9.2f %-10.4f %-12.2f %-12s %s\n", c, t, w, k, w / k, h, 100 * h / k, o, s }'
     done
 done
-echo "(whole/comp in %; wall_s includes reading the edge list and writing the .npy to $work)"
+echo "(whole/comp in %; wall_s includes reading the edge list and writing the output to $work)"

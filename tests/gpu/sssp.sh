@@ -1,10 +1,20 @@
 #!/bin/bash
-# Chosen sources on the GPU (issue 27): the device's batched Bellman-Ford (src/opencl/sssp.c,
-# cl/sssp.cl) against the pthread Dijkstra in the same invocation, on the grid road proxy
-# (tests/bench/grid_graph.py: SIDE x SIDE, 4 neighbours, weights 1-1000, seed 1; SOURCES spread
-# evenly). Target: the GPU >= 10x the 16-thread pthread run's compute, output identical.
+# Chosen sources on the GPU (issues 27 and 38): the device's batched Bellman-Ford
+# (src/opencl/sssp.c, cl/sssp.cl) against the pthread Dijkstra in the same invocation, on the
+# grid road proxy (tests/bench/grid_graph.py: SIDE x SIDE, 4 neighbours, seed 1; SOURCES spread
+# evenly), one table per case of CASES (default all four, in this order):
+#   int32  weights 1-1000: int32 rows (issue 27: the GPU >= 10x the pthread run's compute);
+#   int64  weights 1-100000: int64 rows by the path bound (issue 38: compute >= 10x, whole
+#          run >= 5x);
+#   real   fractional weights in (0, 1000] (a text edge list): float64 rows (compute >= 10x);
+#   pred   int32's graph with --predecessors (written to a file in /dev/shm for both): the GPU's
+#          whole run against int32's GPU whole run (issue 38: <= 1.3x) is printed at the end.
+# Rows are compared with cmp (identical expected in every case: float64 sums as the device's,
+# docs/usage.md); the predecessors too, where a vertex with two shortest paths may differ (the
+# device takes the least tail, Dijkstra the last to lower it: both shortest-path trees).
 # From the repository root on a GPU machine whose OpenCL loader and NVIDIA ICD are set up:
 #   bash tests/gpu/sssp.sh [SIDE] [SOURCES]          (default 1000 1000)
+#   CASES="int64 real" bash tests/gpu/sssp.sh         (some of the cases)
 # DEVICE: the -d SPEC of the GPU, by type or name, never an index (default gpu). THREADS: the
 # pthread run's threads (default 16). REPS: runs of each, interleaved (default 3). BUILD, OUT:
 # the build and results folders. Each timed run writes its S x V rows to /dev/null; one run of
@@ -18,6 +28,9 @@
 # per-append form of cl/sssp.cl (src/opencl/sssp_setup.c: SSSP_APPEND_LOCAL):
 #   meson setup /tmp/build-sssp-base -Dopencl=enabled -Dc_args=-DSSSP_APPEND_LOCAL=0
 #   BASE_BUILD=/tmp/build-sssp-base bash tests/gpu/sssp.sh
+# or the int64 case's compare-and-swap loop against atom_min (cl/sssp.cl: SSSP_FORCE_CAS):
+#   meson setup /tmp/build-sssp-cas -Dopencl=enabled -Dc_args=-DSSSP_FORCE_CAS=1
+#   BASE_BUILD=/tmp/build-sssp-cas CASES=int64 bash tests/gpu/sssp.sh
 set -uo pipefail
 side=${1:-1000}
 count=${2:-1000}
@@ -43,9 +56,7 @@ fi
 command -v nvidia-smi >/dev/null &&
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee -a "$summary"
 note "host: $(nproc) cores,$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
-graph=$work/grid$side.hw3
 sources=$work/sources$side-$count.txt
-python3 tests/bench/grid_graph.py "$side" "$count" "$graph" "$sources" || exit 1
 note "grid ${side}x$side, S = $count, tree $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
 
 cpu_args=(--backend=cpu --threads="$threads" --method=dijkstra)
@@ -60,63 +71,101 @@ run() {
     shift 2
     local log=$out/$name.log start end
     start=$(date +%s.%N)
-    "${RUN_APSP:-$apsp}" -q -v --stats-json "$@" --sources=@"$sources" "$graph" "$target" 2>"$log" ||
-        { cat "$log" >&2; exit 1; }
+    "${RUN_APSP:-$apsp}" -q -v --stats-json --output-format=npy "$@" "${more[@]}" \
+        --sources=@"$sources" "$graph" "$target" 2>"$log" || { cat "$log" >&2; exit 1; }
     end=$(date +%s.%N)
     echo "$(field compute_s "$log") $(awk "BEGIN {print $end - $start}")" >>"$out/$name.times"
 }
 
-: >"$out/cpu.times"
-: >"$out/gpu.times"
-: >"$out/base.times"
-base() { [ -z "$base_apsp" ] || RUN_APSP=$base_apsp run "$@"; }
-run gpu-warm /dev/null "${gpu_args[@]}" # the program built once, into the kernel cache
-base base-warm /dev/null "${gpu_args[@]}"
-for i in $(seq "$reps"); do
-    run cpu /dev/null "${cpu_args[@]}"
-    run gpu /dev/null "${gpu_args[@]}"
-    base base /dev/null "${gpu_args[@]}"
-done
-grep '^apsp: method' "$out/gpu.log" | tee -a "$summary"
-run cpu-file "$work/cpu.out" "${cpu_args[@]}"
-run gpu-file "$work/gpu.out" "${gpu_args[@]}"
-if cmp "$work/cpu.out" "$work/gpu.out"; then
-    note "output: identical ($(stat -c %s "$work/gpu.out") bytes)"
-else
-    note "output: DIFFERENT"
-fi
-if [ -n "$base_apsp" ]; then
-    base base-file "$work/base.out" "${gpu_args[@]}"
-    if cmp "$work/cpu.out" "$work/base.out"; then
-        note "BASE_BUILD output: identical"
+# One case: its graph, the timed runs interleaved, the outputs compared, the table.
+one_case() {
+    local case=$1 graph=$2
+    shift 2
+    more=("$@")
+    note "== case $case: $(basename "$graph") $*"
+    : >"$out/$case-cpu.times"
+    : >"$out/$case-gpu.times"
+    : >"$out/$case-base.times"
+    base() { [ -z "$base_apsp" ] || RUN_APSP=$base_apsp run "$@"; }
+    run $case-gpu-warm /dev/null "${gpu_args[@]}" # the program built once, into the kernel cache
+    base $case-base-warm /dev/null "${gpu_args[@]}"
+    for i in $(seq "$reps"); do
+        run $case-cpu /dev/null "${cpu_args[@]}"
+        run $case-gpu /dev/null "${gpu_args[@]}"
+        base $case-base /dev/null "${gpu_args[@]}"
+    done
+    grep '^apsp: method' "$out/$case-gpu.log" | tee -a "$summary"
+    run $case-cpu-file "$work/$case-cpu.out" "${cpu_args[@]}"
+    [ ! -f "$work/pred-run.pred" ] || mv "$work/pred-run.pred" "$work/pred-cpu.pred"
+    run $case-gpu-file "$work/$case-gpu.out" "${gpu_args[@]}"
+    [ ! -f "$work/pred-run.pred" ] || mv "$work/pred-run.pred" "$work/pred-gpu.pred"
+    if cmp "$work/$case-cpu.out" "$work/$case-gpu.out"; then
+        note "output: identical ($(stat -c %s "$work/$case-gpu.out") bytes)"
     else
-        note "BASE_BUILD output: DIFFERENT"
+        note "output: DIFFERENT"
     fi
-fi
-rm -f "$work/cpu.out" "$work/gpu.out" "$work/base.out"
-APSP_PROFILE=1 run gpu-profile /dev/null "${gpu_args[@]}"
-APSP_PROFILE=1 base base-profile /dev/null "${gpu_args[@]}"
-
-cpu_c=$(cut -d' ' -f1 "$out/cpu.times" | median)
-cpu_w=$(cut -d' ' -f2 "$out/cpu.times" | median)
-gpu_c=$(cut -d' ' -f1 "$out/gpu.times" | median)
-gpu_w=$(cut -d' ' -f2 "$out/gpu.times" | median)
-{
-    printf '%-34s %10s %10s   %s\n' run compute_s whole_s "runs (compute)"
-    printf '%-34s %10.3f %10.3f   %s\n' "pthread dijkstra, $threads threads" "$cpu_c" "$cpu_w" \
-        "$(cut -d' ' -f1 "$out/cpu.times" | tr '\n' ' ')"
-    printf '%-34s %10.3f %10.3f   %s\n' "GPU bellman-ford ($device)" "$gpu_c" "$gpu_w" \
-        "$(cut -d' ' -f1 "$out/gpu.times" | tr '\n' ' ')"
     if [ -n "$base_apsp" ]; then
-        printf '%-34s %10.3f %10.3f   %s\n' "GPU, BASE_BUILD" \
-            "$(cut -d' ' -f1 "$out/base.times" | median)" \
-            "$(cut -d' ' -f2 "$out/base.times" | median)" \
-            "$(cut -d' ' -f1 "$out/base.times" | tr '\n' ' ')"
+        base $case-base-file "$work/$case-base.out" "${gpu_args[@]}"
+        if cmp "$work/$case-cpu.out" "$work/$case-base.out"; then
+            note "BASE_BUILD output: identical"
+        else
+            note "BASE_BUILD output: DIFFERENT"
+        fi
     fi
-    awk -v a="$cpu_c" -v b="$gpu_c" -v c="$cpu_w" -v d="$gpu_w" \
-        'BEGIN {printf "ratio (pthread / GPU)               %9.2fx %9.2fx\n", a / b, c / d}'
-    echo "GPU parts (APSP_PROFILE=1 run): $(sed -n 's/.*"choice":"\([^"]*\)".*/\1/p' \
-        "$out/gpu-profile.log" | tail -1)"
-    [ -z "$base_apsp" ] || echo "BASE_BUILD parts: $(sed -n 's/.*"choice":"\([^"]*\)".*/\1/p' \
-        "$out/base-profile.log" | tail -1)"
-} | tee -a "$summary"
+    rm -f "$work/$case-cpu.out" "$work/$case-gpu.out" "$work/$case-base.out"
+    APSP_PROFILE=1 run $case-gpu-profile /dev/null "${gpu_args[@]}"
+    APSP_PROFILE=1 base $case-base-profile /dev/null "${gpu_args[@]}"
+
+    cpu_c=$(cut -d' ' -f1 "$out/$case-cpu.times" | median)
+    cpu_w=$(cut -d' ' -f2 "$out/$case-cpu.times" | median)
+    gpu_c=$(cut -d' ' -f1 "$out/$case-gpu.times" | median)
+    gpu_w=$(cut -d' ' -f2 "$out/$case-gpu.times" | median)
+    {
+        printf '%-34s %10s %10s   %s\n' run compute_s whole_s "runs (compute)"
+        printf '%-34s %10.3f %10.3f   %s\n' "pthread dijkstra, $threads threads" "$cpu_c" "$cpu_w" \
+            "$(cut -d' ' -f1 "$out/$case-cpu.times" | tr '\n' ' ')"
+        printf '%-34s %10.3f %10.3f   %s\n' "GPU bellman-ford ($device)" "$gpu_c" "$gpu_w" \
+            "$(cut -d' ' -f1 "$out/$case-gpu.times" | tr '\n' ' ')"
+        if [ -n "$base_apsp" ]; then
+            printf '%-34s %10.3f %10.3f   %s\n' "GPU, BASE_BUILD" \
+                "$(cut -d' ' -f1 "$out/$case-base.times" | median)" \
+                "$(cut -d' ' -f2 "$out/$case-base.times" | median)" \
+                "$(cut -d' ' -f1 "$out/$case-base.times" | tr '\n' ' ')"
+        fi
+        awk -v a="$cpu_c" -v b="$gpu_c" -v c="$cpu_w" -v d="$gpu_w" \
+            'BEGIN {printf "ratio (pthread / GPU)               %9.2fx %9.2fx\n", a / b, c / d}'
+        echo "GPU parts (APSP_PROFILE=1 run): $(sed -n 's/.*"choice":"\([^"]*\)".*/\1/p' \
+            "$out/$case-gpu-profile.log" | tail -1)"
+        [ -z "$base_apsp" ] || echo "BASE_BUILD parts: $(sed -n 's/.*"choice":"\([^"]*\)".*/\1/p' \
+            "$out/$case-base-profile.log" | tail -1)"
+    } | tee -a "$summary"
+    if [ "$case" = pred ]; then
+        cmp -s "$work/pred-cpu.pred" "$work/pred-gpu.pred" && note "predecessors: identical" ||
+            note "predecessors: differ where a vertex has two shortest paths (both trees)"
+    fi
+    rm -f "$work"/pred-*.pred
+    echo "$gpu_w" >"$out/$case.gpu_whole"
+}
+
+grid=$work/grid$side.hw3
+rm -f "$out"/*.gpu_whole
+for case in ${CASES:-int32 int64 real pred}; do
+    case $case in
+    int32) python3 tests/bench/grid_graph.py "$side" "$count" "$grid" "$sources" || exit 1
+        one_case int32 "$grid" ;;
+    int64) python3 tests/bench/grid_graph.py "$side" "$count" "$work/grid$side-wide.hw3" \
+        "$sources" --max-weight=100000 || exit 1
+        one_case int64 "$work/grid$side-wide.hw3" ;;
+    real) python3 tests/bench/grid_graph.py "$side" "$count" "$work/grid$side-real.txt" \
+        "$sources" --real || exit 1
+        one_case real "$work/grid$side-real.txt" ;;
+    pred) python3 tests/bench/grid_graph.py "$side" "$count" "$grid" "$sources" || exit 1
+        one_case pred "$grid" --predecessors="$work/pred-run.pred" ;;
+    *) echo "unknown case $case" >&2; exit 2 ;;
+    esac
+done
+if [ -f "$out/pred.gpu_whole" ] && [ -f "$out/int32.gpu_whole" ]; then
+    awk -v p="$(cat "$out/pred.gpu_whole")" -v n="$(cat "$out/int32.gpu_whole")" \
+        'BEGIN {printf "GPU whole run with --predecessors / without: %.2fx\n", p / n}' |
+        tee -a "$summary"
+fi

@@ -46,6 +46,22 @@ def has_device(apsp, kind):
     return re.search(r"\[%s\] \(opencl backend\)" % kind, listing) is not None
 
 
+def device_args(graphs):
+    """The device tests' arguments: APSP, --graphs (default `graphs`), --seed (an int, drawn for
+    "time"), --device; None, said on stdout, without an OpenCL device of that type."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("apsp")
+    parser.add_argument("--graphs", type=int, default=graphs)
+    parser.add_argument("--seed", default="1")
+    parser.add_argument("--device", choices=["cpu", "gpu"], default="cpu")
+    args = parser.parse_args()
+    if not has_device(args.apsp, args.device):
+        print("no OpenCL %s device: skipped" % args.device)
+        return None
+    args.seed = random.randrange(1 << 30) if args.seed == "time" else int(args.seed)
+    return args
+
+
 def run(apsp, args, graph, out):
     r = subprocess.run([apsp, "-q", "--stats-json"] + args + [graph, out], capture_output=True,
                        text=True)
@@ -120,17 +136,11 @@ def check(apsp, work, case, v, edges, sources, batch, what, failures, method="BF
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("apsp")
-    parser.add_argument("--graphs", type=int, default=40)
-    parser.add_argument("--seed", default="1")
-    parser.add_argument("--device", choices=["cpu", "gpu"], default="cpu")
-    args = parser.parse_args()
-    if not has_device(args.apsp, args.device):
-        print("no OpenCL %s device: skipped" % args.device)
+    args = device_args(40)
+    if args is None:
         return SKIP
     DEVICE[1] = args.device
-    seed = random.randrange(1 << 30) if args.seed == "time" else int(args.seed)
+    seed = args.seed
     rng = random.Random(seed)
     failures, outcomes = [], {}
     makers = {"random": random_pairs, "grid": grid_pairs, "power-law": power_law_pairs}

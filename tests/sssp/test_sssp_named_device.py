@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """A device named on the command line is never swapped silently for the host threads
 (src/sssp/sources.c: check_declined, src/cli/sources.c: sources_say_declined), on PoCL's CPU
-device (--backend=opencl -d cpu), whose batched Bellman-Ford keeps int32 distances and no
-predecessors:
+device (--backend=opencl -d cpu), whose batched Bellman-Ford takes every row type but no
+negative fractional weight, and picks predecessors only where every weight is above 0:
 
-- --method=bellman-ford with int64 weights, or with --predecessors: refused, exit 2, one line
-  naming the input and why, and no OUTPUT;
-- auto with int64 weights on a sparse graph (auto takes the host's Dijkstra): the rows (equal to
+- --method=bellman-ford with a negative fractional weight, or with --predecessors and a
+  zero weight: refused, exit 2, one line naming the input and why, and no OUTPUT;
+- auto with a negative fractional weight (auto takes the host's Johnson): the rows (equal to
   SciPy's) and one line on stderr saying what ran instead and why;
 - --method=bellman-ford within the device's rule: it runs there (--stats-json's backend is
   opencl) and says nothing;
@@ -41,7 +41,7 @@ def has_cpu_device(apsp):
 
 def write_graph(path, edges):
     with open(path, "w") as f:
-        f.writelines("%d %d %d\n" % e for e in edges)
+        f.writelines("%d %d %s\n" % e for e in edges)
 
 
 def run(apsp, args, graph, out):
@@ -62,6 +62,8 @@ def main():
     v = 30 * 30
     small = [(u, t, rng.randint(1, 100)) for u, t in grid_pairs(rng, v)]
     wide = small + [(0, v - 1, 5000000000), (v - 1, 0, 5000000000)]  # past int32's rule
+    signed = [(u, t, w + 0.5) for u, t, w in small] + [(1, 0, -1.25)]  # no negative cycle
+    zero = small + [(0, v - 1, 0)]
     failures = []
 
     def expect(cond, what):
@@ -69,14 +71,15 @@ def main():
             failures.append(what)
 
     with tempfile.TemporaryDirectory() as work:
-        graphs = {"small": os.path.join(work, "small.el"), "wide": os.path.join(work, "wide.el")}
-        write_graph(graphs["small"], small)
-        write_graph(graphs["wide"], wide)
+        graphs = {}
+        for name, edges in (("small", small), ("wide", wide), ("signed", signed), ("zero", zero)):
+            graphs[name] = os.path.join(work, name + ".el")
+            write_graph(graphs[name], edges)
         out, pred = os.path.join(work, "out.npy"), os.path.join(work, "pred.npy")
         sources = "0-9"
 
-        for name, graph, more in (("int64 weights", graphs["wide"], []),
-                                  ("predecessors", graphs["small"], ["--predecessors=" + pred])):
+        for name, graph, more in (("negative fractions", graphs["signed"], []),
+                                  ("predecessors", graphs["zero"], ["--predecessors=" + pred])):
             r, _, lines = run(apsp, DEVICE + ["--method=bellman-ford", "--sources=" + sources]
                               + more, graph, out)
             expect(r.returncode == 2, "%s: bellman-ford on the named device: exit %d, not 2"
@@ -85,21 +88,23 @@ def main():
                    "%s: the refusal is not one line naming the input: %r" % (name, lines))
             expect(not os.path.exists(out), "%s: OUTPUT written after a refusal" % name)
 
-        r, stats, lines = run(apsp, DEVICE + ["--sources=" + sources], graphs["wide"], out)
-        expect(r.returncode == 0, "auto, int64 weights: exit %d: %s" % (r.returncode, r.stderr))
+        r, stats, lines = run(apsp, DEVICE + ["--sources=" + sources], graphs["signed"], out)
+        expect(r.returncode == 0, "auto, negative fractions: exit %d: %s" % (r.returncode,
+                                                                             r.stderr))
         if r.returncode == 0:
             expect(len(lines) == 1 and "host threads instead of the device named" in lines[0]
-                   and "int32" in lines[0], "auto, int64 weights: no line saying so: %r" % lines)
+                   and "negative" in lines[0], "auto, negative fractions: no line: %r" % lines)
             expect(stats["backend"] == "cpu", "auto: backend %r" % stats["backend"])
-            want = shortest_path(scipy_graph(v, wide), method="D", indices=list(range(10)))
-            expect(np.array_equal(read_output(out, "npy", 10, v), want),
-                   "auto, int64 weights: rows differ from SciPy's")
+            want = shortest_path(scipy_graph(v, signed), method="J", indices=list(range(10)))
+            expect(np.allclose(read_output(out, "npy", 10, v), want, rtol=1e-12),
+                   "auto, negative fractions: rows differ from SciPy's")
 
-        r, stats, lines = run(apsp, DEVICE + ["--method=bellman-ford", "--sources=" + sources],
-                              graphs["small"], out)
-        expect(r.returncode == 0 and not lines and stats["backend"] == "opencl",
-               "bellman-ford within int32: not on the device, or said something: %d %r"
-               % (r.returncode, r.stderr))
+        for name, graph in (("within int32", graphs["small"]), ("int64", graphs["wide"])):
+            r, stats, lines = run(apsp, DEVICE + ["--method=bellman-ford", "--sources=" + sources,
+                                                  "--predecessors=" + pred], graph, out)
+            expect(r.returncode == 0 and not lines and stats["backend"] == "opencl",
+                   "bellman-ford %s: not on the device, or said something: %d %r"
+                   % (name, r.returncode, r.stderr))
 
         r, stats, lines = run(apsp, ["--backend=cpu", "--method=bellman-ford",
                                      "--sources=" + sources], graphs["wide"], out)

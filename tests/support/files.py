@@ -15,3 +15,16 @@ def write(path, data, mode=None):
         f.write(data)
     if mode is not None:
         os.chmod(path, mode)
+
+
+def temp_fd(pid, directory):
+    """The descriptor of a run's temporary file in `directory`, as /proc/PID/fd/N (an unnamed one
+    reads 'DIR/#INODE (deleted)'; the directory's own descriptor is DIR itself); None if none."""
+    fd_dir = "/proc/%d/fd" % pid
+    for n in os.listdir(fd_dir):
+        try:
+            if os.readlink(os.path.join(fd_dir, n)).startswith(directory + "/"):
+                return os.path.join(fd_dir, n)
+        except OSError:
+            pass
+    return None

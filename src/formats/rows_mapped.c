@@ -1,0 +1,77 @@
+/* The binary outputs' rows copied into a shared mapping of the file (rows.h: rows_write_mapped),
+ * which rows.c chooses where output_mappable allows. */
+#define _GNU_SOURCE /* process_vm_writev */
+#include "formats/rows.h"
+#include "base/parallel.h"
+#include "output/output_file.h"
+#include "output/output_map.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+/* A batch's rows into a shared mapping of their span of the file. */
+typedef struct mapped_rows {
+    unsigned char *dst; /* the batch's first byte in the mapping */
+    const apsp_matrix *batch;
+    size_t row_bytes;
+} mapped_rows;
+
+/* Rows [begin, end) into the mapping, by process_vm_writev on this very process rather than by
+ * stores: the kernel copies, and where a page of the mapping is gone it returns EFAULT where a
+ * store would raise SIGBUS. A page goes when the file is truncated, which whoever may open
+ * /proc/PID/fd/N can do (this user, root). A library could catch that SIGBUS only by taking the
+ * process's handler over, which the command keeps for itself (cli/signals.c); and giving the
+ * mapping up would give up its speed (rows_write_mapped) everywhere for a rare misdeed. The cost,
+ * tests/bench/write_floor /dev/shm 4G on the 16-core H100 host (2026-11-25, medians of 3):
+ * 3.54 GB/s where stores reached 4.16 on 16 threads, 3.86 against 4.49 on 8, 3.33 against 3.34
+ * on 4, 1.54 against 1.30 on one; pwrite 2.3-2.5 on any number. Returns
+ * 0, EFAULT, or the call's errno (ENOSYS, EPERM: not allowed here, as under some seccomp
+ * policies; pwrite then takes over). */
+static int copy_mapped(void *context, size_t begin, size_t end) {
+    const mapped_rows *m = context;
+    struct iovec rows[ROWS_PER_CALL];
+    for (size_t i = begin; i < end; i += ROWS_PER_CALL) {
+        size_t count = end - i < ROWS_PER_CALL ? end - i : ROWS_PER_CALL;
+        for (size_t r = 0; r < count; r++)
+            rows[r] = (struct iovec){apsp_matrix_row_cells(m->batch, i + r), m->row_bytes};
+        struct iovec span = {m->dst + i * m->row_bytes, count * m->row_bytes};
+        ssize_t done = process_vm_writev(getpid(), rows, count, &span, 1, 0);
+        if (done != (ssize_t)span.iov_len)
+            return done < 0 && errno != EFAULT ? errno : EFAULT;
+    }
+    return 0;
+}
+
+/* A file that output_mappable allows (its room reserved by fallocate, on a local file system),
+ * little-endian int32 rows: through a shared mapping, copied on every core. On tmpfs this ran at
+ * 4.2 GB/s where pwrite on any number of threads stayed at 2.3-2.5 (tests/bench/write_floor,
+ * H200 host, 14.4 GB); the reserved room means no store can meet a full disk (SIGBUS), and
+ * copy_mapped turns a page taken away into an error. Returns 0, an errno, or -1 when the file
+ * cannot be mapped (opened write-only: written in place) or copied into, for pwrite to take
+ * over. */
+int rows_write_mapped(apsp_output *output, uint64_t base, const apsp_matrix *batch, size_t count) {
+    const size_t row_bytes = batch->n * apsp_dtype_size(batch->dtype);
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    const uint64_t at = base / page * page;
+    const size_t span = (size_t)(base - at) + count * row_bytes;
+    if (count == 0 || page == 0)
+        return -1;
+    /* Prepared beside the rounds (output_map.h): its pages already there, no mapping to make. */
+    unsigned char *whole = output_mapping(output);
+    void *map = whole ? whole + at
+                      : mmap(NULL, span, PROT_WRITE, MAP_SHARED, output_file_fd(output), (off_t)at);
+    if (map == MAP_FAILED)
+        return -1;
+    mapped_rows m = {(unsigned char *)map + (base - at), batch, row_bytes};
+    /* The output's threads: by default one per core (at most 16: the floor's best on a 16-core
+     * host). */
+    unsigned threads =
+        (uint64_t)count * row_bytes >= PARALLEL_WRITE_BYTES ? output_threads(output) : 1;
+    int err = parallel_slices(count, threads, copy_mapped, &m);
+    if (!whole && munmap(map, span) != 0 && !err)
+        err = errno;
+    return err == ENOSYS || err == EPERM ? -1 : err;
+}

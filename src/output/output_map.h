@@ -1,0 +1,38 @@
+/* The output file's pages made ready while the devices compute (output_map.c): a shared mapping
+ * of the whole file, its pages populated for writing, so that the rows that come down after the
+ * last round are a copy into memory. */
+#ifndef APSP_OUTPUT_MAP_H
+#define APSP_OUTPUT_MAP_H
+
+#include "apsp.h"
+
+#include <stdatomic.h>
+#include <stddef.h>
+
+typedef enum populate_method {
+    POPULATE_AUTO,    /* madvise where the kernel has it (5.14), else touching */
+    POPULATE_MADVISE, /* madvise(MADV_POPULATE_WRITE) alone: EINVAL where the kernel lacks it */
+    POPULATE_TOUCH,   /* a byte written into each page, by process_vm_writev */
+} populate_method;
+
+enum { POPULATE_STOPPED = -1 }; /* populate_pages: *stop was set before the end */
+
+/* Faults in every page of [map, map + bytes) for writing, a chunk at a time until *stop is set.
+ * A page that a truncation took away is EFAULT, never a SIGBUS (either method). Returns 0,
+ * POPULATE_STOPPED or an errno value. Touching writes a zero byte at the start of each page: for
+ * a file whose room fallocate reserved (zeros) before any row was written. */
+int populate_pages(unsigned char *map, size_t bytes, populate_method method,
+                   const atomic_int *stop);
+
+/* On an apsp_idle_work's thread: waits for the output's room (output_begin's fallocate; its
+ * failure stays for output_room), then, where output_mappable allows, maps the whole file and
+ * populates it until output_stop_preparing. Any failure leaves the rows to be written as
+ * without it. */
+void output_prepare(apsp_output *output);
+void output_stop_preparing(apsp_output *output);
+/* output_prepare's mapping of the whole file (output_begin's bytes), or NULL. */
+unsigned char *output_mapping(const apsp_output *output);
+/* Gives the mapping up: before the file is synced, and when the output is dropped. */
+void output_unmap(apsp_output *output);
+
+#endif

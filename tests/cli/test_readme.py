@@ -1,0 +1,86 @@
+"""README.md's snippets marked <!-- run --> (sh) and <!-- run: NAME --> (a file to write), run
+exactly as printed, in order, in a fresh folder: the command, apsp-mpi under mpirun on 2 ranks,
+and the C program compiled with the pkg-config path and RPATH lines the README shows.
+
+The environment is what tools/setup.sh leaves: the build installed (tools/install.sh, into a
+temporary DESTDIR here) with its bin on PATH, and HOME such that the README's
+$HOME/.local/lib/x86_64-linux-gnu/pkgconfig holds the installed apsp.pc (its prefix pointed at
+the DESTDIR copy). As root, the OMPI_ALLOW_RUN_AS_ROOT variables the README names are set.
+
+    test_readme.py INSTALL_SH BUILD_ROOT SOURCE_ROOT
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+failures = []
+
+
+def check(ok, what):
+    print("%-4s %s" % ("ok" if ok else "FAIL", what))
+    if not ok:
+        failures.append(what)
+
+
+def snippets(readme):
+    """(name or None, language, text) of each block after a run marker, in order."""
+    text = open(readme, encoding="utf-8").read()
+    pattern = r"<!-- run(?:: ([\w.]+))? -->\n```(\w+)\n(.*?)```\n"
+    return [(m.group(1), m.group(2), m.group(3)) for m in re.finditer(pattern, text, re.S)]
+
+
+def install(install_sh, build, scratch, home):
+    """The build installed under scratch/root; returns its bin folder. The installed apsp.pc,
+    prefix redirected to the copy, goes where the README's PKG_CONFIG_PATH looks."""
+    root = os.path.join(scratch, "root")
+    subprocess.run(["bash", install_sh, build, "--no-rebuild", "--destdir", root], check=True)
+    pcs = [os.path.join(d, f) for d, _, files in os.walk(root) for f in files if f == "apsp.pc"]
+    text = open(pcs[0]).read()
+    prefix = re.search(r"^prefix=(.*)$", text, re.M).group(1)
+    pkgconfig = os.path.join(home, ".local", "lib", "x86_64-linux-gnu", "pkgconfig")
+    os.makedirs(pkgconfig)
+    with open(os.path.join(pkgconfig, "apsp.pc"), "w") as f:
+        f.write(text.replace("prefix=" + prefix, "prefix=" + root + prefix, 1))
+    return os.path.join(root + prefix, "bin")
+
+
+def main():
+    install_sh, build, source = sys.argv[1:4]
+    blocks = snippets(os.path.join(source, "README.md"))
+    check(len(blocks) >= 4, "README.md marks %d snippets to run" % len(blocks))
+    with tempfile.TemporaryDirectory(prefix="apsp-readme-") as scratch:
+        home, work = os.path.join(scratch, "home"), os.path.join(scratch, "work")
+        os.makedirs(home)
+        os.makedirs(work)
+        os.symlink(os.path.join(source, "testcases"), os.path.join(work, "testcases"))
+        bindir = install(install_sh, build, scratch, home)
+        env = {"HOME": home, "PATH": bindir + ":/usr/bin:/bin", "LANG": "C.UTF-8"}
+        if os.getuid() == 0:  # what the README says root needs
+            env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+        for name, language, text in blocks:
+            if name:
+                with open(os.path.join(work, name), "w") as f:
+                    f.write(text)
+                continue
+            check(language == "sh", "a run snippet is sh: %s" % language)
+            if "apsp-mpi" in text and not os.path.exists(os.path.join(bindir, "apsp-mpi")):
+                print("skip (built without MPI): %s" % text.strip())
+                continue
+            p = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", text], cwd=work, env=env,
+                               capture_output=True, text=True, timeout=300)
+            first = text.strip().splitlines()[0]
+            check(p.returncode == 0, "%s...: exit %d %s" % (first[:60], p.returncode,
+                                                             p.stderr.strip()[-300:]))
+            if "--path=0,2" in text:
+                check("0 4 5\ninf 0 1\ninf inf 0\n" in p.stdout and "length 5: 0 -> 1 -> 2"
+                      in p.stdout, "the command's lines: %r" % p.stdout)
+            if "./solve" in text:
+                check(p.stdout.strip() == "[0 4 5]", "the C program's dist.npy: %r" % p.stdout)
+    print("%d failures" % len(failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
