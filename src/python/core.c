@@ -19,8 +19,6 @@
  * the other files). */
 #include "core.h"
 
-#include "base/parallel.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -114,21 +112,6 @@ no_indptr:
     return -1;
 }
 
-#ifdef APSP_PYTHON_PREDECESSORS
-apsp_status pred_request_derive(const apsp_matrix *m, const pred_request *p, apsp_error *err) {
-    const unsigned threads = threads_for_bytes(m->n * m->n * sizeof(int32_t), p->threads);
-    return apsp_predecessors_csr(m, p->indptr.buf, p->indices.buf, p->weights.buf, p->tolerance, 0,
-                                 m->n, threads, p->pred.buf, err);
-}
-#else
-/* apsp_predecessors_csr is declared but not yet in the library this was built with. */
-apsp_status pred_request_derive(const apsp_matrix *m, const pred_request *p, apsp_error *err) {
-    (void)m, (void)p;
-    snprintf(err->message, sizeof err->message,
-             "predecessors: this build of apsp has no apsp_predecessors_csr yet");
-    return err->status = APSP_ERR_INTERNAL;
-}
-#endif
 
 /* devices() -> list of dicts, apsp_list_devices' entries. */
 static PyObject *core_devices(PyObject *module, PyObject *unused) {
