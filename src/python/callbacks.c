@@ -39,8 +39,8 @@ void solver_progress(void *context, size_t done, size_t total) {
         return;
     PyGILState_STATE gil = PyGILState_Ensure();
     if (!PyErr_Occurred()) {
-        PyObject *result = PyObject_CallFunction(self->progress, "nn", (Py_ssize_t)done,
-                                                 (Py_ssize_t)total);
+        PyObject *result =
+            PyObject_CallFunction(self->progress, "nn", (Py_ssize_t)done, (Py_ssize_t)total);
         if (result)
             Py_DECREF(result);
         else

@@ -112,7 +112,6 @@ no_indptr:
     return -1;
 }
 
-
 /* devices() -> list of dicts, apsp_list_devices' entries. */
 static PyObject *core_devices(PyObject *module, PyObject *unused) {
     (void)module, (void)unused;

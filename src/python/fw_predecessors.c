@@ -73,8 +73,8 @@ static int tight(const fw_job *job, const k_scratch *s, int32_t k, size_t e, int
     case APSP_INT64: /* |d| < 2^62 and |w| < 2^62: no overflow */
         return s->whole[k] + ((const int64_t *)w)[e] == s->whole[j];
     default: {
-        double weight = job->d->dtype == APSP_FLOAT32 ? ((const float *)w)[e]
-                                                      : ((const double *)w)[e];
+        double weight =
+            job->d->dtype == APSP_FLOAT32 ? ((const float *)w)[e] : ((const double *)w)[e];
         double dj = s->real[j];
         double slack = job->p->tolerance * (fabs(dj) > 1 && isfinite(dj) ? fabs(dj) : 1);
         return isfinite(dj) && fabs(s->real[k] + weight - dj) <= slack;
