@@ -221,5 +221,13 @@ def test_types_under_mypy_strict(tmp_path):
                           "--cache-dir", str(tmp_path / "cache"), script],
                          capture_output=True, text=True, timeout=600, cwd=tmp_path)
     assert run.returncode == 0, run.stdout + run.stderr
+    wrong = tmp_path / "wrong.py"  # and the stubs do say something: a wrong use is caught
+    wrong.write_text("import apsp\nd: int = apsp.dijkstra([[0]], return_predecessors=True)\n"
+                     "apsp.floyd_warshall([[0]], progess=None)\n")
+    run = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental",
+                          "--cache-dir", str(tmp_path / "cache"), str(wrong)],
+                         capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert run.returncode == 1 and "wrong.py:2: error" in run.stdout, run.stdout + run.stderr
+    assert "wrong.py:3: error" in run.stdout, run.stdout
     result = subprocess.run([sys.executable, script], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr  # and the script runs

@@ -4,7 +4,7 @@
 # (tests/python/test_style.py).
 from collections.abc import Callable
 from types import TracebackType
-from typing import Any, Literal, overload
+from typing import Any, Literal, Protocol, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -42,7 +42,7 @@ def floyd_warshall(
     *,
     device: Device = ...,
     tile: int | None = ...,
-    dtype: npt.DTypeLike | None = ...,
+    dtype: npt.DTypeLike = ...,
     progress: Progress | None = ...,
 ) -> npt.NDArray[Any]: ...
 @overload
@@ -55,7 +55,7 @@ def floyd_warshall(
     *,
     device: Device = ...,
     tile: int | None = ...,
-    dtype: npt.DTypeLike | None = ...,
+    dtype: npt.DTypeLike = ...,
     progress: Progress | None = ...,
 ) -> tuple[npt.NDArray[Any], Pred]: ...
 @overload
@@ -68,109 +68,108 @@ def floyd_warshall(
     overwrite: bool = ...,
     device: Device = ...,
     tile: int | None = ...,
-    dtype: npt.DTypeLike | None = ...,
+    dtype: npt.DTypeLike = ...,
     progress: Progress | None = ...,
 ) -> tuple[npt.NDArray[Any], Pred]: ...
-@overload
-def shortest_path(
-    csgraph: Any,
-    method: str = ...,
-    directed: bool = ...,
-    return_predecessors: Literal[False] = ...,
-    unweighted: bool = ...,
-    overwrite: bool = ...,
-    indices: npt.ArrayLike | None = ...,
-    *,
-    progress: Progress | None = ...,
-) -> Float: ...
-@overload
-def shortest_path(
-    csgraph: Any,
-    method: str = ...,
-    directed: bool = ...,
-    *,
-    return_predecessors: Literal[True],
-    unweighted: bool = ...,
-    overwrite: bool = ...,
-    indices: npt.ArrayLike | None = ...,
-    progress: Progress | None = ...,
-) -> tuple[Float, Pred]: ...
-@overload
-def dijkstra(
-    csgraph: Any,
-    directed: bool = ...,
-    indices: npt.ArrayLike | None = ...,
-    return_predecessors: Literal[False] = ...,
-    unweighted: bool = ...,
-    limit: float = ...,
-    min_only: bool = ...,
-    *,
-    progress: Progress | None = ...,
-) -> Float: ...
-@overload
-def dijkstra(
-    csgraph: Any,
-    directed: bool = ...,
-    indices: npt.ArrayLike | None = ...,
-    *,
-    return_predecessors: Literal[True],
-    unweighted: bool = ...,
-    limit: float = ...,
-    min_only: Literal[False] = ...,
-    progress: Progress | None = ...,
-) -> tuple[Float, Pred]: ...
-@overload
-def dijkstra(
-    csgraph: Any,
-    directed: bool = ...,
-    indices: npt.ArrayLike | None = ...,
-    *,
-    return_predecessors: Literal[True],
-    unweighted: bool = ...,
-    limit: float = ...,
-    min_only: Literal[True],
-    progress: Progress | None = ...,
-) -> tuple[Float, Pred, Pred]: ...
-@overload
-def johnson(
-    csgraph: Any,
-    directed: bool = ...,
-    indices: npt.ArrayLike | None = ...,
-    return_predecessors: Literal[False] = ...,
-    unweighted: bool = ...,
-    *,
-    progress: Progress | None = ...,
-) -> Float: ...
-@overload
-def johnson(
-    csgraph: Any,
-    directed: bool = ...,
-    indices: npt.ArrayLike | None = ...,
-    *,
-    return_predecessors: Literal[True],
-    unweighted: bool = ...,
-    progress: Progress | None = ...,
-) -> tuple[Float, Pred]: ...
-@overload
-def bellman_ford(
-    csgraph: Any,
-    directed: bool = ...,
-    indices: npt.ArrayLike | None = ...,
-    return_predecessors: Literal[False] = ...,
-    unweighted: bool = ...,
-    *,
-    progress: Progress | None = ...,
-) -> Float: ...
-@overload
-def bellman_ford(
-    csgraph: Any,
-    directed: bool = ...,
-    indices: npt.ArrayLike | None = ...,
-    *,
-    return_predecessors: Literal[True],
-    unweighted: bool = ...,
-    progress: Progress | None = ...,
-) -> tuple[Float, Pred]: ...
+class _ShortestPath(Protocol):
+    @overload
+    def __call__(
+        self,
+        csgraph: Any,
+        method: str = ...,
+        directed: bool = ...,
+        return_predecessors: Literal[False] = ...,
+        unweighted: bool = ...,
+        overwrite: bool = ...,
+        indices: npt.ArrayLike | None = ...,
+        *,
+        progress: Progress | None = ...,
+    ) -> Float: ...
+    @overload
+    def __call__(
+        self,
+        csgraph: Any,
+        method: str = ...,
+        directed: bool = ...,
+        *,
+        return_predecessors: Literal[True],
+        unweighted: bool = ...,
+        overwrite: bool = ...,
+        indices: npt.ArrayLike | None = ...,
+        progress: Progress | None = ...,
+    ) -> tuple[Float, Pred]: ...
+
+class _Dijkstra(Protocol):
+    @overload
+    def __call__(
+        self,
+        csgraph: Any,
+        directed: bool = ...,
+        indices: npt.ArrayLike | None = ...,
+        return_predecessors: Literal[False] = ...,
+        unweighted: bool = ...,
+        limit: float = ...,
+        min_only: bool = ...,
+        *,
+        progress: Progress | None = ...,
+    ) -> Float: ...
+    @overload
+    def __call__(
+        self,
+        csgraph: Any,
+        directed: bool = ...,
+        indices: npt.ArrayLike | None = ...,
+        *,
+        return_predecessors: Literal[True],
+        unweighted: bool = ...,
+        limit: float = ...,
+        min_only: Literal[False] = ...,
+        progress: Progress | None = ...,
+    ) -> tuple[Float, Pred]: ...
+    @overload
+    def __call__(
+        self,
+        csgraph: Any,
+        directed: bool = ...,
+        indices: npt.ArrayLike | None = ...,
+        *,
+        return_predecessors: Literal[True],
+        unweighted: bool = ...,
+        limit: float = ...,
+        min_only: Literal[True],
+        progress: Progress | None = ...,
+    ) -> tuple[Float, Pred, Pred]: ...
+
+# johnson and bellman_ford
+class _FromSources(Protocol):
+    @overload
+    def __call__(
+        self,
+        csgraph: Any,
+        directed: bool = ...,
+        indices: npt.ArrayLike | None = ...,
+        return_predecessors: Literal[False] = ...,
+        unweighted: bool = ...,
+        *,
+        progress: Progress | None = ...,
+    ) -> Float: ...
+    @overload
+    def __call__(
+        self,
+        csgraph: Any,
+        directed: bool = ...,
+        indices: npt.ArrayLike | None = ...,
+        *,
+        return_predecessors: Literal[True],
+        unweighted: bool = ...,
+        progress: Progress | None = ...,
+    ) -> tuple[Float, Pred]: ...
+
+# The module-level functions are the default Solver's methods, of the same types.
+shortest_path: _ShortestPath
+dijkstra: _Dijkstra
+johnson: _FromSources
+bellman_ford: _FromSources
 
 class Solver:
     last_report: dict[str, Any] | None
@@ -204,7 +203,7 @@ class Solver:
         unweighted: bool = ...,
         overwrite: bool = ...,
         *,
-        dtype: npt.DTypeLike | None = ...,
+        dtype: npt.DTypeLike = ...,
         progress: Progress | None = ...,
     ) -> npt.NDArray[Any]: ...
     @overload
@@ -216,115 +215,10 @@ class Solver:
         return_predecessors: Literal[True],
         unweighted: bool = ...,
         overwrite: bool = ...,
-        dtype: npt.DTypeLike | None = ...,
+        dtype: npt.DTypeLike = ...,
         progress: Progress | None = ...,
     ) -> tuple[npt.NDArray[Any], Pred]: ...
-    @overload
-    def shortest_path(
-        self,
-        csgraph: Any,
-        method: str = ...,
-        directed: bool = ...,
-        return_predecessors: Literal[False] = ...,
-        unweighted: bool = ...,
-        overwrite: bool = ...,
-        indices: npt.ArrayLike | None = ...,
-        *,
-        progress: Progress | None = ...,
-    ) -> Float: ...
-    @overload
-    def shortest_path(
-        self,
-        csgraph: Any,
-        method: str = ...,
-        directed: bool = ...,
-        *,
-        return_predecessors: Literal[True],
-        unweighted: bool = ...,
-        overwrite: bool = ...,
-        indices: npt.ArrayLike | None = ...,
-        progress: Progress | None = ...,
-    ) -> tuple[Float, Pred]: ...
-    @overload
-    def dijkstra(
-        self,
-        csgraph: Any,
-        directed: bool = ...,
-        indices: npt.ArrayLike | None = ...,
-        return_predecessors: Literal[False] = ...,
-        unweighted: bool = ...,
-        limit: float = ...,
-        min_only: bool = ...,
-        *,
-        progress: Progress | None = ...,
-    ) -> Float: ...
-    @overload
-    def dijkstra(
-        self,
-        csgraph: Any,
-        directed: bool = ...,
-        indices: npt.ArrayLike | None = ...,
-        *,
-        return_predecessors: Literal[True],
-        unweighted: bool = ...,
-        limit: float = ...,
-        min_only: Literal[False] = ...,
-        progress: Progress | None = ...,
-    ) -> tuple[Float, Pred]: ...
-    @overload
-    def dijkstra(
-        self,
-        csgraph: Any,
-        directed: bool = ...,
-        indices: npt.ArrayLike | None = ...,
-        *,
-        return_predecessors: Literal[True],
-        unweighted: bool = ...,
-        limit: float = ...,
-        min_only: Literal[True],
-        progress: Progress | None = ...,
-    ) -> tuple[Float, Pred, Pred]: ...
-    @overload
-    def johnson(
-        self,
-        csgraph: Any,
-        directed: bool = ...,
-        indices: npt.ArrayLike | None = ...,
-        return_predecessors: Literal[False] = ...,
-        unweighted: bool = ...,
-        *,
-        progress: Progress | None = ...,
-    ) -> Float: ...
-    @overload
-    def johnson(
-        self,
-        csgraph: Any,
-        directed: bool = ...,
-        indices: npt.ArrayLike | None = ...,
-        *,
-        return_predecessors: Literal[True],
-        unweighted: bool = ...,
-        progress: Progress | None = ...,
-    ) -> tuple[Float, Pred]: ...
-    @overload
-    def bellman_ford(
-        self,
-        csgraph: Any,
-        directed: bool = ...,
-        indices: npt.ArrayLike | None = ...,
-        return_predecessors: Literal[False] = ...,
-        unweighted: bool = ...,
-        *,
-        progress: Progress | None = ...,
-    ) -> Float: ...
-    @overload
-    def bellman_ford(
-        self,
-        csgraph: Any,
-        directed: bool = ...,
-        indices: npt.ArrayLike | None = ...,
-        *,
-        return_predecessors: Literal[True],
-        unweighted: bool = ...,
-        progress: Progress | None = ...,
-    ) -> tuple[Float, Pred]: ...
+    shortest_path: _ShortestPath
+    dijkstra: _Dijkstra
+    johnson: _FromSources
+    bellman_ford: _FromSources
