@@ -353,6 +353,8 @@ class Solver(_sources.SourcesMethods):
         w, kernel, out = _convert.weight_matrix(csgraph, directed, unweighted, dtype, overwrite)
         convert = time.perf_counter() - start
         pred, extra = predecessor_request(w, kernel) if return_predecessors else (None, {})
+        if extra:
+            extra["threads"] = self._threads  # (the derivation's, as the copies')
         self.solve_matrix(w, progress, **extra)
         start = time.perf_counter()
         d = _convert.output(w, out)
