@@ -321,30 +321,21 @@ SourcesMethods.shortest_path.__doc__ = f"""Shortest paths from chosen sources, a
 
         {_SOURCES_RETURNS}
         """
-SourcesMethods.johnson.__doc__ = f"""Shortest paths from chosen sources by Johnson's method, as scipy.sparse.csgraph.johnson.
+_ONE_METHOD_DOC = """Shortest paths from chosen sources by {what}, as scipy.sparse.csgraph.{name}.
 
         Parameters
         ----------
-        {_SOURCES_PARAMETERS}
+        {parameters}
         return_predecessors, unweighted : bool, optional
             As SciPy's.
         progress : callable, optional
             Called as ``progress(done, total)`` as the sources are done.
 
-        {_SOURCES_RETURNS}
+        {returns}
         """
-SourcesMethods.bellman_ford.__doc__ = f"""Shortest paths from chosen sources by Bellman-Ford, as scipy.sparse.csgraph.bellman_ford.
-
-        Parameters
-        ----------
-        {_SOURCES_PARAMETERS}
-        return_predecessors, unweighted : bool, optional
-            As SciPy's.
-        progress : callable, optional
-            Called as ``progress(done, total)`` as the sources are done.
-
-        {_SOURCES_RETURNS}
-        """
+for _name, _what in (("johnson", "Johnson's method"), ("bellman_ford", "Bellman-Ford")):
+    getattr(SourcesMethods, _name).__doc__ = _ONE_METHOD_DOC.format(
+        what=_what, name=_name, parameters=_SOURCES_PARAMETERS, returns=_SOURCES_RETURNS)
 SourcesMethods.dijkstra.__doc__ = f"""Shortest paths from chosen sources by Dijkstra's method, as scipy.sparse.csgraph.dijkstra.
 
         On a negative weight it warns as SciPy's does and answers Johnson's distances.
