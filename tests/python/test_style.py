@@ -4,6 +4,7 @@ reconstruct_path and construct_dist_matrix (against SciPy's), python -m apsp, nu
 docstrings, and the type stubs under mypy --strict."""
 
 import inspect
+import io
 import logging
 import os
 import pydoc
@@ -81,7 +82,7 @@ def test_progress_that_raises_stops_the_solve():
 
 def test_tqdm_if_installed():
     tqdm = pytest.importorskip("tqdm").tqdm
-    with tqdm(disable=True) as bar:
+    with tqdm(file=io.StringIO()) as bar:  # (a disabled bar would count nothing)
         def progress(done, total):
             bar.total = total
             bar.update(done - bar.n)
@@ -208,8 +209,9 @@ def test_types_under_mypy_strict(tmp_path):
     here = os.path.dirname(os.path.abspath(package.__file__))
     assert os.path.exists(os.path.join(here, "py.typed"))
     assert os.path.exists(os.path.join(here, "__init__.pyi"))
-    pip = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                          "mypy"], capture_output=True, text=True, timeout=600)
+    pip = subprocess.run([sys.executable, "-m", "pip", "install", "-q",
+                          "--disable-pip-version-check", "mypy"],
+                         capture_output=True, text=True, timeout=600)
     if pip.returncode != 0:
         if not os.environ.get("CI") and any(w in pip.stdout + pip.stderr
                                             for w in ("connection", "resolve", "network",

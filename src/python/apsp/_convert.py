@@ -79,7 +79,7 @@ def _edges_of_dense(graph):
         a = a.astype(np.float64)
     if a.ndim != 2 or a.shape[0] != a.shape[1]:
         raise ValueError("graph should be a square array")
-    if hidden is not None:  # SciPy reads a masked array by its mask alone, and nan or inf as no edge
+    if hidden is not None:  # a masked array: its mask, and 0, nan or inf as no edge
         mask = ~hidden & (a != 0)
         if a.dtype.kind == "f":
             mask &= np.isfinite(a)

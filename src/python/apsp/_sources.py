@@ -299,7 +299,7 @@ def _least_of(dist, pred, ind, return_predecessors):
     return least, pred_min, sources
 
 
-SourcesMethods.shortest_path.__doc__ = f"""Shortest paths from chosen sources, as scipy.sparse.csgraph.shortest_path.
+SourcesMethods.shortest_path.__doc__ = f"""Shortest paths from chosen sources, as SciPy's.
 
         The rows of the indices only, by the library's sparse methods on this Solver's host
         threads; 'FW' (and 'auto' with return_predecessors where SciPy's auto runs
@@ -321,7 +321,7 @@ SourcesMethods.shortest_path.__doc__ = f"""Shortest paths from chosen sources, a
 
         {_SOURCES_RETURNS}
         """
-_ONE_METHOD_DOC = """Shortest paths from chosen sources by {what}, as scipy.sparse.csgraph.{name}.
+_ONE_METHOD_DOC = """Shortest paths from chosen sources by {what}, as SciPy's {name}.
 
         Parameters
         ----------
@@ -336,7 +336,7 @@ _ONE_METHOD_DOC = """Shortest paths from chosen sources by {what}, as scipy.spar
 for _name, _what in (("johnson", "Johnson's method"), ("bellman_ford", "Bellman-Ford")):
     getattr(SourcesMethods, _name).__doc__ = _ONE_METHOD_DOC.format(
         what=_what, name=_name, parameters=_SOURCES_PARAMETERS, returns=_SOURCES_RETURNS)
-SourcesMethods.dijkstra.__doc__ = f"""Shortest paths from chosen sources by Dijkstra's method, as scipy.sparse.csgraph.dijkstra.
+SourcesMethods.dijkstra.__doc__ = f"""Shortest paths from chosen sources by Dijkstra, as SciPy's.
 
         On a negative weight it warns as SciPy's does and answers Johnson's distances.
 
