@@ -19,8 +19,6 @@
  * the other files). */
 #include "core.h"
 
-#include "base/parallel.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -112,12 +110,6 @@ no_indices:
 no_indptr:
     PyBuffer_Release(&p->pred);
     return -1;
-}
-
-apsp_status pred_request_derive(const apsp_matrix *m, const pred_request *p, apsp_error *err) {
-    const unsigned threads = threads_for_bytes(m->n * m->n * sizeof(int32_t), p->threads);
-    return apsp_predecessors_csr(m, p->indptr.buf, p->indices.buf, p->weights.buf, p->tolerance, 0,
-                                 m->n, threads, p->pred.buf, err);
 }
 
 /* devices() -> list of dicts, apsp_list_devices' entries. */

@@ -3,6 +3,7 @@
  *                 and the predecessor request
  *   solver.c      the Solver object: its options, its padded matrix, the calls' GIL and lock,
  *                 solve and solve_dense
+ *   callbacks.c   the Solver's cancel, progress and log functions for the library
  *   solve_sources.c  Solver.solve_sources (apsp_solver_solve_sources' rows into an S x V array)
  *   dense_copy.c  solve_dense's copies into and out of the padded matrix, on its threads
  *   solve_csr.c   Solver.solve_csr (a compressed sparse graph's arrays taken and checked)
@@ -43,12 +44,19 @@ typedef struct pred_request {
 int pred_request_get(PyObject *pred, PyObject *indptr, PyObject *indices, PyObject *weights,
                      int dtype, Py_ssize_t n, pred_request *p);
 void pred_request_release(pred_request *p);
-/* The predecessors of the solved matrix m into p->pred. Without the GIL. */
-apsp_status pred_request_derive(const apsp_matrix *m, const pred_request *p, apsp_error *err);
+/* The predecessors of the solved matrix m into p->pred, as SciPy's Floyd-Warshall gives them
+ * where shortest paths tie (fw_predecessors.c). Without the GIL. */
+apsp_status fw_predecessors(const apsp_matrix *m, const pred_request *p, apsp_error *err);
 
 /* apsp._core.Solver (solver.c): a heap type, as the limited API (the wheel's abi3 build) has no
  * static PyTypeObject. */
 extern PyType_Spec solver_spec;
+
+/* One of the library's diagnostics, kept for the package's logging (callbacks.c). */
+typedef struct log_line {
+    apsp_log_level level;
+    char *text;
+} log_line;
 
 /* A Solver's state (solver.c), which its methods in other files share. */
 typedef struct {
@@ -59,7 +67,21 @@ typedef struct {
     char *build_log;     /* the last kernel build log of an error, for the exception */
     unsigned threads;    /* threads= (0: one per core), for the dense copies too */
     apsp_matrix *matrix; /* the padded matrix of the last successful solve (or NULL) */
+    PyObject *progress;  /* the calls' progress callable (set_progress), or NULL */
+    int progress_failed; /* it raised during this call: the solve stops */
+    log_line *log;       /* the library's diagnostics not yet taken (take_log) */
+    size_t log_count, log_capacity;
 } SolverObject;
+
+/* The library's callbacks for a Solver (callbacks.c), their context the SolverObject, and its
+ * methods set_progress and take_log. */
+char *copy_text(const char *text); /* a malloc'd copy (NULL for NULL or no memory) */
+int solver_cancel_requested(void *context);
+void solver_progress(void *context, size_t done, size_t total);
+void solver_keep_log(void *context, apsp_log_level level, const char *message);
+void solver_free_log(SolverObject *self);
+PyObject *solver_set_progress(SolverObject *self, PyObject *progress);
+PyObject *solver_take_log(SolverObject *self, PyObject *unused);
 
 /* One solve from Python: the GIL released and the Solver's lock held around it (call_begin,
  * call_end), then its report or its error (call_result). */

@@ -18,8 +18,10 @@
 #endif
 
 /* One source row into n cells of the kernel type: 0 is no edge, and for floats so are NaN and
- * +-inf (SciPy's nan_null and infinity_null); the diagonal is 0 whatever the self-loop weighs, as
- * SciPy's. */
+ * +-inf (SciPy's nan_null and infinity_null) and every |w| <= 1e-8, subnormals included: SciPy
+ * finds its null value 0 with np.ma.masked_values, whose isclose has atol 1e-8 (1e-8f, the float
+ * nearest, draws the same line for float32: no float lies between it and 1e-8). The diagonal is
+ * 0 whatever the self-loop weighs, as SciPy's. */
 #define DENSE_ROW_IN(NAME, S, K, NO_EDGE, MARKER)                                                  \
     static void NAME(const dense_copy *c, size_t i, void *to) {                                    \
         const char *row = c->src + (Py_ssize_t)i * c->row_step;                                    \
@@ -37,8 +39,8 @@
             }                                                                                      \
         cells[i] = 0;                                                                              \
     }
-DENSE_ROW_IN(row_f32, float, float, v == 0 || !isfinite(v), INFINITY)
-DENSE_ROW_IN(row_f64, double, double, v == 0 || !isfinite(v), INFINITY)
+DENSE_ROW_IN(row_f32, float, float, !(fabsf(v) > 1e-8f) || isinf(v), INFINITY)
+DENSE_ROW_IN(row_f64, double, double, !(fabs(v) > 1e-8) || isinf(v), INFINITY)
 DENSE_ROW_IN(row_i32_i32, int32_t, int32_t, v == 0, APSP_INF)
 DENSE_ROW_IN(row_i64_i32, int64_t, int32_t, v == 0, APSP_INF)
 DENSE_ROW_IN(row_i32_i64, int32_t, int64_t, v == 0, APSP_INF64)

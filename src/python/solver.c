@@ -11,36 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Called by the drivers between rounds, on the thread that released the GIL. */
-static int cancel_requested(void *context) {
-    (void)context;
-    PyGILState_STATE gil = PyGILState_Ensure();
-    int stop = PyErr_CheckSignals() != 0; /* the handler's exception stays set for solve() */
-    PyGILState_Release(gil);
-    return stop;
-}
-
-/* malloc, not PyMem: the log function runs without the GIL, and the limited API (the wheel's
- * abi3 build) has no PyMem_RawMalloc before 3.13. */
-static char *copy_text(const char *text) {
-    if (!text)
-        return NULL;
-    char *copy = malloc(strlen(text) + 1);
-    if (copy)
-        strcpy(copy, text);
-    return copy;
-}
-
-/* The library's diagnostics: a failed kernel build's log is kept for the exception (called on
- * the solving thread, without the GIL: raw allocations only). The rest is dropped. */
-static void keep_log(void *context, apsp_log_level level, const char *message) {
-    SolverObject *self = context;
-    if (level != APSP_LOG_ERROR)
-        return;
-    free(self->build_log);
-    self->build_log = copy_text(message);
-}
-
 static void solver_dealloc(SolverObject *self) {
     apsp_matrix_destroy(self->matrix);
     apsp_solver_destroy(self->solver);
@@ -49,6 +19,8 @@ static void solver_dealloc(SolverObject *self) {
     free(self->device);
     free(self->kernel_cache);
     free(self->build_log);
+    Py_XDECREF(self->progress);
+    solver_free_log(self);
     /* A heap type (PyType_FromSpec): its instances hold a reference to it. */
     PyTypeObject *type = Py_TYPE((PyObject *)self);
     freefunc tp_free = (freefunc)PyType_GetSlot(type, Py_tp_free);
@@ -96,8 +68,11 @@ static int solver_init(SolverObject *self, PyObject *args, PyObject *kwargs) {
     self->threads = (unsigned)threads;
     o.device_memory = device_memory;
     o.float_kernels = float_kernels;
-    o.cancelled = cancel_requested;
-    o.log = keep_log;
+    o.cancelled = solver_cancel_requested;
+    o.cancel_context = self;
+    o.progress = solver_progress;
+    o.progress_context = self;
+    o.log = solver_keep_log;
     o.log_context = self;
     apsp_error err;
     apsp_status status;
@@ -147,7 +122,7 @@ static apsp_status solve_buffer(SolverObject *self, const Py_buffer *view, apsp_
     seconds[0] = seconds_now() - start;
     status = apsp_solver_solve(self->solver, m, report, err);
     if (status == APSP_OK && p->have)
-        status = pred_request_derive(m, p, err);
+        status = fw_predecessors(m, p, err);
     start = seconds_now();
     for (size_t i = 0; status == APSP_OK && i < n; i++)
         memcpy((char *)view->buf + i * row_bytes, apsp_matrix_row_cells(m, i), row_bytes);
@@ -249,6 +224,7 @@ void call_begin(SolverObject *self, solve_call *call) {
     PyThread_acquire_lock(self->lock, WAIT_LOCK);
     free(self->build_log); /* (this solve's log only) */
     self->build_log = NULL;
+    self->progress_failed = 0;
 }
 
 void call_end(SolverObject *self, solve_call *call) {
@@ -257,8 +233,8 @@ void call_end(SolverObject *self, solve_call *call) {
 }
 
 PyObject *call_result(SolverObject *self, const solve_call *call) {
-    if (call->status == APSP_ERR_CANCELLED && PyErr_Occurred())
-        return NULL; /* the signal handler's exception, KeyboardInterrupt */
+    if (PyErr_Occurred()) /* the progress function's, or a signal handler's (KeyboardInterrupt) */
+        return NULL;
     if (call->status != APSP_OK)
         return raise_error_log(&call->err, self->build_log);
     return report_with_copies(&call->report, call->seconds);
@@ -398,6 +374,10 @@ static PyMethodDef solver_methods[] = {
      "solve_sources(source, target, weight, vertices, sources, out, method, pred=None, "
      "dtype=0) -> report: the distances from chosen sources (apsp_solver_solve_sources_typed) "
      "into out, and their predecessors into pred"},
+    {"set_progress", (PyCFunction)(void (*)(void))solver_set_progress, METH_O,
+     "set_progress(callable or None): called with (done, total) during the calls to come"},
+    {"take_log", (PyCFunction)(void (*)(void))solver_take_log, METH_NOARGS,
+     "take_log() -> [(apsp_log_level, text), ...]: the library's diagnostics since the last"},
     {NULL, NULL, 0, NULL},
 };
 

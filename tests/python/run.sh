@@ -1,7 +1,7 @@
 #!/bin/bash
 # The Python package's tests against the installed package, as a user gets it: a fresh venv
-# (Debian's numpy and scipy through --system-site-packages, NetworkX >= 3.2 and pytest from the
-# package index), `pip install` of the source tree (meson-python builds in a temporary
+# (Debian's numpy and scipy through --system-site-packages, NetworkX >= 3.2, pytest, mypy and tqdm
+# from the package index), `pip install` of the source tree (meson-python builds in a temporary
 # directory, so the source tree is left as it was), then pytest on a copy of tests/python/ run
 # from outside the source tree.
 #   tests/python/run.sh SOURCE_ROOT [PYTEST_ARGS...]
@@ -20,7 +20,9 @@ trap 'rm -rf "$work"' EXIT
 "$python" -m venv --system-site-packages "$work/venv"
 pip=("$work/venv/bin/python" -m pip --disable-pip-version-check --no-input)
 
-if ! "${pip[@]}" install -q 'networkx>=3.2' pytest numpy scipy >"$work/deps.log" 2>&1; then
+# (mypy and tqdm: test_style.py's type check and progress bar)
+if ! "${pip[@]}" install -q 'networkx>=3.2' pytest numpy scipy mypy tqdm \
+    >"$work/deps.log" 2>&1; then
     if [ -z "${CI:-}" ] && grep -qiE 'connection|resolve|network|timed out' "$work/deps.log"; then
         echo "run.sh: no package index reachable: skipped"
         cat "$work/deps.log"

@@ -2,8 +2,10 @@
 
 SciPy 1.10's ``floyd_warshall`` (checked against it in tests/python/):
 
-- dense input: zeros, ``inf`` (either sign) and ``nan`` off the diagonal are no edge; masked
-  entries of a masked array too;
+- dense input: zeros, ``inf`` (either sign) and ``nan`` off the diagonal are no edge, and so
+  is every float weight with |w| <= 1e-8 (subnormals included: SciPy finds its null value 0
+  with ``np.ma.masked_values``, whose ``isclose`` has ``atol=1e-8``); masked entries of a masked
+  array too (there the mask alone, as SciPy reads it);
 - sparse input: every explicit entry is an edge, explicit zeros included (weight 0); ``inf`` and
   ``nan`` entries are none; repeated entries of a CSR/CSC matrix keep the least (apsp does the
   same for COO, which SciPy refuses);
@@ -24,6 +26,10 @@ from . import _core
 
 INF32 = _core.INF32
 INF64 = _core.INF64
+
+# SciPy's dense null value 0 is found with np.ma.masked_values (np.isclose, atol=1e-8): a float
+# weight of |w| <= 1e-8 is no edge in a dense graph, a subnormal too (tests/python/test_parity.py).
+DENSE_NULL_TOLERANCE = 1e-8
 
 KERNEL_TYPES = (np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.float32), np.dtype(np.float64))
 
@@ -73,12 +79,14 @@ def _edges_of_dense(graph):
         a = a.astype(np.float64)
     if a.ndim != 2 or a.shape[0] != a.shape[1]:
         raise ValueError("graph should be a square array")
-    mask = a != 0
-    if a.dtype.kind == "f":
-        mask &= np.isfinite(a)
-    if hidden is not None:
-        mask &= ~hidden
-    return a, mask
+    if hidden is not None:  # a masked array: its mask, and 0, nan or inf as no edge
+        mask = ~hidden & (a != 0)
+        if a.dtype.kind == "f":
+            mask &= np.isfinite(a)
+        return a, mask
+    if a.dtype.kind != "f":
+        return a, a != 0
+    return a, (np.abs(a) > DENSE_NULL_TOLERANCE) & ~np.isinf(a)
 
 
 def _edges_of_sparse(graph, zero_is_edge=True):

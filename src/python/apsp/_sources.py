@@ -18,7 +18,6 @@ import warnings
 import numpy as np
 
 from . import _convert
-from ._solve import default_solver
 
 NO_PREDECESSOR = -9999
 
@@ -45,10 +44,9 @@ def _indices(indices, n):
 def _edges(csgraph, directed):
     """(n, row, col, weights) of SciPy's reading of the graph, both ways when undirected."""
     graph = csgraph
-    if _convert._is_pydata_sparse(graph):
+    if _convert._is_pydata_sparse(graph):  # its stored entries, 0 an edge (SciPy's CSR reading)
         graph = _convert._scipy_of_pydata(graph)
-        n, row, col, data = _convert._edges_of_sparse(graph, zero_is_edge=False)
-    elif _convert.is_sparse(graph):
+    if _convert.is_sparse(graph):
         n, row, col, data = _convert._edges_of_sparse(graph)
     else:
         a, mask = _convert._edges_of_dense(graph)
@@ -107,11 +105,10 @@ def _weights(data, n):
     return data.astype(np.int64), DTYPES[kind.name]
 
 
-def _rows_of_floyd_warshall(csgraph, directed, unweighted, ind, return_predecessors):
-    from . import floyd_warshall
-
-    result = floyd_warshall(csgraph, directed=directed, unweighted=unweighted,
-                            return_predecessors=return_predecessors)
+def _rows_of_floyd_warshall(solver, csgraph, directed, unweighted, ind, return_predecessors,
+                            progress):
+    result = solver.floyd_warshall(csgraph, directed=directed, unweighted=unweighted,
+                                   return_predecessors=return_predecessors, progress=progress)
     if return_predecessors:
         dist, pred = result
         return np.asarray(dist, dtype=np.float64)[ind], pred[ind]
@@ -133,17 +130,23 @@ NEGATIVE_DIJKSTRA = ("Graph has negative weights: dijkstra will give inaccurate 
                      "graph contains negative cycles. Consider johnson or bellman_ford.")
 
 
-def search_rows(row, col, weights, n, ind, method, dtype, predecessors):
+def search_rows(row, col, weights, n, ind, method, dtype, predecessors, solver=None,
+                progress=None):
     """(distances S x V of the apsp_dtype number `dtype`, its unreachable marker where none
     reaches, predecessors S x V int32 or None) of the library's method letter from the vertex
-    numbers ind (int32), on the default Solver, whose last_report it sets."""
+    numbers ind (int32), on `solver` (None: the default Solver), whose last_report it sets;
+    progress(done, total) counts the sources."""
+    if solver is None:
+        from ._solve import default_solver
+
+        solver = default_solver()
     out_type = {0: np.int32, 1: np.int64, 3: np.float64}[dtype]
     out = np.empty((len(ind), n), dtype=out_type)
     pred = np.empty((len(ind), n), dtype=np.int32) if predecessors else None
-    solver = default_solver()
     row, col = np.asarray(row, dtype=np.int32), np.asarray(col, dtype=np.int32)  # (no copy)
-    solver.last_report = solver._open().solve_sources(row, col, weights, n, ind, out,
-                                                      METHODS[method], pred, dtype)
+    solver._call(progress, solver._open().solve_sources, row, col, weights, n, ind, out,
+                 METHODS[method], pred, dtype)
+    solver._log_last(n)
     return out, pred
 
 
@@ -154,7 +157,7 @@ def unreached(out, dtype):
     return out == (_convert.INF32 if dtype == DTYPES["int32"] else _convert.INF64)
 
 
-def _solve(csgraph, method, directed, return_predecessors, unweighted, indices):
+def _solve(solver, csgraph, method, directed, return_predecessors, unweighted, indices, progress):
     """(distances S x V float64, predecessors S x V int32 or None, output shape prefix)."""
     if method not in METHODS:
         raise ValueError("unrecognized method '%s'" % method)
@@ -182,10 +185,11 @@ def _solve(csgraph, method, directed, return_predecessors, unweighted, indices):
                                                    _scipy_picks_floyd_warshall(csgraph, n))):
         weights = None
     if n == 0 or len(ind) == 0 or weights is None:
-        dist, pred = _rows_of_floyd_warshall(csgraph, directed, unweighted, ind,
-                                             return_predecessors)
+        dist, pred = _rows_of_floyd_warshall(solver, csgraph, directed, unweighted, ind,
+                                             return_predecessors, progress)
         return dist, pred, shape
-    out, pred = search_rows(row, col, weights, n, ind, method, dtype, return_predecessors)
+    out, pred = search_rows(row, col, weights, n, ind, method, dtype, return_predecessors, solver,
+                            progress)
     if dtype == DTYPES["float64"]:
         dist = out
     else:
@@ -195,14 +199,10 @@ def _solve(csgraph, method, directed, return_predecessors, unweighted, indices):
     return dist, pred, shape
 
 
-def _call(csgraph, method, directed, return_predecessors, unweighted, indices, limit=np.inf):
-    from ._solve import _core, _raise
-
-    try:
-        dist, pred, shape = _solve(csgraph, method, directed, return_predecessors, unweighted,
-                                   indices)
-    except _core.Error as error:
-        _raise(error)
+def _call(solver, csgraph, method, directed, return_predecessors, unweighted, indices,
+          progress, limit=np.inf):
+    dist, pred, shape = _solve(solver, csgraph, method, directed, return_predecessors, unweighted,
+                               indices, progress)
     if not limit >= np.inf:  # (nan too: SciPy's search then settles the sources only)
         beyond = ~(dist <= limit)
         ind, _ = _indices(indices, dist.shape[1])
@@ -218,49 +218,72 @@ def _shaped(dist, pred, shape, n, return_predecessors):
     return (dist, pred.reshape(shape + (n,))) if return_predecessors else dist
 
 
-def shortest_path(csgraph, method="auto", directed=True, return_predecessors=False,
-                  unweighted=False, overwrite=False, indices=None):
-    """As scipy.sparse.csgraph.shortest_path: method 'auto', 'FW', 'D', 'J' or 'BF'; 'FW' takes
-    no indices (ValueError, as SciPy). overwrite with 'FW' writes the distances into the input
-    where SciPy's does (apsp.floyd_warshall's rule); other methods leave the input alone."""
-    if method == "FW" and indices is not None:
-        raise ValueError("Cannot specify indices with method == 'FW'.")
-    if method == "FW" and overwrite:
-        from . import floyd_warshall
+_SOURCES_PARAMETERS = """csgraph : array_like, sparse matrix or pydata/sparse array
+            The N x N graph, read as SciPy reads it (a dense array: 0, inf, nan and
+            |w| <= 1e-8 are no edge; a sparse one: every stored entry is an edge).
+        directed : bool, optional
+            False: every edge goes both ways.
+        indices : int or array_like of int, optional
+            The sources (None: every vertex; negative ones count from the end)."""
+_SOURCES_RETURNS = """Returns
+        -------
+        dist_matrix : ndarray
+            float64 distances, indices.shape + (N,) (inf where none reaches).
+        predecessors : ndarray
+            int32, the same shape, -9999 for the source and the unreached; returned with
+            return_predecessors=True only. Where shortest paths tie they may name another one
+            than SciPy's (each is a shortest path).
 
-        return floyd_warshall(csgraph, directed=directed, return_predecessors=return_predecessors,
-                              unweighted=unweighted, overwrite=True)
-    dist, pred, shape = _call(csgraph, method, directed, return_predecessors, unweighted,
-                              indices)
-    return _shaped(dist, pred, shape, dist.shape[1], return_predecessors)
-
-
-def johnson(csgraph, directed=True, indices=None, return_predecessors=False, unweighted=False):
-    """As scipy.sparse.csgraph.johnson."""
-    dist, pred, shape = _call(csgraph, "J", directed, return_predecessors, unweighted, indices)
-    return _shaped(dist, pred, shape, dist.shape[1], return_predecessors)
-
-
-def bellman_ford(csgraph, directed=True, indices=None, return_predecessors=False,
-                 unweighted=False):
-    """As scipy.sparse.csgraph.bellman_ford."""
-    dist, pred, shape = _call(csgraph, "BF", directed, return_predecessors, unweighted, indices)
-    return _shaped(dist, pred, shape, dist.shape[1], return_predecessors)
+        Raises
+        ------
+        apsp.NegativeCycleError
+            A negative cycle (for bellman_ford: one that the indices reach)."""
 
 
-def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, unweighted=False,
-             limit=np.inf, min_only=False):
-    """As scipy.sparse.csgraph.dijkstra (limit: distances above it are inf; min_only: for each
-    vertex the least distance from any of the indices, and with return_predecessors its
-    predecessors and that source, -9999 where none reaches it)."""
-    if limit < 0:
-        raise ValueError("limit must be >= 0")
-    dist, pred, shape = _call(csgraph, "D", directed, return_predecessors, unweighted, indices,
-                              limit)
+class SourcesMethods:
+    """SciPy's shortest_path, dijkstra, johnson and bellman_ford as methods of apsp.Solver
+    (the module-level functions run them on the default Solver)."""
+
+    def shortest_path(self, csgraph, method="auto", directed=True, return_predecessors=False,
+                      unweighted=False, overwrite=False, indices=None, *, progress=None):
+        if method == "FW" and indices is not None:
+            raise ValueError("Cannot specify indices with method == 'FW'.")
+        if method == "FW" and overwrite:
+            return self.floyd_warshall(csgraph, directed=directed,
+                                       return_predecessors=return_predecessors,
+                                       unweighted=unweighted, overwrite=True, progress=progress)
+        dist, pred, shape = _call(self, csgraph, method, directed, return_predecessors,
+                                  unweighted, indices, progress)
+        return _shaped(dist, pred, shape, dist.shape[1], return_predecessors)
+
+    def johnson(self, csgraph, directed=True, indices=None, return_predecessors=False,
+                unweighted=False, *, progress=None):
+        dist, pred, shape = _call(self, csgraph, "J", directed, return_predecessors, unweighted,
+                                  indices, progress)
+        return _shaped(dist, pred, shape, dist.shape[1], return_predecessors)
+
+    def bellman_ford(self, csgraph, directed=True, indices=None, return_predecessors=False,
+                     unweighted=False, *, progress=None):
+        dist, pred, shape = _call(self, csgraph, "BF", directed, return_predecessors, unweighted,
+                                  indices, progress)
+        return _shaped(dist, pred, shape, dist.shape[1], return_predecessors)
+
+    def dijkstra(self, csgraph, directed=True, indices=None, return_predecessors=False,
+                 unweighted=False, limit=np.inf, min_only=False, *, progress=None):
+        if limit < 0:
+            raise ValueError("limit must be >= 0")
+        dist, pred, shape = _call(self, csgraph, "D", directed, return_predecessors, unweighted,
+                                  indices, progress, limit)
+        n = dist.shape[1]
+        if not min_only:
+            return _shaped(dist, pred, shape, n, return_predecessors)
+        return _least_of(dist, pred, _indices(indices, n)[0], return_predecessors)
+
+
+def _least_of(dist, pred, ind, return_predecessors):
+    """dijkstra's min_only: for each vertex the least distance from any source, and with
+    return_predecessors its predecessor and that source (-9999 where none reaches it)."""
     n = dist.shape[1]
-    if not min_only:
-        return _shaped(dist, pred, shape, n, return_predecessors)
-    ind, _ = _indices(indices, n)
     if len(ind) == 0:  # no source: nothing reached, as SciPy's
         least = np.full(n, np.inf)
         none = np.full(n, NO_PREDECESSOR, dtype=np.int32)
@@ -274,3 +297,61 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     sources = np.where(reached, ind[best], NO_PREDECESSOR).astype(np.int32)
     pred_min = np.where(reached, pred[best, columns], NO_PREDECESSOR).astype(np.int32)
     return least, pred_min, sources
+
+
+SourcesMethods.shortest_path.__doc__ = f"""Shortest paths from chosen sources, as SciPy's.
+
+        The rows of the indices only, by the library's sparse methods on this Solver's host
+        threads; 'FW' (and 'auto' with return_predecessors where SciPy's auto runs
+        Floyd-Warshall) solves the whole matrix on this Solver's device.
+
+        Parameters
+        ----------
+        {_SOURCES_PARAMETERS}
+        method : {{'auto', 'FW', 'D', 'J', 'BF'}}, optional
+            As SciPy's; 'FW' takes no indices (ValueError, as SciPy).
+        return_predecessors, unweighted : bool, optional
+            As SciPy's.
+        overwrite : bool, optional
+            With 'FW', the distances go into the input where SciPy's go (see
+            apsp.floyd_warshall); the other methods leave the input alone.
+        progress : callable, optional
+            Called as ``progress(done, total)`` as the sources (or Floyd-Warshall's rounds)
+            are done.
+
+        {_SOURCES_RETURNS}
+        """
+_ONE_METHOD_DOC = """Shortest paths from chosen sources by {what}, as SciPy's {name}.
+
+        Parameters
+        ----------
+        {parameters}
+        return_predecessors, unweighted : bool, optional
+            As SciPy's.
+        progress : callable, optional
+            Called as ``progress(done, total)`` as the sources are done.
+
+        {returns}
+        """
+for _name, _what in (("johnson", "Johnson's method"), ("bellman_ford", "Bellman-Ford")):
+    getattr(SourcesMethods, _name).__doc__ = _ONE_METHOD_DOC.format(
+        what=_what, name=_name, parameters=_SOURCES_PARAMETERS, returns=_SOURCES_RETURNS)
+SourcesMethods.dijkstra.__doc__ = f"""Shortest paths from chosen sources by Dijkstra, as SciPy's.
+
+        On a negative weight it warns as SciPy's does and answers Johnson's distances.
+
+        Parameters
+        ----------
+        {_SOURCES_PARAMETERS}
+        return_predecessors, unweighted : bool, optional
+            As SciPy's.
+        limit : float, optional
+            Distances above it are inf (nan: the sources alone are reached); < 0 is refused.
+        min_only : bool, optional
+            For each vertex the least distance from any of the indices (1-D results), and with
+            return_predecessors its predecessor and that source (a third array).
+        progress : callable, optional
+            Called as ``progress(done, total)`` as the sources are done.
+
+        {_SOURCES_RETURNS}
+        """

@@ -1,0 +1,54 @@
+"""A user's script that calls every public function of apsp (tests/python/test_style.py
+checks it with mypy --strict)."""
+import numpy as np
+import numpy.typing as npt
+
+import apsp
+
+
+def shown(done: int, total: int) -> None:
+    print(f"{done}/{total}")
+
+
+def main() -> None:
+    graph: npt.NDArray[np.float64] = np.array([[0.0, 1.0, 4.0], [0.0, 0.0, 2.0], [1.0, 0.0, 0.0]])
+    dist = apsp.floyd_warshall(graph, progress=shown)
+    dist, pred = apsp.floyd_warshall(graph, return_predecessors=True, device="host")
+    path: list[int] = apsp.reconstruct_path(pred, 0, 2)
+    lengths = apsp.construct_dist_matrix(graph, pred)
+    rows = apsp.shortest_path(graph, method="D", indices=[0, 1])
+    rows, rows_pred = apsp.shortest_path(graph, return_predecessors=True)
+    near = apsp.dijkstra(graph, indices=0, limit=3.0)
+    near, near_pred = apsp.dijkstra(graph, indices=0, return_predecessors=True)
+    least, least_pred, sources = apsp.dijkstra(graph, indices=[0, 1], return_predecessors=True,
+                                               min_only=True)
+    j = apsp.johnson(graph, directed=False)
+    j, j_pred = apsp.johnson(graph, return_predecessors=True)
+    b = apsp.bellman_ford(graph, indices=[2])
+    b, b_pred = apsp.bellman_ford(graph, return_predecessors=True)
+    marker = apsp.unreachable(np.int32)
+    found = [d["name"] for d in apsp.devices()]
+    with apsp.Solver(device="host", threads=1) as solver:
+        s = solver.floyd_warshall(graph, dtype=np.int64)
+        s, s_pred = solver.floyd_warshall(graph, return_predecessors=True)
+        t = solver.shortest_path(graph, method="J")
+        u = solver.dijkstra(graph, indices=[0], progress=shown)
+        v = solver.johnson(graph)
+        w = solver.bellman_ford(graph)
+        x = solver.solve_matrix(np.zeros((2, 2), dtype=np.int32))
+        report = solver.last_report
+        print(repr(solver), report)
+    apsp.release()
+    try:
+        apsp.floyd_warshall(-graph)
+    except apsp.NegativeCycleError as error:
+        print(error)
+    except (apsp.DeviceError, apsp.Error):
+        raise
+    print(dist.sum(), path, lengths[0, 2], rows.shape, rows_pred.shape, near, near_pred, least,
+          least_pred, sources, j, j_pred, b, b_pred, marker, found, s, s_pred, t, u, v, w, x,
+          apsp.INF32, apsp.INF64, apsp.PREDECESSOR_TOLERANCE, apsp.__version__)
+
+
+if __name__ == "__main__":
+    main()
