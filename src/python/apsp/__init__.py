@@ -15,6 +15,7 @@ on apsp through the NetworkX backend in apsp.nx.
 """
 
 from . import _core
+from ._batch import edge_paths, floyd_warshall_batch
 from ._convert import INF32, INF64, unreachable
 from ._solve import PREDECESSOR_TOLERANCE, DeviceError, Error, NegativeCycleError, Solver
 from ._solve import default_solver as _default_solver
@@ -33,7 +34,9 @@ __all__ = [
     "bellman_ford",
     "devices",
     "dijkstra",
+    "edge_paths",
     "floyd_warshall",
+    "floyd_warshall_batch",
     "johnson",
     "release",
     "shortest_path",
