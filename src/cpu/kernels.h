@@ -9,13 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Phases 1 and 2 are simple loops that the compiler vectorises; cloned per instruction set
- * (SSE2 alone has no packed 32-bit min) and picked by the loader for the CPU at hand. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define CLONED_FOR_ISAS __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define CLONED_FOR_ISAS
-#endif
+/* Phases 1 and 2 are simple loops that the compiler vectorises, cloned per instruction set
+ * (base/util.h: CLONED_FOR_ISAS). */
+#include "base/util.h"
 
 /* The round depth B: blocks are B x B. The host matrix is padded to a multiple of it. */
 enum { ROUND_DEPTH = 128 };

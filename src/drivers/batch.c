@@ -93,7 +93,7 @@ apsp_status drive_batch(const apsp_backend_impl *impl, backend_device *device,
         for (size_t g = 0; g < b->count; g++)
             if (b->vertices[g] <= impl->small_vertices && b->vertices[g] > most)
                 most = b->vertices[g];
-        r.scratch_bytes = fw_tracked_scratch(b->dtype, most);
+        r.scratch_bytes = (fw_tracked_scratch(b->dtype, most) + 63) / 64 * 64; /* aligned */
     }
     const unsigned threads = impl->host_threads(device);
     if (r.scratch_bytes && !(r.scratch = apsp_malloc(r.scratch_bytes * threads)))

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Bytes of scratch fw_tracked needs for n vertices of `dtype` (0 for the integer types). */
+/* Bytes of scratch fw_tracked needs for n vertices of `dtype`. */
 size_t fw_tracked_scratch(apsp_dtype dtype, size_t n);
 
 /* Solves the n x n cells of row pitch `stride` in place and fills pred (the same pitch) as
