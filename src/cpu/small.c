@@ -41,8 +41,18 @@
         }                                                                                          \
     }
 
-/* Cells per row unit: 64 bytes of the narrowest type, one AVX-512 vector. */
+/* Cells per row unit: 64 bytes of the narrowest int32 type, one AVX-512 vector (the int16
+ * rows' 32 bytes, one AVX2 vector). */
 enum { SMALL_LANES = 16 };
+
+/* The int16 lanes' unreachable marker: two of them sum within int16, and no distance of a graph
+ * taken to them reaches it. */
+enum { INF16 = 16383 };
+
+static inline int16_t add_min16(int16_t c, int16_t a, int16_t b) {
+    const int16_t sum = (int16_t)(a + b);
+    return c < sum ? c : sum;
+}
 
 CLOSE_SMALL(close_small_i32, int32_t, add_min32, APSP_INF)
 CLOSE_SMALL(close_small_i32_negative, int32_t, relax_negative, APSP_INF)
@@ -50,6 +60,24 @@ CLOSE_SMALL(close_small_i64, int64_t, add_min64, APSP_INF64)
 CLOSE_SMALL(close_small_i64_negative, int64_t, relax_negative64, APSP_INF64)
 CLOSE_SMALL(close_small_f32, float, add_min_f32, INFINITY)
 CLOSE_SMALL(close_small_f64, double, add_min_f64, INFINITY)
+CLOSE_SMALL(close_small_i16, int16_t, add_min16, INF16)
+
+/* An int32 graph of small distances through int16 lanes: its rows narrowed into `to` at pitch
+ * `width` (APSP_INF to INF16, the columns past n INF16), closed, and widened back. */
+static void solve_in_int16(apsp_matrix *m, int16_t *to, size_t width) {
+    const size_t n = m->n;
+    for (size_t i = 0; i < n; i++) {
+        const int32_t *row = apsp_matrix_row(m, i);
+        for (size_t j = 0; j < width; j++)
+            to[i * width + j] = j < n && row[j] != APSP_INF ? (int16_t)row[j] : INF16;
+    }
+    close_small_i16(to, n, width);
+    for (size_t i = 0; i < n; i++) {
+        int32_t *row = apsp_matrix_row(m, i);
+        for (size_t j = 0; j < n; j++)
+            row[j] = to[i * width + j] == INF16 ? APSP_INF : to[i * width + j];
+    }
+}
 
 /* The pivot rows' pass of a one-block solve: C = min(C, P (+) P), P the closed cells as they
  * were (a copy: C is overwritten while P is read), k ascending from C's own value, as the block
@@ -92,7 +120,7 @@ static void copy_rows(apsp_matrix *m, char *to, size_t width, int back) {
     }
 }
 
-apsp_status cpu_solve_small(apsp_matrix *m, int negative, apsp_error *error) {
+apsp_status cpu_solve_small(apsp_matrix *m, int negative, uint64_t most, apsp_error *error) {
     static const close_small_fn close[][2] = {
         [APSP_INT32] = {close_small_i32, close_small_i32_negative},
         [APSP_INT64] = {close_small_i64, close_small_i64_negative},
@@ -115,6 +143,11 @@ apsp_status cpu_solve_small(apsp_matrix *m, int negative, apsp_error *error) {
     if (!scratch)
         return fail(error, APSP_ERR_NO_MEMORY, "out of memory for a copy of %zu x %zu cells", m->n,
                     m->n);
+    if (m->dtype == APSP_INT32 && !negative && most < INF16 / m->n) { /* (n - 1) most < INF16 */
+        solve_in_int16(m, (int16_t *)(void *)scratch, width);
+        free(scratch);
+        return APSP_OK;
+    }
     copy_rows(m, scratch, width, 0);
     close[m->dtype][negative != 0](scratch, m->n, width);
     copy_rows(m, scratch, width, 1);

@@ -50,17 +50,18 @@ typedef struct batch_run {
 static apsp_status solve_graph(const batch_run *r, size_t g, void *scratch, apsp_error *error) {
     apsp_matrix m = batch_view(r->plan, g);
     int negative = 0;
+    uint64_t most = 0;
     apsp_status status = r->plan->batch->edges ? batch_fill(r->plan, g, error) : APSP_OK;
     if (status != APSP_OK || m.n == 0)
         return status;
-    status = matrix_check_graph_cells(&m, &negative, NULL, error);
+    status = matrix_check_graph_cells(&m, &negative, &most, error);
     if (status != APSP_OK)
         return status;
     matrix_clear_negative_zeros(&m, 1); /* as apsp_solver_solve's float path does */
     int32_t *pred = batch_pred(r->plan, g);
     if (pred)
         fw_tracked(m.dtype, m.cells, m.n, m.stride, pred, scratch);
-    else if ((status = r->impl->solve_small(&m, negative, error)) != APSP_OK)
+    else if ((status = r->impl->solve_small(&m, negative, most, error)) != APSP_OK)
         return status;
     return negative ? matrix_check_cycles(&m, error) : APSP_OK;
 }
