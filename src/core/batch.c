@@ -40,7 +40,8 @@ static apsp_status plan_batch(const apsp_batch *b, uint64_t *offsets, uint64_t *
 static apsp_status solve_alone(apsp_solver *s, const batch_plan *plan, size_t g,
                                apsp_error *error) {
     apsp_matrix view = batch_view(plan, g);
-    apsp_status filled = plan->batch->edges ? batch_fill(plan, g, error) : APSP_OK;
+    cell_facts facts; /* (apsp_solver_solve checks the cells itself) */
+    apsp_status filled = plan->batch->edges ? batch_fill(plan, g, &facts, error) : APSP_OK;
     if (filled != APSP_OK || view.n == 0)
         return filled;
     matrix_clear_negative_zeros(&view, 1); /* as apsp_solver_solve does, before the copy */

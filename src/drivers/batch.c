@@ -46,24 +46,34 @@ typedef struct batch_run {
     apsp_error error;
 } batch_run;
 
-/* One graph checked, solved and its diagonal read, as drive_small does it alone. */
+/* Whether the facts of a graph made from its edges stand for the cells' check: the integer
+ * types' weight rule holds for the largest weight (the fill wrote only the diagonal's 0, the
+ * marker and weights; a weight past the rule goes to the check, which names it). */
+static int facts_suffice(const apsp_matrix *m, const cell_facts *facts) {
+    const uint64_t inf = matrix_integer_inf(m->dtype);
+    return inf && (m->n < 2 || facts->most <= (inf - 1) / (m->n - 1));
+}
+
+/* One graph made from its edges, checked, solved and its diagonal read, as drive_small does it
+ * alone. */
 static apsp_status solve_graph(const batch_run *r, size_t g, void *scratch, apsp_error *error) {
     apsp_matrix m = batch_view(r->plan, g);
-    int negative = 0;
-    uint64_t most = 0;
-    apsp_status status = r->plan->batch->edges ? batch_fill(r->plan, g, error) : APSP_OK;
+    cell_facts facts = {0, 0};
+    const int edges = r->plan->batch->edges != NULL;
+    apsp_status status = edges ? batch_fill(r->plan, g, &facts, error) : APSP_OK;
     if (status != APSP_OK || m.n == 0)
         return status;
-    status = matrix_check_graph_cells(&m, &negative, &most, error);
+    if (!edges || !facts_suffice(&m, &facts))
+        status = matrix_check_graph_cells(&m, &facts.negative, &facts.most, error);
     if (status != APSP_OK)
         return status;
     matrix_clear_negative_zeros(&m, 1); /* as apsp_solver_solve's float path does */
     int32_t *pred = batch_pred(r->plan, g);
     if (pred)
         fw_tracked(m.dtype, m.cells, m.n, m.stride, pred, scratch);
-    else if ((status = r->impl->solve_small(&m, negative, most, error)) != APSP_OK)
+    else if ((status = r->impl->solve_small(&m, facts.negative, facts.most, error)) != APSP_OK)
         return status;
-    return negative ? matrix_check_cycles(&m, error) : APSP_OK;
+    return facts.negative ? matrix_check_cycles(&m, error) : APSP_OK;
 }
 
 static void solve_item(void *context, size_t item, unsigned thread) {

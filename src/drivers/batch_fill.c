@@ -9,11 +9,12 @@
 
 /* The block of `rows` x `rows` cells (the graph's n x n, or the pitch's) with no edge: 0 on the
  * graph's diagonal, the marker elsewhere; then the edges [from, to) of vertices numbered from
- * `base`, the least weight kept, self-loops ignored. Returns the first edge refused (an endpoint
- * outside the graph, a weight that is not finite), or SIZE_MAX. */
-#define FILL_GRAPH(NAME, CELL, MARKER, FINITE)                                                     \
+ * `base`, the least weight kept, self-loops ignored; into *facts whether a weight is negative
+ * and (integers) the largest |weight|. Returns the first edge refused (an endpoint outside the
+ * graph, a weight that is not finite), or SIZE_MAX. */
+#define FILL_GRAPH(NAME, CELL, MARKER, FINITE, MAGNITUDE)                                          \
     static size_t NAME(const apsp_batch_edges *e, size_t from, size_t to, int64_t base,            \
-                       const apsp_matrix *m, size_t rows) {                                        \
+                       const apsp_matrix *m, size_t rows, cell_facts *facts) {                     \
         CELL *c = m->cells;                                                                        \
         const CELL *weight = e->weight;                                                            \
         for (size_t i = 0; i < rows; i++)                                                          \
@@ -25,6 +26,8 @@
             const CELL w = weight ? weight[k] : 1;                                                 \
             if (s >= m->n || t >= m->n || !(FINITE))                                               \
                 return k;                                                                          \
+            facts->negative |= w < 0;                                                              \
+            facts->most = MAGNITUDE(w) > facts->most ? MAGNITUDE(w) : facts->most;                 \
             if (s == t)                                                                            \
                 continue;                                                                          \
             CELL *st = c + s * m->stride + t, *ts = c + t * m->stride + s;                         \
@@ -35,15 +38,20 @@
         return SIZE_MAX;                                                                           \
     }
 
-FILL_GRAPH(fill_i32, int32_t, APSP_INF, 1)
-FILL_GRAPH(fill_i64, int64_t, APSP_INF64, 1)
-FILL_GRAPH(fill_f32, float, INFINITY, isfinite(w))
-FILL_GRAPH(fill_f64, double, INFINITY, isfinite(w))
+/* |w| of an integer, defined for the least one too; 0 for the floating-point types (whose rule
+ * the cells' check applies). */
+#define INTEGER_MAGNITUDE(w) ((w) < 0 ? 0 - (uint64_t)(w) : (uint64_t)(w))
+#define NO_MAGNITUDE(w) ((void)(w), (uint64_t)0)
+
+FILL_GRAPH(fill_i32, int32_t, APSP_INF, 1, INTEGER_MAGNITUDE)
+FILL_GRAPH(fill_i64, int64_t, APSP_INF64, 1, INTEGER_MAGNITUDE)
+FILL_GRAPH(fill_f32, float, INFINITY, isfinite(w), NO_MAGNITUDE)
+FILL_GRAPH(fill_f64, double, INFINITY, isfinite(w), NO_MAGNITUDE)
 
 typedef size_t (*fill_fn)(const apsp_batch_edges *e, size_t from, size_t to, int64_t base,
-                          const apsp_matrix *m, size_t rows);
+                          const apsp_matrix *m, size_t rows, cell_facts *facts);
 
-apsp_status batch_fill(const batch_plan *plan, size_t g, apsp_error *error) {
+apsp_status batch_fill(const batch_plan *plan, size_t g, cell_facts *facts, apsp_error *error) {
     static const fill_fn fill[] = {
         [APSP_INT32] = fill_i32,
         [APSP_INT64] = fill_i64,
@@ -61,7 +69,8 @@ apsp_status batch_fill(const batch_plan *plan, size_t g, apsp_error *error) {
         return fail(error, APSP_ERR_USAGE, "edges from %zu to %zu: first must not decrease", from,
                     to);
     const int64_t base = (int64_t)plan->nodes[g];
-    const size_t bad = fill[b->dtype](e, from, to, base, &m, rows);
+    *facts = (cell_facts){0, 0};
+    const size_t bad = fill[b->dtype](e, from, to, base, &m, rows, facts);
     if (bad == SIZE_MAX)
         return APSP_OK;
     if (e->source[bad] - base < 0 || (uint64_t)(e->source[bad] - base) >= m.n ||

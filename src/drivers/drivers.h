@@ -54,8 +54,9 @@ int32_t *batch_pred(const batch_plan *plan, size_t g);
  * status. */
 apsp_status batch_fail(apsp_error *error, const apsp_error *cause, size_t g);
 /* Graph g's cells (and with a pitch, the rest of its block; its predecessors' likewise) made
- * from the batch's edges (batch_fill.c). */
-apsp_status batch_fill(const batch_plan *plan, size_t g, apsp_error *error);
+ * from the batch's edges (batch_fill.c); *facts says whether an edge weighs less than 0 and, for
+ * the integer types, the largest |weight| of its edges (at least the cells' own). */
+apsp_status batch_fill(const batch_plan *plan, size_t g, cell_facts *facts, apsp_error *error);
 /* Solves every graph of 1 to impl->small_vertices vertices on the device's host threads
  * (backend.h: run_items), a graph per thread at a time: each checked, solved by the backend's
  * small solve (or fw_tracked for predecessors) and its diagonal read for negative cycles. The

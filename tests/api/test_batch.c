@@ -121,7 +121,8 @@ static void test_float64_alone(apsp_solver *solver) {
     free(alone);
 }
 
-/* An edge leaving its graph, and a negative cycle, each refused naming the graph. */
+/* An edge leaving its graph, a weight past the rule (the check the fill's facts skip otherwise)
+ * and a negative cycle, each refused naming the graph. */
 static void test_refusals(apsp_solver *solver) {
     size_t sizes[] = {2, 3}, first[] = {0, 1, 3};
     int64_t src[] = {0, 2, 3}, dst[] = {1, 1, 4};
@@ -132,6 +133,12 @@ static void test_refusals(apsp_solver *solver) {
     CHECK(apsp_solver_solve_batch(solver, &batch, NULL, &err) == APSP_ERR_USAGE &&
               strncmp(err.message, "graph 1: edge 1 ", 16) == 0,
           "an edge leaving its graph: %s", err.message);
+    weight[0] = APSP_INF / 2; /* within graph 0's rule (V = 2), past graph 1's (V = 3) */
+    dst[1] = 3, src[2] = 3, dst[2] = 4, weight[1] = APSP_INF / 2 + 1;
+    CHECK(apsp_solver_solve_batch(solver, &batch, NULL, &err) == APSP_ERR_USAGE &&
+              strncmp(err.message, "graph 1: matrix: a weight of magnitude", 38) == 0,
+          "a weight past the rule: %s", err.message);
+    weight[0] = weight[1] = 1;
     dst[1] = 4;
     src[2] = 4, dst[2] = 2, weight[1] = 1, weight[2] = -2;
     CHECK(apsp_solver_solve_batch(solver, &batch, NULL, &err) == APSP_ERR_NEGATIVE_CYCLE &&
