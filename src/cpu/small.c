@@ -66,10 +66,12 @@ CLOSE_SMALL(close_small_i16, int16_t, add_min16, INF16)
  * `width` (APSP_INF to INF16, the columns past n INF16), closed, and widened back. */
 static void solve_in_int16(apsp_matrix *m, int16_t *to, size_t width) {
     const size_t n = m->n;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++) { /* (loops without a test of j: vectorised) */
         const int32_t *row = apsp_matrix_row(m, i);
-        for (size_t j = 0; j < width; j++)
-            to[i * width + j] = j < n && row[j] != APSP_INF ? (int16_t)row[j] : INF16;
+        for (size_t j = 0; j < n; j++)
+            to[i * width + j] = row[j] != APSP_INF ? (int16_t)row[j] : INF16;
+        for (size_t j = n; j < width; j++)
+            to[i * width + j] = INF16;
     }
     close_small_i16(to, n, width);
     for (size_t i = 0; i < n; i++) {

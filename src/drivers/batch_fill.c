@@ -17,9 +17,12 @@
                        const apsp_matrix *m, size_t rows, cell_facts *facts) {                     \
         CELL *c = m->cells;                                                                        \
         const CELL *weight = e->weight;                                                            \
-        for (size_t i = 0; i < rows; i++)                                                          \
+        for (size_t i = 0; i < rows; i++) { /* (a plain store loop: vectorised) */                 \
             for (size_t j = 0; j < rows; j++)                                                      \
-                c[i * m->stride + j] = i == j && i < m->n ? 0 : (MARKER);                          \
+                c[i * m->stride + j] = (MARKER);                                                   \
+            if (i < m->n)                                                                          \
+                c[i * m->stride + i] = 0;                                                          \
+        }                                                                                          \
         for (size_t k = from; k < to; k++) {                                                       \
             const uint64_t s = (uint64_t)(e->source[k] - base),                                    \
                            t = (uint64_t)(e->target[k] - base);                                    \
