@@ -45,15 +45,16 @@ static apsp_status solve_alone(apsp_solver *s, const batch_plan *plan, size_t g,
     if (filled != APSP_OK || view.n == 0)
         return filled;
     matrix_clear_negative_zeros(&view, 1); /* as apsp_solver_solve does, before the copy */
-    const size_t row = view.n * apsp_dtype_size(view.dtype);
+    const size_t cell = apsp_dtype_size(view.dtype), row = view.n * cell;
+    const size_t pitch = view.stride * cell; /* the copy's rows at pred's pitch */
     int32_t *pred = batch_pred(plan, g);
-    void *copy = NULL;
+    char *copy = NULL;
     if (pred) {
-        copy = apsp_malloc(view.n * row + fw_tracked_scratch(view.dtype, view.n));
+        copy = apsp_malloc(view.n * pitch + fw_tracked_scratch(view.dtype, view.n));
         if (!copy)
             return fail(error, APSP_ERR_NO_MEMORY, "out of memory for a copy of graph %zu", g);
         for (size_t i = 0; i < view.n; i++)
-            memcpy((char *)copy + i * row, apsp_matrix_row_cells(&view, i), row);
+            memcpy(copy + i * pitch, apsp_matrix_row_cells(&view, i), row);
     }
     apsp_matrix *m = NULL;
     apsp_status status = apsp_matrix_create_typed(view.n, view.dtype, &m, error);
@@ -65,10 +66,7 @@ static apsp_status solve_alone(apsp_solver *s, const batch_plan *plan, size_t g,
         memcpy(apsp_matrix_row_cells(&view, i), apsp_matrix_row_cells(m, i), row);
     apsp_matrix_destroy(m);
     if (status == APSP_OK && pred)
-        fw_tracked(view.dtype, copy, view.n, view.n, pred, (char *)copy + view.n * row);
-    if (status == APSP_OK && pred && view.n != view.stride) /* pred's rows at the view's pitch */
-        for (size_t i = view.n; i-- > 0;)
-            memmove(pred + i * view.stride, pred + i * view.n, view.n * sizeof *pred);
+        fw_tracked(view.dtype, copy, view.n, view.stride, pred, copy + view.n * pitch);
     free(copy);
     return status;
 }

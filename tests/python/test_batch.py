@@ -188,3 +188,18 @@ def test_refusals():
     with pytest.raises(apsp.NegativeCycleError, match="graph 0"):
         apsp.floyd_warshall_batch(edge_index=np.array([[0, 1], [1, 0]]), edge_weight=[1.0, -2.0],
                                   num_nodes=[2])
+
+
+def test_opencl_solver_a_graph_at_a_time():
+    """An OpenCL solver (PoCL's CPU device here) solves a batch a graph at a time, with the
+    pthread backend's bytes for integers."""
+    if not any(d["backend"] == "opencl" for d in apsp.devices()):
+        pytest.skip("no OpenCL device")
+    rng = np.random.default_rng(13)
+    counts, edge_index, w = random_batch(rng, 40, True)
+    args = dict(edge_index=edge_index, edge_weight=w, num_nodes=counts, directed=False,
+                return_predecessors=True, dtype=np.int32)
+    with apsp.Solver(backend="opencl") as device:
+        got, got_pred, _ = apsp.floyd_warshall_batch(solver=device, **args)
+    want, want_pred, _ = apsp.floyd_warshall_batch(solver=apsp.Solver(device="host"), **args)
+    assert np.array_equal(got, want) and np.array_equal(got_pred, want_pred)
