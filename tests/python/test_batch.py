@@ -37,8 +37,8 @@ def random_batch(rng, count, whole):
 
 
 def scipy_graph(counts, edge_index, w, g, directed):
-    """Graph g as SciPy reads a CSR matrix (repeated edges: SciPy keeps... the sum of a COO, so
-    the least is taken here first)."""
+    """Graph g as a CSR matrix for SciPy, its repeated edges' least weight taken first (a COO's
+    repeated entries would be summed)."""
     starts = np.concatenate(([0], np.cumsum(counts)))
     n = counts[g]
     mine = (edge_index[0] >= starts[g]) & (edge_index[0] < starts[g + 1])
@@ -54,9 +54,9 @@ def scipy_graph(counts, edge_index, w, g, directed):
 def check_tree(d, pred, graph, rtol):
     """pred a shortest-path tree of d over graph's edges."""
     n = d.shape[0]
-    w = graph.toarray()
-    w[graph.toarray() == 0] = np.inf
-    w[tuple(graph.nonzero())] = graph.data if graph.nnz else w[tuple(graph.nonzero())]
+    w = np.full((n, n), np.inf)
+    edges = graph.tocoo()
+    w[edges.row, edges.col] = edges.data
     for i in range(n):
         for j in range(n):
             p = pred[i, j]

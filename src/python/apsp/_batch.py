@@ -122,14 +122,16 @@ def _solve_type(weight, counts, dtype, unweighted):
         if kind not in _TYPES:
             raise ValueError(f"dtype={dtype}: expected int32, int64, float32 or float64")
         return kind, kind
-    result = np.dtype(np.float32 if weight is not None and weight.dtype == np.float32 else np.float64)
+    single = weight is not None and weight.dtype == np.float32
+    result = np.dtype(np.float32 if single else np.float64)
     if unweighted or weight is None or weight.size == 0:
         return np.dtype(np.int32), result
     if weight.dtype.kind in "iub" or np.all(np.mod(weight, 1) == 0):
         most = float(np.abs(weight).max()) * max(int(counts.max()) - 1, 1)
-        if most < _convert.INF32:
+        exact = 2 * most <= (2**24 if single else 2**53)  # every sum of two distances exact
+        if exact and most < _convert.INF32:
             return np.dtype(np.int32), result
-        if most <= 2**52:  # SciPy's float64 sums exact too
+        if exact:
             return np.dtype(np.int64), result
     return result, result
 
