@@ -192,6 +192,8 @@ def floyd_warshall_batch(
         raise ValueError("floyd_warshall_batch: give graphs, or edge_index with its sizes")
     if unweighted:
         weight = None
+    if packed and out is not None:
+        raise ValueError("out= fills a padded result; packed=True returns views of its own")
     kernel, result = _solve_type(weight, counts, dtype, unweighted)
     if weight is not None:
         if weight.dtype.kind == "f" and not np.all(np.isfinite(weight)):
