@@ -3,8 +3,8 @@
  * The public library API. The `apsp` command-line tool uses nothing else. The files (formats,
  * reading graphs, writing distances) are declared in apsp_io.h, the distances from chosen
  * sources (Dijkstra, Johnson, Bellman-Ford) in apsp_sources.h, shortest paths (predecessors) in
- * apsp_paths.h, a solver's fast host matrices and row-by-row solves in apsp_rows.h; this header
- * includes all four.
+ * apsp_paths.h, a solver's fast host matrices and row-by-row solves in apsp_rows.h, many small
+ * graphs in one call (apsp_solver_solve_batch) in apsp_batch.h; this header includes all five.
  *
  * Typical use:
  *     apsp_error err;
@@ -527,8 +527,9 @@ APSP_EXPORT const char *apsp_version(void);
 
 /* Files: the formats, reading graphs, writing distances (apsp_io.h); distances from chosen
  * sources (apsp_sources.h); shortest paths (apsp_paths.h); fast host matrices and row-by-row
- * solves (apsp_rows.h). Included here so that a program written against the one header before
- * they were split off keeps compiling. */
+ * solves (apsp_rows.h); many small graphs in one call (apsp_batch.h). Included here so that a
+ * program written against the one header before they were split off keeps compiling. */
+#include "apsp_batch.h"
 #include "apsp_io.h"
 #include "apsp_paths.h"
 #include "apsp_rows.h"

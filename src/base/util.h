@@ -6,6 +6,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Simple loops that the compiler vectorises, cloned per instruction set (SSE2 alone has no
+ * packed 32-bit min, nor the blends of a compare-and-select) and picked by the loader for the CPU
+ * at hand: the pthread kernels (cpu/), the predecessors' passes and fw_tracked (paths/). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define CLONED_FOR_ISAS __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define CLONED_FOR_ISAS
+#endif
+
 /* A monotonic clock in seconds, for the timings of apsp_report. */
 double seconds_now(void);
 

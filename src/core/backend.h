@@ -283,9 +283,19 @@ typedef struct apsp_backend_impl {
     double (*estimated_seconds)(const apsp_options *options, size_t vertices);
     /* A graph of at most small_vertices solved in place on the calling thread, over its n x n
      * cells alone (no padding read, no threads woken), with the result the rounds would give, in
-     * the negative form when `negative`; NULL where the backend has none (core/solver.c). */
-    apsp_status (*solve_small)(apsp_matrix *matrix, int negative, apsp_error *error);
+     * the negative form when `negative`; `most`, the largest |weight| of an integer graph (the
+     * check's cell_facts), lets it compute in narrower lanes where every distance fits them.
+     * NULL where the backend has none (core/solver.c). */
+    apsp_status (*solve_small)(apsp_matrix *matrix, int negative, uint64_t most, apsp_error *error);
     size_t small_vertices;
+    /* Runs task(context, item, thread) on every item in [0, count) over the device's host
+     * threads (thread < host_threads), each item to whichever thread asks next, and returns when
+     * all are done: a batch's graphs, a graph per thread (drivers/batch.c). NULL where the
+     * backend computes elsewhere. */
+    void (*run_items)(backend_device *device,
+                      void (*task)(void *context, size_t item, unsigned thread), void *context,
+                      size_t count);
+    unsigned (*host_threads)(backend_device *device);
     /* Distances from chosen sources on the device (src/sssp/, above). */
     const backend_sources *sources;
 } apsp_backend_impl;

@@ -351,6 +351,16 @@ static double cpu_speed(backend_device *device) {
     return RELAX_PER_THREAD * pool_threads(d->pool);
 }
 
+/* A batch's graphs over the pool (backend.h: run_items). */
+static void cpu_run_items(backend_device *device, pool_item_task task, void *context,
+                          size_t count) {
+    pool_run_items(cpu_of(device)->pool, task, context, count);
+}
+
+static unsigned cpu_host_threads(backend_device *device) {
+    return pool_threads(cpu_of(device)->pool);
+}
+
 /* By the estimate the rows are shared by, for auto mode's choice before any device is open. */
 static double cpu_estimated_seconds(const apsp_options *options, size_t vertices) {
     unsigned threads = options->threads > 0 ? (unsigned)options->threads : online_cores();
@@ -437,5 +447,7 @@ const apsp_backend_impl apsp_backend_cpu = {
     .blocks = &cpu_blocks,
     .estimated_seconds = cpu_estimated_seconds,
     .solve_small = cpu_solve_small,
+    .run_items = cpu_run_items,
+    .host_threads = cpu_host_threads,
     .small_vertices = ROUND_DEPTH,
 };

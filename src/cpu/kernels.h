@@ -9,13 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Phases 1 and 2 are simple loops that the compiler vectorises; cloned per instruction set
- * (SSE2 alone has no packed 32-bit min) and picked by the loader for the CPU at hand. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define CLONED_FOR_ISAS __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define CLONED_FOR_ISAS
-#endif
+/* Phases 1 and 2 are simple loops that the compiler vectorises, cloned per instruction set
+ * (base/util.h: CLONED_FOR_ISAS). */
+#include "base/util.h"
 
 /* The round depth B: blocks are B x B. The host matrix is padded to a multiple of it. */
 enum { ROUND_DEPTH = 128 };
@@ -62,7 +58,9 @@ relax_block_fn choose_x86_relax(apsp_dtype dtype, int negative, int isa_rank);
 
 /* A graph of at most ROUND_DEPTH vertices solved in place on the calling thread, over its n x n
  * cells alone (small.c): the blocked solve's result bit for bit, in the negative form for
- * integers when `negative`. APSP_ERR_INTERNAL for a larger graph. */
-apsp_status cpu_solve_small(apsp_matrix *matrix, int negative, apsp_error *error);
+ * integers when `negative`; an int32 graph without negative weights whose distances all stay
+ * below 2^14 - 1 ((n - 1) * most) in int16 lanes, twice as many a vector, with the same exact
+ * result. APSP_ERR_INTERNAL for a larger graph. */
+apsp_status cpu_solve_small(apsp_matrix *matrix, int negative, uint64_t most, apsp_error *error);
 
 #endif

@@ -1,8 +1,9 @@
 /* Drivers: what runs a solve through the round-level interface of backend.h. rows.c shares the
  * rows among the devices of one process (one device is its simplest case); stream.c passes a
  * matrix larger than the device's memory through one device from host memory; small.c solves a
- * graph of a few vertices on the calling thread. solver.c picks stream.c when drive_streams says
- * so. apsp-mpi's ranks use core/blocks.h instead (src/mpi). */
+ * graph of a few vertices on the calling thread, batch.c many such graphs over the host's threads.
+ * solver.c picks stream.c when drive_streams says so. apsp-mpi's ranks use core/blocks.h instead
+ * (src/mpi). */
 #ifndef APSP_DRIVERS_H
 #define APSP_DRIVERS_H
 
@@ -53,6 +54,30 @@ apsp_status drive_rows_paths(const apsp_backend_impl *impl, backend_device *cons
 int drive_takes_small(const apsp_backend_impl *impl, size_t count, const apsp_matrix *matrix);
 apsp_status drive_small(const apsp_backend_impl *impl, apsp_matrix *matrix, const cell_facts *known,
                         const apsp_options *options, apsp_report *report, apsp_error *error);
+
+/* A batch's graphs (apsp_batch.h) and where each one's cells begin (batch.c). */
+typedef struct batch_plan {
+    const apsp_batch *batch;
+    const uint64_t *offsets; /* graph g's first cell, by the batch's layout */
+    const uint64_t *nodes;   /* the number of graph g's first vertex in the batch's edges */
+} batch_plan;
+/* Graph g's cells as a matrix of no padding (padded = n, stride its row pitch), and its
+ * predecessor cells (NULL when none are asked for). */
+apsp_matrix batch_view(const batch_plan *plan, size_t g);
+int32_t *batch_pred(const batch_plan *plan, size_t g);
+/* Graph g's failure `cause` into error, its message prefixed by "graph G: ". Returns its
+ * status. */
+apsp_status batch_fail(apsp_error *error, const apsp_error *cause, size_t g);
+/* Graph g's cells (and with a pitch, the rest of its block; its predecessors' likewise) made
+ * from the batch's edges (batch_fill.c); *facts says whether an edge weighs less than 0 and, for
+ * the integer types, the largest |weight| of its edges (at least the cells' own). */
+apsp_status batch_fill(const batch_plan *plan, size_t g, cell_facts *facts, apsp_error *error);
+/* Solves every graph of 1 to impl->small_vertices vertices on the device's host threads
+ * (backend.h: run_items), a graph per thread at a time: each checked, solved by the backend's
+ * small solve (or fw_tracked for predecessors) and its diagonal read for negative cycles. The
+ * other graphs are left as they are. On failure the error of the least graph that failed. */
+apsp_status drive_batch(const apsp_backend_impl *impl, backend_device *device,
+                        const batch_plan *plan, apsp_error *error);
 
 /* Whether the backend's devices make their rows from an edge list and hand them on
  * (load_graph, store_rows); drive_graph solves a checked graph that way, as drive_rows would,

@@ -22,7 +22,7 @@ apsp_status drive_small(const apsp_backend_impl *impl, apsp_matrix *matrix, cons
         known ? APSP_OK : matrix_check_graph_cells(matrix, &facts.negative, &facts.most, error);
     const int negative = known ? known->negative : facts.negative;
     if (status == APSP_OK)
-        status = impl->solve_small(matrix, negative, error);
+        status = impl->solve_small(matrix, negative, known ? known->most : facts.most, error);
     if (status == APSP_OK && negative)
         status = matrix_check_cycles(matrix, error);
     if (status != APSP_OK)

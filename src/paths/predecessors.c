@@ -24,6 +24,7 @@
  * the search). */
 #include "paths/predecessors.h"
 #include "base/error.h"
+#include "base/util.h"
 #include "base/fault.h"
 #include "base/graph.h"
 #include "base/matrix.h"
@@ -59,12 +60,6 @@ typedef struct job {
     size_t count;
     int zero_tight; /* the zero-weight edges form no cycle: they count in block_tight */
 } job;
-
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define CLONED_FOR_ISAS __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define CLONED_FOR_ISAS
-#endif
 
 /* Every vertex's in-edges against BLOCK sources at once: t holds the block's distances
  * transposed, t[k * BLOCK + b] = d(source b, k) (INF in unused lanes), and pt gets the

@@ -8,6 +8,7 @@
  *   dense_copy.c  solve_dense's copies into and out of the padded matrix, on its threads
  *   solve_csr.c   Solver.solve_csr (a compressed sparse graph's arrays taken and checked)
  *   csr_copy.c    solve_csr's copy of a compressed sparse graph into the padded matrix
+ *   solve_batch.c Solver.solve_batch (many graphs, by cells or by edges)
  * Private to the extension: nothing here is part of the library or the package. */
 #ifndef APSP_PYTHON_CORE_H
 #define APSP_PYTHON_CORE_H
@@ -165,5 +166,10 @@ int csr_copy_in(const csr_copy *g, apsp_matrix *m);
 PyObject *solver_solve_csr(SolverObject *self, PyObject *args, PyObject *kwargs);
 apsp_status solve_csr_buffer(SolverObject *self, const csr_copy *g, dense_copy *c,
                              apsp_report *report, double seconds[2], apsp_error *err);
+
+/* solve_batch(cells, vertices, pitch=0, pred=None, source=None, target=None, weight=None,
+ * first=None, undirected=False) (solve_batch.c): apsp_solver_solve_batch over the caller's
+ * arrays, the graphs given by their cells or made from the edges. Returns the report. */
+PyObject *solver_solve_batch(SolverObject *self, PyObject *args, PyObject *kwargs);
 
 #endif

@@ -369,6 +369,9 @@ static PyMethodDef solver_methods[] = {
     {"solve_csr", (PyCFunction)(void (*)(void))solver_solve_csr, METH_VARARGS | METH_KEYWORDS,
      "solve_csr(indptr, indices, data, out, dtype, directed=True, unweighted=False, "
      "columns=False) -> report: SciPy's sparse reading and the distances into out"},
+    {"solve_batch", (PyCFunction)(void (*)(void))solver_solve_batch, METH_VARARGS | METH_KEYWORDS,
+     "solve_batch(cells, vertices, pitch=0, pred=None, source=None, target=None, weight=None, "
+     "first=None, undirected=False) -> report: apsp_solver_solve_batch"},
     {"solve_sources", (PyCFunction)(void (*)(void))solver_solve_sources,
      METH_VARARGS | METH_KEYWORDS,
      "solve_sources(source, target, weight, vertices, sources, out, method, pred=None, "

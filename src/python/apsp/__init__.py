@@ -21,6 +21,7 @@ apsp command.
 import inspect
 
 from . import _core
+from ._batch import edge_paths, floyd_warshall_batch
 from ._convert import INF32, INF64
 from ._convert import unreachable as _unreachable
 from ._paths import construct_dist_matrix, reconstruct_path
@@ -41,7 +42,9 @@ __all__ = [
     "construct_dist_matrix",
     "devices",
     "dijkstra",
+    "edge_paths",
     "floyd_warshall",
+    "floyd_warshall_batch",
     "johnson",
     "reconstruct_path",
     "release",

@@ -1,0 +1,121 @@
+/* apsp_solver_solve_batch (apsp_batch.h): the batch's layout checked, its small graphs to the
+ * backend's host threads (drivers/batch.c) and every other graph solved alone, so that each
+ * graph's bytes are what apsp_solver_solve gives it. */
+#include "base/error.h"
+#include "base/fault.h"
+#include "base/util.h"
+#include "drivers/drivers.h"
+#include "paths/fw_tracked.h"
+#include "sssp/on_device.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The batch's shape against its layout, and each graph's first cell into offsets. */
+static apsp_status plan_batch(const apsp_batch *b, uint64_t *offsets, uint64_t *nodes,
+                              apsp_error *error) {
+    uint64_t at = 0, node = 0;
+    for (size_t g = 0; g < b->count; g++) {
+        const size_t n = b->vertices[g];
+        if (b->pitch && n > b->pitch)
+            return fail(error, APSP_ERR_USAGE, "graph %zu: %zu vertices exceed the pitch %zu", g, n,
+                        b->pitch);
+        if (n > INT32_MAX || (!b->pitch && at + (uint64_t)n * n < at))
+            return fail(error, APSP_ERR_USAGE, "graph %zu: %zu vertices are too many", g, n);
+        offsets[g] = b->pitch ? (uint64_t)g * b->pitch * b->pitch : at;
+        nodes[g] = node;
+        node += n;
+        at += (uint64_t)n * n;
+    }
+    if ((at || b->edges) && !b->cells)
+        return fail(error, APSP_ERR_USAGE, "apsp_solver_solve_batch: the batch has no cells");
+    if (b->edges && (!b->edges->first || !b->edges->source || !b->edges->target))
+        return fail(error, APSP_ERR_USAGE, "apsp_solver_solve_batch: edges without their arrays");
+    return APSP_OK;
+}
+
+/* Graph g alone: copied into a matrix of the library's, solved by apsp_solver_solve and copied
+ * back; its predecessors from fw_tracked over a copy of its cells. */
+static apsp_status solve_alone(apsp_solver *s, const batch_plan *plan, size_t g,
+                               apsp_error *error) {
+    apsp_matrix view = batch_view(plan, g);
+    cell_facts facts; /* (apsp_solver_solve checks the cells itself) */
+    apsp_status filled = plan->batch->edges ? batch_fill(plan, g, &facts, error) : APSP_OK;
+    if (filled != APSP_OK || view.n == 0)
+        return filled;
+    matrix_clear_negative_zeros(&view, 1); /* as apsp_solver_solve does, before the copy */
+    const size_t cell = apsp_dtype_size(view.dtype), row = view.n * cell;
+    const size_t pitch = view.stride * cell; /* the copy's rows at pred's pitch */
+    int32_t *pred = batch_pred(plan, g);
+    char *copy = NULL;
+    if (pred) {
+        copy = apsp_malloc(view.n * pitch + fw_tracked_scratch(view.dtype, view.n));
+        if (!copy)
+            return fail(error, APSP_ERR_NO_MEMORY, "out of memory for a copy of graph %zu", g);
+        for (size_t i = 0; i < view.n; i++)
+            memcpy(copy + i * pitch, apsp_matrix_row_cells(&view, i), row);
+    }
+    apsp_matrix *m = NULL;
+    apsp_status status = apsp_matrix_create_typed(view.n, view.dtype, &m, error);
+    for (size_t i = 0; status == APSP_OK && i < view.n; i++)
+        memcpy(apsp_matrix_row_cells(m, i), apsp_matrix_row_cells(&view, i), row);
+    if (status == APSP_OK)
+        status = apsp_solver_solve(s, m, NULL, error);
+    for (size_t i = 0; status == APSP_OK && i < view.n; i++)
+        memcpy(apsp_matrix_row_cells(&view, i), apsp_matrix_row_cells(m, i), row);
+    apsp_matrix_destroy(m);
+    if (status == APSP_OK && pred)
+        fw_tracked(view.dtype, copy, view.n, view.stride, pred, copy + view.n * pitch);
+    free(copy);
+    return status;
+}
+
+/* The report of a batch: who solved it, on how many threads, in how long. */
+static void report_batch(apsp_report *report, const apsp_backend_impl *impl, unsigned threads,
+                         double seconds) {
+    if (!report)
+        return;
+    memset(report, 0, sizeof *report);
+    snprintf(report->backend, sizeof report->backend, "%s",
+             impl ? apsp_backend_name(impl->kind) : "");
+    if (threads)
+        snprintf(report->device, sizeof report->device,
+                 "%u host threads (batch: a graph per thread, V <= %zu)", threads,
+                 impl->small_vertices);
+    else
+        snprintf(report->device, sizeof report->device, "the solver's devices, a graph at a time");
+    report->threads = (int)threads;
+    report->devices = 1;
+    report->compute_seconds = seconds;
+}
+
+apsp_status apsp_solver_solve_batch(apsp_solver *s, const apsp_batch *b, apsp_report *report,
+                                    apsp_error *error) {
+    if (report)
+        memset(report, 0, sizeof *report);
+    if (!s || !b || (b->count && !b->vertices) || apsp_dtype_size(b->dtype) == 0)
+        return fail(error, APSP_ERR_USAGE,
+                    "apsp_solver_solve_batch: no solver, no batch, no sizes or no element type");
+    const double start = seconds_now();
+    uint64_t *offsets = apsp_malloc(2 * (b->count + 1) * sizeof *offsets);
+    if (!offsets)
+        return fail(error, APSP_ERR_NO_MEMORY, "out of memory for %zu graphs' offsets", b->count);
+    const batch_plan plan = {b, offsets, offsets + b->count + 1};
+    apsp_status status = plan_batch(b, offsets, offsets + b->count + 1, error);
+    const apsp_backend_impl *impl = NULL;
+    backend_device *device = solver_device(s, &impl);
+    const int threaded = device && impl->run_items && impl->solve_small;
+    if (status == APSP_OK && threaded)
+        status = drive_batch(impl, device, &plan, error);
+    apsp_error cause;
+    for (size_t g = 0; status == APSP_OK && g < b->count; g++)
+        if ((!threaded || b->vertices[g] > impl->small_vertices) &&
+            (status = solve_alone(s, &plan, g, &cause)) != APSP_OK)
+            batch_fail(error, &cause, g);
+    free(offsets);
+    if (status == APSP_OK)
+        report_batch(report, impl, threaded ? impl->host_threads(device) : 0,
+                     seconds_now() - start);
+    return status;
+}

@@ -1,0 +1,168 @@
+/* apsp_solver_solve_batch (apsp_batch.h) on the pthread backend: a few hundred random graphs of
+ * 0 to 200 vertices, made from edges (packed) and from cells (padded), each against the oracle's
+ * plain Floyd-Warshall and its predecessors checked as a shortest-path tree; float64 graphs
+ * byte for byte against apsp_solver_solve alone; refusals naming the graph. The python suite's
+ * test_batch.py runs thousands against SciPy. */
+#include "apsp.h"
+#include "check.h"
+#include "oracle.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { GRAPHS = 300, MOST = 200 };
+
+/* Graph sizes: mostly molecule-sized, some 0 and 1, a few past the small solve's 128. */
+static size_t size_of(unsigned g) {
+    return g % 50 == 0   ? 0
+           : g % 50 == 1 ? 1
+           : g % 60 == 7 ? 129 + (size_t)(rand() % 72)
+                         : 2 + (size_t)(rand() % 60);
+}
+
+/* Whether pred is a shortest-path tree of d over the oracle's edge matrix w (all n x n). */
+static int tree_ok(const int32_t *d, const int32_t *pred, const int32_t *w, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) {
+            const int32_t p = pred[i * n + j];
+            if (i == j || d[i * n + j] == ORACLE_INF) {
+                if (p != APSP_NO_PREDECESSOR)
+                    return 0;
+            } else if (p < 0 || (size_t)p >= n || w[(size_t)p * n + j] == ORACLE_INF ||
+                       d[i * n + (size_t)p] + w[(size_t)p * n + j] != d[i * n + j])
+                return 0;
+        }
+    return 1;
+}
+
+static void test_int32_edges(apsp_solver *solver, int undirected) {
+    size_t sizes[GRAPHS], first[GRAPHS + 1], cells = 0, nodes = 0, edges = 0;
+    int64_t *src = malloc(GRAPHS * 300 * sizeof *src), *dst = malloc(GRAPHS * 300 * sizeof *dst);
+    int32_t *weight = malloc(GRAPHS * 300 * sizeof *weight);
+    for (unsigned g = 0; g < GRAPHS; g++) {
+        sizes[g] = size_of(g);
+        first[g] = edges;
+        for (size_t e = 0; sizes[g] > 0 && e < sizes[g] * 11 / 10; e++, edges++) {
+            src[edges] = (int64_t)(nodes + (size_t)rand() % sizes[g]);
+            dst[edges] = (int64_t)(nodes + (size_t)rand() % sizes[g]);
+            weight[edges] = 1 + rand() % 20;
+        }
+        nodes += sizes[g];
+        cells += sizes[g] * sizes[g];
+    }
+    first[GRAPHS] = edges;
+    int32_t *d = malloc(cells * sizeof *d), *pred = malloc(cells * sizeof *pred);
+    const apsp_batch_edges list = {src, dst, weight, first, undirected};
+    const apsp_batch batch = {GRAPHS, sizes, APSP_INT32, d, 0, pred, &list};
+    apsp_error err;
+    CHECK(apsp_solver_solve_batch(solver, &batch, NULL, &err) == APSP_OK, "batch: %s", err.message);
+    size_t at = 0, node = 0;
+    for (unsigned g = 0; g < GRAPHS; g++) {
+        const size_t n = sizes[g];
+        int32_t *w = oracle_matrix_new((int32_t)(n ? n : 1)),
+                *want = oracle_matrix_new(n ? (int32_t)n : 1);
+        for (size_t e = first[g]; e < first[g + 1]; e++)
+            for (int way = 0; way <= undirected; way++) {
+                const int32_t s = (int32_t)((way ? dst[e] : src[e]) - (int64_t)node);
+                const int32_t t = (int32_t)((way ? src[e] : dst[e]) - (int64_t)node);
+                oracle_add_edge(w, (int32_t)n, s, t, weight[e]);
+                oracle_add_edge(want, (int32_t)n, s, t, weight[e]);
+            }
+        oracle_floyd_warshall(want, (int32_t)n);
+        CHECK(n == 0 || memcmp(want, d + at, n * n * sizeof *d) == 0, "graph %u (V = %zu, %s)", g,
+              n, undirected ? "undirected" : "directed");
+        CHECK(tree_ok(d + at, pred + at, w, n), "graph %u: predecessors", g);
+        free(w);
+        free(want);
+        at += n * n;
+        node += n;
+    }
+    free(d);
+    free(pred);
+    free(src);
+    free(dst);
+    free(weight);
+}
+
+/* float64 graphs of real weights in a padded batch: each graph's bytes those of a solve alone. */
+static void test_float64_alone(apsp_solver *solver) {
+    enum { COUNT = 60 };
+    size_t sizes[COUNT];
+    double *cells = malloc(COUNT * MOST * MOST * sizeof *cells);
+    for (unsigned g = 0; g < COUNT; g++) {
+        sizes[g] = size_of(g);
+        for (size_t i = 0; i < MOST * MOST; i++) {
+            const size_t r = i / MOST, c = i % MOST;
+            cells[g * MOST * MOST + i] = r == c ? 0 : rand() % 4 ? INFINITY : rand() / 1e7;
+        }
+    }
+    double *alone = malloc(COUNT * MOST * MOST * sizeof *alone);
+    memcpy(alone, cells, COUNT * MOST * MOST * sizeof *cells);
+    const apsp_batch batch = {COUNT, sizes, APSP_FLOAT64, cells, MOST, NULL, NULL};
+    apsp_error err;
+    CHECK(apsp_solver_solve_batch(solver, &batch, NULL, &err) == APSP_OK, "float64: %s",
+          err.message);
+    for (unsigned g = 0; g < COUNT; g++) {
+        const size_t n = sizes[g];
+        apsp_matrix *m = NULL;
+        if (n == 0 || apsp_matrix_create_typed(n, APSP_FLOAT64, &m, &err) != APSP_OK)
+            continue;
+        for (size_t i = 0; i < n; i++)
+            memcpy(apsp_matrix_row_cells(m, i), alone + g * MOST * MOST + i * MOST, n * 8);
+        CHECK(apsp_solver_solve(solver, m, NULL, &err) == APSP_OK, "alone: %s", err.message);
+        for (size_t i = 0; i < n; i++)
+            CHECK(memcmp(apsp_matrix_row_cells(m, i), cells + g * MOST * MOST + i * MOST, n * 8) ==
+                      0,
+                  "float64 graph %u (V = %zu) row %zu: not the bytes of a solve alone", g, n, i);
+        apsp_matrix_destroy(m);
+    }
+    free(cells);
+    free(alone);
+}
+
+/* An edge leaving its graph, a weight past the rule (the check the fill's facts skip otherwise)
+ * and a negative cycle, each refused naming the graph. */
+static void test_refusals(apsp_solver *solver) {
+    size_t sizes[] = {2, 3}, first[] = {0, 1, 3};
+    int64_t src[] = {0, 2, 3}, dst[] = {1, 1, 4};
+    int32_t weight[] = {1, 1, 1}, d[13];
+    apsp_batch_edges list = {src, dst, weight, first, 0};
+    const apsp_batch batch = {2, sizes, APSP_INT32, d, 0, NULL, &list};
+    apsp_error err;
+    CHECK(apsp_solver_solve_batch(solver, &batch, NULL, &err) == APSP_ERR_USAGE &&
+              strncmp(err.message, "graph 1: edge 1 ", 16) == 0,
+          "an edge leaving its graph: %s", err.message);
+    weight[0] = APSP_INF / 2; /* within graph 0's rule (V = 2), past graph 1's (V = 3) */
+    dst[1] = 3, src[2] = 3, dst[2] = 4, weight[1] = APSP_INF / 2 + 1;
+    CHECK(apsp_solver_solve_batch(solver, &batch, NULL, &err) == APSP_ERR_USAGE &&
+              strncmp(err.message, "graph 1: matrix: a weight of magnitude", 38) == 0,
+          "a weight past the rule: %s", err.message);
+    weight[0] = weight[1] = 1;
+    dst[1] = 4;
+    src[2] = 4, dst[2] = 2, weight[1] = 1, weight[2] = -2;
+    CHECK(apsp_solver_solve_batch(solver, &batch, NULL, &err) == APSP_ERR_NEGATIVE_CYCLE &&
+              strncmp(err.message, "graph 1: ", 9) == 0,
+          "a negative cycle: %s", err.message);
+}
+
+int main(void) {
+    srand(42);
+    apsp_options o;
+    apsp_options_init(&o);
+    o.backend = APSP_BACKEND_CPU;
+    o.threads = 2;
+    apsp_solver *solver = NULL;
+    apsp_error err;
+    if (apsp_solver_create(&o, &solver, &err) != APSP_OK) {
+        fprintf(stderr, "solver: %s\n", err.message);
+        return 1;
+    }
+    test_int32_edges(solver, 0);
+    test_int32_edges(solver, 1);
+    test_float64_alone(solver);
+    test_refusals(solver);
+    apsp_solver_destroy(solver);
+    printf("%d checks, %d failures\n", checks, failures);
+    return failures != 0;
+}

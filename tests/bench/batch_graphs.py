@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Many molecule-sized graphs (issue 42): apsp.floyd_warshall_batch against a loop of SciPy's
+floyd_warshall. Graphs of 5-60 vertices, E = 1.1 V random edges, undirected, unweighted, given
+as a PyG-style edge_index with per-graph node counts, and as a list of CSR matrices; the SciPy
+loop solves the CSR list (its fastest input). One run each after a warm-up; not a test: no
+thresholds.
+
+  python3 tests/bench/batch_graphs.py [--graphs 100000] [--scipy-graphs 10000]
+
+The SciPy loop runs over the first --scipy-graphs graphs and is scaled to --graphs."""
+
+import argparse
+import time
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.csgraph import floyd_warshall as scipy_fw
+
+import apsp
+
+
+def molecules(rng, count):
+    counts = rng.integers(5, 61, count)
+    starts = np.concatenate(([0], np.cumsum(counts)))
+    edges = counts * 11 // 10
+    graph = np.repeat(np.arange(count), edges)
+    src = starts[graph] + (rng.random(graph.size) * counts[graph]).astype(np.int64)
+    dst = starts[graph] + (rng.random(graph.size) * counts[graph]).astype(np.int64)
+    return counts, np.stack([src, dst]), starts, edges
+
+
+def csr_list(counts, edge_index, starts, edges):
+    first = np.concatenate(([0], np.cumsum(edges)))
+    out = []
+    for g, n in enumerate(counts):
+        s = edge_index[0, first[g]:first[g + 1]] - starts[g]
+        t = edge_index[1, first[g]:first[g + 1]] - starts[g]
+        out.append(sp.csr_matrix((np.ones(s.size), (s, t)), shape=(n, n)))
+    return out
+
+
+def timed(call):
+    """(wall seconds, this process's CPU seconds over all its threads): on a shared machine the
+    second says what the work costs whatever the neighbours take."""
+    start, cpu = time.perf_counter(), time.process_time()
+    call()
+    return time.perf_counter() - start, time.process_time() - cpu
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--graphs", type=int, default=100000)
+    parser.add_argument("--scipy-graphs", type=int, default=10000)
+    args = parser.parse_args()
+    rng = np.random.default_rng(1)
+    counts, edge_index, starts, edges = molecules(rng, args.graphs)
+    graphs = csr_list(counts, edge_index, starts, edges)
+    few = graphs[: args.scipy_graphs]
+    scipy_seconds, scipy_cpu = timed(
+        lambda: [scipy_fw(g, directed=False, unweighted=True) for g in few])
+    scipy_seconds *= args.graphs / len(few)
+    scipy_cpu *= args.graphs / len(few)
+    print(f"{args.graphs} graphs of 5-60 vertices, E = 1.1 V, undirected, unweighted")
+    print(f"scipy loop over CSR matrices: {scipy_seconds:.3f} s, cpu {scipy_cpu:.3f} s "
+          f"({scipy_seconds / args.graphs * 1e6:.1f} us a graph)")
+    runs = {
+        "edge_index, int32, packed": dict(edge_index=edge_index, num_nodes=counts, packed=True,
+                                          dtype=np.int32),
+        "edge_index, int32, padded (B, 60, 60)": dict(edge_index=edge_index, num_nodes=counts,
+                                                     dtype=np.int32),
+        "edge_index, float64 (SciPy's type), packed": dict(edge_index=edge_index,
+                                                           num_nodes=counts, packed=True),
+        "CSR list, int32, packed": dict(graphs=graphs, packed=True, dtype=np.int32),
+        "CSR list, float64, packed": dict(graphs=graphs, packed=True),
+    }
+    apsp.floyd_warshall_batch(edge_index=edge_index[:, :100], num_nodes=counts[:3])  # warm-up
+    for name, kwargs in runs.items():
+        seconds, cpu = timed(lambda: apsp.floyd_warshall_batch(directed=False, unweighted=True,
+                                                               **kwargs))
+        print(f"apsp {name}: {seconds:.3f} s, {scipy_seconds / seconds:.1f}x the scipy loop; "
+              f"cpu {cpu:.3f} s, {scipy_cpu / cpu:.1f}x its cpu")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,205 @@
+"""apsp.floyd_warshall_batch (issue 42): thousands of random graphs of 0 to 200 vertices in a
+few batches, graph by graph against SciPy's floyd_warshall (int and float weights, directed and
+not, empty and single-vertex graphs), the predecessors SciPy's for integers and shortest-path
+trees for floats; edge_index batches (num_nodes or PyG's batch vector, grouped or not), lists of
+dense and sparse matrices, max_distance, edge_paths, DLPack input and like=."""
+
+import sys
+import types
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.sparse.csgraph import floyd_warshall as scipy_fw
+
+import apsp
+
+RTOL = {np.dtype(np.float64): 1e-12, np.dtype(np.float32): 1e-5}
+
+
+def random_batch(rng, count, whole):
+    """count graphs, sizes mostly 1-60, some 0 and some up to 200, E about 1.1 V: (counts,
+    edge_index over the batch, weights)."""
+    counts = rng.integers(1, 61, count)
+    counts[rng.random(count) < 0.03] = 0
+    counts[rng.random(count) < 0.02] = 1
+    big = rng.random(count) < 0.01
+    counts[big] = rng.integers(129, 201, big.sum())
+    starts = np.concatenate(([0], np.cumsum(counts)))
+    edges = (counts * 11 // 10).astype(np.int64)
+    graph = np.repeat(np.arange(count), edges)
+    src = starts[graph] + (rng.random(graph.size) * counts[graph]).astype(np.int64)
+    dst = starts[graph] + (rng.random(graph.size) * counts[graph]).astype(np.int64)
+    w = rng.integers(1, 20, graph.size).astype(np.float64)
+    if not whole:
+        w += rng.random(graph.size)
+    return counts, np.stack([src, dst]), w
+
+
+def scipy_graph(counts, edge_index, w, g, directed):
+    """Graph g as a CSR matrix for SciPy, its repeated edges' least weight taken first (a COO's
+    repeated entries would be summed)."""
+    starts = np.concatenate(([0], np.cumsum(counts)))
+    n = counts[g]
+    mine = (edge_index[0] >= starts[g]) & (edge_index[0] < starts[g + 1])
+    s, t, x = edge_index[0, mine] - starts[g], edge_index[1, mine] - starts[g], w[mine]
+    dense = np.full((n, n), np.inf)
+    np.minimum.at(dense, (s, t), x)
+    if not directed:
+        np.minimum.at(dense, (t, s), x)
+    keep = np.isfinite(dense)
+    return sp.csr_matrix((dense[keep], np.nonzero(keep)), shape=(n, n))
+
+
+def check_tree(d, pred, graph, rtol):
+    """pred a shortest-path tree of d over graph's edges."""
+    n = d.shape[0]
+    w = np.full((n, n), np.inf)
+    edges = graph.tocoo()
+    w[edges.row, edges.col] = edges.data
+    for i in range(n):
+        for j in range(n):
+            p = pred[i, j]
+            if i == j or np.isinf(d[i, j]):
+                assert p == -9999
+            else:
+                assert np.isclose(d[i, p] + w[p, j], d[i, j], rtol=rtol, atol=0)
+
+
+@pytest.mark.parametrize("directed", [True, False])
+@pytest.mark.parametrize("whole", [True, False])
+def test_batch_equals_scipy(directed, whole):
+    rng = np.random.default_rng(7 + directed + 2 * whole)
+    counts, edge_index, w = random_batch(rng, 1000, whole)
+    d, pred, sizes = apsp.floyd_warshall_batch(
+        edge_index=edge_index, edge_weight=w, num_nodes=counts, directed=directed,
+        return_predecessors=True)
+    assert np.array_equal(sizes, counts)
+    for g in range(counts.size):
+        n = counts[g]
+        graph = scipy_graph(counts, edge_index, w, g, directed)
+        want, want_pred = scipy_fw(graph, directed=True, return_predecessors=True)
+        got, got_pred = d[g, :n, :n], pred[g, :n, :n]
+        assert np.all(np.isinf(d[g, n:, :])) and np.all(np.isinf(d[g, :, n:]))
+        if whole:
+            assert np.array_equal(got, want), g
+            assert np.array_equal(got_pred, want_pred), g
+        else:
+            np.testing.assert_allclose(got, want, rtol=1e-12)
+            if n <= 40:  # the tree check is a Python double loop
+                check_tree(got, got_pred, graph, 1e-12)
+
+
+def test_bytes_of_a_solve_alone():
+    """Each graph's distances are apsp.floyd_warshall's for it alone, bit for bit."""
+    rng = np.random.default_rng(3)
+    counts, edge_index, w = random_batch(rng, 200, False)
+    for kind in (np.float32, np.float64, np.int64):
+        weight = w if kind != np.int64 else np.rint(w)
+        d, sizes = apsp.floyd_warshall_batch(
+            edge_index=edge_index, edge_weight=weight.astype(kind), num_nodes=counts, dtype=kind,
+            packed=True)
+        for g, n in enumerate(sizes):
+            graph = scipy_graph(counts, edge_index, weight.astype(kind), g, True)
+            alone = apsp.floyd_warshall(graph.astype(kind), dtype=kind) if n else np.empty((0, 0))
+            assert d[g].tobytes() == np.asarray(alone, dtype=kind).tobytes(), (kind, g)
+
+
+def test_batch_vector_and_ungrouped_edges():
+    rng = np.random.default_rng(5)
+    counts, edge_index, w = random_batch(rng, 300, True)
+    batch = np.repeat(np.arange(counts.size), counts)
+    want, _ = apsp.floyd_warshall_batch(edge_index=edge_index, edge_weight=w, num_nodes=counts)
+    order = rng.permutation(edge_index.shape[1])
+    got, sizes = apsp.floyd_warshall_batch(
+        edge_index=edge_index[:, order], edge_weight=w[order], batch=batch)
+    assert sizes.size == counts.size and np.array_equal(got[: sizes.size], want[: sizes.size])
+
+
+def test_lists_of_matrices():
+    rng = np.random.default_rng(11)
+    graphs = [sp.random(n, n, density=0.1, format="csr", random_state=n) for n in
+              rng.integers(1, 80, 200)]
+    graphs.append(sp.csr_matrix((0, 0)))
+    d, sizes = apsp.floyd_warshall_batch(graphs, directed=False, packed=True)
+    dense = [g.toarray() for g in graphs[:-1]]
+    d2, _ = apsp.floyd_warshall_batch(dense, directed=False)
+    for g, graph in enumerate(graphs[:-1]):
+        want = scipy_fw(graph, directed=False)
+        np.testing.assert_allclose(d[g], want, rtol=1e-12)
+        n = graph.shape[0]
+        np.testing.assert_allclose(d2[g, :n, :n], scipy_fw(dense[g], directed=False), rtol=1e-12)
+    assert d[-1].shape == (0, 0)
+
+
+def test_max_distance_and_edge_paths():
+    # a path 0-1-2-3 and a lone vertex 4 in one graph; a triangle in another
+    edge_index = np.array([[0, 1, 2, 5, 6, 7], [1, 2, 3, 6, 7, 5]])
+    d, pred, sizes = apsp.floyd_warshall_batch(
+        edge_index=edge_index, num_nodes=[5, 3], directed=False, unweighted=True,
+        return_predecessors=True, max_distance=2, dtype=np.int32)
+    assert d[0, 0, 3] == 2 and d[0, 0, 4] == 2 and d[0, 0, 1] == 1 and d[1, 0, 2] == 1
+    paths = apsp.edge_paths(pred, edge_index, 2, num_nodes=[5, 3], directed=False)
+    assert paths.shape == (2, 5, 5, 2)
+    assert list(paths[0, 0, 3]) == [0, 1]  # the first two edges of 0-1-2-3
+    assert list(paths[0, 3, 0]) == [2, 1]
+    assert list(paths[0, 0, 4]) == [-1, -1] and list(paths[0, 2, 2]) == [-1, -1]
+    assert list(paths[1, 1, 0]) == [3, -1]  # the edge 5-6 used backwards, local 1 -> 0
+
+
+class Tensor:
+    """A host tensor known only by DLPack, as torch.Tensor is to NumPy."""
+
+    def __init__(self, array):
+        self.array = array
+
+    def __dlpack__(self, stream=None):
+        return self.array.__dlpack__()
+
+    def __dlpack_device__(self):
+        return self.array.__dlpack_device__()
+
+
+def test_dlpack_input_and_like():
+    module = types.ModuleType("faketensor")
+    module.from_dlpack = lambda x: Tensor(np.from_dlpack(x))
+    Tensor.__module__ = "faketensor"
+    sys.modules["faketensor"] = module
+    try:
+        edge_index = np.array([[0, 1, 3], [1, 2, 4]])
+        source = Tensor(edge_index)
+        assert np.shares_memory(apsp._batch._array(source), edge_index)  # no copy
+        d, sizes = apsp.floyd_warshall_batch(edge_index=source, num_nodes=Tensor(np.array([3, 2])),
+                                             like=source)
+        assert isinstance(d, Tensor) and d.array[0, 0, 2] == 2 and d.array[1, 0, 1] == 1
+        out = np.zeros((2, 3, 3))
+        d, _ = apsp.floyd_warshall_batch(edge_index=edge_index, num_nodes=[3, 2], out=out)
+        assert d is out and out[0, 0, 2] == 2
+    finally:
+        del sys.modules["faketensor"]
+
+
+def test_refusals():
+    with pytest.raises(ValueError, match="graph 1: edge"):
+        apsp.floyd_warshall_batch(edge_index=np.array([[0, 2], [1, 9]]), num_nodes=[2, 2])
+    with pytest.raises(ValueError, match="finite"):
+        apsp.floyd_warshall_batch(edge_index=np.array([[0], [1]]), edge_weight=[np.nan],
+                                  num_nodes=[2])
+    with pytest.raises(apsp.NegativeCycleError, match="graph 0"):
+        apsp.floyd_warshall_batch(edge_index=np.array([[0, 1], [1, 0]]), edge_weight=[1.0, -2.0],
+                                  num_nodes=[2])
+
+
+def test_opencl_solver_a_graph_at_a_time():
+    """An OpenCL solver (PoCL's CPU device here) solves a batch a graph at a time, with the
+    pthread backend's bytes for integers."""
+    if not any(d["backend"] == "opencl" for d in apsp.devices()):
+        pytest.skip("no OpenCL device")
+    rng = np.random.default_rng(13)
+    counts, edge_index, w = random_batch(rng, 40, True)
+    args = dict(edge_index=edge_index, edge_weight=w, num_nodes=counts, directed=False,
+                return_predecessors=True, dtype=np.int32)
+    with apsp.Solver(backend="opencl") as device:
+        got, got_pred, _ = apsp.floyd_warshall_batch(solver=device, **args)
+    want, want_pred, _ = apsp.floyd_warshall_batch(solver=apsp.Solver(device="host"), **args)
+    assert np.array_equal(got, want) and np.array_equal(got_pred, want_pred)
