@@ -182,6 +182,10 @@ def test_dlpack_input_and_like():
 def test_refusals():
     with pytest.raises(ValueError, match="graph 1: edge"):
         apsp.floyd_warshall_batch(edge_index=np.array([[0, 2], [1, 9]]), num_nodes=[2, 2])
+    # Edges not grouped by graph are sorted before the solve: the refused one is still named by
+    # its column of edge_index (1), not by its place after the sort (0).
+    with pytest.raises(ValueError, match=r"graph 0: edge 1 \(0 -> 9\)"):
+        apsp.floyd_warshall_batch(edge_index=np.array([[2, 0], [3, 9]]), num_nodes=[2, 2])
     with pytest.raises(ValueError, match="finite"):
         apsp.floyd_warshall_batch(edge_index=np.array([[0], [1]]), edge_weight=[np.nan],
                                   num_nodes=[2])

@@ -20,7 +20,7 @@ import apsp
 
 SOURCES = ["shortest_path", "dijkstra", "johnson", "bellman_ford"]
 FUNCTIONS = ["floyd_warshall", "devices", "release", "unreachable", "reconstruct_path",
-             "construct_dist_matrix"] + SOURCES
+             "construct_dist_matrix", "floyd_warshall_batch", "edge_paths"] + SOURCES
 METHODS = ["floyd_warshall", "solve_matrix", "close"] + SOURCES
 
 
@@ -121,6 +121,29 @@ def test_exceptions_and_messages():
         assert str(caught.value).startswith("tile=100: ") and "--" not in str(caught.value)
     assert apsp._solve.python_words("--tile=8: x; --device-memory=1G") == \
         "tile=8: x; device_memory=1G"
+
+
+def test_batch_logging_and_messages(caplog):
+    """floyd_warshall_batch and edge_paths as the other functions: INFO lines to the logger
+    "apsp", messages that name the keyword, Python's TypeError for a call without a graph."""
+    edges = np.array([[0, 1, 3], [1, 2, 4]])
+    with caplog.at_level(logging.INFO, logger="apsp"):
+        _, pred, sizes = apsp.floyd_warshall_batch(edge_index=edges, num_nodes=[3, 2],
+                                                   return_predecessors=True)
+    lines = [r.getMessage() for r in caplog.records if r.name == "apsp"]
+    assert any(line.startswith("batch of 2 graphs (V <= 3) on cpu") for line in lines), lines
+    with pytest.raises(TypeError, match=r"^floyd_warshall_batch\(\) needs graphs or edge_index"):
+        apsp.floyd_warshall_batch()
+    with pytest.raises(ValueError, match="^out= and packed=True"):
+        apsp.floyd_warshall_batch([_graph(3)], packed=True, out=np.zeros((1, 3, 3)))
+    with pytest.raises(ValueError, match=r"^max_length=-1: expected a non-negative integer"):
+        apsp.edge_paths(pred, edges, -1, num_nodes=sizes)
+    with pytest.raises(ValueError, match=r"^pred: expected shape \(B, V, V\)"):
+        apsp.edge_paths(pred[0], edges, 2, num_nodes=sizes)
+    with pytest.raises(ValueError, match=r"^pred: shape \(2, 3, 3\) does not hold 3 graphs"):
+        apsp.edge_paths(pred, edges, 2, num_nodes=[3, 1, 1])
+    with pytest.raises(ValueError, match=r"^edge_index: expected shape \(2, E\)"):
+        apsp.edge_paths(pred, edges.T, 2, num_nodes=sizes)
 
 
 @pytest.mark.parametrize("setting", ["threads", "tile"])
@@ -225,11 +248,13 @@ def test_types_under_mypy_strict(tmp_path):
     assert run.returncode == 0, run.stdout + run.stderr
     wrong = tmp_path / "wrong.py"  # and the stubs do say something: a wrong use is caught
     wrong.write_text("import apsp\nd: int = apsp.dijkstra([[0]], return_predecessors=True)\n"
-                     "apsp.floyd_warshall([[0]], progess=None)\n")
+                     "apsp.floyd_warshall([[0]], progess=None)\n"
+                     "x, y = apsp.floyd_warshall_batch([[[0]]], return_predecessors=True)\n")
     run = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental",
                           "--cache-dir", str(tmp_path / "cache"), str(wrong)],
                          capture_output=True, text=True, timeout=600, cwd=tmp_path)
     assert run.returncode == 1 and "wrong.py:2: error" in run.stdout, run.stdout + run.stderr
     assert "wrong.py:3: error" in run.stdout, run.stdout
+    assert "wrong.py:4: error" in run.stdout, run.stdout  # (three values, not two)
     result = subprocess.run([sys.executable, script], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr  # and the script runs

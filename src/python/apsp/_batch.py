@@ -2,12 +2,13 @@
 transformers (Graphormer's spatial encoding) solve every graph of a dataset, and edge_paths, the
 edges of each pair's shortest path (Graphormer's edge encoding)."""
 
+import re
 import sys
 
 import numpy as np
 
-from . import _convert, _core
-from ._solve import _raise, default_solver
+from . import _convert
+from ._solve import default_solver, log
 
 _TYPES = {np.dtype(t): t for t in (np.int32, np.int64, np.float32, np.float64)}
 
@@ -62,14 +63,34 @@ def _edges(source, target, weight, counts):
 
 
 def _grouped(source, target, weight, first, counts):
-    """_edges' arrays with the edges stably sorted by graph, or None when they already were."""
+    """(_edges' arrays with the edges stably sorted by graph, the sort's order), or None when
+    they already were."""
     starts = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
     graph = np.searchsorted(starts, source, side="right") - 1
     if not graph.size or np.all(graph[1:] >= graph[:-1]):
         return None
     order = np.argsort(graph, kind="stable")
     weight = None if weight is None else weight[order]
-    return _edges(source[order], target[order], weight, counts)
+    return _edges(source[order], target[order], weight, counts), order
+
+
+def _solve(solver, cells, counts, pitch, pred, edges, undirected):
+    """The extension's solve_batch through solver._call (its lock, the library's log, errors as
+    the package's exceptions); edges not grouped by graph, which it refuses, sorted and solved
+    again, a refused edge then named by the caller's column."""
+    solve = solver._open().solve_batch
+    try:
+        return solver._call(None, solve, cells, counts, pitch, pred, *edges, undirected)
+    except ValueError:
+        regrouped = _grouped(*edges, counts)
+        if regrouped is None:
+            raise
+    sorted_edges, order = regrouped
+    try:
+        return solver._call(None, solve, cells, counts, pitch, pred, *sorted_edges, undirected)
+    except ValueError as error:
+        column = lambda m: f"edge {order[int(m.group(1))]} "
+        raise ValueError(re.sub(r"\bedge (\d+) ", column, str(error), count=1)) from None
 
 
 def _from_sparse(graphs):
@@ -156,24 +177,67 @@ def floyd_warshall_batch(
     """All-pairs shortest paths of many graphs in one call, each as SciPy's floyd_warshall
     solves it alone.
 
-    graphs: a list of square dense arrays (0, NaN and inf: no edge) or of SciPy sparse matrices
-    (every stored entry an edge); or, instead, a graph-learning batch: edge_index (2 x E
-    integers, vertices numbered over the whole batch), edge_weight (E weights, or None: 1) and
-    either num_nodes (the vertices of each graph) or batch (PyG's vector: vertex -> graph,
-    graphs contiguous). Arrays may be NumPy arrays or host tensors with __dlpack__ (PyTorch,
-    CuPy host arrays), taken without a copy. directed=False: edges go both ways;
-    unweighted=True: every edge weighs 1.
+    Give either ``graphs`` or a graph-learning batch (``edge_index`` with ``num_nodes`` or
+    ``batch``). Arrays may be NumPy arrays or host tensors with ``__dlpack__`` (PyTorch, CuPy's
+    host arrays), taken without a copy. There is no ``progress=``: the graphs are solved a
+    graph per thread, with no rounds to report (docs/python.md).
 
-    Returns (dist, sizes), with return_predecessors (dist, pred, sizes): dist of shape (B, Vmax,
-    Vmax), graph g in dist[g, :sizes[g], :sizes[g]] and the rest of its block unreachable; with
-    packed=True a list of B arrays, graph g's (sizes[g], sizes[g]) each, views of one buffer.
-    dist's type is SciPy's (float64, float32 for float32 weights; inf: no path) unless dtype
-    says (np.int32, np.int64: apsp.INF32 / apsp.INF64 for no path). pred: int32, SciPy's
-    predecessors (-9999: none), graph-local vertex numbers. max_distance=m clips as Graphormer
-    does: every distance above m, and every unreachable pair, becomes m (Graphormer's 510 with
-    max_distance=510). like=t returns dist and pred as t's array type (torch.Tensor: through
-    torch.from_dlpack); out= a writable array of dist's shape and type to fill (padded only).
-    solver: an apsp.Solver (its backend and threads), None: the default one.
+    Parameters
+    ----------
+    graphs : list of array_like or of sparse matrices, optional
+        Square dense arrays (0, nan and inf: no edge) or SciPy sparse matrices (every stored
+        entry an edge), each read as apsp.floyd_warshall reads it.
+    directed : bool, optional
+        False: edges go both ways.
+    unweighted : bool, optional
+        Every edge weighs 1.
+    return_predecessors : bool, optional
+        Also return the predecessors.
+    max_distance : float, optional
+        Graphormer's clipping: every distance above it, and every unreachable pair, becomes it
+        (Graphormer's 510 with ``max_distance=510``).
+    edge_index : array_like, optional
+        2 x E integers, the edges, vertices numbered over the whole batch; in any order.
+    edge_weight : array_like, optional
+        E weights (None: every edge weighs 1).
+    num_nodes : array_like, optional
+        The vertices of each graph (None: ``batch``, or one graph of every vertex
+        ``edge_index`` names).
+    batch : array_like, optional
+        PyG's batch vector: vertex -> graph, the graphs' vertices contiguous.
+    packed : bool, optional
+        Return lists of per-graph arrays, views of one buffer, instead of padded arrays.
+    dtype : {None, int32, int64, float32, float64}, optional
+        Solve and return this type (integer results hold apsp.INF32 or apsp.INF64 where there
+        is no path).
+    like : array, optional
+        Return dist and pred as this array's type (its package's ``from_dlpack``:
+        ``torch.from_dlpack`` for a tensor).
+    out : ndarray, optional
+        A writable padded array of dist's shape and type to fill (not with ``packed=True``).
+    solver : apsp.Solver, optional
+        The Solver (its backend and threads) to solve on; None: the default one.
+
+    Returns
+    -------
+    dist : ndarray or list of ndarray
+        Shape (B, Vmax, Vmax): graph g in ``dist[g, :sizes[g], :sizes[g]]``, the rest of its
+        block unreachable; with ``packed=True`` a list of B arrays of (sizes[g], sizes[g]).
+        SciPy's type (float64, float32 for float32 weights; inf where there is no path) unless
+        ``dtype`` says.
+    pred : ndarray or list of ndarray
+        int32 in dist's layout, SciPy's predecessors (-9999 for none) in graph-local vertex
+        numbers; returned with ``return_predecessors=True`` only.
+    sizes : ndarray
+        int64, the vertices of each graph.
+
+    Raises
+    ------
+    ValueError
+        An edge outside its graph's vertices, a weight that is not a finite number, or
+        arguments that do not fit together.
+    apsp.NegativeCycleError
+        A graph has a negative cycle (the message names it).
     """
     solver = solver or default_solver()
     if edge_index is not None:
@@ -189,11 +253,12 @@ def floyd_warshall_batch(
         sparse = bool(graphs) and all(hasattr(g, "tocsr") for g in graphs)
         counts, source, target, weight = (_from_sparse if sparse else _from_dense)(graphs)
     else:
-        raise ValueError("floyd_warshall_batch: give graphs, or edge_index with its sizes")
+        raise TypeError("floyd_warshall_batch() needs graphs or edge_index")
     if unweighted:
         weight = None
     if packed and out is not None:
-        raise ValueError("out= fills a padded result; packed=True returns views of its own")
+        raise ValueError("out= and packed=True: out fills a padded result, packed returns "
+                         "views of its own")
     kernel, result = _solve_type(weight, counts, dtype, unweighted)
     if weight is not None:
         if weight.dtype.kind == "f" and not np.all(np.isfinite(weight)):
@@ -206,17 +271,10 @@ def floyd_warshall_batch(
     cells = np.empty(shape, dtype=kernel)
     pred = np.empty(shape, dtype=np.int32) if return_predecessors else None
     edges = _edges(np.ascontiguousarray(source), np.ascontiguousarray(target), weight, counts)
-    solve = solver._open().solve_batch
-    try:
-        solver.last_report = solve(cells, counts, pitch, pred, *edges, not directed)
-    except _core.Error as error:
-        regrouped = error.args[1] == _core.USAGE and _grouped(*edges, counts)
-        if not regrouped:
-            _raise(error)
-        try:  # edges that were not in graph order, sorted
-            solver.last_report = solve(cells, counts, pitch, pred, *regrouped, not directed)
-        except _core.Error as again:
-            _raise(again)
+    report = _solve(solver, cells, counts, pitch, pred, edges, not directed)
+    log.info("batch of %d graphs (V <= %d) on %s, %s: compute %.3f s", counts.size,
+             int(counts.max()) if counts.size else 0, report.get("backend"), report.get("device"),
+             report.get("compute_seconds", 0.0))
     dist = _finish(cells, kernel, result, max_distance)
     return _shaped(dist, pred, counts, pitch, packed, like, out)
 
@@ -258,16 +316,45 @@ def _shaped(dist, pred, counts, pitch, packed, like, out):
 
 def edge_paths(pred, edge_index, max_length, *, num_nodes=None, batch=None, directed=True):
     """The edges of each pair's shortest path, from its source, as Graphormer's edge encoding
-    takes them: an int64 array of pred's shape + (max_length,), entry [g, i, j, k] the column of
-    edge_index holding the k-th edge of the path i -> j of graph g (k < max_length), -1 past the
-    path's end, for i = j and for unreachable pairs. pred: floyd_warshall_batch's padded
-    predecessors; edge_index, num_nodes, batch: as given to it. directed=False: an edge serves
-    both ways (its one column for either). Repeated edges: one of them."""
+    takes them.
+
+    Parameters
+    ----------
+    pred : array_like
+        floyd_warshall_batch's padded predecessors, (B, Vmax, Vmax).
+    edge_index : array_like
+        2 x E integers, as given to floyd_warshall_batch.
+    max_length : int
+        The edges kept of each path, its first ones (Graphormer's ``multi_hop_max_dist``).
+    num_nodes, batch : array_like, optional
+        As given to floyd_warshall_batch.
+    directed : bool, optional
+        False: an edge serves both ways (its one column for either).
+
+    Returns
+    -------
+    paths : ndarray
+        int64 of shape ``pred.shape + (max_length,)``: entry [g, i, j, k] the column of
+        edge_index holding the k-th edge of the path i -> j of graph g, -1 past the path's
+        end, for i = j and for unreachable pairs. Of repeated edges, one.
+    """
     pred = _array(pred)
     edges = _array(edge_index).astype(np.int64, copy=False)
+    if pred.ndim != 3 or pred.shape[1] != pred.shape[2]:
+        raise ValueError(f"pred: expected shape (B, V, V), got {pred.shape}")
+    if edges.ndim != 2 or edges.shape[0] != 2:
+        raise ValueError(f"edge_index: expected shape (2, E), got {edges.shape}")
+    if isinstance(max_length, bool) or not isinstance(max_length, (int, np.integer)) \
+            or max_length < 0:
+        raise ValueError(f"max_length={max_length!r}: expected a non-negative integer")
     counts = _counts(num_nodes, batch, edges)
     starts = np.concatenate(([0], np.cumsum(counts)))
     graphs, size = pred.shape[0], pred.shape[1]
+    if counts.size != graphs or (counts.size and int(counts.max()) > size):
+        raise ValueError(f"pred: shape {pred.shape} does not hold {counts.size} graphs of up to "
+                         f"{int(counts.max()) if counts.size else 0} vertices")
+    if edges.size and (edges.min() < 0 or edges.max() >= starts[-1]):
+        raise ValueError(f"edge_index: a vertex outside the batch's {starts[-1]}")
     graph = np.searchsorted(starts, edges[0], side="right") - 1
     ids = np.full((graphs, size, size), -1, dtype=np.int64)
     u, v = edges[0] - starts[graph], edges[1] - starts[graph]
