@@ -38,6 +38,14 @@ def main() -> None:
         x = solver.solve_matrix(np.zeros((2, 2), dtype=np.int32))
         report = solver.last_report
         print(repr(solver), report)
+        edges = np.array([[0, 1, 3], [1, 2, 4]])
+        batch_d, batch_pred, sizes = apsp.floyd_warshall_batch(
+            edge_index=edges, num_nodes=[3, 2], return_predecessors=True, dtype=np.int32,
+            solver=solver)
+        paths: npt.NDArray[np.int64] = apsp.edge_paths(batch_pred, edges, 2, num_nodes=sizes)
+    packed, packed_sizes = apsp.floyd_warshall_batch([graph, graph[:2, :2]], packed=True)
+    clipped, _ = apsp.floyd_warshall_batch([graph], directed=False, max_distance=5.0)
+    first: npt.NDArray[np.int64] = sizes[:1] + packed_sizes[:1]
     apsp.release()
     try:
         apsp.floyd_warshall(-graph)
@@ -47,6 +55,7 @@ def main() -> None:
         raise
     print(dist.sum(), path, lengths[0, 2], rows.shape, rows_pred.shape, near, near_pred, least,
           least_pred, sources, j, j_pred, b, b_pred, marker, found, s, s_pred, t, u, v, w, x,
+          batch_d.shape, paths.shape, [p.shape for p in packed], clipped.max(), first,
           apsp.INF32, apsp.INF64, apsp.PREDECESSOR_TOLERANCE, apsp.__version__)
 
 

@@ -1,10 +1,10 @@
 # Type information of the package apsp (PEP 561, with py.typed): the public functions and the
-# Solver as __init__.py, _solve.py, _sources.py and _paths.py define them. The overloads give
-# return_predecessors=True its tuple, so that a caller's code checks under mypy --strict
-# (tests/python/test_style.py).
-from collections.abc import Callable
+# Solver as __init__.py, _solve.py, _sources.py, _paths.py and _batch.py define them. The
+# overloads give return_predecessors=True its tuple, so that a caller's code checks under
+# mypy --strict (tests/python/test_style.py).
+from collections.abc import Callable, Iterable
 from types import TracebackType
-from typing import Any, Literal, Protocol, overload
+from typing import Any, Literal, Protocol, TypedDict, Unpack, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -71,6 +71,93 @@ def floyd_warshall(
     dtype: npt.DTypeLike = ...,
     progress: Progress | None = ...,
 ) -> tuple[npt.NDArray[Any], Pred]: ...
+
+# floyd_warshall_batch: padded arrays, or lists of per-graph arrays with packed=True; like=t
+# returns t's array type (a torch.Tensor, ...), which the stubs leave as Any. The keywords that
+# do not change the result's type are _BatchOptions, written once.
+Sizes = npt.NDArray[np.int64]
+
+class _BatchOptions(TypedDict, total=False):
+    edge_index: Any
+    edge_weight: Any
+    num_nodes: Any
+    batch: Any
+    dtype: npt.DTypeLike
+    solver: Solver | None
+
+@overload
+def floyd_warshall_batch(
+    graphs: Iterable[Any] | None = ...,
+    directed: bool = ...,
+    unweighted: bool = ...,
+    return_predecessors: Literal[False] = ...,
+    max_distance: float | None = ...,
+    *,
+    packed: Literal[False] = ...,
+    like: None = ...,
+    out: npt.NDArray[Any] | None = ...,
+    **options: Unpack[_BatchOptions],
+) -> tuple[npt.NDArray[Any], Sizes]: ...
+@overload
+def floyd_warshall_batch(
+    graphs: Iterable[Any] | None = ...,
+    directed: bool = ...,
+    unweighted: bool = ...,
+    return_predecessors: Literal[False] = ...,
+    max_distance: float | None = ...,
+    *,
+    packed: Literal[True],
+    like: None = ...,
+    **options: Unpack[_BatchOptions],
+) -> tuple[list[npt.NDArray[Any]], Sizes]: ...
+@overload
+def floyd_warshall_batch(
+    graphs: Iterable[Any] | None = ...,
+    directed: bool = ...,
+    unweighted: bool = ...,
+    *,
+    return_predecessors: Literal[True],
+    max_distance: float | None = ...,
+    packed: Literal[False] = ...,
+    like: None = ...,
+    out: npt.NDArray[Any] | None = ...,
+    **options: Unpack[_BatchOptions],
+) -> tuple[npt.NDArray[Any], Pred, Sizes]: ...
+@overload
+def floyd_warshall_batch(
+    graphs: Iterable[Any] | None = ...,
+    directed: bool = ...,
+    unweighted: bool = ...,
+    *,
+    return_predecessors: Literal[True],
+    max_distance: float | None = ...,
+    packed: Literal[True],
+    like: None = ...,
+    **options: Unpack[_BatchOptions],
+) -> tuple[list[npt.NDArray[Any]], list[Pred], Sizes]: ...
+@overload
+def floyd_warshall_batch(  # like=t, or a return_predecessors known only when it runs
+    graphs: Iterable[Any] | None = ...,
+    directed: bool = ...,
+    unweighted: bool = ...,
+    return_predecessors: bool = ...,
+    max_distance: float | None = ...,
+    *,
+    packed: bool = ...,
+    like: Any = ...,
+    out: npt.NDArray[Any] | None = ...,
+    **options: Unpack[_BatchOptions],
+) -> tuple[Any, ...]: ...
+def edge_paths(
+    pred: Any,
+    edge_index: Any,
+    max_length: int,
+    *,
+    num_nodes: Any = ...,
+    batch: Any = ...,
+    directed: bool = ...,
+) -> npt.NDArray[np.int64]: ...
+
 class _ShortestPath(Protocol):
     @overload
     def __call__(
