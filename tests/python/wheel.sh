@@ -115,7 +115,8 @@ if cs:
     g = rng.integers(1, 50, (300, 300)) * (rng.random((300, 300)) < 0.02)
     assert np.array_equal(apsp.floyd_warshall(g), cs.floyd_warshall(g))
     assert np.array_equal(apsp.floyd_warshall(scipy.sparse.csr_matrix(g)), cs.floyd_warshall(g))
-    assert np.array_equal(apsp.shortest_path(g, indices=[0, 5]), cs.shortest_path(g, indices=[0, 5]))
+    rows = [0, 5]
+    assert np.array_equal(apsp.shortest_path(g, indices=rows), cs.shortest_path(g, indices=rows))
 print("with SciPy" if cs else "without SciPy: the hand-computed answer only")
 PY
 )
