@@ -4,8 +4,8 @@
 # wheels; a fresh venv (no system packages) installs from that wheelhouse alone, binaries only,
 # with no C compiler on PATH; then the installed apsp command (its version, the example's bytes,
 # the pthread backend when no OpenCL platform is registered) and the Python suite of
-# tests/python/ from outside the source tree; then a fresh venv of each of pyenv's CPythons
-# (3.9 and later) installs the same wheel and runs a smoke test.
+# tests/python/ from outside the source tree; then a fresh venv of each CPython here (Debian's,
+# pyenv's 3.9 and later) installs the same wheel and runs a smoke test.
 #   tests/python/wheel.sh SOURCE_ROOT [PYTEST_ARGS...]
 # Exit 77 (skipped) when no package index is reachable, unless CI is set.
 set -euo pipefail
@@ -96,7 +96,7 @@ OCL_ICD_VENDORS="$work/bad-vendor" apsp --list-devices >"$work/bad-vendor.txt"
 grep -q '^not listed: OpenCL platform /nonexistent/libOpenCL-driver.so .* did not start' \
     "$work/bad-vendor.txt"
 
-# Every other CPython this machine has (pyenv's 3.9 and later): a fresh venv each that installs
+# Every CPython this machine has (Debian's, pyenv's 3.9 and later): a fresh venv each that installs
 # the wheel, binaries only (NumPy and SciPy from the package index where it has them for that
 # version), then the smoke test below and the command's bytes on the example.
 smoke=$(cat <<'PY'
@@ -121,10 +121,11 @@ print("with SciPy" if cs else "without SciPy: the hand-computed answer only")
 PY
 )
 versions=0
-for interpreter in "$HOME"/.pyenv/versions/3.*/bin/python3; do
+for interpreter in /usr/bin/python3 "$HOME"/.pyenv/versions/3.*/bin/python3; do
     [ -x "$interpreter" ] || continue
     "$interpreter" -c 'import sys; sys.exit(sys.version_info < (3, 9))' || continue
     version=$("$interpreter" -c 'import platform; print(platform.python_version())')
+    [ "$interpreter" = /usr/bin/python3 ] && version="$version-system"
     venv="$work/venv-$version"
     "$interpreter" -m venv "$venv"
     vpip=("$venv/bin/python" -m pip --disable-pip-version-check --no-input -q)
@@ -136,7 +137,7 @@ for interpreter in "$HOME"/.pyenv/versions/3.*/bin/python3; do
     cmp "$work/example-$version.out" "$src/testcases/example.out"
     versions=$((versions + 1))
 done
-echo "wheel.sh: the wheel installed and passed in $versions pyenv CPythons besides $(python -V)"
+echo "wheel.sh: the wheel installed and passed in $versions CPythons besides the venv's $(python -V)"
 
 mkdir "$work/tests"
 cp "$src"/tests/python/*.py "$work/tests/"
