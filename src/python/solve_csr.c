@@ -6,15 +6,15 @@
 
 /* An int32 or int64 index array of at least `count` entries, C-contiguous; 0, or -1 with
  * ValueError naming it. */
-static int get_indexes(PyObject *object, Py_buffer *view, Py_ssize_t count, const char *name) {
-    if (PyObject_GetBuffer(object, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0)
+static int get_indexes(PyObject *object, array_view *view, Py_ssize_t count, const char *name) {
+    if (array_view_get(object, view, ARRAY_C_CONTIGUOUS) != 0)
         return -1;
     const int type = dtype_of(view);
     if (view->ndim != 1 || (type != APSP_INT32 && type != APSP_INT64) ||
         view->len < count * view->itemsize) {
         PyErr_Format(PyExc_ValueError, "%s: expected at least %zd contiguous int32 or int64", name,
                      count);
-        PyBuffer_Release(view);
+        array_view_release(view);
         return -1;
     }
     return 0;
@@ -44,8 +44,8 @@ PyObject *solver_solve_csr(SolverObject *self, PyObject *args, PyObject *kwargs)
         return NULL;
     }
     const int integer = kernel == APSP_INT32 || kernel == APSP_INT64;
-    Py_buffer out_view, ptr_view, index_view, data_view;
-    if (PyObject_GetBuffer(out, &out_view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0)
+    array_view out_view, ptr_view, index_view, data_view;
+    if (array_view_get(out, &out_view, ARRAY_WRITABLE | ARRAY_C_CONTIGUOUS) != 0)
         return NULL;
     const int out_type = dtype_of(&out_view);
     const Py_ssize_t n = out_view.ndim == 2 ? out_view.shape[0] : -1;
@@ -53,14 +53,14 @@ PyObject *solver_solve_csr(SolverObject *self, PyObject *args, PyObject *kwargs)
         (out_type != (int)kernel && !(integer && out_type == APSP_FLOAT64))) {
         PyErr_Format(PyExc_ValueError, "out: expected a square C-contiguous array of %s%s",
                      apsp_dtype_name(kernel), integer ? " or float64" : "");
-        PyBuffer_Release(&out_view);
+        array_view_release(&out_view);
         return NULL;
     }
     if (get_indexes(indptr, &ptr_view, n + 1, "indptr") != 0)
         goto no_indptr;
     if (get_indexes(indices, &index_view, 0, "indices") != 0)
         goto no_indices;
-    if (PyObject_GetBuffer(data, &data_view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0)
+    if (array_view_get(data, &data_view, ARRAY_C_CONTIGUOUS) != 0)
         goto no_data;
     const int from = dtype_of(&data_view);
     const Py_ssize_t entries = index_view.len / index_view.itemsize;
@@ -68,7 +68,7 @@ PyObject *solver_solve_csr(SolverObject *self, PyObject *args, PyObject *kwargs)
         (from != (int)kernel && !(integer && (from == APSP_INT32 || from == APSP_INT64)))) {
         PyErr_Format(PyExc_ValueError, "data: expected %zd contiguous items of %s%s", entries,
                      apsp_dtype_name(kernel), integer ? " or the other integer width" : "");
-        PyBuffer_Release(&data_view);
+        array_view_release(&data_view);
         goto no_data;
     }
     const csr_copy graph = {
@@ -96,16 +96,16 @@ PyObject *solver_solve_csr(SolverObject *self, PyObject *args, PyObject *kwargs)
     call_begin(self, &call);
     call.status = solve_csr_buffer(self, &graph, &copy, &call.report, call.seconds, &call.err);
     call_end(self, &call);
-    PyBuffer_Release(&data_view);
-    PyBuffer_Release(&index_view);
-    PyBuffer_Release(&ptr_view);
-    PyBuffer_Release(&out_view);
+    array_view_release(&data_view);
+    array_view_release(&index_view);
+    array_view_release(&ptr_view);
+    array_view_release(&out_view);
     return call_result(self, &call);
 no_data:
-    PyBuffer_Release(&index_view);
+    array_view_release(&index_view);
 no_indices:
-    PyBuffer_Release(&ptr_view);
+    array_view_release(&ptr_view);
 no_indptr:
-    PyBuffer_Release(&out_view);
+    array_view_release(&out_view);
     return NULL;
 }

@@ -29,7 +29,7 @@ static apsp_status copy_int32_rows(void *context, size_t first_row, size_t count
 }
 
 /* The edge list of the three vectors (endpoints int32, weights int64, or float64 where `real`). */
-static apsp_status edge_list(const Py_buffer *from, const Py_buffer *to, const Py_buffer *weight,
+static apsp_status edge_list(const array_view *from, const array_view *to, const array_view *weight,
                              int real, size_t vertices, apsp_graph **out, apsp_error *err) {
     size_t edges = (size_t)from->shape[0];
     apsp_status status = apsp_graph_create(vertices, edges, out, err);
@@ -51,14 +51,14 @@ static apsp_status edge_list(const Py_buffer *from, const Py_buffer *to, const P
 
 /* The buffers of solve_sources' arguments, taken in order; `held` of them to release. */
 typedef struct sources_views {
-    Py_buffer from, to, weight, sources, out, pred;
+    array_view from, to, weight, sources, out, pred;
     int held, have_pred;
 } sources_views;
 
 static int get_sources_views(PyObject *const *objects, Py_ssize_t edges, Py_ssize_t count,
                              Py_ssize_t vertices, int dtype, sources_views *v) {
     v->held = 0;
-    Py_buffer *views[] = {&v->from, &v->to, &v->weight, &v->sources, &v->out, &v->pred};
+    array_view *views[] = {&v->from, &v->to, &v->weight, &v->sources, &v->out, &v->pred};
     int weights = dtype == APSP_FLOAT64 ? APSP_FLOAT64 : APSP_INT64;
     const int dtypes[] = {APSP_INT32, APSP_INT32, weights, APSP_INT32, dtype, APSP_INT32};
     const Py_ssize_t counts[] = {edges, edges, edges, count, count * vertices, count * vertices};
@@ -74,9 +74,9 @@ static int get_sources_views(PyObject *const *objects, Py_ssize_t edges, Py_ssiz
 }
 
 static void release_sources_views(sources_views *v) {
-    Py_buffer *views[] = {&v->from, &v->to, &v->weight, &v->sources, &v->out, &v->pred};
+    array_view *views[] = {&v->from, &v->to, &v->weight, &v->sources, &v->out, &v->pred};
     for (int i = 0; i < v->held; i++)
-        PyBuffer_Release(views[i]);
+        array_view_release(views[i]);
 }
 
 PyObject *solver_solve_sources(SolverObject *self, PyObject *args, PyObject *kwargs) {

@@ -108,7 +108,7 @@ static void settle_matrix(SolverObject *self, apsp_status status) {
 
 /* Copies the caller's rows into the padded matrix, solves, derives the predecessors when asked
  * and copies the distances back. Runs without the GIL, under self->lock. */
-static apsp_status solve_buffer(SolverObject *self, const Py_buffer *view, apsp_dtype dtype,
+static apsp_status solve_buffer(SolverObject *self, const array_view *view, apsp_dtype dtype,
                                 size_t n, const pred_request *p, apsp_report *report,
                                 double seconds[2], apsp_error *err) {
     double start = seconds_now();
@@ -258,20 +258,20 @@ static PyObject *solver_solve(SolverObject *self, PyObject *args, PyObject *kwar
         PyErr_SetString(PyExc_RuntimeError, "the Solver was not initialized");
         return NULL;
     }
-    Py_buffer view;
-    if (PyObject_GetBuffer(matrix, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0)
+    array_view view;
+    if (array_view_get(matrix, &view, ARRAY_WRITABLE | ARRAY_C_CONTIGUOUS) != 0)
         return NULL;
     int dtype = dtype_of(&view);
     if (view.ndim != 2 || view.shape[0] != view.shape[1] || dtype < 0) {
         PyErr_SetString(
             PyExc_ValueError,
             "expected a square C-contiguous matrix of int32, int64, float32 or float64");
-        PyBuffer_Release(&view);
+        array_view_release(&view);
         return NULL;
     }
     const Py_ssize_t n = view.shape[0];
     if (pred_request_get(pred, indptr, indices, weights, dtype, n, &p) != 0) {
-        PyBuffer_Release(&view);
+        array_view_release(&view);
         return NULL;
     }
     solve_call call;
@@ -281,7 +281,7 @@ static PyObject *solver_solve(SolverObject *self, PyObject *args, PyObject *kwar
                                    call.seconds, &call.err);
     call_end(self, &call);
     pred_request_release(&p);
-    PyBuffer_Release(&view);
+    array_view_release(&view);
     return call_result(self, &call);
 }
 
@@ -309,8 +309,8 @@ static PyObject *solver_solve_dense(SolverObject *self, PyObject *args, PyObject
                      kernel_name);
         return NULL;
     }
-    Py_buffer in_view, out_view;
-    if (PyObject_GetBuffer(graph, &in_view, PyBUF_STRIDES | PyBUF_FORMAT) != 0)
+    array_view in_view, out_view;
+    if (array_view_get(graph, &in_view, 0) != 0)
         return NULL;
     const int from = dtype_of(&in_view);
     const int integer = kernel == APSP_INT32 || kernel == APSP_INT64;
@@ -318,13 +318,12 @@ static PyObject *solver_solve_dense(SolverObject *self, PyObject *args, PyObject
         (from != (int)kernel && !(integer && (from == APSP_INT32 || from == APSP_INT64)))) {
         PyErr_Format(PyExc_ValueError, "graph: expected a square matrix of %s%s",
                      apsp_dtype_name(kernel), integer ? " or the other integer width" : "");
-        PyBuffer_Release(&in_view);
+        array_view_release(&in_view);
         return NULL;
     }
     const Py_ssize_t n = in_view.shape[0];
-    if (PyObject_GetBuffer(out, &out_view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) !=
-        0) {
-        PyBuffer_Release(&in_view);
+    if (array_view_get(out, &out_view, ARRAY_WRITABLE | ARRAY_C_CONTIGUOUS) != 0) {
+        array_view_release(&in_view);
         return NULL;
     }
     const int out_type = dtype_of(&out_view);
@@ -332,8 +331,8 @@ static PyObject *solver_solve_dense(SolverObject *self, PyObject *args, PyObject
         out_view.len != n * n * out_view.itemsize) {
         PyErr_Format(PyExc_ValueError, "out: expected %zd x %zd contiguous items of %s%s", n, n,
                      apsp_dtype_name(kernel), integer ? " or float64" : "");
-        PyBuffer_Release(&out_view);
-        PyBuffer_Release(&in_view);
+        array_view_release(&out_view);
+        array_view_release(&in_view);
         return NULL;
     }
     dense_copy copy = {
@@ -354,8 +353,8 @@ static PyObject *solver_solve_dense(SolverObject *self, PyObject *args, PyObject
         call.status =
             solve_dense_buffer(self, &copy, directed, &call.report, call.seconds, &call.err);
     call_end(self, &call);
-    PyBuffer_Release(&out_view);
-    PyBuffer_Release(&in_view);
+    array_view_release(&out_view);
+    array_view_release(&in_view);
     return call_result(self, &call);
 }
 

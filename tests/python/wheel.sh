@@ -4,7 +4,8 @@
 # mypy and tqdm wheels; a fresh venv (no system packages) installs from that wheelhouse alone,
 # binaries only, with no C compiler on PATH; then the installed apsp command (its version, the
 # example's bytes, the pthread backend when no OpenCL platform is registered) and the Python
-# suite of tests/python/ from outside the source tree.
+# suite of tests/python/ from outside the source tree; then a fresh venv of each CPython here
+# (Debian's, pyenv's 3.9 and later) installs the same wheel and runs a smoke test.
 #   tests/python/wheel.sh SOURCE_ROOT [PYTEST_ARGS...]
 # Exit 77 (skipped) when no package index is reachable, unless CI is set.
 set -euo pipefail
@@ -95,6 +96,49 @@ echo /nonexistent/libOpenCL-driver.so >"$work/bad-vendor/bad.icd"
 OCL_ICD_VENDORS="$work/bad-vendor" apsp --list-devices >"$work/bad-vendor.txt"
 grep -q '^not listed: OpenCL platform /nonexistent/libOpenCL-driver.so .* did not start' \
     "$work/bad-vendor.txt"
+
+# Every CPython this machine has (Debian's, pyenv's 3.9 and later): a fresh venv each that installs
+# the wheel, binaries only (NumPy and SciPy from the package index where it has them for that
+# version), then the smoke test below and the command's bytes on the example.
+smoke=$(cat <<'PY'
+import numpy as np, apsp
+inf = np.inf
+w = np.array([[0, 1, inf, 7], [inf, 0, 2, inf], [4, inf, 0, 1], [inf, inf, inf, 0]])
+want = np.array([[0, 1, 3, 4], [6, 0, 2, 3], [4, 5, 0, 1], [inf, inf, inf, 0]])  # by hand
+assert np.array_equal(apsp.floyd_warshall(w), want)
+assert np.array_equal(apsp.floyd_warshall(np.asfortranarray(w, np.float32)), want)
+try:
+    import scipy.sparse, scipy.sparse.csgraph as cs
+except ImportError:
+    cs = None
+if cs:
+    rng = np.random.default_rng(2)
+    g = rng.integers(1, 50, (300, 300)) * (rng.random((300, 300)) < 0.02)
+    assert np.array_equal(apsp.floyd_warshall(g), cs.floyd_warshall(g))
+    assert np.array_equal(apsp.floyd_warshall(scipy.sparse.csr_matrix(g)), cs.floyd_warshall(g))
+    rows = [0, 5]
+    assert np.array_equal(apsp.shortest_path(g, indices=rows), cs.shortest_path(g, indices=rows))
+print("with SciPy" if cs else "without SciPy: the hand-computed answer only")
+PY
+)
+versions=0
+for interpreter in /usr/bin/python3 "$HOME"/.pyenv/versions/3.*/bin/python3; do
+    [ -x "$interpreter" ] || continue
+    "$interpreter" -c 'import sys; sys.exit(sys.version_info < (3, 9))' || continue
+    version=$("$interpreter" -c 'import platform; print(platform.python_version())')
+    [ "$interpreter" = /usr/bin/python3 ] && version="$version-system"
+    venv="$work/venv-$version"
+    "$interpreter" -m venv "$venv"
+    vpip=("$venv/bin/python" -m pip --disable-pip-version-check --no-input -q)
+    wheel=("$wheelhouse"/apsp-*.whl) # the file itself: the index's "apsp", if any, is another
+    "${vpip[@]}" install --only-binary=:all: "${wheel[0]}" scipy ||
+        "${vpip[@]}" install --only-binary=:all: "${wheel[0]}"
+    echo "wheel.sh: Python $version: $("$venv/bin/python" -c "$smoke")"
+    "$venv/bin/apsp" "$src/testcases/example.in" "$work/example-$version.out"
+    cmp "$work/example-$version.out" "$src/testcases/example.out"
+    versions=$((versions + 1))
+done
+echo "wheel.sh: the wheel installed and passed in $versions CPythons besides the venv's $(python -V)"
 
 mkdir "$work/tests"
 cp "$src"/tests/python/*.py "$work/tests/"

@@ -4,7 +4,11 @@
 # mypy --strict (tests/python/test_style.py).
 from collections.abc import Callable, Iterable
 from types import TracebackType
-from typing import Any, Literal, Protocol, TypedDict, Unpack, overload
+from typing import Any, Literal, Protocol, TypedDict, overload
+
+# Unpack from typing_extensions: typing has it from 3.11 only, and the package serves 3.9 on
+# (a stub is read by the type checker alone, which ships typing_extensions' stubs).
+from typing_extensions import Unpack
 
 import numpy as np
 import numpy.typing as npt
