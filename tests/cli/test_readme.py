@@ -46,6 +46,17 @@ def install(install_sh, build, scratch, home):
     return os.path.join(root + prefix, "bin")
 
 
+def python_with_numpy(path):
+    """The folder of the first python3 with NumPy, this test's own first, then PATH's (the
+    README's last line reads dist.npy with NumPy, as a user with NumPy would)."""
+    for folder in [os.path.dirname(sys.executable)] + path.split(":") + ["/usr/bin"]:
+        python = os.path.join(folder, "python3")
+        if os.access(python, os.X_OK) and subprocess.run(
+                [python, "-c", "import numpy"], capture_output=True).returncode == 0:
+            return folder
+    return os.path.dirname(sys.executable)
+
+
 def main():
     install_sh, build, source = sys.argv[1:4]
     blocks = snippets(os.path.join(source, "README.md"))
@@ -56,7 +67,14 @@ def main():
         os.makedirs(work)
         os.symlink(os.path.join(source, "testcases"), os.path.join(work, "testcases"))
         bindir = install(install_sh, build, scratch, home)
-        env = {"HOME": home, "PATH": bindir + ":/usr/bin:/bin", "LANG": "C.UTF-8"}
+        # A user's shell: the installed bin first, then the python3 running this test (the one
+        # with NumPy that meson found), then the caller's PATH (where its MPI finds its launcher
+        # agent), with the caller's Open MPI settings and a fresh HOME.
+        caller = os.environ.get("PATH", "/usr/bin:/bin")
+        path = ":".join([bindir, python_with_numpy(caller), caller])
+        env = {"HOME": home, "PATH": path, "LANG": "C.UTF-8"}
+        mpi_settings = ("OMPI_", "PRTE_", "PMIX_")
+        env.update((k, v) for k, v in os.environ.items() if k.startswith(mpi_settings))
         if os.getuid() == 0:  # what the README says root needs
             env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
         for name, language, text in blocks:
