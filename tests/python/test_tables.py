@@ -133,6 +133,10 @@ def test_nullable_and_chunked_columns():
     table = pa.concat_tables([pa.Table.from_pandas(df[:1]), pa.Table.from_pandas(df[1:])])
     assert table.column("from").num_chunks == 2
     assert pairs(apsp.from_arrow(table, "from", "to", "len")) == pairs(long(df))
+    categories = df.astype({"from": "category", "to": "category"})
+    assert pairs(long(categories)) == pairs(long(df))
+    assert pairs(apsp.from_arrow(pa.Table.from_pandas(categories), "from", "to", "len")) == \
+        pairs(long(df))
 
 
 @pytest.mark.parametrize("make", ["pandas", "arrow"])

@@ -2,9 +2,9 @@
 # The binary wheel as a user without a compiler gets it (docs/wheel.md): tools/build-wheel.sh
 # builds it into a wheelhouse, which `pip download` fills with numpy, scipy, networkx, pytest,
 # mypy, tqdm, pandas and pyarrow wheels; a fresh venv (no system packages) installs from that
-# wheelhouse alone, binaries only, with no C compiler on PATH; then the installed apsp command (its version, the
-# example's bytes, the pthread backend when no OpenCL platform is registered) and the Python
-# suite of tests/python/ from outside the source tree; then a fresh venv of each CPython here
+# wheelhouse alone, binaries only, with no C compiler on PATH; then the installed apsp command
+# (its version, the example's bytes, the pthread backend when no OpenCL platform is registered)
+# and the Python suite of tests/python/ from outside the source tree; then a fresh venv of each CPython here
 # (Debian's, pyenv's 3.9 and later) installs the same wheel and runs a smoke test.
 #   tests/python/wheel.sh SOURCE_ROOT [PYTEST_ARGS...]
 # Exit 77 (skipped) when no package index is reachable, unless CI is set.

@@ -1,7 +1,7 @@
 # Type information of the package apsp (PEP 561, with py.typed): the public functions and the
-# Solver as __init__.py, _solve.py, _sources.py, _paths.py, _batch.py and _tables.py define them. The
-# overloads give return_predecessors=True its tuple, so that a caller's code checks under
-# mypy --strict (tests/python/test_style.py).
+# Solver as __init__.py, _solve.py, _sources.py, _paths.py, _batch.py and _tables.py define
+# them. The overloads give return_predecessors=True its tuple, so that a caller's code checks
+# under mypy --strict (tests/python/test_style.py).
 from collections.abc import Callable, Hashable, Iterable
 from types import TracebackType
 from typing import Any, Literal, Protocol, TypedDict, overload

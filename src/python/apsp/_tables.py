@@ -128,6 +128,8 @@ def _arrow_labels(table, source, target):
     import pyarrow as pa
 
     a, b = table.column(source), table.column(target)
+    # (a dictionary column, pandas' categorical, as its values: each chunk has its own dictionary)
+    a, b = (c.cast(c.type.value_type) if pa.types.is_dictionary(c.type) else c for c in (a, b))
     if b.type != a.type:
         try:
             b = b.cast(a.type)
