@@ -38,11 +38,12 @@ def _least_edges(row, col, w):
 
 def _check_limit(limit):
     if limit is None:
-        return np.inf
+        limit = np.inf
     limit = float(limit)
     if not limit >= 0:  # (nan too)
         raise ValueError("limit must be >= 0")
-    return limit
+    # (inf, the unreached, is never <= a finite limit: one comparison keeps the pairs)
+    return min(limit, np.finfo(np.float64).max)
 
 
 def solve(row, col, w, n, directed, limit, starts, solver):
@@ -60,12 +61,13 @@ def solve(row, col, w, n, directed, limit, starts, solver):
     for first in range(0, len(starts), step):  # (a loop over blocks of sources, not pairs)
         block = starts[first:first + step]
         dist = solver.shortest_path(graph, directed=directed, indices=block)
-        i, j = np.nonzero(dist <= limit)  # (inf, the unreached, is never <= a finite limit)
-        keep = np.isfinite(dist[i, j])
-        i, j = i[keep], j[keep]
-        pieces.append((block[i], j, dist[i, j]))
+        keep = dist <= limit
+        i, j = np.nonzero(keep)
+        pieces.append((block[i], j, dist[keep]))  # (a mask gathers in nonzero's order)
     if not pieces:
         return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0)
+    if len(pieces) == 1:  # (no copy of a table that fits one block)
+        return pieces[0]
     return tuple(np.concatenate(p) for p in zip(*pieces))
 
 
