@@ -20,7 +20,8 @@ import apsp
 
 SOURCES = ["shortest_path", "dijkstra", "johnson", "bellman_ford"]
 FUNCTIONS = ["floyd_warshall", "devices", "release", "unreachable", "reconstruct_path",
-             "construct_dist_matrix", "floyd_warshall_batch", "edge_paths"] + SOURCES
+             "construct_dist_matrix", "floyd_warshall_batch", "edge_paths", "from_pandas",
+             "from_arrow"] + SOURCES
 METHODS = ["floyd_warshall", "solve_matrix", "close"] + SOURCES
 
 

@@ -1,5 +1,8 @@
 """A user's script that calls every public function of apsp (tests/python/test_style.py
 checks it with mypy --strict)."""
+import importlib
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -57,6 +60,23 @@ def main() -> None:
           least_pred, sources, j, j_pred, b, b_pred, marker, found, s, s_pred, t, u, v, w, x,
           batch_d.shape, paths.shape, [p.shape for p in packed], clipped.max(), first,
           apsp.INF32, apsp.INF64, apsp.PREDECESSOR_TOLERANCE, apsp.__version__)
+    tables()
+
+
+def tables() -> None:
+    """from_pandas and from_arrow as the stubs type them: the tables are Any (pandas and pyarrow
+    ship no types mypy reads without pandas-stubs), the keywords are checked; they run where
+    pandas and pyarrow are installed."""
+    try:
+        pd: Any = importlib.import_module("pandas")
+        pa: Any = importlib.import_module("pyarrow")
+    except ImportError:
+        return
+    edges = {"from": ["a", "b"], "to": ["b", "c"], "w": [1.0, 2.0]}
+    long = apsp.from_pandas(pd.DataFrame(edges), source="from", target="to", weight="w",
+                            limit=2.0, sources=["a"])
+    arrow = apsp.from_arrow(pa.table(edges), "from", "to", None, directed=False)
+    print(len(long), arrow.num_rows)
 
 
 if __name__ == "__main__":

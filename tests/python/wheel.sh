@@ -1,10 +1,10 @@
 #!/bin/bash
 # The binary wheel as a user without a compiler gets it (docs/wheel.md): tools/build-wheel.sh
 # builds it into a wheelhouse, which `pip download` fills with numpy, scipy, networkx, pytest,
-# mypy and tqdm wheels; a fresh venv (no system packages) installs from that wheelhouse alone,
-# binaries only, with no C compiler on PATH; then the installed apsp command (its version, the
-# example's bytes, the pthread backend when no OpenCL platform is registered) and the Python
-# suite of tests/python/ from outside the source tree; then a fresh venv of each CPython here
+# mypy, tqdm, pandas and pyarrow wheels; a fresh venv (no system packages) installs from that
+# wheelhouse alone, binaries only, with no C compiler on PATH; then the installed apsp command
+# (its version, the example's bytes, the pthread backend when no OpenCL platform is registered)
+# and the Python suite of tests/python/ from outside the source tree; then a fresh venv of each CPython here
 # (Debian's, pyenv's 3.9 and later) installs the same wheel and runs a smoke test.
 #   tests/python/wheel.sh SOURCE_ROOT [PYTEST_ARGS...]
 # Exit 77 (skipped) when no package index is reachable, unless CI is set.
@@ -18,9 +18,9 @@ wheelhouse="$work/wheelhouse"
 bash "$src/tools/build-wheel.sh" "$wheelhouse"
 python3 -m venv "$work/venv"
 pip=("$work/venv/bin/python" -m pip --disable-pip-version-check --no-input)
-# (mypy and tqdm: test_style.py's type check and progress bar)
+# (mypy and tqdm: test_style.py's type check and progress bar; pandas and pyarrow: test_tables.py)
 if ! "${pip[@]}" download -q --only-binary=:all: --dest "$wheelhouse" numpy scipy \
-    'networkx>=3.2' pytest mypy tqdm >"$work/download.log" 2>&1; then
+    'networkx>=3.2' pytest mypy tqdm pandas pyarrow >"$work/download.log" 2>&1; then
     if [ -z "${CI:-}" ] && grep -qiE 'connection|resolve|network|timed out' "$work/download.log"; then
         echo "wheel.sh: no package index reachable: skipped"
         cat "$work/download.log"
@@ -48,7 +48,7 @@ for compiler in cc gcc clang c99; do
 done
 
 "${pip[@]}" install -q --only-binary=:all: --no-index --find-links "$wheelhouse" apsp numpy scipy \
-    'networkx>=3.2' pytest mypy tqdm
+    'networkx>=3.2' pytest mypy tqdm pandas pyarrow
 echo "wheel.sh: installed $(basename "$wheelhouse"/apsp-*.whl)"
 
 # The command from the venv's bin: its version, and the example's bytes.

@@ -15,7 +15,8 @@ on the sparse methods), also as methods of a Solver. ``apsp.reconstruct_path(pre
 ``networkx.floyd_warshall_numpy(G, backend="apsp")`` runs on apsp through the NetworkX backend
 in apsp.nx. ``progress=`` takes a callable of (done, total); the logger "apsp" gets the
 library's diagnostics and, at INFO, the figures ``apsp -v`` prints. ``python -m apsp`` is the
-apsp command.
+apsp command. ``apsp.from_pandas(df)`` and ``apsp.from_arrow(table)`` take an edge list with
+named vertices and return the long table (source, target, distance) with the labels.
 """
 
 import inspect
@@ -28,6 +29,7 @@ from ._paths import construct_dist_matrix, reconstruct_path
 from ._solve import PREDECESSOR_TOLERANCE, DeviceError, Error, NegativeCycleError, Solver
 from ._solve import default_solver as _default_solver
 from ._solve import release
+from ._tables import from_arrow, from_pandas
 
 __version__ = _core.version
 __all__ = [
@@ -45,6 +47,8 @@ __all__ = [
     "edge_paths",
     "floyd_warshall",
     "floyd_warshall_batch",
+    "from_arrow",
+    "from_pandas",
     "johnson",
     "reconstruct_path",
     "release",

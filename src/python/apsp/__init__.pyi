@@ -1,8 +1,8 @@
 # Type information of the package apsp (PEP 561, with py.typed): the public functions and the
-# Solver as __init__.py, _solve.py, _sources.py, _paths.py and _batch.py define them. The
-# overloads give return_predecessors=True its tuple, so that a caller's code checks under
-# mypy --strict (tests/python/test_style.py).
-from collections.abc import Callable, Iterable
+# Solver as __init__.py, _solve.py, _sources.py, _paths.py, _batch.py and _tables.py define
+# them. The overloads give return_predecessors=True its tuple, so that a caller's code checks
+# under mypy --strict (tests/python/test_style.py).
+from collections.abc import Callable, Hashable, Iterable
 from types import TracebackType
 from typing import Any, Literal, Protocol, TypedDict, overload
 
@@ -161,6 +161,32 @@ def edge_paths(
     batch: Any = ...,
     directed: bool = ...,
 ) -> npt.NDArray[np.int64]: ...
+
+# from_pandas takes and returns a pandas.DataFrame, from_arrow a pyarrow.Table: Any here, since
+# neither library is a requirement of the package nor ships type information mypy reads without
+# extra stub packages (pandas-stubs).
+def from_pandas(
+    df: Any,
+    source: Hashable = ...,
+    target: Hashable = ...,
+    weight: Hashable | None = ...,
+    directed: bool = ...,
+    limit: float | None = ...,
+    sources: Any = ...,
+    *,
+    solver: Solver | None = ...,
+) -> Any: ...
+def from_arrow(
+    table: Any,
+    source: str = ...,
+    target: str = ...,
+    weight: str | None = ...,
+    directed: bool = ...,
+    limit: float | None = ...,
+    sources: Any = ...,
+    *,
+    solver: Solver | None = ...,
+) -> Any: ...
 
 class _ShortestPath(Protocol):
     @overload
