@@ -6,7 +6,10 @@
  * graphs against apsp_solver_solve alone on the device; the report says the device path ran; a
  * negative cycle is named by its graph.
  *
- *   test-batch-opencl [--device=SPEC]
+ *   test-batch-opencl [--device=SPEC] [--small]
+ *
+ * --small: 16 graphs of at most 25 vertices per type, none solved alone, for Oclgrind (suite
+ * 'oclgrind': the blocked kernels have their own runs there).
  *
  * Exit status: 0 passed, 1 a failure, 77 (skipped) without an OpenCL device unless
  * APSP_TEST_REQUIRE_DEVICE=1. */
@@ -19,7 +22,13 @@
 
 enum { GRAPHS = 300, PITCH = 200, EXIT_SKIP = 77, ALONE_EVERY = 23 };
 
+/* --small: the graphs of a batch and their most vertices (Oclgrind interprets every step). */
+static unsigned graph_count = GRAPHS;
+static int small;
+
 static size_t size_of(unsigned g) {
+    if (small)
+        return g % 10 == 0 ? 0 : g % 10 == 1 ? 1 : 2 + (size_t)(rand() % 24);
     return g % 50 == 0   ? 0
            : g % 50 == 1 ? 1
            : g % 40 == 7 ? 61 + (size_t)(rand() % 140)
@@ -65,7 +74,7 @@ static void make_edges(edge_set *e, apsp_dtype t, int undirected) {
     e->dst = malloc(GRAPHS * 230 * sizeof *e->dst);
     e->w = malloc(GRAPHS * 230 * sizeof *e->w);
     e->weight = malloc(GRAPHS * 230 * sizeof(double));
-    for (unsigned g = 0; g < GRAPHS; g++) {
+    for (unsigned g = 0; g < graph_count; g++) {
         const size_t n = e->sizes[g] = size_of(g);
         e->first[g] = e->edges;
         for (size_t v = 0; v < n; v++)
@@ -83,14 +92,14 @@ static void make_edges(edge_set *e, apsp_dtype t, int undirected) {
         nodes += n;
         e->cells += n * n;
     }
-    e->first[GRAPHS] = e->edges;
+    e->first[graph_count] = e->edges;
 }
 
 /* The padded (GRAPHS, PITCH, PITCH) cells of the graphs: the least weight per pair. */
 static void *padded_cells(const edge_set *e, apsp_dtype t, int undirected) {
     char *cells = calloc((size_t)GRAPHS * PITCH * PITCH, apsp_dtype_size(t));
     size_t node = 0;
-    for (unsigned g = 0; g < GRAPHS; g++) {
+    for (unsigned g = 0; g < graph_count; g++) {
         const size_t n = e->sizes[g], base = (size_t)g * PITCH * PITCH;
         for (size_t i = 0; i < n; i++)
             for (size_t j = 0; j < n; j++)
@@ -136,11 +145,11 @@ static void test_type(apsp_solver *cpu, apsp_solver *cl, apsp_dtype t, int undir
     apsp_report report;
     apsp_error err;
     for (int s = 0; s < 2; s++) {
-        const apsp_batch from_edges = {GRAPHS, e.sizes, t, packed[s], 0, NULL, &list};
+        const apsp_batch from_edges = {graph_count, e.sizes, t, packed[s], 0, NULL, &list};
         CHECK(apsp_solver_solve_batch(solver[s], &from_edges, &report, &err) == APSP_OK,
               "%s edges (%s): %s", apsp_dtype_name(t), s ? "opencl" : "cpu", err.message);
         memcpy(pad[s], input, padded);
-        const apsp_batch from_cells = {GRAPHS, e.sizes, t, pad[s], PITCH, NULL, NULL};
+        const apsp_batch from_cells = {graph_count, e.sizes, t, pad[s], PITCH, NULL, NULL};
         CHECK(apsp_solver_solve_batch(solver[s], &from_cells, &report, &err) == APSP_OK,
               "%s cells (%s): %s", apsp_dtype_name(t), s ? "opencl" : "cpu", err.message);
     }
@@ -148,13 +157,13 @@ static void test_type(apsp_solver *cpu, apsp_solver *cl, apsp_dtype t, int undir
           report.device);
     CHECK(memcmp(packed[0], packed[1], e.cells * cell) == 0, "%s %s from edges: the same bytes",
           apsp_dtype_name(t), undirected ? "undirected" : "directed");
-    for (size_t g = 0; g < GRAPHS; g++)
+    for (size_t g = 0; g < graph_count; g++)
         for (size_t i = 0; i < e.sizes[g]; i++) {
             const size_t at = (g * PITCH * PITCH + i * PITCH) * cell;
             CHECK(memcmp(pad[0] + at, pad[1] + at, e.sizes[g] * cell) == 0,
                   "%s graph %zu row %zu from cells: the same bytes", apsp_dtype_name(t), g, i);
         }
-    for (size_t g = 2; g < GRAPHS; g += ALONE_EVERY)
+    for (size_t g = 2; !small && g < graph_count; g += ALONE_EVERY)
         CHECK(same_alone(cl, t, input, pad[1], g, e.sizes[g]), "%s graph %zu as solved alone",
               apsp_dtype_name(t), g);
     for (int s = 0; s < 2; s++)
@@ -184,7 +193,16 @@ int main(int argc, char **argv) {
     o.threads = 2;
     apsp_options_init(&c);
     c.backend = APSP_BACKEND_OPENCL;
-    c.device = argc > 1 && strncmp(argv[1], "--device=", 9) == 0 ? argv[1] + 9 : NULL;
+    for (int a = 1; a < argc; a++) {
+        if (strncmp(argv[a], "--device=", 9) == 0)
+            c.device = argv[a] + 9;
+        else if (strcmp(argv[a], "--small") == 0)
+            small = 1, graph_count = 16;
+        else {
+            fprintf(stderr, "usage: test-batch-opencl [--device=SPEC] [--small]\n");
+            return 2;
+        }
+    }
     apsp_solver *cpu = NULL, *cl = NULL;
     apsp_error err;
     if (apsp_solver_create(&o, &cpu, &err) != APSP_OK) {
