@@ -171,7 +171,8 @@ static void test_type(apsp_solver *cpu, apsp_solver *cl, apsp_dtype t, int undir
     free(input), free(e.src), free(e.dst), free(e.w), free(e.weight);
 }
 
-/* Graph 1 of three has a negative cycle: refused, naming it. */
+/* Graph 1 of three has a negative cycle, then graph 2 a cell past the marker: each refused,
+ * naming the graph. */
 static void test_cycle(apsp_solver *cl) {
     size_t sizes[3] = {3, 3, 3};
     int32_t cells[27];
@@ -183,6 +184,12 @@ static void test_cycle(apsp_solver *cl) {
     CHECK(apsp_solver_solve_batch(cl, &batch, NULL, &err) == APSP_ERR_NEGATIVE_CYCLE &&
               strncmp(err.message, "graph 1: ", 9) == 0,
           "a negative cycle: %s", err.message);
+    for (size_t k = 0; k < 27; k++) /* (the refused call left distances) */
+        cells[k] = k % 3 == (k / 3) % 3 ? 0 : APSP_INF;
+    cells[18 + 1] = APSP_INF + 1; /* graph 2's cell (0, 1) past the marker */
+    CHECK(apsp_solver_solve_batch(cl, &batch, NULL, &err) == APSP_ERR_USAGE &&
+              strncmp(err.message, "graph 2: ", 9) == 0,
+          "a cell against the rules: %s", err.message);
 }
 
 int main(int argc, char **argv) {
