@@ -53,8 +53,10 @@ typedef struct apsp_batch_edges {
 /* Solves every graph of the batch: the distances of each are the bytes apsp_solver_solve gives
  * that graph alone. On the pthread backend the graphs of at most 128 vertices are spread over
  * the solver's threads, a graph per thread at a time, each solved on its own cells (small enough
- * to stay in the core's L1 or L2 cache); larger graphs, and every graph on a solver of another
- * backend, are solved one after another by apsp_solver_solve. Predecessors follow SciPy's rule
+ * to stay in the core's L1 or L2 cache). On an OpenCL solver without predecessors, the graphs
+ * that fit a work-group's local memory (at most 128 vertices; float ones at most the device's
+ * tile) are solved a work-group per graph, many per launch, with the same bytes. Larger graphs,
+ * and every graph otherwise, are solved one after another by apsp_solver_solve. Predecessors follow SciPy's rule
  * (its Floyd-Warshall's loop: k, i, j ascending, the predecessor of (k, j) taken by a strictly
  * shorter path), so integer graphs get SciPy's very predecessors; floating-point ones a valid
  * shortest-path tree of their distances. Refuses (APSP_ERR_USAGE, naming the graph and its cell)

@@ -222,6 +222,34 @@ typedef struct backend_sources {
     void (*release)(backend_device *device, sources_device_times *times); /* times: or NULL */
 } backend_sources;
 
+/* A batch's small graphs solved on the device, many at once (drivers/batch_device.c), each by
+ * one work-group in local memory. A call's graphs lie packed in `cells` (cells_count cells of
+ * dtype): graph g's sizes[g] x sizes[g] cells row-major from cell offsets[g], checked and ready
+ * as apsp_solver_solve would solve them, in the negative form where negative[g]; solved in place,
+ * each with the bytes the rounds give it. */
+typedef struct graphs_call {
+    apsp_dtype dtype;
+    void *cells;
+    size_t cells_count;
+    const uint64_t *offsets;
+    const uint32_t *sizes;
+    const uint8_t *negative;
+    size_t count;
+} graphs_call;
+
+/* Seconds of the calls, added up: the program (built or from the cache), the batch up, the
+ * kernels (launch to finish) and the distances down. */
+typedef struct graphs_times {
+    double setup, upload, kernels, download;
+} graphs_times;
+
+typedef struct backend_graphs {
+    /* The most vertices of a graph of `dtype` this way; 0: none (the blocked solver's path). */
+    size_t (*most_vertices)(backend_device *device, apsp_dtype dtype);
+    apsp_status (*solve)(backend_device *device, const graphs_call *call, graphs_times *times,
+                         apsp_error *error);
+} backend_graphs;
+
 typedef struct apsp_backend_impl {
     apsp_backend_kind kind; /* its name is apsp_backend_name(kind) */
     /* Appends this backend's devices to the list. Finding none is not an error. */
@@ -298,6 +326,9 @@ typedef struct apsp_backend_impl {
     unsigned (*host_threads)(backend_device *device);
     /* Distances from chosen sources on the device (src/sssp/, above). */
     const backend_sources *sources;
+    /* A batch's small graphs on the device, many per launch (above); NULL where the backend
+     * has none (drivers/batch.c then spreads them over run_items, or they go one at a time). */
+    const backend_graphs *graphs;
 } apsp_backend_impl;
 
 extern const apsp_backend_impl apsp_backend_cpu;

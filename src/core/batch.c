@@ -3,10 +3,12 @@
  * graph's bytes are what apsp_solver_solve gives it. */
 #include "base/error.h"
 #include "base/fault.h"
+#include "base/log.h"
 #include "base/util.h"
 #include "drivers/drivers.h"
 #include "paths/fw_tracked.h"
 #include "sssp/on_device.h"
+#include "sssp/sssp.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,22 +73,45 @@ static apsp_status solve_alone(apsp_solver *s, const batch_plan *plan, size_t g,
     return status;
 }
 
-/* The report of a batch: who solved it, on how many threads, in how long. */
-static void report_batch(apsp_report *report, const apsp_backend_impl *impl, unsigned threads,
-                         double seconds) {
+/* The smallest size a graph goes alone at: past the backend's small solve on its threads, past
+ * what its device solves in a batch (predecessors: the host's fw_tracked, on the threads or
+ * alone), 0 when every graph goes alone. */
+static size_t alone_above(const apsp_backend_impl *impl, backend_device *device,
+                          const apsp_batch *b) {
+    if (!device)
+        return 0;
+    if (impl->run_items && impl->solve_small)
+        return impl->small_vertices;
+    if (impl->graphs && !b->predecessors)
+        return impl->graphs->most_vertices(device, b->dtype);
+    return 0;
+}
+
+/* The report of a batch: who solved it, on how many threads or on the device, in how long. */
+static void report_batch(apsp_report *report, const apsp_backend_impl *impl, backend_device *device,
+                         size_t small, const graphs_times *times, double seconds) {
     if (!report)
         return;
     memset(report, 0, sizeof *report);
     snprintf(report->backend, sizeof report->backend, "%s",
              impl ? apsp_backend_name(impl->kind) : "");
+    const unsigned threads = small && impl->run_items ? impl->host_threads(device) : 0;
     if (threads)
         snprintf(report->device, sizeof report->device,
-                 "%u host threads (batch: a graph per thread, V <= %zu)", threads,
-                 impl->small_vertices);
-    else
+                 "%u host threads (batch: a graph per thread, V <= %zu)", threads, small);
+    else if (small) {
+        device_summary summary;
+        impl->summarize(device, &summary);
+        snprintf(report->device, sizeof report->device,
+                 "%.180s (batch: a work-group per graph, V <= %zu)", summary.device, small);
+        report->program_builds = summary.program_builds;
+    } else
         snprintf(report->device, sizeof report->device, "the solver's devices, a graph at a time");
     report->threads = (int)threads;
     report->devices = 1;
+    report->setup_seconds = times->setup;
+    report->upload_seconds = times->upload;
+    report->download_seconds = times->download;
     report->compute_seconds = seconds;
 }
 
@@ -105,17 +130,26 @@ apsp_status apsp_solver_solve_batch(apsp_solver *s, const apsp_batch *b, apsp_re
     apsp_status status = plan_batch(b, offsets, offsets + b->count + 1, error);
     const apsp_backend_impl *impl = NULL;
     backend_device *device = solver_device(s, &impl);
-    const int threaded = device && impl->run_items && impl->solve_small;
-    if (status == APSP_OK && threaded)
+    const size_t small = status == APSP_OK ? alone_above(impl, device, b) : 0;
+    graphs_times times = {0, 0, 0, 0};
+    if (small && impl->run_items)
         status = drive_batch(impl, device, &plan, error);
+    else if (small) {
+        status = drive_batch_device(impl, device, &plan, small, &times, error);
+        /* Where a device batch's time went (the report has no field for the kernels). */
+        log_message(solver_options(s), APSP_LOG_INFO,
+                    "batch on the device, V <= %zu: program %.3f s, up %.3f s, kernels %.3f s, "
+                    "down %.3f s, in all with the host's fill, check and packing %.3f s",
+                    small, times.setup, times.upload, times.kernels, times.download,
+                    seconds_now() - start);
+    }
     apsp_error cause;
     for (size_t g = 0; status == APSP_OK && g < b->count; g++)
-        if ((!threaded || b->vertices[g] > impl->small_vertices) &&
+        if ((!small || b->vertices[g] > small) &&
             (status = solve_alone(s, &plan, g, &cause)) != APSP_OK)
             batch_fail(error, &cause, g);
     free(offsets);
     if (status == APSP_OK)
-        report_batch(report, impl, threaded ? impl->host_threads(device) : 0,
-                     seconds_now() - start);
+        report_batch(report, impl, device, small, &times, seconds_now() - start);
     return status;
 }

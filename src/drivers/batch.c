@@ -54,20 +54,27 @@ static int facts_suffice(const apsp_matrix *m, const cell_facts *facts) {
     return inf && (m->n < 2 || facts->most <= (inf - 1) / (m->n - 1));
 }
 
-/* One graph made from its edges, checked, solved and its diagonal read, as drive_small does it
- * alone. */
-static apsp_status solve_graph(const batch_run *r, size_t g, void *scratch, apsp_error *error) {
-    apsp_matrix m = batch_view(r->plan, g);
-    cell_facts facts = {0, 0};
-    const int edges = r->plan->batch->edges != NULL;
-    apsp_status status = edges ? batch_fill(r->plan, g, &facts, error) : APSP_OK;
+apsp_status batch_ready(const batch_plan *plan, size_t g, cell_facts *facts, apsp_error *error) {
+    apsp_matrix m = batch_view(plan, g);
+    *facts = (cell_facts){0, 0};
+    const int edges = plan->batch->edges != NULL;
+    apsp_status status = edges ? batch_fill(plan, g, facts, error) : APSP_OK;
     if (status != APSP_OK || m.n == 0)
         return status;
-    if (!edges || !facts_suffice(&m, &facts))
-        status = matrix_check_graph_cells(&m, &facts.negative, &facts.most, error);
-    if (status != APSP_OK)
+    if (!edges || !facts_suffice(&m, facts))
+        status = matrix_check_graph_cells(&m, &facts->negative, &facts->most, error);
+    if (status == APSP_OK)
+        matrix_clear_negative_zeros(&m, 1); /* as apsp_solver_solve's float path does */
+    return status;
+}
+
+/* One graph made ready, solved and its diagonal read, as drive_small does it alone. */
+static apsp_status solve_graph(const batch_run *r, size_t g, void *scratch, apsp_error *error) {
+    apsp_matrix m = batch_view(r->plan, g);
+    cell_facts facts;
+    apsp_status status = batch_ready(r->plan, g, &facts, error);
+    if (status != APSP_OK || m.n == 0)
         return status;
-    matrix_clear_negative_zeros(&m, 1); /* as apsp_solver_solve's float path does */
     int32_t *pred = batch_pred(r->plan, g);
     if (pred)
         fw_tracked(m.dtype, m.cells, m.n, m.stride, pred, scratch);

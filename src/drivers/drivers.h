@@ -72,12 +72,24 @@ apsp_status batch_fail(apsp_error *error, const apsp_error *cause, size_t g);
  * from the batch's edges (batch_fill.c); *facts says whether an edge weighs less than 0 and, for
  * the integer types, the largest |weight| of its edges (at least the cells' own). */
 apsp_status batch_fill(const batch_plan *plan, size_t g, cell_facts *facts, apsp_error *error);
+/* Graph g made from the batch's edges (when it has them), checked as apsp_solver_solve checks a
+ * matrix (*facts: its negative weights, its largest |weight|) and its -0 weights made +0: ready
+ * for a solve whose bytes are apsp_solver_solve's. */
+apsp_status batch_ready(const batch_plan *plan, size_t g, cell_facts *facts, apsp_error *error);
 /* Solves every graph of 1 to impl->small_vertices vertices on the device's host threads
  * (backend.h: run_items), a graph per thread at a time: each checked, solved by the backend's
  * small solve (or fw_tracked for predecessors) and its diagonal read for negative cycles. The
  * other graphs are left as they are. On failure the error of the least graph that failed. */
 apsp_status drive_batch(const apsp_backend_impl *impl, backend_device *device,
                         const batch_plan *plan, apsp_error *error);
+
+/* Solves every graph of at most `most` vertices on the device through impl->graphs (backend.h),
+ * many per call: each made ready on the host, packed, solved on the device, unpacked and its
+ * diagonal read for negative cycles. The other graphs are left as they are. On failure the
+ * error of the first graph that failed; *times: the device's seconds, added up. */
+apsp_status drive_batch_device(const apsp_backend_impl *impl, backend_device *device,
+                               const batch_plan *plan, size_t most, graphs_times *times,
+                               apsp_error *error);
 
 /* Whether the backend's devices make their rows from an edge list and hand them on
  * (load_graph, store_rows); drive_graph solves a checked graph that way, as drive_rows would,

@@ -93,6 +93,7 @@ static void opencl_close(backend_device *d) {
     opencl_unload(d, 0);
     program_release_all(d);
     predecessors_release(d);
+    batch_release(d);
     opencl_sources.release(d, NULL);
     sssp_release_program(d);
     program_cache_close(d); /* the programs let go without a crash */
@@ -211,6 +212,11 @@ static const backend_device_memory opencl_device_memory = {
     .host_memory = host_memory_create,
 };
 
+static const backend_graphs opencl_graphs = {
+    .most_vertices = batch_most_vertices,
+    .solve = batch_solve,
+};
+
 static const backend_paths opencl_paths = {
     .prepare = predecessors_prepare,
     .derive = predecessors_derive,
@@ -240,4 +246,5 @@ const apsp_backend_impl apsp_backend_opencl = {
     .stream = &opencl_stream,
     .blocks = &opencl_blocks,
     .sources = &opencl_sources,
+    .graphs = &opencl_graphs,
 };

@@ -38,6 +38,8 @@ typedef struct cl_kernels {
 /* Programs built before the current one, kept so that a solver alternating element types or
  * forms between solves does not rebuild (each form is one set of build options). */
 enum { KEPT_PROGRAMS = 3 };
+/* The element types batch.c keeps a program for: apsp_dtype's values are below this. */
+enum { BATCH_DTYPES = 4 };
 
 /* program_cache.c: the "in use" markers of the cache files a device loaded (the current program,
  * the kept ones, paths.cl's), and the room for one's path. */
@@ -175,6 +177,9 @@ struct backend_device {
     /* predecessors.c: the derivation's program (cl/paths.cl), built at its first use. */
     cl_program paths_program;
     cl_kernel paths_tight;
+    /* batch.c: cl/batch.cl's program and kernel per element type, built at its first use. */
+    cl_program batch_program[BATCH_DTYPES];
+    cl_kernel batch_kernel[BATCH_DTYPES];
     cl_sssp sssp;
     /* program_cache.c: the markers of the cache files loaded ("": none), removed at close; and
      * whether the cache directory's refusal was logged. */
@@ -286,6 +291,12 @@ apsp_status predecessors_derive(backend_device *d, const paths_csr *csr, int32_t
                                 int *untight, apsp_error *error);
 apsp_status predecessors_prepare(backend_device *d, apsp_error *error);
 void predecessors_release(backend_device *d);
+
+/* batch.c: backend.h's backend_graphs; the programs' release (at close). */
+size_t batch_most_vertices(backend_device *d, apsp_dtype dtype);
+apsp_status batch_solve(backend_device *d, const graphs_call *call, graphs_times *times,
+                        apsp_error *error);
+void batch_release(backend_device *d);
 
 /* sssp.c: backend.h's backend_sources; the program's release (at close). */
 extern const backend_sources opencl_sources;

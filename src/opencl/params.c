@@ -158,8 +158,7 @@ static apsp_status apply_params(const char *source, const char *text, kernel_par
     return APSP_OK;
 }
 
-/* The distance type's defines beyond int32's (cl/fw.cl: DIST, FLOAT_DIST, FP64) and its INF. */
-static const char *dtype_defines(apsp_dtype dtype, char *buf, size_t size) {
+const char *dtype_defines(apsp_dtype dtype, char *buf, size_t size) {
     switch (dtype) {
     case APSP_INT64:
         snprintf(buf, size, "-DINF=%lldL -DDIST=long", (long long)APSP_INF64);

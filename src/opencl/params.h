@@ -58,6 +58,8 @@ void use_work_group_kernels(kernel_params *params);
 
 /* The -D options for these parameters, the fixed sizes and the distance type, into buf (int32
  * defines no type: its options stay as they always were). Returns buf. */
+/* The distance type's defines beyond int32's (cl/fw.cl: DIST, FLOAT_DIST, FP64) and its INF. */
+const char *dtype_defines(apsp_dtype dtype, char *buf, size_t size);
 const char *kernel_defines(const kernel_params *params, apsp_dtype dtype, char *buf, size_t size);
 
 /* The work-group edge of fw_transpose at this round depth. */

@@ -7,9 +7,18 @@ thresholds.
 
   python3 tests/bench/batch_graphs.py [--graphs 100000] [--scipy-graphs 10000]
 
-The SciPy loop runs over the first --scipy-graphs graphs and is scaled to --graphs."""
+The SciPy loop runs over the first --scipy-graphs graphs and is scaled to --graphs.
+
+  python3 tests/bench/batch_graphs.py --backend=opencl [--device=gpu] [--threads=16]
+      [--graphs 1000000]
+
+solves the edge_index inputs on the OpenCL device (src/opencl/batch.c: a work-group per graph)
+and on the pthread backend's --threads threads, says whether their arrays are identical, and
+prints the library's line of where the device's time went (program, up, kernels, down, and the
+whole call with the host's fill, check and packing)."""
 
 import argparse
+import logging
 import time
 
 import numpy as np
@@ -47,13 +56,44 @@ def timed(call):
     return time.perf_counter() - start, time.process_time() - cpu
 
 
+def device_against_threads(args, counts, edge_index):
+    """The edge_index runs on the OpenCL device against the pthread batch, with their results."""
+    logging.basicConfig(format="  %(message)s")
+    logging.getLogger("apsp").setLevel(logging.INFO)
+    device = apsp.Solver(backend="opencl", device=args.device)
+    threads = apsp.Solver(backend="cpu", threads=args.threads)
+    print(f"{args.graphs} graphs of 5-60 vertices, E = 1.1 V, undirected, unweighted")
+    for dtype in (np.int32, np.float32, np.float64):
+        kwargs = dict(edge_index=edge_index, num_nodes=counts, packed=True, dtype=dtype,
+                      directed=False, unweighted=True)
+        for solver in (device, threads):  # warm-up: the program built or read from the cache
+            apsp.floyd_warshall_batch(edge_index=edge_index[:, :100], num_nodes=counts[:3],
+                                      dtype=dtype, solver=solver)
+        results, seconds = [], []
+        for solver in (device, threads):
+            out = []
+            seconds.append(timed(lambda: out.append(
+                apsp.floyd_warshall_batch(solver=solver, **kwargs)))[0])
+            results.append(out[0][0] if isinstance(out[0], tuple) else out[0])
+        same = all(np.array_equal(a, b) for a, b in zip(results[0], results[1]))
+        print(f"{np.dtype(dtype).name} packed: device {seconds[0]:.3f} s, {args.threads or 'all'}"
+              f" threads {seconds[1]:.3f} s: {seconds[1] / seconds[0]:.1f}x; identical: {same}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--graphs", type=int, default=100000)
     parser.add_argument("--scipy-graphs", type=int, default=10000)
+    parser.add_argument("--backend", choices=("cpu", "opencl"), default="cpu")
+    parser.add_argument("--device", default=None, help="--backend=opencl: apsp.Solver's device")
+    parser.add_argument("--threads", type=int, default=0,
+                        help="--backend=opencl: the pthread batch's threads (0: every core)")
     args = parser.parse_args()
     rng = np.random.default_rng(1)
     counts, edge_index, starts, edges = molecules(rng, args.graphs)
+    if args.backend == "opencl":
+        device_against_threads(args, counts, edge_index)
+        return
     graphs = csr_list(counts, edge_index, starts, edges)
     few = graphs[: args.scipy_graphs]
     scipy_seconds, scipy_cpu = timed(

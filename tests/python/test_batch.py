@@ -207,3 +207,30 @@ def test_opencl_solver_a_graph_at_a_time():
         got, got_pred, _ = apsp.floyd_warshall_batch(solver=device, **args)
     want, want_pred, _ = apsp.floyd_warshall_batch(solver=apsp.Solver(device="host"), **args)
     assert np.array_equal(got, want) and np.array_equal(got_pred, want_pred)
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_opencl_batch_of_work_groups(directed):
+    """An OpenCL solver (PoCL's CPU device here) without predecessors solves the graphs of at
+    most 128 vertices a work-group per graph (cl/batch.cl): the pthread batch's bytes in every
+    type, and SciPy's distances."""
+    if not any(d["backend"] == "opencl" for d in apsp.devices()):
+        pytest.skip("no OpenCL device")
+    rng = np.random.default_rng(17 + directed)
+    counts, edge_index, w = random_batch(rng, 300, False)
+    host = apsp.Solver(device="host")
+    with apsp.Solver(backend="opencl") as device:
+        for kind in (np.int32, np.int64, np.float32, np.float64):
+            weight = (w if kind in (np.float32, np.float64) else np.rint(w)).astype(kind)
+            args = dict(edge_index=edge_index, edge_weight=weight, num_nodes=counts,
+                        directed=directed, dtype=kind, packed=True)
+            got, _ = apsp.floyd_warshall_batch(solver=device, **args)
+            want, _ = apsp.floyd_warshall_batch(solver=host, **args)
+            for g in range(counts.size):
+                assert got[g].tobytes() == want[g].tobytes(), (kind, g)
+            marker = {np.int32: apsp.INF32, np.int64: apsp.INF64}.get(kind)
+            for g in range(0, counts.size, 10):
+                graph = scipy_graph(counts, edge_index, weight.astype(np.float64), g, directed)
+                mine = np.where(got[g] == marker, np.inf, got[g]) if marker else got[g]
+                np.testing.assert_allclose(mine, scipy_fw(graph, directed=True),
+                                           rtol=RTOL.get(np.dtype(kind), 0))

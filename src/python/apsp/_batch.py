@@ -180,7 +180,8 @@ def floyd_warshall_batch(
     Give either ``graphs`` or a graph-learning batch (``edge_index`` with ``num_nodes`` or
     ``batch``). Arrays may be NumPy arrays or host tensors with ``__dlpack__`` (PyTorch, CuPy's
     host arrays), taken without a copy. There is no ``progress=``: the graphs are solved a
-    graph per thread, with no rounds to report (docs/python.md).
+    graph per thread (on OpenCL, a work-group per graph), with no rounds to report
+    (docs/python.md).
 
     Parameters
     ----------

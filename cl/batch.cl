@@ -1,0 +1,102 @@
+/* Many small graphs at once (src/opencl/batch.c, apsp_solver_solve_batch): one work-group per
+ * graph, the graph's whole n x n matrix in local memory for the n steps of Floyd-Warshall, many
+ * graphs per launch. The graphs lie packed in one buffer: graph g's n x n cells, row-major with
+ * row pitch n, from cell offsets[g] on, n = sizes[g] (0: the group has nothing to do), relaxed in
+ * the negative form where negative[g] (the host read the weights). The host gives the local
+ * buffer room for the launch's largest graph plus its pivot row and column.
+ *
+ * Step k copies row k and column k aside before any cell of them changes, then relaxes every cell
+ * from the copies: c = min(c, d(i, k) + d(k, j)), each cell once per k in ascending k, the plain
+ * k-loop that closes cl/fw.cl's pivot block in phase 1. A graph of at most one tile is one round
+ * of the blocked solve, so for integers (exact) that is the result; for floats the round's phase
+ * 3 follows, min(P, P (x) P), whose sums round differently (src/cpu/small.c does the same), and
+ * the host sends a float graph here only up to the device's tile, so that its bytes are those of
+ * apsp_solver_solve (tests/opencl/test_batch_opencl.c compares them). Without the copies a
+ * negative d(k, k) would let row k change while others read it.
+ *
+ * Defines from the host: DIST, FLOAT_DIST, FP64 and INF as for cl/fw.cl (src/opencl/params.c:
+ * dtype_defines); none for int32. */
+#ifndef INF
+#error "build with -DINF (src/opencl/params.c: dtype_defines)"
+#endif
+#ifndef DIST
+#define DIST int
+#endif
+#ifndef FLOAT_DIST
+#define FLOAT_DIST 0
+#endif
+#ifdef FP64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
+/* c = min(c, a + b) as cl/fw.cl's RELAX: floats compare and select (a sum rounded once, never
+ * fused); integers add, and in the negative form never let INF absorb a negative term nor a sum
+ * fall below -INF. */
+inline DIST relax(DIST c, DIST a, DIST b, int negative) {
+#if FLOAT_DIST
+    const DIST s = a + b;
+    return s < c ? s : c;
+#else
+    if (!negative)
+        return min(c, a + b);
+    const DIST floor_a = a == INF ? INF : -INF, floor_b = b == INF ? INF : -INF;
+    return min(c, max(a + b, max(floor_a, floor_b)));
+#endif
+}
+
+__kernel void batch_fw(__global DIST *cells, __global const ulong *offsets,
+                       __global const uint *sizes, __global const uchar *negative,
+                       __local DIST *local_cells) {
+    const size_t g = get_group_id(0);
+    const uint n = sizes[g], nn = n * n, lid = get_local_id(0), step = get_local_size(0);
+    if (n == 0)
+        return; /* the whole group returns: no barrier is left waiting */
+    __global DIST *graph = cells + offsets[g];
+    __local DIST *d = local_cells, *row = local_cells + nn, *col = row + n;
+    const int neg = negative[g];
+    for (uint c = lid; c < nn; c += step)
+        d[c] = graph[c];
+    /* Each item walks its cells i * n + j in strides of `step`: the stride's rows and columns
+     * once, then carried, with no division per cell. */
+    const uint di = step / n, dj = step - di * n, i0 = lid / n, j0 = lid - i0 * n;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = 0; k < n; k++) {
+        for (uint t = lid; t < n; t += step) {
+            row[t] = d[k * n + t];
+            col[t] = d[t * n + k];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        uint i = i0, j = j0;
+        for (uint c = lid; c < nn; c += step) {
+            d[c] = relax(d[c], col[i], row[j], neg);
+            i += di;
+            j += dj;
+            if (j >= n) {
+                j -= n;
+                i++;
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+#if FLOAT_DIST
+    /* The round's phase 3 over its own pivot block (cl/fw.cl): C = min(P, P (x) P). Exact
+     * arithmetic would change nothing (P is closed), but each sum P(i, k) + P(k, j) is rounded
+     * on its own, not as the k-loop added it, and the blocked solve keeps the least of them. */
+    uint i = i0, j = j0;
+    for (uint c = lid; c < nn; c += step) {
+        DIST v = d[c];
+        for (uint k = 0; k < n; k++)
+            v = relax(v, d[i * n + k], d[k * n + j], 0);
+        graph[c] = v;
+        i += di;
+        j += dj;
+        if (j >= n) {
+            j -= n;
+            i++;
+        }
+    }
+#else
+    for (uint c = lid; c < nn; c += step)
+        graph[c] = d[c];
+#endif
+}
