@@ -31,7 +31,7 @@ struct apsp_solver {
     int off_host;        /* no device computes on the host's cores: they idle during a solve */
     apsp_matrix *whole;  /* the integer matrix of the last whole-number float solve (src/whole/) */
     apsp_matrix *rows;   /* the matrix of the last apsp_solver_solve_rows in the rows' own type */
-    const apsp_idle_work *idle; /* apsp_solver_solve_graph_idle's, for the call's solve */
+    const apsp_idle_work *idle; /* apsp_solver_solve_graph_idle's or _sources_idle's */
 };
 
 apsp_status apsp_list_devices(apsp_device_info **devices, size_t *count, apsp_error *error) {
@@ -137,9 +137,24 @@ const apsp_options *solver_options(const apsp_solver *s) {
     return &s->options;
 }
 
+/* Whether host work may run beside the rounds (apsp_options.overlap): devices off the host, or
+ * any OpenCL device when asked for. */
+static int overlaps(const apsp_solver *s) {
+    int overlap = s->options.overlap;
+    return overlap >= 0 && (s->off_host || (overlap > 0 && s->impl->kind == APSP_BACKEND_OPENCL));
+}
+
 backend_device *solver_device(const apsp_solver *s, const apsp_backend_impl **impl) {
     *impl = s->impl;
     return s->count ? s->devices[0] : NULL;
+}
+
+const apsp_idle_work *solver_idle(const apsp_solver *s) {
+    return overlaps(s) ? s->idle : NULL;
+}
+
+void solver_set_idle(apsp_solver *s, const apsp_idle_work *idle) {
+    s->idle = idle;
 }
 
 /* The first solve's report carries the opening's time and builds. */
@@ -161,13 +176,6 @@ static void note_own_kernels(apsp_report *report, apsp_dtype dtype) {
     report->kernels = dtype;
     snprintf(report->kernels_why, sizeof report->kernels_why, "%s distances",
              apsp_dtype_name(dtype));
-}
-
-/* Whether host work may run beside the rounds (apsp_options.overlap): devices off the host, or
- * any OpenCL device when asked for. */
-static int overlaps(const apsp_solver *s) {
-    int overlap = s->options.overlap;
-    return overlap >= 0 && (s->off_host || (overlap > 0 && s->impl->kind == APSP_BACKEND_OPENCL));
 }
 
 /* A checked matrix through the devices in its own type: streamed, or by rows (its cells'

@@ -9,6 +9,11 @@
 /* The solver's backend and its first device (solver.c); NULL when it has none. */
 backend_device *solver_device(const apsp_solver *solver, const apsp_backend_impl **impl);
 
+/* The caller's host work for the solve's rounds (apsp_solver_solve_sources_idle), where the
+ * solver's devices leave the host's cores idle (apsp_options.overlap); else NULL (solver.c). */
+const apsp_idle_work *solver_idle(const apsp_solver *solver);
+void solver_set_idle(apsp_solver *solver, const apsp_idle_work *idle);
+
 typedef struct device_method {
     const backend_sources *part;
     backend_device *device;
@@ -19,6 +24,8 @@ typedef struct device_method {
     size_t batch;               /* sources a batch, once run */
     size_t on_host;             /* the sources handed to the host threads, once run */
     sources_device_times times;
+    const apsp_idle_work *idle; /* run beside the first batch's rounds (beside_start), or NULL */
+    double overlapped;          /* its seconds within them */
 } device_method;
 
 /* Whether the solver's device can run these sources: a backend with the part, E < 2^32, rows of

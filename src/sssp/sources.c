@@ -306,3 +306,19 @@ apsp_status apsp_solver_solve_sources_typed(apsp_solver *solver, const apsp_grap
     free(all);
     return status;
 }
+
+apsp_status apsp_solver_solve_sources_idle(apsp_solver *solver, const apsp_graph *graph,
+                                           const int32_t *sources, size_t count, apsp_method method,
+                                           apsp_dtype dtype, apsp_cells_fn rows, void *context,
+                                           apsp_rows_fn pred, void *pred_context,
+                                           const apsp_idle_work *idle, apsp_report *report,
+                                           apsp_error *error) {
+    if (solver)
+        solver_set_idle(solver, idle);
+    apsp_status status =
+        apsp_solver_solve_sources_typed(solver, graph, sources, count, method, dtype, rows, context,
+                                        pred, pred_context, report, error);
+    if (solver)
+        solver_set_idle(solver, NULL);
+    return status;
+}
