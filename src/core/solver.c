@@ -31,7 +31,7 @@ struct apsp_solver {
     int off_host;        /* no device computes on the host's cores: they idle during a solve */
     apsp_matrix *whole;  /* the integer matrix of the last whole-number float solve (src/whole/) */
     apsp_matrix *rows;   /* the matrix of the last apsp_solver_solve_rows in the rows' own type */
-    const apsp_idle_work *idle; /* apsp_solver_solve_graph_idle's or _sources_idle's */
+    const apsp_idle_work *idle; /* apsp_solver_solve_graph_idle's, for the call's solve */
 };
 
 apsp_status apsp_list_devices(apsp_device_info **devices, size_t *count, apsp_error *error) {
@@ -137,24 +137,9 @@ const apsp_options *solver_options(const apsp_solver *s) {
     return &s->options;
 }
 
-/* Whether host work may run beside the rounds (apsp_options.overlap): devices off the host, or
- * any OpenCL device when asked for. */
-static int overlaps(const apsp_solver *s) {
-    int overlap = s->options.overlap;
-    return overlap >= 0 && (s->off_host || (overlap > 0 && s->impl->kind == APSP_BACKEND_OPENCL));
-}
-
 backend_device *solver_device(const apsp_solver *s, const apsp_backend_impl **impl) {
     *impl = s->impl;
     return s->count ? s->devices[0] : NULL;
-}
-
-const apsp_idle_work *solver_idle(const apsp_solver *s) {
-    return overlaps(s) ? s->idle : NULL;
-}
-
-void solver_set_idle(apsp_solver *s, const apsp_idle_work *idle) {
-    s->idle = idle;
 }
 
 /* The first solve's report carries the opening's time and builds. */
@@ -178,13 +163,20 @@ static void note_own_kernels(apsp_report *report, apsp_dtype dtype) {
              apsp_dtype_name(dtype));
 }
 
+/* Whether host work may run beside the rounds (apsp_options.overlap): devices off the host, or
+ * any OpenCL device when asked for. */
+int solver_overlaps(const apsp_solver *s) {
+    int overlap = s->options.overlap;
+    return overlap >= 0 && (s->off_host || (overlap > 0 && s->impl->kind == APSP_BACKEND_OPENCL));
+}
+
 /* A checked matrix through the devices in its own type: streamed, or by rows (its cells'
  * check skipped when `known` says what it would find: drivers.h). While devices off the host
  * run their rounds, the host's cores are idle: the rows' io->prepare runs then (apsp_rows.h). A
  * streamed solve keeps the host busy moving blocks, so it has none. */
 static apsp_status solve_in_type(apsp_solver *s, apsp_matrix *matrix, const cell_facts *known,
                                  const apsp_row_io *rows, apsp_report *report, apsp_error *error) {
-    const apsp_row_io *idle = overlaps(s) ? rows : NULL;
+    const apsp_row_io *idle = solver_overlaps(s) ? rows : NULL;
     apsp_status status;
     if (drive_takes_small(s->impl, s->count, matrix))
         status = drive_small(s->impl, matrix, known, &s->options, report, error);
@@ -329,7 +321,7 @@ apsp_status apsp_solver_solve_graph(apsp_solver *s, const apsp_graph *graph, aps
     if (drive_takes_graphs(s->impl) &&
         !drive_streams(s->impl, s->devices, s->count, graph->vertices, APSP_INT32)) {
         status = drive_graph(s->impl, s->devices, s->count, graph, rows, context,
-                             overlaps(s) ? s->idle : NULL, &s->options, report, error);
+                             solver_overlaps(s) ? s->idle : NULL, &s->options, report, error);
         if (status == APSP_OK)
             add_open_to_report(s, report);
         if (status == APSP_OK)

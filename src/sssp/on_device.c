@@ -76,11 +76,8 @@ int device_method_find(const apsp_solver *solver, const adjacency *graph, apsp_d
         snprintf(why_not, size, "bellman-ford on %.60s: %s", summary.device, reason);
         return 0;
     }
-    *m = (device_method){.part = impl->sources,
-                         .device = device,
-                         .kind = impl->kind,
-                         .run = {dtype, want_pred},
-                         .idle = solver_idle(solver)};
+    *m = (device_method){
+        .part = impl->sources, .device = device, .kind = impl->kind, .run = {dtype, want_pred}};
     snprintf(m->name, sizeof m->name, "%s", summary.device);
     m->part->costs(device, &m->costs);
     return 1;
@@ -120,7 +117,7 @@ apsp_status device_method_run(device_method *m, const adjacency *graph, const in
      * rounds run: done before any row is handed on, as apsp_idle_work promises. Later batches'
      * rounds wait for the rows before them (one block on the device), so they hide nothing. */
     beside helper;
-    beside_start(&helper, m->idle);
+    beside_start(&helper, out->idle);
     apsp_status status = m->part->prepare(m->device, graph, count, m->run, &m->batch, error);
     int give_up = 0;
     while (status == APSP_OK && *done < count && !give_up) {

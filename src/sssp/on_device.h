@@ -9,10 +9,9 @@
 /* The solver's backend and its first device (solver.c); NULL when it has none. */
 backend_device *solver_device(const apsp_solver *solver, const apsp_backend_impl **impl);
 
-/* The caller's host work for the solve's rounds (apsp_solver_solve_sources_idle), where the
- * solver's devices leave the host's cores idle (apsp_options.overlap); else NULL (solver.c). */
-const apsp_idle_work *solver_idle(const apsp_solver *solver);
-void solver_set_idle(apsp_solver *solver, const apsp_idle_work *idle);
+/* Whether host work may run beside the devices' rounds (apsp_options.overlap): they are off
+ * the host's cores, or an OpenCL device and asked for (solver.c). */
+int solver_overlaps(const apsp_solver *solver);
 
 typedef struct device_method {
     const backend_sources *part;
@@ -24,8 +23,7 @@ typedef struct device_method {
     size_t batch;               /* sources a batch, once run */
     size_t on_host;             /* the sources handed to the host threads, once run */
     sources_device_times times;
-    const apsp_idle_work *idle; /* run beside the first batch's rounds (beside_start), or NULL */
-    double overlapped;          /* its seconds within them */
+    double overlapped; /* seconds of the outputs' idle work within the rounds */
 } device_method;
 
 /* Whether the solver's device can run these sources: a backend with the part, E < 2^32, rows of
