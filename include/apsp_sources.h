@@ -68,6 +68,17 @@ APSP_EXPORT apsp_status apsp_solver_solve_sources_typed(
     apsp_method method, apsp_dtype dtype, apsp_cells_fn rows, void *context, apsp_rows_fn pred,
     void *pred_context, apsp_report *report, apsp_error *error);
 
+/* apsp_solver_solve_sources_typed with `idle` (apsp.h's apsp_idle_work; NULL: none) run beside
+ * the rounds of the device's method (bellman-ford on an OpenCL device, where the host's cores
+ * are idle or apsp_options.overlap asks for it): from the upload until the first batch's rounds
+ * end, and returned before its rows are handed on. The place to prepare the outputs
+ * (apsp_row_writer_prepare); rows still come in order (rows_in_any_order is not used). Its
+ * seconds within the rounds are apsp_report.overlapped_seconds. */
+APSP_EXPORT apsp_status apsp_solver_solve_sources_idle(
+    apsp_solver *solver, const apsp_graph *graph, const int32_t *sources, size_t count,
+    apsp_method method, apsp_dtype dtype, apsp_cells_fn rows, void *context, apsp_rows_fn pred,
+    void *pred_context, const apsp_idle_work *idle, apsp_report *report, apsp_error *error);
+
 /* The narrowest type of apsp_solver_solve_sources_typed's rows for this graph: apsp_graph_dtype's,
  * but int32 also where no weight is negative and the sum of the V - 1 largest weights (self-loops
  * left out) is below APSP_INF: no simple path, so no distance, can reach the marker, though

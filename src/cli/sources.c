@@ -235,6 +235,22 @@ static apsp_status keep_and_put_int32(void *context, size_t first_row, size_t co
     return keep_and_put(context, first_row, count, rows, pitch, error);
 }
 
+/* The writers' outputs prepared (their pages made ready) while the device's rounds run:
+ * apsp_idle_work's run and stop over both writers. */
+static void prepare_both(void *context) {
+    timed_writer **both = context;
+    for (int i = 0; i < 2; i++)
+        if (both[i] && both[i]->writer)
+            apsp_row_writer_prepare(both[i]->writer);
+}
+
+static void stop_both(void *context) {
+    timed_writer **both = context;
+    for (int i = 0; i < 2; i++)
+        if (both[i] && both[i]->writer)
+            apsp_row_writer_stop_preparing(both[i]->writer);
+}
+
 /* The solve, its rows (of `dtype`) to the writers and --path's kept. */
 static apsp_status solve_rows(cli_sources *s, apsp_solver *solver, const apsp_graph *g,
                               apsp_dtype dtype, const int32_t *ids, size_t count, size_t path_index,
@@ -256,10 +272,12 @@ static apsp_status solve_rows(cli_sources *s, apsp_solver *solver, const apsp_gr
     }
     if (s->shown)
         s->shown->sources = count;
+    timed_writer *both[2] = {t, pred};
+    const apsp_idle_work prepare = {prepare_both, stop_both, both, 0};
     if (status == APSP_OK)
-        status = apsp_solver_solve_sources_typed(
+        status = apsp_solver_solve_sources_idle(
             solver, g, ids, count, s->method, dtype, keep_and_put, &dist_row,
-            want_pred ? keep_and_put_int32 : NULL, &pred_row, report, err);
+            want_pred ? keep_and_put_int32 : NULL, &pred_row, &prepare, report, err);
     s->path_pred = pred_row.cells;
     s->path_dist = dist_row.cells;
     return status;

@@ -175,7 +175,8 @@ typedef struct sources_device_times {
     double upload;   /* the CSR and each batch's start */
     double rounds;   /* the rounds and sweeps (wall time: they only queue between reads) */
     double kernels;  /* the device's own time of the round and sweep kernels; 0: not profiled */
-    double download; /* the rows down and handed on (the caller's writing included) */
+    double download; /* the rows down: the waits for them, the caller's work beside left out */
+    double handed;   /* the caller's rows functions (its writing), while the next rows come */
     size_t batches, round_count, sweeps, pairs; /* pairs: frontier entries relaxed */
 } sources_device_times;
 

@@ -165,7 +165,7 @@ static void note_own_kernels(apsp_report *report, apsp_dtype dtype) {
 
 /* Whether host work may run beside the rounds (apsp_options.overlap): devices off the host, or
  * any OpenCL device when asked for. */
-static int overlaps(const apsp_solver *s) {
+int solver_overlaps(const apsp_solver *s) {
     int overlap = s->options.overlap;
     return overlap >= 0 && (s->off_host || (overlap > 0 && s->impl->kind == APSP_BACKEND_OPENCL));
 }
@@ -176,7 +176,7 @@ static int overlaps(const apsp_solver *s) {
  * streamed solve keeps the host busy moving blocks, so it has none. */
 static apsp_status solve_in_type(apsp_solver *s, apsp_matrix *matrix, const cell_facts *known,
                                  const apsp_row_io *rows, apsp_report *report, apsp_error *error) {
-    const apsp_row_io *idle = overlaps(s) ? rows : NULL;
+    const apsp_row_io *idle = solver_overlaps(s) ? rows : NULL;
     apsp_status status;
     if (drive_takes_small(s->impl, s->count, matrix))
         status = drive_small(s->impl, matrix, known, &s->options, report, error);
@@ -321,7 +321,7 @@ apsp_status apsp_solver_solve_graph(apsp_solver *s, const apsp_graph *graph, aps
     if (drive_takes_graphs(s->impl) &&
         !drive_streams(s->impl, s->devices, s->count, graph->vertices, APSP_INT32)) {
         status = drive_graph(s->impl, s->devices, s->count, graph, rows, context,
-                             overlaps(s) ? s->idle : NULL, &s->options, report, error);
+                             solver_overlaps(s) ? s->idle : NULL, &s->options, report, error);
         if (status == APSP_OK)
             add_open_to_report(s, report);
         if (status == APSP_OK)

@@ -123,6 +123,14 @@ typedef struct cl_stream {
     size_t record_count, record_capacity;
 } cl_stream;
 
+/* graph_io.c: two pinned batches of rows, mapped for the host, that rows come down through. */
+typedef struct row_batches {
+    cl_mem buffer[2];
+    int32_t *host[2];
+    cl_event ready[2];
+    size_t rows; /* rows per batch */
+} row_batches;
+
 /* Chosen sources on the device (sssp.c and sssp_setup.c, cl/sssp.cl): the program, built at the
  * first prepare and kept; the graph's CSR and the batch's buffers, from prepare to release. */
 typedef struct cl_sssp {
@@ -146,6 +154,9 @@ typedef struct cl_sssp {
     sources_run run;    /* the type and whether the predecessors are picked */
     size_t cell;        /* bytes a distance takes on the device */
     sources_device_times times;
+    /* The pinned batches the rows come down through (the predecessors' in pred_rows), mapped
+     * once by prepare for every batch of sources, unmapped by release. */
+    row_batches rows, pred_rows;
 } cl_sssp;
 
 struct backend_device {
@@ -302,13 +313,7 @@ void batch_release(backend_device *d);
 extern const backend_sources opencl_sources;
 void sssp_release_program(backend_device *d);
 
-/* graph_io.c: two pinned batches of rows, mapped for the host, that rows come down through. */
-typedef struct row_batches {
-    cl_mem buffer[2];
-    int32_t *host[2];
-    cl_event ready[2];
-    size_t rows; /* rows per batch */
-} row_batches;
+/* (row_batches, above) */
 apsp_status row_batches_map(backend_device *d, row_batches *b, size_t row_bytes, apsp_error *error);
 void row_batches_unmap(backend_device *d, row_batches *b); /* also after a failure */
 /* Until batch k's read (of rows from `row`, for the error) is done. */

@@ -86,6 +86,9 @@ static void sssp_release(backend_device *d, sources_device_times *times) {
         s->times.pairs = (size_t)((uint64_t)flags[2] << 32 | flags[1]);
     if (times)
         *times = s->times;
+    row_batches_unmap(d, &s->rows);
+    row_batches_unmap(d, &s->pred_rows);
+    s->rows = s->pred_rows = (row_batches){0};
     cl_mem *mems[] = {&s->offsets,   &s->targets, &s->weights,  &s->in_start,    &s->in_source,
                       &s->in_weight, &s->dist,    &s->queued,   &s->frontier[0], &s->frontier[1],
                       &s->far[0],    &s->far[1],  &s->counters, &s->flags,       &s->sources};
@@ -131,6 +134,12 @@ static apsp_status sssp_prepare(backend_device *d, const adjacency *g, size_t so
         (units ? units : 1) *
         (size_t)(d->limits.type & CL_DEVICE_TYPE_GPU ? ITEMS_PER_GPU_UNIT : ITEMS_PER_CPU_UNIT);
     apsp_status status = sssp_setup(d, g, sources, error);
+    /* Pinned once for the run: on NVIDIA's driver each buffer is page-locked memory, slow to
+     * make, that the rows reach at the bus's speed (host_memory.c). */
+    if (status == APSP_OK)
+        status = row_batches_map(d, &s->rows, s->vertices * s->cell, error);
+    if (status == APSP_OK && run.pred)
+        status = row_batches_map(d, &s->pred_rows, s->vertices * s->cell, error);
     s->times.upload += seconds_now() - start;
     *batch = s->batch;
     return status;
@@ -388,53 +397,54 @@ typedef struct rows_out {
     void *context;
     apsp_rows_fn pred;
     void *pred_context;
+    double handed; /* seconds in those functions */
 } rows_out;
 
 /* Pinned batch k (rows `row`... of the batch), once there, to the caller: its predecessors
  * (batch k of p, with the run's) and then its distances. */
 static apsp_status hand_on(row_batches *b, row_batches *p, int k, size_t row, size_t count,
-                           size_t vertices, const rows_out *out, apsp_error *error) {
-    apsp_status status = APSP_OK;
-    if (out->pred)
-        status = row_batches_hand_on(p, k, out->first + row, count, vertices, out->pred,
-                                     out->pred_context, error);
+                           size_t vertices, rows_out *out, apsp_error *error) {
+    apsp_status status = out->pred ? row_batches_wait(p, k, row, error) : APSP_OK;
     if (status == APSP_OK)
         status = row_batches_wait(b, k, row, error);
-    return status == APSP_OK
-               ? out->rows(out->context, out->first + row, count, b->host[k], vertices, error)
-               : status;
+    double start = seconds_now();
+    if (status == APSP_OK && out->pred)
+        status = out->pred(out->pred_context, out->first + row, count, p->host[k], vertices, error);
+    if (status == APSP_OK)
+        status = out->rows(out->context, out->first + row, count, b->host[k], vertices, error);
+    out->handed += seconds_now() - start;
+    return status;
 }
 
-/* The batch's rows down through two pinned batches (and two more for the predecessors, of the
- * same rows): the next one comes while the caller takes the last. */
+/* The batch's rows down through the two pinned batches (and two more for the predecessors, of
+ * the same rows): the next one comes while the caller takes (writes) the last. */
 static apsp_status sssp_store_rows(backend_device *d, size_t first, apsp_cells_fn rows,
                                    void *context, apsp_rows_fn pred, void *pred_context,
                                    apsp_error *error) {
     cl_sssp *s = &d->sssp;
     double start = seconds_now();
-    row_batches b = {0}, p = {0};
-    rows_out out = {first, rows, context, s->run.pred ? pred : NULL, pred_context};
-    apsp_status status = row_batches_map(d, &b, s->vertices * s->cell, error);
-    if (status == APSP_OK && out.pred)
-        status = row_batches_map(d, &p, s->vertices * s->cell, error);
+    row_batches *b = &s->rows, *p = &s->pred_rows;
+    rows_out out = {first, rows, context, s->run.pred ? pred : NULL, pred_context, 0.0};
+    apsp_status status = APSP_OK;
     size_t last_row = 0, last_count = 0;
     int k = 0;
     for (size_t row = 0; row < s->count && status == APSP_OK; k ^= 1) {
-        size_t count = s->count - row < b.rows ? s->count - row : b.rows;
+        size_t count = s->count - row < b->rows ? s->count - row : b->rows;
         if (out.pred)
-            status = read_rows(d, s->frontier[1], 4, &p, k, row, count, error);
+            status = read_rows(d, s->frontier[1], 4, p, k, row, count, error);
         if (status == APSP_OK)
-            status = read_rows(d, s->dist, s->cell, &b, k, row, count, error);
+            status = read_rows(d, s->dist, s->cell, b, k, row, count, error);
         if (status == APSP_OK && last_count)
-            status = hand_on(&b, &p, k ^ 1, last_row, last_count, s->vertices, &out, error);
+            status = hand_on(b, p, k ^ 1, last_row, last_count, s->vertices, &out, error);
         last_row = row, last_count = count;
         row += count;
     }
     if (status == APSP_OK && last_count)
-        status = hand_on(&b, &p, k ^ 1, last_row, last_count, s->vertices, &out, error);
-    row_batches_unmap(d, &b);
-    row_batches_unmap(d, &p);
-    s->times.download += seconds_now() - start;
+        status = hand_on(b, p, k ^ 1, last_row, last_count, s->vertices, &out, error);
+    if (status != APSP_OK)
+        clFinish(d->queue); /* no read left going into the pinned batches */
+    s->times.handed += out.handed;
+    s->times.download += seconds_now() - start - out.handed;
     return status;
 }
 

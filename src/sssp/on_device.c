@@ -4,6 +4,7 @@
 #include "base/error.h"
 #include "base/graph.h"
 #include "base/util.h"
+#include "drivers/drivers.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -112,11 +113,18 @@ apsp_status device_method_run(device_method *m, const adjacency *graph, const in
     *done = 0;
     if (count == 0)
         return APSP_OK;
+    /* The caller's work (the outputs' pages) while the graph goes up and the first batch's
+     * rounds run: done before any row is handed on, as apsp_idle_work promises. Later batches'
+     * rounds wait for the rows before them (one block on the device), so they hide nothing. */
+    beside helper;
+    beside_start(&helper, out->idle);
     apsp_status status = m->part->prepare(m->device, graph, count, m->run, &m->batch, error);
     int give_up = 0;
     while (status == APSP_OK && *done < count && !give_up) {
         size_t n = count - *done < m->batch ? count - *done : m->batch;
         status = m->part->solve(m->device, sources + *done, n, &give_up, error);
+        if (*done == 0)
+            m->overlapped = beside_finish(&helper, seconds_now());
         if (status == APSP_OK && !give_up)
             status = m->part->store_rows(m->device, *done, cells_of, (void *)out,
                                          out->pred ? pred_of : NULL, (void *)out, error);
@@ -125,6 +133,7 @@ apsp_status device_method_run(device_method *m, const adjacency *graph, const in
             status = after_batch(o, *done, count, error);
         }
     }
+    beside_finish(&helper, 0.0); /* (prepare failed: nothing was hidden) */
     m->part->release(m->device, &m->times);
     m->on_host = count - *done;
     return status;
@@ -142,12 +151,14 @@ void device_method_describe(const device_method *m, const char *why, apsp_report
              why);
     snprintf(report->choice, sizeof report->choice,
              "sources on the device: %zu batches, %zu rounds in %.3f s (kernels %.3f s), %zu "
-             "sweeps, %.3g pairs; upload %.3f s, download %.3f s",
+             "sweeps, %.3g pairs; upload %.3f s, download %.3f s (writes beside %.3f s), hidden "
+             "%.3f s",
              t->batches, t->round_count, t->rounds, t->kernels, t->sweeps, (double)t->pairs,
-             t->upload, t->download);
+             t->upload, t->download, t->handed, m->overlapped);
     snprintf(report->backend, sizeof report->backend, "%s", apsp_backend_name(m->kind));
     snprintf(report->device, sizeof report->device, "%s", m->name);
     report->upload_seconds = t->upload;
     report->download_seconds = t->download;
+    report->overlapped_seconds = m->overlapped;
     report->threads = 0;
 }

@@ -9,6 +9,10 @@
 /* The solver's backend and its first device (solver.c); NULL when it has none. */
 backend_device *solver_device(const apsp_solver *solver, const apsp_backend_impl **impl);
 
+/* Whether host work may run beside the devices' rounds (apsp_options.overlap): they are off
+ * the host's cores, or an OpenCL device and asked for (solver.c). */
+int solver_overlaps(const apsp_solver *solver);
+
 typedef struct device_method {
     const backend_sources *part;
     backend_device *device;
@@ -19,6 +23,7 @@ typedef struct device_method {
     size_t batch;               /* sources a batch, once run */
     size_t on_host;             /* the sources handed to the host threads, once run */
     sources_device_times times;
+    double overlapped; /* seconds of the outputs' idle work within the rounds */
 } device_method;
 
 /* Whether the solver's device can run these sources: a backend with the part, E < 2^32, rows of

@@ -17,7 +17,8 @@ typedef struct sources_out {
     void *context;
     apsp_rows_fn pred;
     void *pred_context;
-    size_t offset; /* the first of these sources' rows in the caller's list */
+    size_t offset;              /* the first of these sources' rows in the caller's list */
+    const apsp_idle_work *idle; /* the outputs' preparation beside a device's rounds, or NULL */
 } sources_out;
 
 /* The threads that run the sources (the options' count, one per core for 0, at most 16). */

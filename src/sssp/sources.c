@@ -278,13 +278,18 @@ static apsp_status check_graph(const apsp_solver *solver, const apsp_graph *grap
     return status;
 }
 
-apsp_status apsp_solver_solve_sources_typed(apsp_solver *solver, const apsp_graph *graph,
-                                            const int32_t *sources, size_t count,
-                                            apsp_method method, apsp_dtype dtype,
-                                            apsp_cells_fn rows, void *context, apsp_rows_fn pred,
-                                            void *pred_context, apsp_report *report,
-                                            apsp_error *error) {
-    const sources_out out = {dtype, rows, context, pred, pred_context, 0};
+apsp_status apsp_solver_solve_sources_idle(apsp_solver *solver, const apsp_graph *graph,
+                                           const int32_t *sources, size_t count, apsp_method method,
+                                           apsp_dtype dtype, apsp_cells_fn rows, void *context,
+                                           apsp_rows_fn pred, void *pred_context,
+                                           const apsp_idle_work *idle, apsp_report *report,
+                                           apsp_error *error) {
+    const sources_out out = {.dtype = dtype,
+                             .rows = rows,
+                             .context = context,
+                             .pred = pred,
+                             .pred_context = pred_context,
+                             .idle = solver && solver_overlaps(solver) ? idle : NULL};
     apsp_report ignored;
     report = report ? report : &ignored;
     memset(report, 0, sizeof *report);
@@ -305,4 +310,14 @@ apsp_status apsp_solver_solve_sources_typed(apsp_solver *solver, const apsp_grap
         status = solve_sources(solver, graph, sources, count, method, &out, report, error);
     free(all);
     return status;
+}
+
+apsp_status apsp_solver_solve_sources_typed(apsp_solver *solver, const apsp_graph *graph,
+                                            const int32_t *sources, size_t count,
+                                            apsp_method method, apsp_dtype dtype,
+                                            apsp_cells_fn rows, void *context, apsp_rows_fn pred,
+                                            void *pred_context, apsp_report *report,
+                                            apsp_error *error) {
+    return apsp_solver_solve_sources_idle(solver, graph, sources, count, method, dtype, rows,
+                                          context, pred, pred_context, NULL, report, error);
 }

@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Chosen sources on an OpenCL device with the outputs prepared beside the rounds (issue 37.4,
+src/sssp/on_device.c, src/opencl/sssp.c): PoCL's CPU device with APSP_OVERLAP=on, the path a
+GPU takes by default.
+
+    test_overlap_sources.py APSP TESTCASES_DIR
+
+- `--method=bellman-ford --sources=...` on the device: hw3 and .npy int32 rows, int64, float32
+  and float64 .npy rows, and --predecessors (its file prepared too), in one batch and in several
+  (a --device-memory that holds 7 sources' blocks, so the pinned batches serve every batch):
+  distances byte for byte the pthread backend's Bellman-Ford; predecessors the device's rule
+  (cl/sssp.cl: the in-edge of least u that is tight under those distances, checked here from the
+  edges; where paths tie it may differ from the host's tree); --stats-json says the device ran
+  it and overlapped_s is above 0 (0 with APSP_OVERLAP=off);
+- in a build with -Dfault_injection=true: each of the device's last calls (the rows' reads into
+  the pinned batches and the waits for them, after the outputs were prepared) fails the run
+  with the old OUTPUT and the old --predecessors file kept byte for byte, no temporary file, one
+  line; and a temporary file truncated once its mapping is populated (APSP_FAULT_PAUSE=prepared)
+  ends in exit 4 with the old OUTPUT kept.
+
+Exit status: 0 passed, 1 failed, 77 skipped (no OpenCL CPU device) unless
+APSP_TEST_REQUIRE_DEVICE=1.
+"""
+import array
+import ast
+import os
+import struct
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from files import read, temp_fd  # noqa: E402
+from outcomes import report, summary  # noqa: E402
+from test_overlap import OLD, kept, paused, run, stats_of  # noqa: E402
+
+SKIP = 77
+GRAPH = "v333-random"  # all weights above 0: the device picks the predecessors
+SOURCES = ["--method=bellman-ford", "--sources=0-40,100,300-332"]
+DEVICE = ["--backend=opencl", "-d", "cpu", "--kernel-cache=off"] + SOURCES
+HOST = ["--backend=cpu"] + SOURCES
+# (what, extra options, output's extension): every row type the device keeps.
+KINDS = [("int32 hw3", [], "out"), ("int32 .npy", [], "npy"),
+         ("int64", ["--dtype=int64"], "npy"), ("float32", ["--dtype=float32"], "npy"),
+         ("float64", ["--dtype=float64"], "npy")]
+# 7 sources' blocks and the graph's 1332 edges (tests/sssp/test_sssp_device.py: memory_for).
+SEVERAL_BATCHES = "--device-memory=%d" % int((4 * 334 + 8 * 1332 + 64 + 7 * (20 * 333 + 48))
+                                             / 0.9 + 1)
+
+
+NO_PREDECESSOR = -9999
+NPY_TYPES = {"<i4": "i", "<i8": "q", "<f8": "d"}
+
+
+def read_npy(path):
+    """A little-endian int32, int64 or float64 .npy's rows, as lists."""
+    data = read(path)
+    size = struct.unpack("<H", data[8:10])[0]
+    header = ast.literal_eval(data[10:10 + size].decode())
+    cells = array.array(NPY_TYPES[header["descr"]], data[10 + size:])
+    rows, cols = header["shape"]
+    return [cells[r * cols:(r + 1) * cols] for r in range(rows)]
+
+
+def read_edges(path):
+    """The hw3 input's (u, v, w) triples."""
+    data = read(path)
+    edges = struct.unpack("<i", data[4:8])[0]
+    cells = array.array("i", data[8:8 + 12 * edges])
+    return [tuple(cells[3 * i:3 * i + 3]) for i in range(edges)]
+
+
+def sources_of(spec):
+    ids = []
+    for item in spec.split("=", 1)[1].split(","):
+        first, _, last = item.partition("-")
+        ids += range(int(first), int(last or first) + 1)
+    return ids
+
+
+def pred_rule_holds(inp, dist_path, pred_path):
+    """Every row's predecessors the device's rule over these distances (all weights > 0)."""
+    edges, dist, pred = read_edges(inp), read_npy(dist_path), read_npy(pred_path)
+    unreachable = max(max(row) for row in dist)
+    for b, source in enumerate(sources_of(SOURCES[1])):
+        d, want = dist[b], [NO_PREDECESSOR] * len(dist[b])
+        for u, v, w in sorted(edges):
+            if (d[u] != unreachable and d[u] < d[v] and d[u] + w == d[v] and v != source and
+                    want[v] == NO_PREDECESSOR):
+                want[v] = u
+        if list(pred[b]) != want:
+            return False
+    return True
+
+
+def compare(apsp, inp, directory, what, extra, ext):
+    mine, ref = (os.path.join(directory, "%s.%s" % (who, ext)) for who in ("cl", "cpu"))
+    pred = os.path.join(directory, "cl.pred.npy")
+    with_pred = "--predecessors" in what
+    r = run(apsp, DEVICE + extra + ["--stats-json"] + (["--predecessors=" + pred]
+                                                       if with_pred else []) + [inp, mine])
+    c = run(apsp, HOST + extra + [inp, ref], overlap="off")
+    stats = stats_of(r)
+    same = r.returncode == 0 and c.returncode == 0 and read(mine) == read(ref)
+    same = same and (not with_pred or pred_rule_holds(inp, ref, pred))
+    on_device = stats.get("backend") == "opencl" and "bellman-ford on" in stats.get("method", "")
+    overlapped = stats.get("overlapped_s", -1)
+    report("%s: the pthread backend's bytes, on the device, overlapped_s %s" % (what, overlapped),
+           same and on_device and overlapped > 0,
+           "" if same and on_device else "%s %s" % (r.stderr[-300:], c.stderr[-200:]))
+
+
+def check_outputs(apsp, testcases, directory):
+    inp = os.path.join(testcases, GRAPH + ".in")
+    for batches in ([], [SEVERAL_BATCHES]):
+        name = " (several batches)" if batches else ""
+        for what, extra, ext in KINDS:
+            compare(apsp, inp, directory, what + name, extra + batches, ext)
+        for dtype in ("int32", "int64", "float64"):
+            compare(apsp, inp, directory, "%s with --predecessors%s" % (dtype, name),
+                    ["--dtype=" + dtype] + batches, "npy")
+    off = stats_of(run(apsp, DEVICE + ["--stats-json", inp, os.path.join(directory, "off.out")],
+                       overlap="off"))
+    report("APSP_OVERLAP=off: overlapped_s is 0", off.get("overlapped_s") == 0, str(off)[:200])
+
+
+def check_faults(apsp, testcases, directory):
+    inp = os.path.join(testcases, GRAPH + ".in")
+    out, pred = os.path.join(directory, "old.out"), os.path.join(directory, "old.pred.npy")
+    args = DEVICE + ["--predecessors=" + pred, inp, out]
+    counted = run(apsp, args, APSP_FAULT_COUNT="1").stderr.decode(errors="replace")
+    if "apsp-fault:" not in counted:
+        report("failures in the rows' download", None, "no -Dfault_injection=true")
+        return
+    cl = int(counted.split("apsp-fault:")[1].split()[1].split("=")[1])
+    # The last four: the predecessors' and the distances' reads and the waits for them.
+    for n in range(cl - 3, cl + 1):
+        for path in (out, pred):
+            with open(path, "wb") as f:
+                f.write(OLD)
+        r = run(apsp, args, APSP_FAULT="cl:%d" % n)
+        ok, detail = kept(out, directory, r, out)
+        report("the download's device call cl:%d fails: the old OUTPUT and --predecessors kept"
+               % n, r.returncode != 0 and ok and read(pred) == OLD, detail)
+    with open(out, "wb") as f:
+        f.write(OLD)
+    stopped, r = paused(apsp, DEVICE + [inp, out],
+                        lambda pid: os.truncate(temp_fd(pid, directory), 0))
+    ok, detail = kept(out, directory, r, out)
+    report("its temporary file truncated once the mapping is populated: exit 4, the old OUTPUT "
+           "kept", stopped and ok and r.returncode == 4 and b"truncated" in r.stderr, detail)
+
+
+def main():
+    apsp, testcases = os.path.abspath(sys.argv[1]), sys.argv[2]
+    probe = run(apsp, DEVICE + [os.path.join(testcases, GRAPH + ".in"), "/dev/null"])
+    if probe.returncode != 0:
+        print("no OpenCL CPU device: " + probe.stderr.decode(errors="replace").strip())
+        return 1 if os.environ.get("APSP_TEST_REQUIRE_DEVICE") == "1" else SKIP
+    with tempfile.TemporaryDirectory(prefix="apsp-test-overlap-sources-") as work:
+        check_outputs(apsp, testcases, work)
+        check_faults(apsp, testcases, work)
+    return summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
