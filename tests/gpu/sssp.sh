@@ -60,7 +60,6 @@ command -v nvidia-smi >/dev/null &&
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee -a "$summary"
 note "host: $(nproc) cores,$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
 sources=$work/sources$side-$count.txt
-note "grid ${side}x$side, S = $count, rows to $(target), tree $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
 
 cpu_args=(--backend=cpu --threads="$threads" --method=dijkstra)
 gpu_args=(-d "$device" --method=bellman-ford)
@@ -68,6 +67,7 @@ sink=${SINK:-null}
 target() { if [ "$sink" = file ]; then echo "$work/timed.out"; else echo /dev/null; fi; }
 field() { sed -n "s/.*\"$1\":\([^,}]*\).*/\1/p" "$2" | tail -1; }
 median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+note "grid ${side}x$side, S = $count, rows to $(target), tree $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
 
 # One run: its compute_s and whole seconds appended to $out/NAME.times; the log kept. RUN_APSP:
 # the command, if not this build's.
