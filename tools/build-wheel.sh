@@ -76,8 +76,12 @@ printf '%s\n' "Name: OpenCL" "Description: ICD loader" "Version: 3.0" \
     >"$opencl/OpenCL.pc"
 export PKG_CONFIG_LIBDIR="$opencl" PKG_CONFIG_PATH=
 
-# --no-isolation: the venv holds pyproject.toml's build requirements already.
-python -m build --wheel --no-isolation --outdir "$work/raw" "$root" >"$work/build.log" 2>&1 || {
+# --no-isolation: the venv holds pyproject.toml's build requirements already. No compressed
+# inputs (-Dcompression=disabled): the host's zlib, libzstd and libbz2 are built for its own glibc
+# and their headers would come in from /usr/include beside zig's; the wheel's command refuses
+# such inputs by name (docs/wheel.md).
+python -m build --wheel --no-isolation -Csetup-args=-Dcompression=disabled --outdir "$work/raw" \
+    "$root" >"$work/build.log" 2>&1 || {
     cat "$work/build.log"
     exit 1
 }
