@@ -85,8 +85,11 @@ PyObject *solver_set_progress(SolverObject *self, PyObject *progress) {
         PyErr_SetString(PyExc_TypeError, "progress must be a callable taking (done, total)");
         return NULL;
     }
+    /* Py_XINCREF, not Py_NewRef: the wheel's limited API is 3.9's, which has no Py_NewRef. */
+    PyObject *kept = progress == Py_None ? NULL : progress;
+    Py_XINCREF(kept);
     Py_XDECREF(self->progress);
-    self->progress = progress == Py_None ? NULL : Py_NewRef(progress);
+    self->progress = kept;
     Py_RETURN_NONE;
 }
 
