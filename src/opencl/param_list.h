@@ -17,7 +17,7 @@
     X(THREAD_COLS, thread_cols, 4, 1, 1024, "phase 3: columns of each work-item's micro-tile")     \
     X(GROUP_ROWS, group_rows, 16, 1, 1024, "phase 3: work-group height in work-items")             \
     X(GROUP_COLS, group_cols, 16, 1, 1024, "phase 3: work-group width in work-items")              \
-    X(VECTOR, vector, 4, 1, 4, "phase 3: elements per global and local access (1, 2 or 4)")            \
+    X(VECTOR, vector, 4, 1, 4, "phase 3: elements per global and local access (1, 2 or 4)")        \
     X(PREFETCH, prefetch, 0, 0, 1, "phase 3: 1 = the next k-chunk loads during this one")          \
     X(K_UNROLL, k_unroll, 0, 0, 1024,                                                              \
       "phase 3: k-steps unrolled at a time, dividing K_CHUNK; 0 = all of K_CHUNK")                 \
