@@ -198,6 +198,8 @@ def test_reconstruct_path_and_construct_dist_matrix(directed):
     np.testing.assert_array_equal(
         apsp.construct_dist_matrix(g, pred, directed=directed, null_value=-1),
         csgraph.construct_dist_matrix(g, pred, directed=directed, null_value=-1))
+    with pytest.raises(TypeError):  # SciPy's own tests ask this of an int64 matrix
+        apsp.construct_dist_matrix(g, pred.astype(np.int64), directed=directed)
     with pytest.raises(ValueError):
         apsp.reconstruct_path(pred, 0, 60)
     with pytest.raises(ValueError):

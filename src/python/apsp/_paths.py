@@ -55,8 +55,9 @@ def construct_dist_matrix(graph, predecessors, directed=True, null_value=np.inf)
     ----------
     graph : array_like, sparse matrix or pydata/sparse array
         The N x N graph whose edges the paths take, read as apsp.floyd_warshall reads it.
-    predecessors : array_like of int
-        N x N predecessors (-9999 for none).
+    predecessors : array_like of int32
+        N x N predecessors (-9999 for none), as the solvers return them; another type raises
+        TypeError, as SciPy's does.
     directed : bool, optional
         False: an edge either way, the least weight of the two.
     null_value : float, optional
@@ -68,6 +69,9 @@ def construct_dist_matrix(graph, predecessors, directed=True, null_value=np.inf)
         N x N float64: the sum of the edge weights along each path.
     """
     pred = np.asarray(predecessors)
+    if pred.dtype != np.int32:  # as SciPy's, whose tests call an int64 matrix a TypeError
+        raise TypeError("predecessors: expected int32 (what the solvers return), got %s"
+                        % pred.dtype)
     w, _, _ = _convert.weight_matrix(graph, directed, False, np.float64, False)
     n = w.shape[0]
     if pred.shape != (n, n):
