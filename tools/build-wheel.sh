@@ -59,6 +59,17 @@ zig=$(python -c 'import os, ziglang; print(os.path.join(os.path.dirname(ziglang.
 export CC="$zig cc -target x86_64-linux-gnu.2.28 -fno-sanitize=all" AR="$zig ar"
 (cd "$work" && ar x "$(gcc -print-libgcc-file-name)" cpuinfo.o)
 export LDFLAGS="$work/cpuinfo.o -s"
+# Debian's python3-dev (a fresh machine without pyenv) keeps pyconfig.h in the multiarch folder,
+# which Python.h names as <x86_64-linux-gnu/python3.X/pyconfig.h> below /usr/include. zig's
+# sysroot has no /usr/include (its glibc 2.28 headers must win), so that one folder is offered
+# alone, under a root of its own.
+multiarch=$(python -c 'import sysconfig; print(sysconfig.get_config_var("MULTIARCH") or "")')
+pyconfig=/usr/include/$multiarch/python$(python -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+if [ -n "$multiarch" ] && [ -f "$pyconfig/pyconfig.h" ]; then
+    mkdir -p "$work/pyinclude/$multiarch"
+    ln -s "$pyconfig" "$work/pyinclude/$multiarch/"
+    export CFLAGS="${CFLAGS:+$CFLAGS }-idirafter $work/pyinclude"
+fi
 
 # The loader to link and bundle (tools/wheel_loader.py), beside an OpenCL.pc over a copy of the
 # host's CL/ headers alone; pkg-config sees nothing else of the host's, whose libraries and
