@@ -15,6 +15,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from sanitizers import leak_env  # noqa: E402
+
 failures = []
 
 
@@ -59,6 +62,7 @@ def python_with_numpy(path):
 
 def main():
     install_sh, build, source = sys.argv[1:4]
+    sanitize = sys.argv[4] if len(sys.argv) > 4 else "none"
     blocks = snippets(os.path.join(source, "README.md"))
     check(len(blocks) >= 4, "README.md marks %d snippets to run" % len(blocks))
     with tempfile.TemporaryDirectory(prefix="apsp-readme-") as scratch:
@@ -72,7 +76,8 @@ def main():
         # agent), with the caller's Open MPI settings and a fresh HOME.
         caller = os.environ.get("PATH", "/usr/bin:/bin")
         path = ":".join([bindir, python_with_numpy(caller), caller])
-        env = {"HOME": home, "PATH": path, "LANG": "C.UTF-8"}
+        # leak_env: Open MPI's own leaks suppressed under CI's AddressSanitizer build.
+        env = leak_env({"HOME": home, "PATH": path, "LANG": "C.UTF-8"})
         mpi_settings = ("OMPI_", "PRTE_", "PMIX_")
         env.update((k, v) for k, v in os.environ.items() if k.startswith(mpi_settings))
         if os.getuid() == 0:  # what the README says root needs
@@ -86,6 +91,9 @@ def main():
             if "apsp-mpi" in text and not os.path.exists(os.path.join(bindir, "apsp-mpi")):
                 print("skip (built without MPI): %s" % text.strip())
                 continue
+            if sanitize != "none" and text.lstrip().startswith("export PKG_CONFIG_PATH"):
+                # the README's cc line, with the runtime the sanitized library needs
+                text = text.replace("cc solve.c", "cc -fsanitize=%s solve.c" % sanitize)
             p = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", text], cwd=work, env=env,
                                capture_output=True, text=True, timeout=300)
             first = text.strip().splitlines()[0]
