@@ -75,8 +75,14 @@ int codec_built(const codec *c, const char *name, char *why, size_t size) {
     return 0;
 }
 
+/* The problem, and where: the compressed byte the decoder had reached, as a text reader's own
+ * refusals name their line. */
 static ssize_t refused(input_stream *s, const char *format, const char *a, const char *b) {
-    snprintf(s->problem, sizeof s->problem, format, a, b);
+    int n = snprintf(s->problem, sizeof s->problem, format, a, b);
+    uint64_t at = s->bytes_in - (s->end - s->pos);
+    if (n > 0 && (size_t)n < sizeof s->problem)
+        snprintf(s->problem + n, sizeof s->problem - (size_t)n, " (at byte %llu of the %s stream)",
+                 (unsigned long long)at, s->codec->name);
     errno = EILSEQ;
     return -1;
 }

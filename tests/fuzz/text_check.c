@@ -62,7 +62,9 @@ static text_outcome read_checked(apsp_format format, const char *path, apsp_grap
         strchr(err.message, '\n') || !strstr(err.message, path))
         return failed(why, why_size, "%s: the message is not one line naming the file: '%.200s'",
                       path, err.message);
-    if (status == APSP_ERR_INPUT && !strstr(err.message, ": line "))
+    /* Where: a line of the text, or a byte of a compressed stream that does not decode. */
+    if (status == APSP_ERR_INPUT && !strstr(err.message, ": line ") &&
+        !strstr(err.message, " stream)"))
         return failed(why, why_size, "%s: the message names no line: '%s'", path, err.message);
     /* Without the name, for comparing the file's refusal with the pipe's. */
     snprintf(refusal, refusal_size, "%s", err.message + strlen(path));
