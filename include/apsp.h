@@ -3,7 +3,8 @@
  * The public library API. The `apsp` command-line tool uses nothing else. The files (formats,
  * reading graphs, writing distances) are declared in apsp_io.h, the distances from chosen
  * sources (Dijkstra, Johnson, Bellman-Ford) in apsp_sources.h, shortest paths (predecessors) in
- * apsp_paths.h, a solver's fast host matrices and row-by-row solves in apsp_rows.h, many small
+ * apsp_paths.h, a graph solved into rows, a solver's fast host matrices and row-by-row solves in
+ * apsp_rows.h, many small
  * graphs in one call (apsp_solver_solve_batch) in apsp_batch.h; this header includes all five.
  *
  * Typical use:
@@ -466,59 +467,6 @@ typedef struct apsp_device_info {
 APSP_EXPORT apsp_status apsp_list_devices(apsp_device_info **devices, size_t *count,
                                           apsp_error *error);
 
-/* Receives solved distances a few rows at a time, in increasing row order: `count` rows from
- * `first_row`, row r at rows + r * pitch, V values each. A status other than APSP_OK stops the
- * solve with it (the callee fills `error`). */
-typedef apsp_status (*apsp_rows_fn)(void *context, size_t first_row, size_t count,
-                                    const int32_t *rows, size_t pitch, apsp_error *error);
-
-/* Receives rows of distances of a solve's element type (apsp_rows_fn for any apsp_dtype): `count`
- * rows from `first_row`, row r at (type *)rows + r * pitch, V cells each. */
-typedef apsp_status (*apsp_cells_fn)(void *context, size_t first_row, size_t count,
-                                     const void *rows, size_t pitch, apsp_error *error);
-
-/* Solves the graph and hands the distances to `rows` instead of returning a matrix: on OpenCL
- * devices the matrix is made on the device from the edge list and comes back through pinned
- * buffers while earlier rows are being handed on, so the host never holds the V x V matrix; the
- * pthread backend (and a streamed solve) builds it in host memory and hands its rows on. The
- * graph is checked as apsp_graph_to_matrix checks it. */
-APSP_EXPORT apsp_status apsp_solver_solve_graph(apsp_solver *solver, const apsp_graph *graph,
-                                                apsp_rows_fn rows, void *context,
-                                                apsp_report *report, apsp_error *error);
-
-/* The same for distances of any element type, handed to `cells` as rows of `dtype`. A float32
- * or float64 graph whose weights are whole and small enough (apsp_report.kernels_why says) is
- * solved by the int32 kernels straight from its edges, no float matrix made or scanned, with the
- * same bits as the float path; other graphs are made into a host matrix of `dtype`, solved by
- * apsp_solver_solve and handed on in batches of rows. */
-APSP_EXPORT apsp_status apsp_solver_solve_graph_typed(apsp_solver *solver, const apsp_graph *graph,
-                                                      apsp_dtype dtype, apsp_cells_fn cells,
-                                                      void *context, apsp_report *report,
-                                                      apsp_error *error);
-
-/* Host work for the time a solve's devices compute (apsp_solver_solve_graph_idle): `run` is
- * called at most once, on a thread of its own, when the rounds begin, on devices other than the
- * host's cores (apsp_options.overlap), and has returned before the first rows are handed on;
- * `stop` (optional) is called on the solving thread when the rounds end, so that `run` may
- * return early. The place to prepare the output (apsp_row_writer_prepare). A failure inside
- * `run` must leave the work to the rows function, which cannot fail because of it.
- * `rows_in_any_order`: nonzero when the cells function takes batches in any order and on
- * several threads at once (apsp_row_writer_any_order), so that several devices hand their rows
- * on together, each as they come down; 0: in increasing order, on the solving thread. */
-typedef struct apsp_idle_work {
-    void (*run)(void *context);
-    void (*stop)(void *context);
-    void *context;
-    int rows_in_any_order;
-} apsp_idle_work;
-
-/* apsp_solver_solve_graph_typed with `idle` (NULL: none) beside the rounds; its seconds within
- * them are apsp_report.overlapped_seconds. */
-APSP_EXPORT apsp_status apsp_solver_solve_graph_idle(apsp_solver *solver, const apsp_graph *graph,
-                                                     apsp_dtype dtype, apsp_cells_fn cells,
-                                                     void *context, const apsp_idle_work *idle,
-                                                     apsp_report *report, apsp_error *error);
-
 APSP_EXPORT const char *apsp_version(void);
 
 #ifdef __cplusplus
@@ -529,10 +477,10 @@ APSP_EXPORT const char *apsp_version(void);
  * sources (apsp_sources.h); shortest paths (apsp_paths.h); fast host matrices and row-by-row
  * solves (apsp_rows.h); many small graphs in one call (apsp_batch.h). Included here so that a
  * program written against the one header before they were split off keeps compiling. */
+#include "apsp_rows.h" /* first: the others take its apsp_rows_fn, apsp_cells_fn, apsp_idle_work */
 #include "apsp_batch.h"
 #include "apsp_io.h"
 #include "apsp_paths.h"
-#include "apsp_rows.h"
 #include "apsp_sources.h"
 
 #endif

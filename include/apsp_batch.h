@@ -2,10 +2,11 @@
  * header, so a program includes either). Graph-learning pipelines (Graphormer's spatial
  * encoding) solve every graph of a dataset: millions of graphs of tens of vertices, where one
  * call per graph costs more than its relaxations. */
+/* apsp.h first, outside the guard: it includes this header at its end, which must then find
+ * the guard still open whichever of the headers a program includes first. */
+#include "apsp.h"
 #ifndef APSP_BATCH_H
 #define APSP_BATCH_H
-
-#include "apsp.h" /* (included first, it includes this header at its end) */
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,10 +1,11 @@
 /* apsp: the library's files, part of the public API (include/apsp.h includes this header, so
  * a program includes either): the file formats, reading a graph from a file, and writing the
  * distances atomically, whole or a few rows at a time as a solve hands them on. */
+/* apsp.h first, outside the guard: it includes this header at its end, which must then find
+ * the guard still open whichever of the headers a program includes first. */
+#include "apsp.h"
 #ifndef APSP_IO_H
 #define APSP_IO_H
-
-#include "apsp.h" /* (included first, it includes this header at its end) */
 
 #ifdef __cplusplus
 extern "C" {

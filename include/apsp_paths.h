@@ -1,10 +1,11 @@
 /* apsp: shortest paths, part of the public API (include/apsp.h includes this header, so a program
  * includes either): the predecessors of every vertex on a shortest path from each source, derived
  * from solved distances or with a solve, and one path read off them. */
+/* apsp.h first, outside the guard: it includes this header at its end, which must then find
+ * the guard still open whichever of the headers a program includes first. */
+#include "apsp.h"
 #ifndef APSP_PATHS_H
 #define APSP_PATHS_H
-
-#include "apsp.h" /* (included first, it includes this header at its end) */
 
 #ifdef __cplusplus
 extern "C" {

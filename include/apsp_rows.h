@@ -1,15 +1,70 @@
-/* apsp: a solver's matrices in the host memory its devices reach fastest, and dense matrices
- * solved row by row from the caller's own memory and layout (the Python package's arrays). Part
+/* apsp: a graph solved into rows handed to the caller (no V x V matrix held), a solver's matrices
+ * in the host memory its devices reach fastest, and dense matrices solved row by row from the
+ * caller's own memory and layout (the Python package's arrays). Part
  * of the public API: include/apsp.h includes this header, so a program includes either. */
 /* (Not APSP_ROWS_H: the library's private src/formats/rows.h has that guard.) */
+/* apsp.h first, outside the guard: it includes this header at its end, which must then find
+ * the guard still open whichever of the headers a program includes first. */
+#include "apsp.h"
 #ifndef APSP_ROWS_API_H
 #define APSP_ROWS_API_H
-
-#include "apsp.h" /* (included first, it includes this header at its end) */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* Receives solved distances a few rows at a time, in increasing row order: `count` rows from
+ * `first_row`, row r at rows + r * pitch, V values each. A status other than APSP_OK stops the
+ * solve with it (the callee fills `error`). */
+typedef apsp_status (*apsp_rows_fn)(void *context, size_t first_row, size_t count,
+                                    const int32_t *rows, size_t pitch, apsp_error *error);
+
+/* Receives rows of distances of a solve's element type (apsp_rows_fn for any apsp_dtype): `count`
+ * rows from `first_row`, row r at (type *)rows + r * pitch, V cells each. */
+typedef apsp_status (*apsp_cells_fn)(void *context, size_t first_row, size_t count,
+                                     const void *rows, size_t pitch, apsp_error *error);
+
+/* Solves the graph and hands the distances to `rows` instead of returning a matrix: on OpenCL
+ * devices the matrix is made on the device from the edge list and comes back through pinned
+ * buffers while earlier rows are being handed on, so the host never holds the V x V matrix; the
+ * pthread backend (and a streamed solve) builds it in host memory and hands its rows on. The
+ * graph is checked as apsp_graph_to_matrix checks it. */
+APSP_EXPORT apsp_status apsp_solver_solve_graph(apsp_solver *solver, const apsp_graph *graph,
+                                                apsp_rows_fn rows, void *context,
+                                                apsp_report *report, apsp_error *error);
+
+/* The same for distances of any element type, handed to `cells` as rows of `dtype`. A float32
+ * or float64 graph whose weights are whole and small enough (apsp_report.kernels_why says) is
+ * solved by the int32 kernels straight from its edges, no float matrix made or scanned, with the
+ * same bits as the float path; other graphs are made into a host matrix of `dtype`, solved by
+ * apsp_solver_solve and handed on in batches of rows. */
+APSP_EXPORT apsp_status apsp_solver_solve_graph_typed(apsp_solver *solver, const apsp_graph *graph,
+                                                      apsp_dtype dtype, apsp_cells_fn cells,
+                                                      void *context, apsp_report *report,
+                                                      apsp_error *error);
+
+/* Host work for the time a solve's devices compute (apsp_solver_solve_graph_idle): `run` is
+ * called at most once, on a thread of its own, when the rounds begin, on devices other than the
+ * host's cores (apsp_options.overlap), and has returned before the first rows are handed on;
+ * `stop` (optional) is called on the solving thread when the rounds end, so that `run` may
+ * return early. The place to prepare the output (apsp_row_writer_prepare). A failure inside
+ * `run` must leave the work to the rows function, which cannot fail because of it.
+ * `rows_in_any_order`: nonzero when the cells function takes batches in any order and on
+ * several threads at once (apsp_row_writer_any_order), so that several devices hand their rows
+ * on together, each as they come down; 0: in increasing order, on the solving thread. */
+typedef struct apsp_idle_work {
+    void (*run)(void *context);
+    void (*stop)(void *context);
+    void *context;
+    int rows_in_any_order;
+} apsp_idle_work;
+
+/* apsp_solver_solve_graph_typed with `idle` (NULL: none) beside the rounds; its seconds within
+ * them are apsp_report.overlapped_seconds. */
+APSP_EXPORT apsp_status apsp_solver_solve_graph_idle(apsp_solver *solver, const apsp_graph *graph,
+                                                     apsp_dtype dtype, apsp_cells_fn cells,
+                                                     void *context, const apsp_idle_work *idle,
+                                                     apsp_report *report, apsp_error *error);
 
 /* A matrix as apsp_matrix_create_typed makes it (the same geometry and cells), in the host memory
  * the solver's devices reach fastest: on an OpenCL device, page-locked memory of the device's

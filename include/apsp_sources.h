@@ -1,10 +1,11 @@
 /* apsp: distances from chosen sources, part of the public API (include/apsp.h includes this
  * header, so a program includes either): Dijkstra, Johnson and Bellman-Ford over the edge list,
  * or Floyd-Warshall on the solver's devices, S x V rows without a V x V matrix. */
+/* apsp.h first, outside the guard: it includes this header at its end, which must then find
+ * the guard still open whichever of the headers a program includes first. */
+#include "apsp.h"
 #ifndef APSP_SOURCES_H
 #define APSP_SOURCES_H
-
-#include "apsp.h" /* (included first, it includes this header at its end) */
 
 #ifdef __cplusplus
 extern "C" {
