@@ -112,7 +112,7 @@ typedef enum apsp_backend_kind {
     APSP_BACKEND_OPENCL,   /* an OpenCL device; an error if none is usable */
 } apsp_backend_kind;
 
-/* Parses "auto", "cpu" or "opencl". Returns -1 for anything else. */
+/* Parses a name apsp_backend_name gives. Returns -1 for anything else. */
 APSP_EXPORT int apsp_backend_parse(const char *text, apsp_backend_kind *kind);
 APSP_EXPORT const char *apsp_backend_name(apsp_backend_kind kind);
 
@@ -224,7 +224,7 @@ typedef enum apsp_dtype {
     APSP_FLOAT64,
 } apsp_dtype;
 
-/* Parses "int32", "int64", "float32" or "float64". Returns -1 for anything else. */
+/* Parses a name apsp_dtype_name gives. Returns -1 for anything else. */
 APSP_EXPORT int apsp_dtype_parse(const char *text, apsp_dtype *dtype);
 APSP_EXPORT const char *apsp_dtype_name(apsp_dtype dtype);
 APSP_EXPORT size_t apsp_dtype_size(apsp_dtype dtype); /* bytes per element; 0 for no type */

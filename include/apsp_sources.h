@@ -21,7 +21,7 @@ typedef enum apsp_method {
     APSP_METHOD_BELLMAN_FORD, /* per source ('BF') */
 } apsp_method;
 
-/* Parses "auto", "fw", "dijkstra", "johnson" or "bellman-ford". Returns -1 for anything else. */
+/* Parses a name apsp_method_name gives. Returns -1 for anything else. */
 APSP_EXPORT int apsp_method_parse(const char *text, apsp_method *method);
 APSP_EXPORT const char *apsp_method_name(apsp_method method);
 

@@ -112,23 +112,16 @@ static int list_kernel_params(void) {
 static int apply_option(cli *c, int opt, const char *arg) {
     apsp_options *o = &c->options;
     char message[256];
+    int taken = option_apply_library(FOR_APSP, opt, arg, o, message, sizeof message);
+    if (taken < 0)
+        return usage_error("%s", message);
+    c->device_named |= opt == 'd' || (opt == OPT_BACKEND && o->backend == APSP_BACKEND_OPENCL);
+    if (taken)
+        return -1;
     switch (opt) {
-    case OPT_BACKEND:
-        if (apsp_backend_parse(arg, &o->backend) != 0)
-            return value_error(opt, arg);
-        c->device_named |= o->backend == APSP_BACKEND_OPENCL;
-        return -1;
-    case 'd':
-        o->device = arg;
-        c->device_named = 1;
-        return -1;
     case OPT_LIST:
         c->list_devices = 1;
         return -1;
-    case OPT_TILE:
-        return int_option(opt, arg, &o->tile);
-    case OPT_THREADS:
-        return int_option(opt, arg, &o->threads);
     case OPT_MAX_BUFFER:
         return apsp_parse_bytes(arg, &o->max_buffer_bytes) == 0 ? -1 : value_error(opt, arg);
     case OPT_DEVICE_MEMORY:

@@ -11,18 +11,19 @@ static void function_name(unsigned command, char *out, size_t size) {
         *p = *p == '-' ? '_' : *p;
 }
 
-/* "a b c" from "a|b|c". */
-static void words(const char *choices, char *out, size_t size) {
-    snprintf(out, size, "%s", choices);
+/* The option's words as "a b c" (option_choices' "a|b|c"). Returns 0 for an option without. */
+static int words(const option_spec *s, char *out, size_t size) {
+    const char *choices = option_choices(s);
+    snprintf(out, size, "%s", choices ? choices : "");
     for (char *p = out; *p; p++)
         *p = *p == '|' ? ' ' : *p;
+    return choices != NULL;
 }
 
 /* The bash case arm that completes one option's value into COMPREPLY, or nothing. */
 static void bash_value_arm(FILE *out, const option_spec *s) {
-    char list[200] = "";
-    if (s->choices)
-        words(s->choices, list, sizeof list);
+    char list[200];
+    int listed = words(s, list, sizeof list);
     if (s->value == VALUE_FILE)
         fprintf(out,
                 "        --%s) compopt -o filenames 2>/dev/null; "
@@ -33,7 +34,7 @@ static void bash_value_arm(FILE *out, const option_spec *s) {
                 "        --%s) compopt -o filenames 2>/dev/null; "
                 "COMPREPLY=($(compgen -d -W \"%s\" -- \"$value\")) ;;\n",
                 s->name, list);
-    else if (s->choices)
+    else if (listed)
         fprintf(out, "        --%s) COMPREPLY=($(compgen -W \"%s\" -- \"$value\")) ;;\n", s->name,
                 list);
 }
@@ -102,9 +103,8 @@ static void zsh_text(FILE *out, const char *text) {
 
 /* The value's part of a zsh spec: ":message:action". */
 static void zsh_action(FILE *out, const option_spec *s) {
-    char list[200] = "";
-    if (s->choices)
-        words(s->choices, list, sizeof list);
+    char list[200];
+    int listed = words(s, list, sizeof list);
     const char *colons = s->value == VALUE_OPTIONAL ? "::" : ":";
     if (s->value == VALUE_NONE)
         return;
@@ -112,7 +112,7 @@ static void zsh_action(FILE *out, const option_spec *s) {
         fprintf(out, "%sfile:_files", colons);
     else if (s->value == VALUE_DIR)
         fprintf(out, "%sdirectory:{_files -/; compadd %s}", colons, list);
-    else if (s->choices)
+    else if (listed)
         fprintf(out, "%s%s:(%s)", colons, s->arg, list);
     else
         fprintf(out, "%s%s: ", colons, s->arg);

@@ -7,7 +7,8 @@
 enum { WIDTH = 80, SPELLING_COLUMN = 30, FULL_INDENT = 8 };
 
 void help_spelling(const option_spec *s, int choices, char *out, size_t size) {
-    const char *value = choices && s->choices && s->value != VALUE_DIR ? s->choices : s->arg;
+    const char *words = option_choices(s);
+    const char *value = choices && words && s->value != VALUE_DIR ? words : s->arg;
     char letter[8] = "";
     if (s->code < 256)
         snprintf(letter, sizeof letter, "-%c, ", s->code);
@@ -16,7 +17,7 @@ void help_spelling(const option_spec *s, int choices, char *out, size_t size) {
     else if (s->value == VALUE_OPTIONAL)
         snprintf(out, size, "%s--%s[=%s]", letter, s->name, value);
     else if (s->value == VALUE_DIR && choices)
-        snprintf(out, size, "%s--%s=%s|%s", letter, s->name, s->arg, s->choices);
+        snprintf(out, size, "%s--%s=%s|%s", letter, s->name, s->arg, words);
     else
         snprintf(out, size, "%s--%s=%s", letter, s->name, value);
 }

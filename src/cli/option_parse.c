@@ -1,6 +1,8 @@
 /* The option table read by the commands (option_table.h): getopt's table, the range checks, and
  * the messages for a value or an option refused. */
 #include "option_table.h"
+#include "apsp.h"
+#include "apsp_sources.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -31,6 +33,35 @@ const char *option_brief(const option_spec *s, unsigned command) {
 
 const char *option_help(const option_spec *s, unsigned command) {
     return command == FOR_MPI && s->mpi_help ? s->mpi_help : s->help;
+}
+
+/* The library's name of `value` in the list, "unknown" past its end. */
+static const char *library_word(option_words words, int value) {
+    switch (words) {
+    case WORDS_BACKEND:
+        return apsp_backend_name((apsp_backend_kind)value);
+    case WORDS_METHOD:
+        return apsp_method_name((apsp_method)value);
+    case WORDS_DTYPE:
+        return apsp_dtype_name((apsp_dtype)value);
+    case WORDS_NONE:
+    case WORDS_COUNT:
+        break;
+    }
+    return "unknown";
+}
+
+const char *option_choices(const option_spec *s) {
+    static char lists[WORDS_COUNT][160]; /* made once, on the command's one thread */
+    if (s->words == WORDS_NONE || s->words >= WORDS_COUNT)
+        return s->choices;
+    char *list = lists[s->words];
+    size_t used = 0;
+    if (*list == '\0')
+        for (int v = 0; strcmp(library_word(s->words, v), "unknown") != 0; v++)
+            used += (size_t)snprintf(list + used, sizeof lists[0] - used, "%s%s", v ? "|" : "",
+                                     library_word(s->words, v));
+    return list;
 }
 
 int option_needs_value(const option_spec *s) {
@@ -65,6 +96,26 @@ int option_int(const option_spec *s, const char *arg, int *out, char *message, s
     return 0;
 }
 
+int option_apply_library(unsigned command, int code, const char *arg, apsp_options *o,
+                         char *message, size_t size) {
+    const option_spec *s = option_by_code(command, code);
+    switch (code) {
+    case OPT_THREADS:
+        return option_int(s, arg, &o->threads, message, size) == 0 ? 1 : -1;
+    case OPT_TILE:
+        return option_int(s, arg, &o->tile, message, size) == 0 ? 1 : -1;
+    case OPT_BACKEND:
+        if (apsp_backend_parse(arg, &o->backend) == 0)
+            return 1;
+        option_value_message(s, arg, message, size);
+        return -1;
+    case 'd':
+        o->device = arg;
+        return 1;
+    }
+    return 0;
+}
+
 /* "a, b or c" from "a|b|c". */
 static void either(const char *choices, char *out, size_t size) {
     size_t used = 0;
@@ -81,8 +132,8 @@ void option_value_message(const option_spec *s, const char *arg, char *message, 
     char expected[160];
     if (s->value == VALUE_INT)
         snprintf(expected, sizeof expected, "a whole number from %ld to %ld", s->least, s->most);
-    else if (s->choices && !s->expected)
-        either(s->choices, expected, sizeof expected);
+    else if (option_choices(s) && !s->expected)
+        either(option_choices(s), expected, sizeof expected);
     else
         snprintf(expected, sizeof expected, "%s", s->expected ? s->expected : "a value");
     snprintf(message, size, "--%s=%s: expected %s", s->name, arg, expected);

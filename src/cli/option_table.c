@@ -35,8 +35,8 @@ const option_spec option_table[] = {
      .help = "each edge also the other way, as SciPy's `directed=False`"},
     {"unweighted", OPT_UNWEIGHTED, FOR_APSP, VALUE_NONE, .brief = "every edge of length 1",
      .help = "every edge of length 1 (the weights are not checked), as SciPy's `unweighted=True`"},
-    {"dtype", OPT_DTYPE, FOR_APSP, VALUE_CHOICE, "TYPE", "int32|int64|float32|float64",
-     .brief_listed = 1, .brief = "the distances' type; default: the weights'",
+    {"dtype", OPT_DTYPE, FOR_APSP, VALUE_CHOICE, "TYPE", .words = WORDS_DTYPE, .brief_listed = 1,
+     .brief = "the distances' type; default: the weights'",
      .help = "the distances' type, whatever the weights; a weight the type cannot hold is refused "
              "at its line (`int32` keeps the hw3 rule, integer types refuse fractions). Default: "
              "int32 when `(V-1)*|w| < 1073741823` for every weight `w`, else int64; float64 when "
@@ -63,15 +63,14 @@ const option_spec option_table[] = {
      .help = "only these sources' rows, `S x V` in OUTPUT's format, in list order: ids and ranges "
              "`0-99,500`, or `@FILE` (one a line); an id not below V, or a malformed list, is "
              "refused (exit 2). No `V x V` matrix is made (docs/usage.md, \"Chosen sources\")"},
-    {"method", OPT_METHOD, FOR_APSP, VALUE_CHOICE, "METHOD",
-     "auto|fw|dijkstra|johnson|bellman-ford", .brief_listed = 1,
-     .brief = "the algorithm for --sources; default: auto",
+    {"method", OPT_METHOD, FOR_APSP, VALUE_CHOICE, "METHOD", .words = WORDS_METHOD,
+     .brief_listed = 1, .brief = "the algorithm for --sources; default: auto",
      .help = "the algorithm for the sources (every source without `--sources`), SciPy's "
              "`shortest_path` methods; `auto` (default) by a cost model (`-v` says which ran and "
              "why). The rows' type follows the weights as without `--sources` (`--dtype` to "
              "choose); `--predecessors` gives the `S x V` rows and `--path=U,V` works when `U` is "
              "a source"},
-    {"backend", OPT_BACKEND, FOR_BOTH, VALUE_CHOICE, "BACKEND", "auto|cpu|opencl",
+    {"backend", OPT_BACKEND, FOR_BOTH, VALUE_CHOICE, "BACKEND", .words = WORDS_BACKEND,
      .brief_listed = 1, .brief = "auto (a GPU, else CPU threads), cpu, opencl",
      .help = "`auto` (default): a GPU if there is one, else the pthread backend; a graph the "
              "pthread backend solves in under 0.1 s by its estimate goes there without loading "

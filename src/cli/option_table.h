@@ -7,14 +7,17 @@
  * spellings and help text, which the library (an API of apsp_options fields, which prints and
  * reads nothing) has no use for, and an exported table would widen the library's ABI for two
  * programs that are built from this tree anyway. What each option does stays in each command's
- * apply_option (src/cli/main.c, src/mpi/main.c), since --threads or --backend mean different
- * things for one process and for a grid of ranks.
+ * apply_option (src/cli/main.c, src/mpi/main.c), but for the few they give the library as they
+ * are (option_apply_library): each command's own take on them (apsp-mpi's threads per rank, its
+ * engine) is in the help text and in what it does with apsp_options afterwards.
  *
  * To add an option: an OPT_* code below (or a short option's letter), one entry in
  * option_table.c, and its case in the apply_option of each command that takes it; the help, the
  * man page, the completions and docs/usage.md (regenerate it: docs/building.md) follow. */
 #ifndef APSP_CLI_OPTION_TABLE_H
 #define APSP_CLI_OPTION_TABLE_H
+
+#include "apsp.h"
 
 #include <getopt.h>
 #include <stddef.h>
@@ -65,6 +68,16 @@ typedef enum option_value {
     VALUE_TEXT,     /* anything else the command parses: a list, a spec */
 } option_value;
 
+/* The lists the library keeps, with its name functions, that an option's words are: taken from
+ * there (option_choices) rather than typed here again. */
+typedef enum option_words {
+    WORDS_NONE,    /* `choices` as written, or none */
+    WORDS_BACKEND, /* apsp_backend_name's: auto, cpu, opencl */
+    WORDS_METHOD,  /* apsp_method_name's */
+    WORDS_DTYPE,   /* apsp_dtype_name's */
+    WORDS_COUNT
+} option_words;
+
 typedef struct option_spec {
     const char *name;      /* the long name, after -- */
     int code;              /* getopt's: the short option's letter, or an OPT_* */
@@ -72,6 +85,7 @@ typedef struct option_spec {
     option_value value;    /* what follows the = */
     const char *arg;       /* the value's name in the help: N, FILE, SPEC; NULL for a flag */
     const char *choices;   /* VALUE_CHOICE, _OPTIONAL, _DIR: the words, '|' between them */
+    option_words words;    /* or the library's list (read either through option_choices) */
     long least, most;      /* VALUE_INT: the range */
     const char *expected;  /* "expected ..." for a refused value where not derived (below) */
     int brief_listed;      /* 1: in apsp's short --help (apsp-mpi's lists every option) */
@@ -93,6 +107,9 @@ const char *option_command_name(unsigned command);
 const option_spec *option_next(unsigned command, size_t *i);
 /* The option of getopt code `code` that `command` takes, or NULL. */
 const option_spec *option_by_code(unsigned command, int code);
+/* The option's words, '|' between them: `choices`, or the library's list that `words` names;
+ * NULL for an option without. */
+const char *option_choices(const option_spec *s);
 /* Whether the option must have a value (getopt's required_argument). */
 int option_needs_value(const option_spec *s);
 /* apsp-mpi's help text where it has its own, else apsp's. */
@@ -106,6 +123,11 @@ void option_getopt(unsigned command, struct option *longs, char *shorts, size_t 
 /* --NAME's value as a whole number in the option's range: 0, or -1 with the message. Digits only
  * (strtol alone would take blanks, a sign and trailing text). */
 int option_int(const option_spec *s, const char *arg, int *out, char *message, size_t size);
+/* The options that both commands hand the library as given (--backend, -d, --tile, --threads)
+ * applied to `o`. Returns 1 for one of them, -1 for its value refused (with the message), 0 for
+ * any other option: the command's own. */
+int option_apply_library(unsigned command, int code, const char *arg, apsp_options *o,
+                         char *message, size_t size);
 /* The one-line message for a value the option refuses: "--NAME=ARG: expected ...", the expected
  * part from the range, the choices or s->expected. */
 void option_value_message(const option_spec *s, const char *arg, char *message, size_t size);

@@ -38,14 +38,6 @@ typedef struct cli {
     int help_all;      /* --help=all */
 } cli;
 
-/* A whole number in the option's range (option_table.c). */
-static apsp_status int_option(int code, const char *arg, int *out, apsp_error *error) {
-    char message[256];
-    if (option_int(option_by_code(FOR_MPI, code), arg, out, message, sizeof message) != 0)
-        return fail(error, APSP_ERR_USAGE, "%s", message);
-    return APSP_OK;
-}
-
 /* The option's value refused: its table entry's message. */
 static apsp_status value_error(int code, const char *arg, apsp_error *error) {
     char message[256];
@@ -56,34 +48,21 @@ static apsp_status value_error(int code, const char *arg, apsp_error *error) {
 /* One option. Returns APSP_OK to go on, or the status to stop with (APSP_OK-like stop for
  * --help and --version is *done). */
 static apsp_status apply_option(cli *c, int opt, const char *arg, int *done, apsp_error *error) {
-    apsp_options *o = &c->options;
-    apsp_backend_kind kind;
+    char message[256];
+    int taken = option_apply_library(FOR_MPI, opt, arg, &c->options, message, sizeof message);
+    if (taken < 0)
+        return fail(error, APSP_ERR_USAGE, "%s", message);
+#ifndef APSP_HAVE_OPENCL
+    if (opt == OPT_BACKEND && c->options.backend == APSP_BACKEND_OPENCL)
+        return fail(error, APSP_ERR_USAGE,
+                    "--backend=%s: this apsp-mpi was built without OpenCL; expected %s or %s", arg,
+                    apsp_backend_name(APSP_BACKEND_AUTO), apsp_backend_name(APSP_BACKEND_CPU));
+#endif
+    if (taken)
+        return APSP_OK;
     switch (opt) {
     case OPT_GRID:
         return grid_parse(arg, &c->rows, &c->cols) == 0 ? APSP_OK : value_error(opt, arg, error);
-    case OPT_THREADS:
-        return int_option(opt, arg, &o->threads, error);
-    case OPT_TILE:
-        return int_option(opt, arg, &o->tile, error);
-    case OPT_BACKEND:
-#ifdef APSP_HAVE_OPENCL
-        if (apsp_backend_parse(arg, &kind) == 0) {
-            o->backend = kind;
-            return APSP_OK;
-        }
-        return value_error(opt, arg, error);
-#else
-        if (apsp_backend_parse(arg, &kind) == 0 && kind != APSP_BACKEND_OPENCL) {
-            o->backend = kind;
-            return APSP_OK;
-        }
-        return fail(error, APSP_ERR_USAGE,
-                    "--backend=%s: this apsp-mpi was built without OpenCL; expected auto or cpu",
-                    arg);
-#endif
-    case 'd':
-        o->device = arg;
-        return APSP_OK;
     case OPT_STATS_JSON:
         c->stats_json = 1;
         return APSP_OK;

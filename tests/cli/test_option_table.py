@@ -99,7 +99,14 @@ def check_messages(apsp, mpi):
                    "or --version"),
                   ([mpi, "--threads=0", "a", "b"], "--threads=0: expected a whole number from 1 "
                    "to 4096"),
-                  ([mpi, "--sources=1", "a", "b"], "--sources: unknown option (an apsp option)")]
+                  ([mpi, "--sources=1", "a", "b"], "--sources: unknown option (an apsp option)"),
+                  # a value that is no number at all, empty or with text after it: refused by the
+                  # same check as apsp's (option_int), not read as 0 or as its leading digits
+                  ([mpi, "--threads=", "a", "b"], "--threads=: expected a whole number from 1 to "
+                   "4096"),
+                  ([mpi, "--tile=x", "a", "b"], "--tile=x: expected a whole number from 1 to 1024"),
+                  ([mpi, "--tile=64k", "a", "b"], "--tile=64k: expected a whole number"),
+                  ([mpi, "--backend=gpu", "a", "b"], "--backend=gpu: expected auto, cpu or opencl")]
     for args, needle in cases:
         p = run(args)
         lines = p.stderr.strip().splitlines()
