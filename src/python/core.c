@@ -15,12 +15,14 @@
  * handlers; a handler that raised (KeyboardInterrupt) stops the solve, and Solver.solve returns
  * with that exception.
  *
- * This file: the module, its Error, devices(), and the buffers a call passes in (core.h lists
- * the other files). */
+ * This file: the module, its Error, devices(), the library's name lists, and the buffers a call
+ * passes in (core.h lists the other files). */
 #include "core.h"
+#include "apsp_sources.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* _core.Error(message, status, log): every failure of the library; the package maps the status
  * to the exception a user expects (NegativeCycleError, ValueError, MemoryError, ...). log: a
@@ -39,6 +41,30 @@ PyObject *raise_error_log(const apsp_error *err, const char *log) {
 
 static PyObject *raise_error(const apsp_error *err) {
     return raise_error_log(err, NULL);
+}
+
+/* The library's name of `value` in the list, "unknown" past its end. */
+static const char *library_name(library_list list, int value) {
+    switch (list) {
+    case LIST_BACKENDS:
+        return apsp_backend_name((apsp_backend_kind)value);
+    case LIST_METHODS:
+        return apsp_method_name((apsp_method)value);
+    case LIST_DTYPES:
+        return apsp_dtype_name((apsp_dtype)value);
+    }
+    return "unknown";
+}
+
+PyObject *library_names(library_list list) {
+    PyObject *names = PyDict_New();
+    for (int v = 0; names && strcmp(library_name(list, v), "unknown") != 0; v++) {
+        PyObject *number = PyLong_FromLong(v);
+        if (!number || PyDict_SetItemString(names, library_name(list, v), number) != 0)
+            Py_CLEAR(names);
+        Py_XDECREF(number);
+    }
+    return names;
 }
 
 /* The element type of a view's typestr: little-endian ("<") or without order ("|"), then the
@@ -215,7 +241,10 @@ PyMODINIT_FUNC PyInit__core(void) {
         PyModule_AddIntConstant(m, "TOO_LARGE", APSP_ERR_TOO_LARGE) < 0 ||
         PyModule_AddIntConstant(m, "NO_MEMORY", APSP_ERR_NO_MEMORY) < 0 ||
         PyModule_AddIntConstant(m, "NO_DEVICE", APSP_ERR_NO_DEVICE) < 0 ||
-        PyModule_AddStringConstant(m, "version", apsp_version()) < 0) {
+        PyModule_AddStringConstant(m, "version", apsp_version()) < 0 ||
+        PyModule_AddObject(m, "BACKENDS", library_names(LIST_BACKENDS)) < 0 ||
+        PyModule_AddObject(m, "METHODS", library_names(LIST_METHODS)) < 0 ||
+        PyModule_AddObject(m, "DTYPES", library_names(LIST_DTYPES)) < 0) {
         Py_XDECREF(solver_type);
         Py_DECREF(m);
         return NULL;

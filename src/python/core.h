@@ -24,6 +24,12 @@
  * for APSP_ERR_KERNEL_BUILD) and returns NULL. */
 PyObject *raise_error_log(const apsp_error *err, const char *log);
 
+/* One of the library's lists, {name: value} from its name function (value 0 up to the first it
+ * calls "unknown"): _core.BACKENDS, METHODS and DTYPES, so that the package keeps no copy of the
+ * C enums' numbers. A new reference, or NULL with a Python exception set. */
+typedef enum library_list { LIST_BACKENDS, LIST_METHODS, LIST_DTYPES } library_list;
+PyObject *library_names(library_list list);
+
 /* An array a call passes in (array_view.c). Not the buffer protocol: that joined the limited
  * API in Python 3.11, and the wheel's one abi3 build is for 3.9 and later (Py_LIMITED_API
  * 0x03090000, src/python/meson.build); NumPy's __array_interface__ gives the same facts. */

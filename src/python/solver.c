@@ -46,7 +46,12 @@ static int solver_init(SolverObject *self, PyObject *args, PyObject *kwargs) {
     apsp_options o;
     apsp_options_init(&o);
     if (backend && apsp_backend_parse(backend, &o.backend) != 0) {
-        PyErr_Format(PyExc_ValueError, "backend=%s: expected 'auto', 'cpu' or 'opencl'", backend);
+        PyObject *names = library_names(LIST_BACKENDS);
+        PyObject *list = names ? PySequence_List(names) : NULL;
+        if (list)
+            PyErr_Format(PyExc_ValueError, "backend=%s: expected one of %R", backend, list);
+        Py_XDECREF(list);
+        Py_XDECREF(names);
         return -1;
     }
     if (tile < 0 || threads < 0) {

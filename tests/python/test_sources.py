@@ -2,12 +2,16 @@
 graphs with integer, wide integer and real weights, the graphs that run on the library's sparse
 methods (the report names the method), with indices of every shape, with and without
 return_predecessors (each predecessor checked by path length, as SciPy's tests check them)."""
+import os
+import re
+
 import numpy as np
 import pytest
 import scipy.sparse
 from scipy.sparse import csgraph
 
 import apsp
+from apsp import _sources
 
 METHODS = ["auto", "D", "J", "BF"]
 
@@ -272,3 +276,31 @@ def test_real_negative_cycle():
     for function in (apsp.johnson, apsp.bellman_ford):
         with pytest.raises(csgraph.NegativeCycleError):
             function(g, indices=[0])
+
+
+def enum_lines(header, name):
+    """The lines of the C enum `name` in include/HEADER of the source tree, one a constant in
+    order: (constant, the line)."""
+    path = os.path.join(os.environ["APSP_SOURCE_ROOT"], "include", header)
+    text = open(path, encoding="utf-8").read()
+    body = re.search(r"typedef enum %s \{(.*?)\} %s;" % (name, name), text, re.S).group(1)
+    return re.findall(r"^ *(APSP_\w+)(?: = 0)?,(.*)$", body, re.M)
+
+
+@pytest.mark.skipif("APSP_SOURCE_ROOT" not in os.environ, reason="needs the source tree")
+def test_method_and_dtype_numbers_are_the_headers():
+    """The numbers the package passes for a SciPy method letter and a distances' type are the C
+    enums' of the headers (read here, apart from the C module that gives the package them)."""
+    methods = enum_lines("apsp_sources.h", "apsp_method")
+    letters = {}
+    for value, (constant, comment) in enumerate(methods):
+        letter = re.search(r"'(\w+)'", comment)
+        letters[letter.group(1) if letter else "auto"] = value
+    assert _sources.METHODS == letters
+    dtypes = enum_lines("apsp.h", "apsp_dtype")
+    dtypes = {c[len("APSP_"):].lower(): v for v, (c, _) in enumerate(dtypes)}
+    assert apsp._core.DTYPES == dtypes
+    assert _sources.DTYPES == {name: dtypes[name] for name in ("int32", "int64", "float64")}
+    backends = enum_lines("apsp.h", "apsp_backend_kind")
+    assert apsp._core.BACKENDS == {c[len("APSP_BACKEND_"):].lower(): v
+                                   for v, (c, _) in enumerate(backends)}

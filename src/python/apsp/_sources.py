@@ -17,14 +17,18 @@ import warnings
 
 import numpy as np
 
-from . import _convert
+from . import _convert, _core
 
 NO_PREDECESSOR = -9999
 
-# SciPy's method letters, as apsp_method numbers them (include/apsp_sources.h).
-METHODS = {"auto": 0, "FW": 1, "D": 2, "J": 3, "BF": 4}
-# apsp_dtype's numbers (include/apsp.h) of the distances' types solve_sources takes.
-DTYPES = {"int32": 0, "int64": 1, "float64": 3}
+# SciPy's method letters and the library's names of those methods (apsp_method_name).
+_METHOD_NAMES = {"auto": "auto", "FW": "fw", "D": "dijkstra", "J": "johnson",
+                 "BF": "bellman-ford"}
+# The numbers solve_sources takes: apsp_method's and apsp_dtype's, from the C module's lists
+# (_core.METHODS, _core.DTYPES), which it makes from the library's, so none is typed here.
+METHODS = {letter: _core.METHODS[name] for letter, name in _METHOD_NAMES.items()}
+# (the distances' types solve_sources takes)
+DTYPES = {name: _core.DTYPES[name] for name in ("int32", "int64", "float64")}
 
 
 def _indices(indices, n):
