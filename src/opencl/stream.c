@@ -28,7 +28,6 @@
 #include "opencl/device.h"
 #include "opencl/stream_parts.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,25 +52,6 @@ typedef struct host_copy {
     size_t n, cell, row0;
 } host_copy;
 
-/* Cells [from, to) of padded row i of the type: its unreachable marker, 0 on the diagonal. */
-static void pad_cells(apsp_dtype dtype, void *row, size_t i, size_t from, size_t to) {
-    for (size_t j = from; j < to; j++)
-        switch (dtype) {
-        case APSP_INT32:
-            ((int32_t *)row)[j] = j == i ? 0 : APSP_INF;
-            break;
-        case APSP_INT64:
-            ((int64_t *)row)[j] = j == i ? 0 : APSP_INF64;
-            break;
-        case APSP_FLOAT32:
-            ((float *)row)[j] = j == i ? 0.0f : INFINITY;
-            break;
-        case APSP_FLOAT64:
-            ((double *)row)[j] = j == i ? 0.0 : INFINITY;
-            break;
-        }
-}
-
 /* Rows of the matrix into the staging, padded to n columns and rows: INF, 0 on the diagonal. */
 static int copy_out(void *context, size_t begin, size_t end) {
     const host_copy *c = context;
@@ -83,7 +63,9 @@ static int copy_out(void *context, size_t begin, size_t end) {
         char *dst = c->staging + r * c->n * cell;
         if (real_end > 0)
             memcpy(dst, apsp_matrix_row_cells(c->matrix, i), real_end * cell);
-        pad_cells(c->matrix->dtype, dst, i, real_end, c->n);
+        /* the padding: base's fill, with the diagonal when it falls there (a padding row's) */
+        matrix_fill_row(c->matrix->dtype, dst + real_end * cell, c->n - real_end,
+                        i >= real_end ? i - real_end : SIZE_MAX);
     }
     return 0;
 }
