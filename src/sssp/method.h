@@ -4,7 +4,7 @@
 #define APSP_SSSP_METHOD_H
 
 #include "apsp.h"
-#include "core/backend.h"
+#include "backend/backend.h"
 
 #include <stddef.h>
 

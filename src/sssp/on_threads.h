@@ -5,7 +5,7 @@
 #define APSP_SSSP_ON_THREADS_H
 
 #include "apsp.h"
-#include "paths/adjacency.h"
+#include "backend/adjacency.h"
 
 #include <stddef.h>
 #include <stdint.h>

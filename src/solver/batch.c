@@ -7,8 +7,7 @@
 #include "base/util.h"
 #include "drivers/drivers.h"
 #include "paths/fw_tracked.h"
-#include "sssp/on_device.h"
-#include "sssp/sssp.h"
+#include "solver/solver.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -32,9 +32,9 @@
 
 #include "apsp.h"
 #include "base/device_list.h"
-#include "core/blocks.h"
-#include "paths/adjacency.h"
-#include "paths/paths_csr.h"
+#include "backend/blocks.h"
+#include "backend/adjacency.h"
+#include "backend/paths_csr.h"
 
 #include <stdint.h>
 
@@ -305,7 +305,7 @@ typedef struct apsp_backend_impl {
     const backend_device_memory *device_memory;
     const backend_paths *paths;
     const backend_stream *stream;
-    /* The block-level engine apsp-mpi's ranks run (core/blocks.h). */
+    /* The block-level engine apsp-mpi's ranks run (backend/blocks.h). */
     const backend_blocks *blocks;
     /* Seconds a solve of `vertices` would take with the options, before any device is open
      * (auto mode's choice for a small graph: solver.c); NULL where the backend cannot say. */
@@ -314,7 +314,7 @@ typedef struct apsp_backend_impl {
      * cells alone (no padding read, no threads woken), with the result the rounds would give, in
      * the negative form when `negative`; `most`, the largest |weight| of an integer graph (the
      * check's cell_facts), lets it compute in narrower lanes where every distance fits them.
-     * NULL where the backend has none (core/solver.c). */
+     * NULL where the backend has none (solver/solver.c). */
     apsp_status (*solve_small)(apsp_matrix *matrix, int negative, uint64_t most, apsp_error *error);
     size_t small_vertices;
     /* Runs task(context, item, thread) on every item in [0, count) over the device's host
