@@ -6,7 +6,7 @@
 #include "base/log.h"
 #include "base/util.h"
 #include "drivers/drivers.h"
-#include "paths/fw_tracked.h"
+#include "drivers/fw_tracked.h"
 #include "solver/solver.h"
 
 #include <stdio.h>
