@@ -1,5 +1,5 @@
 /* The interface every compute backend implements, at the level of the rounds of blocked
- * Floyd-Warshall (docs/architecture.md, "The round-level interface").
+ * Floyd-Warshall (docs/design/solve.md, "The round-level interface").
  *
  * A backend lists its devices and opens one as a `backend_device`: the instance that holds what
  * lives across solves (an OpenCL context, queue and compiled program; a pool of threads). A solve
@@ -73,7 +73,7 @@ typedef struct device_summary {
     int on_host;        /* computes on the host's own cores (the threads, an OpenCL CPU) */
 } device_summary;
 
-/* Streaming from host memory (src/drivers/stream.c, docs/architecture.md): a device
+/* Streaming from host memory (src/drivers/stream.c, docs/design/opencl.md): a device
  * too small for the matrix keeps the pivot panels of a super-round of K pivots and relaxes the
  * rest of the matrix block by block as it passes through, each block up and down once per
  * super-round:
@@ -160,7 +160,7 @@ typedef struct backend_paths {
                           apsp_error *error);
 } backend_paths;
 
-/* Distances from chosen sources on the device (src/sssp/, docs/architecture.md "Chosen
+/* Distances from chosen sources on the device (src/sssp/, docs/design/sources.md "Chosen
  * sources"): Bellman-Ford for a batch of sources at a time, distances of the rows' type (integers
  * exact, floats summed in that type), and the predecessors when asked for.
  *

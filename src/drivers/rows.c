@@ -1,4 +1,4 @@
-/* The matrix's rows over one or more devices of one backend (docs/architecture.md, "The round-level
+/* The matrix's rows over one or more devices of one backend (docs/design/solve.md, "The round-level
  * interface").
  *
  * Each device holds a contiguous share of the rows, in proportion to its speed, for the whole

@@ -1,5 +1,5 @@
 /* Distances from chosen sources on a sparse graph: the family of algorithms beside blocked
- * Floyd-Warshall (docs/architecture.md, "Chosen sources"). Dijkstra per source over the graph's
+ * Floyd-Warshall (docs/design/sources.md, "Chosen sources"). Dijkstra per source over the graph's
  * out-adjacency (backend/adjacency.h: CSR by source, the least weight of repeated edges, no
  * self-loops), Bellman-Ford, and Johnson (Bellman-Ford potentials, then Dijkstra on the
  * reweighted edges). Integer weights within the rule of the distances' type (base/graph.h) are
@@ -12,7 +12,7 @@
  * its vertex's first-arc offset, over (target, weight) arcs packed in 8 bytes, with Dial's bucket
  * queue (small weights) or a 32-bit radix heap: half the bytes of the int64 path per vertex, per
  * edge and per queue item or less; the rows it writes are the int64 path's, byte for byte
- * (docs/architecture.md, "Chosen sources"). */
+ * (docs/design/sources.md, "Chosen sources"). */
 #ifndef APSP_SSSP_H
 #define APSP_SSSP_H
 
