@@ -1,7 +1,7 @@
 /* apsp_solver_solve_sources: distances from chosen sources, handed out in batches of rows
- * (sssp.h for the algorithms, method.h for the choice, on_threads.c for the host threads' run,
- * on_device.c for the device's). Memory: the adjacency (O(E)), one batch of rows and a scratch
- * of O(V) per thread; never V^2, except for Floyd-Warshall. */
+ * (src/sssp/: sssp.h for the algorithms, method.h for the choice, on_threads.c for the host
+ * threads' run, on_device.c for the device's). Memory: the adjacency (O(E)), one batch of rows and
+ * a scratch of O(V) per thread; never V^2, except for Floyd-Warshall. */
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/graph.h"

@@ -1,6 +1,6 @@
 /* Chosen sources on the host threads (on_threads.c): Dijkstra, Johnson and Bellman-Ford from
  * each source, the sources in batches of rows over the threads, each batch handed on as it is
- * done; and the batches' pieces that sources.c's Floyd-Warshall rows share. */
+ * done; and the batches' pieces that solver/sources.c's Floyd-Warshall rows share. */
 #ifndef APSP_SSSP_ON_THREADS_H
 #define APSP_SSSP_ON_THREADS_H
 
