@@ -144,7 +144,7 @@ def call_edges(root, build):
             if to and to != folder and not (folder in FRONT_ENDS and symbol in public):
                 edges.setdefault((folder, to), []).append(
                     "%s calls %s" % (os.path.basename(obj), symbol))
-    return edges
+    return edges, set(defined.values())
 
 
 def cycles(edges):
@@ -215,7 +215,7 @@ def check_map(root, text):
     return failures
 
 
-def check_edges(edges, layers, exceptions):
+def check_edges(edges, layers, exceptions, built):
     failures = []
     for (a, b), sites in sorted(edges.items()):
         why = rule_breaks(a, b, layers)
@@ -226,8 +226,11 @@ def check_edges(edges, layers, exceptions):
     if len(exceptions) > MOST_EXCEPTIONS:
         failures.append("the map names %d exceptions, more than %d"
                         % (len(exceptions), MOST_EXCEPTIONS))
+    # (an exception that is a call only is not seen where its folder has no objects here: a
+    # build without OpenCL, or objects of compiler IR that nm cannot read)
     for a, b in sorted(exceptions - set(edges)):
-        failures.append("the map's exception %s/ -> %s/ is no edge any more" % (a, b))
+        if {a, b} <= built:
+            failures.append("the map's exception %s/ -> %s/ is no edge any more" % (a, b))
     for a, b in sorted(exceptions & set(edges)):
         if not rule_breaks(a, b, layers):
             failures.append("the map's exception %s/ -> %s/ breaks no rule" % (a, b))
@@ -235,25 +238,27 @@ def check_edges(edges, layers, exceptions):
 
 
 def measured(root, build):
-    edges = include_edges(root)
+    """The edges, and the folders whose objects nm read (none without BUILD_ROOT)."""
+    edges, built = include_edges(root), set()
     if build:
-        for edge, sites in call_edges(root, build).items():
+        calls, built = call_edges(root, build)
+        for edge, sites in calls.items():
             edges.setdefault(edge, []).extend(sites)
-    return edges
+    return edges, built
 
 
 def main(argv):
     show = argv[1:2] == ["--edges"]
     args = argv[2:] if show else argv[1:]
     root, build = args[0], args[1] if len(args) > 1 else None
-    edges = measured(root, build)
+    edges, built = measured(root, build)
     if show:
         for (a, b), sites in sorted(edges.items()):
             print("%-8s -> %-8s %3d  %s" % (a, b, len(sites), sites[0]))
         return 0
     text = open(os.path.join(root, "docs", "architecture.md"), encoding="utf-8").read()
     layers, exceptions = map_layers(text), map_exceptions(text)
-    failures = check_map(root, text) + check_edges(edges, layers, exceptions)
+    failures = check_map(root, text) + check_edges(edges, layers, exceptions, built)
     for failure in failures:
         print("FAIL:", failure)
     if not failures:
