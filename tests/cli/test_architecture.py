@@ -93,8 +93,9 @@ def include_edges(root):
         for match in INCLUDE.finditer(text):
             to = include_target(root, src, path, match.group(1))
             if to and to != folder:
-                where = "%s:%d" % (os.path.relpath(path, src), text.count("\n", 0, match.start()) + 1)
-                edges.setdefault((folder, to), []).append(where + " " + match.group(1))
+                line = text.count("\n", 0, match.start()) + 1
+                where = "%s:%d %s" % (os.path.relpath(path, src), line, match.group(1))
+                edges.setdefault((folder, to), []).append(where)
     return edges
 
 
