@@ -1,7 +1,7 @@
 /* See engine.h. */
 #include "mpi/engine.h"
 #include "base/error.h"
-#include "backend/backends.h"
+#include "devices/backends.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* The rank's engine: the block part of a backend (backend/blocks.h), reached through the backend
  * table, on the device the rank takes among its node's, listed and selected as the drivers do
- * (backend/backends.h). */
+ * (devices/backends.h). */
 #ifndef APSP_MPI_ENGINE_H
 #define APSP_MPI_ENGINE_H
 

@@ -1,6 +1,6 @@
 /* The library's entry points that span backends: listing devices, the solver instance, and the
  * one-shot solve. */
-#include "backend/backends.h"
+#include "devices/backends.h"
 #include "solver/hand_on.h"
 #include "base/error.h"
 #include "base/fault.h"

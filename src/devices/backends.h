@@ -1,6 +1,6 @@
 /* The combined device list of all backends and choosing one entry from it. */
-#ifndef APSP_BACKENDS_H
-#define APSP_BACKENDS_H
+#ifndef APSP_DEVICES_BACKENDS_H
+#define APSP_DEVICES_BACKENDS_H
 
 #include "backend/backend.h"
 

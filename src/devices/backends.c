@@ -1,5 +1,5 @@
 /* The backends this build has, the combined device list, and choosing an entry from it. */
-#include "backend/backends.h"
+#include "devices/backends.h"
 #include "base/error.h"
 #include "base/util.h"
 
