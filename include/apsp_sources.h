@@ -11,7 +11,7 @@
 extern "C" {
 #endif
 
-/* Distances from chosen sources (src/sssp/; docs/architecture.md, "Chosen sources"), as
+/* Distances from chosen sources (src/sssp/; docs/design/sources.md, "Chosen sources"), as
  * SciPy's shortest_path(method=..., indices=...). */
 typedef enum apsp_method {
     APSP_METHOD_AUTO = 0,     /* by the cost model: see apsp_solver_solve_sources */

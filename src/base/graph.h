@@ -16,7 +16,7 @@
  * The chosen sources take a tighter bound for their searches and, on non-negative weights,
  * their int32 rows (weights_path_bound, graph_int32_by_path_bound below); this per-weight rule
  * stays for the readers, which check weight by weight before V's largest weights are known, and
- * for Floyd-Warshall, whose bounded negative form (core/backend.h: kernel_form) is derived from
+ * for Floyd-Warshall, whose bounded negative form (backend/backend.h: kernel_form) is derived from
  * (V + n - 1) max|w| < INF over the padded size n and would need its own derivation and tests
  * for a sum bound (auto's choice leaves Floyd-Warshall out where int32 rows rest on the path
  * bound: sssp/method.h). */

@@ -70,7 +70,7 @@ apsp_status matrix_check_cells(const apsp_matrix *matrix, unsigned threads, int 
  * and 0 on the diagonal (compared at memory speed; -0.0 there reads as not as made). */
 int matrix_padding_as_made(const apsp_matrix *matrix);
 /* matrix_check_cells over the n x n cells of the graph alone, on the calling thread: for a solve
- * that reads no padding (the small solve, core/solver.c), a check proportional to the graph
+ * that reads no padding (the small solve, solver/solver.c), a check proportional to the graph
  * when the padding is as made (matrix_padding_as_made), else matrix_check_cells. */
 apsp_status matrix_check_graph_cells(const apsp_matrix *matrix, int *negative, uint64_t *most,
                                      apsp_error *error);

@@ -15,7 +15,7 @@
  *                R = min(R, P (+) R), which integers leave unchanged (block_kernels.exact).
  * The device's pool of threads does each step, the blocks handed out in turn (pool_run_items). The
  * pivot rows R come from the matrix, or from a panel another device handed in (put_row_panel). */
-#include "core/backend.h"
+#include "backend/backend.h"
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/memory_room.h"

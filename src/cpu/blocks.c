@@ -1,4 +1,4 @@
-/* The pthread backend's block engine (core/blocks.h: apsp-mpi's ranks): its block kernels
+/* The pthread backend's block engine (backend/blocks.h: apsp-mpi's ranks): its block kernels
  * (cpu/kernels.c: close_block, and the min-plus product relax_block for phases 2 and 3) on its
  * pool of threads (cpu/pool.c), in place in the rank's local matrix. */
 #include "cpu/blocks.h"

@@ -1,8 +1,8 @@
-/* The pthread backend's block engine (core/blocks.h), for its backend table. */
+/* The pthread backend's block engine (backend/blocks.h), for its backend table. */
 #ifndef APSP_CPU_BLOCKS_H
 #define APSP_CPU_BLOCKS_H
 
-#include "core/blocks.h"
+#include "backend/blocks.h"
 
 extern const backend_blocks cpu_blocks;
 

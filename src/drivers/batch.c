@@ -5,7 +5,7 @@
 #include "drivers/drivers.h"
 #include "base/error.h"
 #include "base/fault.h"
-#include "paths/fw_tracked.h"
+#include "drivers/fw_tracked.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -2,13 +2,13 @@
  * rows among the devices of one process (one device is its simplest case); stream.c passes a
  * matrix larger than the device's memory through one device from host memory; small.c solves a
  * graph of a few vertices on the calling thread, batch.c many such graphs over the host's threads.
- * solver.c picks stream.c when drive_streams says so. apsp-mpi's ranks use core/blocks.h instead
+ * solver.c picks stream.c when drive_streams says so. apsp-mpi's ranks use backend/blocks.h instead
  * (src/mpi). */
 #ifndef APSP_DRIVERS_H
 #define APSP_DRIVERS_H
 
 #include "base/matrix.h"
-#include "core/backend.h"
+#include "backend/backend.h"
 
 #include <pthread.h>
 

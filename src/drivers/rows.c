@@ -1,4 +1,4 @@
-/* The matrix's rows over one or more devices of one backend (docs/architecture.md, "The round-level
+/* The matrix's rows over one or more devices of one backend (docs/design/solve.md, "The round-level
  * interface").
  *
  * Each device holds a contiguous share of the rows, in proportion to its speed, for the whole
@@ -10,7 +10,7 @@
  * that the panel travels while every device runs round r's phase 3. The backends order the
  * transfers on the devices with events; the host queues ahead and waits only for progress and
  * at the end. One device does the plain order, which has nothing to hide. */
-#include "core/backends.h"
+#include "devices/backends.h"
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/graph.h"

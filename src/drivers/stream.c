@@ -1,5 +1,5 @@
 /* A matrix larger than the device's memory, streamed through one device from host memory
- * (docs/architecture.md; backend.h says what each call does).
+ * (docs/design/opencl.md; backend.h says what each call does).
  *
  * The pivots go in super-rounds of K (a multiple of the round depth T, chosen by the backend
  * from the device's memory). In super-round [s, s + K) the K x n pivot rows R are closed on the
@@ -14,7 +14,7 @@
  * memory allows.
  * Integer shortest-path distances are unique, so their bytes equal the in-core solve's; floating
  * point differs in the last bits, since the K-deep products associate a path's sum in other ways
- * than the in-core rounds do (docs/architecture.md, "Streaming from host memory"). */
+ * than the in-core rounds do (docs/design/opencl.md, "Streaming from host memory"). */
 #include "base/error.h"
 #include "base/matrix.h"
 #include "base/parallel.h"

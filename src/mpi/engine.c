@@ -1,7 +1,7 @@
 /* See engine.h. */
 #include "mpi/engine.h"
 #include "base/error.h"
-#include "core/backends.h"
+#include "devices/backends.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -52,7 +52,7 @@ static apsp_status open_opencl(const apsp_options *options, unsigned threads, in
         status =
             choose_device(options, node_rank, &list, &info, r->choice, sizeof r->choice, error);
     if (status == APSP_OK && info) {
-        r->ops = apsp_backend_opencl.blocks;
+        r->ops = backend_for(info)->blocks;
         status = r->ops->open(info, options, threads, &r->blocks, error);
     }
     device_list_free(&list);
@@ -72,7 +72,7 @@ apsp_status rank_engine_open(const apsp_options *options, unsigned threads, int 
 #else
     (void)node_rank;
 #endif
-    r->ops = apsp_backend_cpu.blocks;
+    r->ops = backends_find(APSP_BACKEND_CPU)->blocks;
     return r->ops->open(NULL, options, threads, &r->blocks, error);
 }
 

@@ -1,11 +1,11 @@
-/* The rank's engine: the block part of a backend (core/blocks.h), reached through the backend
+/* The rank's engine: the block part of a backend (backend/blocks.h), reached through the backend
  * table, on the device the rank takes among its node's, listed and selected as the drivers do
- * (core/backends.h). */
+ * (devices/backends.h). */
 #ifndef APSP_MPI_ENGINE_H
 #define APSP_MPI_ENGINE_H
 
 #include "apsp.h"
-#include "core/blocks.h"
+#include "backend/blocks.h"
 
 typedef struct rank_engine {
     const backend_blocks *ops;

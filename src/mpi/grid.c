@@ -1,7 +1,7 @@
 /* See grid.h. */
 #include "mpi/grid.h"
 #include "base/error.h"
-#include "core/blocks.h"
+#include "backend/blocks.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,7 +1,7 @@
 /* The process grid and the block-cyclic distribution of apsp-mpi.
  *
  * P ranks form a Pr x Pc grid, rank = pr * Pc + pc (the order MPI_Type_create_darray assumes).
- * The padded matrix is cut into B x B blocks (B = BLOCK_SIDE, core/blocks.h); block
+ * The padded matrix is cut into B x B blocks (B = BLOCK_SIDE, backend/blocks.h); block
  * (I, J) lives on rank (I mod Pr, J mod Pc), as local block (I / Pr, J / Pc) of that rank's
  * local matrix, which keeps its blocks in global order, row-major, row pitch local_cols. */
 #ifndef APSP_MPI_GRID_H

@@ -8,7 +8,7 @@
 #include "base/matrix.h"
 #include "base/parallel.h"
 #include "base/util.h"
-#include "core/blocks.h"
+#include "backend/blocks.h"
 #include "formats/rows.h"
 #include "output/output_file.h"
 #include "signals.h"
@@ -267,7 +267,8 @@ static int32_t *alloc_local(const layout *l) {
 
 /* Rank 0: the hw3 file as an edge list, read and checked on the rank's threads, refused as
  * apsp_read_hw3 refuses it (the same checks and words), and refused with a negative weight: the
- * ranks' kernels are the add-min ones only (core/blocks.h's engines have no negative form yet). */
+ * ranks' kernels are the add-min ones only (backend/blocks.h's engines have no negative form yet).
+ */
 static apsp_status read_edges(const char *path, unsigned threads, apsp_graph **graph,
                               apsp_error *error) {
     apsp_read_options options;

@@ -1,6 +1,6 @@
 /* See report.h. */
 #include "mpi/report.h"
-#include "core/blocks.h"
+#include "backend/blocks.h"
 #include "json.h"
 
 #include <math.h>

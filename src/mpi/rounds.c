@@ -2,7 +2,7 @@
 #include "mpi/rounds.h"
 #include "mpi/idle.h"
 #include "base/util.h"
-#include "core/blocks.h"
+#include "backend/blocks.h"
 
 enum { B = BLOCK_SIDE };
 

@@ -19,7 +19,7 @@
 
 #include "apsp.h"
 #include "mpi/grid.h"
-#include "core/blocks.h"
+#include "backend/blocks.h"
 
 #include <stdint.h>
 

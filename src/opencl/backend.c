@@ -1,5 +1,5 @@
-/* The OpenCL backend's side of src/core/backend.h: opening a device (context, queue, parameters and
- * program, kept for every solve) and the solve's steps, which the other files of this folder
+/* The OpenCL backend's side of src/backend/backend.h: opening a device (context, queue, parameters
+ * and program, kept for every solve) and the solve's steps, which the other files of this folder
  * carry out (device.h lists them).
  *
  * Statuses: a --tile that is not a power of two is APSP_ERR_USAGE, as is a buffer cap

@@ -1,4 +1,4 @@
-/* The OpenCL backend's block engine (core/blocks.h), for apsp-mpi's ranks: the rank's local
+/* The OpenCL backend's block engine (backend/blocks.h), for apsp-mpi's ranks: the rank's local
  * matrix lives on one device for the whole solve, and every step is cl/mpi.cl's block product or
  * transpose, or fw.cl's phase 1, on the device the library opens and builds for (src/opencl/:
  * opencl_open_extended builds fw.cl and cl/mpi.cl as one program with the device's parameters at

@@ -1,13 +1,13 @@
-/* The OpenCL backend's block engine for apsp-mpi's ranks (core/blocks.h), private to src/opencl/:
- * its instance (blocks.c: the steps; blocks_moves.c: host memory,
- * transfers and the profile). Two queues of the device: the kernels on `queue`, in order; the
- * panels taken in from MPI, and the outputs the host needs, on `copy_queue`, beside them. Events
- * order the two; the host waits only where it needs data (an output MPI sends) and at the end of
- * each round's relaxation, after which every host buffer the device read from is free again. */
+/* The OpenCL backend's block engine for apsp-mpi's ranks (backend/blocks.h), private to
+ * src/opencl/: its instance (blocks.c: the steps; blocks_moves.c: host memory, transfers and the
+ * profile). Two queues of the device: the kernels on `queue`, in order; the panels taken in from
+ * MPI, and the outputs the host needs, on `copy_queue`, beside them. Events order the two; the host
+ * waits only where it needs data (an output MPI sends) and at the end of each round's relaxation,
+ * after which every host buffer the device read from is free again. */
 #ifndef APSP_OPENCL_BLOCKS_H
 #define APSP_OPENCL_BLOCKS_H
 
-#include "core/blocks.h"
+#include "backend/blocks.h"
 #include "opencl/device.h"
 
 /* The table, for the backend's (backend.c). */

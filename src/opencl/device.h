@@ -16,7 +16,7 @@
 #ifndef APSP_OPENCL_DEVICE_H
 #define APSP_OPENCL_DEVICE_H
 
-#include "core/backend.h"
+#include "backend/backend.h"
 #include "opencl/cl_util.h"
 #include "opencl/params.h"
 

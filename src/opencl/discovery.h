@@ -3,7 +3,7 @@
 #ifndef APSP_OPENCL_DISCOVERY_H
 #define APSP_OPENCL_DISCOVERY_H
 
-#include "core/backend.h"
+#include "backend/backend.h"
 #include "opencl/params.h"
 
 /* Appends every available OpenCL device to the list; no loader or no platform is no device. */

@@ -3,7 +3,7 @@
 #define APSP_OPENCL_SSSP_SETUP_H
 
 #include "opencl/device.h"
-#include "paths/adjacency.h"
+#include "backend/adjacency.h"
 
 /* The flags' words (cl/sssp.cl: F_*): a negative cycle, the pairs taken (64 bits), the
  * threshold, the current far list, the two lists' sizes and least distances, the sort's turn,

@@ -29,7 +29,7 @@
 #include "base/graph.h"
 #include "base/matrix.h"
 #include "base/parallel.h"
-#include "paths/adjacency.h"
+#include "backend/adjacency.h"
 #include "paths/search.h"
 #include "paths/tight_csr.h"
 

@@ -4,7 +4,7 @@
 #define APSP_PATHS_SEARCH_H
 
 #include "apsp.h"
-#include "paths/adjacency.h"
+#include "backend/adjacency.h"
 
 #include <stddef.h>
 #include <stdint.h>

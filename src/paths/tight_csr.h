@@ -4,14 +4,14 @@
 #define APSP_PATHS_TIGHT_CSR_H
 
 #include "apsp.h"
-#include "paths/adjacency.h"
-#include "paths/paths_csr.h"
+#include "backend/adjacency.h"
+#include "backend/paths_csr.h"
 
 /* Whether the zero-weight edges of the in-adjacency form no cycle (self-loops are not in it):
  * 1 when acyclic, 0 when not, -1 when out of memory. O(V + E). */
 int adjacency_zero_acyclic(const adjacency *in);
 
-/* The graph's in-edges as int32 CSR arrays (paths/paths_csr.h), when the derivation may take
+/* The graph's in-edges as int32 CSR arrays (backend/paths_csr.h), when the derivation may take
  * the first tight in-edge: every weight 0 <= w < APSP_INF and no cycle of zero-weight edges.
  * *eligible = 0 (and nothing made) otherwise. The edges of each target are in increasing order of
  * source, as adjacency_build leaves them. */

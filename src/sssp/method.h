@@ -1,10 +1,10 @@
 /* Which algorithm a solve over chosen sources runs: the method asked for, or auto's choice by
- * the cost model (method.c, docs/architecture.md "Chosen sources"). */
+ * the cost model (method.c, docs/design/sources.md "Chosen sources"). */
 #ifndef APSP_SSSP_METHOD_H
 #define APSP_SSSP_METHOD_H
 
 #include "apsp.h"
-#include "core/backend.h"
+#include "backend/backend.h"
 
 #include <stddef.h>
 

@@ -62,10 +62,9 @@ static const char *cannot_run(const backend_sources *part, backend_device *devic
     return NULL;
 }
 
-int device_method_find(const apsp_solver *solver, const adjacency *graph, apsp_dtype dtype,
-                       int want_pred, device_method *m, char *why_not, size_t size) {
-    const apsp_backend_impl *impl;
-    backend_device *device = solver_device(solver, &impl);
+int device_method_find(const apsp_backend_impl *impl, backend_device *device,
+                       const adjacency *graph, apsp_dtype dtype, int want_pred, device_method *m,
+                       char *why_not, size_t size) {
     why_not[0] = '\0';
     if (!device || !impl->sources || graph->vertices == 0)
         return 0;

@@ -1,17 +1,10 @@
 /* Chosen sources on the solver's device (on_device.c): the batched Bellman-Ford of a backend's
- * optional `sources` part (core/backend.h; the OpenCL backend's: src/opencl/sssp.c). */
+ * optional `sources` part (backend/backend.h; the OpenCL backend's: src/opencl/sssp.c). */
 #ifndef APSP_SSSP_ON_DEVICE_H
 #define APSP_SSSP_ON_DEVICE_H
 
-#include "core/backend.h"
+#include "backend/backend.h"
 #include "sssp/on_threads.h"
-
-/* The solver's backend and its first device (solver.c); NULL when it has none. */
-backend_device *solver_device(const apsp_solver *solver, const apsp_backend_impl **impl);
-
-/* Whether host work may run beside the devices' rounds (apsp_options.overlap): they are off
- * the host's cores, or an OpenCL device and asked for (solver.c). */
-int solver_overlaps(const apsp_solver *solver);
 
 typedef struct device_method {
     const backend_sources *part;
@@ -26,13 +19,15 @@ typedef struct device_method {
     double overlapped; /* seconds of the outputs' idle work within the rounds */
 } device_method;
 
-/* Whether the solver's device can run these sources: a backend with the part, E < 2^32, rows of
- * a type the device keeps (64-bit atomics, double), integer rows of integer weights within their
- * rule, float rows of weights none negative, and predecessors only where every weight is > 0.
- * Fills *m when it can; where the solver has such a device but it cannot, why_not says why
+/* Whether the solver's device (impl, device; device NULL: none) can run these sources: a backend
+ * with the part, E < 2^32, rows of a type the device keeps (64-bit atomics, double), integer rows
+ * of integer weights within their rule, float rows of weights none negative, and predecessors only
+ * where every weight is > 0. Fills *m when it can; where the solver has such a device but it
+ * cannot, why_not says why
  * ("bellman-ford on DEVICE: ..."), else "". */
-int device_method_find(const apsp_solver *solver, const adjacency *graph, apsp_dtype dtype,
-                       int want_pred, device_method *m, char *why_not, size_t size);
+int device_method_find(const apsp_backend_impl *impl, backend_device *device,
+                       const adjacency *graph, apsp_dtype dtype, int want_pred, device_method *m,
+                       char *why_not, size_t size);
 
 /* The sources in batches on the device, each batch's rows (and predecessors) handed to `out`
  * in order. *done: how many sources' rows were handed on; fewer than count (with APSP_OK) when

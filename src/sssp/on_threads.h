@@ -1,11 +1,11 @@
 /* Chosen sources on the host threads (on_threads.c): Dijkstra, Johnson and Bellman-Ford from
  * each source, the sources in batches of rows over the threads, each batch handed on as it is
- * done; and the batches' pieces that sources.c's Floyd-Warshall rows share. */
+ * done; and the batches' pieces that solver/sources.c's Floyd-Warshall rows share. */
 #ifndef APSP_SSSP_ON_THREADS_H
 #define APSP_SSSP_ON_THREADS_H
 
 #include "apsp.h"
-#include "paths/adjacency.h"
+#include "backend/adjacency.h"
 
 #include <stddef.h>
 #include <stdint.h>

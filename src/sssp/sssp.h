@@ -1,6 +1,6 @@
 /* Distances from chosen sources on a sparse graph: the family of algorithms beside blocked
- * Floyd-Warshall (docs/architecture.md, "Chosen sources"). Dijkstra per source over the graph's
- * out-adjacency (paths/adjacency.h: CSR by source, the least weight of repeated edges, no
+ * Floyd-Warshall (docs/design/sources.md, "Chosen sources"). Dijkstra per source over the graph's
+ * out-adjacency (backend/adjacency.h: CSR by source, the least weight of repeated edges, no
  * self-loops), Bellman-Ford, and Johnson (Bellman-Ford potentials, then Dijkstra on the
  * reweighted edges). Integer weights within the rule of the distances' type (base/graph.h) are
  * summed in int64, real ones in double; rows are written in the type asked for, as the
@@ -12,12 +12,12 @@
  * its vertex's first-arc offset, over (target, weight) arcs packed in 8 bytes, with Dial's bucket
  * queue (small weights) or a 32-bit radix heap: half the bytes of the int64 path per vertex, per
  * edge and per queue item or less; the rows it writes are the int64 path's, byte for byte
- * (docs/architecture.md, "Chosen sources"). */
+ * (docs/design/sources.md, "Chosen sources"). */
 #ifndef APSP_SSSP_H
 #define APSP_SSSP_H
 
 #include "apsp.h"
-#include "paths/adjacency.h"
+#include "backend/adjacency.h"
 #include "sssp/bucket_queue.h"
 #include "sssp/radix_heap.h"
 
@@ -126,9 +126,6 @@ void bellman_ford_distances_narrow(const adjacency *g, const sssp_arc *arcs, int
  * without a negative cycle, a cycle of parents would have negative weight. */
 void sssp_store_pred(const sssp_scratch *s, size_t vertices, int32_t source, sssp_kind kind,
                      int32_t *row);
-
-/* The options the solver was made with (solver.c). */
-const apsp_options *solver_options(const apsp_solver *solver);
 
 /* Johnson's potentials h, in the weights' kind; both NULL for the other methods. */
 typedef struct sssp_potential {

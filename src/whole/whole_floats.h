@@ -1,4 +1,4 @@
-/* Whole-number floats through the integer kernels (docs/architecture.md, "Whole-number floats").
+/* Whole-number floats through the integer kernels (docs/design/whole.md, "Whole-number floats").
  *
  * A float32 or float64 matrix whose finite weights are all whole numbers is solved exactly by
  * the int32 kernels (or the int64 ones) when every sum the float path would form is an integer

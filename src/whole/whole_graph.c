@@ -94,10 +94,10 @@ static apsp_status float_rows_of(void *context, size_t first_row, size_t count, 
     return f->cells(f->context, first_row, count, f->buffer, f->n, error);
 }
 
-/* The int32 route: the graph (an integer copy of its whole real weights) solved by
- * apsp_solver_solve_graph, its rows converted band by band. */
+/* The int32 route: the graph (an integer copy of its whole real weights) solved by the job's
+ * on_edges (apsp_solver_solve_graph), its rows converted band by band. */
 static apsp_status solve_from_edges(apsp_solver *solver, const apsp_graph *graph, apsp_dtype dtype,
-                                    apsp_cells_fn cells, void *context, unsigned threads,
+                                    apsp_cells_fn cells, void *context, const whole_graph_job *job,
                                     apsp_report *report, apsp_error *error) {
     apsp_graph *copy = NULL;
     apsp_status status = graph->real_weight ? integer_copy(graph, &copy, error) : APSP_OK;
@@ -107,8 +107,8 @@ static apsp_status solve_from_edges(apsp_solver *solver, const apsp_graph *graph
                     .context = context,
                     .dtype = dtype,
                     .n = graph->vertices,
-                    .threads = threads};
-    status = apsp_solver_solve_graph(solver, copy ? copy : graph, float_rows_of, &f, report, error);
+                    .threads = job->threads};
+    status = job->on_edges(solver, copy ? copy : graph, float_rows_of, &f, report, error);
     free(f.buffer);
     apsp_graph_destroy(copy);
     return status;
@@ -127,7 +127,7 @@ apsp_status whole_graph_solve(apsp_solver *solver, const apsp_graph *graph, apsp
         return job->on_host(solver, graph, dtype, 0, cells, context, report, error);
     apsp_status status =
         plan.kernels == APSP_INT32
-            ? solve_from_edges(solver, graph, dtype, cells, context, job->threads, report, error)
+            ? solve_from_edges(solver, graph, dtype, cells, context, job, report, error)
             : job->on_host(solver, graph, dtype, 1, cells, context, report, error);
     if (status == APSP_OK && report) {
         report->kernels = plan.kernels;

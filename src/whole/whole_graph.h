@@ -17,11 +17,18 @@ typedef apsp_status (*whole_graph_host_fn)(apsp_solver *solver, const apsp_graph
                                            apsp_dtype dtype, int float_path, apsp_cells_fn cells,
                                            void *context, apsp_report *report, apsp_error *error);
 
+/* How the solver solves an int32 graph for int32 rows (apsp_solver_solve_graph's form): handed
+ * in, so that this folder, below the solver, calls nothing of it by name. */
+typedef apsp_status (*whole_graph_int32_fn)(apsp_solver *solver, const apsp_graph *graph,
+                                            apsp_rows_fn rows, void *context, apsp_report *report,
+                                            apsp_error *error);
+
 /* What whole_graph_solve needs of the solver. */
 typedef struct whole_graph_job {
     int float_kernels; /* apsp_options.float_kernels: the float path, always */
     unsigned threads;  /* for the conversion of large bands of rows; 0: one per core */
     whole_graph_host_fn on_host;
+    whole_graph_int32_fn on_edges;
 } whole_graph_job;
 
 /* The kernels for rows of `dtype` (float32 or float64) by whole_floats.h's rule, decided from

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Streaming from host memory on one GPU (docs/architecture.md, "Streaming from host memory"):
+# Streaming from host memory on one GPU (docs/design/opencl.md, "Streaming from host memory"):
 # the in-core solve against the streamed one under --device-memory caps, same graph, same run,
 # outputs compared. From the repository root on a GPU machine, with
 # .gpu/ carried (tests/gpu/NOTES.md, ".gpu/"):

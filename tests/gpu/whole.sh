@@ -1,5 +1,5 @@
 #!/bin/bash
-# Whole-number floats through the integer kernels on the GPU (issue 26; docs/architecture.md,
+# Whole-number floats through the integer kernels on the GPU (issue 26; docs/design/whole.md,
 # "Whole-number floats"): tests/bench/whole_floats.py on a dense V-vertex graph of whole weights
 # as an int32 array, as a float64 array (the int32 kernels) and with float_kernels=True (the float
 # path), medians of RUNS interleaved calls, then where each call's time went (last_report:

@@ -13,7 +13,7 @@
  * compared bit for bit: a streamed block adds C(i,k) + R(k,j) over the closed K x n panels, so a
  * path i -> a -> b -> j with a, b in one super-round is summed both as (w1 + w2) + w3 and as
  * w1 + (w2 + w3) and the smaller kept, where the in-core rounds (and oracle_blocked) sum only the
- * first when a and b are in different rounds (docs/architecture.md, "Streaming from host
+ * first when a and b are in different rounds (docs/design/opencl.md, "Streaming from host
  * memory"). Integral weights must still be exact; fractional ones within stream_tolerance.
  *
  *   test-opencl-dtypes [--tile=N] [--device=SPEC] [--devices=N] [--kernel-params=WORDS]

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A device named on the command line is never swapped silently for the host threads
-(src/sssp/sources.c: check_declined, src/cli/sources.c: sources_say_declined), on PoCL's CPU
+(src/solver/sources.c: check_declined, src/cli/sources.c: sources_say_declined), on PoCL's CPU
 device (--backend=opencl -d cpu), whose batched Bellman-Ford takes every row type but no
 negative fractional weight, and picks predecessors only where every weight is above 0:
 

@@ -1,5 +1,5 @@
 /* The interface every compute backend implements, at the level of the rounds of blocked
- * Floyd-Warshall (docs/architecture.md, "The round-level interface").
+ * Floyd-Warshall (docs/design/solve.md, "The round-level interface").
  *
  * A backend lists its devices and opens one as a `backend_device`: the instance that holds what
  * lives across solves (an OpenCL context, queue and compiled program; a pool of threads). A solve
@@ -32,9 +32,9 @@
 
 #include "apsp.h"
 #include "base/device_list.h"
-#include "core/blocks.h"
-#include "paths/adjacency.h"
-#include "paths/paths_csr.h"
+#include "backend/blocks.h"
+#include "backend/adjacency.h"
+#include "backend/paths_csr.h"
 
 #include <stdint.h>
 
@@ -73,7 +73,7 @@ typedef struct device_summary {
     int on_host;        /* computes on the host's own cores (the threads, an OpenCL CPU) */
 } device_summary;
 
-/* Streaming from host memory (src/drivers/stream.c, docs/architecture.md): a device
+/* Streaming from host memory (src/drivers/stream.c, docs/design/opencl.md): a device
  * too small for the matrix keeps the pivot panels of a super-round of K pivots and relaxes the
  * rest of the matrix block by block as it passes through, each block up and down once per
  * super-round:
@@ -160,7 +160,7 @@ typedef struct backend_paths {
                           apsp_error *error);
 } backend_paths;
 
-/* Distances from chosen sources on the device (src/sssp/, docs/architecture.md "Chosen
+/* Distances from chosen sources on the device (src/sssp/, docs/design/sources.md "Chosen
  * sources"): Bellman-Ford for a batch of sources at a time, distances of the rows' type (integers
  * exact, floats summed in that type), and the predecessors when asked for.
  *
@@ -305,7 +305,7 @@ typedef struct apsp_backend_impl {
     const backend_device_memory *device_memory;
     const backend_paths *paths;
     const backend_stream *stream;
-    /* The block-level engine apsp-mpi's ranks run (core/blocks.h). */
+    /* The block-level engine apsp-mpi's ranks run (backend/blocks.h). */
     const backend_blocks *blocks;
     /* Seconds a solve of `vertices` would take with the options, before any device is open
      * (auto mode's choice for a small graph: solver.c); NULL where the backend cannot say. */
@@ -314,7 +314,7 @@ typedef struct apsp_backend_impl {
      * cells alone (no padding read, no threads woken), with the result the rounds would give, in
      * the negative form when `negative`; `most`, the largest |weight| of an integer graph (the
      * check's cell_facts), lets it compute in narrower lanes where every distance fits them.
-     * NULL where the backend has none (core/solver.c). */
+     * NULL where the backend has none (solver/solver.c). */
     apsp_status (*solve_small)(apsp_matrix *matrix, int negative, uint64_t most, apsp_error *error);
     size_t small_vertices;
     /* Runs task(context, item, thread) on every item in [0, count) over the device's host

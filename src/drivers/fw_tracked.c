@@ -3,7 +3,7 @@
  * that keeps a predecessor is what the add-min kernels leave out. Row k (cells and predecessors)
  * is read from a copy, so that the rows vectorise: it changes in step k only through
  * d(k, k) < 0, a negative cycle, refused anyway. */
-#include "paths/fw_tracked.h"
+#include "drivers/fw_tracked.h"
 #include "base/util.h"
 
 #include <math.h>

@@ -1,7 +1,7 @@
 /* apsp_solver_solve_sources: distances from chosen sources, handed out in batches of rows
- * (sssp.h for the algorithms, method.h for the choice, on_threads.c for the host threads' run,
- * on_device.c for the device's). Memory: the adjacency (O(E)), one batch of rows and a scratch
- * of O(V) per thread; never V^2, except for Floyd-Warshall. */
+ * (src/sssp/: sssp.h for the algorithms, method.h for the choice, on_threads.c for the host
+ * threads' run, on_device.c for the device's). Memory: the adjacency (O(E)), one batch of rows and
+ * a scratch of O(V) per thread; never V^2, except for Floyd-Warshall. */
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/graph.h"
@@ -12,6 +12,7 @@
 #include "sssp/on_device.h"
 #include "sssp/on_threads.h"
 #include "sssp/sssp.h"
+#include "solver/solver.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,7 +188,9 @@ static apsp_status solve_sources(apsp_solver *solver, const apsp_graph *graph,
     }
     device_method device;
     char declined[sizeof report->device_declined];
-    int has_device = device_method_find(solver, &adj, out->dtype, out->pred != NULL, &device,
+    const apsp_backend_impl *impl = NULL;
+    backend_device *on = solver_device(solver, &impl);
+    int has_device = device_method_find(impl, on, &adj, out->dtype, out->pred != NULL, &device,
                                         declined, sizeof declined);
     size_t v = graph->vertices, e = adj.start[v], cell = apsp_dtype_size(out->dtype);
     size_t csr = 4 * (v + 1) + (4 + cell) * e;

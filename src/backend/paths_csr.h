@@ -1,7 +1,7 @@
 /* The graph's in-edges as the predecessor derivation on a device takes them: made by
- * src/paths/tight_csr.c, handed to a backend's paths->derive (src/core/backend.h). */
-#ifndef APSP_PATHS_PATHS_CSR_H
-#define APSP_PATHS_PATHS_CSR_H
+ * src/paths/tight_csr.c, handed to a backend's paths->derive (src/backend/backend.h). */
+#ifndef APSP_BACKEND_PATHS_CSR_H
+#define APSP_BACKEND_PATHS_CSR_H
 
 #include <stddef.h>
 #include <stdint.h>

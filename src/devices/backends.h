@@ -1,8 +1,8 @@
 /* The combined device list of all backends and choosing one entry from it. */
-#ifndef APSP_BACKENDS_H
-#define APSP_BACKENDS_H
+#ifndef APSP_DEVICES_BACKENDS_H
+#define APSP_DEVICES_BACKENDS_H
 
-#include "core/backend.h"
+#include "backend/backend.h"
 
 /* The devices of `only` (APSP_BACKEND_AUTO: of every backend, OpenCL first, then the pthread
  * backend). Listing the pthread backend alone loads no OpenCL platform. */
@@ -18,6 +18,11 @@ enum { MAX_DEVICES = 16 };
  * or platform name. Several devices must be different devices of one backend. */
 apsp_status devices_select(const device_list *list, apsp_backend_kind backend, const char *spec,
                            const apsp_device_info **chosen, size_t *count, apsp_error *error);
+
+/* The implementation of `kind` in this build; NULL for one the build has not (or AUTO). The
+ * list of backends.c is the one place that names the backends' tables: everything outside
+ * their folders reaches a table through this or backend_for. */
+const apsp_backend_impl *backends_find(apsp_backend_kind kind);
 
 /* The implementation that runs a listed entry. */
 const apsp_backend_impl *backend_for(const apsp_device_info *device);

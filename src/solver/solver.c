@@ -1,7 +1,7 @@
 /* The library's entry points that span backends: listing devices, the solver instance, and the
  * one-shot solve. */
-#include "core/backends.h"
-#include "core/hand_on.h"
+#include "devices/backends.h"
+#include "solver/hand_on.h"
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/graph.h"
@@ -14,6 +14,7 @@
 #include "sssp/sssp.h"
 #include "whole/whole_floats.h"
 #include "whole/whole_graph.h"
+#include "solver/solver.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,7 +54,7 @@ static apsp_backend_kind backends_to_list(apsp_solver *s) {
         snprintf(s->choice, sizeof s->choice, "--backend=cpu");
         return APSP_BACKEND_CPU;
     }
-    double estimate = apsp_backend_cpu.estimated_seconds(o, o->vertices_hint);
+    double estimate = backends_find(APSP_BACKEND_CPU)->estimated_seconds(o, o->vertices_hint);
     if (o->backend == APSP_BACKEND_AUTO && !named && o->vertices_hint > 0 &&
         estimate < APSP_SMALL_GRAPH_SECONDS) {
         snprintf(s->choice, sizeof s->choice,
@@ -351,7 +352,7 @@ apsp_status apsp_solver_solve_graph_typed(apsp_solver *s, const apsp_graph *grap
     if (dtype == APSP_INT64)
         return solve_graph_on_host(s, graph, dtype, 0, cells, context, report, error);
     const whole_graph_job job = {s->options.float_kernels, threads_of(s->options.threads),
-                                 solve_graph_on_host};
+                                 solve_graph_on_host, apsp_solver_solve_graph};
     return whole_graph_solve(s, graph, dtype, cells, context, &job, report, error);
 }
 

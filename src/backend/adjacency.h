@@ -1,6 +1,6 @@
 /* The graph as a CSR adjacency for the predecessor derivation (adjacency.c). */
-#ifndef APSP_PATHS_ADJACENCY_H
-#define APSP_PATHS_ADJACENCY_H
+#ifndef APSP_BACKEND_ADJACENCY_H
+#define APSP_BACKEND_ADJACENCY_H
 
 #include "apsp.h"
 

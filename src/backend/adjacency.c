@@ -1,5 +1,5 @@
 /* The graph as a CSR adjacency (adjacency.h). */
-#include "paths/adjacency.h"
+#include "backend/adjacency.h"
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/graph.h"

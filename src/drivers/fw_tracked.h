@@ -1,8 +1,8 @@
 /* Floyd-Warshall that keeps SciPy's predecessors as it goes (fw_tracked.c), for the graphs of a
- * batch (drivers/batch.c, core/batch.c), where a search per source after the solve would cost
+ * batch (drivers/batch.c, solver/batch.c), where a search per source after the solve would cost
  * more than the solve. */
-#ifndef APSP_PATHS_FW_TRACKED_H
-#define APSP_PATHS_FW_TRACKED_H
+#ifndef APSP_DRIVERS_FW_TRACKED_H
+#define APSP_DRIVERS_FW_TRACKED_H
 
 #include "apsp.h"
 

@@ -60,7 +60,7 @@ typedef struct relax_set {
 
 typedef struct backend_blocks {
     const char *name;
-    /* device: the listed device to run on (core/backends.h), NULL for the pthread backend,
+    /* device: the listed device to run on (devices/backends.h), NULL for the pthread backend,
      * whose device is the host; threads: the pthread engine's pool. An engine may keep a copy
      * of the options, whose log context must then outlive it. */
     apsp_status (*open)(const apsp_device_info *device, const apsp_options *options,

@@ -1,5 +1,5 @@
 /* The backends this build has, the combined device list, and choosing an entry from it. */
-#include "core/backends.h"
+#include "devices/backends.h"
 #include "base/error.h"
 #include "base/util.h"
 
@@ -36,11 +36,15 @@ apsp_status devices_collect(device_list *list, apsp_backend_kind only, apsp_erro
     return APSP_OK;
 }
 
-const apsp_backend_impl *backend_for(const apsp_device_info *device) {
+const apsp_backend_impl *backends_find(apsp_backend_kind kind) {
     for (size_t b = 0; b < BACKEND_COUNT; b++)
-        if (backends[b]->kind == device->backend)
+        if (backends[b]->kind == kind)
             return backends[b];
     return NULL;
+}
+
+const apsp_backend_impl *backend_for(const apsp_device_info *device) {
+    return backends_find(device->backend);
 }
 
 static int accepts(apsp_backend_kind backend, const apsp_device_info *d) {

@@ -6,9 +6,8 @@
 #include "base/log.h"
 #include "base/util.h"
 #include "drivers/drivers.h"
-#include "paths/fw_tracked.h"
-#include "sssp/on_device.h"
-#include "sssp/sssp.h"
+#include "drivers/fw_tracked.h"
+#include "solver/solver.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* Rows handed on to a solve's caller (solver.c): a host matrix's, in batches of whole rows, and
  * an apsp_rows_fn's int32 rows as an apsp_cells_fn's and back, for the paths that serve both. */
-#ifndef APSP_CORE_HAND_ON_H
-#define APSP_CORE_HAND_ON_H
+#ifndef APSP_SOLVER_HAND_ON_H
+#define APSP_SOLVER_HAND_ON_H
 
 #include "apsp.h"
 
