@@ -224,10 +224,11 @@ static apsp_status solve_to_matrix(cli *c, apsp_solver *solver, const apsp_graph
 }
 
 /* The paths need the whole matrix. Rows come off the devices as int32, and as float rows when
- * the int32 kernels solve a graph of whole float weights (the float path, and int64, make a host
- * matrix either way: solve_to_matrix writes it whole). */
+ * the int32 kernels solve a graph of whole float weights; the float path and int64 make a host
+ * matrix in the library, whose rows are handed on as well, into the output prepared while the
+ * devices solved it. */
 static int streams_rows(const cli *c) {
-    if (paths_wanted(&c->paths) || c->dtype == APSP_INT64)
+    if (paths_wanted(&c->paths))
         return 0;
     apsp_format format = output_format(c);
     return format == APSP_FORMAT_NPY || (format == APSP_FORMAT_HW3 && c->dtype == APSP_INT32) ||

@@ -7,6 +7,7 @@ device: PoCL's CPU device with APSP_OVERLAP=on, which takes the path a GPU takes
 - hw3, .npy and text outputs, on /dev/shm (tmpfs) and in the build's temporary directory, are
   byte for byte the oracle's hw3 (testcases/*.out) and the pthread backend's .npy and text;
 - --stats-json has overlapped_s: above 0 with APSP_OVERLAP=on, 0 with off (and -v says it);
+  also for int64 and fractional float32, whose matrix is made on the host before the solve;
 - two devices (POCL_DEVICES="pthread pthread", -d cpus) hand their rows on at once: every
   format byte for byte, a DAG with negative weights the pthread backend's, and a negative cycle
   in the second device's rows exit 7 with the old OUTPUT kept;
@@ -20,6 +21,7 @@ device: PoCL's CPU device with APSP_OVERLAP=on, which takes the path a GPU takes
 Exit status: 0 passed, 1 failed, 77 skipped (no OpenCL CPU device) unless
 APSP_TEST_REQUIRE_DEVICE=1.
 """
+import io
 import json
 import os
 import signal
@@ -99,6 +101,38 @@ def check_reports(apsp, testcases, work):
     bad = run(apsp, DEVICE + [inp, out], overlap="sometimes")
     report("APSP_OVERLAP=sometimes is refused in one line", bad.returncode == 2 and
            bad.stderr.decode().count("\n") == 1 and b"APSP_OVERLAP" in bad.stderr, bad.stderr)
+
+
+def check_typed(apsp, work):
+    """Types made into a host matrix before the devices solve it (int64, fractional float32):
+    the output prepared beside that solve too (overlapped_s above 0), the bytes the pthread
+    backend's (int64) or within float32's rounding of them (the association of float sums
+    differs between the kernels)."""
+    edges = [(i, (i * 7 + k * 13) % 300, (i * 31 + k) % 40 + 1) for i in range(300) for k in range(4)]
+    for dtype, scale in (("int64", 1), ("float32", 0.37)):
+        inp = os.path.join(work, "typed-%s.txt" % dtype)
+        with open(inp, "w") as f:
+            f.writelines("%d %d %s\n" % (u, v, repr(w * scale) if scale != 1 else w)
+                         for u, v, w in edges)
+        mine, ref = (os.path.join(work, "typed-%s.%s.npy" % (dtype, b)) for b in ("cl", "cpu"))
+        r = run(apsp, DEVICE + ["--dtype=" + dtype, "--stats-json", inp, mine])
+        c = run(apsp, ["--backend=cpu", "--dtype=" + dtype, inp, ref], overlap="off")
+        overlapped = stats_of(r).get("overlapped_s", -1)
+        same = r.returncode == 0 and c.returncode == 0 and near(read(mine), read(ref), dtype)
+        report("--dtype=%s made on the host: overlapped_s %s, the pthread backend's %s" % (
+            dtype, overlapped, "bytes" if dtype == "int64" else "values within 1e-5"),
+            same and overlapped > 0, r.stderr.decode(errors="replace")[-300:])
+
+
+def near(a, b, dtype):
+    if dtype == "int64" or a == b:
+        return a == b
+    try:
+        import numpy as np
+    except ImportError:
+        return False
+    x, y = (np.load(io.BytesIO(v)) for v in (a, b))
+    return x.shape == y.shape and bool(np.allclose(x, y, rtol=1e-5, atol=0))
 
 
 def write_edges(path, edges):
@@ -228,6 +262,7 @@ def main():
             for d in dirs:
                 check_outputs(apsp, testcases, d)
             check_reports(apsp, testcases, work)
+            check_typed(apsp, work)
             check_devices(apsp, testcases, dirs[-1])
             check_faults(apsp, testcases, dirs[-1])
         finally:
