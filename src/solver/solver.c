@@ -9,7 +9,6 @@
 #include "base/parallel.h"
 #include "base/util.h"
 #include "drivers/drivers.h"
-#include "paths/tight_csr.h"
 #include "sssp/on_device.h"
 #include "sssp/sssp.h"
 #include "whole/whole_floats.h"
@@ -19,21 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct apsp_solver {
-    apsp_options options; /* the device keeps a pointer to these */
-    const apsp_backend_impl *impl;
-    backend_device *devices[MAX_DEVICES];
-    size_t count;
-    char choice[192];    /* why these devices, for the report */
-    int opencl_listed;   /* for the report */
-    double open_seconds; /* reported as set-up by the first solve */
-    int open_builds;     /* programs built while opening, likewise */
-    int off_host;        /* no device computes on the host's cores: they idle during a solve */
-    apsp_matrix *whole;  /* the integer matrix of the last whole-number float solve (src/whole/) */
-    apsp_matrix *rows;   /* the matrix of the last apsp_solver_solve_rows in the rows' own type */
-    const apsp_idle_work *idle; /* apsp_solver_solve_graph_idle's, for the call's solve */
-};
 
 apsp_status apsp_list_devices(apsp_device_info **devices, size_t *count, apsp_error *error) {
     device_list list;
@@ -143,8 +127,7 @@ backend_device *solver_device(const apsp_solver *s, const apsp_backend_impl **im
     return s->count ? s->devices[0] : NULL;
 }
 
-/* The first solve's report carries the opening's time and builds. */
-static void add_open_to_report(apsp_solver *s, apsp_report *report) {
+void add_open_to_report(apsp_solver *s, apsp_report *report) {
     if (!report)
         return;
     snprintf(report->choice, sizeof report->choice, "%s", s->choice);
@@ -155,8 +138,7 @@ static void add_open_to_report(apsp_solver *s, apsp_report *report) {
     s->open_builds = 0;
 }
 
-/* The report's kernels for a solve in the distances' own type. */
-static void note_own_kernels(apsp_report *report, apsp_dtype dtype) {
+void note_own_kernels(apsp_report *report, apsp_dtype dtype) {
     if (!report)
         return;
     report->kernels = dtype;
@@ -375,67 +357,6 @@ apsp_status apsp_solver_solve_graph_idle(apsp_solver *s, const apsp_graph *graph
         apsp_solver_solve_graph_typed(s, graph, dtype, cells, context, report, error);
     if (s)
         s->idle = NULL;
-    return status;
-}
-
-/* The predecessors after the solve on the host threads (apsp_predecessors), timed. */
-static apsp_status host_paths(const apsp_solver *s, const apsp_matrix *m, const apsp_graph *g,
-                              int32_t *pred, apsp_report *report, apsp_error *error) {
-    double start = seconds_now();
-    unsigned threads = threads_of(s->options.threads);
-    apsp_status status = apsp_predecessors(g, m, 0, m->n, threads, pred, error);
-    if (status == APSP_OK && report) {
-        report->paths_seconds = seconds_now() - start;
-        report->paths_on_device = 0;
-    }
-    return status;
-}
-
-apsp_status apsp_solver_solve_paths(apsp_solver *s, apsp_matrix *matrix, const apsp_graph *graph,
-                                    int32_t *pred, apsp_report *report, apsp_error *error) {
-    if (report)
-        memset(report, 0, sizeof *report);
-    if (!s || !graph || !pred)
-        return fail(error, APSP_ERR_USAGE,
-                    "apsp_solver_solve_paths: no solver, graph or predecessor array");
-    apsp_status status = matrix_check_shape(matrix, error);
-    if (status == APSP_OK && matrix->dtype != APSP_INT32)
-        status = fail(error, APSP_ERR_USAGE,
-                      "apsp_solver_solve_paths: %s distances (it takes int32 ones)",
-                      apsp_dtype_name(matrix->dtype));
-    if (status == APSP_OK && graph->vertices != matrix->n)
-        status = fail(error, APSP_ERR_USAGE,
-                      "apsp_solver_solve_paths: the graph has %zu vertices but the matrix %zu",
-                      graph->vertices, matrix->n);
-    if (status == APSP_OK)
-        status = graph_check(graph, threads_of(s->options.threads), error);
-    /* On the devices where the backend can and the first tight in-edge will do (tight_csr.c). */
-    paths_csr csr;
-    int eligible = 0;
-    if (status == APSP_OK && s->impl->paths && matrix->dtype == APSP_INT32 &&
-        !drive_streams(s->impl, s->devices, s->count, matrix->n, matrix->dtype))
-        status = tight_csr_make(graph, &csr, &eligible, error);
-    if (status == APSP_OK && eligible) {
-        paths_job job = {.csr = &csr, .pred = pred};
-        status = drive_rows_paths(s->impl, s->devices, s->count, matrix, &job, &s->options, report,
-                                  error);
-        if (status == APSP_OK)
-            add_open_to_report(s, report);
-        if (status == APSP_OK)
-            note_own_kernels(report, APSP_INT32);
-        if (status == APSP_OK && job.untight) /* the host says what is wrong */
-            status = host_paths(s, matrix, graph, pred, report, error);
-        else if (status == APSP_OK && report) {
-            report->paths_seconds = job.seconds;
-            report->paths_on_device = 1;
-        }
-    } else if (status == APSP_OK) {
-        status = apsp_solver_solve(s, matrix, report, error);
-        if (status == APSP_OK)
-            status = host_paths(s, matrix, graph, pred, report, error);
-    }
-    if (eligible)
-        tight_csr_free(&csr);
     return status;
 }
 
