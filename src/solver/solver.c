@@ -9,8 +9,6 @@
 #include "base/parallel.h"
 #include "base/util.h"
 #include "drivers/drivers.h"
-#include "sssp/on_device.h"
-#include "sssp/sssp.h"
 #include "whole/whole_floats.h"
 #include "whole/whole_graph.h"
 #include "solver/solver.h"
