@@ -225,6 +225,8 @@ static apsp_status solve_sources(apsp_solver *solver, const apsp_graph *graph,
         report_threads(report, o, seconds_now() - start, width);
     }
     adjacency_free(&adj);
+    if (status == APSP_OK && chosen != APSP_METHOD_FW) /* (Floyd-Warshall's solve says its own) */
+        note_own_kernels(report, out->dtype);
     if (status == APSP_OK && !(chosen == APSP_METHOD_BELLMAN_FORD && has_device))
         snprintf(report->method, sizeof report->method, "%s", why);
     return status;

@@ -2,7 +2,8 @@
 """The path bound (base/graph.h: weights_path_bound): a grid of short edges with a few long arcs,
 as roads have motorways, where (V - 1) max w passes 2^31 but no simple path can (the sum of the
 V - 1 largest weights stays below 2^30 - 1): dijkstra, johnson and bellman-ford must search it on
-32-bit distances, say so in --stats-json's choice, naming the bound, and write int32 rows
+32-bit distances, say so in --stats-json's choice, naming the bound (and its kernels: the rows'
+type), and write int32 rows
 (apsp_graph_sources_dtype), which PoCL's CPU device, where there is one, computes too
 (--backend=opencl -d cpu --method=bellman-ford); with arcs long enough that the sum passes
 2^31 - 1 they must keep 64-bit distances and int64 rows. Either way the rows equal SciPy's
@@ -72,6 +73,9 @@ def check(apsp, work, name, v, edges, width, failures):
                 failures.append("%s: ran on %r, not the device" % (what, stats["backend"]))
         elif said not in stats["choice"]:
             failures.append("%s: the choice says %r, not %r" % (what, stats["choice"], said))
+        if stats["kernels"] != rows.__name__:
+            failures.append("%s: --stats-json's kernels say %r, not %r" % (
+                what, stats["kernels"], rows.__name__))
         if np.load(out).dtype != rows:
             failures.append("%s: %s rows, not %s" % (what, np.load(out).dtype, rows.__name__))
         if not np.array_equal(read_output(out, "npy", len(sources), v), want):
