@@ -1,4 +1,4 @@
-/* The methods' names and auto's cost model (method.h). */
+/* Auto's cost model for chosen sources (method.h); the methods' names are in base/names.c. */
 #include "sssp/method.h"
 #include "base/error.h"
 #include "base/memory_room.h"
@@ -6,29 +6,6 @@
 
 #include <stdio.h>
 #include <string.h>
-
-static const char *const method_names[] = {
-    [APSP_METHOD_AUTO] = "auto",
-    [APSP_METHOD_FW] = "fw",
-    [APSP_METHOD_DIJKSTRA] = "dijkstra",
-    [APSP_METHOD_JOHNSON] = "johnson",
-    [APSP_METHOD_BELLMAN_FORD] = "bellman-ford",
-};
-
-enum { METHOD_COUNT = sizeof method_names / sizeof method_names[0] };
-
-int apsp_method_parse(const char *text, apsp_method *method) {
-    for (int m = 0; text && m < METHOD_COUNT; m++)
-        if (strcmp(text, method_names[m]) == 0) {
-            *method = (apsp_method)m;
-            return 0;
-        }
-    return -1;
-}
-
-const char *apsp_method_name(apsp_method method) {
-    return (unsigned)method < METHOD_COUNT ? method_names[method] : "unknown";
-}
 
 /* How many of Floyd-Warshall's relaxations (the blocked, vectorised kernels) take the time of
  * one step of Dijkstra (one of its S (E + V) log2 V); measured on the 2-core development machine
@@ -124,7 +101,7 @@ static apsp_method auto_choice(const method_inputs *in, const method_costs *c) {
 
 apsp_status method_choose(apsp_method asked, const method_inputs *in, apsp_method *chosen,
                           char *why, size_t size, apsp_error *error) {
-    if ((unsigned)asked >= METHOD_COUNT)
+    if (strcmp(apsp_method_name(asked), "unknown") == 0) /* (names.c: past its list) */
         return fail(error, APSP_ERR_USAGE, "method %d is not an apsp_method", (int)asked);
     if (asked == APSP_METHOD_DIJKSTRA && in->negative)
         return fail(error, APSP_ERR_USAGE,
