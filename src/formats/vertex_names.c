@@ -104,9 +104,9 @@ static uint64_t hash_bytes(const char *text, size_t len) {
 }
 
 /* The name's number where it is written plainly ("0", or no leading zero) and below
- * VERTEX_NUMBERS (8 digits at most), else -1. */
+ * VERTEX_NUMBERS (7 digits at most), else -1. */
 static int64_t plain_number(const char *text, size_t len) {
-    if (len == 0 || len > 8 || (text[0] == '0' && len > 1))
+    if (len == 0 || len > 7 || (text[0] == '0' && len > 1))
         return -1;
     int64_t v = 0;
     for (size_t i = 0; i < len; i++) {

@@ -18,7 +18,7 @@ int64_t vertex_names_id(vertex_names *names, const char *text, size_t len);
 /* Where a name is looked up: a name that is a number written plainly ("0", or digits without a
  * leading zero) below VERTEX_NUMBERS at that number in a plain array (number >= 0), any other by
  * its hash. The same bytes always go the same way, so ids do not depend on it. */
-enum { VERTEX_NUMBERS = 1 << 24 };
+enum { VERTEX_NUMBERS = 1 << 22 };
 typedef struct vertex_key {
     uint64_t hash;
     int64_t number; /* -1: looked up by the hash */

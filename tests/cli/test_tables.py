@@ -47,9 +47,9 @@ except ImportError as missing:
 EXIT_INPUT = 3
 NAMES = ["Gare de Lyon", "Châtelet, Les Halles", 'say "hi"', " blank ", "4417391023", "7", "0",
          "x\ty", "#hash", "a'b", "ÜBER", "2147483648",
-         # numbers, which the reader looks up in an array (below 2^24, written plainly) or by
-         # hash: "007" and "7", "00" and "0" are four names, and 2^24 takes the other way
-         "007", "00", "070", "16777215", "16777216", "12345678"]
+         # numbers, which the reader looks up in an array (below 2^22, written plainly) or by
+         # hash: "007" and "7", "00" and "0" are four names, and 2^22 takes the other way
+         "007", "00", "070", "4194303", "4194304", "12345678"]
 
 
 def random_graph(rng):
