@@ -34,7 +34,7 @@ typedef struct csv_reader {
 /* A line parsed, its names' slots prefetched, waiting for its lookups (edge_lines). */
 typedef struct parsed_line {
     csv_field names[2]; /* source, target */
-    uint64_t hash[2];
+    vertex_key key[2];
     text_weight w;
     uint64_t line;
 } parsed_line;
@@ -45,14 +45,14 @@ enum { LINES_AHEAD = 8 };
 
 /* The vertex of field f: its id in the reader's table, the name unquoted first where it holds
  * a doubled quote. */
-static apsp_status vertex(csv_reader *r, const csv_field *f, uint64_t hash, int32_t *id,
+static apsp_status vertex(csv_reader *r, const csv_field *f, vertex_key key, int32_t *id,
                           apsp_error *error) {
     char *plain = f->escaped ? apsp_malloc(f->len) : NULL;
     if (f->escaped && !plain)
         return fail(error, APSP_ERR_NO_MEMORY, "out of memory reading %s", r->t.name);
     size_t len = plain ? csv_unquote(f, plain) : f->len;
     int64_t got = plain ? vertex_names_id(r->names, plain, len)
-                        : vertex_names_id_hashed(r->names, f->start, len, hash);
+                        : vertex_names_id_keyed(r->names, f->start, len, key);
     free(plain);
     if (got == -1)
         return fail(error, APSP_ERR_NO_MEMORY, "out of memory reading %s", r->t.name);
@@ -73,10 +73,11 @@ static apsp_status weight(csv_reader *r, const csv_field *f, text_weight *w, aps
     return status == APSP_OK ? text_take_weight(&in, r->options, w, &r->extremes, error) : status;
 }
 
-/* The line's fields: its names hashed and their slots prefetched, its weight checked. */
+/* The line's fields: its names keyed and their slots prefetched, its weight checked. */
 static apsp_status parse_line(csv_reader *r, parsed_line *p, apsp_error *error) {
     const csv_columns *c = &r->columns;
-    *p = (parsed_line){.w = {.value = 1}, .line = r->t.line};
+    p->w = (text_weight){.value = 1}; /* (not the whole line: perf saw its zeroing, rep stos) */
+    p->line = r->t.line;
     int last = 0;
     r->t.p = r->t.line_start; /* (text_next_line skipped leading blanks: a name may have them) */
     apsp_status status = APSP_OK;
@@ -93,8 +94,8 @@ static apsp_status parse_line(csv_reader *r, parsed_line *p, apsp_error *error) 
     for (int k = 0; k < 2 && status == APSP_OK; k++) {
         if (p->names[k].len == 0)
             return text_fail(&r->t, error, "an empty vertex name");
-        p->hash[k] = vertex_names_hash(p->names[k].start, p->names[k].len);
-        vertex_names_prefetch(r->names, p->hash[k]);
+        p->key[k] = vertex_names_key(p->names[k].start, p->names[k].len);
+        vertex_names_prefetch(r->names, p->key[k]);
     }
     return status;
 }
@@ -108,7 +109,7 @@ static apsp_status resolve_line(csv_reader *r, const parsed_line *p, apsp_error 
     r->t.line = p->line;
     apsp_status status = APSP_OK;
     for (int k = 0; k < 2 && status == APSP_OK; k++)
-        status = vertex(r, &p->names[k], p->hash[k], &ends[k], error);
+        status = vertex(r, &p->names[k], p->key[k], &ends[k], error);
     r->t.line = at;
     if (status == APSP_OK)
         status = p->w.is_real ? graph_push_real(r->g, ends[0], ends[1], p->w.real, error)

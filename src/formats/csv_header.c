@@ -38,6 +38,32 @@ static apsp_status quoted(text_input *t, char delimiter, csv_field *f, const cha
     return APSP_OK;
 }
 
+/* The bytes that may end an unquoted field, a bit for each delimiter (STOPS_COMMA, STOPS_TAB):
+ * the scan tests one table entry a byte, not four compares (perf: the field scan was a fifth of
+ * a CSV read). A '\0' stops it too, to check for the input's end (the '\0' after its last byte)
+ * there rather than at every byte. */
+enum { STOPS_COMMA = 1, STOPS_TAB = 2 };
+static const unsigned char stops[256] = {
+    ['\0'] = STOPS_COMMA | STOPS_TAB,
+    ['\n'] = STOPS_COMMA | STOPS_TAB,
+    ['"'] = STOPS_COMMA | STOPS_TAB,
+    [','] = STOPS_COMMA,
+    ['\t'] = STOPS_TAB,
+};
+
+/* The first byte from p that ends an unquoted field: the delimiter, a line break, a quote or the
+ * input's end. */
+static const char *unquoted_end(const text_input *t, const char *p, char delimiter) {
+    const unsigned char mask = delimiter == ',' ? STOPS_COMMA : STOPS_TAB;
+    for (;;) {
+        while (!(stops[(unsigned char)*p] & mask))
+            p++;
+        if (*p != '\0' || p >= t->end)
+            return p < t->end ? p : t->end;
+        p++; /* a '\0' inside the input: part of the field */
+    }
+}
+
 apsp_status csv_next_field(text_input *t, char delimiter, csv_field *f, int *last,
                            apsp_error *error) {
     const char *p = t->p;
@@ -46,8 +72,7 @@ apsp_status csv_next_field(text_input *t, char delimiter, csv_field *f, int *las
         if (status != APSP_OK)
             return status;
     } else {
-        while (p < t->end && *p != delimiter && *p != '\n' && *p != '"')
-            p++;
+        p = unquoted_end(t, p, delimiter);
         if (p < t->end && *p == '"')
             return text_fail(t, error,
                              "a quote inside an unquoted field: quote the whole field, "

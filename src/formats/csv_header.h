@@ -27,7 +27,8 @@ typedef struct csv_columns {
     char name[3][CSV_COLUMN_NAME];
 } csv_columns;
 
-/* The field at the cursor, the cursor moved past it and its separator; *last: it ended the line.
+/* The field at the cursor, the cursor moved past it and its separator (',' or '\t', the only two
+ * it knows); *last: it ended the line.
  * Refuses an unclosed quote (also one that a line break would close), a quote inside an
  * unquoted field, and bytes after a closing quote. */
 apsp_status csv_next_field(text_input *t, char delimiter, csv_field *f, int *last,

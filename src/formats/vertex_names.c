@@ -2,7 +2,8 @@
  * half full at most, each slot the high half of the name's hash and its id. Every name is copied
  * into the table's own chunks, packed: a pointer into the input's buffer would send each lookup to
  * a random place in hundreds of megabytes (a CSV of 20 million edges ran 10x slower than the edge
- * list so, perf: the compares' cache misses). */
+ * list so, perf: the compares' cache misses). Names that are plain numbers skip the hashing and
+ * the slots: their ids are at their numbers in an array (vertex_key). */
 #include "formats/vertex_names.h"
 #include "base/fault.h"
 
@@ -44,7 +45,11 @@ struct vertex_names {
     size_t mask; /* slots - 1 */
     name *names;
     size_t count, capacity;
+    size_t hashed; /* the names in the slots: count less the numbered ones */
     arena *arena;
+    /* VERTEX_NUMBERS entries, id + 1 of the name that is that number (0: none yet); allocated
+     * zeroed at the first such name, so that only the pages of the numbers seen are touched. */
+    int32_t *numbered;
 };
 
 vertex_names *vertex_names_create(void) {
@@ -69,6 +74,7 @@ void vertex_names_destroy(vertex_names *n) {
     }
     free(n->slots);
     free(n->names);
+    free(n->numbered);
     free(n);
 }
 
@@ -83,7 +89,7 @@ static uint64_t mix(uint64_t x) {
 
 /* 8 bytes at a time, each word mixed in: names are short, and this is the reader's inner loop
  * with the number parser. */
-uint64_t vertex_names_hash(const char *text, size_t len) {
+static uint64_t hash_bytes(const char *text, size_t len) {
     uint64_t h = len;
     size_t i = 0;
     for (; i + 8 <= len; i += 8) {
@@ -91,9 +97,30 @@ uint64_t vertex_names_hash(const char *text, size_t len) {
         memcpy(&w, text + i, 8);
         h = mix(h ^ w);
     }
-    uint64_t tail = 0;
-    memcpy(&tail, text + i, len - i);
+    uint64_t tail = 0; /* (a loop, not memcpy: its call for a few bytes showed in perf) */
+    for (size_t j = 0; i + j < len; j++)
+        tail |= (uint64_t)(unsigned char)text[i + j] << 8 * j;
     return mix(h ^ tail ^ (uint64_t)len << 56);
+}
+
+/* The name's number where it is written plainly ("0", or no leading zero) and below
+ * VERTEX_NUMBERS (7 digits at most), else -1. */
+static int64_t plain_number(const char *text, size_t len) {
+    if (len == 0 || len > 7 || (text[0] == '0' && len > 1))
+        return -1;
+    int64_t v = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned digit = (unsigned)(unsigned char)text[i] - '0';
+        if (digit > 9)
+            return -1;
+        v = v * 10 + digit;
+    }
+    return v < VERTEX_NUMBERS ? v : -1;
+}
+
+vertex_key vertex_names_key(const char *text, size_t len) {
+    int64_t number = plain_number(text, len);
+    return (vertex_key){number < 0 ? hash_bytes(text, len) : 0, number};
 }
 
 static int grow_slots(vertex_names *n) {
@@ -103,7 +130,9 @@ static int grow_slots(vertex_names *n) {
         return -1;
     memset(slots, 0xff, size * sizeof *slots);
     for (size_t id = 0; id < n->count; id++) {
-        uint64_t h = vertex_names_hash(n->names[id].text, n->names[id].len);
+        if (plain_number(n->names[id].text, n->names[id].len) >= 0)
+            continue; /* (in the numbered array) */
+        uint64_t h = hash_bytes(n->names[id].text, n->names[id].len);
         size_t j = h & (size - 1);
         while (slots[j].id >= 0)
             j = (j + 1) & (size - 1);
@@ -155,19 +184,42 @@ static int same_bytes(const char *a, const char *b, size_t len) {
     return 1;
 }
 
-void vertex_names_prefetch(const vertex_names *n, uint64_t h) {
+void vertex_names_prefetch(const vertex_names *n, vertex_key key) {
 #if defined(__GNUC__)
-    __builtin_prefetch(&n->slots[h & n->mask]);
+    if (key.number < 0)
+        __builtin_prefetch(&n->slots[key.hash & n->mask]);
+    else if (n->numbered)
+        __builtin_prefetch(&n->numbered[key.number]);
 #else
-    (void)n, (void)h;
+    (void)n, (void)key;
 #endif
 }
 
 int64_t vertex_names_id(vertex_names *n, const char *text, size_t len) {
-    return vertex_names_id_hashed(n, text, len, vertex_names_hash(text, len));
+    return vertex_names_id_keyed(n, text, len, vertex_names_key(text, len));
 }
 
-int64_t vertex_names_id_hashed(vertex_names *n, const char *text, size_t len, uint64_t h) {
+/* A name not seen before: copied, and given the next id (-1: no memory, -2: too many). */
+static int64_t new_name(vertex_names *n, const char *text, size_t len) {
+    const char *copy = n->count < INT32_MAX ? copy_name(n, text, len) : NULL;
+    return copy ? add(n, copy, len) : n->count < INT32_MAX ? -1 : -2;
+}
+
+static int64_t numbered_id(vertex_names *n, const char *text, size_t len, int64_t number) {
+    if (!n->numbered && !(n->numbered = apsp_calloc(VERTEX_NUMBERS, sizeof *n->numbered)))
+        return -1;
+    if (n->numbered[number])
+        return n->numbered[number] - 1;
+    int64_t id = new_name(n, text, len);
+    if (id >= 0)
+        n->numbered[number] = (int32_t)(id + 1);
+    return id;
+}
+
+int64_t vertex_names_id_keyed(vertex_names *n, const char *text, size_t len, vertex_key key) {
+    if (key.number >= 0)
+        return numbered_id(n, text, len, key.number);
+    const uint64_t h = key.hash;
     const uint32_t tag = (uint32_t)(h >> 32);
     size_t i = h & n->mask;
     for (; n->slots[i].id >= 0; i = (i + 1) & n->mask) {
@@ -179,12 +231,11 @@ int64_t vertex_names_id_hashed(vertex_names *n, const char *text, size_t len, ui
                                       same_bytes(n->names[s->id].text, text, len))
             return s->id;
     }
-    const char *copy = n->count < INT32_MAX ? copy_name(n, text, len) : NULL;
-    int64_t id = copy ? add(n, copy, len) : n->count < INT32_MAX ? -1 : -2;
+    int64_t id = new_name(n, text, len);
     if (id < 0)
         return id;
     n->slots[i] = slot_of(h, (int32_t)id, text, len);
-    if (2 * n->count > n->mask && grow_slots(n) < 0)
+    if (2 * ++n->hashed > n->mask && grow_slots(n) < 0)
         return -1; /* (the table stays whole: the name is in it, at its id) */
     return id;
 }

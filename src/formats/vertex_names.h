@@ -15,11 +15,20 @@ void vertex_names_destroy(vertex_names *names); /* accepts NULL */
  * names already. */
 int64_t vertex_names_id(vertex_names *names, const char *text, size_t len);
 
-/* The same in steps, so that a reader can look a few lines ahead: the name's hash, a prefetch
+/* Where a name is looked up: a name that is a number written plainly ("0", or digits without a
+ * leading zero) below VERTEX_NUMBERS at that number in a plain array (number >= 0), any other by
+ * its hash. The same bytes always go the same way, so ids do not depend on it. */
+enum { VERTEX_NUMBERS = 1 << 22 };
+typedef struct vertex_key {
+    uint64_t hash;
+    int64_t number; /* -1: looked up by the hash */
+} vertex_key;
+
+/* The same in steps, so that a reader can look a few lines ahead: the name's key, a prefetch
  * of its slot (the lookup's cache miss, taken while the reader parses on), the lookup. */
-uint64_t vertex_names_hash(const char *text, size_t len);
-void vertex_names_prefetch(const vertex_names *names, uint64_t hash);
-int64_t vertex_names_id_hashed(vertex_names *names, const char *text, size_t len, uint64_t hash);
+vertex_key vertex_names_key(const char *text, size_t len);
+void vertex_names_prefetch(const vertex_names *names, vertex_key key);
+int64_t vertex_names_id_keyed(vertex_names *names, const char *text, size_t len, vertex_key key);
 
 size_t vertex_names_count(const vertex_names *names);
 /* Name `id`'s bytes (its copy, followed by a '\0') and length. */

@@ -46,7 +46,10 @@ except ImportError as missing:
 
 EXIT_INPUT = 3
 NAMES = ["Gare de Lyon", "Châtelet, Les Halles", 'say "hi"', " blank ", "4417391023", "7", "0",
-         "x\ty", "#hash", "a'b", "ÜBER", "2147483648"]
+         "x\ty", "#hash", "a'b", "ÜBER", "2147483648",
+         # numbers, which the reader looks up in an array (below 2^22, written plainly) or by
+         # hash: "007" and "7", "00" and "0" are four names, and 2^22 takes the other way
+         "007", "00", "070", "4194303", "4194304", "12345678"]
 
 
 def random_graph(rng):
@@ -295,7 +298,9 @@ def check_pieces(apsp, tmp):
     with open(path, "w") as f:
         f.write("source,target,weight\n")
         for _ in range(300000):
-            f.write("n%d,n%d,%d\n" % (rng.randrange(3000), rng.randrange(3000), rng.randint(1, 9)))
+            # names and numbers mixed: a piece's numbered ids merge in order with its others
+            u, v = (rng.choice(["n%d", "%d", "0%d"]) % rng.randrange(3000) for _ in range(2))
+            f.write("%s,%s,%d\n" % (u, v, rng.randint(1, 9)))
     outs = []
     for threads in ("1", "2"):
         out = os.path.join(tmp, "big%s.npy" % threads)
