@@ -38,11 +38,14 @@
 
 #include <stdint.h>
 
-/* An opened device, opaque outside its backend. The struct is defined once: by the OpenCL
- * backend (opencl/device.h), whose every file works on it; the pthread backend keeps its own
- * cpu_device behind the pointer (cpu/backend.c: cpu_of). A backend's entries only ever get
- * devices its own open made. */
-typedef struct backend_device backend_device;
+/* An opened device. Each backend's own device struct embeds this as its first member, and its
+ * open sets `impl` to the backend's table once: a device carries its table, so the drivers and
+ * the solver take devices alone and reach the backend through devices[i]->impl. Only the backend
+ * reads the rest, through its checked downcast (cpu/backend.c: cpu_of; opencl/device.h:
+ * cl_device_of), which asserts that the device is one its own open made. */
+typedef struct backend_device {
+    const struct apsp_backend_impl *impl;
+} backend_device;
 
 /* How a device lays out a solve of `vertices` vertices. Devices that share a solve take the
  * same tile, and n and the rows they own in multiples of every device's units. */

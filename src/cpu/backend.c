@@ -24,13 +24,15 @@
 #include "cpu/kernels.h"
 #include "cpu/pool.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The pthread backend's device: what backend.h's opaque backend_device points to here
- * (cpu_of); only this file makes and reads one. */
+/* The pthread backend's device: backend.h's backend_device first (its impl set by cpu_open),
+ * reached through cpu_of; only this file makes and reads one. */
 typedef struct cpu_device {
+    backend_device base;
     const apsp_options *options;
     pool *pool;
     block_kernels kernels; /* this solve's, by its type and form */
@@ -49,7 +51,9 @@ typedef struct cpu_device {
     unsigned used_threads; /* the most threads a step of this solve could use */
 } cpu_device;
 
+/* The checked downcast: a device this backend's open made (NULL stays NULL, for close). */
 static cpu_device *cpu_of(backend_device *device) {
+    assert(!device || device->impl == &apsp_backend_cpu);
     return (cpu_device *)device;
 }
 
@@ -205,17 +209,19 @@ static apsp_status cpu_open(const apsp_device_info *const *infos, size_t count,
                     options->cpu_isa);
     unsigned threads = options->threads > 0 ? (unsigned)options->threads : online_cores();
     cpu_device *d = apsp_calloc(1, sizeof *d);
-    if (d)
+    if (d) {
+        d->base.impl = &apsp_backend_cpu;
         d->pool = pool_create(threads);
+    }
     if (!d || !d->pool) {
-        cpu_close((backend_device *)d);
+        cpu_close(d ? &d->base : NULL);
         return fail(error, APSP_ERR_NO_MEMORY, "out of memory preparing %u worker thread(s)",
                     threads);
     }
     d->options = options;
     d->kernels = kernels;
     d->isa = isa;
-    *out = (backend_device *)d;
+    *out = &d->base;
     return APSP_OK;
 }
 

@@ -25,28 +25,32 @@ enum { MAX_GROUP = 64 }; /* devices of one platform in one context */
 
 /* One context for the devices of `devices` on d's platform that have none yet, so that their
  * queues can wait on each other's events; each device holds a reference. */
-static apsp_status share_context(backend_device **devices, size_t count, backend_device *d,
+static apsp_status share_context(backend_device **devices, size_t count, cl_device *d,
                                  apsp_error *error) {
     cl_device_id ids[MAX_GROUP] = {0};
     cl_uint used = 0;
-    for (size_t i = 0; i < count && used < MAX_GROUP; i++)
-        if (!devices[i]->context && devices[i]->platform == d->platform)
-            ids[used++] = devices[i]->device;
+    for (size_t i = 0; i < count && used < MAX_GROUP; i++) {
+        cl_device *other = cl_device_of(devices[i]);
+        if (!other->context && other->platform == d->platform)
+            ids[used++] = other->device;
+    }
     cl_int err;
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)d->platform, 0};
     cl_context context = FAULT_CL_OBJECT(&err, clCreateContext(props, used, ids, NULL, NULL, &err));
     if (err != CL_SUCCESS)
         return cl_fail(error, APSP_ERR_DEVICE, err, "clCreateContext(%s)", d->name);
-    for (size_t i = 0; i < count; i++)
-        if (!devices[i]->context && devices[i]->platform == d->platform) {
-            devices[i]->context = context;
-            if (devices[i] != d)
+    for (size_t i = 0; i < count; i++) {
+        cl_device *other = cl_device_of(devices[i]);
+        if (!other->context && other->platform == d->platform) {
+            other->context = context;
+            if (other != d)
                 clRetainContext(context);
         }
+    }
     return APSP_OK;
 }
 
-static apsp_status create_queues(backend_device *d, apsp_error *error) {
+static apsp_status create_queues(cl_device *d, apsp_error *error) {
     cl_int err;
     /* With a profile both queues time their commands (the derivation's reads run on the copy
      * queue, predecessors.c). */
@@ -61,14 +65,15 @@ static apsp_status create_queues(backend_device *d, apsp_error *error) {
 }
 
 /* The parameters of every solve unless a tight buffer cap lowers the phase-3 blocks. */
-static apsp_status choose(backend_device *d, apsp_error *error) {
+static apsp_status choose(cl_device *d, apsp_error *error) {
     apsp_status status =
         choose_params(d->options, &d->limits, d->name, &d->chosen, &d->extra_options, error);
     d->params = d->chosen;
     return status;
 }
 
-static void opencl_drain(backend_device *d) {
+static void opencl_drain(backend_device *device) {
+    cl_device *d = cl_device_of(device);
     if (d->queue)
         clFinish(d->queue);
     if (d->copy_queue)
@@ -78,7 +83,8 @@ static void opencl_drain(backend_device *d) {
 /* The bands and panels of a successful in-core solve stay (backend.h: unload): creating and
  * releasing them is most of a solve's set-up (0.11 s of 1.6 GB on an H100). What else the solve
  * made (events, a streamed solve's buffers, the panels' pinned staging) goes. */
-static void opencl_unload(backend_device *d, int keep) {
+static void opencl_unload(backend_device *device, int keep) {
+    cl_device *d = cl_device_of(device);
     stream_release(d);
     panels_release(d);
     rounds_release(d);
@@ -87,14 +93,15 @@ static void opencl_unload(backend_device *d, int keep) {
     d->shares = 0;
 }
 
-static void opencl_close(backend_device *d) {
+static void opencl_close(backend_device *device) {
+    cl_device *d = cl_device_of(device);
     if (!d)
         return;
-    opencl_unload(d, 0);
+    opencl_unload(&d->base, 0);
     program_release_all(d);
     predecessors_release(d);
     batch_release(d);
-    opencl_sources.release(d, NULL);
+    opencl_sources.release(&d->base, NULL);
     sssp_release_program(d);
     program_cache_close(d); /* the programs let go without a crash */
     negative_release(d);
@@ -110,9 +117,11 @@ static void opencl_close(backend_device *d) {
 /* Finds the listed device again and reads what choosing parameters needs. */
 static apsp_status find(const apsp_device_info *info, const apsp_options *options,
                         backend_device **out, apsp_error *error) {
-    backend_device *d = *out = apsp_calloc(1, sizeof *d);
+    cl_device *d = apsp_calloc(1, sizeof *d);
     if (!d)
         return fail(error, APSP_ERR_NO_MEMORY, "out of memory opening %s", info->name);
+    d->base.impl = &apsp_backend_opencl; /* the table this device carries (backend.h) */
+    *out = &d->base;
     d->options = options;
     apsp_status status = opencl_find(info->backend_index, &d->platform, &d->device, error);
     if (status == APSP_OK && !d->device)
@@ -136,19 +145,20 @@ static apsp_status open_devices(const apsp_device_info *const *infos, size_t cou
     for (size_t i = 0; i < count && status == APSP_OK; i++) {
         status = find(infos[i], options, &out[i], error);
         if (out[i])
-            out[i]->extra_source = extra_source;
+            cl_device_of(out[i])->extra_source = extra_source;
     }
     for (size_t i = 0; i < count && status == APSP_OK; i++)
-        if (!out[i]->context)
-            status = share_context(out, count, out[i], error);
+        if (!cl_device_of(out[i])->context)
+            status = share_context(out, count, cl_device_of(out[i]), error);
     for (size_t i = 0; i < count && status == APSP_OK; i++) {
-        status = create_queues(out[i], error);
+        cl_device *d = cl_device_of(out[i]);
+        status = create_queues(d, error);
         if (status == APSP_OK)
-            status = negative_open(out[i], error);
+            status = negative_open(d, error);
         if (status == APSP_OK)
-            status = choose(out[i], error);
+            status = choose(d, error);
         if (status == APSP_OK)
-            status = program_prepare(out[i], error);
+            status = program_prepare(d, error);
     }
     if (status != APSP_OK)
         for (size_t i = 0; i < count; i++) {
@@ -165,16 +175,19 @@ static apsp_status opencl_open(const apsp_device_info *const *infos, size_t coun
 }
 
 apsp_status opencl_open_extended(const apsp_device_info *info, const apsp_options *options,
-                                 const char *extra_source, backend_device **out,
-                                 apsp_error *error) {
-    return open_devices(&info, 1, options, extra_source, out, error);
+                                 const char *extra_source, cl_device **out, apsp_error *error) {
+    backend_device *opened = NULL;
+    apsp_status status = open_devices(&info, 1, options, extra_source, &opened, error);
+    *out = cl_device_of(opened);
+    return status;
 }
 
 /* Relaxations per second to share rows by: the compute units times the clock times what one
  * unit relaxes per cycle, measured: 56 on an NVIDIA Hopper multiprocessor (14.8 T relax/s on
  * 132 units at 1.98 GHz), 8 on a CPU core through PoCL (30 G relax/s at 3.7 GHz). Devices of
  * one kind get equal shares whatever the constants. */
-static double opencl_speed(backend_device *d) {
+static double opencl_speed(backend_device *device) {
+    cl_device *d = cl_device_of(device);
     cl_uint units = 0, mhz = 0;
     clGetDeviceInfo(d->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL);
     clGetDeviceInfo(d->device, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof mhz, &mhz, NULL);
@@ -182,22 +195,25 @@ static double opencl_speed(backend_device *d) {
     return (units ? units : 1) * (mhz ? mhz : 1000) * 1e6 * per_cycle;
 }
 
-static apsp_status opencl_store(backend_device *d, apsp_matrix *m, apsp_error *error) {
+static apsp_status opencl_store(backend_device *device, apsp_matrix *m, apsp_error *error) {
+    cl_device *d = cl_device_of(device);
     apsp_status status = layout_store(d, m, error);
     if (status == APSP_OK)
         rounds_log_profile(d);
     return status;
 }
 
-static apsp_status opencl_store_rows(backend_device *d, apsp_rows_fn rows, void *context,
+static apsp_status opencl_store_rows(backend_device *device, apsp_rows_fn rows, void *context,
                                      apsp_error *error) {
+    cl_device *d = cl_device_of(device);
     apsp_status status = layout_store_rows(d, rows, context, error);
     if (status == APSP_OK)
         rounds_log_profile(d);
     return status;
 }
 
-static void opencl_summarize(backend_device *d, device_summary *s) {
+static void opencl_summarize(backend_device *device, device_summary *s) {
+    cl_device *d = cl_device_of(device);
     snprintf(s->device, sizeof s->device, "%s", d->name);
     s->tile = d->params.tile;
     s->threads = 0;

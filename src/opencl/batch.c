@@ -23,7 +23,8 @@ static uint64_t local_bytes(size_t n, size_t cell) {
     return ((uint64_t)n * n + 2 * (uint64_t)n) * cell;
 }
 
-size_t batch_most_vertices(backend_device *d, apsp_dtype dtype) {
+size_t batch_most_vertices(backend_device *device, apsp_dtype dtype) {
+    cl_device *d = cl_device_of(device);
     const size_t cell = apsp_dtype_size(dtype);
     if (!cell || (dtype == APSP_FLOAT64 && !d->limits.fp64) ||
         d->limits.max_work_group < GROUP_ITEMS)
@@ -38,7 +39,7 @@ size_t batch_most_vertices(backend_device *d, apsp_dtype dtype) {
     return n;
 }
 
-static apsp_status batch_kernel(backend_device *d, apsp_dtype dtype, cl_kernel *kernel,
+static apsp_status batch_kernel(cl_device *d, apsp_dtype dtype, cl_kernel *kernel,
                                 apsp_error *error) {
     const int t = (int)dtype;
     if (d->batch_kernel[t]) {
@@ -59,7 +60,7 @@ static apsp_status batch_kernel(backend_device *d, apsp_dtype dtype, cl_kernel *
     return APSP_OK;
 }
 
-void batch_release(backend_device *d) {
+void batch_release(cl_device *d) {
     for (size_t t = 0; t < BATCH_DTYPES; t++) {
         if (d->batch_kernel[t])
             clReleaseKernel(d->batch_kernel[t]);
@@ -72,7 +73,7 @@ void batch_release(backend_device *d) {
 
 /* A buffer holding `bytes` of `host`, written by a blocking write (so that the caller's arrays
  * may change after the call). */
-static apsp_status buffer_of(backend_device *d, cl_mem *buffer, const void *host, size_t bytes,
+static apsp_status buffer_of(cl_device *d, cl_mem *buffer, const void *host, size_t bytes,
                              apsp_error *error) {
     cl_int err;
     *buffer = FAULT_CL_OBJECT(
@@ -89,8 +90,8 @@ static apsp_status buffer_of(backend_device *d, cl_mem *buffer, const void *host
 }
 
 /* The launch over every graph, and the wait for it. */
-static apsp_status launch(backend_device *d, cl_kernel kernel, cl_mem *buffers,
-                          const graphs_call *call, apsp_error *error) {
+static apsp_status launch(cl_device *d, cl_kernel kernel, cl_mem *buffers, const graphs_call *call,
+                          apsp_error *error) {
     size_t most = 0;
     for (size_t g = 0; g < call->count; g++)
         if (call->sizes[g] > most)
@@ -113,8 +114,9 @@ static apsp_status launch(backend_device *d, cl_kernel kernel, cl_mem *buffers,
     return APSP_OK;
 }
 
-apsp_status batch_solve(backend_device *d, const graphs_call *call, graphs_times *times,
+apsp_status batch_solve(backend_device *device, const graphs_call *call, graphs_times *times,
                         apsp_error *error) {
+    cl_device *d = cl_device_of(device);
     cl_kernel kernel = NULL;
     double at = seconds_now();
     apsp_status status = batch_kernel(d, call->dtype, &kernel, error);

@@ -46,7 +46,7 @@ static void ocl_close(block_engine *e) {
                         e->b[0], e->b[1],  e->col_in,  e->left, e->right};
     if (e->d) {
         pinned_release(e);
-        apsp_backend_opencl.drain(e->d);
+        apsp_backend_opencl.drain(&e->d->base);
     }
     outputs_release(e);
     profile_release(e);
@@ -57,7 +57,8 @@ static void ocl_close(block_engine *e) {
         clReleaseKernel(e->product);
     if (e->transpose)
         clReleaseKernel(e->transpose);
-    apsp_backend_opencl.close(e->d);
+    if (e->d)
+        apsp_backend_opencl.close(&e->d->base);
     free(e);
 }
 
@@ -71,7 +72,7 @@ static apsp_status create_kernel(block_engine *e, cl_kernel *kernel, const char 
 }
 
 /* The product's blocks must tile B x B blocks, which the tuned shapes at depth 128 do. */
-static apsp_status check_shape(const backend_device *d, apsp_error *error) {
+static apsp_status check_shape(const cl_device *d, apsp_error *error) {
     const kernel_params *p = &d->params;
     int rows = p->group_rows * p->thread_rows, cols = p->group_cols * p->thread_cols;
     if (p->tile != B)

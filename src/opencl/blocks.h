@@ -39,7 +39,7 @@ typedef struct engine_profile {
 
 struct block_engine {
     apsp_options options; /* the device keeps a pointer to them */
-    backend_device *d;
+    cl_device *d;
     char where[320]; /* for describe */
     cl_kernel product, transpose;
     cl_mem m, pivot, pivot_t, a[2], b[2], col_in, left, right;

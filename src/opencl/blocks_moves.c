@@ -67,7 +67,7 @@ void profile_release(block_engine *e) {
 void engine_log_profile(block_engine *e, size_t rounds, double seconds) {
     engine_profile *p = &e->profile;
     const double ms = rounds ? 1e3 / (double)rounds : 0.0;
-    apsp_backend_opencl.drain(e->d);
+    apsp_backend_opencl.drain(&e->d->base);
     profile_collect(e, 1);
     double kernels = p->seconds[PROF_PHASE1] + p->seconds[PROF_PHASE2] + p->seconds[PROF_PHASE3] +
                      p->seconds[PROF_COPY];
@@ -239,7 +239,7 @@ apsp_status engine_panel_memory(block_engine *e, size_t ints, int32_t **out, aps
 void engine_panel_memory_free(block_engine *e, int32_t *memory) {
     for (size_t i = 0; memory && i < PINNED; i++)
         if (e->pinned_host[i] == memory) {
-            apsp_backend_opencl.drain(e->d);
+            apsp_backend_opencl.drain(&e->d->base);
             clEnqueueUnmapMemObject(e->d->queue, e->pinned[i], memory, 0, NULL, NULL);
             clFinish(e->d->queue);
             clReleaseMemObject(e->pinned[i]);

@@ -20,6 +20,21 @@
 #include "opencl/cl_util.h"
 #include "opencl/params.h"
 
+#include <assert.h>
+
+typedef struct cl_device cl_device;
+
+/* The checked downcast of the table's entries: a device this backend's open made (NULL stays
+ * NULL, for close). */
+static inline cl_device *cl_device_of(backend_device *device) {
+    assert(!device || device->impl == &apsp_backend_opencl);
+    return (cl_device *)device;
+}
+static inline const cl_device *cl_device_of_const(const backend_device *device) {
+    assert(!device || device->impl == &apsp_backend_opencl);
+    return (const cl_device *)device;
+}
+
 /* The steps of a round, for options->profile. */
 enum { STEP_ROW_PANEL, STEP_COL_PANEL, STEP_PHASE1, STEP_PHASE2, STEP_PHASE3, STEP_COUNT };
 
@@ -159,7 +174,10 @@ typedef struct cl_sssp {
     row_batches rows, pred_rows;
 } cl_sssp;
 
-struct backend_device {
+/* The instance: backend.h's backend_device first, its impl set to apsp_backend_opencl by open
+ * (backend.c: find); the table's entries reach the rest through cl_device_of. */
+struct cl_device {
+    backend_device base;
     const apsp_options *options;
     cl_platform_id platform;
     cl_device_id device;
@@ -203,55 +221,54 @@ struct backend_device {
  * fw.cl's macros), so that a caller outside the solver gets the device, its parameters and
  * fw.cl's kernels beside its own from one build. */
 apsp_status opencl_open_extended(const apsp_device_info *info, const apsp_options *options,
-                                 const char *extra_source, backend_device **out, apsp_error *error);
+                                 const char *extra_source, cl_device **out, apsp_error *error);
 
 /* program.c: builds the program for d->params unless the one built already matches. */
-apsp_status program_prepare(backend_device *d, apsp_error *error);
+apsp_status program_prepare(cl_device *d, apsp_error *error);
 /* The kernels' form (backend.h: kernel_form); rebuilds the
  * program (or takes it from the cache) when that changes. */
-apsp_status program_set_form(backend_device *d, const kernel_form *form, apsp_error *error);
+apsp_status program_set_form(backend_device *device, const kernel_form *form, apsp_error *error);
 void program_release(cl_kernels *kernels);
 /* A program of its own beside fw.cl (cl/paths.cl, cl/sssp.cl): `file` of cl/ built with
  * `options`, or taken from the kernel cache, into *program (the caller releases it). */
-apsp_status program_side(backend_device *d, const char *file, const char *options,
-                         cl_program *program, apsp_error *error);
-void program_release_all(backend_device *d); /* the current one and the kept ones */
+apsp_status program_side(cl_device *d, const char *file, const char *options, cl_program *program,
+                         apsp_error *error);
+void program_release_all(cl_device *d); /* the current one and the kept ones */
 
 /* The kernels' forms (d->negative, cl/fw.cl's NEGATIVE): the add-min, the exact negative form,
  * and the bounded one (the add-min with INF as a long edge, cl/fw.cl). */
 enum { NEGATIVE_NONE = 0, NEGATIVE_EXACT = 1, NEGATIVE_BOUNDED = 2 };
 /* negative.c: the bounded form's cycle cell, made at open; reset before the rounds (begin, at
  * load) and read after them with the distances above the bound made INF (finish, at store). */
-apsp_status negative_open(backend_device *d, apsp_error *error);
-void negative_release(backend_device *d);
-apsp_status negative_begin(backend_device *d, apsp_error *error);
-apsp_status negative_finish(backend_device *d, apsp_error *error);
+apsp_status negative_open(cl_device *d, apsp_error *error);
+void negative_release(cl_device *d);
+apsp_status negative_begin(cl_device *d, apsp_error *error);
+apsp_status negative_finish(cl_device *d, apsp_error *error);
 
 /* layout.c */
-apsp_status layout_plan(backend_device *d, size_t vertices, apsp_dtype dtype,
+apsp_status layout_plan(backend_device *device, size_t vertices, apsp_dtype dtype,
                         solve_geometry *geometry, apsp_error *error);
 /* The band that holds row `row` of the matrix, or NULL when the device holds none of it. */
 const cl_band *layout_band_of(const cl_layout *layout, size_t row);
 /* Bytes per cell of the solve's matrix (layout_plan's dtype). */
-size_t layout_cell_bytes(const backend_device *d);
-apsp_status layout_prepare(backend_device *d, const solve_geometry *geometry, size_t row_begin,
+size_t layout_cell_bytes(const cl_device *d);
+apsp_status layout_prepare(backend_device *device, const solve_geometry *geometry, size_t row_begin,
                            size_t row_end, apsp_error *error);
-apsp_status layout_load(backend_device *d, apsp_matrix *matrix, apsp_error *error);
-apsp_status layout_store(backend_device *d, apsp_matrix *matrix, apsp_error *error);
+apsp_status layout_load(backend_device *device, apsp_matrix *matrix, apsp_error *error);
+apsp_status layout_store(cl_device *d, apsp_matrix *matrix, apsp_error *error);
 /* Sets the band's cells outside the first real_vertices x real_vertices to INF, and their
  * diagonal to 0 (real_vertices = 0: the whole band). */
-apsp_status layout_queue_pad(backend_device *d, const cl_band *band, size_t real_vertices,
+apsp_status layout_queue_pad(cl_device *d, const cl_band *band, size_t real_vertices,
                              apsp_error *error);
 /* host_memory.c: backend.h's device_memory->host_memory, pinned memory of the device's context. */
-apsp_status host_memory_create(backend_device *d, size_t bytes, void **cells,
+apsp_status host_memory_create(backend_device *device, size_t bytes, void **cells,
                                struct apsp_matrix_owner **owner, apsp_error *error);
 /* graph_io.c: the rows made on the device from an edge list, and handed out as they come. */
-apsp_status layout_load_graph(backend_device *d, const apsp_graph *graph, apsp_error *error);
-apsp_status layout_store_rows(backend_device *d, apsp_rows_fn rows, void *context,
-                              apsp_error *error);
+apsp_status layout_load_graph(backend_device *device, const apsp_graph *graph, apsp_error *error);
+apsp_status layout_store_rows(cl_device *d, apsp_rows_fn rows, void *context, apsp_error *error);
 /* The pinned host batches that layout_store_rows hands rows out through, for rows of n cells. */
 uint64_t graph_io_batch_bytes(size_t n);
-void layout_release(backend_device *d);
+void layout_release(cl_device *d);
 /* A device whose buffers live in host memory (a CPU device: PoCL) counts against this process's
  * address-space and data limits, which its driver meets by crashing (SIGSEGV loading a program,
  * SIGABRT in pocl_create_migration_commands) rather than failing a call: `buffers` and the
@@ -263,59 +280,60 @@ void layout_release(backend_device *d);
  * ran under ulimit -v 680000 with 260 MiB left for 199 MiB of them). Both must also fit what
  * is free now (memory_room.h: MemAvailable, the cgroups' limits), else APSP_ERR_TOO_LARGE. */
 enum { DRIVER_OPEN_BYTES = 160 << 20, DRIVER_SOLVE_BYTES = 64 << 20 };
-apsp_status layout_check_host_room(const backend_device *d, uint64_t buffers, uint64_t driver,
+apsp_status layout_check_host_room(const cl_device *d, uint64_t buffers, uint64_t driver,
                                    const char *what, apsp_error *error);
 /* What apsp may use of the device's memory (options->device_memory below the global memory),
  * with " (--device-memory)" or " of global memory" at *source when it is not NULL. */
-uint64_t layout_memory(const backend_device *d, const char **source);
-uint64_t layout_buffer_cap(const backend_device *d); /* the most one buffer may take */
-int layout_fits(backend_device *d, const solve_geometry *geometry, size_t rows);
-apsp_status layout_create_panels(backend_device *d, apsp_error *error); /* the two pairs */
+uint64_t layout_memory(const cl_device *d, const char **source);
+uint64_t layout_buffer_cap(const cl_device *d); /* the most one buffer may take */
+int layout_fits(backend_device *device, const solve_geometry *geometry, size_t rows);
+apsp_status layout_create_panels(cl_device *d, apsp_error *error); /* the two pairs */
 
 /* stream.c */
 extern const backend_stream opencl_stream;
-void stream_release(backend_device *d);
+void stream_release(cl_device *d);
 
 /* rounds.c */
-apsp_status rounds_first_panels(backend_device *d, size_t round, apsp_error *error);
-apsp_status rounds_close_pivot(backend_device *d, size_t round, apsp_error *error);
-apsp_status rounds_relax(backend_device *d, size_t round, size_t row_begin, size_t row_end,
+apsp_status rounds_first_panels(cl_device *d, size_t round, apsp_error *error);
+apsp_status rounds_close_pivot(backend_device *device, size_t round, apsp_error *error);
+apsp_status rounds_relax(backend_device *device, size_t round, size_t row_begin, size_t row_end,
                          apsp_error *error);
 
 /* panels.c: the pivot-row panel out of and into a device, beside the kernels. */
-apsp_status panels_get(backend_device *d, size_t round, panel_handoff *handoff, apsp_error *error);
-apsp_status panels_put(backend_device *d, size_t round, const panel_handoff *handoff,
+apsp_status panels_get(backend_device *device, size_t round, panel_handoff *handoff,
+                       apsp_error *error);
+apsp_status panels_put(backend_device *device, size_t round, const panel_handoff *handoff,
                        apsp_error *error);
 /* The events phase 3 of round r waits for: the last transfer of the panel it reads, and when it
  * writes the next round's panel (writes_next), of that one. */
-cl_uint panels_wait_list(const backend_device *d, size_t round, int writes_next, cl_event list[2]);
+cl_uint panels_wait_list(const cl_device *d, size_t round, int writes_next, cl_event list[2]);
 /* Keeps `event` (retained) as the latest of its kind; releases the one it replaces. */
 void panels_keep(cl_event *slot, cl_event event);
-void panels_release(backend_device *d);
-apsp_status rounds_wait(backend_device *d, size_t round, apsp_error *error);
-void rounds_log_profile(const backend_device *d); /* with options->profile */
-void rounds_release(backend_device *d);
+void panels_release(cl_device *d);
+apsp_status rounds_wait(backend_device *device, size_t round, apsp_error *error);
+void rounds_log_profile(const cl_device *d); /* with options->profile */
+void rounds_release(cl_device *d);
 
 /* predecessors.c: backend.h's backend_paths, derive and prepare (the program);
  * its release (at close). */
-apsp_status predecessors_derive(backend_device *d, const paths_csr *csr, int32_t *pred,
+apsp_status predecessors_derive(backend_device *device, const paths_csr *csr, int32_t *pred,
                                 int *untight, apsp_error *error);
-apsp_status predecessors_prepare(backend_device *d, apsp_error *error);
-void predecessors_release(backend_device *d);
+apsp_status predecessors_prepare(backend_device *device, apsp_error *error);
+void predecessors_release(cl_device *d);
 
 /* batch.c: backend.h's backend_graphs; the programs' release (at close). */
-size_t batch_most_vertices(backend_device *d, apsp_dtype dtype);
-apsp_status batch_solve(backend_device *d, const graphs_call *call, graphs_times *times,
+size_t batch_most_vertices(backend_device *device, apsp_dtype dtype);
+apsp_status batch_solve(backend_device *device, const graphs_call *call, graphs_times *times,
                         apsp_error *error);
-void batch_release(backend_device *d);
+void batch_release(cl_device *d);
 
 /* sssp.c: backend.h's backend_sources; the program's release (at close). */
 extern const backend_sources opencl_sources;
-void sssp_release_program(backend_device *d);
+void sssp_release_program(cl_device *d);
 
 /* (row_batches, above) */
-apsp_status row_batches_map(backend_device *d, row_batches *b, size_t row_bytes, apsp_error *error);
-void row_batches_unmap(backend_device *d, row_batches *b); /* also after a failure */
+apsp_status row_batches_map(cl_device *d, row_batches *b, size_t row_bytes, apsp_error *error);
+void row_batches_unmap(cl_device *d, row_batches *b); /* also after a failure */
 /* Until batch k's read (of rows from `row`, for the error) is done. */
 apsp_status row_batches_wait(row_batches *b, int k, size_t row, apsp_error *error);
 /* Batch k, once its read is done, to rows(context, row, count, ...). */

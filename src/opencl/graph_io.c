@@ -28,7 +28,7 @@ static void release_edges(edge_buffers *e) {
             clReleaseMemObject(all[i]);
 }
 
-static apsp_status copy_up(backend_device *d, const void *host, size_t bytes, cl_mem *buffer,
+static apsp_status copy_up(cl_device *d, const void *host, size_t bytes, cl_mem *buffer,
                            apsp_error *error) {
     cl_int err;
     *buffer =
@@ -39,7 +39,7 @@ static apsp_status copy_up(backend_device *d, const void *host, size_t bytes, cl
 }
 
 /* The edge list on the device, the weights as int32 (the rule keeps them in range). */
-static apsp_status upload_edges(backend_device *d, const apsp_graph *g, edge_buffers *e,
+static apsp_status upload_edges(cl_device *d, const apsp_graph *g, edge_buffers *e,
                                 apsp_error *error) {
     int32_t *weight = apsp_malloc(g->edges * sizeof *weight);
     if (!weight)
@@ -56,7 +56,7 @@ static apsp_status upload_edges(backend_device *d, const apsp_graph *g, edge_buf
     return status;
 }
 
-static apsp_status queue_scatter(backend_device *d, const cl_band *band, const edge_buffers *e,
+static apsp_status queue_scatter(cl_device *d, const cl_band *band, const edge_buffers *e,
                                  size_t edges, apsp_error *error) {
     cl_int n = (cl_int)d->layout.geometry.n, row0 = (cl_int)band->row0;
     cl_int rows = (cl_int)band->rows, count = (cl_int)edges;
@@ -78,7 +78,8 @@ static apsp_status queue_scatter(backend_device *d, const cl_band *band, const e
                          "clEnqueueNDRangeKernel(scatter, rows from %zu)", band->row0);
 }
 
-apsp_status layout_load_graph(backend_device *d, const apsp_graph *g, apsp_error *error) {
+apsp_status layout_load_graph(backend_device *device, const apsp_graph *g, apsp_error *error) {
+    cl_device *d = cl_device_of(device);
     const cl_layout *l = &d->layout;
     if (g->edges > INT32_MAX)
         return fail(error, APSP_ERR_TOO_LARGE, "%zu edges: at most %d on an OpenCL device",
@@ -113,8 +114,7 @@ uint64_t graph_io_batch_bytes(size_t n) {
     return 2 * (uint64_t)rows_per_batch(row_bytes) * row_bytes;
 }
 
-apsp_status row_batches_map(backend_device *d, row_batches *b, size_t row_bytes,
-                            apsp_error *error) {
+apsp_status row_batches_map(cl_device *d, row_batches *b, size_t row_bytes, apsp_error *error) {
     b->rows = rows_per_batch(row_bytes);
     for (int k = 0; k < 2; k++) {
         cl_int err;
@@ -133,7 +133,7 @@ apsp_status row_batches_map(backend_device *d, row_batches *b, size_t row_bytes,
     return APSP_OK;
 }
 
-void row_batches_unmap(backend_device *d, row_batches *b) {
+void row_batches_unmap(cl_device *d, row_batches *b) {
     for (int k = 0; k < 2; k++) {
         if (b->ready[k])
             clWaitForEvents(1, &b->ready[k]), clReleaseEvent(b->ready[k]);
@@ -146,7 +146,7 @@ void row_batches_unmap(backend_device *d, row_batches *b) {
 }
 
 /* Rows [row, row + count) of the matrix, all in one band, into batch k (tightly packed). */
-static apsp_status queue_batch(backend_device *d, row_batches *b, int k, size_t row, size_t count,
+static apsp_status queue_batch(cl_device *d, row_batches *b, int k, size_t row, size_t count,
                                apsp_error *error) {
     const cl_layout *l = &d->layout;
     const cl_band *band = layout_band_of(l, row);
@@ -186,8 +186,7 @@ static size_t batch_rows(const cl_layout *l, const row_batches *b, size_t row) {
     return end - row < b->rows ? end - row : b->rows;
 }
 
-apsp_status layout_store_rows(backend_device *d, apsp_rows_fn rows, void *context,
-                              apsp_error *error) {
+apsp_status layout_store_rows(cl_device *d, apsp_rows_fn rows, void *context, apsp_error *error) {
     const cl_layout *l = &d->layout;
     size_t vertices = l->geometry.vertices;
     size_t end = l->row_end < vertices ? l->row_end : vertices;

@@ -43,8 +43,9 @@ static void release_pinned(struct apsp_matrix_owner *owner) {
     free(p);
 }
 
-apsp_status host_memory_create(backend_device *d, size_t bytes, void **cells,
+apsp_status host_memory_create(backend_device *device, size_t bytes, void **cells,
                                struct apsp_matrix_owner **owner, apsp_error *error) {
+    cl_device *d = cl_device_of(device);
     *cells = NULL;
     *owner = NULL;
     /* One buffer holds the matrix: a larger one the driver refuses is ordinary memory. */

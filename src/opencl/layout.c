@@ -17,14 +17,14 @@ typedef struct buffer_cap {
     int user; /* the user's cap, below the driver's */
 } buffer_cap;
 
-static buffer_cap buffer_cap_of(const backend_device *d) {
+static buffer_cap buffer_cap_of(const cl_device *d) {
     buffer_cap cap = {d->limits.max_allocation, "the device's largest single allocation", 0};
     if (d->options->max_buffer_bytes && d->options->max_buffer_bytes < cap.bytes)
         cap = (buffer_cap){d->options->max_buffer_bytes, "--max-buffer-bytes", 1};
     return cap;
 }
 
-uint64_t layout_buffer_cap(const backend_device *d) {
+uint64_t layout_buffer_cap(const cl_device *d) {
     return buffer_cap_of(d).bytes;
 }
 
@@ -53,14 +53,14 @@ static int lower_blocks(kernel_params *p) {
     return 1;
 }
 
-size_t layout_cell_bytes(const backend_device *d) {
+size_t layout_cell_bytes(const cl_device *d) {
     return apsp_dtype_size(d->dtype);
 }
 
 /* The element type: one the kernels have and the device can run; the parameters, chosen for
  * int32, with the type's row of the per-type table (params.c) and fitted to its cells' local
  * memory (the geometry does not change with the type). */
-static apsp_status plan_dtype(backend_device *d, apsp_dtype dtype, apsp_error *error) {
+static apsp_status plan_dtype(cl_device *d, apsp_dtype dtype, apsp_error *error) {
     const size_t cell = apsp_dtype_size(dtype);
     if (cell == 0)
         return fail(error, APSP_ERR_USAGE, "the OpenCL backend has no kernels for dtype %d",
@@ -79,8 +79,9 @@ static apsp_status plan_dtype(backend_device *d, apsp_dtype dtype, apsp_error *e
     return check_params(&d->params, &d->limits, d->name, 0, cell, error);
 }
 
-apsp_status layout_plan(backend_device *d, size_t vertices, apsp_dtype dtype, solve_geometry *g,
-                        apsp_error *error) {
+apsp_status layout_plan(backend_device *device, size_t vertices, apsp_dtype dtype,
+                        solve_geometry *g, apsp_error *error) {
+    cl_device *d = cl_device_of(device);
     kernel_params *p = &d->params;
     buffer_cap cap = buffer_cap_of(d);
     apsp_status planned = plan_dtype(d, dtype, error);
@@ -110,7 +111,7 @@ apsp_status layout_plan(backend_device *d, size_t vertices, apsp_dtype dtype, so
     return program_prepare(d, error);
 }
 
-uint64_t layout_memory(const backend_device *d, const char **source) {
+uint64_t layout_memory(const cl_device *d, const char **source) {
     uint64_t cap = d->options->device_memory;
     int user = cap && cap < d->limits.global_memory;
     if (source)
@@ -123,13 +124,14 @@ static uint64_t in_core_bytes(const solve_geometry *g, size_t rows) {
     return ((uint64_t)rows * g->n + 4 * (uint64_t)g->n * g->tile) * apsp_dtype_size(g->dtype);
 }
 
-int layout_fits(backend_device *d, const solve_geometry *g, size_t rows) {
+int layout_fits(backend_device *device, const solve_geometry *g, size_t rows) {
+    cl_device *d = cl_device_of(device);
     return in_core_bytes(g, rows) <= layout_memory(d, NULL);
 }
 
 /* Refuses rows that do not fit the device's memory with their panels. One device streams
  * instead (stream.c); this is for a device that shares the solve with others. */
-static apsp_status check_memory(const backend_device *d, size_t rows, apsp_error *error) {
+static apsp_status check_memory(const cl_device *d, size_t rows, apsp_error *error) {
     const solve_geometry *g = &d->layout.geometry;
     const char *source;
     uint64_t need = in_core_bytes(g, rows), memory = layout_memory(d, &source);
@@ -145,7 +147,7 @@ static apsp_status check_memory(const backend_device *d, size_t rows, apsp_error
 }
 
 /* The device's buffers and its driver's own bytes against what is free now (memory_room.h). */
-static apsp_status check_free_memory(const backend_device *d, uint64_t need, const char *what,
+static apsp_status check_free_memory(const cl_device *d, uint64_t need, const char *what,
                                      const char *own, apsp_error *error) {
     memory_room room;
     memory_room_now(&room);
@@ -160,7 +162,7 @@ static apsp_status check_free_memory(const backend_device *d, uint64_t need, con
                 format_bytes(need, wanted, sizeof wanted));
 }
 
-apsp_status layout_check_host_room(const backend_device *d, uint64_t buffers, uint64_t driver,
+apsp_status layout_check_host_room(const cl_device *d, uint64_t buffers, uint64_t driver,
                                    const char *what, apsp_error *error) {
     if (!d->limits.host_memory)
         return APSP_OK;
@@ -184,7 +186,7 @@ apsp_status layout_check_host_room(const backend_device *d, uint64_t buffers, ui
  * device): those not made yet (made: 0 bytes), and the driver's own use. A host matrix that
  * exists is counted as mapped; one made after the buffers (the command's text output) is
  * checked again when the solve finds them made. */
-static apsp_status check_host_memory(const backend_device *d, const solve_geometry *g, size_t rows,
+static apsp_status check_host_memory(const cl_device *d, const solve_geometry *g, size_t rows,
                                      int made, apsp_error *error) {
     uint64_t need = made ? 0 : in_core_bytes(g, rows);
     if (!made && g->dtype == APSP_INT32) /* an edge list's rows may come down in pinned batches */
@@ -196,7 +198,7 @@ static apsp_status check_host_memory(const backend_device *d, const solve_geomet
 }
 
 /* As few bands over the device's rows as the cap allows, of even heights in whole units. */
-static apsp_status plan_bands(backend_device *d, apsp_error *error) {
+static apsp_status plan_bands(cl_device *d, apsp_error *error) {
     cl_layout *l = &d->layout;
     const size_t unit = l->geometry.row_unit;
     uint64_t unit_bytes = (uint64_t)unit * l->geometry.n * layout_cell_bytes(d);
@@ -220,8 +222,8 @@ static apsp_status plan_bands(backend_device *d, apsp_error *error) {
     return APSP_OK;
 }
 
-static apsp_status create_buffer(const backend_device *d, size_t bytes, cl_mem *buffer,
-                                 const char *what, apsp_error *error) {
+static apsp_status create_buffer(const cl_device *d, size_t bytes, cl_mem *buffer, const char *what,
+                                 apsp_error *error) {
     cl_int err;
     *buffer =
         FAULT_CL_OBJECT(&err, clCreateBuffer(d->context, CL_MEM_READ_WRITE, bytes, NULL, &err));
@@ -229,7 +231,7 @@ static apsp_status create_buffer(const backend_device *d, size_t bytes, cl_mem *
                              : cl_fail(error, APSP_ERR_DEVICE, err, "clCreateBuffer(%s)", what);
 }
 
-apsp_status layout_create_panels(backend_device *d, apsp_error *error) {
+apsp_status layout_create_panels(cl_device *d, apsp_error *error) {
     cl_layout *l = &d->layout;
     const size_t row_bytes = l->geometry.n * layout_cell_bytes(d);
     apsp_status status = APSP_OK;
@@ -243,7 +245,7 @@ apsp_status layout_create_panels(backend_device *d, apsp_error *error) {
     return status;
 }
 
-static apsp_status create_buffers(backend_device *d, apsp_error *error) {
+static apsp_status create_buffers(cl_device *d, apsp_error *error) {
     cl_layout *l = &d->layout;
     const size_t row_bytes = l->geometry.n * layout_cell_bytes(d);
     apsp_status status = APSP_OK;
@@ -271,7 +273,7 @@ static int band_has_real_rows(const cl_layout *l, const cl_band *band, band_rect
     return 1;
 }
 
-apsp_status layout_queue_pad(backend_device *d, const cl_band *band, size_t real_vertices,
+apsp_status layout_queue_pad(cl_device *d, const cl_band *band, size_t real_vertices,
                              apsp_error *error) {
     const cl_layout *l = &d->layout;
     cl_int n = (cl_int)l->geometry.n, real_n = (cl_int)real_vertices;
@@ -288,7 +290,7 @@ apsp_status layout_queue_pad(backend_device *d, const cl_band *band, size_t real
                                        "clEnqueueNDRangeKernel(pad, rows from %zu)", band->row0);
 }
 
-static apsp_status upload(backend_device *d, const apsp_matrix *m, apsp_error *error) {
+static apsp_status upload(cl_device *d, const apsp_matrix *m, apsp_error *error) {
     const cl_layout *l = &d->layout;
     const size_t cell = layout_cell_bytes(d);
     for (size_t b = 0; b < l->band_count; b++) {
@@ -322,8 +324,9 @@ static int layout_reusable(const cl_layout *l, const solve_geometry *g, size_t r
            l->row_begin == row_begin && l->row_end == row_end;
 }
 
-apsp_status layout_prepare(backend_device *d, const solve_geometry *g, size_t row_begin,
+apsp_status layout_prepare(backend_device *device, const solve_geometry *g, size_t row_begin,
                            size_t row_end, apsp_error *error) {
+    cl_device *d = cl_device_of(device);
     cl_layout *l = &d->layout;
     d->shares = row_begin > 0 || row_end < g->n;
     if (layout_reusable(l, g, row_begin, row_end))
@@ -343,7 +346,8 @@ apsp_status layout_prepare(backend_device *d, const solve_geometry *g, size_t ro
     return status;
 }
 
-apsp_status layout_load(backend_device *d, apsp_matrix *m, apsp_error *error) {
+apsp_status layout_load(backend_device *device, apsp_matrix *m, apsp_error *error) {
+    cl_device *d = cl_device_of(device);
     apsp_status status = negative_begin(d, error);
     if (status == APSP_OK)
         status = upload(d, m, error);
@@ -355,7 +359,7 @@ apsp_status layout_load(backend_device *d, apsp_matrix *m, apsp_error *error) {
     return status;
 }
 
-apsp_status layout_store(backend_device *d, apsp_matrix *m, apsp_error *error) {
+apsp_status layout_store(cl_device *d, apsp_matrix *m, apsp_error *error) {
     const cl_layout *l = &d->layout;
     const size_t cell = layout_cell_bytes(d);
     apsp_status status = negative_finish(d, error);
@@ -375,7 +379,7 @@ apsp_status layout_store(backend_device *d, apsp_matrix *m, apsp_error *error) {
     return APSP_OK;
 }
 
-void layout_release(backend_device *d) {
+void layout_release(cl_device *d) {
     cl_layout *l = &d->layout;
     if (d->queue)
         clFinish(d->queue);

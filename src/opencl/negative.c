@@ -10,7 +10,7 @@
 /* *cycle's value while no negative cycle has been met (phase 1 keeps the least vertex). */
 static const cl_int NO_CYCLE = INT_MAX;
 
-apsp_status negative_open(backend_device *d, apsp_error *error) {
+apsp_status negative_open(cl_device *d, apsp_error *error) {
     cl_int err;
     d->cycle = FAULT_CL_OBJECT(
         &err, clCreateBuffer(d->context, CL_MEM_READ_WRITE, sizeof(cl_int), NULL, &err));
@@ -19,13 +19,13 @@ apsp_status negative_open(backend_device *d, apsp_error *error) {
     return APSP_OK;
 }
 
-void negative_release(backend_device *d) {
+void negative_release(cl_device *d) {
     if (d->cycle)
         clReleaseMemObject(d->cycle);
     d->cycle = NULL;
 }
 
-apsp_status negative_begin(backend_device *d, apsp_error *error) {
+apsp_status negative_begin(cl_device *d, apsp_error *error) {
     if (d->negative != NEGATIVE_BOUNDED)
         return APSP_OK;
     cl_int err = FAULT_CL_STATUS(clEnqueueWriteBuffer(d->queue, d->cycle, CL_TRUE, 0,
@@ -35,7 +35,7 @@ apsp_status negative_begin(backend_device *d, apsp_error *error) {
                : cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueWriteBuffer(negative cycle cell)");
 }
 
-static apsp_status clear_above_bound(backend_device *d, const cl_band *band, apsp_error *error) {
+static apsp_status clear_above_bound(cl_device *d, const cl_band *band, apsp_error *error) {
     const size_t cell = layout_cell_bytes(d);
     cl_int err = FAULT_CL_STATUS(
         clSetKernelArg(d->kernels.unreachable, 0, sizeof band->buffer, &band->buffer));
@@ -50,7 +50,7 @@ static apsp_status clear_above_bound(backend_device *d, const cl_band *band, aps
                : cl_fail(error, APSP_ERR_DEVICE, err, "fw_unreachable(rows from %zu)", band->row0);
 }
 
-apsp_status negative_finish(backend_device *d, apsp_error *error) {
+apsp_status negative_finish(cl_device *d, apsp_error *error) {
     if (d->negative != NEGATIVE_BOUNDED)
         return APSP_OK;
     cl_int cycle = NO_CYCLE;

@@ -25,7 +25,7 @@ void panels_keep(cl_event *slot, cl_event event) {
     *slot = event;
 }
 
-cl_uint panels_wait_list(const backend_device *d, size_t round, int writes_next, cl_event list[2]) {
+cl_uint panels_wait_list(const cl_device *d, size_t round, int writes_next, cl_event list[2]) {
     cl_uint count = 0;
     for (size_t k = 0; k < (writes_next ? 2u : 1u); k++)
         if (d->sync.copied[(round + k) % 2])
@@ -33,12 +33,12 @@ cl_uint panels_wait_list(const backend_device *d, size_t round, int writes_next,
     return count;
 }
 
-static size_t panel_bytes(const backend_device *d) {
+static size_t panel_bytes(const cl_device *d) {
     return d->layout.geometry.tile * d->layout.geometry.n * layout_cell_bytes(d);
 }
 
 /* The pinned host buffer of pair k, made on first use. */
-static apsp_status staging_for(backend_device *d, size_t k, apsp_error *error) {
+static apsp_status staging_for(cl_device *d, size_t k, apsp_error *error) {
     cl_panel_sync *s = &d->sync;
     if (s->staging_host[k])
         return APSP_OK;
@@ -59,7 +59,7 @@ static apsp_status staging_for(backend_device *d, size_t k, apsp_error *error) {
 /* What the copy out of staging k waits for: the phase 2 that made the panel, and the receivers
  * of the panel before in the same buffer (on the host for those of another context). Their
  * events are released. Returns the count, or -1 when a host wait failed. */
-static int wait_list_out(backend_device *d, size_t k, cl_event list[MAX_RECEIVERS + 1]) {
+static int wait_list_out(cl_device *d, size_t k, cl_event list[MAX_RECEIVERS + 1]) {
     cl_panel_sync *s = &d->sync;
     int count = 0, failed = 0;
     if (s->closed)
@@ -82,7 +82,8 @@ static void release_taken(cl_panel_sync *s, size_t k) {
     s->taken_count[k] = 0;
 }
 
-apsp_status panels_get(backend_device *d, size_t round, panel_handoff *h, apsp_error *error) {
+apsp_status panels_get(backend_device *device, size_t round, panel_handoff *h, apsp_error *error) {
+    cl_device *d = cl_device_of(device);
     const size_t k = round % 2;
     apsp_status status = staging_for(d, k, error);
     if (status != APSP_OK)
@@ -100,13 +101,15 @@ apsp_status panels_get(backend_device *d, size_t round, panel_handoff *h, apsp_e
     if (err != CL_SUCCESS)
         return cl_fail(error, APSP_ERR_DEVICE, err, "reading the row panel of round %zu", round);
     panels_keep(&d->sync.copied[k], done);
-    *h = (panel_handoff){.host = d->sync.staging_host[k], .ready = done, .sender = d};
+    *h = (panel_handoff){.host = d->sync.staging_host[k], .ready = done, .sender = &d->base};
     return APSP_OK;
 }
 
-apsp_status panels_put(backend_device *d, size_t round, const panel_handoff *h, apsp_error *error) {
+apsp_status panels_put(backend_device *device, size_t round, const panel_handoff *h,
+                       apsp_error *error) {
+    cl_device *d = cl_device_of(device);
     const size_t k = round % 2;
-    backend_device *sender = h->sender;
+    cl_device *sender = cl_device_of(h->sender);
     cl_event ready = h->ready, waits[2];
     cl_uint count = 0;
     cl_int err = CL_SUCCESS;
@@ -135,7 +138,7 @@ apsp_status panels_put(backend_device *d, size_t round, const panel_handoff *h, 
     return APSP_OK;
 }
 
-void panels_release(backend_device *d) {
+void panels_release(cl_device *d) {
     cl_panel_sync *s = &d->sync;
     if (d->copy_queue)
         clFinish(d->copy_queue);

@@ -34,7 +34,8 @@ enum {
     PARALLEL_COPY_BYTES = 4 << 20
 };
 
-apsp_status predecessors_prepare(backend_device *d, apsp_error *error) {
+apsp_status predecessors_prepare(backend_device *device, apsp_error *error) {
+    cl_device *d = cl_device_of(device);
     if (d->paths_tight)
         return APSP_OK;
     char options[64];
@@ -49,7 +50,7 @@ apsp_status predecessors_prepare(backend_device *d, apsp_error *error) {
     return APSP_OK;
 }
 
-void predecessors_release(backend_device *d) {
+void predecessors_release(cl_device *d) {
     if (d->paths_tight)
         clReleaseKernel(d->paths_tight);
     if (d->paths_program)
@@ -73,7 +74,7 @@ typedef struct derivation {
     size_t chunks;
 } derivation;
 
-static apsp_status upload(backend_device *d, cl_mem *buffer, const void *host, size_t bytes,
+static apsp_status upload(cl_device *d, cl_mem *buffer, const void *host, size_t bytes,
                           apsp_error *error) {
     cl_int err;
     *buffer =
@@ -85,7 +86,7 @@ static apsp_status upload(backend_device *d, cl_mem *buffer, const void *host, s
 }
 
 /* Chunk buffer k on the device and its pinned staging, mapped. */
-static apsp_status make_chunk(backend_device *d, derivation *dv, int k, size_t bytes,
+static apsp_status make_chunk(cl_device *d, derivation *dv, int k, size_t bytes,
                               apsp_error *error) {
     cl_int err;
     dv->chunk[k] =
@@ -108,7 +109,7 @@ static apsp_status make_chunk(backend_device *d, derivation *dv, int k, size_t b
     return APSP_OK;
 }
 
-static apsp_status begin(backend_device *d, const paths_csr *csr, size_t rows, derivation *dv,
+static apsp_status begin(cl_device *d, const paths_csr *csr, size_t rows, derivation *dv,
                          apsp_error *error) {
     size_t v = csr->vertices, m = csr->edges ? csr->edges : 1;
     uint64_t cap = layout_buffer_cap(d) < CHUNK_BYTES ? layout_buffer_cap(d) : CHUNK_BYTES;
@@ -130,7 +131,7 @@ static apsp_status begin(backend_device *d, const paths_csr *csr, size_t rows, d
     return status;
 }
 
-static void release_derivation(backend_device *d, derivation *dv) {
+static void release_derivation(cl_device *d, derivation *dv) {
     for (int k = 0; k < 2; k++) {
         if (dv->kernel[k])
             clReleaseEvent(dv->kernel[k]);
@@ -150,8 +151,8 @@ static void release_derivation(backend_device *d, derivation *dv) {
 /* Rows [row, row + rows) of the band, from its row `band_row`: the kernel into chunk buffer k,
  * then the read into its staging, both flushed so that they run while the host copies. The
  * buffer's last read and the staging's last copy are done (retire). */
-static apsp_status queue_chunk(backend_device *d, const paths_csr *csr, const cl_band *band,
-                               size_t row, size_t rows, derivation *dv, int k, apsp_error *error) {
+static apsp_status queue_chunk(cl_device *d, const paths_csr *csr, const cl_band *band, size_t row,
+                               size_t rows, derivation *dv, int k, apsp_error *error) {
     cl_kernel kernel = d->paths_tight;
     const cl_long pitch = (cl_long)d->layout.geometry.n, band_row = (cl_long)(row - band->row0);
     const cl_int first = (cl_int)row, count = (cl_int)rows, vertices = (cl_int)csr->vertices;
@@ -214,7 +215,7 @@ static int copy_slice(void *context, size_t begin, size_t end) {
 
 /* Waits for chunk k's read and copies its `cells` into pred from `at`; the chunk's buffer and
  * staging are free again after. */
-static apsp_status retire(backend_device *d, derivation *dv, int k, int32_t *at, size_t cells,
+static apsp_status retire(cl_device *d, derivation *dv, int k, int32_t *at, size_t cells,
                           apsp_error *error) {
     double start = seconds_now();
     cl_int err = FAULT_CL_STATUS(clWaitForEvents(1, &dv->read[k]));
@@ -238,8 +239,8 @@ static apsp_status retire(backend_device *d, derivation *dv, int k, int32_t *at,
 
 /* Every real row of the device's, chunk by chunk within the bands, the kernel and read of the
  * next chunk queued before the current one is copied; then the untight flag. */
-static apsp_status run(backend_device *d, const paths_csr *csr, derivation *dv, size_t first,
-                       size_t end, int32_t *pred, int *untight, apsp_error *error) {
+static apsp_status run(cl_device *d, const paths_csr *csr, derivation *dv, size_t first, size_t end,
+                       int32_t *pred, int *untight, apsp_error *error) {
     const size_t v = csr->vertices;
     apsp_status status = APSP_OK;
     size_t last_row = 0, last_rows = 0; /* the chunk queued but not yet copied */
@@ -270,8 +271,9 @@ static apsp_status run(backend_device *d, const paths_csr *csr, derivation *dv, 
     return status;
 }
 
-apsp_status predecessors_derive(backend_device *d, const paths_csr *csr, int32_t *pred,
+apsp_status predecessors_derive(backend_device *device, const paths_csr *csr, int32_t *pred,
                                 int *untight, apsp_error *error) {
+    cl_device *d = cl_device_of(device);
     const cl_layout *l = &d->layout;
     *untight = 0;
     if (l->row_begin >= csr->vertices)
@@ -279,7 +281,7 @@ apsp_status predecessors_derive(backend_device *d, const paths_csr *csr, int32_t
     size_t end = l->row_end < csr->vertices ? l->row_end : csr->vertices;
     derivation dv = {0};
     double start = seconds_now();
-    apsp_status status = predecessors_prepare(d, error); /* built already, by the driver */
+    apsp_status status = predecessors_prepare(&d->base, error); /* built already, by the driver */
     if (status == APSP_OK)
         status = begin(d, csr, end - l->row_begin, &dv, error);
     dv.setup_s = seconds_now() - start;

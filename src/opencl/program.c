@@ -16,7 +16,7 @@
 /* options->dump_program: the program binary (PTX on NVIDIA), for kernel work. Written as every
  * output is (src/output/): replaced atomically, and refused where a link or a file of another
  * user in a sticky directory would take it elsewhere. */
-static apsp_status dump_program(const backend_device *d, apsp_error *error) {
+static apsp_status dump_program(const cl_device *d, apsp_error *error) {
     const char *path = d->options->dump_program;
     size_t size = 0;
     unsigned char *binary = NULL;
@@ -59,14 +59,14 @@ static apsp_status check_build_options(const char *extra, const char *defines, a
 }
 
 /* The build log at `level`, after `headline`. */
-static void log_build(const backend_device *d, apsp_log_level level, const char *headline) {
+static void log_build(const cl_device *d, apsp_log_level level, const char *headline) {
     char *build_log = cl_build_log(d->kernels.program, d->device);
     log_message(d->options, level, "%s; build log:\n%s", headline,
                 build_log ? build_log : "(the driver gave no build log)");
     free(build_log);
 }
 
-static apsp_status build_from_source(backend_device *d, const char *source, const char *origin,
+static apsp_status build_from_source(cl_device *d, const char *source, const char *origin,
                                      apsp_error *error) {
     cl_int err;
     d->kernels.program =
@@ -90,8 +90,8 @@ static apsp_status build_from_source(backend_device *d, const char *source, cons
 }
 
 /* fw.cl, followed by d->extra_source when there is one (backend.c: opencl_open_extended). */
-static apsp_status load_sources(const backend_device *d, char **source, char *origin,
-                                size_t origin_size, apsp_error *error) {
+static apsp_status load_sources(const cl_device *d, char **source, char *origin, size_t origin_size,
+                                apsp_error *error) {
     apsp_status status =
         cl_load_source("fw.cl", d->options->kernel_dir, source, origin, origin_size, error);
     if (status != APSP_OK || !d->extra_source)
@@ -115,7 +115,7 @@ static apsp_status load_sources(const backend_device *d, char **source, char *or
     return status;
 }
 
-static apsp_status compile(backend_device *d, apsp_error *error) {
+static apsp_status compile(cl_device *d, apsp_error *error) {
     char *source, origin[1024];
     apsp_status status = load_sources(d, &source, origin, sizeof origin, error);
     if (status != APSP_OK)
@@ -133,8 +133,8 @@ static apsp_status compile(backend_device *d, apsp_error *error) {
 }
 /* Creates one kernel and checks that the driver runs it with work-groups of `items`: a kernel's
  * own limit can be below the device's (registers, local memory). */
-static apsp_status create_kernel(backend_device *d, cl_kernel *kernel, const char *name,
-                                 size_t items, apsp_error *error) {
+static apsp_status create_kernel(cl_device *d, cl_kernel *kernel, const char *name, size_t items,
+                                 apsp_error *error) {
     cl_int err;
     *kernel = FAULT_CL_OBJECT(&err, clCreateKernel(d->kernels.program, name, &err));
     if (err != CL_SUCCESS)
@@ -152,7 +152,7 @@ static apsp_status create_kernel(backend_device *d, cl_kernel *kernel, const cha
     return APSP_OK;
 }
 
-static apsp_status create_kernels(backend_device *d, apsp_error *error) {
+static apsp_status create_kernels(cl_device *d, apsp_error *error) {
     const kernel_params *p = &d->params;
     const size_t pivot_group = (size_t)p->pivot_items * (size_t)p->pivot_items;
     const size_t edge = (size_t)copy_edge(p);
@@ -179,7 +179,7 @@ static apsp_status create_kernels(backend_device *d, apsp_error *error) {
 
 /* The kept program built with `options` becomes the current one, the current one kept in its
  * place. */
-static int take_kept(backend_device *d, const char *options) {
+static int take_kept(cl_device *d, const char *options) {
     for (size_t i = 0; i < KEPT_PROGRAMS; i++)
         if (d->kept[i].program && strcmp(d->kept[i].options, options) == 0) {
             cl_kernels current = d->kernels;
@@ -192,7 +192,7 @@ static int take_kept(backend_device *d, const char *options) {
 
 /* The current program to the front of the kept ones (the oldest released), leaving none
  * current. */
-static void keep_current(backend_device *d) {
+static void keep_current(cl_device *d) {
     if (!d->kernels.program)
         return;
     program_release(&d->kept[KEPT_PROGRAMS - 1]);
@@ -201,7 +201,7 @@ static void keep_current(backend_device *d) {
     memset(&d->kernels, 0, sizeof d->kernels);
 }
 
-apsp_status program_prepare(backend_device *d, apsp_error *error) {
+apsp_status program_prepare(cl_device *d, apsp_error *error) {
     char options[sizeof d->kernels.options], defines[768];
     const char *extra = d->options->build_options;
     kernel_defines(&d->params, d->dtype, defines, sizeof defines);
@@ -235,7 +235,8 @@ apsp_status program_prepare(backend_device *d, apsp_error *error) {
     return status;
 }
 
-apsp_status program_set_form(backend_device *d, const kernel_form *form, apsp_error *error) {
+apsp_status program_set_form(backend_device *device, const kernel_form *form, apsp_error *error) {
+    cl_device *d = cl_device_of(device);
     if (form->dtype != d->dtype) /* layout_plan fitted the parameters and buffers to d->dtype */
         return fail(error, APSP_ERR_INTERNAL, "%s: a %s solve planned, %s kernels asked for",
                     d->name, apsp_dtype_name(d->dtype), apsp_dtype_name(form->dtype));
@@ -259,14 +260,14 @@ void program_release(cl_kernels *k) {
     memset(k, 0, sizeof *k);
 }
 
-void program_release_all(backend_device *d) {
+void program_release_all(cl_device *d) {
     program_release(&d->kernels);
     for (size_t i = 0; i < KEPT_PROGRAMS; i++)
         program_release(&d->kept[i]);
 }
 
 /* `source` compiled, and kept in the kernel cache for the next run. */
-static apsp_status build_side(backend_device *d, const char *source, const char *origin,
+static apsp_status build_side(cl_device *d, const char *source, const char *origin,
                               const char *options, cl_program *program, apsp_error *error) {
     cl_int err;
     *program = FAULT_CL_OBJECT(&err, clCreateProgramWithSource(d->context, 1, &source, NULL, &err));
@@ -287,8 +288,8 @@ static apsp_status build_side(backend_device *d, const char *source, const char 
     return APSP_OK;
 }
 
-apsp_status program_side(backend_device *d, const char *file, const char *options,
-                         cl_program *program, apsp_error *error) {
+apsp_status program_side(cl_device *d, const char *file, const char *options, cl_program *program,
+                         apsp_error *error) {
     char *source, origin[1024];
     apsp_status status =
         cl_load_source(file, d->options->kernel_dir, &source, origin, sizeof origin, error);

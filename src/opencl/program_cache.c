@@ -51,7 +51,7 @@ enum { KEY_BYTES = 4096, REASON_BYTES = 2 * PATH_MAX, MARKER_BYTES = 32 };
 #define BINARY_ROOM (((uint64_t)256 + 32) << 20)
 
 /* Everything the binary depends on, as text. */
-static void make_key(const backend_device *d, const char *options, const char *source, char *key,
+static void make_key(const cl_device *d, const char *options, const char *source, char *key,
                      size_t room) {
     char platform[256], driver[128], version[128], source_hash[SHA256_HEX];
     cl_platform_id platform_id = NULL;
@@ -68,7 +68,7 @@ static void make_key(const backend_device *d, const char *options, const char *s
 
 /* The cache directory, resolved into `dir`, when it is trusted (made first when missing and
  * `make`): 1. Else 0; a refusal is logged once per device. */
-static int trusted_dir(backend_device *d, int make, char *dir, size_t room) {
+static int trusted_dir(cl_device *d, int make, char *dir, size_t room) {
     const char *wanted = d->options->kernel_cache;
     char reason[REASON_BYTES];
     if (!wanted || !*wanted)
@@ -100,7 +100,7 @@ static void file_path(const char *dir, const char *key, const char *suffix, char
 }
 
 /* A program from the binary, built (a binary must be built too), or NULL. */
-static cl_program program_from(backend_device *d, const char *options, const unsigned char *binary,
+static cl_program program_from(cl_device *d, const char *options, const unsigned char *binary,
                                size_t size) {
     cl_int err, binary_status = CL_SUCCESS;
     cl_program program =
@@ -135,7 +135,7 @@ static int marker_is_ours(const char *path) {
 }
 
 /* A free slot for a marker of this device, or NULL. */
-static char *free_marker_slot(backend_device *d) {
+static char *free_marker_slot(cl_device *d) {
     for (size_t i = 0; i < CACHE_MARKERS; i++)
         if (!d->cache_markers[i][0])
             return d->cache_markers[i];
@@ -144,7 +144,7 @@ static char *free_marker_slot(backend_device *d) {
 
 /* The binary loaded under the marker `marker` (kept in a slot of the device until it closes),
  * or under this process's marker already there when `marker` is NULL; or NULL. */
-static cl_program load_marked(backend_device *d, const char *options, const unsigned char *binary,
+static cl_program load_marked(cl_device *d, const char *options, const unsigned char *binary,
                               size_t size, const char *marker) {
     char *slot = marker ? free_marker_slot(d) : NULL, text[MARKER_BYTES];
     size_t length = marker_text(text);
@@ -159,8 +159,8 @@ static cl_program load_marked(backend_device *d, const char *options, const unsi
 }
 
 /* The program of the cache file `path` when the file can be trusted, or NULL. */
-static cl_program load_file(backend_device *d, const char *options, const char *key,
-                            const char *path, const char *marker) {
+static cl_program load_file(cl_device *d, const char *options, const char *key, const char *path,
+                            const char *marker) {
     char reason[REASON_BYTES];
     size_t size = 0, binary_size = 0;
     unsigned char *file =
@@ -179,7 +179,7 @@ static cl_program load_file(backend_device *d, const char *options, const char *
     return program;
 }
 
-cl_program program_cache_load(backend_device *d, const char *options, const char *source) {
+cl_program program_cache_load(cl_device *d, const char *options, const char *source) {
     char dir[PATH_MAX], path[CACHE_PATH_BYTES], marker[CACHE_PATH_BYTES];
     char *key = trusted_dir(d, 0, dir, sizeof dir) ? apsp_malloc(KEY_BYTES) : NULL;
     if (!key)
@@ -236,7 +236,7 @@ static unsigned char *program_binary(cl_program program, size_t *size) {
     return binary;
 }
 
-void program_cache_store(backend_device *d, cl_program program, const char *options,
+void program_cache_store(cl_device *d, cl_program program, const char *options,
                          const char *source) {
     char dir[PATH_MAX], path[CACHE_PATH_BYTES], reason[REASON_BYTES];
     if (!program_binary_has_room(reason, sizeof reason)) {
@@ -260,7 +260,7 @@ void program_cache_store(backend_device *d, cl_program program, const char *opti
     free(key);
 }
 
-void program_cache_close(backend_device *d) {
+void program_cache_close(cl_device *d) {
     for (size_t i = 0; i < CACHE_MARKERS; i++)
         if (d->cache_markers[i][0]) {
             unlink(d->cache_markers[i]);

@@ -7,7 +7,7 @@
 /* The program built from `source` with the build options `options` for the device, from the
  * cache of options->kernel_cache; NULL when there is none to use. fw.cl's (program.c) and
  * paths.cl's (predecessors.c) are kept apart by their source and options. */
-cl_program program_cache_load(backend_device *d, const char *options, const char *source);
+cl_program program_cache_load(cl_device *d, const char *options, const char *source);
 
 /* Whether the driver can be asked for a program's binary under this process's address-space
  * and data limits: 1, else 0 with the reason in `reason`. PoCL (3.1 and later) serializes a
@@ -18,11 +18,10 @@ int program_binary_has_room(char *reason, size_t room);
 
 /* Keeps the binary of `program`, built from `source` with `options`, in the cache; failures only
  * go to the log (a cache never fails a solve). */
-void program_cache_store(backend_device *d, cl_program program, const char *options,
-                         const char *source);
+void program_cache_store(cl_device *d, cl_program program, const char *options, const char *source);
 
 /* The device is done with the programs it loaded from the cache without dying: their "in use"
  * markers go. */
-void program_cache_close(backend_device *d);
+void program_cache_close(cl_device *d);
 
 #endif

@@ -15,7 +15,7 @@
 
 /* Where the next command of step `kind` puts its event: NULL unless profiling (or when the
  * event table cannot grow, which only loses that command's time). */
-static cl_event *step_event(backend_device *d, int kind) {
+static cl_event *step_event(cl_device *d, int kind) {
     cl_profile *p = &d->profile;
     if (!d->options->profile)
         return NULL;
@@ -23,7 +23,7 @@ static cl_event *step_event(backend_device *d, int kind) {
 }
 
 /* Waits for the round's commands and adds their device times to the steps' sums. */
-static apsp_status collect_steps(backend_device *d, apsp_error *error) {
+static apsp_status collect_steps(cl_device *d, apsp_error *error) {
     cl_profile *p = &d->profile;
     cl_int err = FAULT_CL_STATUS(clFinish(d->queue));
     for (size_t k = 0; k < p->count; k++) {
@@ -53,9 +53,8 @@ typedef struct launch {
     const cl_event *wait_list;
 } launch;
 
-static apsp_status enqueue_launch(backend_device *d, cl_kernel kernel, const launch *l,
-                                  cl_event *event, const char *what, size_t round,
-                                  apsp_error *error) {
+static apsp_status enqueue_launch(cl_device *d, cl_kernel kernel, const launch *l, cl_event *event,
+                                  const char *what, size_t round, apsp_error *error) {
     cl_int err =
         FAULT_CL_STATUS(clEnqueueNDRangeKernel(d->queue, kernel, 2, l->offset, l->global, l->local,
                                                l->waits, l->waits ? l->wait_list : NULL, event));
@@ -64,7 +63,7 @@ static apsp_status enqueue_launch(backend_device *d, cl_kernel kernel, const lau
                                        "clEnqueueNDRangeKernel(%s, round %zu)", what, round);
 }
 
-static apsp_status enqueue(backend_device *d, cl_kernel kernel, const size_t *global,
+static apsp_status enqueue(cl_device *d, cl_kernel kernel, const size_t *global,
                            const size_t *local, cl_event *event, const char *what, size_t round,
                            apsp_error *error) {
     launch l = {.global = global, .local = local};
@@ -74,7 +73,7 @@ static apsp_status enqueue(backend_device *d, cl_kernel kernel, const size_t *gl
 /* Round r's panels from the bands (in core, round 0's; the later rounds' come from phase 3; a
  * streamed super-round's first): the pivot rows, when the device holds them, and the pivot
  * columns of its rows, transposed by fw_transpose. */
-apsp_status rounds_first_panels(backend_device *d, size_t round, apsp_error *error) {
+apsp_status rounds_first_panels(cl_device *d, size_t round, apsp_error *error) {
     const cl_layout *l = &d->layout;
     const size_t tile = l->geometry.tile, row_bytes = l->geometry.n * layout_cell_bytes(d);
     const size_t pivot = round * tile;
@@ -111,7 +110,8 @@ apsp_status rounds_first_panels(backend_device *d, size_t round, apsp_error *err
 
 /* Phase 1 closes the pivot block (into both panels); phase 2, one launch, the pivot row blocks
  * in the row panel. */
-apsp_status rounds_close_pivot(backend_device *d, size_t round, apsp_error *error) {
+apsp_status rounds_close_pivot(backend_device *device, size_t round, apsp_error *error) {
+    cl_device *d = cl_device_of(device);
     const kernel_params *p = &d->params;
     const cl_layout *l = &d->layout;
     cl_mem row_panel = l->row_panel[round % 2], col_panel = l->col_panel[round % 2];
@@ -152,7 +152,7 @@ apsp_status rounds_close_pivot(backend_device *d, size_t round, apsp_error *erro
 }
 
 /* The event slot of round r's last command; any older event there is released. */
-static cl_event *round_slot(backend_device *d, size_t round) {
+static cl_event *round_slot(cl_device *d, size_t round) {
     cl_event *slot = &d->round_done[round % ROUND_EVENTS];
     if (*slot)
         clReleaseEvent(*slot);
@@ -165,9 +165,9 @@ static cl_event *round_slot(backend_device *d, size_t round) {
  * fw_phase3 counts its blocks from the group id, which a launch offset would leave out, and the
  * plain group id is the fastest index on NVIDIA (a global-offset form cost 0.3 %). Its origin,
  * whole row units of n ints, is aligned far beyond any device's base-address alignment. */
-static apsp_status relax_band(backend_device *d, size_t round, const cl_band *band,
-                              size_t row_begin, size_t row_end, const launch *waits,
-                              cl_event *event, apsp_error *error) {
+static apsp_status relax_band(cl_device *d, size_t round, const cl_band *band, size_t row_begin,
+                              size_t row_end, const launch *waits, cl_event *event,
+                              apsp_error *error) {
     const kernel_params *p = &d->params;
     const size_t block_rows = (size_t)(p->group_rows * p->thread_rows);
     const size_t block_cols = (size_t)(p->group_cols * p->thread_cols);
@@ -204,7 +204,7 @@ static apsp_status relax_band(backend_device *d, size_t round, const cl_band *ba
 /* After the round's launches: its last event (one reference of ours) goes where it is waited for
  * (progress, the panel transfers of a shared solve); the queue is flushed, or with a profile
  * drained. */
-static apsp_status finish_relax(backend_device *d, size_t round, cl_event last, apsp_error *error) {
+static apsp_status finish_relax(cl_device *d, size_t round, cl_event last, apsp_error *error) {
     if (last && d->options->progress && clRetainEvent(last) == CL_SUCCESS)
         *round_slot(d, round) = last;
     if (last && d->shares && clRetainEvent(last) == CL_SUCCESS)
@@ -220,8 +220,9 @@ static apsp_status finish_relax(backend_device *d, size_t round, cl_event last, 
 
 /* Phase 3, once per band that meets [row_begin, row_end): the band against the panels, which
  * also writes the next round's panels. */
-apsp_status rounds_relax(backend_device *d, size_t round, size_t row_begin, size_t row_end,
+apsp_status rounds_relax(backend_device *device, size_t round, size_t row_begin, size_t row_end,
                          apsp_error *error) {
+    cl_device *d = cl_device_of(device);
     const cl_layout *l = &d->layout;
     const size_t rounds = l->geometry.n / l->geometry.tile;
     cl_int n = (cl_int)l->geometry.n;
@@ -270,14 +271,15 @@ apsp_status rounds_relax(backend_device *d, size_t round, size_t row_begin, size
 /* ---- panels in and out, waiting ------------------------------------------------------------ */
 
 /* Waits for round r's last command if its event is still kept, else for everything. */
-apsp_status rounds_wait(backend_device *d, size_t round, apsp_error *error) {
+apsp_status rounds_wait(backend_device *device, size_t round, apsp_error *error) {
+    cl_device *d = cl_device_of(device);
     cl_event event = d->round_done[round % ROUND_EVENTS];
     cl_int err = FAULT_CL_STATUS(event ? clWaitForEvents(1, &event) : clFinish(d->queue));
     return err == CL_SUCCESS ? APSP_OK
                              : cl_fail(error, APSP_ERR_DEVICE, err, "waiting for round %zu", round);
 }
 
-void rounds_log_profile(const backend_device *d) {
+void rounds_log_profile(const cl_device *d) {
     const cl_profile *p = &d->profile;
     if (d->options->profile)
         log_message(d->options, APSP_LOG_INFO,
@@ -289,7 +291,7 @@ void rounds_log_profile(const backend_device *d) {
 }
 
 /* Lets go of the events. */
-void rounds_release(backend_device *d) {
+void rounds_release(cl_device *d) {
     cl_profile *p = &d->profile;
     for (size_t k = 0; k < p->count; k++)
         clReleaseEvent(p->events[k]);

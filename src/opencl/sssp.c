@@ -53,7 +53,8 @@
  * and 2048 a unit took 1.72, 1.47, 1.43, 1.63 and 1.70 s). */
 enum { ROUNDS_PER_READ = 32, ITEMS_PER_GPU_UNIT = 512, ITEMS_PER_CPU_UNIT = 256 };
 
-static void sssp_costs(backend_device *d, sources_device_costs *c) {
+static void sssp_costs(backend_device *device, sources_device_costs *c) {
+    cl_device *d = cl_device_of(device);
     int gpu = (d->limits.type & CL_DEVICE_TYPE_GPU) != 0;
     double transfer =
         gpu ? SSSP_GPU_TRANSFER_BYTES_PER_SECOND : SSSP_CPU_DEVICE_TRANSFER_BYTES_PER_SECOND;
@@ -66,7 +67,7 @@ static void sssp_costs(backend_device *d, sources_device_costs *c) {
         .download_bytes_per_second = transfer};
 }
 
-void sssp_release_program(backend_device *d) {
+void sssp_release_program(cl_device *d) {
     cl_sssp *s = &d->sssp;
     cl_kernel *kernels[] = {&s->start, &s->relax, &s->sweep, &s->pred};
     for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++)
@@ -76,7 +77,8 @@ void sssp_release_program(backend_device *d) {
         clReleaseProgram(s->program), s->program = NULL;
 }
 
-static void sssp_release(backend_device *d, sources_device_times *times) {
+static void sssp_release(backend_device *device, sources_device_times *times) {
+    cl_device *d = cl_device_of(device);
     cl_sssp *s = &d->sssp;
     if (d->queue)
         clFinish(d->queue);
@@ -99,7 +101,7 @@ static void sssp_release(backend_device *d, sources_device_times *times) {
 }
 
 /* Whether the device's extensions name `name`. */
-static int has_extension(backend_device *d, const char *name) {
+static int has_extension(cl_device *d, const char *name) {
     char list[4096] = "";
     clGetDeviceInfo(d->device, CL_DEVICE_EXTENSIONS, sizeof list - 1, list, NULL);
     for (const char *at = list; (at = strstr(at, name)) != NULL; at += strlen(name))
@@ -110,7 +112,8 @@ static int has_extension(backend_device *d, const char *name) {
 
 /* 64-bit cells take 64-bit atomics (cl/sssp.cl: cell_min, at least the compare-and-swap of
  * the base extension), and double needs cl_khr_fp64. */
-static const char *sssp_declines(backend_device *d, apsp_dtype dtype) {
+static const char *sssp_declines(backend_device *device, apsp_dtype dtype) {
+    cl_device *d = cl_device_of(device);
     if ((dtype == APSP_INT64 || dtype == APSP_FLOAT64) &&
         !has_extension(d, "cl_khr_int64_base_atomics"))
         return "it has no 64-bit atomics (cl_khr_int64_base_atomics) for these rows";
@@ -119,10 +122,11 @@ static const char *sssp_declines(backend_device *d, apsp_dtype dtype) {
     return NULL;
 }
 
-static apsp_status sssp_prepare(backend_device *d, const adjacency *g, size_t sources,
+static apsp_status sssp_prepare(backend_device *device, const adjacency *g, size_t sources,
                                 sources_run run, size_t *batch, apsp_error *error) {
+    cl_device *d = cl_device_of(device);
     cl_sssp *s = &d->sssp;
-    sssp_release(d, NULL); /* a failed run's leftovers */
+    sssp_release(&d->base, NULL); /* a failed run's leftovers */
     double start = seconds_now();
     s->run = run;
     s->cell = apsp_dtype_size(run.dtype);
@@ -146,7 +150,7 @@ static apsp_status sssp_prepare(backend_device *d, const adjacency *g, size_t so
 }
 
 /* `items` work-items in groups of `group_items` (0: the driver's choice). */
-static apsp_status enqueue(backend_device *d, cl_kernel kernel, const char *name, size_t items,
+static apsp_status enqueue(cl_device *d, cl_kernel kernel, const char *name, size_t items,
                            size_t group_items, cl_event *event, apsp_error *error) {
     cl_int err = FAULT_CL_STATUS(clEnqueueNDRangeKernel(
         d->queue, kernel, 1, NULL, &items, group_items ? &group_items : NULL, 0, NULL, event));
@@ -167,7 +171,7 @@ static void unreachable_cell(apsp_dtype dtype, void *cell) {
 }
 
 /* The block INF, no pair queued, the sources at 0 and in the first frontier. */
-static apsp_status start_batch(backend_device *d, const int32_t *sources, size_t count,
+static apsp_status start_batch(cl_device *d, const int32_t *sources, size_t count,
                                apsp_error *error) {
     cl_sssp *s = &d->sssp;
     cl_uint pairs = (cl_uint)(count * s->vertices), zero = 0, n = (cl_uint)count,
@@ -200,7 +204,7 @@ static apsp_status start_batch(backend_device *d, const int32_t *sources, size_t
 /* The arguments the round and the sweep share after their first ones: the CSR, the block, the
  * queued bits, (frontier), next frontier, counters, flags; and their last three, the stage
  * (local memory for both lists, a word where there is none), its capacity and the key scale. */
-static apsp_status set_graph_args(backend_device *d, cl_kernel k, const char *name, cl_uint first,
+static apsp_status set_graph_args(cl_device *d, cl_kernel k, const char *name, cl_uint first,
                                   cl_uint stage, apsp_error *error) {
     cl_sssp *s = &d->sssp;
     SET_ARG(k, name, first, s->offsets);
@@ -230,8 +234,7 @@ static void add_kernel_time(cl_event event, double *seconds) {
     clReleaseEvent(event);
 }
 
-static apsp_status queue_round(backend_device *d, size_t round, cl_event *event,
-                               apsp_error *error) {
+static apsp_status queue_round(cl_device *d, size_t round, cl_event *event, apsp_error *error) {
     cl_sssp *s = &d->sssp;
     cl_uint r = (cl_uint)round, v = (cl_uint)s->vertices;
     apsp_status status = set_graph_args(d, s->relax, "sssp_relax", 3, 14, error);
@@ -250,8 +253,7 @@ static apsp_status queue_round(backend_device *d, size_t round, cl_event *event,
 }
 
 /* Every reached pair relaxed once more into round `round`'s frontier, whose size is 0. */
-static apsp_status queue_sweep(backend_device *d, size_t round, cl_event *event,
-                               apsp_error *error) {
+static apsp_status queue_sweep(cl_device *d, size_t round, cl_event *event, apsp_error *error) {
     cl_sssp *s = &d->sssp;
     cl_uint pairs = (cl_uint)(s->count * s->vertices), v = (cl_uint)s->vertices,
             slot = (cl_uint)(round % 3);
@@ -268,7 +270,7 @@ static apsp_status queue_sweep(backend_device *d, size_t round, cl_event *event,
 }
 
 /* The pairs waiting before round `round` (its frontier and the far list) and the cycle flag. */
-static apsp_status read_state(backend_device *d, size_t round, cl_uint *size, cl_uint *floor_hit,
+static apsp_status read_state(cl_device *d, size_t round, cl_uint *size, cl_uint *floor_hit,
                               apsp_error *error) {
     cl_sssp *s = &d->sssp;
     cl_uint flags[FLAG_COUNT];
@@ -288,7 +290,7 @@ static apsp_status read_state(backend_device *d, size_t round, cl_uint *size, cl
 
 /* Rounds until the frontier is empty and a sweep lowers nothing; *cycle when a pair is still
  * lowered after V rounds or a sum fell below every simple path. */
-static apsp_status run_rounds(backend_device *d, int *cycle, apsp_error *error) {
+static apsp_status run_rounds(cl_device *d, int *cycle, apsp_error *error) {
     cl_sssp *s = &d->sssp;
     int profile = d->options->profile;
     size_t round = 0;
@@ -326,7 +328,7 @@ static apsp_status run_rounds(backend_device *d, int *cycle, apsp_error *error) 
 
 /* The predecessors of the batch's pairs into frontier[1] (free once the rounds are done);
  * *untight when some reached vertex had none the rule takes (cl/sssp.cl: sssp_pred). */
-static apsp_status pick_predecessors(backend_device *d, int *untight, apsp_error *error) {
+static apsp_status pick_predecessors(cl_device *d, int *untight, apsp_error *error) {
     cl_sssp *s = &d->sssp;
     cl_uint pairs = (cl_uint)(s->count * s->vertices), v = (cl_uint)s->vertices, flag = 0;
     SET_ARG(s->pred, "sssp_pred", 0, pairs);
@@ -351,8 +353,9 @@ static apsp_status pick_predecessors(backend_device *d, int *untight, apsp_error
     return status;
 }
 
-static apsp_status sssp_solve(backend_device *d, const int32_t *sources, size_t count, int *give_up,
-                              apsp_error *error) {
+static apsp_status sssp_solve(backend_device *device, const int32_t *sources, size_t count,
+                              int *give_up, apsp_error *error) {
+    cl_device *d = cl_device_of(device);
     cl_sssp *s = &d->sssp;
     int *cycle = give_up;
     *cycle = 0;
@@ -377,7 +380,7 @@ static apsp_status sssp_solve(backend_device *d, const int32_t *sources, size_t 
 }
 
 /* `count` rows from `row` of `mem` (cells of `cell` bytes) into pinned batch k of b. */
-static apsp_status read_rows(backend_device *d, cl_mem mem, size_t cell, row_batches *b, int k,
+static apsp_status read_rows(cl_device *d, cl_mem mem, size_t cell, row_batches *b, int k,
                              size_t row, size_t count, apsp_error *error) {
     size_t row_bytes = d->sssp.vertices * cell;
     if (b->ready[k])
@@ -418,9 +421,10 @@ static apsp_status hand_on(row_batches *b, row_batches *p, int k, size_t row, si
 
 /* The batch's rows down through the two pinned batches (and two more for the predecessors, of
  * the same rows): the next one comes while the caller takes (writes) the last. */
-static apsp_status sssp_store_rows(backend_device *d, size_t first, apsp_cells_fn rows,
+static apsp_status sssp_store_rows(backend_device *device, size_t first, apsp_cells_fn rows,
                                    void *context, apsp_rows_fn pred, void *pred_context,
                                    apsp_error *error) {
+    cl_device *d = cl_device_of(device);
     cl_sssp *s = &d->sssp;
     double start = seconds_now();
     row_batches *b = &s->rows, *p = &s->pred_rows;

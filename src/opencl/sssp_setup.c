@@ -50,7 +50,7 @@
  * kernels' barriers inside their chunk loops (Kernel.cc: createParallelRegionBefore, assertion
  * region_entry_barrier != NULL) where PoCL 3.1 builds them; a CPU device, whose atomics on one
  * line cost less than a GPU's, keeps the first form. */
-static int stages_appends(const backend_device *d) {
+static int stages_appends(const cl_device *d) {
     return SSSP_APPEND_LOCAL && !(d->limits.type & CL_DEVICE_TYPE_CPU);
 }
 
@@ -68,7 +68,7 @@ static int dist_kind(apsp_dtype dtype) {
 }
 
 /* The program for the run's type (another type's, kept from an earlier run, is let go). */
-static apsp_status build_kernels(backend_device *d, apsp_error *error) {
+static apsp_status build_kernels(cl_device *d, apsp_error *error) {
     cl_sssp *s = &d->sssp;
     int kind = dist_kind(s->run.dtype);
     if (s->program && s->program_kind != kind)
@@ -93,7 +93,7 @@ static apsp_status build_kernels(backend_device *d, apsp_error *error) {
 }
 
 /* What a kernel allows of the work-group size and the local memory its stage may take. */
-static void kernel_room(backend_device *d, cl_kernel kernel, size_t *items, cl_ulong *local) {
+static void kernel_room(cl_device *d, cl_kernel kernel, size_t *items, cl_ulong *local) {
     size_t most = 0;
     cl_ulong fixed = 0;
     if (clGetKernelWorkGroupInfo(kernel, d->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof most, &most,
@@ -110,7 +110,7 @@ static void kernel_room(backend_device *d, cl_kernel kernel, size_t *items, cl_u
 /* The rounds' work-groups and stages (SSSP_APPEND_LOCAL), and the grid a whole number of groups.
  * A device with no room for a stage appends as the first form did: capacity 0 sends every
  * append to the global atomic. */
-static void plan_groups(backend_device *d) {
+static void plan_groups(cl_device *d) {
     cl_sssp *s = &d->sssp;
     s->group_items = 0;
     s->capacity = 0;
@@ -139,7 +139,7 @@ static uint64_t graph_bytes(const cl_sssp *s, size_t vertices, size_t edges) {
 }
 
 /* The sources of a batch: what fits, at least one (else APSP_ERR_TOO_LARGE), at most `sources`. */
-static apsp_status plan_batch(backend_device *d, size_t vertices, size_t edges, size_t sources,
+static apsp_status plan_batch(cl_device *d, size_t vertices, size_t edges, size_t sources,
                               size_t *batch, apsp_error *error) {
     const char *source;
     uint64_t memory = (uint64_t)(SSSP_MEMORY_SHARE * (double)layout_memory(d, &source));
@@ -168,7 +168,7 @@ static apsp_status plan_batch(backend_device *d, size_t vertices, size_t edges, 
                                   error);
 }
 
-static apsp_status create(backend_device *d, cl_mem *mem, uint64_t bytes, const char *name,
+static apsp_status create(cl_device *d, cl_mem *mem, uint64_t bytes, const char *name,
                           apsp_error *error) {
     cl_int err;
     *mem = FAULT_CL_OBJECT(&err, clCreateBuffer(d->context, CL_MEM_READ_WRITE,
@@ -177,8 +177,8 @@ static apsp_status create(backend_device *d, cl_mem *mem, uint64_t bytes, const 
                              : cl_fail(error, APSP_ERR_DEVICE, err, "clCreateBuffer(%s)", name);
 }
 
-apsp_status sssp_write(backend_device *d, cl_mem mem, const void *host, size_t bytes,
-                       const char *name, apsp_error *error) {
+apsp_status sssp_write(cl_device *d, cl_mem mem, const void *host, size_t bytes, const char *name,
+                       apsp_error *error) {
     cl_int err = FAULT_CL_STATUS(
         clEnqueueWriteBuffer(d->queue, mem, CL_TRUE, 0, bytes, host, 0, NULL, NULL));
     return err == CL_SUCCESS
@@ -228,7 +228,7 @@ static void plan_buckets(cl_sssp *s, const adjacency *g) {
 
 /* One CSR as the kernels take it: uint offsets of `start`, int `other` ends and the weights of
  * edges `order[i]` (or i) of g in the run's type. */
-static apsp_status upload_csr(backend_device *d, const adjacency *g, const size_t *start,
+static apsp_status upload_csr(cl_device *d, const adjacency *g, const size_t *start,
                               const int32_t *other, const size_t *order, cl_mem mems[3],
                               apsp_error *error) {
     cl_sssp *s = &d->sssp;
@@ -257,7 +257,7 @@ static apsp_status upload_csr(backend_device *d, const adjacency *g, const size_
 
 /* The in-edges for the predecessors: by target, each vertex's by increasing tail u (a counting
  * sort of the out-edges, which come by u), with each one's index in g for its weight. */
-static apsp_status upload_in_edges(backend_device *d, const adjacency *g, apsp_error *error) {
+static apsp_status upload_in_edges(cl_device *d, const adjacency *g, apsp_error *error) {
     size_t v = g->vertices, e = g->start[v];
     size_t *start = apsp_calloc(v + 2, sizeof *start), *order = apsp_malloc((e ? e : 1) * 8);
     int32_t *source = apsp_malloc((e ? e : 1) * sizeof *source);
@@ -286,7 +286,7 @@ static apsp_status upload_in_edges(backend_device *d, const adjacency *g, apsp_e
 }
 
 /* The out-edges, and the in-edges when the run picks predecessors. */
-static apsp_status upload_graph(backend_device *d, const adjacency *g, apsp_error *error) {
+static apsp_status upload_graph(cl_device *d, const adjacency *g, apsp_error *error) {
     cl_sssp *s = &d->sssp;
     plan_buckets(s, g);
     cl_mem mems[3] = {NULL, NULL, NULL};
@@ -297,7 +297,7 @@ static apsp_status upload_graph(backend_device *d, const adjacency *g, apsp_erro
     return status;
 }
 
-static apsp_status create_batch(backend_device *d, apsp_error *error) {
+static apsp_status create_batch(cl_device *d, apsp_error *error) {
     cl_sssp *s = &d->sssp;
     uint64_t pairs = (uint64_t)s->batch * s->vertices;
     apsp_status status = create(d, &s->dist, s->cell * pairs, "distances", error);
@@ -319,7 +319,7 @@ static apsp_status create_batch(backend_device *d, apsp_error *error) {
     return status;
 }
 
-apsp_status sssp_setup(backend_device *d, const adjacency *g, size_t sources, apsp_error *error) {
+apsp_status sssp_setup(cl_device *d, const adjacency *g, size_t sources, apsp_error *error) {
     cl_sssp *s = &d->sssp;
     apsp_status status = plan_batch(d, s->vertices, s->edges, sources, &s->batch, error);
     if (status == APSP_OK)

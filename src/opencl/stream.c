@@ -38,7 +38,7 @@
  * 0.4 ms one thread takes for this much. */
 enum { PARALLEL_COPY_BYTES = 4 << 20 };
 
-static size_t row_bytes(const backend_device *d) {
+static size_t row_bytes(const cl_device *d) {
     return d->layout.geometry.n * layout_cell_bytes(d);
 }
 
@@ -80,8 +80,8 @@ static int copy_home(void *context, size_t begin, size_t end) {
     return 0;
 }
 
-static void host_rows(backend_device *d, apsp_matrix *m, cl_stream_slot *slot, size_t row0,
-                      size_t rows, slice_fn copy) {
+static void host_rows(cl_device *d, apsp_matrix *m, cl_stream_slot *slot, size_t row0, size_t rows,
+                      slice_fn copy) {
     const size_t cell = layout_cell_bytes(d);
     host_copy c = {m, slot->host, d->layout.geometry.n, cell, row0};
     unsigned threads =
@@ -92,8 +92,7 @@ static void host_rows(backend_device *d, apsp_matrix *m, cl_stream_slot *slot, s
 /* ---- slots --------------------------------------------------------------------------------- */
 
 /* Waits for the slot's last command and copies its rows home. */
-static apsp_status retire(backend_device *d, apsp_matrix *m, cl_stream_slot *slot,
-                          apsp_error *error) {
+static apsp_status retire(cl_device *d, apsp_matrix *m, cl_stream_slot *slot, apsp_error *error) {
     if (!slot->busy)
         return APSP_OK;
     cl_int err = FAULT_CL_STATUS(clWaitForEvents(1, &slot->busy));
@@ -112,7 +111,7 @@ static apsp_status retire(backend_device *d, apsp_matrix *m, cl_stream_slot *slo
 
 /* A free slot for rows [begin, end): the next in turn, once it and any slot still bringing
  * those rows home are done (the host's copy of them must be the latest). */
-static apsp_status take_slot(backend_device *d, apsp_matrix *m, size_t begin, size_t end,
+static apsp_status take_slot(cl_device *d, apsp_matrix *m, size_t begin, size_t end,
                              cl_stream_slot **out, apsp_error *error) {
     cl_stream *s = &d->stream;
     apsp_status status = APSP_OK;
@@ -125,7 +124,7 @@ static apsp_status take_slot(backend_device *d, apsp_matrix *m, size_t begin, si
 }
 
 /* options->profile: keeps the block's events (retained) for the overlap at the end. */
-static void record(backend_device *d, const cl_stream_record *r) {
+static void record(cl_device *d, const cl_stream_record *r) {
     cl_stream *s = &d->stream;
     if (!d->options->profile)
         return;
@@ -176,8 +175,8 @@ static void chain_release(chain *c) {
     c->first = c->last = NULL;
 }
 
-static apsp_status launch(backend_device *d, cl_kernel kernel, const size_t *global,
-                          const size_t *local, chain *c, const char *what, apsp_error *error) {
+static apsp_status launch(cl_device *d, cl_kernel kernel, const size_t *global, const size_t *local,
+                          chain *c, const char *what, apsp_error *error) {
     cl_event wait = c->wait;
     cl_int err =
         FAULT_CL_STATUS(clEnqueueNDRangeKernel(d->queue, kernel, 2, NULL, global, local,
@@ -190,7 +189,7 @@ static apsp_status launch(backend_device *d, cl_kernel kernel, const size_t *glo
 
 /* The current super-round's pivot columns of the slot's `rows` rows, as they are before the
  * block is relaxed, into the slot's columns buffer, k-major (pitch: the shape's block rows). */
-static apsp_status take_columns(backend_device *d, cl_stream_slot *slot, size_t rows, chain *c,
+static apsp_status take_columns(cl_device *d, cl_stream_slot *slot, size_t rows, chain *c,
                                 apsp_error *error) {
     cl_stream *s = &d->stream;
     const size_t edge = (size_t)copy_edge(&d->params);
@@ -208,7 +207,7 @@ static apsp_status take_columns(backend_device *d, cl_stream_slot *slot, size_t 
 }
 
 /* fw_stream over the slot's `rows` rows against its pivot columns and the current pivot rows. */
-static apsp_status relax_block(backend_device *d, cl_stream_slot *slot, size_t rows, chain *c,
+static apsp_status relax_block(cl_device *d, cl_stream_slot *slot, size_t rows, chain *c,
                                apsp_error *error) {
     const kernel_params *p = &d->params;
     cl_stream *s = &d->stream;
@@ -229,7 +228,7 @@ static apsp_status relax_block(backend_device *d, cl_stream_slot *slot, size_t r
 }
 
 /* The block's rows that are the next super-round's pivot rows into the next R. */
-static apsp_status gather_rows(backend_device *d, cl_mem block, size_t row0, size_t rows, chain *c,
+static apsp_status gather_rows(cl_device *d, cl_mem block, size_t row0, size_t rows, chain *c,
                                apsp_error *error) {
     cl_stream *s = &d->stream;
     const size_t next_end = s->next_first + s->next_count;
@@ -251,7 +250,7 @@ static apsp_status gather_rows(backend_device *d, cl_mem block, size_t row0, siz
 
 /* The kernel queue's part of a block: relaxed by the current pivots (none before the first
  * super-round), then its part of the next pivot rows taken. */
-static apsp_status block_kernels(backend_device *d, cl_stream_slot *slot, size_t row0, size_t rows,
+static apsp_status block_kernels(cl_device *d, cl_stream_slot *slot, size_t row0, size_t rows,
                                  chain *c, apsp_error *error) {
     apsp_status status = APSP_OK;
     if (d->stream.count > 0)
@@ -266,7 +265,7 @@ static apsp_status block_kernels(backend_device *d, cl_stream_slot *slot, size_t
 /* ---- a block ------------------------------------------------------------------------------- */
 
 /* The block's rows, from the staging to the slot's buffer. */
-static apsp_status upload(backend_device *d, cl_stream_slot *slot, size_t rows, cl_event *up,
+static apsp_status upload(cl_device *d, cl_stream_slot *slot, size_t rows, cl_event *up,
                           apsp_error *error) {
     const size_t bytes = rows * row_bytes(d);
     cl_int err = FAULT_CL_STATUS(clEnqueueWriteBuffer(d->stream.up_queue, slot->block, CL_FALSE, 0,
@@ -281,7 +280,7 @@ static apsp_status upload(backend_device *d, cl_stream_slot *slot, size_t rows, 
 
 /* The block back into its staging after the kernels; the slot is then busy until that is
  * done, and its rows go home when it is retired. */
-static apsp_status download(backend_device *d, cl_stream_slot *slot, size_t row0, size_t rows,
+static apsp_status download(cl_device *d, cl_stream_slot *slot, size_t row0, size_t rows,
                             cl_event after, apsp_error *error) {
     cl_int err = FAULT_CL_STATUS(clEnqueueReadBuffer(d->stream.down_queue, slot->block, CL_FALSE, 0,
                                                      rows * row_bytes(d), slot->host, 1, &after,
@@ -296,15 +295,16 @@ static apsp_status download(backend_device *d, cl_stream_slot *slot, size_t row0
     return APSP_OK;
 }
 
-static apsp_status flush_kernels(backend_device *d, apsp_error *error) {
+static apsp_status flush_kernels(cl_device *d, apsp_error *error) {
     cl_int err = clFlush(d->queue);
     return err == CL_SUCCESS ? APSP_OK : cl_fail(error, APSP_ERR_DEVICE, err, "clFlush(kernels)");
 }
 
 /* Rows [begin, end) through the device: staged, up, relaxed and gathered, down (none before the
  * first super-round, which changes nothing). */
-static apsp_status stream_rows(backend_device *d, apsp_matrix *m, size_t begin, size_t end,
+static apsp_status stream_rows(backend_device *device, apsp_matrix *m, size_t begin, size_t end,
                                apsp_error *error) {
+    cl_device *d = cl_device_of(device);
     cl_stream_slot *slot;
     const size_t rows = end - begin;
     apsp_status status = take_slot(d, m, begin, end, &slot, error);
@@ -339,7 +339,7 @@ static apsp_status stream_rows(backend_device *d, apsp_matrix *m, size_t begin, 
 
 /* Blocked Floyd-Warshall on one K-row panel under the pivots of its own rows: the in-core
  * rounds on a layout of that one band. */
-static apsp_status close_band(backend_device *d, cl_mem panel, size_t first, size_t count,
+static apsp_status close_band(cl_device *d, cl_mem panel, size_t first, size_t count,
                               apsp_error *error) {
     cl_layout *l = &d->layout;
     const size_t tile = l->geometry.tile;
@@ -348,15 +348,15 @@ static apsp_status close_band(backend_device *d, cl_mem panel, size_t first, siz
     l->row_end = first + count;
     apsp_status status = rounds_first_panels(d, first / tile, error);
     for (size_t r = first / tile; r < (first + count) / tile && status == APSP_OK; r++) {
-        status = rounds_close_pivot(d, r, error);
+        status = rounds_close_pivot(&d->base, r, error);
         if (status == APSP_OK)
-            status = rounds_relax(d, r, first, first + count, error);
+            status = rounds_relax(&d->base, r, first, first + count, error);
     }
     return status;
 }
 
 /* The closed pivot rows home, through the slots, in pieces of at most a block. */
-static apsp_status send_rows_home(backend_device *d, apsp_matrix *m, apsp_error *error) {
+static apsp_status send_rows_home(cl_device *d, apsp_matrix *m, apsp_error *error) {
     cl_stream *s = &d->stream;
     const size_t rb = row_bytes(d);
     apsp_status status = APSP_OK;
@@ -388,8 +388,9 @@ static apsp_status send_rows_home(backend_device *d, apsp_matrix *m, apsp_error 
 /* The last super-round's pivot rows, closed, go home (queued behind its blocks, so that their
  * downloads run beside the next closing, when the bus is free); the gathered rows become the
  * current ones and close. */
-static apsp_status stream_pivots(backend_device *d, apsp_matrix *m, size_t first, size_t count,
+static apsp_status stream_pivots(backend_device *device, apsp_matrix *m, size_t first, size_t count,
                                  size_t next_count, apsp_error *error) {
+    cl_device *d = cl_device_of(device);
     cl_stream *s = &d->stream;
     apsp_status status = s->count > 0 ? send_rows_home(d, m, error) : APSP_OK;
     if (count > 0)
@@ -405,8 +406,9 @@ static apsp_status stream_pivots(backend_device *d, apsp_matrix *m, size_t first
 
 /* ---- the end ------------------------------------------------------------------------------- */
 
-static apsp_status stream_finish(backend_device *d, apsp_matrix *m, stream_totals *totals,
+static apsp_status stream_finish(backend_device *device, apsp_matrix *m, stream_totals *totals,
                                  apsp_error *error) {
+    cl_device *d = cl_device_of(device);
     cl_stream *s = &d->stream;
     apsp_status status = s->count > 0 ? send_rows_home(d, m, error) : APSP_OK;
     for (size_t i = 0; i < STREAM_SLOTS && status == APSP_OK; i++)
@@ -434,7 +436,7 @@ static void release_records(cl_stream *s) {
     free(s->records);
 }
 
-void stream_release(backend_device *d) {
+void stream_release(cl_device *d) {
     cl_stream *s = &d->stream;
     if (d->queue)
         clFinish(d->queue);

@@ -7,10 +7,10 @@
 
 /* The shape for the geometry (K, the block height, the memory they take), checked against the
  * device and the host, then the layout of K rows, the queues, panels and slots. */
-apsp_status stream_prepare(backend_device *d, const solve_geometry *g, stream_shape *shape,
+apsp_status stream_prepare(backend_device *device, const solve_geometry *g, stream_shape *shape,
                            apsp_error *error);
 /* The profile's lines, to the log. */
-void stream_log_overlap(const backend_device *d);
-void stream_log_timeline(const backend_device *d);
+void stream_log_overlap(const cl_device *d);
+void stream_log_timeline(const cl_device *d);
 
 #endif

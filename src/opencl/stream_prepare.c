@@ -14,7 +14,7 @@
 
 enum { SLOT_SHARE = 8 };
 
-static size_t row_bytes(const backend_device *d) {
+static size_t row_bytes(const cl_device *d) {
     return d->layout.geometry.n * layout_cell_bytes(d);
 }
 
@@ -43,13 +43,13 @@ static uint64_t device_bytes(const solve_geometry *g, size_t pivots, size_t bloc
 /* What streaming may take: the cap the user gave (layout_memory, the one rule), or else 15/16 of
  * the global memory, which the driver does not give out whole (the in-core check allows all of
  * it; K only has to be large). */
-static uint64_t stream_memory(const backend_device *d) {
+static uint64_t stream_memory(const cl_device *d) {
     uint64_t memory = layout_memory(d, NULL);
     return memory < d->limits.global_memory ? memory : memory / 16 * 15;
 }
 
 /* K for blocks of `block_rows`: as many rows as the rest of the memory holds. */
-static size_t pivots_for(const backend_device *d, const solve_geometry *g, size_t block_rows) {
+static size_t pivots_for(const cl_device *d, const solve_geometry *g, size_t block_rows) {
     uint64_t memory = stream_memory(d), fixed = device_bytes(g, 0, block_rows);
     uint64_t row = geometry_row(g), most = layout_buffer_cap(d) / row;
     if (most > INT32_MAX / g->n) /* the kernels index a K x n panel in int */
@@ -60,7 +60,7 @@ static size_t pivots_for(const backend_device *d, const solve_geometry *g, size_
     return k < g->n ? k : g->n;
 }
 
-static apsp_status too_small(const backend_device *d, const solve_geometry *g, apsp_error *error) {
+static apsp_status too_small(const cl_device *d, const solve_geometry *g, apsp_error *error) {
     const char *source;
     char need[32], have[32];
     uint64_t memory = layout_memory(d, &source); /* of which streaming takes stream_memory */
@@ -73,7 +73,7 @@ static apsp_status too_small(const backend_device *d, const solve_geometry *g, a
                 format_bytes(memory, have, sizeof have), source);
 }
 
-static apsp_status stream_choose_shape(const backend_device *d, const solve_geometry *g,
+static apsp_status stream_choose_shape(const cl_device *d, const solve_geometry *g,
                                        stream_shape *shape, apsp_error *error) {
     uint64_t row = geometry_row(g), memory = stream_memory(d);
     uint64_t most = layout_buffer_cap(d) / row;
@@ -119,7 +119,7 @@ static apsp_status stream_check_host(const solve_geometry *g, const stream_shape
 
 /* ---- buffers and queues -------------------------------------------------------------------- */
 
-static apsp_status create(const backend_device *d, cl_mem_flags flags, size_t bytes, cl_mem *out,
+static apsp_status create(const cl_device *d, cl_mem_flags flags, size_t bytes, cl_mem *out,
                           const char *what, apsp_error *error) {
     cl_int err;
     *out = FAULT_CL_OBJECT(&err, clCreateBuffer(d->context, flags, bytes, NULL, &err));
@@ -128,7 +128,7 @@ static apsp_status create(const backend_device *d, cl_mem_flags flags, size_t by
 }
 
 /* The two K x n panels of pivot rows. */
-static apsp_status create_panels(backend_device *d, apsp_error *error) {
+static apsp_status create_panels(cl_device *d, apsp_error *error) {
     cl_stream *s = &d->stream;
     apsp_status status = APSP_OK;
     for (int i = 0; i < 2 && status == APSP_OK; i++)
@@ -137,7 +137,7 @@ static apsp_status create_panels(backend_device *d, apsp_error *error) {
     return status;
 }
 
-static apsp_status create_slots(backend_device *d, apsp_error *error) {
+static apsp_status create_slots(cl_device *d, apsp_error *error) {
     cl_stream *s = &d->stream;
     const size_t bytes = s->shape.block_rows * row_bytes(d);
     apsp_status status = APSP_OK;
@@ -163,7 +163,7 @@ static apsp_status create_slots(backend_device *d, apsp_error *error) {
     return status;
 }
 
-static apsp_status create_queues(backend_device *d, apsp_error *error) {
+static apsp_status create_queues(cl_device *d, apsp_error *error) {
     cl_int err;
     cl_command_queue_properties props = d->options->profile ? CL_QUEUE_PROFILING_ENABLE : 0;
     d->stream.up_queue =
@@ -178,7 +178,7 @@ static apsp_status create_queues(backend_device *d, apsp_error *error) {
 
 /* The layout the closing rounds run on: the geometry, the T-row panels and one band, which
  * close_band points at a K-row panel. */
-static apsp_status prepare_layout(backend_device *d, const solve_geometry *g, apsp_error *error) {
+static apsp_status prepare_layout(cl_device *d, const solve_geometry *g, apsp_error *error) {
     cl_layout *l = &d->layout;
     l->geometry = *g;
     l->bands = apsp_calloc(1, sizeof *l->bands);
@@ -188,8 +188,9 @@ static apsp_status prepare_layout(backend_device *d, const solve_geometry *g, ap
     return layout_create_panels(d, error);
 }
 
-apsp_status stream_prepare(backend_device *d, const solve_geometry *g, stream_shape *shape,
+apsp_status stream_prepare(backend_device *device, const solve_geometry *g, stream_shape *shape,
                            apsp_error *error) {
+    cl_device *d = cl_device_of(device);
     cl_stream *s = &d->stream;
     layout_release(d); /* an in-core solve's kept buffers: streaming takes the memory */
     /* Too large for the host is the first thing to say, in the reader's words. */

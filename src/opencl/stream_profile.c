@@ -54,7 +54,7 @@ static void sweep(edge *edges, size_t count, double busy[ENGINES], double *two, 
 }
 
 /* The profile: each engine's busy time and rate, the overlap, and the first blocks' timeline. */
-void stream_log_overlap(const backend_device *d) {
+void stream_log_overlap(const cl_device *d) {
     const cl_stream *s = &d->stream;
     edge *edges = apsp_calloc(6 * s->record_count + 1, sizeof *edges);
     if (!edges || s->record_count == 0) {
@@ -94,7 +94,7 @@ void stream_log_overlap(const backend_device *d) {
 
 /* The first super-round's first blocks (after the gathering pass, which has no downloads),
  * each engine's interval in ms from the first of them. */
-void stream_log_timeline(const backend_device *d) {
+void stream_log_timeline(const cl_device *d) {
     const cl_stream *s = &d->stream;
     size_t from = 0;
     while (from + 1 < s->record_count && !s->records[from].down)
