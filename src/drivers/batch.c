@@ -102,8 +102,8 @@ static void solve_item(void *context, size_t item, unsigned thread) {
     }
 }
 
-apsp_status drive_batch(const apsp_backend_impl *impl, backend_device *device,
-                        const batch_plan *plan, apsp_error *error) {
+apsp_status drive_batch(backend_device *device, const batch_plan *plan, apsp_error *error) {
+    const apsp_backend_impl *impl = device->impl;
     const apsp_batch *b = plan->batch;
     batch_run r = {.impl = impl, .plan = plan, .failed = b->count};
     if (b->predecessors) {

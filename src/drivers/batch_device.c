@@ -103,13 +103,13 @@ static apsp_status run_pass(const batch_plan *plan, chunk *c, slice_fn work, aps
 }
 
 /* The chunk made ready and packed, solved on the device, unpacked; then emptied. */
-static apsp_status flush(const apsp_backend_impl *impl, backend_device *device,
-                         const batch_plan *plan, chunk *c, graphs_times *times, apsp_error *error) {
+static apsp_status flush(backend_device *device, const batch_plan *plan, chunk *c,
+                         graphs_times *times, apsp_error *error) {
     const graphs_call call = {plan->batch->dtype, c->cells,    c->cells_count, c->offsets,
                               c->sizes,           c->negative, c->count};
     apsp_status status = run_pass(plan, c, pack_slice, error);
     if (status == APSP_OK)
-        status = impl->graphs->solve(device, &call, times, error);
+        status = device->impl->graphs->solve(device, &call, times, error);
     if (status == APSP_OK)
         status = run_pass(plan, c, unpack_slice, error);
     c->count = c->cells_count = 0;
@@ -117,13 +117,12 @@ static apsp_status flush(const apsp_backend_impl *impl, backend_device *device,
 }
 
 /* Graph g's place in the chunk (flushed first when it is full). */
-static apsp_status take(const apsp_backend_impl *impl, backend_device *device,
-                        const batch_plan *plan, chunk *c, size_t g, graphs_times *times,
-                        apsp_error *error) {
+static apsp_status take(backend_device *device, const batch_plan *plan, chunk *c, size_t g,
+                        graphs_times *times, apsp_error *error) {
     const size_t n = plan->batch->vertices[g], cell = apsp_dtype_size(plan->batch->dtype);
     apsp_status status = APSP_OK;
     if (c->count == CHUNK_GRAPHS || (c->cells_count + n * n) * cell > CHUNK_BYTES)
-        status = flush(impl, device, plan, c, times, error);
+        status = flush(device, plan, c, times, error);
     if (status != APSP_OK)
         return status;
     c->offsets[c->count] = c->cells_count;
@@ -133,9 +132,8 @@ static apsp_status take(const apsp_backend_impl *impl, backend_device *device,
     return APSP_OK;
 }
 
-apsp_status drive_batch_device(const apsp_backend_impl *impl, backend_device *device,
-                               const batch_plan *plan, size_t most, graphs_times *times,
-                               apsp_error *error) {
+apsp_status drive_batch_device(backend_device *device, const batch_plan *plan, size_t most,
+                               graphs_times *times, apsp_error *error) {
     chunk c = {0};
     c.cells = apsp_malloc(CHUNK_BYTES);
     c.offsets = apsp_malloc(CHUNK_GRAPHS * sizeof *c.offsets);
@@ -149,9 +147,9 @@ apsp_status drive_batch_device(const apsp_backend_impl *impl, backend_device *de
     const apsp_batch *b = plan->batch;
     for (size_t g = 0; status == APSP_OK && g < b->count; g++)
         if (b->vertices[g] <= most)
-            status = take(impl, device, plan, &c, g, times, error);
+            status = take(device, plan, &c, g, times, error);
     if (status == APSP_OK && c.count)
-        status = flush(impl, device, plan, &c, times, error);
+        status = flush(device, plan, &c, times, error);
     free(c.cells);
     free(c.offsets);
     free(c.sizes);

@@ -1,9 +1,10 @@
-/* Drivers: what runs a solve through the round-level interface of backend.h. rows.c shares the
- * rows among the devices of one process (one device is its simplest case); stream.c passes a
- * matrix larger than the device's memory through one device from host memory; small.c solves a
- * graph of a few vertices on the calling thread, batch.c many such graphs over the host's threads.
- * solver.c picks stream.c when drive_streams says so. apsp-mpi's ranks use backend/blocks.h instead
- * (src/mpi). */
+/* Drivers: what runs a solve through the round-level interface of backend.h. They take devices
+ * alone, each carrying its backend's table (backend.h: backend_device); the devices of one solve
+ * are of one backend. rows.c shares the rows among the devices of one process (one device is its
+ * simplest case); stream.c passes a matrix larger than the device's memory through one device
+ * from host memory; small.c solves a graph of a few vertices on the calling thread, batch.c many
+ * such graphs over the host's threads. solver.c picks stream.c when drive_streams says so.
+ * apsp-mpi's ranks use backend/blocks.h instead (src/mpi). */
 #ifndef APSP_DRIVERS_H
 #define APSP_DRIVERS_H
 
@@ -31,8 +32,8 @@ double beside_finish(beside *b, double rounds_end);
  * `idle` (or NULL): rows whose io->prepare runs beside the rounds (beside_start), and only
  * then, since the host's threads check, upload and download around them; for devices off the
  * host, whose rounds leave its cores idle. */
-apsp_status drive_rows(const apsp_backend_impl *impl, backend_device *const *devices, size_t count,
-                       apsp_matrix *matrix, const cell_facts *known, const apsp_row_io *idle,
+apsp_status drive_rows(backend_device *const *devices, size_t count, apsp_matrix *matrix,
+                       const cell_facts *known, const apsp_row_io *idle,
                        const apsp_options *options, apsp_report *report, apsp_error *error);
 
 /* drive_rows with the predecessors derived on the devices (backend.h: backend_paths, which
@@ -43,16 +44,16 @@ typedef struct paths_job {
     int untight; /* set: some device found distances that are not the graph's */
     double seconds;
 } paths_job;
-apsp_status drive_rows_paths(const apsp_backend_impl *impl, backend_device *const *devices,
-                             size_t count, apsp_matrix *matrix, paths_job *paths,
-                             const apsp_options *options, apsp_report *report, apsp_error *error);
+apsp_status drive_rows_paths(backend_device *const *devices, size_t count, apsp_matrix *matrix,
+                             paths_job *paths, const apsp_options *options, apsp_report *report,
+                             apsp_error *error);
 
 /* Whether the matrix goes to the backend's small solve (backend.h: solve_small): one device
  * of a backend that has one, and a graph within its size; drive_small solves it on the calling
  * thread, its cells checked (or `known`), its negative cycles found as drive_rows finds them,
  * and the report naming the calling thread (small.c). */
-int drive_takes_small(const apsp_backend_impl *impl, size_t count, const apsp_matrix *matrix);
-apsp_status drive_small(const apsp_backend_impl *impl, apsp_matrix *matrix, const cell_facts *known,
+int drive_takes_small(backend_device *const *devices, size_t count, const apsp_matrix *matrix);
+apsp_status drive_small(const backend_device *device, apsp_matrix *matrix, const cell_facts *known,
                         const apsp_options *options, apsp_report *report, apsp_error *error);
 
 /* A batch's graphs (apsp_batch.h) and where each one's cells begin (batch.c). */
@@ -76,50 +77,44 @@ apsp_status batch_fill(const batch_plan *plan, size_t g, cell_facts *facts, apsp
  * matrix (*facts: its negative weights, its largest |weight|) and its -0 weights made +0: ready
  * for a solve whose bytes are apsp_solver_solve's. */
 apsp_status batch_ready(const batch_plan *plan, size_t g, cell_facts *facts, apsp_error *error);
-/* Solves every graph of 1 to impl->small_vertices vertices on the device's host threads
+/* Solves every graph of 1 to the table's small_vertices vertices on the device's host threads
  * (backend.h: run_items), a graph per thread at a time: each checked, solved by the backend's
  * small solve (or fw_tracked for predecessors) and its diagonal read for negative cycles. The
  * other graphs are left as they are. On failure the error of the least graph that failed. */
-apsp_status drive_batch(const apsp_backend_impl *impl, backend_device *device,
-                        const batch_plan *plan, apsp_error *error);
+apsp_status drive_batch(backend_device *device, const batch_plan *plan, apsp_error *error);
 
-/* Solves every graph of at most `most` vertices on the device through impl->graphs (backend.h),
- * many per call: each made ready on the host, packed, solved on the device, unpacked and its
- * diagonal read for negative cycles. The other graphs are left as they are. On failure the
+/* Solves every graph of at most `most` vertices on the device through its table's graphs
+ * (backend.h), many per call: each made ready on the host, packed, solved on the device, unpacked
+ * and its diagonal read for negative cycles. The other graphs are left as they are. On failure the
  * error of the first graph that failed; *times: the device's seconds, added up. */
-apsp_status drive_batch_device(const apsp_backend_impl *impl, backend_device *device,
-                               const batch_plan *plan, size_t most, graphs_times *times,
-                               apsp_error *error);
+apsp_status drive_batch_device(backend_device *device, const batch_plan *plan, size_t most,
+                               graphs_times *times, apsp_error *error);
 
 /* Whether the backend's devices make their rows from an edge list and hand them on
  * (load_graph, store_rows); drive_graph solves a checked graph that way, as drive_rows would,
  * with `idle` (or NULL) beside the rounds. */
-int drive_takes_graphs(const apsp_backend_impl *impl);
-apsp_status drive_graph(const apsp_backend_impl *impl, backend_device *const *devices, size_t count,
-                        const apsp_graph *graph, apsp_rows_fn rows, void *context,
-                        const apsp_idle_work *idle, const apsp_options *options,
-                        apsp_report *report, apsp_error *error);
+int drive_takes_graphs(const backend_device *device);
+apsp_status drive_graph(backend_device *const *devices, size_t count, const apsp_graph *graph,
+                        apsp_rows_fn rows, void *context, const apsp_idle_work *idle,
+                        const apsp_options *options, apsp_report *report, apsp_error *error);
 
 /* Whether a solve of `vertices` vertices of `dtype` can run on the devices (the geometry, the
  * buffer caps, the devices' memory), without a matrix. */
-apsp_status drive_check(const apsp_backend_impl *impl, backend_device *const *devices, size_t count,
-                        size_t vertices, apsp_dtype dtype, const apsp_options *options,
-                        apsp_error *error);
+apsp_status drive_check(backend_device *const *devices, size_t count, size_t vertices,
+                        apsp_dtype dtype, const apsp_options *options, apsp_error *error);
 
 /* Whether a solve of `vertices` of `dtype` streams: one device, of a backend that can, that
  * cannot hold the matrix (several devices that cannot hold their shares are refused by
  * drive_rows). */
-int drive_streams(const apsp_backend_impl *impl, backend_device *const *devices, size_t count,
-                  size_t vertices, apsp_dtype dtype);
+int drive_streams(backend_device *const *devices, size_t count, size_t vertices, apsp_dtype dtype);
 
 /* Solves the matrix in place through one device from host memory; fills the report. */
-apsp_status drive_stream(const apsp_backend_impl *impl, backend_device *device, apsp_matrix *matrix,
-                         const apsp_options *options, apsp_report *report, apsp_error *error);
+apsp_status drive_stream(backend_device *device, apsp_matrix *matrix, const apsp_options *options,
+                         apsp_report *report, apsp_error *error);
 
 /* Whether a streamed solve of `vertices` vertices can run, without a matrix; *staging gets the
  * pinned host memory it takes beside the matrix. */
-apsp_status drive_stream_check(const apsp_backend_impl *impl, backend_device *device,
-                               size_t vertices, apsp_dtype dtype, const apsp_options *options,
-                               uint64_t *staging, apsp_error *error);
+apsp_status drive_stream_check(backend_device *device, size_t vertices, apsp_dtype dtype,
+                               const apsp_options *options, uint64_t *staging, apsp_error *error);
 
 #endif

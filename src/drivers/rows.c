@@ -29,8 +29,8 @@
  * PROGRESS_LAG rounds of the request instead of after every queued round. */
 enum { PROGRESS_LAG = 4 };
 
+/* Devices of one backend, each carrying its table (backend.h: backend_device). */
 typedef struct team {
-    const apsp_backend_impl *impl;
     backend_device *const *devices;
     size_t count;
     const apsp_options *options;
@@ -43,7 +43,7 @@ static apsp_status plan_team(team *t, size_t vertices, apsp_dtype dtype, apsp_er
     solve_geometry *g = &t->geometry;
     for (size_t i = 0; i < t->count; i++) {
         solve_geometry own;
-        apsp_status status = t->impl->plan(t->devices[i], vertices, dtype, &own, error);
+        apsp_status status = t->devices[i]->impl->plan(t->devices[i], vertices, dtype, &own, error);
         if (status != APSP_OK)
             return status;
         if (i > 0 && own.tile != g->tile)
@@ -91,7 +91,7 @@ static apsp_status share_rows(team *t, apsp_error *error) {
             return status;
     } else {
         for (size_t i = 0; i < t->count; i++)
-            speed[i] = t->impl->speed(t->devices[i]);
+            speed[i] = t->devices[i]->impl->speed(t->devices[i]);
     }
     for (size_t i = 0; i < t->count; i++)
         total += speed[i];
@@ -120,18 +120,19 @@ static apsp_status hand_out(const team *t, size_t round, size_t owner, apsp_erro
     if (t->count == 1)
         return APSP_OK;
     panel_handoff handoff;
-    apsp_status status = t->impl->get_row_panel(t->devices[owner], round, &handoff, error);
+    apsp_status status =
+        t->devices[owner]->impl->get_row_panel(t->devices[owner], round, &handoff, error);
     for (size_t i = 0; i < t->count && status == APSP_OK; i++)
         if (i != owner && holds_rows(t, i))
-            status = t->impl->put_row_panel(t->devices[i], round, &handoff, error);
+            status = t->devices[i]->impl->put_row_panel(t->devices[i], round, &handoff, error);
     return status;
 }
 
 /* Round r on device i's rows; with look-ahead, the next pivot rows' unit first, then round
  * r + 1's pivot closed and handed out, then the rest. */
 static apsp_status relax_device(const team *t, size_t i, size_t round, apsp_error *error) {
-    const apsp_backend_impl *impl = t->impl;
     backend_device *d = t->devices[i];
+    const apsp_backend_impl *impl = d->impl;
     const size_t rounds = t->geometry.n / t->geometry.tile;
     if (t->count == 1 || round + 1 >= rounds || owner_of(t, round + 1) != i)
         return impl->relax(d, round, t->begin[i], t->begin[i + 1], error);
@@ -153,7 +154,7 @@ static apsp_status wait_for_round(const team *t, size_t round, apsp_error *error
     apsp_status status = APSP_OK;
     for (size_t i = 0; i < t->count && status == APSP_OK; i++)
         if (holds_rows(t, i))
-            status = t->impl->wait_round(t->devices[i], round, error);
+            status = t->devices[i]->impl->wait_round(t->devices[i], round, error);
     return status;
 }
 
@@ -177,14 +178,15 @@ static apsp_status report_round(const team *t, size_t round, size_t rounds, apsp
 static apsp_status run_rounds(const team *t, apsp_error *error) {
     const size_t rounds = t->geometry.n / t->geometry.tile;
     const size_t first_owner = owner_of(t, 0);
-    apsp_status status = t->impl->close_pivot(t->devices[first_owner], 0, error);
+    apsp_status status =
+        t->devices[first_owner]->impl->close_pivot(t->devices[first_owner], 0, error);
     if (status == APSP_OK)
         status = hand_out(t, 0, first_owner, error);
     size_t reported = 0;
     for (size_t r = 0; r < rounds && status == APSP_OK; r++) {
         /* With one device, the pivot of every round after the first is closed here. */
         if (t->count == 1 && r > 0)
-            status = t->impl->close_pivot(t->devices[0], r, error);
+            status = t->devices[0]->impl->close_pivot(t->devices[0], r, error);
         /* The next round's owner first: its look-ahead hands the panel out early. */
         const size_t next = r + 1 < rounds ? owner_of(t, r + 1) : 0;
         for (size_t k = 0; k < t->count && status == APSP_OK; k++) {
@@ -211,7 +213,7 @@ static void describe_team(const team *t, apsp_report *report) {
     if (t->count > 1)
         used += (size_t)snprintf(report->device, size, "%zu devices: ", t->count);
     for (size_t i = 0; i < t->count; i++) {
-        t->impl->summarize(t->devices[i], &summary);
+        t->devices[i]->impl->summarize(t->devices[i], &summary);
         report->program_builds += summary.program_builds;
         size_t rows = t->begin[i + 1] - t->begin[i];
         if (t->count == 1)
@@ -237,8 +239,8 @@ static apsp_status prepare_team(const team *t, apsp_error *error) {
     apsp_status status = APSP_OK;
     for (size_t i = 0; i < t->count && status == APSP_OK; i++)
         if (holds_rows(t, i))
-            status =
-                t->impl->prepare(t->devices[i], &t->geometry, t->begin[i], t->begin[i + 1], error);
+            status = t->devices[i]->impl->prepare(t->devices[i], &t->geometry, t->begin[i],
+                                                  t->begin[i + 1], error);
     return status;
 }
 
@@ -258,9 +260,9 @@ static apsp_status load_team(const team *t, const solve_io *io, apsp_error *erro
     apsp_status status = APSP_OK;
     for (size_t i = 0; i < t->count && status == APSP_OK; i++)
         if (holds_rows(t, i))
-            status = io->matrix
-                         ? t->impl->load(t->devices[i], io->matrix, error)
-                         : t->impl->device_memory->load_graph(t->devices[i], io->graph, error);
+            status = io->matrix ? t->devices[i]->impl->load(t->devices[i], io->matrix, error)
+                                : t->devices[i]->impl->device_memory->load_graph(t->devices[i],
+                                                                                 io->graph, error);
     return status;
 }
 
@@ -294,8 +296,8 @@ typedef struct device_store {
 
 static void *store_one(void *context) {
     device_store *s = context;
-    s->status =
-        s->t->impl->device_memory->store_rows(s->t->devices[s->i], s->rows, s->context, &s->error);
+    s->status = s->t->devices[s->i]->impl->device_memory->store_rows(s->t->devices[s->i], s->rows,
+                                                                     s->context, &s->error);
     return NULL;
 }
 
@@ -336,9 +338,9 @@ static apsp_status store_team(const team *t, const solve_io *io, int negative, a
     apsp_status status = APSP_OK;
     for (size_t i = 0; i < t->count && status == APSP_OK; i++)
         if (holds_rows(t, i))
-            status = io->matrix
-                         ? t->impl->store(t->devices[i], io->matrix, error)
-                         : t->impl->device_memory->store_rows(t->devices[i], rows, context, error);
+            status = io->matrix ? t->devices[i]->impl->store(t->devices[i], io->matrix, error)
+                                : t->devices[i]->impl->device_memory->store_rows(
+                                      t->devices[i], rows, context, error);
     return status;
 }
 
@@ -348,7 +350,8 @@ static apsp_status derive_team(const team *t, paths_job *job, apsp_error *error)
     for (size_t i = 0; i < t->count && status == APSP_OK; i++) {
         int untight = 0;
         if (holds_rows(t, i))
-            status = t->impl->paths->derive(t->devices[i], job->csr, job->pred, &untight, error);
+            status = t->devices[i]->impl->paths->derive(t->devices[i], job->csr, job->pred,
+                                                        &untight, error);
         job->untight |= untight;
     }
     return status;
@@ -368,15 +371,14 @@ static apsp_status arrange_team(team *t, size_t vertices, apsp_dtype dtype, apsp
  * geometry (backend.h: unload), which a failure must not leave behind half-made. */
 static void unload_team(const team *t, apsp_status status) {
     for (size_t i = 0; i < t->count; i++)
-        t->impl->unload(t->devices[i], status == APSP_OK && holds_rows(t, i));
+        t->devices[i]->impl->unload(t->devices[i], status == APSP_OK && holds_rows(t, i));
 }
 
 /* A check prepares as the solve would: a solve of the same geometry that follows it (the command
  * checks before reading its input) finds the device's buffers made. */
-apsp_status drive_check(const apsp_backend_impl *impl, backend_device *const *devices, size_t count,
-                        size_t vertices, apsp_dtype dtype, const apsp_options *options,
-                        apsp_error *error) {
-    team t = {.impl = impl, .devices = devices, .count = count, .options = options};
+apsp_status drive_check(backend_device *const *devices, size_t count, size_t vertices,
+                        apsp_dtype dtype, const apsp_options *options, apsp_error *error) {
+    team t = {.devices = devices, .count = count, .options = options};
     apsp_status status = arrange_team(&t, vertices, dtype, error);
     unload_team(&t, status);
     return status;
@@ -393,8 +395,8 @@ static int64_t bound_of(const team *t, apsp_dtype dtype, uint64_t most) {
 }
 
 static apsp_status drive(team *t, const solve_io *io, apsp_report *report, apsp_error *error) {
-    const apsp_backend_impl *impl = t->impl;
     backend_device *const *devices = t->devices;
+    const apsp_backend_impl *impl = devices[0]->impl; /* the team's one backend */
     size_t count = t->count;
     double t0 = seconds_now();
     /* Edge lists load as int32 (apsp_solver_solve_graph). */
@@ -456,32 +458,31 @@ static apsp_status drive(team *t, const solve_io *io, apsp_report *report, apsp_
     return APSP_OK;
 }
 
-apsp_status drive_rows(const apsp_backend_impl *impl, backend_device *const *devices, size_t count,
-                       apsp_matrix *m, const cell_facts *known, const apsp_row_io *idle,
+apsp_status drive_rows(backend_device *const *devices, size_t count, apsp_matrix *m,
+                       const cell_facts *known, const apsp_row_io *idle,
                        const apsp_options *options, apsp_report *report, apsp_error *error) {
-    team t = {.impl = impl, .devices = devices, .count = count, .options = options};
+    team t = {.devices = devices, .count = count, .options = options};
     const apsp_idle_work work = {idle ? idle->prepare : NULL, NULL, idle ? idle->context : NULL, 0};
     const solve_io io = {.matrix = m, .known = known, .idle = &work};
     return drive(&t, &io, report, error);
 }
 
-apsp_status drive_rows_paths(const apsp_backend_impl *impl, backend_device *const *devices,
-                             size_t count, apsp_matrix *m, paths_job *paths,
-                             const apsp_options *options, apsp_report *report, apsp_error *error) {
-    team t = {.impl = impl, .devices = devices, .count = count, .options = options};
+apsp_status drive_rows_paths(backend_device *const *devices, size_t count, apsp_matrix *m,
+                             paths_job *paths, const apsp_options *options, apsp_report *report,
+                             apsp_error *error) {
+    team t = {.devices = devices, .count = count, .options = options};
     const solve_io io = {.matrix = m, .paths = paths};
     return drive(&t, &io, report, error);
 }
 
-int drive_takes_graphs(const apsp_backend_impl *impl) {
-    return impl->device_memory != NULL;
+int drive_takes_graphs(const backend_device *device) {
+    return device->impl->device_memory != NULL;
 }
 
-apsp_status drive_graph(const apsp_backend_impl *impl, backend_device *const *devices, size_t count,
-                        const apsp_graph *graph, apsp_rows_fn rows, void *context,
-                        const apsp_idle_work *idle, const apsp_options *options,
-                        apsp_report *report, apsp_error *error) {
-    team t = {.impl = impl, .devices = devices, .count = count, .options = options};
+apsp_status drive_graph(backend_device *const *devices, size_t count, const apsp_graph *graph,
+                        apsp_rows_fn rows, void *context, const apsp_idle_work *idle,
+                        const apsp_options *options, apsp_report *report, apsp_error *error) {
+    team t = {.devices = devices, .count = count, .options = options};
     const solve_io io = {.graph = graph, .rows = rows, .context = context, .idle = idle};
     return drive(&t, &io, report, error);
 }

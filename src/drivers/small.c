@@ -8,14 +8,16 @@
 
 /* Whether the matrix goes to the backend's small solve: one device that has one, and a graph
  * within its size (a round's work, microseconds, less than waking its threads). */
-int drive_takes_small(const apsp_backend_impl *impl, size_t count, const apsp_matrix *matrix) {
+int drive_takes_small(backend_device *const *devices, size_t count, const apsp_matrix *matrix) {
+    const apsp_backend_impl *impl = devices[0]->impl;
     return count == 1 && impl->solve_small && matrix->n <= impl->small_vertices;
 }
 
 /* The small solve: the graph's cells checked (or `known`), solved on this thread, its negative
  * cycles found as the drivers find them. The report names the calling thread. */
-apsp_status drive_small(const apsp_backend_impl *impl, apsp_matrix *matrix, const cell_facts *known,
+apsp_status drive_small(const backend_device *device, apsp_matrix *matrix, const cell_facts *known,
                         const apsp_options *o, apsp_report *report, apsp_error *error) {
+    const apsp_backend_impl *impl = device->impl;
     const double start = seconds_now();
     cell_facts facts = {0, 0};
     apsp_status status =

@@ -24,7 +24,6 @@
 #include <stdio.h>
 
 typedef struct streamer {
-    const apsp_backend_impl *impl;
     backend_device *device;
     apsp_matrix *matrix;
     const apsp_options *options;
@@ -61,7 +60,7 @@ static apsp_status stream_blocks(streamer *st, size_t n, size_t skip_begin, size
         size_t end = least(row + height, n);
         if (row < skip_begin)
             end = least(end, skip_begin);
-        status = st->impl->stream->rows(st->device, st->matrix, row, end, error);
+        status = st->device->impl->stream->rows(st->device, st->matrix, row, end, error);
         if (status == APSP_OK)
             status = go_on(st, error);
         row = end;
@@ -74,7 +73,8 @@ static apsp_status stream_blocks(streamer *st, size_t n, size_t skip_begin, size
 /* Before the first super-round: its pivot rows up, in blocks. */
 static apsp_status gather_first(streamer *st, apsp_error *error) {
     const size_t first = least(st->shape.pivots, st->geometry.n);
-    apsp_status status = st->impl->stream->pivots(st->device, st->matrix, 0, 0, first, error);
+    apsp_status status =
+        st->device->impl->stream->pivots(st->device, st->matrix, 0, 0, first, error);
     if (status == APSP_OK)
         status = stream_blocks(st, first, 0, 0, error);
     st->most_blocks = 0; /* the report counts the blocks of a super-round */
@@ -87,7 +87,7 @@ static apsp_status run_super_rounds(streamer *st, apsp_error *error) {
     for (size_t s = 0; s < n && status == APSP_OK; s += k) {
         const size_t count = least(k, n - s);
         const size_t next = s + count < n ? least(k, n - s - count) : 0;
-        status = st->impl->stream->pivots(st->device, st->matrix, s, count, next, error);
+        status = st->device->impl->stream->pivots(st->device, st->matrix, s, count, next, error);
         if (status == APSP_OK)
             status = stream_blocks(st, n, s, s + count, error);
         /* Every round of the super-round is done now: each is reported, as apsp.h promises. */
@@ -100,8 +100,9 @@ static apsp_status run_super_rounds(streamer *st, apsp_error *error) {
 
 static void describe(const streamer *st, const stream_totals *totals, apsp_report *report) {
     device_summary summary;
-    st->impl->summarize(st->device, &summary);
-    snprintf(report->backend, sizeof report->backend, "%s", apsp_backend_name(st->impl->kind));
+    st->device->impl->summarize(st->device, &summary);
+    snprintf(report->backend, sizeof report->backend, "%s",
+             apsp_backend_name(st->device->impl->kind));
     snprintf(report->device, sizeof report->device, "%s", summary.device);
     report->program_builds += summary.program_builds;
     report->tile = summary.tile;
@@ -118,25 +119,25 @@ static void describe(const streamer *st, const stream_totals *totals, apsp_repor
 
 /* The geometry and the streaming shape, with room made on the device. */
 static apsp_status arrange(streamer *st, size_t vertices, apsp_dtype dtype, apsp_error *error) {
-    apsp_status status = st->impl->plan(st->device, vertices, dtype, &st->geometry, error);
+    apsp_status status = st->device->impl->plan(st->device, vertices, dtype, &st->geometry, error);
     if (status == APSP_OK)
-        status = st->impl->stream->prepare(st->device, &st->geometry, &st->shape, error);
+        status = st->device->impl->stream->prepare(st->device, &st->geometry, &st->shape, error);
     return status;
 }
 
-int drive_streams(const apsp_backend_impl *impl, backend_device *const *devices, size_t count,
-                  size_t vertices, apsp_dtype dtype) {
+int drive_streams(backend_device *const *devices, size_t count, size_t vertices, apsp_dtype dtype) {
     solve_geometry g;
     apsp_error ignored;
+    const apsp_backend_impl *impl = devices[0]->impl;
     return count == 1 && impl->stream &&
            impl->plan(devices[0], vertices, dtype, &g, &ignored) == APSP_OK &&
            !impl->stream->fits(devices[0], &g, g.n);
 }
 
-apsp_status drive_stream_check(const apsp_backend_impl *impl, backend_device *device,
-                               size_t vertices, apsp_dtype dtype, const apsp_options *options,
-                               uint64_t *staging, apsp_error *error) {
-    streamer st = {.impl = impl, .device = device, .options = options};
+apsp_status drive_stream_check(backend_device *device, size_t vertices, apsp_dtype dtype,
+                               const apsp_options *options, uint64_t *staging, apsp_error *error) {
+    const apsp_backend_impl *impl = device->impl;
+    streamer st = {.device = device, .options = options};
     apsp_status status = arrange(&st, vertices, dtype, error);
     *staging = status == APSP_OK ? st.shape.pinned_bytes : 0;
     impl->drain(device);
@@ -144,9 +145,10 @@ apsp_status drive_stream_check(const apsp_backend_impl *impl, backend_device *de
     return status;
 }
 
-apsp_status drive_stream(const apsp_backend_impl *impl, backend_device *device, apsp_matrix *m,
-                         const apsp_options *options, apsp_report *report, apsp_error *error) {
-    streamer st = {.impl = impl, .device = device, .matrix = m, .options = options};
+apsp_status drive_stream(backend_device *device, apsp_matrix *m, const apsp_options *options,
+                         apsp_report *report, apsp_error *error) {
+    const apsp_backend_impl *impl = device->impl;
+    streamer st = {.device = device, .matrix = m, .options = options};
     stream_totals totals = {0, 0};
     double t0 = seconds_now();
     apsp_status status = arrange(&st, m->n, m->dtype, error);

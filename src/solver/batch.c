@@ -75,10 +75,10 @@ static apsp_status solve_alone(apsp_solver *s, const batch_plan *plan, size_t g,
 /* The smallest size a graph goes alone at: past the backend's small solve on its threads, past
  * what its device solves in a batch (predecessors: the host's fw_tracked, on the threads or
  * alone), 0 when every graph goes alone. */
-static size_t alone_above(const apsp_backend_impl *impl, backend_device *device,
-                          const apsp_batch *b) {
+static size_t alone_above(backend_device *device, const apsp_batch *b) {
     if (!device)
         return 0;
+    const apsp_backend_impl *impl = device->impl;
     if (impl->run_items && impl->solve_small)
         return impl->small_vertices;
     if (impl->graphs && !b->predecessors)
@@ -87,10 +87,11 @@ static size_t alone_above(const apsp_backend_impl *impl, backend_device *device,
 }
 
 /* The report of a batch: who solved it, on how many threads or on the device, in how long. */
-static void report_batch(apsp_report *report, const apsp_backend_impl *impl, backend_device *device,
-                         size_t small, const graphs_times *times, double seconds) {
+static void report_batch(apsp_report *report, backend_device *device, size_t small,
+                         const graphs_times *times, double seconds) {
     if (!report)
         return;
+    const apsp_backend_impl *impl = device ? device->impl : NULL;
     memset(report, 0, sizeof *report);
     snprintf(report->backend, sizeof report->backend, "%s",
              impl ? apsp_backend_name(impl->kind) : "");
@@ -127,14 +128,13 @@ apsp_status apsp_solver_solve_batch(apsp_solver *s, const apsp_batch *b, apsp_re
         return fail(error, APSP_ERR_NO_MEMORY, "out of memory for %zu graphs' offsets", b->count);
     const batch_plan plan = {b, offsets, offsets + b->count + 1};
     apsp_status status = plan_batch(b, offsets, offsets + b->count + 1, error);
-    const apsp_backend_impl *impl = NULL;
-    backend_device *device = solver_device(s, &impl);
-    const size_t small = status == APSP_OK ? alone_above(impl, device, b) : 0;
+    backend_device *device = solver_device(s);
+    const size_t small = status == APSP_OK ? alone_above(device, b) : 0;
     graphs_times times = {0, 0, 0, 0};
-    if (small && impl->run_items)
-        status = drive_batch(impl, device, &plan, error);
+    if (small && device->impl->run_items)
+        status = drive_batch(device, &plan, error);
     else if (small) {
-        status = drive_batch_device(impl, device, &plan, small, &times, error);
+        status = drive_batch_device(device, &plan, small, &times, error);
         /* Where a device batch's time went (the report has no field for the kernels). */
         log_message(solver_options(s), APSP_LOG_INFO,
                     "batch on the device, V <= %zu: program %.3f s, up %.3f s, kernels %.3f s, "
@@ -149,6 +149,6 @@ apsp_status apsp_solver_solve_batch(apsp_solver *s, const apsp_batch *b, apsp_re
             batch_fail(error, &cause, g);
     free(offsets);
     if (status == APSP_OK)
-        report_batch(report, impl, device, small, &times, seconds_now() - start);
+        report_batch(report, device, small, &times, seconds_now() - start);
     return status;
 }

@@ -46,13 +46,12 @@ apsp_status apsp_solver_solve_paths(apsp_solver *s, apsp_matrix *matrix, const a
     /* On the devices where the backend can and the first tight in-edge will do (tight_csr.c). */
     paths_csr csr;
     int eligible = 0;
-    if (status == APSP_OK && s->impl->paths && matrix->dtype == APSP_INT32 &&
-        !drive_streams(s->impl, s->devices, s->count, matrix->n, matrix->dtype))
+    if (status == APSP_OK && s->devices[0]->impl->paths && matrix->dtype == APSP_INT32 &&
+        !drive_streams(s->devices, s->count, matrix->n, matrix->dtype))
         status = tight_csr_make(graph, &csr, &eligible, error);
     if (status == APSP_OK && eligible) {
         paths_job job = {.csr = &csr, .pred = pred};
-        status = drive_rows_paths(s->impl, s->devices, s->count, matrix, &job, &s->options, report,
-                                  error);
+        status = drive_rows_paths(s->devices, s->count, matrix, &job, &s->options, report, error);
         if (status == APSP_OK)
             add_open_to_report(s, report);
         if (status == APSP_OK)

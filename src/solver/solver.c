@@ -78,10 +78,10 @@ static apsp_status open_selected(apsp_solver *s, apsp_error *error) {
     status = devices_select(&list, s->options.backend, s->options.device, chosen, &count, error);
     if (status == APSP_OK) {
         describe_choice(s, chosen[0], &list);
-        s->impl = backend_for(chosen[0]);
+        const apsp_backend_impl *impl = backend_for(chosen[0]);
         status =
-            s->impl ? s->impl->open(chosen, count, &s->options, s->devices, error)
-                    : fail(error, APSP_ERR_INTERNAL, "no backend runs device %d", chosen[0]->index);
+            impl ? impl->open(chosen, count, &s->options, s->devices, error)
+                 : fail(error, APSP_ERR_INTERNAL, "no backend runs device %d", chosen[0]->index);
     }
     if (status == APSP_OK)
         s->count = count;
@@ -107,7 +107,7 @@ apsp_status apsp_solver_create(const apsp_options *options, apsp_solver **out, a
     s->off_host = s->count > 0;
     for (size_t i = 0; i < s->count; i++) {
         device_summary summary;
-        s->impl->summarize(s->devices[i], &summary);
+        s->devices[i]->impl->summarize(s->devices[i], &summary);
         s->open_builds += summary.program_builds;
         s->off_host &= !summary.on_host;
     }
@@ -120,8 +120,7 @@ const apsp_options *solver_options(const apsp_solver *s) {
     return &s->options;
 }
 
-backend_device *solver_device(const apsp_solver *s, const apsp_backend_impl **impl) {
-    *impl = s->impl;
+backend_device *solver_device(const apsp_solver *s) {
     return s->count ? s->devices[0] : NULL;
 }
 
@@ -148,7 +147,8 @@ void note_own_kernels(apsp_report *report, apsp_dtype dtype) {
  * any OpenCL device when asked for. */
 int solver_overlaps(const apsp_solver *s) {
     int overlap = s->options.overlap;
-    return overlap >= 0 && (s->off_host || (overlap > 0 && s->impl->kind == APSP_BACKEND_OPENCL));
+    return overlap >= 0 &&
+           (s->off_host || (overlap > 0 && s->devices[0]->impl->kind == APSP_BACKEND_OPENCL));
 }
 
 /* A checked matrix through the devices in its own type: streamed, or by rows (its cells'
@@ -159,13 +159,12 @@ static apsp_status solve_in_type(apsp_solver *s, apsp_matrix *matrix, const cell
                                  const apsp_row_io *rows, apsp_report *report, apsp_error *error) {
     const apsp_row_io *idle = solver_overlaps(s) ? rows : NULL;
     apsp_status status;
-    if (drive_takes_small(s->impl, s->count, matrix))
-        status = drive_small(s->impl, matrix, known, &s->options, report, error);
-    else if (drive_streams(s->impl, s->devices, s->count, matrix->n, matrix->dtype))
-        status = drive_stream(s->impl, s->devices[0], matrix, &s->options, report, error);
+    if (drive_takes_small(s->devices, s->count, matrix))
+        status = drive_small(s->devices[0], matrix, known, &s->options, report, error);
+    else if (drive_streams(s->devices, s->count, matrix->n, matrix->dtype))
+        status = drive_stream(s->devices[0], matrix, &s->options, report, error);
     else
-        status = drive_rows(s->impl, s->devices, s->count, matrix, known, idle, &s->options, report,
-                            error);
+        status = drive_rows(s->devices, s->count, matrix, known, idle, &s->options, report, error);
     if (status == APSP_OK)
         add_open_to_report(s, report);
     return status;
@@ -280,7 +279,7 @@ static apsp_status solve_graph_on_host(apsp_solver *s, const apsp_graph *graph, 
     apsp_matrix *m;
     apsp_status status = apsp_graph_to_matrix_threads(graph, dtype, s->options.threads, &m, error);
     int idle = status == APSP_OK && solver_overlaps(s) &&
-               !drive_streams(s->impl, s->devices, s->count, m->n, dtype);
+               !drive_streams(s->devices, s->count, m->n, dtype);
     beside helper;
     beside_start(&helper, idle ? s->idle : NULL);
     if (status == APSP_OK)
@@ -308,9 +307,9 @@ apsp_status apsp_solver_solve_graph(apsp_solver *s, const apsp_graph *graph, aps
     apsp_status status = graph_check(graph, threads_of(s->options.threads), error);
     if (status != APSP_OK)
         return status;
-    if (drive_takes_graphs(s->impl) &&
-        !drive_streams(s->impl, s->devices, s->count, graph->vertices, APSP_INT32)) {
-        status = drive_graph(s->impl, s->devices, s->count, graph, rows, context,
+    if (drive_takes_graphs(s->devices[0]) &&
+        !drive_streams(s->devices, s->count, graph->vertices, APSP_INT32)) {
+        status = drive_graph(s->devices, s->count, graph, rows, context,
                              solver_overlaps(s) ? s->idle : NULL, &s->options, report, error);
         if (status == APSP_OK)
             add_open_to_report(s, report);
@@ -362,17 +361,16 @@ apsp_status apsp_solver_check_typed(apsp_solver *s, size_t vertices, apsp_dtype 
                                     apsp_error *error) {
     if (!s || vertices == 0)
         return fail(error, APSP_ERR_USAGE, "apsp_solver_check: no solver, or no vertices");
-    int streams = drive_streams(s->impl, s->devices, s->count, vertices, dtype);
+    int streams = drive_streams(s->devices, s->count, vertices, dtype);
     /* Where the matrix lives in host memory (the pthread backend, a streamed solve), it must fit
      * there too: said now, before the input is read or the output begun. */
-    int on_host = streams || !drive_takes_graphs(s->impl) || dtype != APSP_INT32;
+    int on_host = streams || !drive_takes_graphs(s->devices[0]) || dtype != APSP_INT32;
     apsp_status status = on_host ? matrix_fits_memory_typed(vertices, dtype, error) : APSP_OK;
     uint64_t staging = 0; /* a streamed solve's pinned host memory beside the matrix */
     if (status == APSP_OK && streams)
-        status = drive_stream_check(s->impl, s->devices[0], vertices, dtype, &s->options, &staging,
-                                    error);
+        status = drive_stream_check(s->devices[0], vertices, dtype, &s->options, &staging, error);
     else if (status == APSP_OK)
-        status = drive_check(s->impl, s->devices, s->count, vertices, dtype, &s->options, error);
+        status = drive_check(s->devices, s->count, vertices, dtype, &s->options, error);
     /* And in what is free now (the devices' checks first: they say what streaming stages). */
     if (status == APSP_OK && on_host)
         status =
@@ -390,7 +388,8 @@ apsp_status apsp_solver_matrix_create(apsp_solver *s, size_t n, apsp_dtype dtype
     if (!s)
         return fail(error, APSP_ERR_USAGE, "apsp_solver_matrix_create: no solver");
     const unsigned threads = threads_of(s->options.threads);
-    if (!s->impl->device_memory) /* (which checks the memory itself) */
+    const apsp_backend_impl *impl = s->devices[0]->impl;
+    if (!impl->device_memory) /* (which checks the memory itself) */
         return matrix_create_threads(n, dtype, threads, out, error);
     apsp_status status = matrix_fits_host(n, dtype, error); /* pinned memory is host memory too */
     if (status != APSP_OK)
@@ -398,7 +397,7 @@ apsp_status apsp_solver_matrix_create(apsp_solver *s, size_t n, apsp_dtype dtype
     /* Several devices of one context share its pinned memory: the first device's will do. */
     void *cells = NULL;
     struct apsp_matrix_owner *owner = NULL;
-    status = s->impl->device_memory->host_memory(
+    status = impl->device_memory->host_memory(
         s->devices[0], (size_t)apsp_matrix_bytes_typed(n, dtype), &cells, &owner, error);
     if (status != APSP_OK)
         return status;
@@ -412,7 +411,7 @@ void apsp_solver_destroy(apsp_solver *s) {
     apsp_matrix_destroy(s->whole);
     apsp_matrix_destroy(s->rows);
     for (size_t i = 0; i < s->count; i++)
-        s->impl->close(s->devices[i]);
+        s->devices[i]->impl->close(s->devices[i]);
     free(s);
 }
 

@@ -10,9 +10,8 @@
 #include "devices/backends.h"
 
 struct apsp_solver {
-    apsp_options options; /* the device keeps a pointer to these */
-    const apsp_backend_impl *impl;
-    backend_device *devices[MAX_DEVICES];
+    apsp_options options;                 /* the device keeps a pointer to these */
+    backend_device *devices[MAX_DEVICES]; /* of one backend, each carrying its table */
     size_t count;
     char choice[192];    /* why these devices, for the report */
     int opencl_listed;   /* for the report */
@@ -27,8 +26,8 @@ struct apsp_solver {
 /* The options the solver was made with. */
 const apsp_options *solver_options(const apsp_solver *solver);
 
-/* The solver's backend and its first device; NULL when it has none. */
-backend_device *solver_device(const apsp_solver *solver, const apsp_backend_impl **impl);
+/* The solver's first device (its table: device->impl); NULL when it has none. */
+backend_device *solver_device(const apsp_solver *solver);
 
 /* Whether host work may run beside the devices' rounds (apsp_options.overlap): they are off
  * the host's cores, or an OpenCL device and asked for. */

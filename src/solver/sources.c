@@ -188,10 +188,8 @@ static apsp_status solve_sources(apsp_solver *solver, const apsp_graph *graph,
     }
     device_method device;
     char declined[sizeof report->device_declined];
-    const apsp_backend_impl *impl = NULL;
-    backend_device *on = solver_device(solver, &impl);
-    int has_device = device_method_find(impl, on, &adj, out->dtype, out->pred != NULL, &device,
-                                        declined, sizeof declined);
+    int has_device = device_method_find(solver_device(solver), &adj, out->dtype, out->pred != NULL,
+                                        &device, declined, sizeof declined);
     size_t v = graph->vertices, e = adj.start[v], cell = apsp_dtype_size(out->dtype);
     size_t csr = 4 * (v + 1) + (4 + cell) * e;
     method_inputs in = {.vertices = v,

@@ -62,12 +62,12 @@ static const char *cannot_run(const backend_sources *part, backend_device *devic
     return NULL;
 }
 
-int device_method_find(const apsp_backend_impl *impl, backend_device *device,
-                       const adjacency *graph, apsp_dtype dtype, int want_pred, device_method *m,
-                       char *why_not, size_t size) {
+int device_method_find(backend_device *device, const adjacency *graph, apsp_dtype dtype,
+                       int want_pred, device_method *m, char *why_not, size_t size) {
     why_not[0] = '\0';
-    if (!device || !impl->sources || graph->vertices == 0)
+    if (!device || !device->impl->sources || graph->vertices == 0)
         return 0;
+    const apsp_backend_impl *impl = device->impl;
     device_summary summary;
     impl->summarize(device, &summary);
     const char *reason = cannot_run(impl->sources, device, graph, dtype, want_pred);

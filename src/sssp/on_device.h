@@ -19,15 +19,14 @@ typedef struct device_method {
     double overlapped; /* seconds of the outputs' idle work within the rounds */
 } device_method;
 
-/* Whether the solver's device (impl, device; device NULL: none) can run these sources: a backend
- * with the part, E < 2^32, rows of a type the device keeps (64-bit atomics, double), integer rows
- * of integer weights within their rule, float rows of weights none negative, and predecessors only
- * where every weight is > 0. Fills *m when it can; where the solver has such a device but it
- * cannot, why_not says why
+/* Whether the solver's device (NULL: none; its table: device->impl) can run these sources: a
+ * backend with the part, E < 2^32, rows of a type the device keeps (64-bit atomics, double),
+ * integer rows of integer weights within their rule, float rows of weights none negative, and
+ * predecessors only where every weight is > 0. Fills *m when it can; where the solver has such a
+ * device but it cannot, why_not says why
  * ("bellman-ford on DEVICE: ..."), else "". */
-int device_method_find(const apsp_backend_impl *impl, backend_device *device,
-                       const adjacency *graph, apsp_dtype dtype, int want_pred, device_method *m,
-                       char *why_not, size_t size);
+int device_method_find(backend_device *device, const adjacency *graph, apsp_dtype dtype,
+                       int want_pred, device_method *m, char *why_not, size_t size);
 
 /* The sources in batches on the device, each batch's rows (and predecessors) handed to `out`
  * in order. *done: how many sources' rows were handed on; fewer than count (with APSP_OK) when
