@@ -26,7 +26,16 @@
  * Calls may only queue work (OpenCL does): wait_round(r) blocks until round r is done, and
  * store() until everything is; a panel handed out carries the backend's event that says when
  * it is there, and put_row_panel and the later rounds wait for it on the device, not on the
- * host. Nothing outside a backend's folder knows how it works. */
+ * host. Nothing outside a backend's folder knows how it works.
+ *
+ * Errors, one rule for both interfaces (this table and blocks.h's block part): an entry that can
+ * fail returns an apsp_status, APSP_OK or the failure's, and fills *error with one line that
+ * names what failed (base/error.h: fail); an entry that returns void cannot fail (drain, unload,
+ * close and summarize also run after a failure). After a failure the caller takes no further
+ * step of that solve but still drains and unloads every device. The one deferral: the round
+ * steps of the block part return void because every rank must reach every round's collectives,
+ * so a failing step keeps its status and error in the engine (the first one), the steps after
+ * it do nothing, and the next entry that returns a status (store) returns it: blocks.h. */
 #ifndef APSP_BACKEND_H
 #define APSP_BACKEND_H
 

@@ -18,7 +18,14 @@
  * An engine may also keep what it made itself: a round's first relax uses the panels of the last
  * pivot_row / pivot_column calls from the engine's own copies where it made them, and the pivot
  * of the last close_pivot likewise in the phase 2 after it. The cells are int32 (APSP_INF
- * unreachable), the hw3 type. */
+ * unreachable), the hw3 type.
+ *
+ * Errors follow backend.h's one rule: open, load, store and panel_memory return a status and
+ * fill *error. The round steps (close_pivot, pivot_row, pivot_column, outputs_ready, relax)
+ * return void, since every rank must run every round's collectives whatever failed: an engine
+ * whose step fails keeps that first status and error (sticky), does nothing in the steps after
+ * it, and store() returns them, which apsp-mpi's ranks then agree on (mpi/main.c). An engine
+ * whose steps cannot fail (cpu/blocks.c) has nothing to keep. */
 #ifndef APSP_BLOCKS_H
 #define APSP_BLOCKS_H
 

@@ -22,9 +22,10 @@
  * Phase 2 also relaxes the pivot's own block, and phase 3 every block, the pivot row and column
  * included: for int32 distances that changes nothing (the closed P has a zero diagonal, so
  * P (x) C >= C after phase 2 and P (x) P = P), and every value stays the length of a path, so the
- * bytes are apsp's. A device call that fails leaves the engine failed: later steps do nothing,
- * so that every rank still runs every round's collectives, and store() reports the failure,
- * which main.c's agreement turns into one error line for the whole run. */
+ * bytes are apsp's. A device call that fails leaves the engine failed, by blocks.h's rule for
+ * errors: later steps do nothing, so that every rank still runs every round's collectives, and
+ * store() reports the failure, which main.c's agreement turns into one error line for the whole
+ * run. */
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/util.h"
