@@ -30,10 +30,6 @@ static inline cl_device *cl_device_of(backend_device *device) {
     assert(!device || device->impl == &apsp_backend_opencl);
     return (cl_device *)device;
 }
-static inline const cl_device *cl_device_of_const(const backend_device *device) {
-    assert(!device || device->impl == &apsp_backend_opencl);
-    return (const cl_device *)device;
-}
 
 /* The steps of a round, for options->profile. */
 enum { STEP_ROW_PANEL, STEP_COL_PANEL, STEP_PHASE1, STEP_PHASE2, STEP_PHASE3, STEP_COUNT };
