@@ -191,24 +191,46 @@ static void johnson_reweight_real(const adjacency *g, const double *h, double *r
         }
 }
 
-/* Johnson's reweighting: h from Bellman-Ford from the virtual vertex (the negative cycle check
- * over the whole graph), then w'(u, t) = w + h(u) - h(t) >= 0 for every edge, into the job. */
+/* h from Bellman-Ford from the virtual vertex over s (the negative cycle check over the whole
+ * graph): V int64 or, for real weights, doubles. */
+static apsp_status potentials_of(const adjacency *g, sssp_scratch *s, void *h, apsp_error *error) {
+    int32_t cycle;
+    if (g->real ? bellman_ford_distances_real(g, -1, s, &cycle)
+                : bellman_ford_distances(g, -1, s, &cycle))
+        return fail_negative_cycle(error, (size_t)cycle);
+    memcpy(h, s->dist, g->vertices * 8); /* (dist and real_dist are one array) */
+    return APSP_OK;
+}
+
+apsp_status sources_potentials_on_host(const adjacency *g, void *h, apsp_error *error) {
+    sssp_scratch s = {0};
+    apsp_status status = sssp_scratch_init(&s, g->vertices, error);
+    if (status == APSP_OK)
+        status = potentials_of(g, &s, h, error);
+    sssp_scratch_free(&s);
+    return status;
+}
+
+void sources_reweight(const adjacency *g, const void *h, void *reweighted) {
+    if (g->real)
+        johnson_reweight_real(g, h, reweighted);
+    else
+        johnson_reweight(g, h, reweighted);
+}
+
+/* Johnson's reweighting: h (potentials_of), then w'(u, t) = w + h(u) - h(t) >= 0 for every
+ * edge, into the job. */
 static apsp_status johnson_potentials(const adjacency *g, sssp_scratch *s, sources_job *job,
                                       void **potential, void **weights, apsp_error *error) {
-    int32_t cycle;
-    if (job->real ? bellman_ford_distances_real(g, -1, s, &cycle)
-                  : bellman_ford_distances(g, -1, s, &cycle))
-        return fail_negative_cycle(error, (size_t)cycle);
     size_t v = g->vertices, e = g->start[v];
     *potential = apsp_malloc((v ? v : 1) * 8); /* int64 or double */
     *weights = apsp_malloc((e ? e : 1) * 8);
     if (!*potential || !*weights)
         return fail(error, APSP_ERR_NO_MEMORY, "johnson: out of memory for %zu edges", e);
-    memcpy(*potential, s->dist, v * 8); /* (dist and real_dist are one array) */
-    if (job->real)
-        johnson_reweight_real(g, *potential, *weights);
-    else
-        johnson_reweight(g, *potential, *weights);
+    apsp_status status = potentials_of(g, s, *potential, error);
+    if (status != APSP_OK)
+        return status;
+    sources_reweight(g, *potential, *weights);
     job->potential =
         job->real ? (sssp_potential){NULL, *potential} : (sssp_potential){*potential, NULL};
     job->weights = job->real ? NULL : *weights;

@@ -140,4 +140,9 @@ typedef struct sssp_potential {
 void sssp_store_row(const sssp_scratch *s, size_t vertices, int32_t source,
                     const sssp_potential *potential, sssp_kind kind, apsp_dtype dtype, void *row);
 
+/* Cell t of a row of `dtype`: an integer distance d, exact in int64 (unreached: the type's
+ * marker); sssp_put_real the same for a real one (float32 and float64 rows, +inf unreached). */
+void sssp_put_integer(void *row, size_t t, apsp_dtype dtype, int64_t d, int unreached);
+void sssp_put_real(void *row, size_t t, apsp_dtype dtype, double d);
+
 #endif
