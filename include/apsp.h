@@ -393,8 +393,10 @@ typedef struct apsp_report {
     /* apsp_solver_solve_sources: why the solver's OpenCL device could not run the sources'
      * device method (bellman-ford, johnson), so that the host threads ran the method instead,
      * e.g. "bellman-ford on DEVICE: its distances are int32 and these rows are wider", or that
-     * dijkstra asked for runs on the host only; "" where it ran there, or the method chosen was
-     * Floyd-Warshall, or the solver has no such device. */
+     * dijkstra asked for runs on the host only, or that the last sources of a device's run
+     * went to the host threads ("... the last N of S sources ran on the host threads (...)");
+     * "" where it ran there, or the method chosen was Floyd-Warshall, or the solver has no such
+     * device. */
     char device_declined[192];
     /* Seconds of the caller's host work (apsp_idle_work, apsp_row_io.prepare) that ran while the
      * devices computed the rounds: hidden behind them; 0 where none ran. */

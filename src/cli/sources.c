@@ -330,7 +330,9 @@ void sources_say_declined(const char *input, const apsp_report *report, apsp_sta
         return;
     int name = (int)strcspn(report->method, " ");
     int asked = (int)strcspn(report->device_declined, " "); /* "bellman-ford on ...", "johnson" */
-    if (status == APSP_OK)
+    if (status == APSP_OK && report->threads == 0) /* the device ran, the last sources not */
+        message_print("apsp: %s: %s", input, report->device_declined);
+    else if (status == APSP_OK)
         message_print("apsp: %s: %.*s ran on %d host threads instead of the device named: %s",
                       input, name, report->method, report->threads, report->device_declined);
     else if (status == APSP_ERR_USAGE)

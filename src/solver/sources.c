@@ -191,6 +191,18 @@ static void report_johnson(const device_johnson *j, const apsp_options *o, doubl
     device_johnson_describe(j, why, report);
 }
 
+/* The sources a device's run handed to the host threads (a batch it gave up: a reached vertex
+ * without a predecessor it could pick), in device_declined, which the CLI prints where a device
+ * was named: found during the run, after rows went out, so never refused. */
+static void note_on_host(apsp_status status, const char *method, const device_method *m,
+                         size_t on_host, size_t count, apsp_report *report) {
+    if (status == APSP_OK && on_host > 0)
+        snprintf(report->device_declined, sizeof report->device_declined,
+                 "%.12s on %.40s: the last %zu of %zu sources ran on the host threads (no "
+                 "predecessor the device could pick)",
+                 method, m->name, on_host, count);
+}
+
 /* Whether the rows' type holds the graph by its per-weight rule, as Floyd-Warshall needs: int32
  * rows may rest on the path bound alone (check_graph). */
 static int rows_take_fw(const apsp_graph *graph, apsp_dtype dtype) {
@@ -251,10 +263,12 @@ static apsp_status solve_sources(apsp_solver *solver, const apsp_graph *graph,
     } else if (status == APSP_OK && on_device && chosen == APSP_METHOD_JOHNSON) {
         status = device_johnson_run(&johnson, &adj, sources, count, o, out, error);
         report_johnson(&johnson, o, seconds_now() - start, why, report);
+        note_on_host(status, "johnson", &johnson.search, johnson.on_host, count, report);
     } else if (status == APSP_OK && on_device) {
         status = run_on_device(&device, &adj, sources, count, o, out, error);
         report->compute_seconds = seconds_now() - start;
         device_method_describe(&device, why, report);
+        note_on_host(status, "bellman-ford", &device, device.on_host, count, report);
     } else if (status == APSP_OK) {
         char width[128] = "";
         status = sources_run_on_threads(&adj, chosen, sources, count, o, out, width, sizeof width,

@@ -12,6 +12,9 @@ negative fractional weight, and picks predecessors only where every weight is ab
 - --method=johnson with a negative weight and --predecessors: refused as bellman-ford is;
   without --predecessors it runs on the device and says nothing;
 - --method=dijkstra (a host method only): it runs, and one line says so;
+- --method=bellman-ford with --predecessors on a float32 graph whose sum absorbs an edge (the
+  device picks no predecessor there, and hands the batch to the host threads): one line says
+  that the last sources ran on the host threads;
 - --method=bellman-ford within the device's rule: it runs there (--stats-json's backend is
   opencl) and says nothing;
 - no device named (--backend=cpu): nothing said.
@@ -105,6 +108,15 @@ def main():
         expect(r.returncode == 0 and len(lines) == 1 and "dijkstra" in lines[0]
                and "host threads" in lines[0], "dijkstra with a device named: %d %r"
                % (r.returncode, lines))
+
+        # 1 + 2^-30 rounds to 1 in float32: vertex 2 has no in-edge the device can pick
+        absorbed = os.path.join(work, "absorbed.el")
+        write_graph(absorbed, [(0, 1, 1.0), (1, 2, 2.0 ** -30), (0, 3, 0.5), (3, 2, 0.75)])
+        r, stats, lines = run(apsp, DEVICE + ["--method=bellman-ford", "--sources=0",
+                                              "--dtype=float32", "--predecessors=" + pred],
+                              absorbed, out)
+        expect(r.returncode == 0 and len(lines) == 1 and "the last 1 of 1 sources ran on the "
+               "host threads" in lines[0], "absorbed predecessors: %d %r" % (r.returncode, lines))
 
         r, stats, lines = run(apsp, DEVICE + ["--sources=" + sources, "--predecessors=" + pred],
                               graphs["signed"], out)
