@@ -20,6 +20,7 @@
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/graph.h"
+#include "base/parallel.h"
 #include "base/util.h"
 #include "sssp/sssp.h"
 
@@ -146,12 +147,31 @@ typedef struct unweighting {
     const double *real_h;   /* real weights' */
     apsp_dtype cells;       /* the search's */
     size_t vertices;
+    unsigned threads;
     void *buffer; /* rows of the caller's type */
     size_t buffer_rows;
+    /* the batch in hand (unweighted_rows), for the threads */
+    size_t first_row;
+    const void *rows;
+    size_t pitch_bytes;
 } unweighting;
+
+/* int32 cells into int32 rows, the common case, in a loop of its own that the compiler
+ * vectorises: d' < APSP_INF, and d' - h(s) + h(t), a distance, is within int32 (module
+ * comment). */
+static void unweight_int32(const int32_t *d, const int64_t *h, int32_t source, size_t v,
+                           int32_t *row) {
+    int64_t from = h[source];
+    for (size_t t = 0; t < v; t++)
+        row[t] = d[t] == APSP_INF ? APSP_INF : (int32_t)(d[t] - from + h[t]);
+}
 
 static void unweight_row(const unweighting *u, int32_t source, const void *from, void *to) {
     apsp_dtype dtype = u->out->dtype;
+    if (u->h && u->cells == APSP_INT32 && dtype == APSP_INT32) {
+        unweight_int32(from, u->h, source, u->vertices, to);
+        return;
+    }
     for (size_t t = 0; t < u->vertices; t++) {
         if (u->real_h) {
             double d = ((const double *)from)[t];
@@ -165,11 +185,22 @@ static void unweight_row(const unweighting *u, int32_t source, const void *from,
     }
 }
 
+/* Rows [begin, end) of the batch in hand (parallel_slices). */
+static int unweight_slice(void *context, size_t begin, size_t end) {
+    const unweighting *u = context;
+    size_t row_bytes = u->vertices * apsp_dtype_size(u->out->dtype);
+    for (size_t r = begin; r < end; r++)
+        unweight_row(u, u->sources[u->first_row - u->out->offset + r],
+                     (const char *)u->rows + r * u->pitch_bytes, (char *)u->buffer + r * row_bytes);
+    return 0;
+}
+
+/* A batch of the device's rows, undone over the host threads (the rows' own pass, which the
+ * host's Johnson makes per source too), handed on. */
 static apsp_status unweighted_rows(void *context, size_t first_row, size_t count, const void *rows,
                                    size_t pitch, apsp_error *error) {
     unweighting *u = context;
     size_t v = u->vertices, size = apsp_dtype_size(u->out->dtype);
-    size_t pitch_bytes = pitch * apsp_dtype_size(u->cells);
     if (count > u->buffer_rows) {
         void *grown = apsp_realloc(u->buffer, count * v * size);
         if (!grown)
@@ -177,9 +208,10 @@ static apsp_status unweighted_rows(void *context, size_t first_row, size_t count
         u->buffer = grown;
         u->buffer_rows = count;
     }
-    for (size_t r = 0; r < count; r++)
-        unweight_row(u, u->sources[first_row - u->out->offset + r],
-                     (const char *)rows + r * pitch_bytes, (char *)u->buffer + r * v * size);
+    u->first_row = first_row;
+    u->rows = rows;
+    u->pitch_bytes = pitch * apsp_dtype_size(u->cells);
+    parallel_slices(count, threads_for_bytes(count * v * size, u->threads), unweight_slice, u);
     return u->out->rows(u->out->context, first_row, count, u->buffer, v, error);
 }
 
@@ -204,7 +236,8 @@ static apsp_status search(device_johnson *j, const adjacency *g, const adjacency
                          .h = g->real ? NULL : h,
                          .real_h = g->real ? h : NULL,
                          .cells = cells,
-                         .vertices = g->vertices};
+                         .vertices = g->vertices,
+                         .threads = threads_of(o->threads)};
         sources_out to = *out;
         to.dtype = cells;
         to.rows = unweighted_rows;
