@@ -41,8 +41,8 @@ int device_johnson_find(backend_device *device, const adjacency *graph, int want
     if (!reason && graph->start[v] + v >= UINT32_MAX)
         reason = "it indexes fewer than 2^32 edges, the virtual vertex's included";
     if (!reason && want_pred && adjacency_least_weight(graph) <= 0)
-        reason = "it picks predecessors only where every weight is above 0 (a negative one "
-                 "leaves some reweighted edge at 0)";
+        reason = "it picks predecessors only where every weight is above 0 (with a negative "
+                 "one, some reweighted edge is 0)";
     if (reason)
         snprintf(why_not, size, "johnson on %.60s: %s", j->search.name, reason);
     return reason == NULL;
