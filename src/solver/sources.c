@@ -178,17 +178,18 @@ static const char *declined_for(apsp_method asked, apsp_method chosen, int negat
                                                                                     : bellman_ford;
 }
 
-/* Johnson's report: the device's, or the host threads' where its search could not run there
- * once the potentials were known (the reason in device_declined). */
-static void report_johnson(const device_johnson *j, const apsp_options *o, double seconds,
-                           const char *why, apsp_report *report) {
+/* Johnson's report: the device's (returns 1), or the host threads' where its search could not
+ * run there once the potentials were known (the reason in device_declined; returns 0). */
+static int report_johnson(const device_johnson *j, const apsp_options *o, double seconds,
+                          const char *why, apsp_report *report) {
     if (j->declined[0]) {
         report_threads(report, o, seconds, "");
         snprintf(report->device_declined, sizeof report->device_declined, "%s", j->declined);
-        return;
+        return 0;
     }
     report->compute_seconds = seconds;
     device_johnson_describe(j, why, report);
+    return 1;
 }
 
 /* The sources a device's run handed to the host threads (a batch it gave up: a reached vertex
@@ -247,7 +248,7 @@ static apsp_status solve_sources(apsp_solver *solver, const apsp_graph *graph,
                         .wide = cell == 8,
                         .fw_fits = rows_take_fw(graph, out->dtype)};
     apsp_method chosen = APSP_METHOD_AUTO;
-    int on_device = 0;
+    int on_device = 0, described = 0; /* described: the device's run wrote report->method */
     char why[sizeof report->method];
     status = method_choose(method, &in, &chosen, &on_device, why, sizeof why, error);
     if (status == APSP_OK)
@@ -262,12 +263,14 @@ static apsp_status solve_sources(apsp_solver *solver, const apsp_graph *graph,
         status = run_fw(solver, graph, sources, count, out, report, error);
     } else if (status == APSP_OK && on_device && chosen == APSP_METHOD_JOHNSON) {
         status = device_johnson_run(&johnson, &adj, sources, count, o, out, error);
-        report_johnson(&johnson, o, seconds_now() - start, why, report);
-        note_on_host(status, "johnson", &johnson.search, johnson.on_host, count, report);
+        described = report_johnson(&johnson, o, seconds_now() - start, why, report);
+        if (described)
+            note_on_host(status, "johnson", &johnson.search, johnson.on_host, count, report);
     } else if (status == APSP_OK && on_device) {
         status = run_on_device(&device, &adj, sources, count, o, out, error);
         report->compute_seconds = seconds_now() - start;
         device_method_describe(&device, why, report);
+        described = 1;
         note_on_host(status, "bellman-ford", &device, device.on_host, count, report);
     } else if (status == APSP_OK) {
         char width[128] = "";
@@ -278,7 +281,7 @@ static apsp_status solve_sources(apsp_solver *solver, const apsp_graph *graph,
     adjacency_free(&adj);
     if (status == APSP_OK && chosen != APSP_METHOD_FW) /* (Floyd-Warshall's solve says its own) */
         note_own_kernels(report, out->dtype);
-    if (status == APSP_OK && (!on_device || report->device_declined[0]))
+    if (status == APSP_OK && !described)
         snprintf(report->method, sizeof report->method, "%s", why);
     return status;
 }
