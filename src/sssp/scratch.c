@@ -22,6 +22,7 @@ apsp_status sssp_scratch_init(sssp_scratch *s, size_t vertices, apsp_error *erro
                         .queued = apsp_malloc(v * sizeof *s->queued)};
     s->real_dist = (double *)s->dist;
     s->narrow = (sssp_vertex *)s->dist;
+    s->signed_dist = (int32_t *)s->dist;
     if (s->dist && s->parent && s->queue && s->queued)
         return APSP_OK;
     sssp_scratch_free(s);
@@ -101,6 +102,12 @@ void sssp_store_row(const sssp_scratch *s, size_t vertices, int32_t source,
         store_narrow_row(s->narrow, vertices, source, potential->integer, dtype, row);
         return;
     }
+    if (kind == SSSP_SIGNED) { /* (Bellman-Ford alone: no potentials) */
+        for (size_t t = 0; t < vertices; t++)
+            sssp_put_integer(row, t, dtype, s->signed_dist[t],
+                             s->signed_dist[t] == SSSP_SIGNED_UNREACHED);
+        return;
+    }
     const int64_t *d = s->dist, *h = potential->integer;
     for (size_t t = 0; t < vertices; t++) {
         int unreached = d[t] == SSSP_UNREACHED;
@@ -116,6 +123,8 @@ static int reached(const sssp_scratch *s, sssp_kind kind, size_t t) {
         return s->narrow[t].dist != SSSP_NARROW_UNREACHED;
     case SSSP_REAL:
         return !isinf(s->real_dist[t]);
+    case SSSP_SIGNED:
+        return s->signed_dist[t] != SSSP_SIGNED_UNREACHED;
     default:
         return s->dist[t] != SSSP_UNREACHED;
     }
