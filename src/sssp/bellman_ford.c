@@ -18,6 +18,23 @@ static int32_t on_the_cycle(const sssp_scratch *s, size_t vertices, int32_t lowe
     return x;
 }
 
+/* `to`, just lowered by an edge from u: its parent u, and into the next frontier once. */
+static inline void lowered_by(sssp_scratch *s, int32_t to, int32_t u, int32_t *next,
+                              size_t *lowered) {
+    s->parent[to] = u;
+    if (!s->queued[to]) {
+        s->queued[to] = 1;
+        next[(*lowered)++] = to;
+    }
+}
+
+/* The next frontier's queued bits cleared once its round is over; returns its size. */
+static size_t unqueue(sssp_scratch *s, const int32_t *next, size_t lowered) {
+    for (size_t i = 0; i < lowered; i++)
+        s->queued[next[i]] = 0;
+    return lowered;
+}
+
 /* Relaxes the out-edges of the frontier's vertices; the vertices lowered go into `next`.
  * Returns their number. NAME for distances DIST_T in s->DIST over the weights g->WEIGHT. */
 #define DEFINE_RELAX_FRONTIER(NAME, DIST_T, DIST, WEIGHT)                                          \
@@ -32,17 +49,11 @@ static int32_t on_the_cycle(const sssp_scratch *s, size_t vertices, int32_t lowe
                 int32_t to = g->other[e];                                                          \
                 if (du + g->WEIGHT[e] < dist[to]) {                                                \
                     dist[to] = du + g->WEIGHT[e];                                                  \
-                    s->parent[to] = u;                                                             \
-                    if (!s->queued[to]) {                                                          \
-                        s->queued[to] = 1;                                                         \
-                        next[lowered++] = to;                                                      \
-                    }                                                                              \
+                    lowered_by(s, to, u, next, &lowered);                                          \
                 }                                                                                  \
             }                                                                                      \
         }                                                                                          \
-        for (size_t i = 0; i < lowered; i++)                                                       \
-            s->queued[next[i]] = 0;                                                                \
-        return lowered;                                                                            \
+        return unqueue(s, next, lowered);                                                          \
     }
 
 DEFINE_RELAX_FRONTIER(relax_frontier, int64_t, dist, weight)
@@ -111,17 +122,11 @@ static size_t relax_frontier_narrow(const sssp_arc *arcs, sssp_scratch *s, const
             int32_t to = arcs[e].target;
             if (du + arcs[e].weight < vertex[to].dist) {
                 vertex[to].dist = du + arcs[e].weight;
-                s->parent[to] = u;
-                if (!s->queued[to]) {
-                    s->queued[to] = 1;
-                    next[lowered++] = to;
-                }
+                lowered_by(s, to, u, next, &lowered);
             }
         }
     }
-    for (size_t i = 0; i < lowered; i++)
-        s->queued[next[i]] = 0;
-    return lowered;
+    return unqueue(s, next, lowered);
 }
 
 /* Without a negative weight there is no negative cycle: the rounds end by round V - 1. */
@@ -159,17 +164,11 @@ static size_t relax_frontier_signed(const adjacency *g, const sssp_signed_arc *a
                 if (d <= -APSP_INF)
                     return SIZE_MAX; /* (its queued bits: the int64 rerun clears them) */
                 dist[to] = d;
-                s->parent[to] = u;
-                if (!s->queued[to]) {
-                    s->queued[to] = 1;
-                    next[lowered++] = to;
-                }
+                lowered_by(s, to, u, next, &lowered);
             }
         }
     }
-    for (size_t i = 0; i < lowered; i++)
-        s->queued[next[i]] = 0;
-    return lowered;
+    return unqueue(s, next, lowered);
 }
 
 int bellman_ford_distances_signed(const adjacency *g, const sssp_signed_arc *arcs, int32_t source,
