@@ -106,7 +106,9 @@ static apsp_status potentials_on_device(device_johnson *j, const adjacency *g,
     }
     adjacency_free(&a);
     *ran = done == 1;
-    return status;
+    /* the graph with the virtual vertex's V edges did not fit (--device-memory) where the
+     * search may: the host's potentials instead */
+    return status == APSP_ERR_TOO_LARGE ? APSP_OK : status;
 }
 
 /* h into `h` (calloc'd: 0 where no weight is negative), and where it was computed. */
@@ -122,8 +124,8 @@ static apsp_status potentials(device_johnson *j, const adjacency *g, const apsp_
         status = potentials_on_device(j, g, o, h, &ran, error);
     j->potentials_where = ran       ? "by bellman-ford on the device from a virtual vertex"
                           : g->real ? "by the host's bellman-ford (real weights)"
-                                    : "by the host's bellman-ford (the device gave it up: a "
-                                      "negative cycle may be reachable)";
+                                    : "by the host's bellman-ford (the device gave it up, a "
+                                      "negative cycle may be reachable, or had no room)";
     return status == APSP_OK && !ran ? sources_potentials_on_host(g, h, error) : status;
 }
 
