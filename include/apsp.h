@@ -197,10 +197,10 @@ typedef struct apsp_options {
      * (int64 past int32's rule) and converted back: the same bits, faster (apsp_report.kernels
      * says which ran and why). */
     int float_kernels;
-    /* 1: apsp_solver_solve_sources with bellman-ford asked for runs it on the solver's OpenCL
-     * device or is refused (APSP_ERR_USAGE, saying why the device cannot run it), never on the
-     * host threads in its place. 0 (the default): the host threads run it, and
-     * apsp_report.device_declined says why. */
+    /* 1: apsp_solver_solve_sources with bellman-ford or johnson asked for runs it on the
+     * solver's OpenCL device or is refused (APSP_ERR_USAGE, saying why the device cannot run
+     * it), never on the host threads in its place. 0 (the default): the host threads run it,
+     * and apsp_report.device_declined says why. */
     int sources_device_only;
     /* Host work beside the rounds (apsp_solver_solve_graph_idle, apsp_row_io.prepare): 0 (the
      * default) only where no device computes on the host's cores (a GPU), whose rounds leave them
@@ -391,9 +391,12 @@ typedef struct apsp_report {
      * numbers); "" for the other solves. */
     char method[320];
     /* apsp_solver_solve_sources: why the solver's OpenCL device could not run the sources'
-     * device method (bellman-ford), so that the host threads ran the method instead, e.g.
-     * "bellman-ford on DEVICE: its distances are int32 and these rows are wider"; "" where it
-     * ran there, or the method chosen was Floyd-Warshall, or the solver has no such device. */
+     * device method (bellman-ford, johnson), so that the host threads ran the method instead,
+     * e.g. "bellman-ford on DEVICE: its distances are int32 and these rows are wider", or that
+     * dijkstra asked for runs on the host only, or that the last sources of a device's run
+     * went to the host threads ("... the last N of S sources ran on the host threads (...)");
+     * "" where it ran there, or the method chosen was Floyd-Warshall, or the solver has no such
+     * device. */
     char device_declined[192];
     /* Seconds of the caller's host work (apsp_idle_work, apsp_row_io.prepare) that ran while the
      * devices computed the rounds: hidden behind them; 0 where none ran. */

@@ -29,8 +29,10 @@ APSP_EXPORT const char *apsp_method_name(apsp_method method);
  * vertex, handed to `rows` in batches: row r is sources[r]'s, V int32 values, APSP_INF where
  * there is no path, exactly the values Floyd-Warshall gives. Dijkstra, Johnson and Bellman-Ford
  * run on the host threads (apsp_options.threads) over the graph in compressed sparse rows, with
- * O(batch x V + E) memory (a batch is at most 64 MiB of rows); Floyd-Warshall runs on the
- * solver's devices (V^2 memory). APSP_METHOD_AUTO: Floyd-Warshall for a dense graph (E >= V^2/8
+ * O(batch x V + E) memory (a batch is at most 64 MiB of rows), Bellman-Ford and Johnson on the
+ * solver's OpenCL device where it can run them (docs/design/sources.md, apsp.h's
+ * sources_device_only and apsp_report.device_declined); Floyd-Warshall runs on the solver's
+ * devices (V^2 memory). APSP_METHOD_AUTO: Floyd-Warshall for a dense graph (E >= V^2/8
  * after repeated edges and self-loops are dropped) with every vertex a source, or where its V^3
  * relaxations cost less than the estimate of Dijkstra (Johnson with a negative weight); the
  * report's `method` gives the numbers. The graph is checked as apsp_graph_to_matrix checks it
@@ -70,9 +72,9 @@ APSP_EXPORT apsp_status apsp_solver_solve_sources_typed(
     void *pred_context, apsp_report *report, apsp_error *error);
 
 /* apsp_solver_solve_sources_typed with `idle` (apsp.h's apsp_idle_work; NULL: none) run beside
- * the rounds of the device's method (bellman-ford on an OpenCL device, where the host's cores
- * are idle or apsp_options.overlap asks for it): from the upload until the first batch's rounds
- * end, and returned before its rows are handed on. The place to prepare the outputs
+ * the rounds of the device's method (bellman-ford or johnson on an OpenCL device, where the host's
+ * cores are idle or apsp_options.overlap asks for it): from the upload until the first batch's
+ * rounds end, and returned before its rows are handed on. The place to prepare the outputs
  * (apsp_row_writer_prepare); rows still come in order (rows_in_any_order is not used). Its
  * seconds within the rounds are apsp_report.overlapped_seconds. */
 APSP_EXPORT apsp_status apsp_solver_solve_sources_idle(

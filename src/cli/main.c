@@ -222,9 +222,11 @@ static int parse_args(int argc, char **argv, cli *c) {
     if (env_options_apply(&c->options, &c->show_build, message, sizeof message) != 0)
         return usage_error("%s", message);
     c->read.threads = c->options.threads; /* one count for every parallel part, reading too */
-    /* both named: the device's method runs there or is refused, never on the host instead */
+    /* both named: the device's method (bellman-ford, johnson) runs there or is refused, never
+     * on the host instead */
     c->options.sources_device_only =
-        c->device_named && c->sources.method_given && c->sources.method == APSP_METHOD_BELLMAN_FORD;
+        c->device_named && c->sources.method_given &&
+        (c->sources.method == APSP_METHOD_BELLMAN_FORD || c->sources.method == APSP_METHOD_JOHNSON);
     return -1;
 }
 

@@ -69,7 +69,9 @@ const option_spec option_table[] = {
              "`shortest_path` methods; `auto` (default) by a cost model (`-v` says which ran and "
              "why). The rows' type follows the weights as without `--sources` (`--dtype` to "
              "choose); `--predecessors` gives the `S x V` rows and `--path=U,V` works when `U` is "
-             "a source"},
+             "a source. `bellman-ford` and `johnson` run on the solver's OpenCL device where it "
+             "can run them; named with `-d`, they run there or are refused (exit 2) "
+             "(docs/usage.md, \"On a device\")"},
     {"backend", OPT_BACKEND, FOR_BOTH, VALUE_CHOICE, "BACKEND", .words = WORDS_BACKEND,
      .brief_listed = 1, .brief = "auto (a GPU, else CPU threads), cpu, opencl",
      .help = "`auto` (default): a GPU if there is one, else the pthread backend; a graph the "

@@ -328,16 +328,20 @@ void sources_say_declined(const char *input, const apsp_report *report, apsp_sta
                           apsp_error *err) {
     if (!report->device_declined[0])
         return;
-    if (status == APSP_OK) {
-        int name = (int)strcspn(report->method, " ");
+    int name = (int)strcspn(report->method, " ");
+    int asked = (int)strcspn(report->device_declined, " "); /* "bellman-ford on ...", "johnson" */
+    if (status == APSP_OK && report->threads == 0) /* the device ran, the last sources not */
+        message_print("apsp: %s: %s", input, report->device_declined);
+    else if (status == APSP_OK)
         message_print("apsp: %s: %.*s ran on %d host threads instead of the device named: %s",
                       input, name, report->method, report->threads, report->device_declined);
-    } else if (status == APSP_ERR_USAGE)
+    else if (status == APSP_ERR_USAGE)
         snprintf(err->message, sizeof err->message,
-                 "%.300s: --method=bellman-ford and a device are both named, but %s: give "
-                 "--backend=cpu for the host threads' bellman-ford, or leave out --method for "
-                 "auto's choice",
-                 input, report->device_declined);
+                 "%.300s: --method=%.*s and a device are both named, but %s: give "
+                 "--backend=cpu for the host threads' %.*s, or leave out --method for auto's "
+                 "choice",
+                 input, asked, report->device_declined, report->device_declined, asked,
+                 report->device_declined);
 }
 
 void sources_report(size_t vertices, const apsp_report *report, const run_times *times) {

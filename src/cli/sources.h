@@ -48,8 +48,9 @@ apsp_status sources_solve_and_write(cli_sources *s, apsp_solver *solver, const a
 
 /* A device named on the command line (-d, --backend=opencl) that could not run the sources'
  * method (report->device_declined): after a run on the host threads, one line on stderr saying
- * what ran instead and why; after the library's refusal (--method=bellman-ford named too:
- * apsp_options.sources_device_only), err's message in the command's words. */
+ * what ran instead and why (after the device's run, that its last sources ran on the host); after
+ * the library's refusal (--method=bellman-ford named too: apsp_options.sources_device_only), err's
+ * message in the command's words. */
 void sources_say_declined(const char *input, const apsp_report *report, apsp_status status,
                           apsp_error *err);
 

@@ -10,6 +10,7 @@
 #include "base/util.h"
 #include "sssp/method.h"
 #include "sssp/on_device.h"
+#include "sssp/on_device_johnson.h"
 #include "sssp/on_threads.h"
 #include "sssp/sssp.h"
 #include "solver/solver.h"
@@ -145,23 +146,62 @@ static apsp_status run_on_device(device_method *m, const adjacency *g, const int
     return status;
 }
 
-/* Bellman-Ford asked for, or a sparse method auto chose, on the host threads because the device
- * cannot run the device's method: the report says why, and with
- * apsp_options.sources_device_only bellman-ford is refused instead. (Dijkstra and Johnson asked
- * for are host methods: nothing is swapped.) */
+/* A sparse method on the host threads while the solver has a device that cannot run the device's
+ * method for it (`declined` says why: bellman-ford's, or johnson's, or that dijkstra has none):
+ * the report says why, and with apsp_options.sources_device_only bellman-ford and johnson asked
+ * for are refused instead. */
 static apsp_status check_declined(const apsp_options *o, apsp_method asked, apsp_method chosen,
-                                  const char *declined, apsp_report *report, apsp_error *error) {
-    int swapped = chosen == APSP_METHOD_BELLMAN_FORD ||
-                  (asked == APSP_METHOD_AUTO && chosen != APSP_METHOD_FW);
-    if (!declined[0] || !swapped)
+                                  int on_device, const char *declined, apsp_report *report,
+                                  apsp_error *error) {
+    if (!declined[0] || on_device || chosen == APSP_METHOD_FW)
         return APSP_OK;
     snprintf(report->device_declined, sizeof report->device_declined, "%s", declined);
-    if (o->sources_device_only && chosen == APSP_METHOD_BELLMAN_FORD)
+    if (o->sources_device_only && chosen == asked && chosen != APSP_METHOD_DIJKSTRA)
         return fail(error, APSP_ERR_USAGE,
-                    "sources: %s, and apsp_options.sources_device_only keeps bellman-ford off the "
-                    "host threads: allow them, or ask for what the device runs",
-                    declined);
+                    "sources: %s, and apsp_options.sources_device_only keeps %s off the host "
+                    "threads: allow them, or ask for what the device runs",
+                    declined, apsp_method_name(chosen));
     return APSP_OK;
+}
+
+/* Why the device's method cannot run `chosen` (asked for, or auto's) where the solver has a
+ * device with the sources part: Johnson's reason for Johnson and for auto on negative weights,
+ * Bellman-Ford's otherwise, and Dijkstra's own (the device has none). */
+static const char *declined_for(apsp_method asked, apsp_method chosen, int negative,
+                                int device_has_part, const char *bellman_ford,
+                                const char *johnson) {
+    if (chosen == APSP_METHOD_DIJKSTRA && asked == APSP_METHOD_DIJKSTRA)
+        return device_has_part ? "dijkstra runs on the host threads only (the device runs "
+                                 "bellman-ford and johnson)"
+                               : "";
+    return chosen == APSP_METHOD_JOHNSON || (asked == APSP_METHOD_AUTO && negative) ? johnson
+                                                                                    : bellman_ford;
+}
+
+/* Johnson's report: the device's (returns 1), or the host threads' where its search could not
+ * run there once the potentials were known (the reason in device_declined; returns 0). */
+static int report_johnson(const device_johnson *j, const apsp_options *o, double seconds,
+                          const char *why, apsp_report *report) {
+    if (j->declined[0]) {
+        report_threads(report, o, seconds, "");
+        snprintf(report->device_declined, sizeof report->device_declined, "%s", j->declined);
+        return 0;
+    }
+    report->compute_seconds = seconds;
+    device_johnson_describe(j, why, report);
+    return 1;
+}
+
+/* The sources a device's run handed to the host threads (a batch it gave up: a reached vertex
+ * without a predecessor it could pick), in device_declined, which the CLI prints where a device
+ * was named: found during the run, after rows went out, so never refused. */
+static void note_on_host(apsp_status status, const char *method, const device_method *m,
+                         size_t on_host, size_t count, apsp_report *report) {
+    if (status == APSP_OK && on_host > 0)
+        snprintf(report->device_declined, sizeof report->device_declined,
+                 "%.12s on %.40s: the last %zu of %zu sources ran on the host threads (no "
+                 "predecessor the device could pick)",
+                 method, m->name, on_host, count);
 }
 
 /* Whether the rows' type holds the graph by its per-weight rule, as Floyd-Warshall needs: int32
@@ -187,9 +227,13 @@ static apsp_status solve_sources(apsp_solver *solver, const apsp_graph *graph,
         return status;
     }
     device_method device;
-    char declined[sizeof report->device_declined];
-    int has_device = device_method_find(solver_device(solver), &adj, out->dtype, out->pred != NULL,
-                                        &device, declined, sizeof declined);
+    device_johnson johnson;
+    char declined[sizeof report->device_declined], johnson_declined[sizeof declined];
+    backend_device *on = solver_device(solver);
+    int has_device = device_method_find(on, &adj, out->dtype, out->pred != NULL, &device, declined,
+                                        sizeof declined);
+    int has_johnson = device_johnson_find(on, &adj, out->pred != NULL, &johnson, johnson_declined,
+                                          sizeof johnson_declined);
     size_t v = graph->vertices, e = adj.start[v], cell = apsp_dtype_size(out->dtype);
     size_t csr = 4 * (v + 1) + (4 + cell) * e;
     method_inputs in = {.vertices = v,
@@ -198,24 +242,36 @@ static apsp_status solve_sources(apsp_solver *solver, const apsp_graph *graph,
                         .negative = graph_has_negative(graph),
                         .threads = sources_worker_count(o),
                         .device = has_device ? &device.costs : NULL,
+                        .johnson_device = has_johnson ? &johnson.search.costs : NULL,
                         .graph_bytes = (double)csr * (out->pred ? 2 : 1),
                         .row_bytes = (double)v * (double)(cell + (out->pred ? 4 : 0)),
                         .wide = cell == 8,
                         .fw_fits = rows_take_fw(graph, out->dtype)};
     apsp_method chosen = APSP_METHOD_AUTO;
+    int on_device = 0, described = 0; /* described: the device's run wrote report->method */
     char why[sizeof report->method];
-    status = method_choose(method, &in, &chosen, why, sizeof why, error);
+    status = method_choose(method, &in, &chosen, &on_device, why, sizeof why, error);
     if (status == APSP_OK)
-        status = check_declined(o, method, chosen, declined, report, error);
+        status = check_declined(o, method, chosen, on_device,
+                                declined_for(method, chosen, in.negative, has_device || declined[0],
+                                             declined, johnson_declined),
+                                report, error);
     double start = seconds_now();
     if (status == APSP_OK && chosen == APSP_METHOD_FW) {
         adjacency_free(&adj); /* the matrix takes its room */
         adj = (adjacency){0};
         status = run_fw(solver, graph, sources, count, out, report, error);
-    } else if (status == APSP_OK && chosen == APSP_METHOD_BELLMAN_FORD && has_device) {
+    } else if (status == APSP_OK && on_device && chosen == APSP_METHOD_JOHNSON) {
+        status = device_johnson_run(&johnson, &adj, sources, count, o, out, error);
+        described = report_johnson(&johnson, o, seconds_now() - start, why, report);
+        if (described)
+            note_on_host(status, "johnson", &johnson.search, johnson.on_host, count, report);
+    } else if (status == APSP_OK && on_device) {
         status = run_on_device(&device, &adj, sources, count, o, out, error);
         report->compute_seconds = seconds_now() - start;
         device_method_describe(&device, why, report);
+        described = 1;
+        note_on_host(status, "bellman-ford", &device, device.on_host, count, report);
     } else if (status == APSP_OK) {
         char width[128] = "";
         status = sources_run_on_threads(&adj, chosen, sources, count, o, out, width, sizeof width,
@@ -225,7 +281,7 @@ static apsp_status solve_sources(apsp_solver *solver, const apsp_graph *graph,
     adjacency_free(&adj);
     if (status == APSP_OK && chosen != APSP_METHOD_FW) /* (Floyd-Warshall's solve says its own) */
         note_own_kernels(report, out->dtype);
-    if (status == APSP_OK && !(chosen == APSP_METHOD_BELLMAN_FORD && has_device))
+    if (status == APSP_OK && !described)
         snprintf(report->method, sizeof report->method, "%s", why);
     return status;
 }

@@ -1,8 +1,10 @@
 /* Bellman-Ford from one source or from Johnson's virtual vertex (sssp.h), by frontiers: one
- * body for integer distances (int64) and one for real ones (double). */
+ * body for integer distances (int64) and one for real ones (double); from a source, the narrow
+ * paths' uint32 (no negative weight) and int32 (signed, within int32's rule) distances. */
 #include "sssp/sssp.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 /* A vertex on the negative cycle that lowered `lowered` in round V: following the parents V
@@ -14,6 +16,23 @@ static int32_t on_the_cycle(const sssp_scratch *s, size_t vertices, int32_t lowe
     for (size_t i = 0; i < vertices && s->parent[x] >= 0; i++)
         x = s->parent[x];
     return x;
+}
+
+/* `to`, just lowered by an edge from u: its parent u, and into the next frontier once. */
+static inline void lowered_by(sssp_scratch *s, int32_t to, int32_t u, int32_t *next,
+                              size_t *lowered) {
+    s->parent[to] = u;
+    if (!s->queued[to]) {
+        s->queued[to] = 1;
+        next[(*lowered)++] = to;
+    }
+}
+
+/* The next frontier's queued bits cleared once its round is over; returns its size. */
+static size_t unqueue(sssp_scratch *s, const int32_t *next, size_t lowered) {
+    for (size_t i = 0; i < lowered; i++)
+        s->queued[next[i]] = 0;
+    return lowered;
 }
 
 /* Relaxes the out-edges of the frontier's vertices; the vertices lowered go into `next`.
@@ -30,17 +49,11 @@ static int32_t on_the_cycle(const sssp_scratch *s, size_t vertices, int32_t lowe
                 int32_t to = g->other[e];                                                          \
                 if (du + g->WEIGHT[e] < dist[to]) {                                                \
                     dist[to] = du + g->WEIGHT[e];                                                  \
-                    s->parent[to] = u;                                                             \
-                    if (!s->queued[to]) {                                                          \
-                        s->queued[to] = 1;                                                         \
-                        next[lowered++] = to;                                                      \
-                    }                                                                              \
+                    lowered_by(s, to, u, next, &lowered);                                          \
                 }                                                                                  \
             }                                                                                      \
         }                                                                                          \
-        for (size_t i = 0; i < lowered; i++)                                                       \
-            s->queued[next[i]] = 0;                                                                \
-        return lowered;                                                                            \
+        return unqueue(s, next, lowered);                                                          \
     }
 
 DEFINE_RELAX_FRONTIER(relax_frontier, int64_t, dist, weight)
@@ -109,17 +122,11 @@ static size_t relax_frontier_narrow(const sssp_arc *arcs, sssp_scratch *s, const
             int32_t to = arcs[e].target;
             if (du + arcs[e].weight < vertex[to].dist) {
                 vertex[to].dist = du + arcs[e].weight;
-                s->parent[to] = u;
-                if (!s->queued[to]) {
-                    s->queued[to] = 1;
-                    next[lowered++] = to;
-                }
+                lowered_by(s, to, u, next, &lowered);
             }
         }
     }
-    for (size_t i = 0; i < lowered; i++)
-        s->queued[next[i]] = 0;
-    return lowered;
+    return unqueue(s, next, lowered);
 }
 
 /* Without a negative weight there is no negative cycle: the rounds end by round V - 1. */
@@ -139,4 +146,52 @@ void bellman_ford_distances_narrow(const adjacency *g, const sssp_arc *arcs, int
         frontier = next;
         next = swap;
     }
+}
+
+/* relax_frontier over the signed narrow path's int32 distances. Returns the vertices lowered,
+ * or SIZE_MAX at the first sum at or below -APSP_INF (a negative cycle is reachable: sssp.h),
+ * before it is stored, so that every stored value stays above -APSP_INF. */
+static size_t relax_frontier_signed(const adjacency *g, const sssp_signed_arc *arcs,
+                                    sssp_scratch *s, const int32_t *frontier, size_t count,
+                                    int32_t *next) {
+    int32_t *dist = s->signed_dist;
+    size_t lowered = 0;
+    for (size_t f = 0; f < count; f++) {
+        int32_t u = frontier[f], du = dist[u];
+        for (size_t e = g->start[u]; e < g->start[u + 1]; e++) {
+            int32_t to = arcs[e].target, d = du + arcs[e].weight;
+            if (d < dist[to]) {
+                if (d <= -APSP_INF)
+                    return SIZE_MAX; /* (its queued bits: the int64 rerun clears them) */
+                dist[to] = d;
+                lowered_by(s, to, u, next, &lowered);
+            }
+        }
+    }
+    return unqueue(s, next, lowered);
+}
+
+int bellman_ford_distances_signed(const adjacency *g, const sssp_signed_arc *arcs, int32_t source,
+                                  sssp_scratch *s, int32_t *cycle_vertex) {
+    size_t v = g->vertices, count = 1;
+    int32_t *frontier = s->queue, *next = s->queue + v;
+    memset(s->parent, 0xff, v * sizeof *s->parent);
+    memset(s->queued, 0, v);
+    for (size_t t = 0; t < v; t++)
+        s->signed_dist[t] = SSSP_SIGNED_UNREACHED;
+    s->signed_dist[source] = 0;
+    frontier[0] = source;
+    for (size_t round = 1; count > 0; round++) {
+        count = relax_frontier_signed(g, arcs, s, frontier, count, next);
+        if (count == SIZE_MAX) /* the int64 search finds the cycle and names its vertex */
+            return bellman_ford_distances(g, source, s, cycle_vertex);
+        if (count > 0 && round >= v) {
+            *cycle_vertex = on_the_cycle(s, v, next[0]);
+            return 1;
+        }
+        int32_t *swap = frontier;
+        frontier = next;
+        next = swap;
+    }
+    return 0;
 }

@@ -28,10 +28,11 @@
  * counted as E log2 V steps (a few rounds over the edges on the graphs met so far: its worst
  * case, V E, is rare); the device's batched Bellman-Ford by its parts (backend.h:
  * sources_device_costs: fixed, upload, S E relaxed, download), at what the host's threads relax
- * in that time (the device's rate does not grow with them); and the rows' write, the same for
- * every method, so that the estimates are of the whole run. */
+ * in that time (the device's rate does not grow with them); Johnson on the device that plus its
+ * potentials, one source's plain rounds counted as E log2 V relaxed; and the rows' write, the
+ * same for every method, so that the estimates are of the whole run. */
 typedef struct method_costs {
-    double fw, dijkstra, potentials, device, write;
+    double fw, dijkstra, potentials, device, johnson_device, write;
     double up, relax, down; /* the device's parts, in seconds (for the report) */
 } method_costs;
 
@@ -51,13 +52,15 @@ static method_costs estimate(const method_inputs *in) {
                       .dijkstra = FW_RELAXATIONS_PER_DIJKSTRA_STEP * s * (e + v) * log_v,
                       .potentials = FW_RELAXATIONS_PER_DIJKSTRA_STEP * e * log_v,
                       .write = s * in->row_bytes / WRITE_BYTES_PER_SECOND * host_rate};
-    const sources_device_costs *d = in->device;
+    const sources_device_costs *d = in->device ? in->device : in->johnson_device;
     if (d) {
         c.up = in->graph_bytes / d->upload_bytes_per_second;
         c.relax = s * e / (d->source_edges_per_second * (in->wide ? d->wide_share : 1.0));
         c.down = s * in->row_bytes / d->download_bytes_per_second;
         c.device = (d->fixed_seconds + c.up + c.relax + c.down) * host_rate;
     }
+    if (in->johnson_device)
+        c.johnson_device = c.device + e * log_v / d->source_edges_per_second * host_rate;
     return c;
 }
 
@@ -83,24 +86,30 @@ static int matrix_fits(const method_inputs *in) {
                APSP_OK;
 }
 
-/* The cheaper of the host's sparse method and the device's Bellman-Ford, and Floyd-Warshall
- * where it is cheaper still and its matrix fits. */
-static apsp_method auto_choice(const method_inputs *in, const method_costs *c) {
+/* The cheaper of the host's sparse method and the device's (Johnson where a weight is negative
+ * and it can run there: its search delta-steps, where Bellman-Ford's plain rounds on negative
+ * weights do not, which the model does not see; else Bellman-Ford), and Floyd-Warshall where it
+ * is cheaper still and its matrix fits. *on_device: the device's method won. */
+static apsp_method auto_choice(const method_inputs *in, const method_costs *c, int *on_device) {
     apsp_method sparse_method = in->negative ? APSP_METHOD_JOHNSON : APSP_METHOD_DIJKSTRA;
     double sparse = in->negative ? c->dijkstra + c->potentials : c->dijkstra;
-    if (in->device && c->device < sparse) {
-        sparse_method = APSP_METHOD_BELLMAN_FORD;
-        sparse = c->device;
+    int johnson = in->negative && in->johnson_device;
+    double device = johnson ? c->johnson_device : c->device;
+    if ((johnson || in->device) && device < sparse) {
+        sparse_method = johnson ? APSP_METHOD_JOHNSON : APSP_METHOD_BELLMAN_FORD;
+        sparse = device;
+        *on_device = 1;
     }
     if (!in->fw_fits || !matrix_fits(in))
         return sparse_method;
-    if (dense_with_every_source(in))
-        return APSP_METHOD_FW;
-    return c->fw <= sparse ? APSP_METHOD_FW : sparse_method;
+    if (!dense_with_every_source(in) && c->fw > sparse)
+        return sparse_method;
+    *on_device = 0;
+    return APSP_METHOD_FW;
 }
 
 apsp_status method_choose(apsp_method asked, const method_inputs *in, apsp_method *chosen,
-                          char *why, size_t size, apsp_error *error) {
+                          int *on_device, char *why, size_t size, apsp_error *error) {
     if (strcmp(apsp_method_name(asked), "unknown") == 0) /* (names.c: past its list) */
         return fail(error, APSP_ERR_USAGE, "method %d is not an apsp_method", (int)asked);
     if (asked == APSP_METHOD_DIJKSTRA && in->negative)
@@ -108,14 +117,18 @@ apsp_status method_choose(apsp_method asked, const method_inputs *in, apsp_metho
                     "dijkstra needs non-negative weights and this graph has a negative one: "
                     "use johnson, bellman-ford or fw");
     method_costs c = estimate(in);
-    *chosen = asked == APSP_METHOD_AUTO ? auto_choice(in, &c) : asked;
+    *on_device = (asked == APSP_METHOD_BELLMAN_FORD && in->device) ||
+                 (asked == APSP_METHOD_JOHNSON && in->johnson_device);
+    *chosen = asked == APSP_METHOD_AUTO ? auto_choice(in, &c, on_device) : asked;
     char device[192] = "";
-    if (in->device)
+    const sources_device_costs *d = in->device ? in->device : in->johnson_device;
+    if (d)
         snprintf(device, sizeof device,
                  ", device: (%g s fixed + %.3g s up + %.3g s S E + %.3g s down) x %u threads' "
-                 "rate = %.3g",
-                 in->device->fixed_seconds, c.up, c.relax, c.down, in->threads ? in->threads : 1,
-                 c.device);
+                 "rate = %.3g%s",
+                 d->fixed_seconds, c.up, c.relax, c.down, in->threads ? in->threads : 1,
+                 in->johnson_device && in->negative ? c.johnson_device : c.device,
+                 in->johnson_device && in->negative ? " (johnson: with its potentials)" : "");
     snprintf(why, size,
              "%s (%s): V = %zu, E = %zu, S = %zu%s; cost model in FW relaxations: dijkstra: "
              "%g S (E + V) log2 V = %.3g%s, fw: V^3 = %.3g%s%s; each + the rows' write %.3g",

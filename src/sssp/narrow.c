@@ -1,5 +1,5 @@
 /* The narrow integer path of the sparse methods (sssp.h): the bound that says when 32-bit
- * distances are exact, and the packed arcs the searches read. */
+ * distances are exact, and the packed arcs the searches read (the signed ones too). */
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/graph.h"
@@ -32,5 +32,20 @@ apsp_status sssp_narrow_arcs(const adjacency *g, const int64_t *weights, sssp_ar
         return fail(error, APSP_ERR_NO_MEMORY, "sources: out of memory for %zu arcs", edges);
     for (size_t e = 0; e < edges; e++) /* every weight is at most the bound, below INT32_MAX */
         (*arcs)[e] = (sssp_arc){g->other[e], (uint32_t)weights[e]};
+    return APSP_OK;
+}
+
+apsp_status sssp_signed_arcs(const adjacency *g, sssp_signed_arc **arcs, apsp_error *error) {
+    size_t v = g->vertices, edges = g->start[v];
+    weight_rule rule = weight_rule_for(v, APSP_INT32);
+    *arcs = NULL;
+    for (size_t e = 0; e < edges; e++)
+        if (g->weight[e] < rule.least || g->weight[e] > rule.most)
+            return APSP_OK;
+    *arcs = alloc_large((edges ? edges : 1) * sizeof **arcs);
+    if (!*arcs)
+        return fail(error, APSP_ERR_NO_MEMORY, "sources: out of memory for %zu arcs", edges);
+    for (size_t e = 0; e < edges; e++) /* (within int32 by the rule) */
+        (*arcs)[e] = (sssp_signed_arc){g->other[e], (int32_t)g->weight[e]};
     return APSP_OK;
 }

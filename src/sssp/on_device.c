@@ -26,8 +26,7 @@ static int weights_fit_int32(const adjacency *g) {
                                        (uint64_t)APSP_INF - 1);
 }
 
-/* The least weight of g, integer or real, as a double (+inf without edges). */
-static double least_weight(const adjacency *g) {
+double adjacency_least_weight(const adjacency *g) {
     size_t e = g->start[g->vertices];
     double least = 1.0 / 0.0;
     for (size_t i = 0; i < e; i++) {
@@ -54,7 +53,7 @@ static const char *cannot_run(const backend_sources *part, backend_device *devic
         return "its integer rows take integer weights and these are real";
     if (dtype == APSP_INT32 && !weights_fit_int32(graph))
         return "its distances are int32 and these weights could pass them";
-    double least = least_weight(graph);
+    double least = adjacency_least_weight(graph);
     if (!integer && least < 0)
         return "its float sums take no negative weight (johnson on the host does)";
     if (want_pred && least <= 0)
@@ -62,24 +61,27 @@ static const char *cannot_run(const backend_sources *part, backend_device *devic
     return NULL;
 }
 
-int device_method_find(backend_device *device, const adjacency *graph, apsp_dtype dtype,
-                       int want_pred, device_method *m, char *why_not, size_t size) {
-    why_not[0] = '\0';
-    if (!device || !device->impl->sources || graph->vertices == 0)
+int device_method_of(backend_device *device, sources_run run, device_method *m) {
+    if (!device || !device->impl->sources)
         return 0;
-    const apsp_backend_impl *impl = device->impl;
     device_summary summary;
-    impl->summarize(device, &summary);
-    const char *reason = cannot_run(impl->sources, device, graph, dtype, want_pred);
-    if (reason) {
-        snprintf(why_not, size, "bellman-ford on %.60s: %s", summary.device, reason);
-        return 0;
-    }
+    device->impl->summarize(device, &summary);
     *m = (device_method){
-        .part = impl->sources, .device = device, .kind = impl->kind, .run = {dtype, want_pred}};
+        .part = device->impl->sources, .device = device, .kind = device->impl->kind, .run = run};
     snprintf(m->name, sizeof m->name, "%s", summary.device);
     m->part->costs(device, &m->costs);
     return 1;
+}
+
+int device_method_find(backend_device *device, const adjacency *graph, apsp_dtype dtype,
+                       int want_pred, device_method *m, char *why_not, size_t size) {
+    why_not[0] = '\0';
+    if (graph->vertices == 0 || !device_method_of(device, (sources_run){dtype, want_pred}, m))
+        return 0;
+    const char *reason = cannot_run(m->part, device, graph, dtype, want_pred);
+    if (reason)
+        snprintf(why_not, size, "bellman-ford on %.60s: %s", m->name, reason);
+    return reason == NULL;
 }
 
 /* The options' progress and cancel functions after a batch. */

@@ -28,6 +28,13 @@ typedef struct device_method {
 int device_method_find(backend_device *device, const adjacency *graph, apsp_dtype dtype,
                        int want_pred, device_method *m, char *why_not, size_t size);
 
+/* *m for `device` running `run`: its part, name and cost figures; 0 where the device (or NULL)
+ * has no sources part. */
+int device_method_of(backend_device *device, sources_run run, device_method *m);
+
+/* The least weight of g, integer or real, as a double (+inf without edges). */
+double adjacency_least_weight(const adjacency *g);
+
 /* The sources in batches on the device, each batch's rows (and predecessors) handed to `out`
  * in order. *done: how many sources' rows were handed on; fewer than count (with APSP_OK) when
  * a batch may reach a negative cycle or has a vertex whose predecessor the device could not

@@ -20,14 +20,15 @@ enum { BATCH_BYTES = 64 << 20, MAX_WORKERS = 16 };
 /* What every thread of a solve shares. */
 typedef struct sources_job {
     const adjacency *graph;
-    int real;                   /* the weights are real: g->real, double distances */
-    const int64_t *weights;     /* g->weight, or Johnson's reweighted ones */
-    const double *real_weights; /* g->real, or Johnson's reweighted ones */
-    const sssp_arc *arcs;       /* the weights packed for Dijkstra's narrow path, or NULL */
-    sssp_potential potential;   /* Johnson's h; NULL otherwise */
-    apsp_method method;         /* dijkstra (also for Johnson's second step) or bellman-ford */
-    apsp_dtype dtype;           /* the rows' */
-    const int32_t *sources;     /* this batch's */
+    int real;                           /* the weights are real: g->real, double distances */
+    const int64_t *weights;             /* g->weight, or Johnson's reweighted ones */
+    const double *real_weights;         /* g->real, or Johnson's reweighted ones */
+    const sssp_arc *arcs;               /* the weights packed for Dijkstra's narrow path, or NULL */
+    const sssp_signed_arc *signed_arcs; /* Bellman-Ford's on negative weights, or NULL */
+    sssp_potential potential;           /* Johnson's h; NULL otherwise */
+    apsp_method method;     /* dijkstra (also for Johnson's second step) or bellman-ford */
+    apsp_dtype dtype;       /* the rows' */
+    const int32_t *sources; /* this batch's */
     size_t count;
     void *rows;               /* count x V of dtype */
     int32_t *pred;            /* count x V, or NULL: no predecessors asked for */
@@ -46,6 +47,8 @@ static int bellman_ford_of(const sources_job *job, int32_t source, sssp_scratch 
         bellman_ford_distances_narrow(job->graph, job->arcs, source, s);
         return 0;
     }
+    if (job->signed_arcs)
+        return bellman_ford_distances_signed(job->graph, job->signed_arcs, source, s, cycle);
     return job->real ? bellman_ford_distances_real(job->graph, source, s, cycle)
                      : bellman_ford_distances(job->graph, source, s, cycle);
 }
@@ -62,7 +65,10 @@ static int dijkstra_of(const sources_job *job, int32_t source, sssp_scratch *s) 
 
 /* Which distances the job's searches keep. */
 static sssp_kind kind_of(const sources_job *job) {
-    return job->real ? SSSP_REAL : job->arcs ? SSSP_NARROW : SSSP_WIDE;
+    return job->real          ? SSSP_REAL
+           : job->arcs        ? SSSP_NARROW
+           : job->signed_arcs ? SSSP_SIGNED
+                              : SSSP_WIDE;
 }
 
 /* One thread (`worker`: its slice of parallel_slices over one item per thread, and its
@@ -191,24 +197,46 @@ static void johnson_reweight_real(const adjacency *g, const double *h, double *r
         }
 }
 
-/* Johnson's reweighting: h from Bellman-Ford from the virtual vertex (the negative cycle check
- * over the whole graph), then w'(u, t) = w + h(u) - h(t) >= 0 for every edge, into the job. */
+/* h from Bellman-Ford from the virtual vertex over s (the negative cycle check over the whole
+ * graph): V int64 or, for real weights, doubles. */
+static apsp_status potentials_of(const adjacency *g, sssp_scratch *s, void *h, apsp_error *error) {
+    int32_t cycle;
+    if (g->real ? bellman_ford_distances_real(g, -1, s, &cycle)
+                : bellman_ford_distances(g, -1, s, &cycle))
+        return fail_negative_cycle(error, (size_t)cycle);
+    memcpy(h, s->dist, g->vertices * 8); /* (dist and real_dist are one array) */
+    return APSP_OK;
+}
+
+apsp_status sources_potentials_on_host(const adjacency *g, void *h, apsp_error *error) {
+    sssp_scratch s = {0};
+    apsp_status status = sssp_scratch_init(&s, g->vertices, error);
+    if (status == APSP_OK)
+        status = potentials_of(g, &s, h, error);
+    sssp_scratch_free(&s);
+    return status;
+}
+
+void sources_reweight(const adjacency *g, const void *h, void *reweighted) {
+    if (g->real)
+        johnson_reweight_real(g, h, reweighted);
+    else
+        johnson_reweight(g, h, reweighted);
+}
+
+/* Johnson's reweighting: h (potentials_of), then w'(u, t) = w + h(u) - h(t) >= 0 for every
+ * edge, into the job. */
 static apsp_status johnson_potentials(const adjacency *g, sssp_scratch *s, sources_job *job,
                                       void **potential, void **weights, apsp_error *error) {
-    int32_t cycle;
-    if (job->real ? bellman_ford_distances_real(g, -1, s, &cycle)
-                  : bellman_ford_distances(g, -1, s, &cycle))
-        return fail_negative_cycle(error, (size_t)cycle);
     size_t v = g->vertices, e = g->start[v];
     *potential = apsp_malloc((v ? v : 1) * 8); /* int64 or double */
     *weights = apsp_malloc((e ? e : 1) * 8);
     if (!*potential || !*weights)
         return fail(error, APSP_ERR_NO_MEMORY, "johnson: out of memory for %zu edges", e);
-    memcpy(*potential, s->dist, v * 8); /* (dist and real_dist are one array) */
-    if (job->real)
-        johnson_reweight_real(g, *potential, *weights);
-    else
-        johnson_reweight(g, *potential, *weights);
+    apsp_status status = potentials_of(g, s, *potential, error);
+    if (status != APSP_OK)
+        return status;
+    sources_reweight(g, *potential, *weights);
     job->potential =
         job->real ? (sssp_potential){NULL, *potential} : (sssp_potential){*potential, NULL};
     job->weights = job->real ? NULL : *weights;
@@ -216,8 +244,8 @@ static apsp_status johnson_potentials(const adjacency *g, sssp_scratch *s, sourc
     return APSP_OK;
 }
 
-/* Whether some weight is negative (Bellman-Ford then keeps int64 distances: its rounds may run
- * into a negative cycle, whose walks no path bound holds). */
+/* Whether some weight is negative (Bellman-Ford then takes the per-weight rule of int32, not the
+ * path bound: its rounds may run into a negative cycle, whose walks no path bound holds). */
 static int any_negative(const int64_t *weights, size_t edges) {
     for (size_t e = 0; e < edges; e++)
         if (weights[e] < 0)
@@ -229,15 +257,21 @@ static int any_negative(const int64_t *weights, size_t edges) {
  * non-negative weights: the narrow path's arcs when its bound holds for the weights searched
  * (the job's: Johnson's reweighted ones for Johnson), and each thread's scratch made ready for
  * them; `why` says which, and the queue, for the report. */
-static apsp_status choose_distances(sources_job *job, unsigned workers, sssp_arc **arcs, char *why,
-                                    size_t size, apsp_error *error) {
+static apsp_status choose_distances(sources_job *job, unsigned workers, sssp_arc **arcs,
+                                    sssp_signed_arc **signed_arcs, char *why, size_t size,
+                                    apsp_error *error) {
     const adjacency *g = job->graph;
     int bellman_ford = job->method == APSP_METHOD_BELLMAN_FORD;
     if (job->real)
         return APSP_OK;
     if (bellman_ford && any_negative(job->weights, g->start[g->vertices])) {
-        snprintf(why, size, "; bellman-ford on 64-bit distances (a weight is negative)");
-        return APSP_OK;
+        apsp_status status = sssp_signed_arcs(g, signed_arcs, error);
+        job->signed_arcs = *signed_arcs;
+        snprintf(why, size, "; bellman-ford on %s distances (a weight is negative, %s)",
+                 *signed_arcs ? "32-bit" : "64-bit",
+                 *signed_arcs ? "every weight within int32's rule: frontier rounds"
+                              : "some weight past int32's rule");
+        return status;
     }
     int64_t largest;
     uint64_t bound;
@@ -290,6 +324,7 @@ apsp_status sources_run_on_threads(const adjacency *g, apsp_method method, const
     apsp_status status = APSP_OK;
     void *potential = NULL, *weights = NULL; /* Johnson's */
     sssp_arc *arcs = NULL;
+    sssp_signed_arc *signed_arcs = NULL;
     char width[128] = "";
     status = check_room(g->vertices, workers, count, out, error);
     for (unsigned w = 0; w < workers && status == APSP_OK; w++)
@@ -300,7 +335,7 @@ apsp_status sources_run_on_threads(const adjacency *g, apsp_method method, const
     }
     job.scratch = scratch;
     if (status == APSP_OK)
-        status = choose_distances(&job, workers, &arcs, width, sizeof width, error);
+        status = choose_distances(&job, workers, &arcs, &signed_arcs, width, sizeof width, error);
     if (why)
         snprintf(why, why_size, "%s", width);
     if (status == APSP_OK)
@@ -310,5 +345,6 @@ apsp_status sources_run_on_threads(const adjacency *g, apsp_method method, const
     free(potential);
     free(weights);
     free(arcs);
+    free(signed_arcs);
     return status;
 }

@@ -43,4 +43,13 @@ apsp_status sources_run_on_threads(const adjacency *g, apsp_method method, const
                                    size_t count, const apsp_options *o, const sources_out *out,
                                    char *why, size_t why_size, apsp_error *error);
 
+/* Johnson's potentials on the host: Bellman-Ford from a virtual vertex joined to every vertex
+ * by 0-weight edges, into h (V int64, or doubles for real weights). A negative cycle anywhere
+ * is refused as the host's Johnson refuses it (fail_negative_cycle, naming a vertex on it). */
+apsp_status sources_potentials_on_host(const adjacency *g, void *h, apsp_error *error);
+
+/* w'(u, t) = w + h(u) - h(t) for each edge of g, into `reweighted` (int64, or doubles clamped
+ * at 0 for real weights: on_threads.c states the rounding). */
+void sources_reweight(const adjacency *g, const void *h, void *reweighted);
+
 #endif

@@ -22,6 +22,7 @@ apsp_status sssp_scratch_init(sssp_scratch *s, size_t vertices, apsp_error *erro
                         .queued = apsp_malloc(v * sizeof *s->queued)};
     s->real_dist = (double *)s->dist;
     s->narrow = (sssp_vertex *)s->dist;
+    s->signed_dist = (int32_t *)s->dist;
     if (s->dist && s->parent && s->queue && s->queued)
         return APSP_OK;
     sssp_scratch_free(s);
@@ -48,8 +49,7 @@ int sssp_scratch_narrow(sssp_scratch *s, const adjacency *g, int64_t max_weight)
                : 0;
 }
 
-/* Cell t of a row of `dtype`: an integer distance (unreached: the type's marker). */
-static void put_integer(void *row, size_t t, apsp_dtype dtype, int64_t d, int unreached) {
+void sssp_put_integer(void *row, size_t t, apsp_dtype dtype, int64_t d, int unreached) {
     switch (dtype) {
     case APSP_INT32:
         ((int32_t *)row)[t] = unreached ? APSP_INF : (int32_t)d;
@@ -66,8 +66,7 @@ static void put_integer(void *row, size_t t, apsp_dtype dtype, int64_t d, int un
     }
 }
 
-/* The same for a real distance (the types of real weights: float32 and float64). */
-static void put_real(void *row, size_t t, apsp_dtype dtype, double d) {
+void sssp_put_real(void *row, size_t t, apsp_dtype dtype, double d) {
     if (dtype == APSP_FLOAT32)
         ((float *)row)[t] = (float)d;
     else
@@ -87,7 +86,7 @@ static void store_narrow_row(const sssp_vertex *d, size_t vertices, int32_t sour
     for (size_t t = 0; t < vertices; t++) {
         int unreached = d[t].dist == SSSP_NARROW_UNREACHED;
         int64_t dt = (int64_t)d[t].dist;
-        put_integer(row, t, dtype, h && !unreached ? dt - h[source] + h[t] : dt, unreached);
+        sssp_put_integer(row, t, dtype, h && !unreached ? dt - h[source] + h[t] : dt, unreached);
     }
 }
 
@@ -96,17 +95,24 @@ void sssp_store_row(const sssp_scratch *s, size_t vertices, int32_t source,
     if (kind == SSSP_REAL) {
         const double *d = s->real_dist, *h = potential->real;
         for (size_t t = 0; t < vertices; t++)
-            put_real(row, t, dtype, !h || isinf(d[t]) ? d[t] : d[t] - h[source] + h[t]);
+            sssp_put_real(row, t, dtype, !h || isinf(d[t]) ? d[t] : d[t] - h[source] + h[t]);
         return;
     }
     if (kind == SSSP_NARROW) {
         store_narrow_row(s->narrow, vertices, source, potential->integer, dtype, row);
         return;
     }
+    if (kind == SSSP_SIGNED) { /* (Bellman-Ford alone: no potentials) */
+        for (size_t t = 0; t < vertices; t++)
+            sssp_put_integer(row, t, dtype, s->signed_dist[t],
+                             s->signed_dist[t] == SSSP_SIGNED_UNREACHED);
+        return;
+    }
     const int64_t *d = s->dist, *h = potential->integer;
     for (size_t t = 0; t < vertices; t++) {
         int unreached = d[t] == SSSP_UNREACHED;
-        put_integer(row, t, dtype, h && !unreached ? d[t] - h[source] + h[t] : d[t], unreached);
+        sssp_put_integer(row, t, dtype, h && !unreached ? d[t] - h[source] + h[t] : d[t],
+                         unreached);
     }
 }
 
@@ -117,6 +123,8 @@ static int reached(const sssp_scratch *s, sssp_kind kind, size_t t) {
         return s->narrow[t].dist != SSSP_NARROW_UNREACHED;
     case SSSP_REAL:
         return !isinf(s->real_dist[t]);
+    case SSSP_SIGNED:
+        return s->signed_dist[t] != SSSP_SIGNED_UNREACHED;
     default:
         return s->dist[t] != SSSP_UNREACHED;
     }

@@ -12,7 +12,8 @@
  * its vertex's first-arc offset, over (target, weight) arcs packed in 8 bytes, with Dial's bucket
  * queue (small weights) or a 32-bit radix heap: half the bytes of the int64 path per vertex, per
  * edge and per queue item or less; the rows it writes are the int64 path's, byte for byte
- * (docs/design/sources.md, "Chosen sources"). */
+ * (docs/design/sources.md, "Chosen sources"). Bellman-Ford on negative weights within int32's
+ * per-weight rule runs on int32 distances (bellman_ford_distances_signed). */
 #ifndef APSP_SSSP_H
 #define APSP_SSSP_H
 
@@ -37,24 +38,34 @@ typedef struct sssp_vertex {
     uint32_t first_arc;
 } sssp_vertex;
 
+/* An out-edge of the signed narrow path (Bellman-Ford where a weight is negative and every
+ * weight is within int32's rule: bellman_ford_distances_signed), indexed as g's edges. */
+typedef struct sssp_signed_arc {
+    int32_t target;
+    int32_t weight;
+} sssp_signed_arc;
+
 /* Which distances a search keeps, and so which of the scratch's views a row is read from. */
 typedef enum sssp_kind {
     SSSP_WIDE,   /* int64, s->dist */
     SSSP_NARROW, /* uint32, s->narrow[t].dist (within sssp_narrow_fits) */
     SSSP_REAL,   /* double, s->real_dist */
+    SSSP_SIGNED, /* int32, s->signed_dist (bellman_ford_distances_signed) */
 } sssp_kind;
 
 /* What one thread needs for any number of sources, made once per solve. */
 typedef struct sssp_scratch {
-    int64_t *dist;       /* one per vertex; SSSP_UNREACHED where no path is known */
-    double *real_dist;   /* the same memory for real weights; +inf where no path is known (a
-                            solve writes each cell in its type before it reads it) */
-    sssp_vertex *narrow; /* the same memory for the narrow path: V + 1 vertices, whose offsets
-                            sssp_scratch_narrow sets */
-    int32_t *parent;     /* the vertex whose edge last lowered dist (read only where dist is) */
-    int32_t *queue;      /* Bellman-Ford: this round's frontier and the next one's, V each */
-    uint8_t *queued;     /* Bellman-Ford: whether a vertex is in the next frontier */
-    radix_heap heap;     /* Dijkstra */
+    int64_t *dist;        /* one per vertex; SSSP_UNREACHED where no path is known */
+    double *real_dist;    /* the same memory for real weights; +inf where no path is known (a
+                             solve writes each cell in its type before it reads it) */
+    sssp_vertex *narrow;  /* the same memory for the narrow path: V + 1 vertices, whose offsets
+                             sssp_scratch_narrow sets */
+    int32_t *signed_dist; /* the same memory for the signed narrow path; SSSP_SIGNED_UNREACHED
+                             where no path is known */
+    int32_t *parent;      /* the vertex whose edge last lowered dist (read only where dist is) */
+    int32_t *queue;       /* Bellman-Ford: this round's frontier and the next one's, V each */
+    uint8_t *queued;      /* Bellman-Ford: whether a vertex is in the next frontier */
+    radix_heap heap;      /* Dijkstra */
     radix_heap32 narrow_heap;  /* Dijkstra's narrow path */
     bucket_queue narrow_queue; /* the same for small weights (span > 0: sssp_scratch_narrow) */
 } sssp_scratch;
@@ -62,6 +73,9 @@ typedef struct sssp_scratch {
 #define SSSP_UNREACHED INT64_MAX
 /* Above every reachable narrow distance (< INT32_MAX) and every sum of one and a weight. */
 #define SSSP_NARROW_UNREACHED UINT32_MAX
+/* Above every distance the signed narrow path stores (a simple path's length at most, below
+ * APSP_INF). */
+#define SSSP_SIGNED_UNREACHED INT32_MAX
 /* The narrow path takes Dial's bucket queue (bucket_queue.h) for weights below this, the 32-bit
  * radix heap above: a pop reads at most SSSP_BUCKET_SPAN / 64 words of its bitmap. */
 #define SSSP_BUCKET_SPAN 4096
@@ -120,6 +134,19 @@ int bellman_ford_distances_real(const adjacency *g, int32_t source, sssp_scratch
 void bellman_ford_distances_narrow(const adjacency *g, const sssp_arc *arcs, int32_t source,
                                    sssp_scratch *s);
 
+/* The same from `source` over the signed narrow path's arcs (sssp_signed_arcs) into
+ * s->signed_dist: every weight within int32's rule for V, (V - 1) |w| <= APSP_INF - 1, so every
+ * value stored (a walk whose returns to a vertex each lowered it: no longer than the simple path
+ * left when its cycles, all negative, are cut out) is below APSP_INF, and a sum at or below
+ * -APSP_INF is shorter than any simple path: a negative cycle is reachable, and the search
+ * stops there and runs again on int64 (bellman_ford_distances), which names a vertex on it.
+ * Every sum, a stored value and one weight, stays within int32. */
+int bellman_ford_distances_signed(const adjacency *g, const sssp_signed_arc *arcs, int32_t source,
+                                  sssp_scratch *s, int32_t *cycle_vertex);
+/* The signed narrow path's arcs for g's integer weights when every one is within int32's rule
+ * for g's V (else *arcs = NULL). Fails only for want of memory. */
+apsp_status sssp_signed_arcs(const adjacency *g, sssp_signed_arc **arcs, apsp_error *error);
+
 /* s->parent as a predecessor row (SciPy's return_predecessors): APSP_NO_PREDECESSOR for the
  * source and where unreachable. The last edge that lowered a vertex lies on a shortest path
  * and the parents form a tree: Dijkstra's by the order of the pops, Bellman-Ford's because,
@@ -139,5 +166,10 @@ typedef struct sssp_potential {
  * are exact in int64 and converted once; real ones are rounded once more for float32. */
 void sssp_store_row(const sssp_scratch *s, size_t vertices, int32_t source,
                     const sssp_potential *potential, sssp_kind kind, apsp_dtype dtype, void *row);
+
+/* Cell t of a row of `dtype`: an integer distance d, exact in int64 (unreached: the type's
+ * marker); sssp_put_real the same for a real one (float32 and float64 rows, +inf unreached). */
+void sssp_put_integer(void *row, size_t t, apsp_dtype dtype, int64_t d, int unreached);
+void sssp_put_real(void *row, size_t t, apsp_dtype dtype, double d);
 
 #endif

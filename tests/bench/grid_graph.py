@@ -6,9 +6,13 @@ of weight W between random vertices (seed 2), as motorways on roads: (V - 1) W p
 the sum of the V - 1 largest weights need not (src/sssp/narrow.c). With --max-weight=W the
 weights are 1 to W instead (100000 on the 1000 x 1000 grid: int64 rows by the path bound); with
 --real they are fractional, uniform in (0, 1000] to 3 decimals, and GRAPH is a text edge list
-("u v w" a line; hw3 holds integers only). Needs NumPy only.
+("u v w" a line; hw3 holds integers only). With --potentials=P each vertex gets a potential
+p(u) in [0, P) (seed 4) and every weight w becomes w + p(u) - p(t): negative weights without a
+negative cycle (a cycle's sum is unchanged), whose shortest paths are the grid's, for Johnson
+(tests/gpu/sssp.sh's johnson case). Needs NumPy only.
 
     grid_graph.py SIDE SOURCES GRAPH SOURCES.txt [--long-arcs=N,W] [--max-weight=W] [--real]
+                  [--potentials=P]
 """
 import argparse
 
@@ -66,6 +70,7 @@ def main():
     parser.add_argument("--long-arcs")
     parser.add_argument("--max-weight", type=int, default=1000)
     parser.add_argument("--real", action="store_true")
+    parser.add_argument("--potentials", type=int, default=0)
     args = parser.parse_args()
     side = args.side
     src, dst, w = grid(side, args.max_weight)
@@ -73,6 +78,9 @@ def main():
         n, weight = (int(x) for x in args.long_arcs.split(","))
         more = long_arcs(side * side, n, weight)
         src, dst, w = (np.concatenate([x, y]) for x, y in zip((src, dst, w), more))
+    if args.potentials:
+        p = np.random.default_rng(4).integers(0, args.potentials, size=side * side)
+        w = (w.astype(np.int64) + p[src] - p[dst]).astype(np.int32)
     if args.real:
         fractions = np.random.default_rng(3).integers(1, 1000001, size=w.size) / 1000.0
         write_text(args.graph, src, dst, fractions)

@@ -9,6 +9,11 @@
 #   real   fractional weights in (0, 1000] (a text edge list): float64 rows (compute >= 10x);
 #   pred   int32's graph with --predecessors (written to a file in /dev/shm for both): the GPU's
 #          whole run against int32's GPU whole run (issue 38: <= 1.3x) is printed at the end.
+# and, named in CASES only (CASES=johnson):
+#   johnson weights 1-500 moved by potentials in [0, 500) (negative weights, no negative cycle;
+#          int32 rows): --method=johnson on both, the GPU's potentials by its Bellman-Ford and
+#          its batched method over the reweighted edges (src/sssp/on_device_johnson.c) against
+#          the pthread Johnson (issue 38.2).
 # Rows are compared with cmp (identical expected in every case: float64 sums as the device's,
 # docs/usage.md); the predecessors too, where a vertex with two shortest paths may differ (the
 # device takes the least tail, Dijkstra the last to lower it: both shortest-path trees).
@@ -132,10 +137,10 @@ one_case() {
     gpu_w=$(cut -d' ' -f2 "$out/$case-gpu.times" | median)
     {
         printf '%-34s %10s %10s   %s\n' run compute_s whole_s "runs (compute)"
-        printf '%-34s %10.3f %10.3f   %s\n' "pthread dijkstra, $threads threads" "$cpu_c" "$cpu_w" \
-            "$(cut -d' ' -f1 "$out/$case-cpu.times" | tr '\n' ' ')"
-        printf '%-34s %10.3f %10.3f   %s\n' "GPU bellman-ford ($device)" "$gpu_c" "$gpu_w" \
-            "$(cut -d' ' -f1 "$out/$case-gpu.times" | tr '\n' ' ')"
+        printf '%-34s %10.3f %10.3f   %s\n' "pthread ${cpu_args[2]#--method=}, $threads threads" \
+            "$cpu_c" "$cpu_w" "$(cut -d' ' -f1 "$out/$case-cpu.times" | tr '\n' ' ')"
+        printf '%-34s %10.3f %10.3f   %s\n' "GPU ${gpu_args[2]#--method=} ($device)" \
+            "$gpu_c" "$gpu_w" "$(cut -d' ' -f1 "$out/$case-gpu.times" | tr '\n' ' ')"
         if [ -n "$base_apsp" ]; then
             printf '%-34s %10.3f %10.3f   %s\n' "GPU, BASE_BUILD" \
                 "$(cut -d' ' -f1 "$out/$case-base.times" | median)" \
@@ -171,6 +176,11 @@ for case in ${CASES:-int32 int64 real pred}; do
         one_case real "$work/grid$side-real.txt" ;;
     pred) python3 tests/bench/grid_graph.py "$side" "$count" "$grid" "$sources" || exit 1
         one_case pred "$grid" --predecessors="$work/pred-run.pred" ;;
+    johnson) python3 tests/bench/grid_graph.py "$side" "$count" "$work/grid$side-neg.hw3" \
+        "$sources" --max-weight=500 --potentials=500 || exit 1
+        cpu_args[2]=--method=johnson gpu_args[2]=--method=johnson
+        one_case johnson "$work/grid$side-neg.hw3"
+        cpu_args[2]=--method=dijkstra gpu_args[2]=--method=bellman-ford ;;
     *) echo "unknown case $case" >&2; exit 2 ;;
     esac
 done

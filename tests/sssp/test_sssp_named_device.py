@@ -6,8 +6,15 @@ negative fractional weight, and picks predecessors only where every weight is ab
 
 - --method=bellman-ford with a negative fractional weight, or with --predecessors and a
   zero weight: refused, exit 2, one line naming the input and why, and no OUTPUT;
-- auto with a negative fractional weight (auto takes the host's Johnson): the rows (equal to
+- auto with a negative fractional weight and --predecessors (auto takes the host's Johnson:
+  the device's Johnson picks no predecessors where a weight is negative): the rows (equal to
   SciPy's) and one line on stderr saying what ran instead and why;
+- --method=johnson with a negative weight and --predecessors: refused as bellman-ford is;
+  without --predecessors it runs on the device and says nothing;
+- --method=dijkstra (a host method only): it runs, and one line says so;
+- --method=bellman-ford with --predecessors on a float32 graph whose sum absorbs an edge (the
+  device picks no predecessor there, and hands the batch to the host threads): one line says
+  that the last sources ran on the host threads;
 - --method=bellman-ford within the device's rule: it runs there (--stats-json's backend is
   opencl) and says nothing;
 - no device named (--backend=cpu): nothing said.
@@ -78,17 +85,41 @@ def main():
         out, pred = os.path.join(work, "out.npy"), os.path.join(work, "pred.npy")
         sources = "0-9"
 
-        for name, graph, more in (("negative fractions", graphs["signed"], []),
-                                  ("predecessors", graphs["zero"], ["--predecessors=" + pred])):
-            r, _, lines = run(apsp, DEVICE + ["--method=bellman-ford", "--sources=" + sources]
+        for name, graph, method, more in (
+                ("negative fractions", graphs["signed"], "bellman-ford", []),
+                ("predecessors", graphs["zero"], "bellman-ford", ["--predecessors=" + pred]),
+                ("johnson, predecessors", graphs["signed"], "johnson",
+                 ["--predecessors=" + pred])):
+            r, _, lines = run(apsp, DEVICE + ["--method=" + method, "--sources=" + sources]
                               + more, graph, out)
-            expect(r.returncode == 2, "%s: bellman-ford on the named device: exit %d, not 2"
-                   % (name, r.returncode))
-            expect(len(lines) == 1 and graph in lines[0] and "bellman-ford" in lines[0],
+            expect(r.returncode == 2, "%s: %s on the named device: exit %d, not 2"
+                   % (name, method, r.returncode))
+            expect(len(lines) == 1 and graph in lines[0] and "--method=" + method in lines[0],
                    "%s: the refusal is not one line naming the input: %r" % (name, lines))
             expect(not os.path.exists(out), "%s: OUTPUT written after a refusal" % name)
 
-        r, stats, lines = run(apsp, DEVICE + ["--sources=" + sources], graphs["signed"], out)
+        r, stats, lines = run(apsp, DEVICE + ["--method=johnson", "--sources=" + sources],
+                              graphs["signed"], out)
+        expect(r.returncode == 0 and not lines and stats["backend"] == "opencl",
+               "johnson, negative fractions: not on the device, or said something: %d %r"
+               % (r.returncode, r.stderr))
+        r, stats, lines = run(apsp, DEVICE + ["--method=dijkstra", "--sources=" + sources],
+                              graphs["small"], out)
+        expect(r.returncode == 0 and len(lines) == 1 and "dijkstra" in lines[0]
+               and "host threads" in lines[0], "dijkstra with a device named: %d %r"
+               % (r.returncode, lines))
+
+        # 1 + 2^-30 rounds to 1 in float32: vertex 2 has no in-edge the device can pick
+        absorbed = os.path.join(work, "absorbed.el")
+        write_graph(absorbed, [(0, 1, 1.0), (1, 2, 2.0 ** -30), (0, 3, 0.5), (3, 2, 0.75)])
+        r, stats, lines = run(apsp, DEVICE + ["--method=bellman-ford", "--sources=0",
+                                              "--dtype=float32", "--predecessors=" + pred],
+                              absorbed, out)
+        expect(r.returncode == 0 and len(lines) == 1 and "the last 1 of 1 sources ran on the "
+               "host threads" in lines[0], "absorbed predecessors: %d %r" % (r.returncode, lines))
+
+        r, stats, lines = run(apsp, DEVICE + ["--sources=" + sources, "--predecessors=" + pred],
+                              graphs["signed"], out)
         expect(r.returncode == 0, "auto, negative fractions: exit %d: %s" % (r.returncode,
                                                                              r.stderr))
         if r.returncode == 0:

@@ -6,7 +6,9 @@
  * tests/python/test_sources.py). Graphs on either side of the narrow path's bound, the sum of
  * the V - 1 largest weights searched (Johnson's reweighted ones) below INT32_MAX, check the rows
  * and that the report of Dijkstra, Johnson and Bellman-Ford names the width the bound gives
- * (src/sssp/narrow.c).
+ * (src/sssp/narrow.c); Bellman-Ford on negative weights takes 32-bit distances within int32's
+ * per-weight rule, and a negative cycle whose sums pass -APSP_INF before round V is still found
+ * and named (bellman_ford_distances_signed's stop and int64 rerun).
  *
  *     test-sssp-typed [--threads=N] */
 #include "apsp.h"
@@ -285,9 +287,10 @@ static void check_narrow_rule(apsp_solver *solver) {
         if (int32_rows && 6 * widest > APSP_INF - 1)
             check_fw_left_out(solver, &w, cases[i].name);
         for (int m = APSP_METHOD_DIJKSTRA; m <= APSP_METHOD_BELLMAN_FORD; m++) {
-            /* (Bellman-Ford keeps int64 where a weight is negative) */
-            const char *width =
-                m == APSP_METHOD_BELLMAN_FORD && w.negative ? "64-bit" : cases[i].width;
+            /* (Bellman-Ford where a weight is negative: int32's per-weight rule, not the bound) */
+            const char *width = m == APSP_METHOD_BELLMAN_FORD && w.negative
+                                    ? (6 * widest <= APSP_INF - 1 ? "32-bit" : "64-bit")
+                                    : cases[i].width;
             check_method(solver, &w, every, 7, (apsp_method)m, APSP_INT64, cases[i].name, width);
             check_method(solver, &w, every, 7, (apsp_method)m, APSP_FLOAT64, cases[i].name, width);
             if (int32_rows)
@@ -333,6 +336,41 @@ static void check_narrow_queues(apsp_solver *solver) {
     }
 }
 
+/* A negative cycle 0 -> 1 -> 2 -> 0 of three weights -R (R = (APSP_INF - 1) / 6, int32's rule
+ * on 7 vertices), entered from 6 by edges to 0, 1 and 2 in that order, so that the second round
+ * laps the cycle within itself and the sums pass -APSP_INF in round 6, before round V = 7:
+ * Bellman-Ford from 6 on 32-bit distances stops there and must still refuse the cycle, naming
+ * one of its vertices; from 3, which reaches no cycle, its rows are the oracle's. */
+static void check_signed_floor(apsp_solver *solver) {
+    const int64_t r = (APSP_INF - 1) / 6;
+    const int64_t edges[][3] = {{6, 0, 1},  {6, 1, 1},  {6, 2, 1}, {0, 1, -r},
+                                {1, 2, -r}, {2, 0, -r}, {3, 4, r}, {4, 5, -r}};
+    wide_graph w;
+    make_listed(&w, 7, edges, sizeof edges / sizeof edges[0]);
+    const int32_t from_cycle[] = {6}, from_clear[] = {3};
+    collected c = {7, 0, 4, malloc(7 * 4)};
+    apsp_error err = {0};
+    apsp_report report;
+    apsp_status status =
+        apsp_solver_solve_sources_typed(solver, w.graph, from_cycle, 1, APSP_METHOD_BELLMAN_FORD,
+                                        APSP_INT32, collect, &c, NULL, NULL, &report, &err);
+    CHECK(status == APSP_ERR_NEGATIVE_CYCLE &&
+              (strstr(err.message, "vertex 0 ") || strstr(err.message, "vertex 1 ") ||
+               strstr(err.message, "vertex 2 ")),
+          "signed floor: bellman-ford from 6: %d (%s)", (int)status, err.message);
+    c.rows = 0;
+    status =
+        apsp_solver_solve_sources_typed(solver, w.graph, from_clear, 1, APSP_METHOD_BELLMAN_FORD,
+                                        APSP_INT32, collect, &c, NULL, NULL, &report, &err);
+    const int32_t want[7] = {APSP_INF, APSP_INF, APSP_INF, 0, (int32_t)r, 0, APSP_INF};
+    CHECK(status == APSP_OK && c.rows == 1 && memcmp(c.cells, want, sizeof want) == 0 &&
+              strstr(report.choice, "32-bit"),
+          "signed floor: bellman-ford from 3: %d (%s), %s", (int)status, err.message,
+          report.choice);
+    free(c.cells);
+    free_wide(&w);
+}
+
 int main(int argc, char **argv) {
     apsp_options options;
     apsp_options_init(&options);
@@ -374,6 +412,7 @@ int main(int argc, char **argv) {
         }
     check_narrow_rule(solver);
     check_narrow_queues(solver);
+    check_signed_floor(solver);
     apsp_solver_destroy(solver);
     printf("test-sssp-typed: %d checks, %d failures\n", checks, failures);
     return failures ? 1 : 0;
