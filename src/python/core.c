@@ -241,6 +241,8 @@ PyMODINIT_FUNC PyInit__core(void) {
         PyModule_AddIntConstant(m, "TOO_LARGE", APSP_ERR_TOO_LARGE) < 0 ||
         PyModule_AddIntConstant(m, "NO_MEMORY", APSP_ERR_NO_MEMORY) < 0 ||
         PyModule_AddIntConstant(m, "NO_DEVICE", APSP_ERR_NO_DEVICE) < 0 ||
+        PyModule_AddIntConstant(m, "TILE_MAX", APSP_TILE_MAX) < 0 ||
+        PyModule_AddIntConstant(m, "THREADS_MAX", APSP_THREADS_MAX) < 0 ||
         PyModule_AddStringConstant(m, "version", apsp_version()) < 0 ||
         PyModule_AddObject(m, "BACKENDS", library_names(LIST_BACKENDS)) < 0 ||
         PyModule_AddObject(m, "METHODS", library_names(LIST_METHODS)) < 0 ||
