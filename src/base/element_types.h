@@ -5,7 +5,8 @@
  * `switch (dtype) { ELEMENT_TYPES(CASE) }` with a CASE macro of the file's own, which compiles to
  * the code written out by hand for each type, the entry's facts being constants there.
  *
- * Only apsp.h, the C library and no code: apsp-option-docs compiles base/names.c alone. */
+ * Only apsp.h and the C library, and nothing to link: apsp-option-docs compiles base/names.c
+ * alone. */
 #ifndef APSP_BASE_ELEMENT_TYPES_H
 #define APSP_BASE_ELEMENT_TYPES_H
 
@@ -31,7 +32,8 @@ enum { ELEMENT_TYPE_COUNT = 0 ELEMENT_TYPES(ELEMENT_TYPE_ONE) };
 #undef ELEMENT_TYPE_ONE
 _Static_assert(APSP_FLOAT64 + 1 == ELEMENT_TYPE_COUNT, "apsp_dtype and ELEMENT_TYPES agree");
 
-/* The list's facts of one type as values (the library's own code: element_type_of). */
+/* The list's facts of one type as values: {"unknown", 0, 0, 0} for a number that is no
+ * apsp_dtype. Inline, so that the front ends' own code (cli/, python/) has them too. */
 typedef struct element_type {
     const char *name;
     size_t size;
@@ -39,31 +41,24 @@ typedef struct element_type {
     int digits;
 } element_type;
 
-/* The type's entry, or NULL for a number that is no apsp_dtype (base/names.c). */
-const element_type *element_type_of(apsp_dtype dtype);
-
-/* Whether the type is floating-point, and the digits of its %.*g (0 for no type): inline, from
- * the list, so that the front ends' own code (cli/, python/) has them too. */
-static inline int element_is_real(apsp_dtype dtype) {
+static inline element_type element_facts(apsp_dtype dtype) {
     switch (dtype) {
-#define ELEMENT_REAL(TYPE, NAME, C, NONE, REAL, DIGITS)                                            \
+#define ELEMENT_FACTS(TYPE, NAME, C, NONE, REAL, DIGITS)                                           \
     case TYPE:                                                                                     \
-        return REAL;
-        ELEMENT_TYPES(ELEMENT_REAL)
-#undef ELEMENT_REAL
+        return (element_type){NAME, sizeof(C), REAL, DIGITS};
+        ELEMENT_TYPES(ELEMENT_FACTS)
+#undef ELEMENT_FACTS
     }
-    return 0;
+    return (element_type){"unknown", 0, 0, 0};
+}
+
+/* Whether the type is floating-point; the significant digits of its %.*g. */
+static inline int element_is_real(apsp_dtype dtype) {
+    return element_facts(dtype).real;
 }
 
 static inline int element_digits(apsp_dtype dtype) {
-    switch (dtype) {
-#define ELEMENT_DIGITS(TYPE, NAME, C, NONE, REAL, DIGITS)                                          \
-    case TYPE:                                                                                     \
-        return DIGITS;
-        ELEMENT_TYPES(ELEMENT_DIGITS)
-#undef ELEMENT_DIGITS
-    }
-    return 0;
+    return element_facts(dtype).digits;
 }
 
 #endif

@@ -28,19 +28,9 @@ const char *apsp_backend_name(apsp_backend_kind kind) {
     return "unknown";
 }
 
-static const element_type element_types[] = {
-#define ELEMENT_ENTRY(TYPE, NAME, C, NONE, REAL, DIGITS) [TYPE] = {NAME, sizeof(C), REAL, DIGITS},
-    ELEMENT_TYPES(ELEMENT_ENTRY)
-#undef ELEMENT_ENTRY
-};
-
-const element_type *element_type_of(apsp_dtype dtype) {
-    return (size_t)dtype < ELEMENT_TYPE_COUNT ? &element_types[dtype] : NULL;
-}
-
 int apsp_dtype_parse(const char *text, apsp_dtype *dtype) {
-    for (size_t i = 0; i < ELEMENT_TYPE_COUNT; i++) {
-        if (strcmp(text, element_types[i].name) == 0) {
+    for (int i = 0; i < ELEMENT_TYPE_COUNT; i++) {
+        if (strcmp(text, element_facts((apsp_dtype)i).name) == 0) {
             *dtype = (apsp_dtype)i;
             return 0;
         }
@@ -49,13 +39,11 @@ int apsp_dtype_parse(const char *text, apsp_dtype *dtype) {
 }
 
 const char *apsp_dtype_name(apsp_dtype dtype) {
-    const element_type *t = element_type_of(dtype);
-    return t ? t->name : "unknown";
+    return element_facts(dtype).name;
 }
 
 size_t apsp_dtype_size(apsp_dtype dtype) {
-    const element_type *t = element_type_of(dtype);
-    return t ? t->size : 0;
+    return element_facts(dtype).size;
 }
 
 static const char *const method_names[] = {
