@@ -30,8 +30,9 @@ static size_t load_row(const apsp_matrix *d, size_t i, scratch *s) {
     case TYPE: {                                                                                   \
         C x = ((const C *)row)[j];                                                                 \
         if (REAL) {                                                                                \
-            s->real[j] = (double)x;                                                                \
-            finite += isfinite((double)x) != 0;                                                    \
+            double real = (double)x;                                                               \
+            s->real[j] = real;                                                                     \
+            finite += isfinite(real) != 0;                                                         \
         } else {                                                                                   \
             s->whole[j] = x >= (C)(NONE) ? INT64_MAX : (int64_t)x;                                 \
             finite += x < (C)(NONE);                                                               \
