@@ -19,6 +19,7 @@
  * passes in (core.h lists the other files). */
 #include "core.h"
 #include "apsp_sources.h"
+#include "base/element_types.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,15 +69,16 @@ PyObject *library_names(library_list list) {
 }
 
 /* The element type of a view's typestr: little-endian ("<") or without order ("|"), then the
- * kind and the size in bytes. */
+ * kind ('i' or 'f') and the size in bytes, as the library's list has them. */
 int dtype_of(const array_view *view) {
     const char *f = view->format;
-    if ((f[0] != '<' && f[0] != '|') || f[1] == '\0')
+    if ((f[0] != '<' && f[0] != '|') || (f[1] != 'i' && f[1] != 'f'))
         return -1;
-    if (f[1] == 'i')
-        return view->itemsize == 4 ? APSP_INT32 : view->itemsize == 8 ? APSP_INT64 : -1;
-    if (f[1] == 'f')
-        return view->itemsize == 4 ? APSP_FLOAT32 : view->itemsize == 8 ? APSP_FLOAT64 : -1;
+    for (int d = 0; d < ELEMENT_TYPE_COUNT; d++) {
+        element_type t = element_facts((apsp_dtype)d);
+        if (t.real == (f[1] == 'f') && (Py_ssize_t)t.size == view->itemsize)
+            return d;
+    }
     return -1;
 }
 
