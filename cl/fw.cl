@@ -42,18 +42,17 @@
  * the same), and the step is a plain add and compare, never fused or reassociated.
  */
 
-/* Every parameter is a -D define from the host: the tunable ones are declared, with their
- * meaning and range, in src/opencl/param_list.h (`apsp --kernel-params=help` lists them); the
- * fixed sizes CPU_ROWS, CPU_COLS (CPU kernels: micro-tiles of CPU_ROWS x CPU_COLS cells),
- * COPY_EDGE (fw_transpose: work-groups of COPY_EDGE x COPY_EDGE) and INF (the unreachable
- * distance) come from src/opencl/params.c; DIST and FLOAT_DIST only for the types other than
- * int32, whose build options stay as they were. */
-#if !defined(TILE) || !defined(PIVOT_ITEMS) || !defined(PIVOT_SPLIT) || !defined(K_CHUNK) ||       \
-    !defined(THREAD_ROWS) || !defined(THREAD_COLS) || !defined(GROUP_ROWS) ||                      \
-    !defined(GROUP_COLS) || !defined(VECTOR) || !defined(PREFETCH) || !defined(K_UNROLL) ||        \
-    !defined(CPU_KERNELS) || !defined(CPU_ROWS) || !defined(CPU_COLS) || !defined(COPY_EDGE) ||    \
-    !defined(INF)
-#error "build with a -D define for every parameter (src/opencl/params.c: kernel_defines)"
+/* Every parameter is a -D define from the host's kernel_defines (src/opencl/params.c): one for
+ * each entry of the tunable parameters' list, src/opencl/param_list.h, which alone names them
+ * with their meaning and range (`apsp --kernel-params=help` lists them), then the fixed sizes
+ * CPU_ROWS, CPU_COLS (CPU kernels: micro-tiles of CPU_ROWS x CPU_COLS cells), COPY_EDGE
+ * (fw_transpose: work-groups of COPY_EDGE x COPY_EDGE) and INF (the unreachable distance); DIST
+ * and FLOAT_DIST only for the types other than int32, whose build options stay as they were.
+ * Since one expansion of the list writes them all, what is checked here is only that the
+ * program was built with kernel_defines' options: without them a parameter tested by #if alone
+ * would silently read as 0. */
+#if !defined(CPU_ROWS) || !defined(INF)
+#error "build with the -D defines of src/opencl/params.c: kernel_defines"
 #endif
 #ifndef NEGATIVE
 #define NEGATIVE                                                                                   \

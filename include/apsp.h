@@ -150,6 +150,11 @@ typedef enum apsp_log_level {
 } apsp_log_level;
 typedef void (*apsp_log_fn)(void *context, apsp_log_level level, const char *message);
 
+/* The most apsp_options.tile and .threads are meant to be (0 in either: the default): apsp's and
+ * apsp-mpi's --tile and --threads, and the Python Solver's tile and threads, take 1 to these. */
+#define APSP_TILE_MAX 1024
+#define APSP_THREADS_MAX 4096
+
 typedef struct apsp_options {
     apsp_backend_kind backend;
     /* Devices, as apsp_list_devices numbers them: a comma-separated list of 0-based indices,

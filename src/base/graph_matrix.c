@@ -1,5 +1,6 @@
 /* The weight rule of each distance type, checking a graph against it, and the padded matrix
  * made from the graph (apsp_graph_to_matrix_typed). */
+#include "base/element_types.h"
 #include "base/error.h"
 #include "base/graph.h"
 #include "base/matrix.h"
@@ -86,7 +87,7 @@ static int real_fits(double w, size_t vertices, apsp_dtype dtype) {
 static void outside_real_rule(double w, const char *value, size_t vertices, apsp_dtype dtype,
                               char *buf, size_t size) {
     const char *name = apsp_dtype_name(dtype);
-    int digits = dtype == APSP_FLOAT32 ? 9 : 17; /* what reads back to the same value */
+    int digits = element_digits(dtype); /* what reads back to the same value */
     double most = real_weight_most(vertices, dtype), largest = real_weight_most(1, dtype);
     if (fabs(w) > largest)
         snprintf(buf, size, "weight %s is outside %s's range (largest %.*g)", value, name, digits,
@@ -332,28 +333,17 @@ apsp_status graph_check(const apsp_graph *g, unsigned threads, apsp_error *error
 static void place_edge(const edge_scan *s, void *row, size_t e, int32_t j) {
     const apsp_graph *g = s->g;
     switch (s->dtype) {
-    case APSP_INT32: {
-        int32_t w = g->real_weight ? (int32_t)g->real_weight[e] : (int32_t)g->weight[e];
-        int32_t *cell = (int32_t *)row + j;
-        *cell = w < *cell ? w : *cell;
-        break;
+#define PLACE_EDGE(TYPE, NAME, C, NONE, REAL, DIGITS)                                              \
+    case TYPE: {                                                                                   \
+        C w = REAL             ? (C)graph_weight_real(g, e)                                        \
+              : g->real_weight ? (C)g->real_weight[e]                                              \
+                               : (C)g->weight[e];                                                  \
+        C *cell = (C *)row + j;                                                                    \
+        *cell = w < *cell ? w : *cell;                                                             \
+        break;                                                                                     \
     }
-    case APSP_INT64: {
-        int64_t w = g->real_weight ? (int64_t)g->real_weight[e] : g->weight[e];
-        int64_t *cell = (int64_t *)row + j;
-        *cell = w < *cell ? w : *cell;
-        break;
-    }
-    case APSP_FLOAT32: {
-        float w = (float)graph_weight_real(g, e), *cell = (float *)row + j;
-        *cell = w < *cell ? w : *cell;
-        break;
-    }
-    case APSP_FLOAT64: {
-        double w = graph_weight_real(g, e), *cell = (double *)row + j;
-        *cell = w < *cell ? w : *cell;
-        break;
-    }
+        ELEMENT_TYPES(PLACE_EDGE)
+#undef PLACE_EDGE
     }
 }
 

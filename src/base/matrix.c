@@ -1,5 +1,6 @@
 /* The padded host distance matrix. */
 #include "base/matrix.h"
+#include "base/element_types.h"
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/graph.h"
@@ -42,22 +43,13 @@ uint64_t apsp_matrix_bytes(uint64_t n) {
 
 void matrix_fill_row(apsp_dtype dtype, void *row, size_t count, size_t diagonal) {
     switch (dtype) {
-    case APSP_INT32:
-        for (size_t j = 0; j < count; j++)
-            ((int32_t *)row)[j] = j == diagonal ? 0 : APSP_INF;
+#define FILL_ROW(TYPE, NAME, C, NONE, REAL, DIGITS)                                                \
+    case TYPE:                                                                                     \
+        for (size_t j = 0; j < count; j++)                                                         \
+            ((C *)row)[j] = j == diagonal ? (C)0 : (C)(NONE);                                      \
         break;
-    case APSP_INT64:
-        for (size_t j = 0; j < count; j++)
-            ((int64_t *)row)[j] = j == diagonal ? 0 : APSP_INF64;
-        break;
-    case APSP_FLOAT32:
-        for (size_t j = 0; j < count; j++)
-            ((float *)row)[j] = j == diagonal ? 0.0f : INFINITY;
-        break;
-    case APSP_FLOAT64:
-        for (size_t j = 0; j < count; j++)
-            ((double *)row)[j] = j == diagonal ? 0.0 : INFINITY;
-        break;
+        ELEMENT_TYPES(FILL_ROW)
+#undef FILL_ROW
     }
 }
 
@@ -252,7 +244,7 @@ typedef struct row_pass {
 /* A float row's -0 cells made +0 while it is in cache, as matrix_clear_negative_zeros would. */
 static int read_rows(void *context, size_t begin, size_t end) {
     const row_pass *p = context;
-    const int floats = p->m->dtype == APSP_FLOAT32 || p->m->dtype == APSP_FLOAT64;
+    const int floats = element_is_real(p->m->dtype);
     for (size_t i = begin; i < end; i++) {
         p->io->read(p->io->context, i, apsp_matrix_row_cells(p->m, i));
         if (floats)

@@ -2,6 +2,7 @@
  * matrix_check_graph_cells, matrix_padding_as_made, matrix_cell_text) and its diagonal after a
  * solve (matrix_check_cycles); matrix.c makes matrices and moves the caller's rows. */
 #include "base/matrix.h"
+#include "base/element_types.h"
 #include "base/error.h"
 #include "base/graph.h"
 #include "base/parallel.h"
@@ -96,18 +97,15 @@ static int scan_rows(void *context, size_t begin, size_t end) {
 const char *matrix_cell_text(const apsp_matrix *m, size_t i, size_t j, char *buf, size_t size) {
     const void *row = apsp_matrix_row_cells(m, i);
     switch (m->dtype) {
-    case APSP_INT32:
-        snprintf(buf, size, "%" PRId32, ((const int32_t *)row)[j]);
+#define CELL_TEXT(TYPE, NAME, C, NONE, REAL, DIGITS)                                               \
+    case TYPE:                                                                                     \
+        if (REAL)                                                                                  \
+            snprintf(buf, size, "%.*g", DIGITS, (double)((const C *)row)[j]);                      \
+        else                                                                                       \
+            snprintf(buf, size, "%" PRId64, (int64_t)((const C *)row)[j]);                         \
         break;
-    case APSP_INT64:
-        snprintf(buf, size, "%" PRId64, ((const int64_t *)row)[j]);
-        break;
-    case APSP_FLOAT32:
-        snprintf(buf, size, "%.9g", (double)((const float *)row)[j]);
-        break;
-    case APSP_FLOAT64:
-        snprintf(buf, size, "%.17g", ((const double *)row)[j]);
-        break;
+        ELEMENT_TYPES(CELL_TEXT)
+#undef CELL_TEXT
     }
     return buf;
 }
@@ -154,7 +152,7 @@ static apsp_status check_scanned(const apsp_matrix *m, size_t rows, size_t width
                     (inf - 1) / (m->n - 1));
     /* The floating-point types' rule (base/graph.h): no path's length may overflow to inf. */
     double most_real = real_weight_most(m->n, m->dtype);
-    int digits = m->dtype == APSP_FLOAT32 ? 9 : 17; /* as matrix_cell_text */
+    int digits = element_digits(m->dtype); /* as matrix_cell_text */
     if (!inf && s.max_real > most_real)
         return fail(error, APSP_ERR_USAGE,
                     "matrix: a weight of magnitude %.*g with V = %zu lets a path's length "
@@ -220,14 +218,11 @@ apsp_status matrix_check_graph_cells(const apsp_matrix *m, int *negative, uint64
 static int diagonal_negative(const apsp_matrix *m, size_t i) {
     const void *row = apsp_matrix_row_cells(m, i);
     switch (m->dtype) {
-    case APSP_INT32:
-        return ((const int32_t *)row)[i] < 0;
-    case APSP_INT64:
-        return ((const int64_t *)row)[i] < 0;
-    case APSP_FLOAT32:
-        return ((const float *)row)[i] < 0;
-    case APSP_FLOAT64:
-        return ((const double *)row)[i] < 0;
+#define NEGATIVE_AT(TYPE, NAME, C, NONE, REAL, DIGITS)                                             \
+    case TYPE:                                                                                     \
+        return ((const C *)row)[i] < 0;
+        ELEMENT_TYPES(NEGATIVE_AT)
+#undef NEGATIVE_AT
     }
     return 0;
 }

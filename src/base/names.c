@@ -1,8 +1,8 @@
-/* The names of the library's lists: backends, element types, methods (apsp_*_name and
- * apsp_*_parse). Nothing here needs more than apsp.h and the C library, so apsp-option-docs, a
- * build-time tool, compiles this file alone instead of linking the library and its OpenCL
- * loader (which a wheel's build cannot run). */
-#include "apsp.h"
+/* The names of the library's lists: backends, element types (base/element_types.h's list, with
+ * its sizes), methods (apsp_*_name and apsp_*_parse). Nothing here needs more than apsp.h and the
+ * C library, so apsp-option-docs, a build-time tool, compiles this file alone instead of linking
+ * the library and its OpenCL loader (which a wheel's build cannot run). */
+#include "base/element_types.h"
 
 #include <string.h>
 
@@ -28,19 +28,9 @@ const char *apsp_backend_name(apsp_backend_kind kind) {
     return "unknown";
 }
 
-static const struct {
-    const char *name;
-    size_t size;
-} dtypes[] = {
-    [APSP_INT32] = {"int32", 4},
-    [APSP_INT64] = {"int64", 8},
-    [APSP_FLOAT32] = {"float32", 4},
-    [APSP_FLOAT64] = {"float64", 8},
-};
-
 int apsp_dtype_parse(const char *text, apsp_dtype *dtype) {
-    for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++) {
-        if (strcmp(text, dtypes[i].name) == 0) {
+    for (int i = 0; i < ELEMENT_TYPE_COUNT; i++) {
+        if (strcmp(text, element_facts((apsp_dtype)i).name) == 0) {
             *dtype = (apsp_dtype)i;
             return 0;
         }
@@ -49,11 +39,11 @@ int apsp_dtype_parse(const char *text, apsp_dtype *dtype) {
 }
 
 const char *apsp_dtype_name(apsp_dtype dtype) {
-    return (size_t)dtype < sizeof dtypes / sizeof dtypes[0] ? dtypes[dtype].name : "unknown";
+    return element_facts(dtype).name;
 }
 
 size_t apsp_dtype_size(apsp_dtype dtype) {
-    return (size_t)dtype < sizeof dtypes / sizeof dtypes[0] ? dtypes[dtype].size : 0;
+    return element_facts(dtype).size;
 }
 
 static const char *const method_names[] = {

@@ -2,7 +2,8 @@
  * it and runs it into build/doc/; docs/usage.md's tables are checked against it).
  *   apsp-option-docs man apsp|apsp-mpi VERSION     the man page (roff)
  *   apsp-option-docs markdown apsp|apsp-mpi        docs/usage.md's option table
- *   apsp-option-docs bash|zsh apsp|apsp-mpi        the shell completion (option_complete.c) */
+ *   apsp-option-docs bash|zsh apsp|apsp-mpi        the shell completion (option_complete.c)
+ *   apsp-option-docs solver apsp                   the options that are Python Solver keywords */
 #include "option_complete.h"
 #include "option_help.h"
 #include "option_table.h"
@@ -96,6 +97,21 @@ static void markdown_table(FILE *out, unsigned command) {
     }
 }
 
+/* The options that are Python Solver keywords, a line each: the keyword, the option, and for a
+ * number its range, for a choice its words ('|' between them), else '-'. */
+static void solver_keywords(FILE *out, unsigned command) {
+    size_t i = 0;
+    for (const option_spec *s; (s = option_next(command, &i));) {
+        if (!s->solver)
+            continue;
+        if (s->value == VALUE_INT)
+            fprintf(out, "%s %s %ld-%ld\n", s->solver, s->name, s->least, s->most);
+        else
+            fprintf(out, "%s %s %s\n", s->solver, s->name,
+                    option_choices(s) ? option_choices(s) : "-");
+    }
+}
+
 int main(int argc, char **argv) {
     unsigned command = argc > 2 && strcmp(argv[2], "apsp-mpi") == 0 ? FOR_MPI : FOR_APSP;
     if (argc == 4 && strcmp(argv[1], "man") == 0)
@@ -106,8 +122,11 @@ int main(int argc, char **argv) {
         complete_bash(stdout, command);
     else if (argc == 3 && strcmp(argv[1], "zsh") == 0)
         complete_zsh(stdout, command);
+    else if (argc == 3 && strcmp(argv[1], "solver") == 0)
+        solver_keywords(stdout, command);
     else {
-        fputs("usage: apsp-option-docs man|markdown|bash|zsh apsp|apsp-mpi [VERSION]\n", stderr);
+        fputs("usage: apsp-option-docs man|markdown|bash|zsh|solver apsp|apsp-mpi [VERSION]\n",
+              stderr);
         return 2;
     }
     return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;

@@ -41,7 +41,7 @@ const option_spec option_table[] = {
              "at its line (`int32` keeps the hw3 rule, integer types refuse fractions). Default: "
              "int32 when `(V-1)*|w| < 1073741823` for every weight `w`, else int64; float64 when "
              "a weight is fractional (docs/usage.md, \"Your own graph\")"},
-    {"float-kernels", OPT_FLOAT_KERNELS, FOR_APSP, VALUE_NONE,
+    {"float-kernels", OPT_FLOAT_KERNELS, FOR_APSP, VALUE_NONE, .solver = "float_kernels",
      .brief = "float distances always by the float kernels",
      .help = "`float32`/`float64` distances by the float kernels even when every weight is whole "
              "(default: such graphs take the integer kernels, the same bits faster; `-v` says "
@@ -73,7 +73,7 @@ const option_spec option_table[] = {
              "can run them; named with `-d`, they run there or are refused (exit 2) "
              "(docs/usage.md, \"On a device\")"},
     {"backend", OPT_BACKEND, FOR_BOTH, VALUE_CHOICE, "BACKEND", .words = WORDS_BACKEND,
-     .brief_listed = 1, .brief = "auto (a GPU, else CPU threads), cpu, opencl",
+     .solver = "backend", .brief_listed = 1, .brief = "auto (a GPU, else CPU threads), cpu, opencl",
      .help = "`auto` (default): a GPU if there is one, else the pthread backend; a graph the "
              "pthread backend solves in under 0.1 s by its estimate goes there without loading "
              "any OpenCL platform; `-v` says why a backend was chosen. `opencl`: an OpenCL device "
@@ -81,7 +81,7 @@ const option_spec option_table[] = {
      .mpi_brief = "the ranks' engine: opencl, cpu or auto",
      .mpi_help = "the ranks' engine: `opencl` (one device per rank), `cpu` (the pthread backend) "
                  "or `auto` (default: opencl where the node has a GPU, else cpu)"},
-    {"device", 'd', FOR_BOTH, VALUE_TEXT, "SPEC[,SPEC...]", .brief_listed = 1,
+    {"device", 'd', FOR_BOTH, VALUE_TEXT, "SPEC[,SPEC...]", .solver = "device", .brief_listed = 1,
      .brief = "an index, gpu, cpu, gpus, or a name",
      .help = "a 0-based index from `--list-devices`, a type word (`gpu`, `cpu`, `accelerator`, "
              "`host`) meaning the first device of that type, a plural (`gpus`, `cpus`, "
@@ -100,13 +100,13 @@ const option_spec option_table[] = {
      .help = "every OpenCL platform and device with its index, type, compute units, memory and "
              "driver, and the pthread backend as an entry of its own; a platform that did not "
              "start is named last with the reason (`-d N` is refused then: name the device)"},
-    {"tile", OPT_TILE, FOR_BOTH, VALUE_INT, "N", .least = 1, .most = 1024,
-     .brief = "OpenCL round depth; default: per device",
+    {"tile", OPT_TILE, FOR_BOTH, VALUE_INT, "N", .least = 1, .most = APSP_TILE_MAX,
+     .solver = "tile", .brief = "OpenCL round depth; default: per device",
      .help = "OpenCL round depth (16, 32, 64, ...), checked against the device's limits before "
              "launch; default: per device",
      .mpi_brief = "the round depth (only 128)", .mpi_help = "the round depth: only 128"},
-    {"threads", OPT_THREADS, FOR_BOTH, VALUE_INT, "N", .least = 1, .most = 4096, .brief_listed = 1,
-     .brief = "host threads; default: one per core",
+    {"threads", OPT_THREADS, FOR_BOTH, VALUE_INT, "N", .least = 1, .most = APSP_THREADS_MAX,
+     .solver = "threads", .brief_listed = 1, .brief = "host threads; default: one per core",
      .help = "host threads of every parallel part: the pthread backend, reading the input, "
              "writing the output, the host's copies of the matrix; default: one per core apsp may "
              "run on (`taskset`, a container's cpuset)",
@@ -116,7 +116,7 @@ const option_spec option_table[] = {
      .expected = "a positive size like 512M", .brief = "cap on one OpenCL buffer (K, M, G)",
      .help = "cap on one OpenCL buffer (`512M`, `2G`); larger matrices are split into row bands. "
              "Default: `$APSP_MAX_BUFFER_BYTES`, else the driver's"},
-    {"device-memory", OPT_DEVICE_MEMORY, FOR_APSP, VALUE_SIZE, "N",
+    {"device-memory", OPT_DEVICE_MEMORY, FOR_APSP, VALUE_SIZE, "N", .solver = "device_memory",
      .expected = "a positive size like 4G", .brief = "cap on an OpenCL device's memory (K, M, G)",
      .help = "cap on what apsp uses of an OpenCL device's memory (`256M`, `4G`); a matrix that "
              "does not fit one device streams through it from host memory (`-v` says so). "

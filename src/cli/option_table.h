@@ -93,6 +93,10 @@ typedef struct option_spec {
     const char *help;      /* apsp's meaning in full: --help=all, man page, docs; `code` marked */
     const char *mpi_brief; /* apsp-mpi's, where they differ; NULL: the same as apsp's */
     const char *mpi_help;
+    /* The Python Solver's keyword of the same setting (apsp.Solver(tile=...)), NULL for none: the
+     * Solver is not built from this table (the extension links the library alone), so
+     * tests/cli/test_option_table.py checks its keywords and ranges against these. */
+    const char *solver;
 } option_spec;
 
 extern const option_spec option_table[];

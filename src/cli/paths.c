@@ -1,5 +1,6 @@
 #include "paths.h"
 #include "report.h"
+#include "base/element_types.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -138,22 +139,19 @@ apsp_status paths_derive(cli_paths *p, const apsp_graph *graph, const apsp_matri
     return status;
 }
 
-/* Cell j of a row of distances as the text output writes it: integers as they are, float32
- * with %.9g, float64 with %.17g. */
+/* Cell j of a row of distances as the text output writes it: integers as they are, the
+ * floating-point types with the digits that read back to the same value (%.9g, %.17g). */
 static void print_distance(const void *row, apsp_dtype dtype, size_t j) {
     switch (dtype) {
-    case APSP_INT32:
-        printf("%d", (int)((const int32_t *)row)[j]);
+#define PRINT_CELL(TYPE, NAME, C, NONE, REAL, DIGITS)                                              \
+    case TYPE:                                                                                     \
+        if (REAL)                                                                                  \
+            printf("%.*g", DIGITS, (double)((const C *)row)[j]);                                   \
+        else                                                                                       \
+            printf("%lld", (long long)((const C *)row)[j]);                                        \
         break;
-    case APSP_INT64:
-        printf("%lld", (long long)((const int64_t *)row)[j]);
-        break;
-    case APSP_FLOAT32:
-        printf("%.9g", (double)((const float *)row)[j]);
-        break;
-    case APSP_FLOAT64:
-        printf("%.17g", ((const double *)row)[j]);
-        break;
+        ELEMENT_TYPES(PRINT_CELL)
+#undef PRINT_CELL
     }
 }
 

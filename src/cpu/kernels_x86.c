@@ -15,6 +15,7 @@
  * is 4 x 2 to leave the mask a register. The negative form (kernels_typed.c:
  * relax_negative64) leaves c alone where a term is APSP_INF64, and keeps sums at -APSP_INF64 or
  * above; it is written with intrinsics, a form for the rare graph that needs it. */
+#include "base/element_types.h"
 #include "cpu/kernels.h"
 
 #include <string.h>
@@ -210,7 +211,7 @@ TARGET_AVX2 RELAX_INLINE void storeu_si256(int64_t *p, __m256i v) {
 #include "cpu/kernels_vector.h"
 
 /* By instruction set (0 AVX-512, 1 AVX2), type and form. */
-static const relax_block_fn x86_relax[2][APSP_FLOAT64 + 1][2] = {
+static const relax_block_fn x86_relax[2][ELEMENT_TYPE_COUNT][2] = {
     {
         [APSP_INT64] = {relax_block_avx512_i64, relax_block_avx512_i64_negative},
         [APSP_FLOAT32] = {relax_block_avx512_f32, relax_block_avx512_f32},

@@ -5,6 +5,7 @@
  * d(k, k) < 0, a negative cycle, refused anyway. */
 #include "drivers/fw_tracked.h"
 #include "base/util.h"
+#include "base/element_types.h"
 
 #include <math.h>
 #include <string.h>
@@ -110,8 +111,7 @@ TRACKED_FLOAT(tracked_f64, double, row_f64)
 
 size_t fw_tracked_scratch(apsp_dtype dtype, size_t n) {
     const size_t cell = apsp_dtype_size(dtype), row = n * (cell + sizeof(int32_t)) + 8;
-    return dtype == APSP_FLOAT32 || dtype == APSP_FLOAT64 ? row + n * n * (cell + sizeof(int32_t))
-                                                          : row;
+    return element_is_real(dtype) ? row + n * n * (cell + sizeof(int32_t)) : row;
 }
 
 void fw_tracked(apsp_dtype dtype, void *cells, size_t n, size_t stride, int32_t *pred,

@@ -15,6 +15,7 @@
 #include "output/output_file.h"
 #include "formats/readers.h"
 #include "formats/rows.h"
+#include "base/element_types.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -361,7 +362,7 @@ apsp_status apsp_output_commit_hw3(apsp_output *output, const apsp_matrix *matri
                                    apsp_error *error) {
     size_t i, j;
     apsp_status status = APSP_OK;
-    if (matrix->dtype == APSP_FLOAT32 || matrix->dtype == APSP_FLOAT64)
+    if (element_is_real(matrix->dtype))
         status = fail(error, APSP_ERR_USAGE,
                       "%s: the hw3 format holds int32 distances, not %s ones: write .npy or "
                       "text instead",

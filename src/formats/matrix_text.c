@@ -3,6 +3,7 @@
  * small matrices: it is written in order, integers formatted by hand into a large buffer;
  * floating-point values with the digits that read back to the same value (%.9g for float32,
  * %.17g for float64). */
+#include "base/element_types.h"
 #include "base/error.h"
 #include "base/fault.h"
 #include "formats/formats.h"
@@ -68,14 +69,12 @@ static size_t put_real(char *p, double d, int digits) {
 /* Cell j of a row of the type. */
 static size_t put_cell(char *p, apsp_dtype dtype, const void *row, size_t j) {
     switch (dtype) {
-    case APSP_INT32:
-        break;
-    case APSP_INT64:
-        return put_integer(p, ((const int64_t *)row)[j], APSP_INF64);
-    case APSP_FLOAT32:
-        return put_real(p, ((const float *)row)[j], 9);
-    case APSP_FLOAT64:
-        return put_real(p, ((const double *)row)[j], 17);
+#define PUT_CELL(TYPE, NAME, C, NONE, REAL, DIGITS)                                                \
+    case TYPE:                                                                                     \
+        return REAL ? put_real(p, (double)((const C *)row)[j], DIGITS)                             \
+                    : put_integer(p, (int64_t)((const C *)row)[j], (int64_t)(NONE));
+        ELEMENT_TYPES(PUT_CELL)
+#undef PUT_CELL
     }
     return put_integer(p, ((const int32_t *)row)[j], APSP_INF);
 }

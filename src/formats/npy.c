@@ -5,6 +5,7 @@
  * newline so that the data starts at a multiple of 64 bytes (NumPy's own alignment, which lets
  * numpy.load(..., mmap_mode='r') map it). The descr is the matrix's type: '<i4' (the hw3
  * output's bytes), '<i8', '<f4' or '<f8'. */
+#include "base/element_types.h"
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/graph.h"
@@ -23,19 +24,10 @@ enum { NPY_ALIGN = 64, NPY_PREAMBLE = 10, NPY_HEADER_MAX = 256 }; /* (the writer
 
 static const char npy_magic[NPY_MAGIC_BYTES + 1] = "\x93NUMPY";
 
-/* NumPy's name of the type, little-endian. */
-static const char *npy_descr(apsp_dtype dtype) {
-    switch (dtype) {
-    case APSP_INT32:
-        break;
-    case APSP_INT64:
-        return "<i8";
-    case APSP_FLOAT32:
-        return "<f4";
-    case APSP_FLOAT64:
-        return "<f8";
-    }
-    return "<i4";
+/* NumPy's name of the type, little-endian: '<', its kind ('i' or 'f') and its bytes. */
+static const char *npy_descr(apsp_dtype dtype, char out[4]) {
+    snprintf(out, 4, "<%c%zu", element_is_real(dtype) ? 'f' : 'i', apsp_dtype_size(dtype));
+    return out;
 }
 
 /* The whole header, preamble included; returns its length (a multiple of NPY_ALIGN). */
@@ -44,10 +36,10 @@ size_t npy_header(size_t n, apsp_dtype dtype, char out[NPY_HEADER_MAX]) {
 }
 
 size_t npy_header_rows(size_t rows, size_t columns, apsp_dtype dtype, char out[NPY_HEADER_MAX]) {
-    char dict[128];
+    char dict[128], descr[4];
     int len = snprintf(dict, sizeof dict,
                        "{'descr': '%s', 'fortran_order': False, 'shape': (%zu, %zu), }",
-                       npy_descr(dtype), rows, columns);
+                       npy_descr(dtype, descr), rows, columns);
     size_t total = NPY_PREAMBLE + (size_t)len + 1; /* + the newline */
     total = (total + NPY_ALIGN - 1) / NPY_ALIGN * NPY_ALIGN;
     size_t header_len = total - NPY_PREAMBLE;
@@ -234,11 +226,11 @@ static int parse_header(const char *text, npy_header_fields *h) {
 
 /* What the header says, or a refusal naming what apsp does not read. */
 static apsp_status npy_check_fields(npy_reader *r, const npy_header_fields *h, apsp_error *error) {
-    static const char *const descrs[] = {"<i4", "<i8", "<f4", "<f8"};
-    size_t d = 0;
-    while (d < 4 && strcmp(h->descr, descrs[d]) != 0)
+    char descr[4];
+    int d = 0;
+    while (d < ELEMENT_TYPE_COUNT && strcmp(h->descr, npy_descr((apsp_dtype)d, descr)) != 0)
         d++;
-    if (d == 4)
+    if (d == ELEMENT_TYPE_COUNT)
         return fail(error, APSP_ERR_INPUT,
                     "%s: a .npy array of dtype '%s': apsp reads little-endian int32, int64, "
                     "float32 and float64 ('<i4', '<i8', '<f4', '<f8'): convert it with "

@@ -8,6 +8,7 @@
 #include "formats/text_rows.h"
 #include "output/output_file.h"
 #include "output/output_map.h"
+#include "base/element_types.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -260,7 +261,7 @@ static const char *format_refuses(apsp_format format, apsp_dtype dtype) {
         return "rows cannot be written as they come in";
     if ((unsigned)dtype > APSP_FLOAT64)
         return "no element type for";
-    if (format == APSP_FORMAT_HW3 && (dtype == APSP_FLOAT32 || dtype == APSP_FLOAT64))
+    if (format == APSP_FORMAT_HW3 && (element_is_real(dtype)))
         return "floating-point distances cannot go into the int32 cells of";
     return NULL;
 }

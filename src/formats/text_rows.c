@@ -1,5 +1,6 @@
 /* Text rows and the long table (text_rows.h). */
 #include "formats/text_rows.h"
+#include "base/element_types.h"
 #include "base/error.h"
 #include "base/fault.h"
 #include "formats/formats.h"
@@ -68,19 +69,15 @@ int text_rows_limited(const text_rows *t) {
 /* Cell j of the row as a double, and whether it is reachable: below the type's marker. */
 static int reachable(const void *row, size_t j, apsp_dtype dtype, double *value) {
     switch (dtype) {
-    case APSP_INT64:
-        *value = (double)((const int64_t *)row)[j];
-        return ((const int64_t *)row)[j] < APSP_INF64;
-    case APSP_FLOAT32:
-        *value = ((const float *)row)[j];
-        return !isinf(*value) || *value < 0;
-    case APSP_FLOAT64:
-        *value = ((const double *)row)[j];
-        return !isinf(*value) || *value < 0;
-    default:
-        *value = ((const int32_t *)row)[j];
-        return ((const int32_t *)row)[j] < APSP_INF;
+#define REACHABLE(TYPE, NAME, C, NONE, REAL, DIGITS)                                               \
+    case TYPE:                                                                                     \
+        *value = (double)((const C *)row)[j];                                                      \
+        return REAL ? !isinf(*value) || *value < 0 : ((const C *)row)[j] < (C)(NONE);
+        ELEMENT_TYPES(REACHABLE)
+#undef REACHABLE
     }
+    *value = ((const int32_t *)row)[j];
+    return ((const int32_t *)row)[j] < APSP_INF;
 }
 
 static int kept(const text_rows *t, const void *row, size_t j, apsp_dtype dtype) {

@@ -8,6 +8,7 @@
 #include "base/util.h"
 #include "opencl/device.h"
 #include "opencl/params.h"
+#include "base/element_types.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -31,7 +32,7 @@ size_t batch_most_vertices(backend_device *device, apsp_dtype dtype) {
         return 0;
     /* A float graph above the tile would take several rounds of the blocked solve, whose sums
      * round otherwise than one round's (cl/batch.cl): those go alone. */
-    const int rounded = dtype == APSP_FLOAT32 || dtype == APSP_FLOAT64;
+    const int rounded = element_is_real(dtype);
     size_t n =
         rounded && (size_t)d->chosen.tile < MOST_VERTICES ? (size_t)d->chosen.tile : MOST_VERTICES;
     while (n && local_bytes(n, cell) > d->limits.local_memory)

@@ -7,7 +7,8 @@
 
 /* X(NAME, field, fallback, least, most, meaning): NAME is the -D define in cl/fw.cl. */
 #define KERNEL_PARAMS(X)                                                                           \
-    X(TILE, tile, 64, 1, 1024, "round depth: the pivot block is TILE x TILE (a power of two)")     \
+    X(TILE, tile, 64, 1, APSP_TILE_MAX,                                                            \
+      "round depth: the pivot block is TILE x TILE (a power of two)")                              \
     X(PIVOT_ITEMS, pivot_items, 16, 1, 1024,                                                       \
       "phases 1-2: work-groups of PIVOT_ITEMS x PIVOT_ITEMS work-items")                           \
     X(PIVOT_SPLIT, pivot_split, 1, 1, 1024,                                                        \

@@ -8,6 +8,7 @@
 #include "formats/rows.h"
 #include "opencl/device.h"
 #include "opencl/program_cache.h"
+#include "base/element_types.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,7 +208,7 @@ apsp_status program_prepare(cl_device *d, apsp_error *error) {
     kernel_defines(&d->params, d->dtype, defines, sizeof defines);
     /* Only then: the options of graphs without negative weights stay as they were. A plan for a
      * floating-point solve may come before its set_form, after an integer solve's. */
-    int floating = d->dtype == APSP_FLOAT32 || d->dtype == APSP_FLOAT64;
+    int floating = element_is_real(d->dtype);
     if (d->negative && !floating) {
         size_t used = strlen(defines);
         snprintf(defines + used, sizeof defines - used, " -DNEGATIVE=%d", d->negative);
@@ -241,7 +242,7 @@ apsp_status program_set_form(backend_device *device, const kernel_form *form, ap
         return fail(error, APSP_ERR_INTERNAL, "%s: a %s solve planned, %s kernels asked for",
                     d->name, apsp_dtype_name(d->dtype), apsp_dtype_name(form->dtype));
     /* +inf absorbs every finite sum: the floating-point kernels have one form. */
-    int floating = form->dtype == APSP_FLOAT32 || form->dtype == APSP_FLOAT64;
+    int floating = element_is_real(form->dtype);
     d->negative = !form->negative || floating ? NEGATIVE_NONE
                   : form->bound > 0           ? NEGATIVE_BOUNDED
                                               : NEGATIVE_EXACT;

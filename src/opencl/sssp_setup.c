@@ -1,6 +1,7 @@
 /* Chosen sources on an OpenCL device, the set-up of a run (sssp_setup.h): the batch sized to the
  * device's memory, the program built with its append form, the work-groups planned, the graph's
  * CSR uploaded and the batch's buffers made. sssp.c runs the rounds on them. */
+#include "base/element_types.h"
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/log.h"
@@ -189,19 +190,14 @@ apsp_status sssp_write(cl_device *d, cl_mem mem, const void *host, size_t bytes,
 /* Edge i's weight in the run's type, at `to` (int32 and int64 hold g's integers, which their
  * rule admitted; floats round g's real or integer weights once). */
 static void put_weight(const adjacency *g, size_t i, apsp_dtype dtype, void *to) {
-    double real = g->real ? g->real[i] : (double)g->weight[i];
+    double value = g->real ? g->real[i] : (double)g->weight[i];
     switch (dtype) {
-    case APSP_INT32:
-        *(cl_int *)to = (cl_int)g->weight[i];
+#define PUT_WEIGHT(TYPE, NAME, C, NONE, REAL, DIGITS)                                              \
+    case TYPE:                                                                                     \
+        *(C *)to = REAL ? (C)value : (C)g->weight[i];                                              \
         break;
-    case APSP_INT64:
-        *(cl_long *)to = (cl_long)g->weight[i];
-        break;
-    case APSP_FLOAT32:
-        *(cl_float *)to = (cl_float)real;
-        break;
-    default:
-        *(cl_double *)to = real;
+        ELEMENT_TYPES(PUT_WEIGHT)
+#undef PUT_WEIGHT
     }
 }
 

@@ -4,6 +4,7 @@
 #include "base/error.h"
 #include "base/graph.h"
 #include "paths/predecessors.h"
+#include "base/element_types.h"
 
 #include <math.h>
 #include <string.h>
@@ -32,7 +33,7 @@ static apsp_status csr_graph(const apsp_matrix *d, const int64_t *indptr, const 
                              apsp_error *error) {
     apsp_graph *g;
     apsp_status status = apsp_graph_create(d->n, edges, &g, error);
-    int real = d->dtype == APSP_FLOAT32 || d->dtype == APSP_FLOAT64;
+    int real = element_is_real(d->dtype);
     if (status == APSP_OK && real)
         status = graph_make_real(g, error);
     if (status != APSP_OK) {
@@ -48,18 +49,15 @@ static apsp_status csr_graph(const apsp_matrix *d, const int64_t *indptr, const 
     for (size_t e = 0; e < edges; e++) {
         size_t at = base + e;
         switch (d->dtype) {
-        case APSP_INT32:
-            g->weight[e] = ((const int32_t *)weights)[at];
-            break;
-        case APSP_INT64:
-            g->weight[e] = ((const int64_t *)weights)[at];
-            break;
-        case APSP_FLOAT32:
-            g->real_weight[e] = ((const float *)weights)[at];
-            break;
-        case APSP_FLOAT64:
-            g->real_weight[e] = ((const double *)weights)[at];
-            break;
+#define COPY_WEIGHT(TYPE, NAME, C, NONE, REAL, DIGITS)                                             \
+    case TYPE:                                                                                     \
+        if (REAL)                                                                                  \
+            g->real_weight[e] = (double)((const C *)weights)[at];                                  \
+        else                                                                                       \
+            g->weight[e] = (int64_t)((const C *)weights)[at];                                      \
+        break;
+            ELEMENT_TYPES(COPY_WEIGHT)
+#undef COPY_WEIGHT
         }
     }
     g->edges = edges;

@@ -23,6 +23,7 @@
  * The graph becomes a CSR adjacency once (adjacency.c: by target for the blocks, by source for
  * the search). */
 #include "paths/predecessors.h"
+#include "base/element_types.h"
 #include "base/error.h"
 #include "base/util.h"
 #include "base/fault.h"
@@ -331,7 +332,7 @@ static int fits_blocks(const apsp_graph *g, const apsp_matrix *d) {
 
 /* Why edge e's weight cannot be compared with the distances, or NULL. */
 static const char *weight_unfit(const apsp_graph *g, const apsp_matrix *d, size_t e) {
-    if (d->dtype == APSP_FLOAT32 || d->dtype == APSP_FLOAT64)
+    if (element_is_real(d->dtype))
         return isfinite(graph_weight_real(g, e)) ? NULL : "is not finite";
     if (g->real_weight)
         return "is real, but the distances are integers";
@@ -343,14 +344,11 @@ static const char *weight_unfit(const apsp_graph *g, const apsp_matrix *d, size_
 static int zero_diagonal(const apsp_matrix *d, size_t i) {
     const void *row = apsp_matrix_row_cells(d, i);
     switch (d->dtype) {
-    case APSP_INT32:
-        break;
-    case APSP_INT64:
-        return ((const int64_t *)row)[i] == 0;
-    case APSP_FLOAT32:
-        return ((const float *)row)[i] == 0;
-    case APSP_FLOAT64:
-        return ((const double *)row)[i] == 0;
+#define ZERO_AT(TYPE, NAME, C, NONE, REAL, DIGITS)                                                 \
+    case TYPE:                                                                                     \
+        return ((const C *)row)[i] == 0;
+        ELEMENT_TYPES(ZERO_AT)
+#undef ZERO_AT
     }
     return ((const int32_t *)row)[i] == 0;
 }

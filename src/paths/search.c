@@ -6,6 +6,7 @@
  * search serves every element type. */
 #include "paths/search.h"
 #include "base/fault.h"
+#include "base/element_types.h"
 
 #include <errno.h>
 #include <math.h>
@@ -19,36 +20,27 @@ typedef struct scratch {
     double *real;   /* the floating-point types */
 } scratch;
 
-static int is_real(apsp_dtype dtype) {
-    return dtype == APSP_FLOAT32 || dtype == APSP_FLOAT64;
-}
-
 /* Row i of the distances into the scratch; returns the number of vertices at a finite distance. */
 static size_t load_row(const apsp_matrix *d, size_t i, scratch *s) {
     const void *row = apsp_matrix_row_cells(d, i);
     size_t v = d->n, finite = 0;
     for (size_t j = 0; j < v; j++) {
         switch (d->dtype) {
-        case APSP_INT32: {
-            int32_t x = ((const int32_t *)row)[j];
-            s->whole[j] = x >= APSP_INF ? INT64_MAX : x;
-            finite += x < APSP_INF;
-            break;
-        }
-        case APSP_INT64: {
-            int64_t x = ((const int64_t *)row)[j];
-            s->whole[j] = x >= APSP_INF64 ? INT64_MAX : x;
-            finite += x < APSP_INF64;
-            break;
-        }
-        case APSP_FLOAT32:
-        case APSP_FLOAT64: {
-            double x =
-                d->dtype == APSP_FLOAT32 ? ((const float *)row)[j] : ((const double *)row)[j];
-            s->real[j] = x;
-            finite += isfinite(x) != 0;
-            break;
-        }
+#define LOAD_CELL(TYPE, NAME, C, NONE, REAL, DIGITS)                                               \
+    case TYPE: {                                                                                   \
+        C x = ((const C *)row)[j];                                                                 \
+        if (REAL) {                                                                                \
+            double real = (double)x;                                                               \
+            s->real[j] = real;                                                                     \
+            finite += isfinite(real) != 0;                                                         \
+        } else {                                                                                   \
+            s->whole[j] = x >= (C)(NONE) ? INT64_MAX : (int64_t)x;                                 \
+            finite += x < (C)(NONE);                                                               \
+        }                                                                                          \
+        break;                                                                                     \
+    }
+            ELEMENT_TYPES(LOAD_CELL)
+#undef LOAD_CELL
         }
     }
     return finite;
@@ -106,7 +98,7 @@ static int search(const search_job *jb, size_t i, int32_t *p, scratch *s, mismat
 int search_slice(void *context, size_t begin, size_t end) {
     const search_job *jb = context;
     size_t v = jb->out->vertices ? jb->out->vertices : 1;
-    int real = is_real(jb->d->dtype);
+    int real = element_is_real(jb->d->dtype);
     scratch s = {.queue = apsp_malloc(v * sizeof *s.queue),
                  .whole = real ? NULL : apsp_malloc(v * sizeof *s.whole),
                  .real = real ? apsp_malloc(v * sizeof *s.real) : NULL};

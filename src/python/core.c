@@ -19,6 +19,7 @@
  * passes in (core.h lists the other files). */
 #include "core.h"
 #include "apsp_sources.h"
+#include "base/element_types.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,15 +69,16 @@ PyObject *library_names(library_list list) {
 }
 
 /* The element type of a view's typestr: little-endian ("<") or without order ("|"), then the
- * kind and the size in bytes. */
+ * kind ('i' or 'f') and the size in bytes, as the library's list has them. */
 int dtype_of(const array_view *view) {
     const char *f = view->format;
-    if ((f[0] != '<' && f[0] != '|') || f[1] == '\0')
+    if ((f[0] != '<' && f[0] != '|') || (f[1] != 'i' && f[1] != 'f'))
         return -1;
-    if (f[1] == 'i')
-        return view->itemsize == 4 ? APSP_INT32 : view->itemsize == 8 ? APSP_INT64 : -1;
-    if (f[1] == 'f')
-        return view->itemsize == 4 ? APSP_FLOAT32 : view->itemsize == 8 ? APSP_FLOAT64 : -1;
+    for (int d = 0; d < ELEMENT_TYPE_COUNT; d++) {
+        element_type t = element_facts((apsp_dtype)d);
+        if (t.real == (f[1] == 'f') && (Py_ssize_t)t.size == view->itemsize)
+            return d;
+    }
     return -1;
 }
 
@@ -241,6 +243,8 @@ PyMODINIT_FUNC PyInit__core(void) {
         PyModule_AddIntConstant(m, "TOO_LARGE", APSP_ERR_TOO_LARGE) < 0 ||
         PyModule_AddIntConstant(m, "NO_MEMORY", APSP_ERR_NO_MEMORY) < 0 ||
         PyModule_AddIntConstant(m, "NO_DEVICE", APSP_ERR_NO_DEVICE) < 0 ||
+        PyModule_AddIntConstant(m, "TILE_MAX", APSP_TILE_MAX) < 0 ||
+        PyModule_AddIntConstant(m, "THREADS_MAX", APSP_THREADS_MAX) < 0 ||
         PyModule_AddStringConstant(m, "version", apsp_version()) < 0 ||
         PyModule_AddObject(m, "BACKENDS", library_names(LIST_BACKENDS)) < 0 ||
         PyModule_AddObject(m, "METHODS", library_names(LIST_METHODS)) < 0 ||

@@ -4,6 +4,7 @@
  * compiled into the extension: the library's archive exports only the API). */
 #include "core.h"
 
+#include "base/element_types.h"
 #include "base/parallel.h"
 
 #include <math.h>
@@ -103,26 +104,19 @@ enum { SYMMETRIC_BLOCK = 64 };
                 }                                                                                  \
             }                                                                                      \
     }
-SYMMETRIC_BLOCKS(symmetric_i32, int32_t)
-SYMMETRIC_BLOCKS(symmetric_i64, int64_t)
-SYMMETRIC_BLOCKS(symmetric_f32, float)
-SYMMETRIC_BLOCKS(symmetric_f64, double)
+#define SYMMETRIC_OF(TYPE, NAME, C, NONE, REAL, DIGITS) SYMMETRIC_BLOCKS(symmetric_##C, C)
+ELEMENT_TYPES(SYMMETRIC_OF)
+#undef SYMMETRIC_OF
 #undef SYMMETRIC_BLOCKS
 
 static void symmetric_block_row(const apsp_matrix *m, size_t bi) {
     switch (m->dtype) {
-    case APSP_INT32:
-        symmetric_i32(m, bi);
+#define SYMMETRIC_CASE(TYPE, NAME, C, NONE, REAL, DIGITS)                                          \
+    case TYPE:                                                                                     \
+        symmetric_##C(m, bi);                                                                      \
         break;
-    case APSP_INT64:
-        symmetric_i64(m, bi);
-        break;
-    case APSP_FLOAT32:
-        symmetric_f32(m, bi);
-        break;
-    case APSP_FLOAT64:
-        symmetric_f64(m, bi);
-        break;
+        ELEMENT_TYPES(SYMMETRIC_CASE)
+#undef SYMMETRIC_CASE
     }
 }
 

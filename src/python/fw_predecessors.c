@@ -13,6 +13,7 @@
  * then each column's chains, followed once each (O(V) per column). The library's own rule (the
  * least tight k: apsp_predecessors) stays the apsp command's and the C API's. */
 #include "core.h"
+#include "base/element_types.h"
 
 #include "base/parallel.h"
 
@@ -44,22 +45,17 @@ static void load_row(const apsp_matrix *d, size_t i, k_scratch *s) {
     const void *row = apsp_matrix_row_cells(d, i);
     for (size_t j = 0; j < d->n; j++)
         switch (d->dtype) {
-        case APSP_INT32: {
-            int32_t x = ((const int32_t *)row)[j];
-            s->whole[j] = x >= APSP_INF ? INT64_MAX : x;
-            break;
-        }
-        case APSP_INT64: {
-            int64_t x = ((const int64_t *)row)[j];
-            s->whole[j] = x >= APSP_INF64 ? INT64_MAX : x;
-            break;
-        }
-        case APSP_FLOAT32:
-            s->real[j] = ((const float *)row)[j];
-            break;
-        case APSP_FLOAT64:
-            s->real[j] = ((const double *)row)[j];
-            break;
+#define LOAD_CELL(TYPE, NAME, C, NONE, REAL, DIGITS)                                               \
+    case TYPE: {                                                                                   \
+        C x = ((const C *)row)[j];                                                                 \
+        if (REAL)                                                                                  \
+            s->real[j] = (double)x;                                                                \
+        else                                                                                       \
+            s->whole[j] = x >= (C)(NONE) ? INT64_MAX : (int64_t)x;                                 \
+        break;                                                                                     \
+    }
+            ELEMENT_TYPES(LOAD_CELL)
+#undef LOAD_CELL
         }
 }
 
@@ -138,7 +134,7 @@ static int k_row(const fw_job *job, size_t i, k_scratch *s, int32_t *row) {
 static int k_slice(void *context, size_t begin, size_t end) {
     const fw_job *job = context;
     const size_t v = job->v;
-    int real = job->d->dtype == APSP_FLOAT32 || job->d->dtype == APSP_FLOAT64;
+    int real = element_is_real(job->d->dtype);
     k_scratch s = {.whole = real ? NULL : malloc(v * sizeof *s.whole),
                    .real = real ? malloc(v * sizeof *s.real) : NULL,
                    .label = malloc(v * sizeof *s.label),

@@ -12,6 +12,7 @@
 #include "whole/whole_floats.h"
 #include "whole/whole_graph.h"
 #include "solver/solver.h"
+#include "base/element_types.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,7 +184,7 @@ apsp_status apsp_solver_solve(apsp_solver *s, apsp_matrix *matrix, apsp_report *
         return checked;
     /* A float matrix's -0 cells are made +0 before the float path (src/whole/), so that the
      * float kernels' fmin and compare-and-select agree (cl/fw.cl: FLOAT_FMIN). */
-    if (matrix->dtype == APSP_FLOAT32 || matrix->dtype == APSP_FLOAT64) {
+    if (element_is_real(matrix->dtype)) {
         const whole_job job = whole_job_of(s);
         return whole_floats_solve(s, matrix, &job, report, error);
     }
@@ -252,7 +253,7 @@ apsp_status apsp_solver_solve_rows(apsp_solver *s, size_t n, apsp_dtype dtype,
     apsp_status status = matrix_fits_memory_typed(n, dtype, error);
     if (status != APSP_OK)
         return status;
-    if (dtype == APSP_FLOAT32 || dtype == APSP_FLOAT64) {
+    if (element_is_real(dtype)) {
         const whole_job job = whole_job_of(s);
         return whole_floats_solve_rows(s, n, dtype, io, &job, report, error);
     }

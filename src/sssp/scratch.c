@@ -1,4 +1,5 @@
 /* The per-thread working memory of the sources' algorithms (sssp.h), and the output row. */
+#include "base/element_types.h"
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/util.h"
@@ -51,18 +52,12 @@ int sssp_scratch_narrow(sssp_scratch *s, const adjacency *g, int64_t max_weight)
 
 void sssp_put_integer(void *row, size_t t, apsp_dtype dtype, int64_t d, int unreached) {
     switch (dtype) {
-    case APSP_INT32:
-        ((int32_t *)row)[t] = unreached ? APSP_INF : (int32_t)d;
+#define PUT_INTEGER(TYPE, NAME, C, NONE, REAL, DIGITS)                                             \
+    case TYPE:                                                                                     \
+        ((C *)row)[t] = unreached ? (C)(NONE) : (C)d;                                              \
         break;
-    case APSP_INT64:
-        ((int64_t *)row)[t] = unreached ? APSP_INF64 : d;
-        break;
-    case APSP_FLOAT32:
-        ((float *)row)[t] = unreached ? INFINITY : (float)d;
-        break;
-    case APSP_FLOAT64:
-        ((double *)row)[t] = unreached ? INFINITY : (double)d;
-        break;
+        ELEMENT_TYPES(PUT_INTEGER)
+#undef PUT_INTEGER
     }
 }
 

@@ -33,18 +33,12 @@
 static inline __attribute__((always_inline)) void put_number(apsp_dtype type, void *row, size_t j,
                                                              double x) {
     switch (type) {
-    case APSP_INT32:
-        ((int32_t *)row)[j] = x == INFINITY ? APSP_INF : (int32_t)x;
+#define PUT_NUMBER(TYPE, NAME, C, NONE, REAL, DIGITS)                                              \
+    case TYPE:                                                                                     \
+        ((C *)row)[j] = !REAL && x == INFINITY ? (C)(NONE) : (C)x;                                 \
         break;
-    case APSP_INT64:
-        ((int64_t *)row)[j] = x == INFINITY ? APSP_INF64 : (int64_t)x;
-        break;
-    case APSP_FLOAT32:
-        ((float *)row)[j] = (float)x;
-        break;
-    case APSP_FLOAT64:
-        ((double *)row)[j] = x;
-        break;
+        ELEMENT_TYPES(PUT_NUMBER)
+#undef PUT_NUMBER
     }
 }
 

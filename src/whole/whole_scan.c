@@ -161,7 +161,7 @@ static void plan_float_path(const whole_scan *s, whole_plan *plan) {
     plan->kernels = s->src->dtype;
     if (s->problem == PROBLEM_FRACTION) /* the digits that read back to the same value */
         snprintf(plan->why, sizeof plan->why, "float path: weight %.*g at (%zu, %zu) is not whole",
-                 s->src->dtype == APSP_FLOAT32 ? 9 : 17, s->bad_value, s->bad_i, s->bad_j);
+                 element_digits(s->src->dtype), s->bad_value, s->bad_i, s->bad_j);
     else
         snprintf(plan->why, sizeof plan->why, "float path: cell (%zu, %zu) is %g", s->bad_i,
                  s->bad_j, s->bad_value);

@@ -5,6 +5,7 @@
 #define APSP_WHOLE_SCAN_H
 
 #include "apsp.h"
+#include "base/element_types.h"
 #include "base/fault.h"
 #include "base/matrix.h"
 
@@ -55,18 +56,13 @@ static inline void *source_buffer(const float_source *src, int *failed) {
 static inline __attribute__((always_inline)) double cell_number(apsp_dtype type, const void *row,
                                                                 size_t j) {
     switch (type) {
-    case APSP_INT32: {
-        int32_t v = ((const int32_t *)row)[j];
-        return v == APSP_INF ? (double)INFINITY : (double)v;
+#define CELL_NUMBER(TYPE, NAME, C, NONE, REAL, DIGITS)                                             \
+    case TYPE: {                                                                                   \
+        C v = ((const C *)row)[j];                                                                 \
+        return !REAL && v == (C)(NONE) ? (double)INFINITY : (double)v;                             \
     }
-    case APSP_INT64: {
-        int64_t v = ((const int64_t *)row)[j];
-        return v == APSP_INF64 ? (double)INFINITY : (double)v;
-    }
-    case APSP_FLOAT32:
-        return (double)((const float *)row)[j];
-    case APSP_FLOAT64:
-        break;
+        ELEMENT_TYPES(CELL_NUMBER)
+#undef CELL_NUMBER
     }
     return ((const double *)row)[j];
 }

@@ -2,14 +2,20 @@
 apsp-mpi's --help and --help=all, docs/usage.md's option tables, the man pages, and the bash
 completion (driven through its completion function, as bash's programmable completion calls it)
 and the zsh one's syntax.
-Also the messages for an unknown, misspelt or ambiguous option, and the choices of every option
-that takes one word of a list (each accepted, a wrong one refused with the list).
+Also the messages for an unknown, misspelt or ambiguous option, the choices of every option
+that takes one word of a list (each accepted, a wrong one refused with the list), and the Python
+Solver's keywords: the options the table marks as Solver keywords, each in its docstring, a
+number refused outside the option's range and a word outside its list, naming them.
 
-    test_option_table.py DOCS_TOOL DOCS_DIR SOURCE_ROOT APSP [APSP_MPI]
+    test_option_table.py [--python=PYTHON --extension=_core.so] DOCS_TOOL DOCS_DIR SOURCE_ROOT
+                         APSP [APSP_MPI]
 
 DOCS_TOOL is build/src/cli/docs/apsp-option-docs, which prints the table's Markdown; DOCS_DIR
-the folder of the man pages and completions it made at build time.
+the folder of the man pages and completions it made at build time. PYTHON and the extension
+built for it (build/src/python/_core*.so) give the Solver, as the package of src/python/apsp/
+with that extension; without them (a build without the Python package) its check is skipped.
 """
+import json
 import os
 import re
 import shutil
@@ -215,9 +221,80 @@ def check_zsh(docs, command):
     check(p.returncode == 0 and not p.stderr, "zsh -n _%s: %s" % (command, p.stderr.strip()))
 
 
+# Run by PYTHON with the package on its path: the Solver's keywords, its docstring, and what it
+# says to each value of argv[1]'s [keyword, value] pairs (None where it took the value).
+SOLVER_PROBE = """
+import inspect, json, sys
+import apsp
+said = []
+for keyword, value in json.loads(sys.argv[1]):
+    try:
+        apsp.Solver(device="host", **{keyword: value}).close()
+        said.append(None)
+    except ValueError as e:
+        said.append(str(e))
+print(json.dumps({"keywords": list(inspect.signature(apsp.Solver).parameters),
+                  "doc": apsp.Solver.__doc__, "said": said}))
+"""
+
+
+def solver_tries(rows):
+    """[keyword, value] pairs the Solver must refuse: each end of a number's range passed by one,
+    and a word outside a choice's list."""
+    tries = []
+    for keyword, _, values in rows:
+        if re.fullmatch(r"\d+-\d+", values):
+            least, most = map(int, values.split("-"))
+            tries += [[keyword, least - 1], [keyword, most + 1]]
+        elif "|" in values:
+            tries.append([keyword, "bogus"])
+    return tries
+
+
+def check_solver(tool, root, python, extension):
+    if not python:
+        print("skip the Python Solver check: this build has no Python package")
+        return
+    rows = [line.split(" ") for line in run([tool, "solver", "apsp"]).stdout.splitlines()]
+    tries = solver_tries(rows)
+    with tempfile.TemporaryDirectory() as path:
+        package = os.path.join(path, "apsp")
+        os.mkdir(package)
+        sources = os.path.join(root, "src", "python", "apsp")
+        for name in os.listdir(sources) + [extension]:
+            os.symlink(os.path.join(sources, name), os.path.join(package, os.path.basename(name)))
+        env = dict(os.environ, PYTHONPATH=path, PYTHONDONTWRITEBYTECODE="1")
+        p = subprocess.run([python, "-c", SOLVER_PROBE, json.dumps(tries)], capture_output=True,
+                           text=True, timeout=120, cwd=path, env=env)
+    if p.returncode != 0:
+        check(False, "the Solver probe ran: %s" % p.stderr.strip()[-300:])
+        return
+    got = json.loads(p.stdout)
+    keywords = [k for k in got["keywords"] if k != "self"]
+    table = [keyword for keyword, _, _ in rows]
+    check(sorted(keywords) == sorted(table),
+          "apsp.Solver's keywords are the table's Solver options (only the Solver's: %s, only "
+          "the table's: %s)" % (sorted(set(keywords) - set(table)),
+                                sorted(set(table) - set(keywords))))
+    for keyword, option, values in rows:
+        documented = re.search(r"^ +%s : " % keyword, got["doc"], re.M)
+        ranged = not re.fullmatch(r"\d+-\d+", values) or \
+            "%s to %s" % tuple(values.split("-")) in got["doc"]
+        check(documented and ranged, "Solver's docstring has %s (--%s)%s" % (
+            keyword, option, ", with the range %s" % values if "-" in values[1:] else ""))
+    for (keyword, value), said in zip(tries, got["said"]):
+        values = next(v for k, _, v in rows if k == keyword)
+        named = values.split("-")[-1:] if re.fullmatch(r"\d+-\d+", values) else values.split("|")
+        check(said is not None and said.startswith("%s=" % keyword) and
+              all(word in said for word in named),
+              "Solver(%s=%r) is refused, naming %s: %s" % (keyword, value, " ".join(named), said))
+
+
 def main():
-    tool, docs, root, apsp = sys.argv[1:5]
-    mpi = sys.argv[5] if len(sys.argv) > 5 else None
+    flags = dict(a[2:].split("=", 1) for a in sys.argv[1:] if a.startswith("--"))
+    tool, docs, root, apsp = [a for a in sys.argv[1:] if not a.startswith("--")][:4]
+    rest = [a for a in sys.argv[1:] if not a.startswith("--")][4:]
+    mpi = rest[0] if rest else None
     options = table_options(tool, "apsp")
     check_help([apsp], "apsp", options)
     check_docs(tool, root, "apsp", "options")
@@ -233,6 +310,7 @@ def main():
         check_bash(docs, "apsp-mpi")
         check_zsh(docs, "apsp-mpi")
     check_messages(apsp, mpi)
+    check_solver(tool, root, flags.get("python"), flags.get("extension"))
     print("%d failures" % len(failures))
     return 1 if failures else 0
 

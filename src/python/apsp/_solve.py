@@ -88,13 +88,16 @@ def predecessor_request(w, kernel):
                       tolerance=PREDECESSOR_TOLERANCE.get(np.dtype(kernel), 0.0))
 
 
-def _positive(name, value, default_word):
-    """value as an int, None kept; 0 or less refused (ValueError, in the keyword's words)."""
+def _positive(name, value, most, default_word):
+    """value as an int, None kept; outside 1 to `most` refused (ValueError, in the keyword's
+    words). The ranges are apsp's --tile and --threads, the library's APSP_TILE_MAX and
+    APSP_THREADS_MAX (_core.TILE_MAX, _core.THREADS_MAX)."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ValueError(f"{name}={value!r}: expected a positive integer, or None for "
-                         f"{default_word}")
+    if (isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1
+            or value > most):
+        raise ValueError(f"{name}={value!r}: expected a positive integer up to {most}, or None "
+                         f"for {default_word}")
     return int(value)
 
 
@@ -150,10 +153,11 @@ class Solver(_sources.SourcesMethods):
     backend : {None, 'auto', 'cpu', 'opencl'}, optional
         'cpu' is the pthread backend.
     tile : int, optional
-        The OpenCL round depth (None: the device's own).
+        The OpenCL round depth, 1 to 1024 as apsp's ``--tile`` (None: the device's own).
     threads : int, optional
         Host threads of the pthread backend, of the sparse methods and of the copies into and
-        out of the matrix (None: every core this process may run on; 0 is refused).
+        out of the matrix, 1 to 4096 as apsp's ``--threads`` (None: every core this process may
+        run on; 0 is refused).
     device_memory : int, optional
         Bytes of the OpenCL device's memory apsp may use (None: all of it); a larger matrix
         streams through the device from host memory.
@@ -170,7 +174,7 @@ class Solver(_sources.SourcesMethods):
     apsp.DeviceError
         No such device or backend.
     ValueError
-        A setting out of range (threads=0, tile=0, an unknown backend).
+        A setting out of range (threads=0, tile=2048, an unknown backend).
     """
 
     __module__ = "apsp"
@@ -186,8 +190,8 @@ class Solver(_sources.SourcesMethods):
         float_kernels=False,
     ):
         self._solver = None
-        tile = _positive("tile", tile, "the device's own")
-        threads = _positive("threads", threads, "every core")
+        tile = _positive("tile", tile, _core.TILE_MAX, "the device's own")
+        threads = _positive("threads", threads, _core.THREADS_MAX, "every core")
         self._settings = dict(device=device, backend=backend, tile=tile, threads=threads)
         self._threads = threads or 0
         self._lock = threading.Lock()  # one call at a time: its progress callable and log
