@@ -36,8 +36,9 @@ static void on_bus(int sig, siginfo_t *info, void *context) {
     siglongjmp(escape, 1);
 }
 
-/* A shared mapping of a new file of PAGES pages, cut to `keep` bytes; *fd its descriptor. */
-static unsigned char *mapped_file(size_t keep, int *fd) {
+/* A shared mapping of a new file of PAGES pages, cut to `keep` bytes; *fd its descriptor. NULL
+ * (a failed check) where the system refuses. */
+static unsigned char *map_file(size_t keep, int *fd) {
     const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     char path[4096];
     snprintf(path, sizeof path, "%s/apsp-fault-guard-XXXXXX", dir);
@@ -50,6 +51,12 @@ static unsigned char *mapped_file(size_t keep, int *fd) {
     unsigned char *map = mmap(NULL, PAGES * page, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
     if (map == MAP_FAILED || ftruncate(*fd, (off_t)keep) != 0)
         return NULL;
+    return map;
+}
+
+static unsigned char *mapped_file(size_t keep, int *fd) {
+    unsigned char *map = map_file(keep, fd);
+    CHECK(map, "a shared mapping of a new file in $TMPDIR or /tmp");
     return map;
 }
 
@@ -84,7 +91,6 @@ static int file_holds(int fd, size_t bytes) {
 static void test_off_and_whole(void) {
     int fd;
     unsigned char *map = mapped_file(PAGES * page, &fd);
-    CHECK(map, "a mapped file");
     if (!map)
         return;
     copy c = {map, PAGES * page, NULL, NULL, 0};
@@ -124,7 +130,6 @@ static void *blocked_thread(void *context) {
 static void test_handler_in_place(void) {
     int fd;
     unsigned char *map = mapped_file(PAGES * page, &fd);
-    CHECK(map, "a mapped file");
     if (!map)
         return;
     copy c = {map, PAGES * page, NULL, NULL, 0};
@@ -146,7 +151,6 @@ static void test_truncated(void) {
     for (int round = 0; round < 2; round++) { /* the second: after a recovered one */
         int fd;
         unsigned char *map = mapped_file(page, &fd);
-        CHECK(map, "a mapped file");
         if (!map)
             return;
         copy c = {map, PAGES * page, NULL, NULL, 0};
@@ -197,7 +201,6 @@ static int handed_back_from(outside *o) {
 static void test_not_ours(void) {
     int fd;
     unsigned char *map = mapped_file(page, &fd);
-    CHECK(map, "a mapped file");
     if (!map)
         return;
     outside beyond = {map, map + 3 * page, page, 0};
@@ -231,7 +234,6 @@ static void test_other_thread(void) {
     two t = {0};
     int fd;
     t.map = mapped_file(page, &fd);
-    CHECK(t.map, "a mapped file");
     if (!t.map)
         return;
     pthread_barrier_init(&t.inside, NULL, 2);
