@@ -1,5 +1,5 @@
 /* See fault_guard.h. Why stores at all: into the output's populated mapping they copy at
- * memory's speed (51-56 GB/s on 16 threads of an H200 host, issue 37's probe) where
+ * memory's speed (51-56 GB/s on 16 threads of a GPU host, issue 37's probe) where
  * process_vm_writev, which turns the lost page into EFAULT without any signal, reached 4.7;
  * docs/performance.md, "The copy into the mapping by stores". Why they need the application:
  * a library cannot take the process's SIGBUS handler (the apsp command owns its signals,
