@@ -142,6 +142,24 @@ APSP_EXPORT void apsp_output_set_log(apsp_output *output, apsp_log_fn log, void 
  * (pwrite), which got no faster past 8. 0 (the default; negative: the same): one per core this
  * process may run on (up to 16) for copies into a mapped file, 8 for positioned writes. */
 APSP_EXPORT void apsp_output_set_threads(apsp_output *output, int threads);
+/* The binary outputs' rows go into a shared mapping of the temporary file (on a local file
+ * system, its room reserved). Another process that may open /proc/PID/fd/N (this user, root)
+ * can truncate that file meanwhile; a store into a page so lost raises SIGBUS. By default the
+ * library therefore copies by process_vm_writev, which meets such a page as an error instead
+ * (the output then fails: APSP_ERR_OUTPUT, the old file kept), at a tenth of a store's speed.
+ *
+ * An application whose SIGBUS handler (SA_SIGINFO) calls apsp_fault_guard_recover(sig, info,
+ * ucontext) first calls apsp_fault_guard_enable(1) once that handler is installed, which it
+ * records. Each copy is then made by stores wherever, as it starts, that handler is SIGBUS's and
+ * the copying thread does not block SIGBUS (else by process_vm_writev); a SIGBUS at a page of
+ * the copy's own destination, on the thread that copies, jumps out of the handler back into the
+ * copy, which fails as above. For any other signal, address or thread the call returns and the
+ * handler goes on as it would. A handler that another library puts over it while a copy runs
+ * must pass such a fault back (LLVM's restores the previous handler and returns). 0 (the
+ * default) goes back to process_vm_writev. */
+APSP_EXPORT void apsp_fault_guard_enable(int enable);
+/* `info` is the handler's siginfo_t *. Async-signal-safe. */
+APSP_EXPORT void apsp_fault_guard_recover(int sig, void *info, void *ucontext);
 /* The temporary file's name, for removal from a signal handler: the named file's, or the name an
  * unnamed one has for an instant at commit (before the rename). NULL when the output is written
  * directly (/dev/null, a pipe), or in place through an unnamed copy (or none). Internal:

@@ -23,6 +23,8 @@ int fault_hit(fault_kind kind);
  *   prepared     the output's mapping is populated, beside the rounds (output_prepare)
  *   first-rows   a solve's first rows are about to go into the output (apsp_row_writer_put)
  *   rows-begun   the first rows of a whole matrix are in the file, the others not yet (pwrite)
+ *   stores-begun the first row of a copy by stores is in the output's mapping, the next not
+ *                yet: inside the copy's guard (rows_mapped.c, fault_guard.h)
  *   commit       every byte is written: the file is about to be checked and put into place
  *   copy         a file written in place: the first bytes of its copy are over the target
  *                (the first sendfile), the target not yet cut to its length nor synced

@@ -107,7 +107,10 @@ static void report_fault(int sig, const siginfo_t *info) {
 }
 
 static void on_signal(int sig, siginfo_t *info, void *context) {
-    (void)context;
+    /* A SIGBUS inside the library's copy into a truncated output jumps back into the copy, which
+     * fails with one line, the run's temporary file removed as on any failure; this returns for
+     * every other fault (signals_install). */
+    apsp_fault_guard_recover(sig, info, context);
     remove_temporary();
     /* A real fault (the kernel's si_code > 0) happens again when the handler returns and then
      * meets what was there before: the default action, or a sanitizer's report. One sent by
@@ -159,6 +162,13 @@ void signals_install(void) {
     for (int i = 0; i < COUNT_HANDLED; i++)
         sigaction(handled_signals[i], &ours, &previous[handled_signals[i]]);
     pthread_sigmask(SIG_BLOCK, &async_set, NULL);
+    /* on_signal asks the library first about a SIGBUS: the output's rows may go into its
+     * mapping by stores, ten times faster than by process_vm_writev (apsp_io.h). A copy that
+     * starts while a library's handler has replaced ours (until keep_handlers puts it back) is
+     * made by process_vm_writev; one whose stores meet such a handler meets LLVM's (PoCL's
+     * compiler), which puts the previous one, ours, back and returns, so that the store faults
+     * again into on_signal. */
+    apsp_fault_guard_enable(1);
     pthread_t thread;
     if (pthread_create(&thread, NULL, signal_thread, NULL) != 0) {
         pthread_sigmask(SIG_UNBLOCK, &async_set, NULL); /* then the handler takes them */

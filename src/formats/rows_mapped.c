@@ -2,12 +2,15 @@
  * which rows.c chooses where output_mappable allows. */
 #define _GNU_SOURCE /* process_vm_writev */
 #include "formats/rows.h"
+#include "base/fault.h"
 #include "base/parallel.h"
+#include "output/fault_guard.h"
 #include "output/output_file.h"
 #include "output/output_map.h"
 
 #include <errno.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -19,19 +22,18 @@ typedef struct mapped_rows {
     size_t row_bytes;
 } mapped_rows;
 
-/* Rows [begin, end) into the mapping, by process_vm_writev on this very process rather than by
- * stores: the kernel copies, and where a page of the mapping is gone it returns EFAULT where a
- * store would raise SIGBUS. A page goes when the file is truncated, which whoever may open
- * /proc/PID/fd/N can do (this user, root). A library could catch that SIGBUS only by taking the
- * process's handler over, which the command keeps for itself (cli/signals.c); and giving the
- * mapping up would give up its speed (rows_write_mapped) everywhere for a rare misdeed. The cost,
- * tests/bench/write_floor /dev/shm 4G on the 16-core H100 host (2026-11-25, medians of 3):
- * 3.54 GB/s where stores reached 4.16 on 16 threads, 3.86 against 4.49 on 8, 3.33 against 3.34
- * on 4, 1.54 against 1.30 on one; pwrite 2.3-2.5 on any number. Returns
- * 0, EFAULT, or the call's errno (ENOSYS, EPERM: not allowed here, as under some seccomp
- * policies; pwrite then takes over). */
-static int copy_mapped(void *context, size_t begin, size_t end) {
-    const mapped_rows *m = context;
+/* Rows [begin, end) into the mapping by process_vm_writev on this very process: the kernel
+ * copies, and where a page of the mapping is gone it returns EFAULT where a store would raise
+ * SIGBUS. A page goes when the file is truncated, which whoever may open /proc/PID/fd/N can do
+ * (this user, root). The way for an application whose SIGBUS handler does not call
+ * apsp_fault_guard_recover (the Python package, other library users): a library cannot take the
+ * process's handler over, and giving the mapping up would give up its speed (rows_write_mapped)
+ * everywhere for a rare misdeed. The cost, tests/bench/write_floor /dev/shm 4G on the 16-core
+ * H100 host (2026-11-25, medians of 3): 3.54 GB/s where stores into an unpopulated mapping
+ * reached 4.16 on 16 threads; into the populated one of output_prepare, 4.7 GB/s against 51-56
+ * (issue 37). Returns 0, EFAULT, or the call's errno (ENOSYS, EPERM: not allowed here, as under
+ * some seccomp policies; pwrite then takes over). */
+static int vm_write_rows(const mapped_rows *m, size_t begin, size_t end) {
     struct iovec rows[ROWS_PER_CALL];
     for (size_t i = begin; i < end; i += ROWS_PER_CALL) {
         size_t count = end - i < ROWS_PER_CALL ? end - i : ROWS_PER_CALL;
@@ -43,6 +45,34 @@ static int copy_mapped(void *context, size_t begin, size_t end) {
             return done < 0 && errno != EFAULT ? errno : EFAULT;
     }
     return 0;
+}
+
+/* A slice's rows for store_rows. */
+typedef struct stored_slice {
+    const mapped_rows *m;
+    size_t begin, end;
+} stored_slice;
+
+/* The slice's rows by stores, row by row (the batch's rows have a pitch of their own), inside
+ * fault_guard_run: a store into a page truncated away ends it there. */
+static void store_rows(void *context) {
+    const stored_slice *s = context;
+    const mapped_rows *m = s->m;
+    for (size_t i = s->begin; i < s->end; i++) {
+        memcpy(m->dst + i * m->row_bytes, apsp_matrix_row_cells(m->batch, i), m->row_bytes);
+        if (i == s->begin)
+            fault_pause("stores-begun");
+    }
+}
+
+/* Rows [begin, end) into the mapping (a parallel_slices slice): by stores where the
+ * application's SIGBUS handler recovers them (fault_guard.h), else by process_vm_writev. */
+static int copy_mapped(void *context, size_t begin, size_t end) {
+    const mapped_rows *m = context;
+    stored_slice s = {m, begin, end};
+    int stored = fault_guard_run(m->dst + begin * m->row_bytes, (end - begin) * m->row_bytes,
+                                 store_rows, &s);
+    return stored >= 0 ? stored : vm_write_rows(m, begin, end);
 }
 
 /* A file that output_mappable allows (its room reserved by fallocate, on a local file system),

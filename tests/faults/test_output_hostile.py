@@ -8,8 +8,9 @@ named point of its writing (src/base/fault.h), the test does what another proces
 that moment, then sends SIGCONT. No race, no timing:
 
   - the temporary file truncated through /proc/PID/fd/N (which this user or root may open):
-    before the first rows go into a shared mapping of it (tmpfs), after the first rows of a
-    positioned write (the later rows grow it back around a hole), just before the commit. The
+    before the first rows go into a shared mapping of it (tmpfs), inside the copy by stores
+    into that mapping (its first row in, the SIGBUS of the next recovered as an error), after
+    the first rows of a positioned write (the later rows grow it back around a hole), just before the commit. The
     run must end with exit 4 and one line, OUTPUT must still be the old file byte for byte, and
     no temporary file may be left (issue 24.2; before: death by SIGBUS with no message, and
     exit 0 with a short or hollow OUTPUT);
@@ -107,6 +108,11 @@ def check_truncated(apsp, work, inp, want_hw3, want_npy):
         # (what, directory, OUTPUT's name, extra arguments, pause point, new length, new file)
         ("the mapped writer (tmpfs), truncated to 0 before the first rows", shm, "out.bin", [],
          "first-rows", 0, want_hw3),
+        # (inside the copy by stores, which the command's SIGBUS handler recovers: the next
+        # row's store faults, the copy fails with EFAULT; never reached by a process_vm_writev
+        # copy, so a pass also says that the stores ran)
+        ("the mapped writer's stores (tmpfs), truncated to 0 after the first row went in", shm,
+         "out.bin", [], "stores-begun", 0, want_hw3),
         # (--path: the whole matrix written after the solve, which int64 rows alone no longer
         # take: they go through the row writer as int32 rows do)
         ("the positioned writer (--dtype=int64 --path .npy), truncated to 0 after the first rows",
