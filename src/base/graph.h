@@ -97,6 +97,25 @@ static inline double graph_weight_real(const apsp_graph *g, size_t e) {
     return g->real_weight ? g->real_weight[e] : (double)g->weight[e];
 }
 
+/* Edge e's weight as a cell of `dtype` into *cell, converted as the matrix made from the graph
+ * converts it (apsp_graph_to_matrix_typed; graph_check_typed passed it for the type). */
+static inline void graph_weight_as(const apsp_graph *g, size_t e, apsp_dtype dtype, void *cell) {
+    switch (dtype) {
+    case APSP_INT32:
+        *(int32_t *)cell = g->real_weight ? (int32_t)g->real_weight[e] : (int32_t)g->weight[e];
+        break;
+    case APSP_INT64:
+        *(int64_t *)cell = g->real_weight ? (int64_t)g->real_weight[e] : g->weight[e];
+        break;
+    case APSP_FLOAT32:
+        *(float *)cell = (float)graph_weight_real(g, e);
+        break;
+    case APSP_FLOAT64:
+        *(double *)cell = graph_weight_real(g, e);
+        break;
+    }
+}
+
 /* apsp_graph_append with its common case inline: the readers' per-edge step. */
 static inline apsp_status graph_push(apsp_graph *g, int32_t source, int32_t target, int64_t weight,
                                      apsp_error *error) {

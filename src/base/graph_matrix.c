@@ -330,27 +330,28 @@ apsp_status graph_check(const apsp_graph *g, unsigned threads, apsp_error *error
 /* Edge e into cell (i, j) of row `row` when less than what is there: the least of repeated edges
  * counts. The weights passed graph_check_typed, so each fits the type. */
 static void place_edge(const edge_scan *s, void *row, size_t e, int32_t j) {
-    const apsp_graph *g = s->g;
     switch (s->dtype) {
     case APSP_INT32: {
-        int32_t w = g->real_weight ? (int32_t)g->real_weight[e] : (int32_t)g->weight[e];
-        int32_t *cell = (int32_t *)row + j;
+        int32_t w, *cell = (int32_t *)row + j;
+        graph_weight_as(s->g, e, s->dtype, &w);
         *cell = w < *cell ? w : *cell;
         break;
     }
     case APSP_INT64: {
-        int64_t w = g->real_weight ? (int64_t)g->real_weight[e] : g->weight[e];
-        int64_t *cell = (int64_t *)row + j;
+        int64_t w, *cell = (int64_t *)row + j;
+        graph_weight_as(s->g, e, s->dtype, &w);
         *cell = w < *cell ? w : *cell;
         break;
     }
     case APSP_FLOAT32: {
-        float w = (float)graph_weight_real(g, e), *cell = (float *)row + j;
+        float w, *cell = (float *)row + j;
+        graph_weight_as(s->g, e, s->dtype, &w);
         *cell = w < *cell ? w : *cell;
         break;
     }
     case APSP_FLOAT64: {
-        double w = graph_weight_real(g, e), *cell = (double *)row + j;
+        double w, *cell = (double *)row + j;
+        graph_weight_as(s->g, e, s->dtype, &w);
         *cell = w < *cell ? w : *cell;
         break;
     }

@@ -90,6 +90,21 @@ int matrix_read_rows_known(apsp_matrix *matrix, const apsp_row_io *io, unsigned 
 /* After a solve with negative distances: APSP_ERR_NEGATIVE_CYCLE naming the first vertex i with
  * d(i,i) < 0 (a closed walk of negative weight through i), else APSP_OK. */
 apsp_status matrix_check_cycles(const apsp_matrix *matrix, apsp_error *error);
+/* Whether cell j of a row of `dtype` is below 0 (on the diagonal after a solve: a negative
+ * cycle, as matrix_check_cycles reads it). */
+static inline int cell_below_zero(apsp_dtype dtype, const void *row, size_t j) {
+    switch (dtype) {
+    case APSP_INT32:
+        return ((const int32_t *)row)[j] < 0;
+    case APSP_INT64:
+        return ((const int64_t *)row)[j] < 0;
+    case APSP_FLOAT32:
+        return ((const float *)row)[j] < 0;
+    case APSP_FLOAT64:
+        return ((const double *)row)[j] < 0;
+    }
+    return 0;
+}
 
 /* Cell (i, j) as text in buf, for a message: integers as they are, float32 with %.9g and float64
  * with %.17g (the digits that read back to the same value). Returns buf. */

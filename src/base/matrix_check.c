@@ -216,25 +216,9 @@ apsp_status matrix_check_graph_cells(const apsp_matrix *m, int *negative, uint64
     return check_scanned(m, m->n, m->n, 1, negative, most, error);
 }
 
-/* Whether d(i, i) is negative. */
-static int diagonal_negative(const apsp_matrix *m, size_t i) {
-    const void *row = apsp_matrix_row_cells(m, i);
-    switch (m->dtype) {
-    case APSP_INT32:
-        return ((const int32_t *)row)[i] < 0;
-    case APSP_INT64:
-        return ((const int64_t *)row)[i] < 0;
-    case APSP_FLOAT32:
-        return ((const float *)row)[i] < 0;
-    case APSP_FLOAT64:
-        return ((const double *)row)[i] < 0;
-    }
-    return 0;
-}
-
 apsp_status matrix_check_cycles(const apsp_matrix *m, apsp_error *error) {
     for (size_t i = 0; i < m->n; i++)
-        if (diagonal_negative(m, i))
+        if (cell_below_zero(m->dtype, apsp_matrix_row_cells(m, i), i))
             return fail_negative_cycle(error, i);
     return APSP_OK;
 }
