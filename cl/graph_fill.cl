@@ -47,10 +47,12 @@ static void lower_cell(volatile __global CELL_BITS *cell, const DIST w) {
     atom_min(cell, w);
 }
 #else
-/* FILL_FORCE_CAS (a test's build option) takes this loop where atom_min is. A loop that read a
- * stale cell tries again with what the cell held. */
+/* FILL_FORCE_CAS (a test's build option) takes this loop where atom_min is. The first swap
+ * guesses INF, what fw_pad left (so the cell is read by atomics alone, no plain load to race
+ * with another edge's swap: Oclgrind's --data-races); a failed swap returns what the cell held,
+ * and the loop tries again with that while the weight is below it. */
 static void lower_cell(volatile __global CELL_BITS *cell, const DIST w) {
-    CELL_BITS old = *cell;
+    CELL_BITS old = AS_BITS((DIST)INF);
     while (w < AS_DIST(old)) {
         const CELL_BITS seen = SWAP_IF(cell, old, AS_BITS(w));
         if (seen == old)
