@@ -36,8 +36,13 @@ APSP_EXPORT apsp_status apsp_solver_solve_graph(apsp_solver *solver, const apsp_
 /* The same for distances of any element type, handed to `cells` as rows of `dtype`. A float32
  * or float64 graph whose weights are whole and small enough (apsp_report.kernels_why says) is
  * solved by the int32 kernels straight from its edges, no float matrix made or scanned, with the
- * same bits as the float path; other graphs are made into a host matrix of `dtype`, solved by
- * apsp_solver_solve and handed on in batches of rows. */
+ * same bits as the float path. An int64 graph, and a float graph on the float kernels (a weight
+ * that is not whole), is made on OpenCL devices from its edges in `dtype` as an int32 graph is
+ * (where the device has 64-bit atomics for int64 and float64), with the bytes apsp_solver_solve
+ * gives its matrix; the other graphs (the pthread backend's, streamed ones, whole float weights
+ * with a negative one or past int32's bound) are made into a host matrix of `dtype`, solved by
+ * apsp_solver_solve and handed on in batches of rows. A negative cycle met on a device stops the
+ * rows before the first row that shows it. */
 APSP_EXPORT apsp_status apsp_solver_solve_graph_typed(apsp_solver *solver, const apsp_graph *graph,
                                                       apsp_dtype dtype, apsp_cells_fn cells,
                                                       void *context, apsp_report *report,

@@ -145,10 +145,15 @@ typedef struct kernel_form {
 /* A device whose memory is not the host's: the matrix born there from the edge list and handed
  * out as rows, and the host memory its transfers reach fastest. */
 typedef struct backend_device_memory {
-    /* Load from an edge list that graph_check accepted, making the rows on the device. */
+    /* Whether load_graph makes rows of `dtype` on this device (int32: always). */
+    int (*takes_graph)(backend_device *device, apsp_dtype dtype);
+    /* Load from an edge list that graph_check_typed accepted for the solve's type (its plan),
+     * making the rows on the device: the cells as apsp_graph_to_matrix_typed makes them, float
+     * -0 as +0 (as a float solve reads it). */
     apsp_status (*load_graph)(backend_device *device, const apsp_graph *graph, apsp_error *error);
-    /* Store by handing the device's real rows, in increasing order, to `rows`. */
-    apsp_status (*store_rows)(backend_device *device, apsp_rows_fn rows, void *context,
+    /* Store by handing the device's real rows of the solve's type, in increasing order, to
+     * `rows`. */
+    apsp_status (*store_rows)(backend_device *device, apsp_cells_fn rows, void *context,
                               apsp_error *error);
     /* `bytes` of host memory that the device's transfers reach fastest
      * (apsp_solver_matrix_create), 64-byte aligned, into *cells, freed by (*owner)->release,

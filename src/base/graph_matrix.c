@@ -331,14 +331,11 @@ apsp_status graph_check(const apsp_graph *g, unsigned threads, apsp_error *error
 /* Edge e into cell (i, j) of row `row` when less than what is there: the least of repeated edges
  * counts. The weights passed graph_check_typed, so each fits the type. */
 static void place_edge(const edge_scan *s, void *row, size_t e, int32_t j) {
-    const apsp_graph *g = s->g;
     switch (s->dtype) {
 #define PLACE_EDGE(TYPE, NAME, C, NONE, REAL, DIGITS)                                              \
     case TYPE: {                                                                                   \
-        C w = REAL             ? (C)graph_weight_real(g, e)                                        \
-              : g->real_weight ? (C)g->real_weight[e]                                              \
-                               : (C)g->weight[e];                                                  \
-        C *cell = (C *)row + j;                                                                    \
+        C w, *cell = (C *)row + j;                                                                 \
+        graph_weight_as(s->g, e, TYPE, &w);                                                        \
         *cell = w < *cell ? w : *cell;                                                             \
         break;                                                                                     \
     }

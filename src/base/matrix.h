@@ -3,6 +3,7 @@
 #define APSP_MATRIX_H
 
 #include "apsp.h"
+#include "base/element_types.h"
 
 /* Whether a matrix of n vertices could be addressed at all, whatever the memory
  * (APSP_ERR_TOO_LARGE, or APSP_ERR_USAGE for n = 0 or no such dtype): the first half of
@@ -90,6 +91,18 @@ int matrix_read_rows_known(apsp_matrix *matrix, const apsp_row_io *io, unsigned 
 /* After a solve with negative distances: APSP_ERR_NEGATIVE_CYCLE naming the first vertex i with
  * d(i,i) < 0 (a closed walk of negative weight through i), else APSP_OK. */
 apsp_status matrix_check_cycles(const apsp_matrix *matrix, apsp_error *error);
+/* Whether cell j of a row of `dtype` is below 0 (on the diagonal after a solve: a negative
+ * cycle, as matrix_check_cycles reads it). */
+static inline int cell_below_zero(apsp_dtype dtype, const void *row, size_t j) {
+    switch (dtype) {
+#define BELOW_ZERO(TYPE, NAME, C, NONE, REAL, DIGITS)                                              \
+    case TYPE:                                                                                     \
+        return ((const C *)row)[j] < 0;
+        ELEMENT_TYPES(BELOW_ZERO)
+#undef BELOW_ZERO
+    }
+    return 0;
+}
 
 /* Cell (i, j) as text in buf, for a message: integers as they are, float32 with %.9g and float64
  * with %.17g (the digits that read back to the same value). Returns buf. */

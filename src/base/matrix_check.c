@@ -214,22 +214,9 @@ apsp_status matrix_check_graph_cells(const apsp_matrix *m, int *negative, uint64
     return check_scanned(m, m->n, m->n, 1, negative, most, error);
 }
 
-/* Whether d(i, i) is negative. */
-static int diagonal_negative(const apsp_matrix *m, size_t i) {
-    const void *row = apsp_matrix_row_cells(m, i);
-    switch (m->dtype) {
-#define NEGATIVE_AT(TYPE, NAME, C, NONE, REAL, DIGITS)                                             \
-    case TYPE:                                                                                     \
-        return ((const C *)row)[i] < 0;
-        ELEMENT_TYPES(NEGATIVE_AT)
-#undef NEGATIVE_AT
-    }
-    return 0;
-}
-
 apsp_status matrix_check_cycles(const apsp_matrix *m, apsp_error *error) {
     for (size_t i = 0; i < m->n; i++)
-        if (diagonal_negative(m, i))
+        if (cell_below_zero(m->dtype, apsp_matrix_row_cells(m, i), i))
             return fail_negative_cycle(error, i);
     return APSP_OK;
 }

@@ -90,13 +90,16 @@ apsp_status drive_batch(backend_device *device, const batch_plan *plan, apsp_err
 apsp_status drive_batch_device(backend_device *device, const batch_plan *plan, size_t most,
                                graphs_times *times, apsp_error *error);
 
-/* Whether the backend's devices make their rows from an edge list and hand them on
- * (load_graph, store_rows); drive_graph solves a checked graph that way, as drive_rows would,
- * with `idle` (or NULL) beside the rounds. */
-int drive_takes_graphs(const backend_device *device);
+/* Whether the backend's devices make their rows of `dtype` from an edge list and hand them on
+ * (load_graph, store_rows); drive_graph solves a graph checked for `dtype` that way, as
+ * drive_rows would solve its matrix (the same geometry, kernels and checks: the bytes are the
+ * same), with `idle` (or NULL) beside the rounds; a negative cycle stops it before the row that
+ * shows it is handed on. */
+int drive_takes_graphs(backend_device *device, apsp_dtype dtype);
 apsp_status drive_graph(backend_device *const *devices, size_t count, const apsp_graph *graph,
-                        apsp_rows_fn rows, void *context, const apsp_idle_work *idle,
-                        const apsp_options *options, apsp_report *report, apsp_error *error);
+                        apsp_dtype dtype, apsp_cells_fn rows, void *context,
+                        const apsp_idle_work *idle, const apsp_options *options,
+                        apsp_report *report, apsp_error *error);
 
 /* Whether a solve of `vertices` vertices of `dtype` can run on the devices (the geometry, the
  * buffer caps, the devices' memory), without a matrix. */

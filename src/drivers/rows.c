@@ -249,7 +249,8 @@ static apsp_status prepare_team(const team *t, apsp_error *error) {
 typedef struct solve_io {
     apsp_matrix *matrix;
     const apsp_graph *graph;
-    apsp_rows_fn rows;
+    apsp_dtype dtype; /* the graph's rows' type */
+    apsp_cells_fn rows;
     void *context;
     paths_job *paths; /* the predecessors too, derived on the devices after store (or NULL) */
     const cell_facts *known;    /* the matrix's cells as its writer found them (NULL: checked) */
@@ -269,15 +270,17 @@ static apsp_status load_team(const team *t, const solve_io *io, apsp_error *erro
 /* Rows handed on from a graph with negative weights: a negative diagonal cell is a negative
  * cycle (matrix_check_cycles), which stops the solve before that row is handed on. */
 typedef struct cycle_watch {
-    apsp_rows_fn rows;
+    apsp_cells_fn rows;
     void *context;
+    apsp_dtype dtype;
 } cycle_watch;
 
-static apsp_status watch_rows(void *context, size_t first_row, size_t count, const int32_t *rows,
+static apsp_status watch_rows(void *context, size_t first_row, size_t count, const void *rows,
                               size_t pitch, apsp_error *error) {
     const cycle_watch *w = context;
+    const size_t row_bytes = pitch * apsp_dtype_size(w->dtype);
     for (size_t r = 0; r < count; r++)
-        if (rows[r * pitch + first_row + r] < 0)
+        if (cell_below_zero(w->dtype, (const char *)rows + r * row_bytes, first_row + r))
             return fail_negative_cycle(error, first_row + r);
     return w->rows(w->context, first_row, count, rows, pitch, error);
 }
@@ -286,7 +289,7 @@ static apsp_status watch_rows(void *context, size_t first_row, size_t count, con
 typedef struct device_store {
     const team *t;
     size_t i;
-    apsp_rows_fn rows;
+    apsp_cells_fn rows;
     void *context;
     apsp_status status;
     apsp_error error;
@@ -305,7 +308,7 @@ static void *store_one(void *context) {
  * any order: apsp_idle_work.rows_in_any_order), so that no device waits for another's download
  * and write. The first device runs on the calling thread; one whose thread cannot start, after
  * the others. The failure of the first failing device is the solve's. */
-static apsp_status store_together(const team *t, apsp_rows_fn rows, void *context,
+static apsp_status store_together(const team *t, apsp_cells_fn rows, void *context,
                                   apsp_error *error) {
     device_store s[MAX_DEVICES];
     for (size_t i = 0; i < t->count; i++) {
@@ -330,8 +333,8 @@ static apsp_status store_together(const team *t, apsp_rows_fn rows, void *contex
 /* Devices hold increasing ranges of rows, so handing them on device by device keeps the order;
  * a rows function that takes any order gets them from every device at once. */
 static apsp_status store_team(const team *t, const solve_io *io, int negative, apsp_error *error) {
-    cycle_watch watch = {io->rows, io->context};
-    apsp_rows_fn rows = negative ? watch_rows : io->rows;
+    cycle_watch watch = {io->rows, io->context, io->dtype};
+    apsp_cells_fn rows = negative ? watch_rows : io->rows;
     void *context = negative ? &watch : io->context;
     if (!io->matrix && t->count > 1 && io->idle && io->idle->rows_in_any_order)
         return store_together(t, rows, context, error);
@@ -399,8 +402,7 @@ static apsp_status drive(team *t, const solve_io *io, apsp_report *report, apsp_
     const apsp_backend_impl *impl = devices[0]->impl; /* the team's one backend */
     size_t count = t->count;
     double t0 = seconds_now();
-    /* Edge lists load as int32 (apsp_solver_solve_graph). */
-    const apsp_dtype dtype = io->matrix ? io->matrix->dtype : APSP_INT32;
+    const apsp_dtype dtype = io->matrix ? io->matrix->dtype : io->dtype;
     apsp_status status =
         arrange_team(t, io->matrix ? io->matrix->n : io->graph->vertices, dtype, error);
     int negative = 0;                     /* the kernels' negative form (backend.h: kernel_form) */
@@ -475,14 +477,17 @@ apsp_status drive_rows_paths(backend_device *const *devices, size_t count, apsp_
     return drive(&t, &io, report, error);
 }
 
-int drive_takes_graphs(const backend_device *device) {
-    return device->impl->device_memory != NULL;
+int drive_takes_graphs(backend_device *device, apsp_dtype dtype) {
+    const backend_device_memory *memory = device->impl->device_memory;
+    return memory && memory->takes_graph(device, dtype);
 }
 
 apsp_status drive_graph(backend_device *const *devices, size_t count, const apsp_graph *graph,
-                        apsp_rows_fn rows, void *context, const apsp_idle_work *idle,
-                        const apsp_options *options, apsp_report *report, apsp_error *error) {
+                        apsp_dtype dtype, apsp_cells_fn rows, void *context,
+                        const apsp_idle_work *idle, const apsp_options *options,
+                        apsp_report *report, apsp_error *error) {
     team t = {.devices = devices, .count = count, .options = options};
-    const solve_io io = {.graph = graph, .rows = rows, .context = context, .idle = idle};
+    const solve_io io = {
+        .graph = graph, .dtype = dtype, .rows = rows, .context = context, .idle = idle};
     return drive(&t, &io, report, error);
 }

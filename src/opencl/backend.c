@@ -203,7 +203,11 @@ static apsp_status opencl_store(backend_device *device, apsp_matrix *m, apsp_err
     return status;
 }
 
-static apsp_status opencl_store_rows(backend_device *device, apsp_rows_fn rows, void *context,
+static int opencl_takes_graph(backend_device *device, apsp_dtype dtype) {
+    return layout_takes_graph(cl_device_of(device), dtype);
+}
+
+static apsp_status opencl_store_rows(backend_device *device, apsp_cells_fn rows, void *context,
                                      apsp_error *error) {
     cl_device *d = cl_device_of(device);
     apsp_status status = layout_store_rows(d, rows, context, error);
@@ -223,6 +227,7 @@ static void opencl_summarize(backend_device *device, device_summary *s) {
 }
 
 static const backend_device_memory opencl_device_memory = {
+    .takes_graph = opencl_takes_graph,
     .load_graph = layout_load_graph,
     .store_rows = opencl_store_rows,
     .host_memory = host_memory_create,

@@ -197,6 +197,15 @@ static apsp_status read_text_file(const char *path, char **text, apsp_error *err
     return APSP_OK;
 }
 
+int cl_has_extension(cl_device_id device, const char *name) {
+    char list[4096] = "";
+    clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, sizeof list - 1, list, NULL);
+    for (const char *at = list; (at = strstr(at, name)) != NULL; at += strlen(name))
+        if ((at == list || at[-1] == ' ') && (at[strlen(name)] == ' ' || !at[strlen(name)]))
+            return 1;
+    return 0;
+}
+
 apsp_status cl_load_source(const char *name, const char *dir, char **text, char *origin,
                            size_t origin_size, apsp_error *error) {
     *text = NULL;

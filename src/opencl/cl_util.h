@@ -35,6 +35,8 @@ apsp_status cl_fail(apsp_error *error, apsp_status status, cl_int code, const ch
 /* String-valued clGetDeviceInfo / clGetPlatformInfo into buf, with surrounding blanks removed
  * (some drivers pad names); "" on failure. */
 void cl_device_string(cl_device_id device, cl_device_info param, char *buf, size_t size);
+/* Whether the device's extensions name `name`. */
+int cl_has_extension(cl_device_id device, const char *name);
 void cl_platform_string(cl_platform_id platform, cl_platform_info param, char *buf, size_t size);
 
 /* The build log of program for device, malloc'ed and without trailing blank lines; NULL when

@@ -261,9 +261,13 @@ apsp_status host_memory_create(backend_device *device, size_t bytes, void **cell
                                struct apsp_matrix_owner **owner, apsp_error *error);
 /* graph_io.c: the rows made on the device from an edge list, and handed out as they come. */
 apsp_status layout_load_graph(backend_device *device, const apsp_graph *graph, apsp_error *error);
-apsp_status layout_store_rows(cl_device *d, apsp_rows_fn rows, void *context, apsp_error *error);
-/* The pinned host batches that layout_store_rows hands rows out through, for rows of n cells. */
-uint64_t graph_io_batch_bytes(size_t n);
+apsp_status layout_store_rows(cl_device *d, apsp_cells_fn rows, void *context, apsp_error *error);
+/* Whether the device makes a matrix of `dtype` from edges (backend.h: takes_graph): int32 and
+ * float32 always, int64 and float64 with 64-bit atomics (cl/graph_fill.cl). */
+int layout_takes_graph(const cl_device *d, apsp_dtype dtype);
+/* The pinned host batches that layout_store_rows hands rows out through, for rows of n cells of
+ * `cell` bytes. */
+uint64_t graph_io_batch_bytes(size_t n, size_t cell);
 void layout_release(cl_device *d);
 /* A device whose buffers live in host memory (a CPU device: PoCL) counts against this process's
  * address-space and data limits, which its driver meets by crashing (SIGSEGV loading a program,
@@ -334,7 +338,7 @@ void row_batches_unmap(cl_device *d, row_batches *b); /* also after a failure */
 apsp_status row_batches_wait(row_batches *b, int k, size_t row, apsp_error *error);
 /* Batch k, once its read is done, to rows(context, row, count, ...). */
 apsp_status row_batches_hand_on(row_batches *b, int k, size_t row, size_t count, size_t vertices,
-                                apsp_rows_fn rows, void *context, apsp_error *error);
+                                apsp_cells_fn rows, void *context, apsp_error *error);
 
 /* Sets kernel argument `index`, reporting the kernel's name on failure. */
 #define SET_ARG(kernel, name, index, value)                                                        \

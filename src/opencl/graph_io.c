@@ -1,13 +1,17 @@
-/* A solve from an edge list to rows handed on as they come (apsp_solver_solve_graph), so that the
- * host never holds the V x V matrix:
- *   in:  the edges go up (12 bytes each: 9.6 MB for V = 40000, E = 20 V, against 6.4 GB of
- *        matrix) and each band is made on the device: fw_pad sets it to INF with a 0 diagonal,
- *        fw_scatter lowers the cells of the edges leaving its rows (atomic_min);
+/* A solve from an edge list to rows handed on as they come (apsp_solver_solve_graph, and
+ * apsp_solver_solve_graph_typed's other types), so that the host never holds the V x V matrix:
+ *   in:  the edges go up (12 bytes each for int32 and float32, 16 for int64 and float64: 9.6 MB
+ *        for V = 40000, E = 20 V, against 6.4 GB of int32 matrix) and each band is made on the
+ *        device: fw_pad sets it to INF with a 0 diagonal, fw_scatter lowers the cells of the edges
+ *        leaving its rows to the least of their weights (cl/fw.cl for int32, cl/graph_fill.cl for
+ *        the others);
  *   out: the real rows come down in batches into two pinned (page-locked) buffers in turn; while
  *        one batch is handed to the caller (who writes it to the output file), the next one is
  *        on its way, so the download and the write overlap and transfers run at pinned speed. */
 #include "base/error.h"
 #include "base/fault.h"
+#include "base/graph.h"
+#include "base/log.h"
 #include "opencl/device.h"
 
 #include <stdlib.h>
@@ -38,20 +42,42 @@ static apsp_status copy_up(cl_device *d, const void *host, size_t bytes, cl_mem 
                              : cl_fail(error, APSP_ERR_DEVICE, err, "clCreateBuffer(edges)");
 }
 
-/* The edge list on the device, the weights as int32 (the rule keeps them in range). */
+int layout_takes_graph(const cl_device *d, apsp_dtype dtype) {
+    if (dtype == APSP_INT32 || dtype == APSP_FLOAT32) /* (32-bit atomics: OpenCL 1.1's own) */
+        return 1;
+    return cl_has_extension(d->device, "cl_khr_int64_base_atomics") &&
+           (dtype == APSP_INT64 || d->limits.fp64);
+}
+
+/* The weights in the solve's type, converted as the host's fill converts them, float -0 as +0
+ * (cl/graph_fill.cl says why). */
+static void *edge_weights(const apsp_graph *g, apsp_dtype dtype, size_t cell) {
+    unsigned char *weight = apsp_malloc(g->edges * cell);
+    for (size_t e = 0; weight && e < g->edges; e++) {
+        void *w = weight + e * cell;
+        graph_weight_as(g, e, dtype, w);
+        if (dtype == APSP_FLOAT32 && *(float *)w == 0)
+            *(float *)w = 0;
+        else if (dtype == APSP_FLOAT64 && *(double *)w == 0)
+            *(double *)w = 0;
+    }
+    return weight;
+}
+
+/* The edge list on the device, the weights in the solve's type (the type's rule keeps them in
+ * range: graph_check_typed). */
 static apsp_status upload_edges(cl_device *d, const apsp_graph *g, edge_buffers *e,
                                 apsp_error *error) {
-    int32_t *weight = apsp_malloc(g->edges * sizeof *weight);
+    const size_t cell = layout_cell_bytes(d);
+    void *weight = edge_weights(g, d->dtype, cell);
     if (!weight)
         return fail(error, APSP_ERR_NO_MEMORY, "out of memory for %zu edge weights", g->edges);
-    for (size_t i = 0; i < g->edges; i++)
-        weight[i] = (int32_t)g->weight[i];
     size_t bytes = g->edges * sizeof(int32_t);
     apsp_status status = copy_up(d, g->source, bytes, &e->source, error);
     if (status == APSP_OK)
         status = copy_up(d, g->target, bytes, &e->target, error);
     if (status == APSP_OK)
-        status = copy_up(d, weight, bytes, &e->weight, error);
+        status = copy_up(d, weight, g->edges * cell, &e->weight, error);
     free(weight);
     return status;
 }
@@ -84,6 +110,9 @@ apsp_status layout_load_graph(backend_device *device, const apsp_graph *g, apsp_
     if (g->edges > INT32_MAX)
         return fail(error, APSP_ERR_TOO_LARGE, "%zu edges: at most %d on an OpenCL device",
                     g->edges, INT32_MAX);
+    if (!d->kernels.scatter) /* (the solver asked layout_takes_graph first) */
+        return fail(error, APSP_ERR_INTERNAL, "%s makes no %s matrix from edges", d->name,
+                    apsp_dtype_name(d->dtype));
     edge_buffers e = {0};
     apsp_status status = negative_begin(d, error);
     if (status == APSP_OK && g->edges)
@@ -101,6 +130,11 @@ apsp_status layout_load_graph(backend_device *device, const apsp_graph *g, apsp_
     if (status != APSP_OK)
         clFinish(d->queue); /* the kernels may still read the edges */
     release_edges(&e);
+    if (status == APSP_OK) /* (a sign, for the tests, that no host matrix went up) */
+        log_message(d->options, APSP_LOG_DEBUG,
+                    "%s: rows %zu-%zu of the %s matrix made on the device from %zu edges", d->name,
+                    l->row_begin, (l->row_end < g->vertices ? l->row_end : g->vertices) - 1,
+                    apsp_dtype_name(d->dtype), g->edges);
     return status;
 }
 
@@ -109,8 +143,8 @@ static size_t rows_per_batch(size_t row_bytes) {
     return row_bytes < BATCH_BYTES ? BATCH_BYTES / row_bytes : 1;
 }
 
-uint64_t graph_io_batch_bytes(size_t n) {
-    size_t row_bytes = n * sizeof(int32_t);
+uint64_t graph_io_batch_bytes(size_t n, size_t cell) {
+    size_t row_bytes = n * cell;
     return 2 * (uint64_t)rows_per_batch(row_bytes) * row_bytes;
 }
 
@@ -150,14 +184,15 @@ static apsp_status queue_batch(cl_device *d, row_batches *b, int k, size_t row, 
                                apsp_error *error) {
     const cl_layout *l = &d->layout;
     const cl_band *band = layout_band_of(l, row);
-    size_t real_n = l->geometry.vertices, row_bytes = real_n * sizeof(cl_int);
+    const size_t cell = layout_cell_bytes(d);
+    size_t real_n = l->geometry.vertices, row_bytes = real_n * cell;
     size_t device_origin[3] = {0, row - band->row0, 0}, host_origin[3] = {0, 0, 0};
     size_t region[3] = {row_bytes, count, 1};
     if (b->ready[k])
         clReleaseEvent(b->ready[k]), b->ready[k] = NULL;
     cl_int err = FAULT_CL_STATUS(clEnqueueReadBufferRect(
-        d->queue, band->buffer, CL_FALSE, device_origin, host_origin, region,
-        l->geometry.n * sizeof(cl_int), 0, row_bytes, 0, b->host[k], 0, NULL, &b->ready[k]));
+        d->queue, band->buffer, CL_FALSE, device_origin, host_origin, region, l->geometry.n * cell,
+        0, row_bytes, 0, b->host[k], 0, NULL, &b->ready[k]));
     return err == CL_SUCCESS
                ? APSP_OK
                : cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueReadBufferRect(rows %zu)", row);
@@ -172,7 +207,7 @@ apsp_status row_batches_wait(row_batches *b, int k, size_t row, apsp_error *erro
 
 /* Batch k, once it is there, to the caller. */
 apsp_status row_batches_hand_on(row_batches *b, int k, size_t row, size_t count, size_t vertices,
-                                apsp_rows_fn rows, void *context, apsp_error *error) {
+                                apsp_cells_fn rows, void *context, apsp_error *error) {
     apsp_status status = row_batches_wait(b, k, row, error);
     return status == APSP_OK ? rows(context, row, count, b->host[k], vertices, error) : status;
 }
@@ -186,14 +221,14 @@ static size_t batch_rows(const cl_layout *l, const row_batches *b, size_t row) {
     return end - row < b->rows ? end - row : b->rows;
 }
 
-apsp_status layout_store_rows(cl_device *d, apsp_rows_fn rows, void *context, apsp_error *error) {
+apsp_status layout_store_rows(cl_device *d, apsp_cells_fn rows, void *context, apsp_error *error) {
     const cl_layout *l = &d->layout;
     size_t vertices = l->geometry.vertices;
     size_t end = l->row_end < vertices ? l->row_end : vertices;
     row_batches b = {0};
     apsp_status status = negative_finish(d, error);
     if (status == APSP_OK && l->row_begin < end)
-        status = row_batches_map(d, &b, vertices * sizeof(cl_int), error);
+        status = row_batches_map(d, &b, vertices * layout_cell_bytes(d), error);
     size_t last_row = 0, last_count = 0;
     int k = 0;
     for (size_t row = l->row_begin; row < end && status == APSP_OK; k ^= 1) {

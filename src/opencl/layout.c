@@ -189,8 +189,8 @@ apsp_status layout_check_host_room(const cl_device *d, uint64_t buffers, uint64_
 static apsp_status check_host_memory(const cl_device *d, const solve_geometry *g, size_t rows,
                                      int made, apsp_error *error) {
     uint64_t need = made ? 0 : in_core_bytes(g, rows);
-    if (!made && g->dtype == APSP_INT32) /* an edge list's rows may come down in pinned batches */
-        need += graph_io_batch_bytes(g->vertices);
+    if (!made) /* an edge list's rows may come down in pinned batches */
+        need += graph_io_batch_bytes(g->vertices, apsp_dtype_size(g->dtype));
     char what[160];
     snprintf(what, sizeof what, "V = %zu: the %zu x %zu rows, their panels and transfers%s",
              g->vertices, rows, g->n, made ? " (made)" : "");

@@ -90,16 +90,12 @@ static apsp_status build_from_source(cl_device *d, const char *source, const cha
     return APSP_OK;
 }
 
-/* fw.cl, followed by d->extra_source when there is one (backend.c: opencl_open_extended). */
-static apsp_status load_sources(const cl_device *d, char **source, char *origin, size_t origin_size,
-                                apsp_error *error) {
-    apsp_status status =
-        cl_load_source("fw.cl", d->options->kernel_dir, source, origin, origin_size, error);
-    if (status != APSP_OK || !d->extra_source)
-        return status;
+/* *source with the file `name` of cl/ after it, in one text. */
+static apsp_status append_source(const cl_device *d, const char *name, char **source, char *origin,
+                                 size_t origin_size, apsp_error *error) {
     char *extra, extra_origin[1024];
-    status = cl_load_source(d->extra_source, d->options->kernel_dir, &extra, extra_origin,
-                            sizeof extra_origin, error);
+    apsp_status status = cl_load_source(name, d->options->kernel_dir, &extra, extra_origin,
+                                        sizeof extra_origin, error);
     size_t first = strlen(*source), second = status == APSP_OK ? strlen(extra) : 0;
     char *both = status == APSP_OK ? apsp_malloc(first + second + 2) : NULL;
     if (both) {
@@ -113,6 +109,23 @@ static apsp_status load_sources(const cl_device *d, char **source, char *origin,
     free(extra);
     free(*source);
     *source = both;
+    return status;
+}
+
+/* fw.cl and graph_fill.cl (the other types' fw_scatter), followed by d->extra_source when there
+ * is one (backend.c: opencl_open_extended). */
+static apsp_status load_sources(const cl_device *d, char **source, char *origin, size_t origin_size,
+                                apsp_error *error) {
+    apsp_status status =
+        cl_load_source("fw.cl", d->options->kernel_dir, source, origin, origin_size, error);
+    if (status == APSP_OK)
+        status = append_source(d, "graph_fill.cl", source, origin, origin_size, error);
+    if (status == APSP_OK && d->extra_source)
+        status = append_source(d, d->extra_source, source, origin, origin_size, error);
+    if (status != APSP_OK) {
+        free(*source);
+        *source = NULL;
+    }
     return status;
 }
 
@@ -168,7 +181,7 @@ static apsp_status create_kernels(cl_device *d, apsp_error *error) {
         status = create_kernel(d, &k->transpose, "fw_transpose", edge * edge, error);
     if (status == APSP_OK)
         status = create_kernel(d, &k->pad, "fw_pad", 1, error);
-    if (status == APSP_OK && d->dtype == APSP_INT32) /* edge lists load as int32 only */
+    if (status == APSP_OK && layout_takes_graph(d, d->dtype)) /* (cl/graph_fill.cl) */
         status = create_kernel(d, &k->scatter, "fw_scatter", 1, error);
     if (status == APSP_OK)
         status = create_kernel(d, &k->stream, "fw_stream",

@@ -100,22 +100,12 @@ static void sssp_release(backend_device *device, sources_device_times *times) {
     s->times = (sources_device_times){0};
 }
 
-/* Whether the device's extensions name `name`. */
-static int has_extension(cl_device *d, const char *name) {
-    char list[4096] = "";
-    clGetDeviceInfo(d->device, CL_DEVICE_EXTENSIONS, sizeof list - 1, list, NULL);
-    for (const char *at = list; (at = strstr(at, name)) != NULL; at += strlen(name))
-        if ((at == list || at[-1] == ' ') && (at[strlen(name)] == ' ' || !at[strlen(name)]))
-            return 1;
-    return 0;
-}
-
 /* 64-bit cells take 64-bit atomics (cl/sssp.cl: cell_min, at least the compare-and-swap of
  * the base extension), and double needs cl_khr_fp64. */
 static const char *sssp_declines(backend_device *device, apsp_dtype dtype) {
     cl_device *d = cl_device_of(device);
     if ((dtype == APSP_INT64 || dtype == APSP_FLOAT64) &&
-        !has_extension(d, "cl_khr_int64_base_atomics"))
+        !cl_has_extension(d->device, "cl_khr_int64_base_atomics"))
         return "it has no 64-bit atomics (cl_khr_int64_base_atomics) for these rows";
     if (dtype == APSP_FLOAT64 && !d->limits.fp64)
         return "it has no double precision (cl_khr_fp64) for float64 rows";

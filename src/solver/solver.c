@@ -271,9 +271,9 @@ static apsp_status solve_float_path(apsp_solver *s, apsp_matrix *matrix, apsp_re
 }
 
 /* A graph made into a host matrix of `dtype`, solved (by apsp_solver_solve, or by the float
- * path alone), and its rows handed on (whole_graph_host_fn). While devices off the host solve
- * it, the caller's idle work (apsp_solver_solve_graph_idle) runs beside them, as on the graph's
- * own path; not beside a streamed solve, which keeps the host busy. */
+ * path alone), and its rows handed on. While devices off the host solve it, the caller's idle
+ * work (apsp_solver_solve_graph_idle) runs beside them, as on the graph's own path; not beside a
+ * streamed solve, which keeps the host busy. */
 static apsp_status solve_graph_on_host(apsp_solver *s, const apsp_graph *graph, apsp_dtype dtype,
                                        int float_path, apsp_cells_fn cells, void *context,
                                        apsp_report *report, apsp_error *error) {
@@ -298,6 +298,37 @@ static apsp_status solve_graph_on_host(apsp_solver *s, const apsp_graph *graph, 
     return status;
 }
 
+/* Whether the solver's devices make the graph's matrix of `dtype` from its edges (drive_graph);
+ * a solve that streams keeps it on the host. */
+static int graph_on_device(apsp_solver *s, const apsp_graph *graph, apsp_dtype dtype) {
+    return drive_takes_graphs(s->devices[0], dtype) &&
+           !drive_streams(s->devices, s->count, graph->vertices, dtype);
+}
+
+/* The graph's matrix of `dtype` made on the devices from its edges, solved there in that type
+ * (the kernels, checks and bytes of solve_in_type's for the host matrix) and its rows handed to
+ * `cells` as they come down, the caller's idle work beside the rounds. */
+static apsp_status solve_graph_on_device(apsp_solver *s, const apsp_graph *graph, apsp_dtype dtype,
+                                         apsp_cells_fn cells, void *context, apsp_report *report,
+                                         apsp_error *error) {
+    apsp_status status =
+        drive_graph(s->devices, s->count, graph, dtype, cells, context,
+                    solver_overlaps(s) ? s->idle : NULL, &s->options, report, error);
+    if (status == APSP_OK)
+        add_open_to_report(s, report);
+    return status;
+}
+
+/* whole_graph_matrix_fn: the float path (float_path 1) on the devices' own matrix where they make
+ * it, else a host matrix. */
+static apsp_status solve_graph_matrix(apsp_solver *s, const apsp_graph *graph, apsp_dtype dtype,
+                                      int float_path, apsp_cells_fn cells, void *context,
+                                      apsp_report *report, apsp_error *error) {
+    if (float_path && graph_on_device(s, graph, dtype))
+        return solve_graph_on_device(s, graph, dtype, cells, context, report, error);
+    return solve_graph_on_host(s, graph, dtype, float_path, cells, context, report, error);
+}
+
 apsp_status apsp_solver_solve_graph(apsp_solver *s, const apsp_graph *graph, apsp_rows_fn rows,
                                     void *context, apsp_report *report, apsp_error *error) {
     if (report)
@@ -308,19 +339,14 @@ apsp_status apsp_solver_solve_graph(apsp_solver *s, const apsp_graph *graph, aps
     apsp_status status = graph_check(graph, threads_of(s->options.threads), error);
     if (status != APSP_OK)
         return status;
-    if (drive_takes_graphs(s->devices[0]) &&
-        !drive_streams(s->devices, s->count, graph->vertices, APSP_INT32)) {
-        status = drive_graph(s->devices, s->count, graph, rows, context,
-                             solver_overlaps(s) ? s->idle : NULL, &s->options, report, error);
-        if (status == APSP_OK)
-            add_open_to_report(s, report);
-        if (status == APSP_OK)
-            note_own_kernels(report, APSP_INT32);
-        return status;
-    }
-    /* The backend's memory is the host (or the solve streams from it): a matrix there. */
     rows_as_cells r = {.rows = rows, .context = context};
-    return solve_graph_on_host(s, graph, APSP_INT32, 0, cells_to_rows, &r, report, error);
+    /* Where the backend's memory is the host (or the solve streams from it): a matrix there. */
+    status = graph_on_device(s, graph, APSP_INT32)
+                 ? solve_graph_on_device(s, graph, APSP_INT32, cells_to_rows, &r, report, error)
+                 : solve_graph_on_host(s, graph, APSP_INT32, 0, cells_to_rows, &r, report, error);
+    if (status == APSP_OK)
+        note_own_kernels(report, APSP_INT32);
+    return status;
 }
 
 apsp_status apsp_solver_solve_graph_typed(apsp_solver *s, const apsp_graph *graph, apsp_dtype dtype,
@@ -338,10 +364,16 @@ apsp_status apsp_solver_solve_graph_typed(apsp_solver *s, const apsp_graph *grap
     apsp_status status = graph_check_typed(graph, dtype, threads_of(s->options.threads), error);
     if (status != APSP_OK)
         return status;
+    if (dtype == APSP_INT64 && graph_on_device(s, graph, dtype)) {
+        status = solve_graph_on_device(s, graph, dtype, cells, context, report, error);
+        if (status == APSP_OK)
+            note_own_kernels(report, dtype);
+        return status;
+    }
     if (dtype == APSP_INT64)
         return solve_graph_on_host(s, graph, dtype, 0, cells, context, report, error);
     const whole_graph_job job = {s->options.float_kernels, threads_of(s->options.threads),
-                                 solve_graph_on_host, apsp_solver_solve_graph};
+                                 solve_graph_matrix, apsp_solver_solve_graph};
     return whole_graph_solve(s, graph, dtype, cells, context, &job, report, error);
 }
 
@@ -365,7 +397,7 @@ apsp_status apsp_solver_check_typed(apsp_solver *s, size_t vertices, apsp_dtype 
     int streams = drive_streams(s->devices, s->count, vertices, dtype);
     /* Where the matrix lives in host memory (the pthread backend, a streamed solve), it must fit
      * there too: said now, before the input is read or the output begun. */
-    int on_host = streams || !drive_takes_graphs(s->devices[0]) || dtype != APSP_INT32;
+    int on_host = streams || dtype != APSP_INT32 || !drive_takes_graphs(s->devices[0], dtype);
     apsp_status status = on_host ? matrix_fits_memory_typed(vertices, dtype, error) : APSP_OK;
     uint64_t staging = 0; /* a streamed solve's pinned host memory beside the matrix */
     if (status == APSP_OK && streams)

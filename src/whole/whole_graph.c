@@ -120,15 +120,17 @@ apsp_status whole_graph_solve(apsp_solver *solver, const apsp_graph *graph, apsp
     double start = seconds_now();
     whole_plan plan = {.kernels = dtype};
     int negative = 0;
-    if (!job->float_kernels)
+    if (job->float_kernels)
+        snprintf(plan.why, sizeof plan.why, "float path: asked for (float_kernels)");
+    else
         whole_graph_plan(graph, dtype, &plan, &negative);
     double seconds = seconds_now() - start;
-    if (job->float_kernels || plan.kernels == APSP_INT64 || negative)
-        return job->on_host(solver, graph, dtype, 0, cells, context, report, error);
+    if (plan.kernels == APSP_INT64 || (plan.kernels == APSP_INT32 && negative))
+        return job->on_matrix(solver, graph, dtype, 0, cells, context, report, error);
     apsp_status status =
         plan.kernels == APSP_INT32
             ? solve_from_edges(solver, graph, dtype, cells, context, job, report, error)
-            : job->on_host(solver, graph, dtype, 1, cells, context, report, error);
+            : job->on_matrix(solver, graph, dtype, 1, cells, context, report, error);
     if (status == APSP_OK && report) {
         report->kernels = plan.kernels;
         snprintf(report->kernels_why, sizeof report->kernels_why, "%s", plan.why);

@@ -10,12 +10,13 @@
 
 #include "whole/whole_scan.h"
 
-/* How the solver solves a graph on the host: made into a matrix of `dtype`, solved by
- * apsp_solver_solve (float_path 0: a float matrix's cells scanned by whole_floats.c) or by the
- * float kernels alone (float_path 1), its rows handed to `cells`. */
-typedef apsp_status (*whole_graph_host_fn)(apsp_solver *solver, const apsp_graph *graph,
-                                           apsp_dtype dtype, int float_path, apsp_cells_fn cells,
-                                           void *context, apsp_report *report, apsp_error *error);
+/* How the solver solves a graph as a matrix of `dtype`, its rows handed to `cells`: made on the
+ * host and solved by apsp_solver_solve (float_path 0: a float matrix's cells scanned by
+ * whole_floats.c), or by the float kernels alone (float_path 1), the matrix made from the edges
+ * on the devices that can (else on the host). */
+typedef apsp_status (*whole_graph_matrix_fn)(apsp_solver *solver, const apsp_graph *graph,
+                                             apsp_dtype dtype, int float_path, apsp_cells_fn cells,
+                                             void *context, apsp_report *report, apsp_error *error);
 
 /* How the solver solves an int32 graph for int32 rows (apsp_solver_solve_graph's form): handed
  * in, so that this folder, below the solver, calls nothing of it by name. */
@@ -27,7 +28,7 @@ typedef apsp_status (*whole_graph_int32_fn)(apsp_solver *solver, const apsp_grap
 typedef struct whole_graph_job {
     int float_kernels; /* apsp_options.float_kernels: the float path, always */
     unsigned threads;  /* for the conversion of large bands of rows; 0: one per core */
-    whole_graph_host_fn on_host;
+    whole_graph_matrix_fn on_matrix;
     whole_graph_int32_fn on_edges;
 } whole_graph_job;
 
@@ -43,11 +44,12 @@ void whole_graph_plan(const apsp_graph *graph, apsp_dtype dtype, whole_plan *pla
  * by the route its edges decide: the int32 kernels straight from the edges
  * (apsp_solver_solve_graph), each band of rows converted on its way, where the plan is int32 and
  * no weight is negative (the answer is then the float path's, bit for bit: whole_floats.h); the
- * float kernels on a matrix of `dtype`, no cell scanned, where the plan is the float path; else
- * (a negative weight: past a negative cycle float sums round and the float path must answer, and
- * rows handed on before the cycle is seen could not be taken back; int64's range) the matrix
- * route, whose scan decides. Fills report->kernels, kernels_why and whole_seconds (the edge
- * scan) where the edges decided. */
+ * float kernels on a matrix of `dtype` (job->on_matrix's float path, made on the devices where
+ * they can), no cell scanned, where the plan is the float path (a weight that is not whole, or
+ * float_kernels), negative weights or not; else (whole weights, some negative: past a negative
+ * cycle float sums round and the float path must answer, and rows handed on before the cycle is
+ * seen could not be taken back; int64's range) the host matrix route, whose scan decides. Fills
+ * report->kernels, kernels_why and whole_seconds (the edge scan) where the edges decided. */
 apsp_status whole_graph_solve(apsp_solver *solver, const apsp_graph *graph, apsp_dtype dtype,
                               apsp_cells_fn cells, void *context, const whole_graph_job *job,
                               apsp_report *report, apsp_error *error);

@@ -14,6 +14,10 @@
 #   float64      the same file, --dtype=float64 (whole weights: the int32 kernels)
 #   float32      the same file, --dtype=float32
 #   float32-frac weights with two decimals, --dtype=float32 (the float kernels)
+#   int64        the whole file, --dtype=int64 (the int64 kernels)
+#   float64-frac the fractional file, --dtype=float64 (the float64 kernels)
+# (int64 and the float kernels' cases: the matrix made on the device from the edges since
+# issue 37.2's typed graph path; on the host, uploaded whole, before it.)
 # No thresholds: it prints the figures.
 set -euo pipefail
 other=$1
@@ -47,6 +51,7 @@ for name, frac in (("whole", False), ("frac", True)):
 PY
 
 cases="int32:whole:npy int32:whole:out float64:whole:npy float32:whole:npy float32:frac:npy"
+cases="$cases int64:whole:npy float64:frac:npy"
 : >"$out/runs.txt"
 for r in $(seq "$rounds"); do
     for c in $cases; do
