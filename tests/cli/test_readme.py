@@ -50,12 +50,12 @@ def python_with_numpy(path):
     return os.path.dirname(sys.executable)
 
 
-def test_readme(exe, opt, source_root, build_root, tmp_path, check):
+def test_readme(exe, opt, source_root, build_root, work, check):
     install_sh, build, source = exe["install-sh"], build_root, source_root
     sanitize = opt.get("sanitize", "none")
     blocks = snippets(os.path.join(source, "README.md"))
     check(len(blocks) >= 4, "README.md marks %d snippets to run" % len(blocks))
-    scratch = str(tmp_path)
+    scratch = work
     home, work = os.path.join(scratch, "home"), os.path.join(scratch, "work")
     os.makedirs(home)
     os.makedirs(work)

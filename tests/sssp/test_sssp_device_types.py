@@ -28,6 +28,7 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
 
 import pytest
 from test_sssp_device import device_args
@@ -121,16 +122,17 @@ class Checker:
 
 
 @pytest.fixture(scope="module")
-def cas_dir(tmp_path_factory):
+def cas_dir(source_root):
     """cl/ with SSSP_FORCE_CAS defined in sssp.cl, for APSP_KERNEL_DIR."""
-    kernels = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "cl")
-    cas = str(tmp_path_factory.mktemp("kernels") / "cl")
-    shutil.copytree(kernels, cas)
-    with open(os.path.join(kernels, "sssp.cl")) as f:
-        source = f.read()
-    with open(os.path.join(cas, "sssp.cl"), "w") as f:
-        f.write("#define SSSP_FORCE_CAS 1\n" + source)
-    return cas
+    kernels = os.path.join(source_root, "cl")
+    with tempfile.TemporaryDirectory(prefix="apsp-test-kernels-") as scratch:
+        cas = os.path.join(scratch, "cl")
+        shutil.copytree(kernels, cas)
+        with open(os.path.join(kernels, "sssp.cl")) as f:
+            source = f.read()
+        with open(os.path.join(cas, "sssp.cl"), "w") as f:
+            f.write("#define SSSP_FORCE_CAS 1\n" + source)
+        yield cas
 
 
 @pytest.fixture

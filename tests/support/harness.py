@@ -25,6 +25,7 @@ import importlib
 import os
 import random
 import subprocess
+import tempfile
 
 import pytest
 
@@ -116,9 +117,11 @@ def pytest_runtest_makereport(item, call):
 
 
 @pytest.fixture
-def work(tmp_path):
-    """A fresh temporary directory (a str), removed by pytest in time."""
-    return str(tmp_path)
+def work():
+    """A fresh temporary directory (a str, mode 0700), removed after the test (pytest's tmp_path
+    keeps the last runs' files, which the long runs' outputs would fill a disk with)."""
+    with tempfile.TemporaryDirectory(prefix="apsp-test-") as directory:
+        yield directory
 
 
 @pytest.fixture(scope="session")
