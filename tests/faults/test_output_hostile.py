@@ -109,12 +109,6 @@ def case(apsp_path, testcases):
     return apsp_path, inp, read(os.path.join(testcases, CASE + ".out"))
 
 
-@pytest.fixture
-def work(work):
-    os.chmod(work, 0o755)  # the other users must reach their directories
-    return work
-
-
 # Issue 24.2: another process truncates the temporary file while apsp writes it:
 # (what, on tmpfs, OUTPUT's name, extra arguments, pause point, new length (None: half), .npy)
 TRUNCATIONS = [

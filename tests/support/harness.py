@@ -97,6 +97,16 @@ class Checks:
         self.failures.append(what)
         print("FAIL: " + what, flush=True)
 
+    def report(self, what, ok, detail=""):
+        """check(ok, "what (detail)"), printed when it passes too; ok None: a part of the test
+        that cannot run here, printed as SKIP (pytest.skip ends the whole test)."""
+        text = "%s (%s)" % (what, detail) if detail else what
+        if ok is None:
+            print("SKIP: " + text, flush=True)
+        elif self(ok, text):
+            print("ok: " + text, flush=True)
+        return ok
+
 
 @pytest.fixture
 def check():
@@ -105,11 +115,12 @@ def check():
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
-    """A test whose `check` saw a failure fails, each failure named in the report."""
+    """A test whose `check` saw a failure fails, each failure named in the report (also when it
+    then skipped the rest)."""
     outcome = yield
     report = outcome.get_result()
     checks = getattr(item, "funcargs", {}).get("check")
-    if call.when == "call" and isinstance(checks, Checks) and checks.failures and report.passed:
+    if call.when == "call" and isinstance(checks, Checks) and checks.failures and not report.failed:
         report.outcome = "failed"
         report.longrepr = "%d of %d checks failed:\n%s" % (
             len(checks.failures), len(checks.failures) + checks.passed,
@@ -118,9 +129,11 @@ def pytest_runtest_makereport(item, call):
 
 @pytest.fixture
 def work():
-    """A fresh temporary directory (a str, mode 0700), removed after the test (pytest's tmp_path
-    keeps the last runs' files, which the long runs' outputs would fill a disk with)."""
+    """A fresh temporary directory (a str), removed after the test (pytest's tmp_path keeps the
+    last runs' files, which the long runs' outputs would fill a disk with). Mode 0755: the runs
+    as another user (the tests that need root) must reach their folders in it."""
     with tempfile.TemporaryDirectory(prefix="apsp-test-") as directory:
+        os.chmod(directory, 0o755)
         yield directory
 
 
