@@ -99,7 +99,7 @@ def shm():
 
 
 @pytest.fixture(scope="module")
-def case(apsp_path, testcases):
+def inputs(apsp_path, testcases):
     """(apsp, the input, its hw3 output); a failure where apsp has no fault injection."""
     inp = os.path.join(testcases, CASE + ".in")
     probe = subprocess.run([apsp_path, "--backend=cpu", inp, "/dev/null"], capture_output=True,
@@ -125,8 +125,8 @@ TRUNCATIONS = [
 
 @pytest.mark.parametrize("what, where, name, extra, point, length, npy", TRUNCATIONS,
                          ids=[t[4] for t in TRUNCATIONS])
-def test_truncated(case, work, shm, what, where, name, extra, point, length, npy):
-    apsp, inp, want_hw3 = case
+def test_truncated(inputs, work, shm, what, where, name, extra, point, length, npy):
+    apsp, inp, want_hw3 = inputs
     want = int64_npy(want_hw3) if npy else want_hw3
     length = len(want_hw3) // 2 if length is None else length
     directory = {"shm": shm, "shm or work": shm or work, "work": work}[where]
@@ -159,12 +159,12 @@ def test_truncated(case, work, shm, what, where, name, extra, point, length, npy
 
 
 @pytest.fixture
-def sticky(case, work):
+def sticky(inputs, work):
     """(apsp, the victim's home, precious file and input, the right output); skipped but as
     root, which the other users need."""
     if os.geteuid() != 0:
         pytest.skip("another user swaps a link or a directory in: needs root")
-    apsp, inp, want = case
+    apsp, inp, want = inputs
     return (apsp,) + sticky_setup(work, inp) + (want,)
 
 
