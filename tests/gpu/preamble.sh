@@ -40,9 +40,16 @@ build_bench() { # SRC DIR BENCH
     # (env_options.c: the bench reads APSP_DEVICE and the kernel options as the command does;
     # an older tree has none)
     [ -f "$src/src/cli/env_options.c" ] && extra=(-I"$src/src/cli" "$src/src/cli/env_options.c")
+    # The static library's own dependencies (zlib, zstd, bzip2 where the build found them), as
+    # its pkg-config file lists them; none for a tree that writes no such file.
+    local private=()
+    if [ -f "$dir/meson-private/apsp.pc" ]; then
+        read -ra private < <(PKG_CONFIG_PATH="$dir/meson-private" pkg-config --static --libs apsp |
+            tr ' ' '\n' | grep -v -e '^-lapsp$' -e '^-L' | tr '\n' ' ') || true
+    fi
     gcc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -I"$src/include" "${extra[@]}" -o "$bench" \
-        "$src/tests/gpu/bench.c" "$dir/src/libapsp.a" -lOpenCL -lpthread -lm -ldl \
-        >>"$log" 2>&1 || build_failed "$log" 30
+        "$src/tests/gpu/bench.c" "$dir/src/libapsp.a" "${private[@]}" -lOpenCL -lpthread -lm \
+        -ldl >>"$log" 2>&1 || build_failed "$log" 30
 }
 
 build_anchor_graph() {
