@@ -5,10 +5,11 @@ stderr) but checks every call that succeeds, so it must exit 0 each time: no cra
 result after a failure (tests/api/test_solver_matrix.c: a failed solve on kept device buffers, then
 good ones), and under AddressSanitizer no leak.
 
-usage: pytest_main.py test_faults_api.py --exe program PROGRAM [--opt=args=ARG,ARG...]
+usage: pytest_main.py test_faults_api.py --exe program PROGRAM [--opt="args=ARG ..."]
 """
 import os
 import re
+import shlex
 import subprocess
 
 import pytest
@@ -21,7 +22,7 @@ def run(args, env_extra):
 
 
 def test_every_fault(exe, opt, check):
-    args = [exe["program"]] + list(filter(None, opt.get("args", "").split(","))) + ["--faults"]
+    args = [exe["program"]] + shlex.split(opt.get("args", "")) + ["--faults"]
     clean = run(args, {"APSP_FAULT_COUNT": "1"})
     if clean.returncode == EXIT_SKIPPED:
         pytest.skip(clean.stdout.decode())
