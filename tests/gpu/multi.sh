@@ -28,10 +28,8 @@ has() { [[ ",$steps," == *",$1,"* ]]; }
 
 source "$(dirname "$0")/preamble.sh"
 BUILD_LOG=$out/build.log
-build_apsp "$root" "$build"
-apsp=$build/src/apsp
+build_for_anchors "$build"
 build_bench "$root" "$build" /tmp/bench
-build_anchor_graph
 nvcc -O3 -arch=sm_90 -Xcompiler -fopenmp -o /tmp/fw_cuda2 "$root/tests/gpu/fw_cuda2.cu" || exit 1
 nvidia-smi --query-gpu=index,name,driver_version --format=csv,noheader | tee "$out/gpus.txt"
 gpus=$(wc -l <"$out/gpus.txt")

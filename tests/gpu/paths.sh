@@ -30,9 +30,7 @@ note() { echo "$*" | tee -a "$summary"; }
 
 source "$(dirname "$0")/preamble.sh"
 BUILD_LOG=$out/build.log
-build_apsp "$root" "$build"
-apsp=$build/src/apsp
-build_anchor_graph
+build_for_anchors "$build"
 command -v nvidia-smi >/dev/null &&
     nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv,noheader |
     tee "$out/gpus.txt"

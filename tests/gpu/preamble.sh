@@ -7,6 +7,10 @@
 #                                          up already), then ninja builds $NINJA_TARGETS (all)
 #   build_bench SRC DIR BENCH              BENCH from SRC's bench.c and DIR/src/libapsp.a
 #   build_anchor_graph                     /tmp/anchor_graph from this tree's anchor_graph.c
+#   build_for_anchors DIR [MESON_OPTION...]
+#                                          this tree built in DIR, `apsp` set to its command,
+#                                          and /tmp/anchor_graph: how the scripts that time apsp
+#                                          on the anchors' graphs start
 # MESON (an array, default `meson`) is the command that sets up: whole.sh names another Python's.
 # Every function works on any machine with OpenCL headers and a loader (PoCL too), so that a
 # change here can be checked before it reaches the GPU host.
@@ -54,4 +58,10 @@ build_bench() { # SRC DIR BENCH
 
 build_anchor_graph() {
     gcc -O2 -o /tmp/anchor_graph "$gpu_root/tests/gpu/anchor_graph.c" || exit 1
+}
+
+build_for_anchors() { # DIR [MESON_OPTION...]
+    build_apsp "$gpu_root" "$@"
+    apsp=$1/src/apsp
+    build_anchor_graph
 }

@@ -39,9 +39,8 @@ note() { echo "$*" | tee -a "$summary"; }
 build() {
     log "build"
     BUILD_LOG=$out/build.log
-    build_apsp "$root" "$build"
+    build_for_anchors "$build"
     build_bench "$root" "$build" "$bench"
-    build_anchor_graph
     nvcc -O3 -arch=sm_90 -o /tmp/fw_cuda "$root/.gpu/anchors/fw_cuda.cu" || exit 1
     nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw \
         --format=csv | tee "$out/gpu.txt"

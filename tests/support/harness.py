@@ -188,20 +188,21 @@ def source_root(request):
     return os.path.abspath(request.config.getoption("source_root"))
 
 
+def _required_path(request, name, usage):
+    path = request.config.getoption(name)
+    if not path:
+        raise pytest.UsageError("this test file needs " + usage)
+    return os.path.abspath(path)
+
+
 @pytest.fixture(scope="session")
 def build_root(request):
-    path = request.config.getoption("build_root")
-    if not path:
-        raise pytest.UsageError("this test file needs --build-root=DIR")
-    return os.path.abspath(path)
+    return _required_path(request, "build_root", "--build-root=DIR")
 
 
 @pytest.fixture(scope="session")
 def apsp_path(request):
-    path = request.config.getoption("apsp")
-    if not path:
-        raise pytest.UsageError("this test file needs --apsp=PATH, the apsp command")
-    return os.path.abspath(path)
+    return _required_path(request, "apsp", "--apsp=PATH, the apsp command")
 
 
 @pytest.fixture(scope="session")
