@@ -157,7 +157,8 @@ def test_descriptors(apsp, work, check):
     f = os.path.join(d, "f")
     with open(f, "wb") as out:
         p = apsp.run([inp, s], stdout=out)
-    check.report("s -> /proc/self/fd/1 with stdout a file: the file gets the output, s stays a link",
+    check.report("s -> /proc/self/fd/1 with stdout a file: the file gets the output, s stays a "
+                 "link",
                  p.returncode == 0 and read(f) == want and os.readlink(s) == "/proc/self/fd/1"
                  and listing(d) == ["f", "s"], describe(p))
     p = apsp.run([inp, s])
@@ -200,7 +201,8 @@ def test_dev_stdout(apsp, work, check):
     p = in_namespace(script, apsp.exe, inp, f)
     if p is None:
         pytest.skip("/dev/stdout with stdout a file, as root: needs root and unshare -m")
-    check.report("/dev/stdout with stdout a file, as root (private /dev): the file gets the output, "
+    check.report("/dev/stdout with stdout a file, as root (private /dev): the file gets the "
+                 "output, "
                  "/dev/stdout stays a link", p.returncode == 0 and read(f) == want
                  and b"still a link" in p.stderr, describe(p))
 
@@ -276,7 +278,8 @@ def test_sticky(apsp, work, check):
     os.chown(d, 0, 0)
     write(t, b"old", 0o666)
     p = apsp.run([inp, t], preexec_fn=as_user(OTHER, OTHER))
-    check.report("a writable file of a third user in a sticky directory: exit 4, one line, unchanged",
+    check.report("a writable file of a third user in a sticky directory: exit 4, one line, "
+                 "unchanged",
                  p.returncode == 4 and read(t) == b"old" and one_line(p, "not opened for writing"),
                  describe(p))
 
@@ -305,7 +308,8 @@ def test_in_place_kept(apsp, work, big, check):
                  and listing(d) == ["h.bin", "t.bin"], "%s, t.bin %r" % (describe(p), read(t)[:40]))
     running, code, err = signal_run([apsp.exe, "--backend=cpu", "--threads=1", big, t],
                                     signal.SIGTERM, d)
-    check.report("a hard-linked OUTPUT, SIGTERM mid-solve: dies by it, both names keep the old bytes",
+    check.report("a hard-linked OUTPUT, SIGTERM mid-solve: dies by it, both names keep the old "
+                 "bytes",
                  running and code == -signal.SIGTERM and read(t) == OLD_BYTES
                  and read(h) == OLD_BYTES and listing(d) == ["h.bin", "t.bin"],
                  "running %s, exit %s, %r, t.bin %d bytes" % (running, code, err[:200],
@@ -359,9 +363,9 @@ def test_no_temporary_anywhere(apsp, work, check):
         pytest.skip("no temporary file anywhere: written in place: needs root and unshare -m")
     lines = err_lines(p)
     check.report("no temporary file anywhere (a 0555 directory, /tmp read-only): written in place, "
-                 "the warning says a failure leaves it partial", p.returncode == 0 and read(t) == want
-                 and len(lines) == 2 and "partial" in lines[1] and listing(d) == ["out.bin"],
-                 describe(p))
+                 "the warning says a failure leaves it partial",
+                 p.returncode == 0 and read(t) == want and len(lines) == 2
+                 and "partial" in lines[1] and listing(d) == ["out.bin"], describe(p))
     os.chmod(d, 0o755)
 
 
@@ -440,8 +444,8 @@ def test_same_file(apsp, work, check):
         p = apsp.run(args, cwd=d)
         now = contents()
         check.report("%s: refused, exit 2, one line naming both, nothing written" % " ".join(args),
-                     p.returncode == 2 and one_line(p, words) and "the same file as" in p.stderr.decode()
-                     and now == before, describe(p))
+                     p.returncode == 2 and one_line(p, words)
+                     and "the same file as" in p.stderr.decode() and now == before, describe(p))
     p = apsp.run(["--predecessors=p.npy", "g.in", "same.npy"], cwd=d)
     check.report("distinct files are written", p.returncode == 0 and read(same) != OLD_BYTES
                  and os.path.exists(os.path.join(d, "p.npy")), describe(p))
@@ -481,7 +485,8 @@ def test_file_size_limit(apsp, work, check):
         check.report("ulimit -f 4 KiB%s: exit non-zero with one line (or SIGXFSZ), %s"
                      % (" over an existing output" if existing else "",
                         "the output kept" if existing else "no file"),
-                     ended and kept and listing(d) == (["out.bin"] if existing else []), describe(p))
+                     ended and kept and listing(d) == (["out.bin"] if existing else []),
+                     describe(p))
 
 
 def o_tmpfile_works(directory):
@@ -572,8 +577,9 @@ def test_named_fallback(apsp, work, big, check):
         ok = (running and code == -sig and listing(d) == [] and len(temps) == 1
               and len(temps[0]) <= 255 and temps[0].startswith("." + "n" * 200))
         left = listing(d)
-        check.report("named temporary file, 250-byte name, %s: the file (%s) is removed, exit by the "
-                     "signal" % (name, "%d-byte name" % len(temps[0]) if temps else "never seen"), ok,
+        check.report("named temporary file, 250-byte name, %s: the file (%s) is removed, exit "
+                     "by the signal"
+                     % (name, "%d-byte name" % len(temps[0]) if temps else "never seen"), ok,
                      "exit %s, left %s, %r" % (code, left, err[:200]))
         for name_left in left:
             remove(os.path.join(d, name_left))

@@ -92,7 +92,8 @@ def expect_refused(ctx, index, cache, watched, what, quiet_too=False, by_env=Fal
     before = snapshot(watched)
     p, built, correct = run(ctx, index, cache, by_env)
     ctx.check(p.returncode == 0 and correct, "%s: exit %d: %s" % (what, p.returncode, p.err))
-    ctx.check(built == 1, "%s: the planted cache file was loaded (programs built %s)" % (what, built))
+    ctx.check(built == 1,
+              "%s: the planted cache file was loaded (programs built %s)" % (what, built))
     ctx.check(len(WARNING.findall(p.err)) == 1,
               "%s: expected one 'kernel cache' warning under -v, got:\n%s" % (what, p.err))
     ctx.check(snapshot(watched) == before, "%s: apsp wrote into %s" % (what, watched))
@@ -121,11 +122,13 @@ def test_foreign_dir(ctx, index):
     os.chown(mine, os.geteuid(), os.getegid())
     p, built, correct = run(ctx, index, mine)
     ctx.check(p.returncode == 0 and correct and built == 1,
-              "a file owned by uid %d: exit %d, built %s: %s" % (OTHER_UID, p.returncode, built, p.err))
+              "a file owned by uid %d: exit %d, built %s: %s"
+              % (OTHER_UID, p.returncode, built, p.err))
     owner = os.lstat(os.path.join(mine, names[0])).st_uid
     ctx.check(owner == os.geteuid(), "the foreign file was not replaced (owner %d)" % owner)
     p, built, correct = run(ctx, index, mine)
-    ctx.check(p.returncode == 0 and correct and built == 0, "the replacement was not used: %s" % p.err)
+    ctx.check(p.returncode == 0 and correct and built == 0,
+              "the replacement was not used: %s" % p.err)
 
 
 def test_writable_dir(ctx, index):
@@ -151,7 +154,8 @@ def test_writable_dir(ctx, index):
             for want in (1, 0):
                 p, built, correct = run(ctx, index, cache)
                 ctx.check(p.returncode == 0 and correct and built == want and
-                          not WARNING.search(p.err), "%s (inside /tmp): exit %d, built %s, expected "
+                          not WARNING.search(p.err), "%s (inside /tmp): exit %d, built %s, "
+                                                     "expected "
                           "%d: %s" % (cache, p.returncode, built, want, p.err))
             mode = os.stat(cache).st_mode & 0o7777
             ctx.check(mode == 0o700, "%s was made with mode %o, not 700" % (cache, mode))
@@ -191,7 +195,8 @@ def test_concurrent(ctx, index):
         ctx.check(right, "run %s: exit %d: %s" % (out, proc.returncode, err.decode()))
     ctx.check(sorted(os.listdir(cache)) == names, "left in the cache: %s" % os.listdir(cache))
     p, built, correct = run(ctx, index, cache)
-    ctx.check(p.returncode == 0 and correct and built == 0, "after them: built %s: %s" % (built, p.err))
+    ctx.check(p.returncode == 0 and correct and built == 0,
+              "after them: built %s: %s" % (built, p.err))
     # Two devices of one process with one key (two GPUs of one model; here PoCL twice): the
     # second finds the first's marker, which is its own process's, and loads the file too.
     env = clean_env(POCL_DEVICES="pthread pthread")
@@ -329,7 +334,8 @@ def test_two_users(ctx, index):
                   % (VICTIM_UID, OTHER_UID, p.returncode, p.stderr))
         ctx.check(built == 1, "uid %d loaded the cache file that uid %d planted (programs built %s)"
                   % (VICTIM_UID, OTHER_UID, built))
-        ctx.check(len(WARNING.findall(p.stderr)) == 1, "no 'kernel cache' line under -v: %s" % p.stderr)
+        ctx.check(len(WARNING.findall(p.stderr)) == 1,
+                  "no 'kernel cache' line under -v: %s" % p.stderr)
         ctx.check(snapshot(shared) == before, "uid %d wrote into uid %d's directory"
                   % (VICTIM_UID, OTHER_UID))
     finally:
@@ -379,7 +385,8 @@ def test_dir_swapped(ctx, index):
         stopped = os.WIFSTOPPED(status)
         if stopped:
             ln = as_user(OTHER_UID, theirs, ["ln", "-s", theirs, os.path.join(shared, "cache")])
-            ctx.check(ln.returncode == 0, "uid %d could not plant the link: %s" % (OTHER_UID, ln.stderr))
+            ctx.check(ln.returncode == 0,
+                      "uid %d could not plant the link: %s" % (OTHER_UID, ln.stderr))
             os.kill(proc.pid, signal.SIGCONT)
             err = proc.communicate(timeout=300)[1]
             code = proc.returncode

@@ -139,7 +139,8 @@ def test_list(ctx):
             continue
         print("found %d: %s [%s] on %s" % (d["index"], d["name"], d["type"], d.get("platform")))
         ctx.check(d["name"] != "", "device %d has no name" % d["index"])
-        ctx.check(d["type"] in ("gpu", "cpu", "accelerator", "other"), "device %d type" % d["index"])
+        ctx.check(d["type"] in ("gpu", "cpu", "accelerator", "other"),
+                  "device %d type" % d["index"])
         ctx.check(d.get("platform", "") != "", "device %d: no platform line" % d["index"])
         ctx.check(d.get("driver", "") != "", "device %d: no driver version" % d["index"])
         n = d.get("numbers")
@@ -228,12 +229,15 @@ def test_select_env(ctx):
 
 def expect_failure(ctx, args, code, what, env=None, needles=()):
     p, _, _, _ = ctx.solve(args, env)
-    ctx.check(p.returncode == code, "%s: exit %d, expected %d: %s" % (what, p.returncode, code, p.err))
-    ctx.check(not os.path.exists(os.path.join(ctx.work, "out.bin")), "%s: output left behind" % what)
+    ctx.check(p.returncode == code,
+              "%s: exit %d, expected %d: %s" % (what, p.returncode, code, p.err))
+    ctx.check(not os.path.exists(os.path.join(ctx.work, "out.bin")),
+              "%s: output left behind" % what)
     last = p.err.strip().splitlines()[-1] if p.err.strip() else ""
     ctx.check(last.startswith("apsp: "), "%s: no 'apsp: ' error line: %r" % (what, p.err))
     for needle in needles:
-        ctx.check(needle.lower() in p.err.lower(), "%s: stderr lacks %r: %s" % (what, needle, p.err))
+        ctx.check(needle.lower() in p.err.lower(),
+                  "%s: stderr lacks %r: %s" % (what, needle, p.err))
     return p
 
 
@@ -244,7 +248,8 @@ def test_unknown_device(ctx):
     everything = ctx.devices()
     p = expect_failure(ctx, ["--device=no-such-device-xyz"], EXIT_DEVICE, "unknown device",
                        needles=["no-such-device-xyz"] + [d["name"] for d in everything[:2]])
-    ctx.check(len(p.err.strip().splitlines()) == 1, "unknown device: more than one line: %s" % p.err)
+    ctx.check(len(p.err.strip().splitlines()) == 1,
+              "unknown device: more than one line: %s" % p.err)
     expect_failure(ctx, ["--device=%d" % len(everything)], EXIT_DEVICE, "index past the end")
     # The pthread entry is no OpenCL device.
     expect_failure(ctx, ["--backend=opencl", "--device=host"], EXIT_DEVICE, "opencl + host")
@@ -390,7 +395,8 @@ def test_device_list(ctx):
                 dict(env, APSP_DEVICE="cpus"))
     ctx.check(p.returncode == 0, "--device wins over APSP_DEVICE: %s" % p.err.strip())
     p, _, name, correct = ctx.solve([], dict(env, APSP_DEVICE="%d,%d" % (a, b)))
-    ctx.check(correct and (name or "").startswith("2 devices: "), "APSP_DEVICE=%d,%d: %r" % (a, b, name))
+    ctx.check(correct and (name or "").startswith("2 devices: "),
+              "APSP_DEVICE=%d,%d: %r" % (a, b, name))
     for args, code, needle in (
         (["-d", "%d,%d" % (a, a)], EXIT_USAGE, "named twice"),
         (["-d", "%d,host" % a], EXIT_USAGE, "cannot share"),
@@ -475,8 +481,10 @@ def test_platform_missing(ctx):
     ctx.check(listing.returncode == 0, "--list-devices: exit %d" % listing.returncode)
     for needle in ("libapsp-no-such-platform.so.1", "0-gone.icd", "cannot open shared object",
                    "libz.so.1", "not an OpenCL ICD"):
-        ctx.check(needle in listing.out, "--list-devices does not say %r: %s" % (needle, listing.out))
-    ctx.check("pocl" in listing.out.lower(), "PoCL, which did start, is not listed: %s" % listing.out)
+        ctx.check(needle in listing.out,
+                  "--list-devices does not say %r: %s" % (needle, listing.out))
+    ctx.check("pocl" in listing.out.lower(),
+              "PoCL, which did start, is not listed: %s" % listing.out)
     expect_failure(ctx, ["-d", "0"], EXIT_DEVICE, "-d 0 with a platform missing", env,
                    needles=["libapsp-no-such-platform.so.1", "name the device"])
     expect_failure(ctx, ["--backend=opencl", "-d", "nvidia-xyz"], EXIT_DEVICE,
@@ -587,7 +595,8 @@ def test_kernel_cache(ctx):
         # cache, shared with tests running beside this one, can change.)
         with open(path, "rb") as f:
             ctx.check(f.read() != content, "%s: the cache file was not replaced" % what)
-        ctx.check(builds(use, what + ", then again") == 0, "%s: the replacement was not used" % what)
+        ctx.check(builds(use, what + ", then again") == 0,
+                  "%s: the replacement was not used" % what)
     ctx.check(builds(use + ["--kernel-params=K_CHUNK=8"], "other parameters") == 1,
               "other kernel parameters reused the cached program")
     ctx.check(len(files()) == 2, "other parameters did not get their own file: %s" % files())
@@ -612,7 +621,8 @@ def test_kernel_cache(ctx):
     env.pop("XDG_CACHE_HOME", None)
     ctx.check(builds([], "default ~/.cache/apsp", env) == 1 and
               os.listdir(os.path.join(home, ".cache", "apsp")), "~/.cache/apsp was not the default")
-    ctx.check(builds(["--kernel-cache=off"], "off", env) == 1, "--kernel-cache=off reused a program")
+    ctx.check(builds(["--kernel-cache=off"], "off", env) == 1,
+              "--kernel-cache=off reused a program")
     leftovers = [f for f in files() if not f.endswith(".clbin")]
     ctx.check(not leftovers, "temporary cache files left: %s" % leftovers)
 

@@ -122,7 +122,8 @@ def test_reports(apsp, testcases, work, check):
     inp = os.path.join(testcases, "v333-random.in")
     out = os.path.join(work, "report.out")
     off = stats_of(run(apsp, DEVICE + ["--stats-json", inp, out], overlap="off"))
-    check.report("APSP_OVERLAP=off: overlapped_s is 0", off.get("overlapped_s") == 0, str(off)[:200])
+    check.report("APSP_OVERLAP=off: overlapped_s is 0",
+                 off.get("overlapped_s") == 0, str(off)[:200])
     v = run(apsp, DEVICE + ["-v", inp, out])
     check.report("-v says how much output preparation overlapped the compute",
                  v.returncode == 0 and b"s of output preparation)" in v.stderr, v.stderr[-300:])
@@ -197,7 +198,8 @@ def test_devices(apsp, testcases, shm_or_work, check):
         f.write(OLD)
     r = run(apsp, two + [cycle, out], **pocl)
     ok, detail = kept(out, directory, r, out)
-    check.report("two devices at once, a negative cycle in the second's rows: exit 7, the old OUTPUT "
+    check.report("two devices at once, a negative cycle in the second's rows: exit 7, the old "
+                 "OUTPUT "
                  "kept", ok and r.returncode == 7, detail)
 
 

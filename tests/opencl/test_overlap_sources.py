@@ -148,13 +148,15 @@ def test_faults(apsp, testcases, work, check):
                 f.write(OLD)
         r = run(apsp, args, APSP_FAULT="cl:%d" % n)
         ok, detail = kept(out, directory, r, out)
-        check.report("the download's device call cl:%d fails: the old OUTPUT and --predecessors kept"
+        check.report("the download's device call cl:%d fails: the old OUTPUT and --predecessors "
+                     "kept"
                      % n, r.returncode != 0 and ok and read(pred) == OLD, detail)
     with open(out, "wb") as f:
         f.write(OLD)
     stopped, r = paused(apsp, DEVICE + [inp, out],
                         lambda pid: os.truncate(temp_fd(pid, directory), 0))
     ok, detail = kept(out, directory, r, out)
-    check.report("its temporary file truncated once the mapping is populated: exit 4, the old OUTPUT "
+    check.report("its temporary file truncated once the mapping is populated: exit 4, the old "
+                 "OUTPUT "
                  "kept", stopped and ok and r.returncode == 4 and b"truncated" in r.stderr, detail)
 

@@ -123,7 +123,8 @@ class Ctx:
         p = self.run(args + [graph, out])
         m = re.search(r"streamed from host memory: (\d+) pivots per super-round \((\d+) "
                       r"super-rounds\), (\d+) blocks of (\d+) rows", p.err)
-        ok = self.check(p.returncode == 0 and m, "%s: exit %d, %s" % (what, p.returncode, p.err.strip()))
+        ok = self.check(p.returncode == 0 and m,
+                        "%s: exit %d, %s" % (what, p.returncode, p.err.strip()))
         if not ok:
             return None
         got = (int(m[1]), int(m[3]))

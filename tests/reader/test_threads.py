@@ -18,9 +18,10 @@ input (the command's own helpers: signals, the output's room), and --threads=16 
 more (the pthread backend's 15 helpers and 15 for the reader's pieces; the checks, copies and
 writes add more), whatever cores the machine has.
 
-test_acceptance (suite slow; `-k "not acceptance"` leaves it out): issue 24's case at a smaller V: an edge list of about 6 MB, V = 3000, E = 400000,
-with --threads=16, against scipy.sparse.csgraph.dijkstra from 200 seeded sources, and
-byte-identical to the output of --threads=1.
+test_acceptance (suite slow; `-k "not acceptance"` leaves it out): issue 24's case at a smaller
+V: an edge list of about 6 MB, V = 3000, E = 400000, with --threads=16, against
+scipy.sparse.csgraph.dijkstra from 200 seeded sources, and byte-identical to the output of
+--threads=1.
 
 Needs NumPy and SciPy; skips where they are missing.
 """

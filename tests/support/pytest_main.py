@@ -20,7 +20,9 @@ WANTED = ("pytest", "numpy", "scipy")
 
 def other_python():
     """SYSTEM_PYTHON when this interpreter lacks a WANTED module and that one is another."""
-    if all(importlib.util.find_spec(m) for m in WANTED) or os.environ.get("APSP_TEST_PYTHON_REEXEC"):
+    if os.environ.get("APSP_TEST_PYTHON_REEXEC"):
+        return None
+    if all(importlib.util.find_spec(m) for m in WANTED):
         return None
     if not os.path.exists(SYSTEM_PYTHON):
         return None
