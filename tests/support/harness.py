@@ -13,7 +13,9 @@ Options (written after the file in meson.build):
     --opt=NAME=VALUE     a file's own setting (fixture `opt`: opt.get("graphs", "60"))
 
 Fixtures: `check` (a soft check: each failed check prints "FAIL: what" and fails the test at its
-end, after the test's other checks ran), `work` (a temporary directory of the test's own);
+end, after the test's other checks ran; check.report also prints those that pass), `work` (a
+temporary directory of the test's own), `device` (the OpenCL device type of --opt=device, the
+test skipped without one);
 random graphs: a test that takes `case` runs once per graph, --opt=graphs=N times (default its
 module's GRAPHS), and `rng` is that case's random.Random, drawn from --opt=seed=S (default 1;
 "time": a new seed, printed in each case's name, so that a failed case can be run again).
@@ -48,8 +50,6 @@ def pytest_addoption(parser):
                     help="another program or file the test file runs")
     group.addoption("--opt", action="append", default=[], metavar="NAME=VALUE",
                     help="a setting of the test file's own")
-
-
 
 
 @pytest.hookimpl(trylast=True)
