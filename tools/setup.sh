@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 # clang-14 and libclc-14 (libclc's amdgcn bitcode): the suite's AMD compile check
 # (tests/amd/compile.py), which fails instead of skipping in CI.
 # python3-numpy, -scipy, -networkx: the independent oracles of tests/cli/test_scipy.py.
+# python3-pytest: the harness of the Python tests (tests/support/harness.py).
 # python3-sparse: pydata/sparse arrays, which the Python package takes as SciPy does
 # (tests/python/test_scipy.py's test_pydata_sparse).
 # Open MPI: apsp-mpi and its tests.
@@ -17,8 +18,9 @@ cd "$(dirname "$0")/.."
 # man-db, bash-completion: `man apsp` and the completions that meson install puts beside bin/.
 bash tools/install-packages.sh build-essential meson ninja-build pkg-config python3 \
     ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo oclgrind clang-14 libclc-14 \
-    python3-numpy python3-scipy python3-networkx python3-sparse libopenmpi-dev openmpi-bin \
-    python3-venv python3-pip python3-dev zlib1g-dev libzstd-dev libbz2-dev man-db bash-completion
+    python3-numpy python3-scipy python3-networkx python3-sparse python3-pytest \
+    libopenmpi-dev openmpi-bin python3-venv python3-pip python3-dev zlib1g-dev libzstd-dev \
+    libbz2-dev man-db bash-completion
 
 werror=false
 [ "${APSP_WERROR:-0}" = 1 ] && werror=true

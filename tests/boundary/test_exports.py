@@ -1,9 +1,8 @@
-#!/usr/bin/env python3
 """The shared library exports exactly the API: the functions that include/apsp.h and the headers
 it includes, include/apsp_io.h, apsp_paths.h, apsp_rows.h and apsp_sources.h, declare with APSP_EXPORT, and nothing
 else (src/meson.build says how the rest is hidden).
 
-usage: test_exports.py LIBAPSP_SO HEADER...
+usage: pytest_main.py test_exports.py --exe libapsp LIBAPSP_SO --opt=headers=HEADER,...
 
 Lists the library's dynamic symbols with `nm -D --defined-only` ($NM overrides nm) and fails on
 any that the headers do not declare, and on any declared function that is missing. nm missing
@@ -12,10 +11,9 @@ is a failure too: it comes with binutils, which building the library needs anywa
 import os
 import shutil
 import subprocess
-import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
-from api_headers import declared_exports  # noqa: E402
+import pytest
+from api_headers import declared_exports
 
 # Defined by the linker in every shared object, not by the library's code.
 LINKER_SYMBOLS = {"_init", "_fini", "_edata", "_end", "__bss_start"}
@@ -32,7 +30,8 @@ def exported_symbols(nm, library_path):
         check=False,
     )
     if result.returncode != 0:
-        sys.exit(f"FAIL: {nm} -D --defined-only {library_path}: {result.stderr.strip()}")
+        pytest.fail(f"{nm} -D --defined-only {library_path}: {result.stderr.strip()}",
+                    pytrace=False)
     symbols = {}
     for line in result.stdout.splitlines():
         fields = line.split()
@@ -45,19 +44,15 @@ def exported_symbols(nm, library_path):
     return symbols
 
 
-def main():
-    if len(sys.argv) < 3:
-        sys.exit(__doc__)
-    library_path, header_paths = sys.argv[1], sys.argv[2:]
+def test_exports(exe, opt):
+    library_path, header_paths = exe["libapsp"], opt["headers"].split(",")
     nm = os.environ.get("NM", "nm")
-    if shutil.which(nm) is None:
-        sys.exit(f"FAIL: {nm} not found (binutils)")
+    assert shutil.which(nm) is not None, f"{nm} not found (binutils)"
 
     declared = set()
     for header_path in header_paths:
         found = declared_exports(header_path)
-        if not found:
-            sys.exit(f"FAIL: found no APSP_EXPORT function in {header_path}")
+        assert found, f"found no APSP_EXPORT function in {header_path}"
         print(f"{len(found)} APSP_EXPORT functions in {header_path}")
         declared |= found
     exported = exported_symbols(nm, library_path)
@@ -72,10 +67,4 @@ def main():
             problems.append(f"exported as type {exported[name]}, not as a function: {name}")
 
     print(f"{len(exported)} symbols exported by {library_path}")
-    for problem in problems:
-        print("FAIL: " + problem)
-    return 1 if problems else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    assert not problems, "\n".join(problems)

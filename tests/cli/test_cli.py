@@ -1,60 +1,34 @@
-#!/usr/bin/env python3
 """End-to-end tests of the apsp command (python3 standard library only).
 
-    test_cli.py APSP [--testcases=DIR] [--apsp-arg=ARG]... [--cases-only]
+    pytest_main.py test_cli.py --apsp=APSP [--testcases=DIR] [--apsp-arg=ARG]... [-k test_case]
 
-Runs `APSP [ARG...] NAME.in OUT` for every testcases/NAME.in and compares OUT with NAME.out
-byte for byte; then (unless --cases-only) checks the CLI's behaviour: exit codes, one-line
-errors, --help/--version, atomic output (no partial or temporary file after a failure, an
-existing output untouched), pipes, signals. Each --apsp-arg is passed to every solving run, e.g.
---apsp-arg=--backend=opencl --apsp-arg=--tile=16 (write them with '=').
+test_case runs `APSP [ARG...] NAME.in OUT` for every testcases/NAME.in and compares OUT with
+NAME.out byte for byte; the other tests (left out by -k test_case) check the CLI's behaviour:
+exit codes, one-line errors, --help/--version, atomic output (no partial or temporary file after
+a failure, an existing output untouched), pipes, signals. Each --apsp-arg is passed to every
+solving run, e.g. --apsp-arg=--backend=opencl --apsp-arg=--tile=16 (write them with '=').
 
-Exit status: 0 all passed, 1 a failure, 77 (skipped) when the first case finds no such device,
-unless APSP_TEST_REQUIRE_DEVICE=1 makes that a failure.
+A case that finds no such device skips (every case: exit 77), unless APSP_TEST_REQUIRE_DEVICE=1
+makes that a failure.
 """
-import argparse
 import os
 import re
 import signal
 import stat
 import struct
 import subprocess
-import sys
-import tempfile
 import time
 
+import pytest
+from harness import (EXIT_DEVICE, EXIT_INPUT, EXIT_MEMORY, EXIT_NEGATIVE_CYCLE, EXIT_OUTPUT,
+                     EXIT_USAGE, describe, one_error_line, skip)
+
 INF = 1073741823
-EXIT_USAGE, EXIT_INPUT, EXIT_OUTPUT, EXIT_MEMORY, EXIT_DEVICE = 2, 3, 4, 5, 6
-EXIT_NEGATIVE_CYCLE = 7
 TIMEOUT = 300
-
-failures = []
-passed = 0
-
-
-def check(cond, what):
-    global passed
-    if cond:
-        passed += 1
-    else:
-        failures.append(what)
-        print("FAIL: " + what, flush=True)
-    return cond
 
 
 def hw3(v, e, edges):
     return struct.pack("<2i", v, e) + b"".join(struct.pack("<3i", *t) for t in edges)
-
-
-class Apsp:
-    def __init__(self, exe, extra):
-        self.exe = exe
-        self.extra = extra
-
-    def run(self, args, solve=True, **kw):
-        cmd = [self.exe] + (self.extra if solve else []) + args
-        kw.setdefault("stdin", subprocess.DEVNULL)
-        return subprocess.run(cmd, capture_output=True, timeout=TIMEOUT, **kw)
 
 
 def temp_files(directory):
@@ -74,15 +48,6 @@ def holds_temp_file(proc, directory):
         return False
 
 
-def one_error_line(p):
-    err = p.stderr.decode(errors="replace")
-    return err.startswith("apsp: ") and err.endswith("\n") and err.count("\n") == 1
-
-
-def describe(p):
-    return "exit %d, stderr %r" % (p.returncode, p.stderr.decode(errors="replace")[:300])
-
-
 def first_difference(got, want):
     if len(got) != len(want):
         return "%d bytes, expected %d" % (len(got), len(want))
@@ -100,35 +65,41 @@ def no_device(p):
     return p.returncode == EXIT_DEVICE and re.search(r"\bno\b.*\bdevice", text)
 
 
-def run_cases(apsp, cases, work):
-    names = sorted(f[:-3] for f in os.listdir(cases) if f.endswith(".in"))
-    if not check(len(names) > 0, "no testcases in %s" % cases):
-        return
-    out_dir = os.path.join(work, "cases")
-    os.mkdir(out_dir)
-    for index, name in enumerate(names):
-        out = os.path.join(out_dir, name + ".out")
-        p = apsp.run([os.path.join(cases, name + ".in"), out])
-        if index == 0 and no_device(p):
-            print("no device for %s: %s" % (" ".join(apsp.extra), p.stderr.decode().strip()))
-            if os.environ.get("APSP_TEST_REQUIRE_DEVICE") == "1":
-                check(False, "APSP_TEST_REQUIRE_DEVICE=1: a missing device is a failure")
-                return
-            print("skipped")
-            sys.exit(77)
-        if not check(p.returncode == 0, "case %s: %s" % (name, describe(p))):
-            continue
-        with open(os.path.join(cases, name + ".out"), "rb") as f:
-            want = f.read()
-        with open(out, "rb") as f:
-            got = f.read()
-        check(got == want, "case %s: %s" % (name, first_difference(got, want)))
-        os.unlink(out)
-    check(temp_files(out_dir) == [], "cases left temporary files: %s" % temp_files(out_dir))
-    print("%d cases run" % len(names), flush=True)
+def pytest_generate_tests(metafunc):
+    """test_case once per testcases/NAME.in (--testcases)."""
+    if "name" in metafunc.fixturenames:
+        cases = metafunc.config.getoption("testcases")
+        names = sorted(f[:-3] for f in os.listdir(cases) if f.endswith(".in"))
+        assert names, "no testcases in %s" % cases
+        metafunc.parametrize("name", names)
 
 
-def check_usage(apsp, work, example):
+@pytest.fixture
+def example(testcases):
+    return os.path.join(testcases, "example.in")
+
+
+@pytest.fixture
+def example_out(testcases):
+    return os.path.join(testcases, "example.out")
+
+
+def test_case(apsp, testcases, work, name):
+    out = os.path.join(work, name + ".out")
+    p = apsp.run([os.path.join(testcases, name + ".in"), out])
+    if no_device(p):
+        skip("no device for %s: %s" % (" ".join(apsp.extra), p.stderr.decode().strip()))
+    assert p.returncode == 0, "case %s: %s" % (name, describe(p))
+    with open(os.path.join(testcases, name + ".out"), "rb") as f:
+        want = f.read()
+    with open(out, "rb") as f:
+        got = f.read()
+    assert got == want, "case %s: %s" % (name, first_difference(got, want))
+    os.unlink(out)
+    assert temp_files(work) == [], "case %s left temporary files: %s" % (name, temp_files(work))
+
+
+def test_usage(apsp, work, example, check):
     for flag in ("--help", "-h"):
         p = apsp.run([flag], solve=False)
         check(p.returncode == 0 and p.stdout.startswith(b"usage: apsp") and not p.stderr,
@@ -172,7 +143,7 @@ def check_usage(apsp, work, example):
         check(not os.path.exists(out), "%s: created the output" % what)
 
 
-def check_failures(apsp, work, example):
+def test_failures(apsp, work, example, check):
     """Every failing run: the right exit code, one error line naming the problem, no output,
     no temporary file, an existing output untouched."""
     inputs = os.path.join(work, "inputs")
@@ -247,7 +218,7 @@ def check_failures(apsp, work, example):
         check(os.listdir(out_dir) == [], "%s: left %s" % (name, os.listdir(out_dir)))
 
 
-def check_success(apsp, work, example, example_out):
+def test_success(apsp, work, example, example_out, check):
     with open(example_out, "rb") as f:
         want = f.read()
     with open(example, "rb") as f:
@@ -315,12 +286,12 @@ def check_success(apsp, work, example, example_out):
     os.unlink(out)
 
 
-def check_formats(apsp, work, example, expected):
+def test_formats(apsp, work, example, example_out, check):
     """'-' for standard input and output, the formats by extension and by option, --undirected,
     --unweighted and --vertices, and their refusals (docs/usage.md, "Your own graph")."""
     d = os.path.join(work, "formats")
     os.mkdir(d)
-    want = open(expected, "rb").read()
+    want = open(example_out, "rb").read()
     example_bytes = open(example, "rb").read()
     p = apsp.run(["-", "-"], input=example_bytes, stdin=None, cwd=d)
     check(p.returncode == 0 and p.stdout == want and not p.stderr,
@@ -383,10 +354,10 @@ def check_formats(apsp, work, example, expected):
     p = apsp.run(["-", out], input=b"0 1\n", stdin=None)
     check(p.returncode == EXIT_INPUT and b"stdin:" in p.stderr,
           "stdin is hw3 unless --input-format says otherwise: %s" % describe(p))
-    check_format_refusals(apsp, d)
+    check_format_refusals(apsp, d, check)
 
 
-def check_format_refusals(apsp, d):
+def check_format_refusals(apsp, d, check):
     """Text read as hw3 gets a hint, an OUTPUT named as a format apsp does not write is refused
     (unless --output-format says), and an edge list's V too large names the file."""
     text = b"0 1 3\n1 2 4\n2 0 1\n"
@@ -429,7 +400,7 @@ def closing(*fds):
     return lambda: [os.close(fd) for fd in fds]
 
 
-def check_standard_streams(apsp, work, example, example_out):
+def test_standard_streams(apsp, work, example, example_out, check):
     """Standard output takes one thing; descriptors 0-2 closed by the caller are never taken by
     a file apsp opens (the output's temporary file would get the messages, or be read as
     stdin), and '-' for a closed stream is refused."""
@@ -509,7 +480,7 @@ def check_standard_streams(apsp, work, example, example_out):
           % (p.returncode, first_difference(got, want)))
 
 
-def check_signal(apsp, work):
+def test_signal(apsp, work, check):
     """SIGTERM or SIGINT during a long solve removes the temporary file and writes nothing."""
     out_dir = os.path.join(work, "signal")
     os.mkdir(out_dir)
@@ -547,7 +518,7 @@ def check_signal(apsp, work):
         check(os.listdir(out_dir) == [], "%s: left %s" % (name, os.listdir(out_dir)))
 
 
-def check_negative(apsp, work):
+def test_negative(apsp, work, check):
     """Negative weights: distances below 0 in every output format, zero-weight cycles fine, a
     negative cycle exit 7 with one line naming a vertex on it and nothing written, a weight
     beyond the rule refused at its line."""
@@ -603,31 +574,3 @@ def check_negative(apsp, work):
     p = apsp.run(["--help=all"], solve=False)
     check(b"7 negative cycle" in p.stdout, "--help=all names exit code 7")
 
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("apsp")
-    here = os.path.dirname(os.path.abspath(__file__))
-    parser.add_argument("--testcases", default=os.path.join(here, "..", "..", "testcases"))
-    parser.add_argument("--apsp-arg", action="append", default=[])
-    parser.add_argument("--cases-only", action="store_true")
-    args = parser.parse_args()
-    apsp = Apsp(os.path.abspath(args.apsp), args.apsp_arg)
-    cases = os.path.abspath(args.testcases)
-    with tempfile.TemporaryDirectory(prefix="apsp-test-cli-") as work:
-        run_cases(apsp, cases, work)
-        if not args.cases_only:
-            example = os.path.join(cases, "example.in")
-            check_usage(apsp, work, example)
-            check_failures(apsp, work, example)
-            check_success(apsp, work, example, os.path.join(cases, "example.out"))
-            check_formats(apsp, work, example, os.path.join(cases, "example.out"))
-            check_negative(apsp, work)
-            check_standard_streams(apsp, work, example, os.path.join(cases, "example.out"))
-            check_signal(apsp, work)
-    print("%d checks passed, %d failed" % (passed, len(failures)))
-    return 1 if failures else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,7 +1,7 @@
-#!/usr/bin/env python3
 """The distances' types through NumPy and the apsp command.
 
-    test_dtypes.py APSP TEST_DTYPES [--graphs=N] [--seed=S]
+    pytest_main.py test_dtypes.py --apsp=APSP --exe test-dtypes TEST_DTYPES [--opt=graphs=N]
+        [--opt=seed=S]
 
 - numpy.load (also memory-mapped) reads the .npy of every type that `test-formats-dtypes --write` makes,
   with its dtype, shape and values; numpy.loadtxt reads the text output back to the same values
@@ -20,38 +20,27 @@
   gives float32; --predecessors in each type checked as paths (every step an edge, the weights
   summing to the distance).
 """
-import argparse
 import os
 import random
 import subprocess
 import sys
-import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
-import need_scipy  # noqa: E402
+from harness import need
 
-try:
-    import numpy as np
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import floyd_warshall
-except ImportError as missing:
-    need_scipy.missing(missing, "python3-numpy python3-scipy")
+np = need("numpy", "python3-numpy")
+csr_matrix = need("scipy.sparse", "python3-scipy").csr_matrix
+floyd_warshall = need("scipy.sparse.csgraph", "python3-scipy").floyd_warshall
 
 INF32, INF64 = 2**30 - 1, 2**62 - 1
-failures = []
-
-
-def check(cond, message):
-    if not cond:
-        failures.append(message)
-        print("FAIL:", message)
+GRAPHS = 40  # --opt=graphs=N
 
 
 def run(apsp, args):
     return subprocess.run([apsp, "--backend=cpu", "-q"] + args, capture_output=True, text=True)
 
 
-def test_numpy(tool, work):
+def test_numpy(exe, work, check):
+    tool = exe["test-dtypes"]
     out = os.path.join(work, "written")
     os.mkdir(out)
     subprocess.run([tool, "--write", out], check=True)
@@ -76,7 +65,8 @@ def test_numpy(tool, work):
                   "%s.txt: %s" % (name, text))
 
 
-def test_command(apsp, work):
+def test_command(apsp_path, work, check):
+    apsp = apsp_path
     path = os.path.join(work, "real.txt")
     with open(path, "w") as f:
         f.write("0 1 1.5\n1 2 2\n")
@@ -100,7 +90,8 @@ def test_command(apsp, work):
     check(np.load(os.path.join(work, "x.npy")).dtype == np.int32, "small weights: int32 .npy")
 
 
-def test_whole_floats(apsp, work):
+def test_whole_floats(apsp_path, work, check):
+    apsp = apsp_path
     """--dtype=float32/float64 with whole weights (negative ones too) runs the int32 kernels and
     -v and --stats-json say so; the .npy has the bits of --float-kernels and SciPy's numbers.
     A fraction, or weights whose sums could pass 2^53, take the float path, and -v says why."""
@@ -140,7 +131,8 @@ def test_whole_floats(apsp, work):
         check(r.returncode == 0 and said in r.stderr, "%r: %s" % (line, r.stderr))
 
 
-def test_float_limits(apsp, work):
+def test_float_limits(apsp_path, work, check):
+    apsp = apsp_path
     """Real weights whose path sums could overflow to inf, or that round to 0 (or a subnormal) in
     the type, are refused at their line, quoted as written, with nothing written; just inside
     the rule the distances are exact (2 w: a path of two edges)."""
@@ -198,7 +190,7 @@ def write_edges(path, edges, fmt="%d %d %d\n"):
             f.write(fmt % e)
 
 
-def check_paths(name, pred, dist, edges, tolerance):
+def check_paths(name, pred, dist, edges, tolerance, check):
     """Every predecessor chain of pred: edges of the graph whose weights sum to the distance."""
     least = {}
     for a, b, w in edges:
@@ -215,7 +207,7 @@ def check_paths(name, pred, dist, edges, tolerance):
             while at != i and steps <= v:
                 k = int(pred[i][at])
                 if (k, at) not in least:
-                    check(False, "%s: pred(%d, %d) = %d is no edge" % (name, i, at, k))
+                    check.fail("%s: pred(%d, %d) = %d is no edge" % (name, i, at, k))
                     return
                 total += least[(k, at)]
                 at, steps = k, steps + 1
@@ -225,7 +217,9 @@ def check_paths(name, pred, dist, edges, tolerance):
                                                                             want))
 
 
-def end_to_end(apsp, work, rng, index):
+def test_end_to_end(apsp_path, work, rng, case, check):
+    """A random graph: int32 or int64 distances, hw3 written or refused, floats, predecessors."""
+    apsp, index = apsp_path, case
     v = rng.randint(2, 24)
     big = rng.choice([2**31, 2**40, INF64 // (2 * max(v - 1, 1))])
     edges = [(rng.randrange(v), rng.randrange(v), rng.randint(0, big))
@@ -246,7 +240,7 @@ def end_to_end(apsp, work, rng, index):
     inf = INF32 if want_type == np.int32 else INF64
     check([[None if x == inf else int(x) for x in row] for row in got.tolist()] == exact,
           "graph %d: the int64 distances differ from the exact ones" % index)
-    check_paths("graph %d" % index, np.load(pred), got.astype(np.int64).tolist(), edges, 0)
+    check_paths("graph %d" % index, np.load(pred), got.astype(np.int64).tolist(), edges, 0, check)
     # hw3: written when every distance fits int32, else refused with the old file kept.
     hw3 = os.path.join(work, "g%d.bin" % index)
     with open(hw3, "wb") as f:
@@ -278,27 +272,5 @@ def end_to_end(apsp, work, rng, index):
               (index, dtype, r.stderr))
         if got is not None:
             check_paths("graph %d %s" % (index, dtype), np.load(pred), got.astype(np.float64),
-                        real, 64 * tolerance)
+                        real, 64 * tolerance, check)
 
-
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("apsp")
-    parser.add_argument("tool")
-    parser.add_argument("--graphs", type=int, default=40)
-    parser.add_argument("--seed", type=int, default=15)
-    args = parser.parse_args()
-    rng = random.Random(args.seed)
-    with tempfile.TemporaryDirectory(prefix="apsp-dtypes-") as work:
-        test_numpy(args.tool, work)
-        test_command(args.apsp, work)
-        test_whole_floats(args.apsp, work)
-        test_float_limits(args.apsp, work)
-        for i in range(args.graphs):
-            end_to_end(args.apsp, work, rng, i)
-    print("%d failures" % len(failures))
-    return 1 if failures else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -14,28 +14,37 @@ them (issue 36, items 4, 6 and 8):
 - hw3-wide: int64 weights that make a distance past int32 certain refuse a hw3 OUTPUT before the
   solve (no progress line, the old file kept), others only once a distance is seen to pass.
 
-    test_inputs.py APSP TESTCASES_DIR PART [MPIRUN APSP_MPI]
+    pytest_main.py test_inputs.py --apsp=APSP --testcases=TESTCASES_DIR [-k test_PART]
+        [--exe mpirun MPIRUN --exe apsp-mpi APSP_MPI]
 """
 import os
 import re
 import struct
 import subprocess
-import sys
-import tempfile
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
-import need_scipy  # noqa: E402
-from sanitizers import leak_env  # noqa: E402
+import pytest
+from harness import need
+from sanitizers import leak_env
 
 INF32 = 2**30 - 1
-FAILURES = []
 
 
-def check(cond, message):
-    if not cond:
-        FAILURES.append(message)
-        print("FAIL: " + message)
+@pytest.fixture(scope="module")
+def apsp(apsp_path):
+    """This file runs apsp by its path."""
+    return apsp_path
+
+
+@pytest.fixture(scope="module")
+def cases(testcases):
+    return testcases
+
+
+@pytest.fixture(scope="module")
+def mpi(exe):
+    """(mpirun, apsp-mpi), or None where they are not passed (--exe mpirun, --exe apsp-mpi)."""
+    return (exe["mpirun"], exe["apsp-mpi"]) if "apsp-mpi" in exe and "mpirun" in exe else None
 
 
 def run(apsp, args, **more):
@@ -86,7 +95,7 @@ def behind_cmdline(text):
     return helper, path
 
 
-def test_proc(apsp, cases, work):
+def test_proc(apsp, cases, work, check):
     out = os.path.join(work, "out.bin")
     p = run(apsp, ["/proc/self/status", out])
     numbers = [int(n) for n in re.findall(rb"\d+", p.stderr)]
@@ -121,7 +130,7 @@ def test_proc(apsp, cases, work):
 # --- escapes ------------------------------------------------------------------------------
 
 
-def test_escapes(apsp, cases, work, mpi):
+def test_escapes(apsp, cases, work, mpi, check):
     graph = os.path.join(cases, "example.in")
     out = os.path.join(work, "out.bin")
     sources = os.path.join(work, "sources.txt")
@@ -186,11 +195,8 @@ def npy_bytes(header, body=b"", version=1):
     return b"\x93NUMPY" + bytes([version, 0]) + length + text.encode() + body
 
 
-def test_npy(apsp, cases, work):
-    try:
-        import numpy as np
-    except ImportError as missing:
-        need_scipy.missing(missing, "python3-numpy")
+def test_npy(apsp, cases, work, check):
+    np = need("numpy", "python3-numpy")
     out = os.path.join(work, "out.bin")
     kinds = [(np.int32, 0), (np.int64, 0), (np.float32, 0), (np.float64, np.inf),
              (np.float64, 0)]
@@ -287,7 +293,7 @@ def hw3(v, edges):
     return struct.pack("<ii", v, len(edges)) + b"".join(struct.pack("<iii", *e) for e in edges)
 
 
-def test_hw3_wide(apsp, work):
+def test_hw3_wide(apsp, work, check):
     out = os.path.join(work, "out.bin")
     graph = os.path.join(work, "g.in")
     big = 2**30
@@ -327,25 +333,3 @@ def test_hw3_wide(apsp, work):
     check(p.returncode == 3 and one_error_line(p) and b"weight 1073741824" in p.stderr,
           "--dtype=int32: %d %r" % (p.returncode, p.stderr))
 
-
-def main():
-    apsp, cases, part = sys.argv[1:4]
-    mpi = sys.argv[4:6] if len(sys.argv) >= 6 else None
-    with tempfile.TemporaryDirectory() as work:
-        if part == "proc":
-            test_proc(apsp, cases, work)
-        elif part == "escapes":
-            test_escapes(apsp, cases, work, mpi)
-        elif part == "npy":
-            test_npy(apsp, cases, work)
-        elif part == "hw3-wide":
-            test_hw3_wide(apsp, work)
-        else:
-            sys.exit("unknown part %s" % part)
-    if FAILURES:
-        sys.exit("%d failure(s)" % len(FAILURES))
-    print("ok")
-
-
-if __name__ == "__main__":
-    main()

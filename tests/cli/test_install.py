@@ -1,7 +1,7 @@
-#!/usr/bin/env python3
 """The installed command runs on its own (issue 28, item 8; python3 standard library only).
 
-    test_install.py INSTALL_SH BUILD VERSION TESTCASES
+    pytest_main.py test_install.py --exe install-sh INSTALL_SH --build-root=BUILD
+        --opt=version=VERSION --testcases=TESTCASES
 
 Installs the build with tools/install.sh (what tools/setup.sh runs) into a temporary DESTDIR,
 then runs the installed `apsp` from outside the source and build trees with LD_LIBRARY_PATH
@@ -10,12 +10,13 @@ bytes (testcases/, the oracle's). A command that needed the build tree's shared 
 file installed elsewhere, fails here. The installed include folder must hold every header of the
 source's include/ (install_headers in meson.build), and a C11 program that includes any one of
 them alone must compile against the whole API (docs/api.md: apsp.h includes the others, and
-each of them includes apsp.h). Exit status: 0 passed, 1 a failure.
+each of them includes apsp.h).
 """
 import os
 import subprocess
-import sys
 import tempfile
+
+import pytest
 
 
 def installed_commands(root, name):
@@ -58,55 +59,51 @@ def check_headers(root, source_include):
     return problems
 
 
-def main():
-    install_sh, build, version, testcases = sys.argv[1:5]
+@pytest.fixture(scope="module")
+def installed(exe, build_root):
+    """(the temporary folder, the DESTDIR root in it) with the build installed (tools/install.sh,
+    which tools/setup.sh runs)."""
     with tempfile.TemporaryDirectory(prefix="apsp-install-") as scratch:
         root = os.path.join(scratch, "root")
-        subprocess.run(["bash", install_sh, build, "--no-rebuild", "--destdir", root],
+        subprocess.run(["bash", exe["install-sh"], build_root, "--no-rebuild", "--destdir", root],
                        check=True)
-        commands = installed_commands(root, "apsp")
-        if len(commands) != 1:
-            print("FAIL: expected one installed bin/apsp under %s, found %s" % (root, commands))
-            return 1
-        apsp = commands[0]
-        env = {k: v for k, v in os.environ.items() if k != "LD_LIBRARY_PATH"}
-        shown = subprocess.run([apsp, "--version"], cwd=scratch, env=env, capture_output=True,
-                               text=True)
-        if shown.returncode != 0 or shown.stdout.split() != ["apsp", version]:
-            print("FAIL: %s --version: exit %d, %r %r"
-                  % (apsp, shown.returncode, shown.stdout, shown.stderr))
-            return 1
-        out = os.path.join(scratch, "example.out")
-        solved = subprocess.run([apsp, os.path.join(testcases, "example.in"), out], cwd=scratch,
-                                env=env, capture_output=True, text=True)
-        expected = open(os.path.join(testcases, "example.out"), "rb").read()
-        if solved.returncode != 0 or open(out, "rb").read() != expected:
-            print("FAIL: %s example.in: exit %d, %r; output %s testcases/example.out"
-                  % (apsp, solved.returncode, solved.stderr,
-                     "differs from" if os.path.exists(out) else "missing, not"))
-            return 1
-        print("ok: %s (%s) solved example.in as testcases/example.out, no LD_LIBRARY_PATH"
-              % (os.path.relpath(apsp, root), shown.stdout.strip()))
-        prefix = os.path.dirname(os.path.dirname(apsp))
-        extras = [os.path.join("share", "man", "man1", "apsp.1"),
-                  os.path.join("share", "bash-completion", "completions", "apsp"),
-                  os.path.join("share", "zsh", "site-functions", "_apsp")]
-        missing = [e for e in extras if not os.path.isfile(os.path.join(prefix, e))]
-        if missing:  # man-db finds PREFIX/share/man for PREFIX/bin on PATH; bash-completion
-            # looks in ~/.local/share/bash-completion/completions
-            print("FAIL: not installed beside bin/apsp: %s" % missing)
-            return 1
-        print("ok: %s installed" % ", ".join(extras))
-        source_include = os.path.join(os.path.dirname(os.path.abspath(testcases)), "include")
-        problems = check_headers(root, source_include)
-        for problem in problems:
-            print("FAIL: " + problem)
-        if problems:
-            return 1
-        print("ok: %s installed; each compiles alone against the whole API"
-              % ", ".join(sorted(n for n in os.listdir(source_include) if n.endswith(".h"))))
-    return 0
+        yield scratch, root
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def test_command(installed, opt, testcases):
+    """The installed apsp: --version names VERSION; a solve of example.in gives example.out's
+    bytes, from outside the trees, without LD_LIBRARY_PATH; its man page and completions beside
+    it."""
+    scratch, root = installed
+    version = opt["version"]
+    commands = installed_commands(root, "apsp")
+    assert len(commands) == 1, "expected one installed bin/apsp under %s, found %s" % (
+        root, commands)
+    apsp = commands[0]
+    env = {k: v for k, v in os.environ.items() if k != "LD_LIBRARY_PATH"}
+    shown = subprocess.run([apsp, "--version"], cwd=scratch, env=env, capture_output=True,
+                           text=True)
+    assert shown.returncode == 0 and shown.stdout.split() == ["apsp", version], (
+        "%s --version: exit %d, %r %r" % (apsp, shown.returncode, shown.stdout, shown.stderr))
+    out = os.path.join(scratch, "example.out")
+    solved = subprocess.run([apsp, os.path.join(testcases, "example.in"), out], cwd=scratch,
+                            env=env, capture_output=True, text=True)
+    expected = open(os.path.join(testcases, "example.out"), "rb").read()
+    assert solved.returncode == 0 and open(out, "rb").read() == expected, (
+        "%s example.in: exit %d, %r; output %s testcases/example.out"
+        % (apsp, solved.returncode, solved.stderr,
+           "differs from" if os.path.exists(out) else "missing, not"))
+    prefix = os.path.dirname(os.path.dirname(apsp))
+    extras = [os.path.join("share", "man", "man1", "apsp.1"),
+              os.path.join("share", "bash-completion", "completions", "apsp"),
+              os.path.join("share", "zsh", "site-functions", "_apsp")]
+    missing = [e for e in extras if not os.path.isfile(os.path.join(prefix, e))]
+    # man-db finds PREFIX/share/man for PREFIX/bin on PATH; bash-completion looks in
+    # ~/.local/share/bash-completion/completions
+    assert not missing, "not installed beside bin/apsp: %s" % missing
+
+
+def test_headers(installed, source_root):
+    """Every header of include/ installed, each compiling alone against the whole API."""
+    problems = check_headers(installed[1], os.path.join(source_root, "include"))
+    assert not problems, "\n".join(problems)

@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """The apsp command in a real memory cgroup (python3 standard library only; root).
 
-    test_memory_cgroup.py APSP
+    pytest_main.py test_memory_cgroup.py --apsp=APSP
 
 Makes a child of this process's memory cgroup (cgroup v2 where its memory controller is there:
 of the nearest cgroup above that gives its children the controller; else v1's under
@@ -16,8 +15,7 @@ writes its pid into cgroup.procs, then execs apsp; issue 36.7):
     limit ("only ... is available (the cgroup's memory.limit_in_bytes of 4.00 GiB, of which
     ... holds ..."). Before: killed (exit 137).
 
-The cgroup is removed after. Exits 77 (skipped) where this is not root or no memory cgroup can be
-made. Each check prints what it tried and its result; exit status 0 all passed, 1 a failure.
+The cgroup is removed after. Skips where this is not root or no memory cgroup can be made.
 """
 import os
 import subprocess
@@ -25,8 +23,7 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
-from outcomes import report, summary  # noqa: E402
+import pytest
 
 GIB = 1 << 30
 VERTICES = 30000  # its int32 matrix: 30080^2 * 4 bytes = 3.37 GiB
@@ -151,13 +148,29 @@ def apsp_in(cgroup, apsp, directory):
 
 def check_refusal(what, rc, lines, left, words):
     line = lines[0] if lines else ""
-    report(what, rc == 5 and len(lines) == 1 and all(w in line for w in words) and
-           left == ["g.txt"],
-           "exit %d, %s, left %s" % (rc, lines, left))
+    assert rc == 5 and len(lines) == 1 and all(w in line for w in words) and left == ["g.txt"], (
+        "%s: exit %d, %s, left %s" % (what, rc, lines, left))
 
 
-def within_limit(cgroup, apsp, cgroup_name):
+@pytest.fixture(scope="module")
+def cgroup():
+    """(a child cgroup with a memory controller, its name under the mount); removed after."""
+    if os.geteuid() != 0:
+        pytest.skip("making a cgroup needs root")
+    made, why = make_cgroup()
+    if not made:
+        pytest.skip("no memory cgroup can be made here: %s" % why)
+    mount = "/sys/fs/cgroup" if made.version == 2 else "/sys/fs/cgroup/memory"
+    print("cgroup v%d: %s" % (made.version, made.dir))
+    try:
+        yield made, made.dir[len(mount):]
+    finally:
+        made.remove()
+
+
+def test_within_limit(cgroup, apsp_path):
     """A 1 GiB limit below the 3.37 GiB matrix: the cgroup's limit is the most it may hold."""
+    (cgroup, cgroup_name), apsp = cgroup, apsp_path
     cgroup.limit(GIB)
     with tempfile.TemporaryDirectory() as d:
         rc, lines, left = apsp_in(cgroup, apsp, d)
@@ -173,14 +186,14 @@ def memory_available():
     return None
 
 
-def within_what_is_left(cgroup, apsp, cgroup_name):
+def test_within_what_is_left(cgroup, apsp_path):
     """A 4 GiB limit, 1.5 GiB of it held by another process of the cgroup: the 3.37 GiB matrix
     fits the limit but not what is left of it."""
+    (cgroup, cgroup_name), apsp = cgroup, apsp_path
     available = memory_available()
     if available is not None and available < 3 * GIB:
-        report("V = 30000 in a cgroup of 4 GiB, 1.5 GiB held", None,
-               "MemAvailable is %d MiB here: it, not the cgroup, would decide" % (available >> 20))
-        return
+        pytest.skip("V = 30000 in a cgroup of 4 GiB, 1.5 GiB held: MemAvailable is %d MiB here: "
+                    "it, not the cgroup, would decide" % (available >> 20))
     cgroup.limit(4 * GIB)
     hold = "import sys; b = b'\\x01' * (3 << 29); print('held', flush=True); sys.stdin.read()"
     argv, _ = cgroup.run([sys.executable, "-c", hold])
@@ -198,29 +211,3 @@ def within_what_is_left(cgroup, apsp, cgroup_name):
                    % cgroup.limit_file, "of which %s holds 1.5" % cgroup_name] if ready else
                   ["the holder did not start"])
 
-
-def main():
-    if len(sys.argv) != 2:
-        print(__doc__)
-        return 2
-    apsp = os.path.abspath(sys.argv[1])
-    if os.geteuid() != 0:
-        print("skip: making a cgroup needs root")
-        return 77
-    cgroup, why = make_cgroup()
-    if not cgroup:
-        print("skip: no memory cgroup can be made here: %s" % why)
-        return 77
-    mount = "/sys/fs/cgroup" if cgroup.version == 2 else "/sys/fs/cgroup/memory"
-    name = cgroup.dir[len(mount):]
-    print("cgroup v%d: %s" % (cgroup.version, cgroup.dir))
-    try:
-        within_limit(cgroup, apsp, name)
-        within_what_is_left(cgroup, apsp, name)
-    finally:
-        cgroup.remove()
-    return summary()
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """Output paths and signals, end to end (python3 standard library only).
 
-    test_output.py APSP GEN_GRAPH [--testcases=DIR]
+    pytest_main.py test_output.py --apsp=APSP --exe gen-graph GEN_GRAPH [--testcases=DIR]
 
 Runs the apsp command on testcases/*.in with known .out files and checks what docs/usage.md ("The
 hw3 format") promises about OUTPUT: a symbolic link is written through (the link stays a link);
@@ -12,24 +11,21 @@ line, and a file of any other user in a sticky directory is refused (the planted
 test_output_sticky.py's); mode and owner are kept; names up to 255 bytes work; and a run ended by any signal, or by
 `ulimit -f`, leaves neither a temporary file nor an output, with an exit status that says the
 signal. GEN_GRAPH (tests/support/gen_graph.c) makes a graph large enough to still be computing when the
-signal comes. Checks that need root (another user, a private mount namespace) say SKIP
-otherwise; the real /dev is never touched.
+signal comes. Tests that need root (another user, a private mount namespace) skip otherwise;
+the real /dev is never touched.
 
-Each check prints what it tried and its result. Exit status: 0 all passed, 1 a failure.
+Each check prints what it tried and its result.
 """
-import argparse
 import os
 import resource
 import signal
 import stat
 import subprocess
-import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
-from files import read, write  # noqa: E402
-from outcomes import report, summary  # noqa: E402
+import pytest
+from files import read, write
 
 TIMEOUT = 300
 NOBODY, OTHER = 65534, 65533  # unprivileged ids for the runs that need another user
@@ -93,6 +89,23 @@ class Apsp:
                               preexec_fn=preexec_fn, **kw)
 
 
+@pytest.fixture(scope="module")
+def apsp(apsp_path, testcases):
+    """This file's runner: --backend=cpu, no core file, the testcases at hand."""
+    return Apsp(apsp_path, testcases)
+
+
+@pytest.fixture(scope="module")
+def big(exe):
+    """A graph of BIG_V vertices (gen-graph), still being solved when a signal comes."""
+    with tempfile.TemporaryDirectory(prefix="apsp-test-output-") as d:
+        os.chmod(d, 0o755)  # the runs as another user read it
+        path = os.path.join(d, "big.in")
+        subprocess.run([exe["gen-graph"], "random", str(BIG_V), str(8 * BIG_V), "7", path],
+                       check=True, timeout=TIMEOUT)
+        yield path
+
+
 def fresh_dir(work, name, mode=0o755):
     path = os.path.join(work, name)
     os.mkdir(path)
@@ -100,16 +113,16 @@ def fresh_dir(work, name, mode=0o755):
     return path
 
 
-def check_symlinks(apsp, work):
+def test_symlinks(apsp, work, check):
     inp, want = apsp.case("example")
     d = fresh_dir(work, "links")
     target, link = os.path.join(d, "target.bin"), os.path.join(d, "link.bin")
     write(target, b"an old output\n")
     os.symlink("target.bin", link)
     p = apsp.run([inp, link])
-    report("link.bin -> target.bin: the target is written, the link stays",
-           p.returncode == 0 and read(target) == want and os.readlink(link) == "target.bin"
-           and listing(d) == ["link.bin", "target.bin"], describe(p))
+    check.report("link.bin -> target.bin: the target is written, the link stays",
+                 p.returncode == 0 and read(target) == want and os.readlink(link) == "target.bin"
+                 and listing(d) == ["link.bin", "target.bin"], describe(p))
 
     # A chain across directories, relative links, ending in a name that does not exist yet.
     for sub in ("a", "b", "b/c"):
@@ -118,25 +131,25 @@ def check_symlinks(apsp, work):
     os.symlink("c/new.bin", os.path.join(d, "b", "hop"))
     p = apsp.run([inp, os.path.join(d, "a", "start")])
     created = os.path.join(d, "b", "c", "new.bin")
-    report("a/start -> ../b/hop -> c/new.bin (dangling): the final target is created",
-           p.returncode == 0 and os.path.exists(created) and read(created) == want
-           and os.path.islink(os.path.join(d, "a", "start"))
-           and os.path.islink(os.path.join(d, "b", "hop")), describe(p))
+    check.report("a/start -> ../b/hop -> c/new.bin (dangling): the final target is created",
+                 p.returncode == 0 and os.path.exists(created) and read(created) == want
+                 and os.path.islink(os.path.join(d, "a", "start"))
+                 and os.path.islink(os.path.join(d, "b", "hop")), describe(p))
 
     os.symlink("missing-dir/x.bin", os.path.join(d, "nowhere"))
     before = listing(d)
     p = apsp.run([inp, os.path.join(d, "nowhere")])
-    report("dangling link into a missing directory: exit 4, one line, nothing made",
-           p.returncode == 4 and one_line(p, "nowhere") and listing(d) == before, describe(p))
+    check.report("dangling link into a missing directory: exit 4, one line, nothing made",
+                 p.returncode == 4 and one_line(p, "nowhere") and listing(d) == before, describe(p))
 
     os.symlink("loop2", os.path.join(d, "loop1"))
     os.symlink("loop1", os.path.join(d, "loop2"))
     p = apsp.run([inp, os.path.join(d, "loop1")])
-    report("a symlink loop: exit 4, one line", p.returncode == 4 and one_line(p, "loop1"),
-           describe(p))
+    check.report("a symlink loop: exit 4, one line", p.returncode == 4 and one_line(p, "loop1"),
+                 describe(p))
 
 
-def check_descriptors(apsp, work):
+def test_descriptors(apsp, work, check):
     inp, want = apsp.case("example")
     d = fresh_dir(work, "fds")
     s = os.path.join(d, "s")
@@ -144,16 +157,17 @@ def check_descriptors(apsp, work):
     f = os.path.join(d, "f")
     with open(f, "wb") as out:
         p = apsp.run([inp, s], stdout=out)
-    report("s -> /proc/self/fd/1 with stdout a file: the file gets the output, s stays a link",
-           p.returncode == 0 and read(f) == want and os.readlink(s) == "/proc/self/fd/1"
-           and listing(d) == ["f", "s"], describe(p))
+    check.report("s -> /proc/self/fd/1 with stdout a file: the file gets the output, s stays a "
+                 "link",
+                 p.returncode == 0 and read(f) == want and os.readlink(s) == "/proc/self/fd/1"
+                 and listing(d) == ["f", "s"], describe(p))
     p = apsp.run([inp, s])
-    report("s -> /proc/self/fd/1 with stdout a pipe: the pipe gets the output",
-           p.returncode == 0 and p.stdout == want, describe(p))
+    check.report("s -> /proc/self/fd/1 with stdout a pipe: the pipe gets the output",
+                 p.returncode == 0 and p.stdout == want, describe(p))
     with open(f, "wb") as out:
         p = apsp.run([inp, "/proc/self/fd/1"], stdout=out)
-    report("/proc/self/fd/1 with stdout a file", p.returncode == 0 and read(f) == want,
-           describe(p))
+    check.report("/proc/self/fd/1 with stdout a file", p.returncode == 0 and read(f) == want,
+                 describe(p))
 
 
 def in_namespace(script, *args):
@@ -168,7 +182,7 @@ def in_namespace(script, *args):
     return None if p.returncode == 97 else p  # 97: the namespace could not be set up
 
 
-def check_dev_stdout(apsp, work):
+def test_dev_stdout(apsp, work, check):
     """As root, `apsp IN /dev/stdout > f` replaced the system's /dev/stdout symlink with a file.
     Tried only on a copy: a private mount namespace with a tmpfs over /dev."""
     inp, want = apsp.case("example")
@@ -186,44 +200,44 @@ def check_dev_stdout(apsp, work):
     """
     p = in_namespace(script, apsp.exe, inp, f)
     if p is None:
-        return report("/dev/stdout with stdout a file, as root", None,
-                      "needs root and unshare -m")
-    report("/dev/stdout with stdout a file, as root (private /dev): the file gets the output, "
-           "/dev/stdout stays a link", p.returncode == 0 and read(f) == want
-           and b"still a link" in p.stderr, describe(p))
+        pytest.skip("/dev/stdout with stdout a file, as root: needs root and unshare -m")
+    check.report("/dev/stdout with stdout a file, as root (private /dev): the file gets the "
+                 "output, "
+                 "/dev/stdout stays a link", p.returncode == 0 and read(f) == want
+                 and b"still a link" in p.stderr, describe(p))
 
 
-def check_attributes(apsp, work):
+def test_attributes(apsp, work, check):
     inp, want = apsp.case("v100-chain")
     d = fresh_dir(work, "attrs")
     t = os.path.join(d, "t.bin")
     write(t, b"old", 0o640)
     p = apsp.run([inp, t])
     mode = stat.S_IMODE(os.stat(t).st_mode)
-    report("mode 0640 kept by the replacement", p.returncode == 0 and read(t) == want
-           and mode == 0o640, "mode %o, %s" % (mode, describe(p)))
+    check.report("mode 0640 kept by the replacement", p.returncode == 0 and read(t) == want
+                 and mode == 0o640, "mode %o, %s" % (mode, describe(p)))
     if os.geteuid() == 0:
         os.chown(t, NOBODY, NOBODY)
         p = apsp.run([inp, t])
         st = os.stat(t)
-        report("owner %d:%d kept by the replacement (root)" % (NOBODY, NOBODY),
-               p.returncode == 0 and (st.st_uid, st.st_gid) == (NOBODY, NOBODY),
-               "owner %d:%d, %s" % (st.st_uid, st.st_gid, describe(p)))
+        check.report("owner %d:%d kept by the replacement (root)" % (NOBODY, NOBODY),
+                     p.returncode == 0 and (st.st_uid, st.st_gid) == (NOBODY, NOBODY),
+                     "owner %d:%d, %s" % (st.st_uid, st.st_gid, describe(p)))
     else:
-        report("owner kept by the replacement", None, "needs root")
+        check.report("owner kept by the replacement", None, "needs root")
 
     h = os.path.join(d, "h.bin")
     os.link(t, h)
     p = apsp.run([inp, t])
     st_t, st_h = os.stat(t), os.stat(h)
-    report("a file with 2 hard links: written in place, both names see it, one warning",
-           p.returncode == 0 and read(h) == want and read(t) == want
-           and st_t.st_ino == st_h.st_ino and one_line(p, "written in place"), describe(p))
-    report("the warning names the file and the reason", one_line(p, t)
-           and "hard links" in p.stderr.decode(), describe(p))
+    check.report("a file with 2 hard links: written in place, both names see it, one warning",
+                 p.returncode == 0 and read(h) == want and read(t) == want
+                 and st_t.st_ino == st_h.st_ino and one_line(p, "written in place"), describe(p))
+    check.report("the warning names the file and the reason", one_line(p, t)
+                 and "hard links" in p.stderr.decode(), describe(p))
 
 
-def check_unwritable_dir(apsp, work):
+def test_unwritable_dir(apsp, work, check):
     """A writable file in a directory that refuses new files: written in place, with a warning.
     Root ignores permissions, so as root the run drops to another user."""
     inp, want = apsp.case("v100-chain")
@@ -233,23 +247,23 @@ def check_unwritable_dir(apsp, work):
     os.chmod(d, 0o555)
     drop = as_user(NOBODY, NOBODY) if os.geteuid() == 0 else no_core
     p = apsp.run([inp, t], preexec_fn=drop)
-    report("writable file in a read-only directory: written in place, one warning",
-           p.returncode == 0 and read(t) == want and listing(d) == ["out.bin"]
-           and one_line(p, "cannot create a temporary file"), describe(p))
+    check.report("writable file in a read-only directory: written in place, one warning",
+                 p.returncode == 0 and read(t) == want and listing(d) == ["out.bin"]
+                 and one_line(p, "cannot create a temporary file"), describe(p))
     p = apsp.run([inp, os.path.join(d, "new.bin")], preexec_fn=drop)
-    report("a new file in a read-only directory: exit 4, one line, nothing made",
-           p.returncode == 4 and one_line(p, "new.bin") and listing(d) == ["out.bin"],
-           describe(p))
+    check.report("a new file in a read-only directory: exit 4, one line, nothing made",
+                 p.returncode == 4 and one_line(p, "new.bin") and listing(d) == ["out.bin"],
+                 describe(p))
     os.chmod(d, 0o755)
 
 
-def check_sticky(apsp, work):
+def test_sticky(apsp, work, check):
     """Another user's file in a sticky directory. One of the directory's owner: a rename over it
     fails with EPERM, so it is written in place. One of a third user (neither the directory's
     owner nor this one): not written at all, as the kernel's fs.protected_regular has it (issue
     36.1; before, it was written in place like the owner's)."""
     if os.geteuid() != 0:
-        return report("another user's file in a sticky directory", None, "needs root")
+        pytest.skip("another user's file in a sticky directory: needs root")
     inp, want = apsp.case("v100-chain")
     d = fresh_dir(work, "sticky", 0o1777)
     os.chown(d, NOBODY, NOBODY)
@@ -258,15 +272,16 @@ def check_sticky(apsp, work):
     os.chown(t, NOBODY, NOBODY)
     p = apsp.run([inp, t], preexec_fn=as_user(OTHER, OTHER))
     st = os.stat(t)
-    report("a writable file of the sticky directory's owner: written in place, one warning, "
-           "owner kept", p.returncode == 0 and read(t) == want and st.st_uid == NOBODY
-           and listing(d) == ["theirs.bin"] and one_line(p, "sticky"), describe(p))
+    check.report("a writable file of the sticky directory's owner: written in place, one warning, "
+                 "owner kept", p.returncode == 0 and read(t) == want and st.st_uid == NOBODY
+                 and listing(d) == ["theirs.bin"] and one_line(p, "sticky"), describe(p))
     os.chown(d, 0, 0)
     write(t, b"old", 0o666)
     p = apsp.run([inp, t], preexec_fn=as_user(OTHER, OTHER))
-    report("a writable file of a third user in a sticky directory: exit 4, one line, unchanged",
-           p.returncode == 4 and read(t) == b"old" and one_line(p, "not opened for writing"),
-           describe(p))
+    check.report("a writable file of a third user in a sticky directory: exit 4, one line, "
+                 "unchanged",
+                 p.returncode == 4 and read(t) == b"old" and one_line(p, "not opened for writing"),
+                 describe(p))
 
 
 def negative_cycle(work):
@@ -277,7 +292,7 @@ def negative_cycle(work):
     return path
 
 
-def check_in_place_kept(apsp, work, big):
+def test_in_place_kept(apsp, work, big, check):
     """A file written in place keeps its old bytes until the result is complete: a run that
     fails (a negative cycle) or is killed by SIGTERM mid-solve leaves every name of it as it was.
     Before: the file was emptied and its rows streamed into it, so a negative cycle left V*V*4
@@ -288,47 +303,47 @@ def check_in_place_kept(apsp, work, big):
     write(t, OLD_BYTES)
     os.link(t, h)
     p = apsp.run([cycle, t])
-    report("a hard-linked OUTPUT and a negative cycle: exit 7, both names keep the old bytes",
-           p.returncode == 7 and read(t) == OLD_BYTES and read(h) == OLD_BYTES
-           and listing(d) == ["h.bin", "t.bin"], "%s, t.bin %r" % (describe(p), read(t)[:40]))
+    check.report("a hard-linked OUTPUT and a negative cycle: exit 7, both names keep the old bytes",
+                 p.returncode == 7 and read(t) == OLD_BYTES and read(h) == OLD_BYTES
+                 and listing(d) == ["h.bin", "t.bin"], "%s, t.bin %r" % (describe(p), read(t)[:40]))
     running, code, err = signal_run([apsp.exe, "--backend=cpu", "--threads=1", big, t],
                                     signal.SIGTERM, d)
-    report("a hard-linked OUTPUT, SIGTERM mid-solve: dies by it, both names keep the old bytes",
-           running and code == -signal.SIGTERM and read(t) == OLD_BYTES
-           and read(h) == OLD_BYTES and listing(d) == ["h.bin", "t.bin"],
-           "running %s, exit %s, %r, t.bin %d bytes" % (running, code, err[:200],
-                                                         len(read(t))))
+    check.report("a hard-linked OUTPUT, SIGTERM mid-solve: dies by it, both names keep the old "
+                 "bytes",
+                 running and code == -signal.SIGTERM and read(t) == OLD_BYTES
+                 and read(h) == OLD_BYTES and listing(d) == ["h.bin", "t.bin"],
+                 "running %s, exit %s, %r, t.bin %d bytes" % (running, code, err[:200],
+                                                               len(read(t))))
     inp, want = apsp.case("v100-chain")
     write(t, b"x" * (len(want) + 4096))  # the copy over it must also cut it short
     p = apsp.run([inp, t])
-    report("a hard-linked OUTPUT longer than the result: both names get the result, exactly",
-           p.returncode == 0 and read(t) == want and read(h) == want
-           and listing(d) == ["h.bin", "t.bin"], describe(p))
+    check.report("a hard-linked OUTPUT longer than the result: both names get the result, exactly",
+                 p.returncode == 0 and read(t) == want and read(h) == want
+                 and listing(d) == ["h.bin", "t.bin"], describe(p))
     r = fresh_dir(work, "ro-kept")
     rt = os.path.join(r, "out.bin")
     write(rt, OLD_BYTES, 0o666)
     os.chmod(r, 0o555)
     p = apsp.run([cycle, rt], preexec_fn=as_user(NOBODY, NOBODY) if os.geteuid() == 0
                  else no_core)
-    report("a writable file in a read-only directory and a negative cycle: exit 7, the old "
-           "bytes kept", p.returncode == 7 and read(rt) == OLD_BYTES
-           and listing(r) == ["out.bin"], describe(p))
+    check.report("a writable file in a read-only directory and a negative cycle: exit 7, the old "
+                 "bytes kept", p.returncode == 7 and read(rt) == OLD_BYTES
+                 and listing(r) == ["out.bin"], describe(p))
     os.chmod(r, 0o755)
     if os.geteuid() != 0:
-        return report("another user's file in a sticky directory, a negative cycle", None,
-                      "needs root")
+        pytest.skip("another user's file in a sticky directory, a negative cycle: needs root")
     s = fresh_dir(work, "sticky-kept", 0o1777)
     os.chown(s, NOBODY, NOBODY)  # a file of anyone else there would be refused at once
     theirs = os.path.join(s, "theirs.bin")
     write(theirs, OLD_BYTES, 0o666)
     os.chown(theirs, NOBODY, NOBODY)
     p = apsp.run([cycle, theirs], preexec_fn=as_user(OTHER, OTHER))
-    report("a file of the sticky directory's owner and a negative cycle: exit 7, the old "
-           "bytes kept", p.returncode == 7 and read(theirs) == OLD_BYTES
-           and listing(s) == ["theirs.bin"], describe(p))
+    check.report("a file of the sticky directory's owner and a negative cycle: exit 7, the old "
+                 "bytes kept", p.returncode == 7 and read(theirs) == OLD_BYTES
+                 and listing(s) == ["theirs.bin"], describe(p))
 
 
-def check_no_temporary_anywhere(apsp, work):
+def test_no_temporary_anywhere(apsp, work, check):
     """A writable file in a read-only directory, with /tmp read-only too: no temporary copy can
     be made anywhere, so the file is written in place as before, and the warning says that a
     failure leaves it partial."""
@@ -345,17 +360,16 @@ def check_no_temporary_anywhere(apsp, work):
     """ % (NOBODY, NOBODY)
     p = in_namespace(script, apsp.exe, inp, t, d)
     if p is None:
-        return report("no temporary file anywhere: written in place", None,
-                      "needs root and unshare -m")
+        pytest.skip("no temporary file anywhere: written in place: needs root and unshare -m")
     lines = err_lines(p)
-    report("no temporary file anywhere (a 0555 directory, /tmp read-only): written in place, "
-           "the warning says a failure leaves it partial", p.returncode == 0 and read(t) == want
-           and len(lines) == 2 and "partial" in lines[1] and listing(d) == ["out.bin"],
-           describe(p))
+    check.report("no temporary file anywhere (a 0555 directory, /tmp read-only): written in place, "
+                 "the warning says a failure leaves it partial",
+                 p.returncode == 0 and read(t) == want and len(lines) == 2
+                 and "partial" in lines[1] and listing(d) == ["out.bin"], describe(p))
     os.chmod(d, 0o755)
 
 
-def check_rename_refused(apsp, work):
+def test_rename_refused(apsp, work, check):
     """A rename refused only at commit (here EBUSY: the target is a mount point): the bytes are
     copied over the target, with a warning."""
     inp, want = apsp.case("v100-chain")
@@ -366,15 +380,14 @@ def check_rename_refused(apsp, work):
     p = in_namespace('mount --bind "$3" "$4" || exit 97; exec "$1" --backend=cpu "$2" "$4"',
                      apsp.exe, inp, src, t)
     if p is None:
-        return report("a rename refused at commit (a mount point)", None,
-                      "needs root and unshare -m")
-    report("a rename refused at commit (the target is a mount point): copied in place, "
-           "one warning", p.returncode == 0 and read(src) == want
-           and one_line(p, "rename was refused")
-           and sorted(listing(d)) == ["mounted.bin", "t.bin"], describe(p))
+        pytest.skip("a rename refused at commit (a mount point): needs root and unshare -m")
+    check.report("a rename refused at commit (the target is a mount point): copied in place, "
+                 "one warning", p.returncode == 0 and read(src) == want
+                 and one_line(p, "rename was refused")
+                 and sorted(listing(d)) == ["mounted.bin", "t.bin"], describe(p))
 
 
-def check_disk_room(apsp, work):
+def test_disk_room(apsp, work, check):
     """A disk with room for one copy: replacing cannot work, and is not given up for writing in
     place; the run fails at once and keeps the old file. Tried on a 64 KiB tmpfs."""
     inp, want = apsp.case("v100-chain")  # 40000 bytes, 10 pages: two copies need 20 of 16
@@ -389,14 +402,14 @@ def check_disk_room(apsp, work):
     """
     p = in_namespace(script, apsp.exe, inp, d)
     if p is None:
-        return report("a disk with room for one copy", None, "needs root and unshare -m")
+        pytest.skip("a disk with room for one copy: needs root and unshare -m")
     lines = err_lines(p)
-    report("a disk with room for one copy: exit 4 at once, 'no room', the old file kept, "
-           "nothing else", p.returncode == 4 and lines[:1] and "no room" in lines[0]
-           and lines[1:] == ["kept", "out.bin"], describe(p))
+    check.report("a disk with room for one copy: exit 4 at once, 'no room', the old file kept, "
+                 "nothing else", p.returncode == 4 and lines[:1] and "no room" in lines[0]
+                 and lines[1:] == ["kept", "out.bin"], describe(p))
 
 
-def check_same_file(apsp, work):
+def test_same_file(apsp, work, check):
     """Issue 24.3: two of INPUT, OUTPUT and --predecessors that are one file under two names
     (./x, an absolute path, a symbolic or hard link) are refused before anything is written:
     exit 2, one line naming both; every file as it was. Before, apsp wrote one output over the
@@ -430,32 +443,32 @@ def check_same_file(apsp, work):
     for args, words in tries:
         p = apsp.run(args, cwd=d)
         now = contents()
-        report("%s: refused, exit 2, one line naming both, nothing written" % " ".join(args),
-               p.returncode == 2 and one_line(p, words) and "the same file as" in p.stderr.decode()
-               and now == before, describe(p))
+        check.report("%s: refused, exit 2, one line naming both, nothing written" % " ".join(args),
+                     p.returncode == 2 and one_line(p, words)
+                     and "the same file as" in p.stderr.decode() and now == before, describe(p))
     p = apsp.run(["--predecessors=p.npy", "g.in", "same.npy"], cwd=d)
-    report("distinct files are written", p.returncode == 0 and read(same) != OLD_BYTES
-           and os.path.exists(os.path.join(d, "p.npy")), describe(p))
+    check.report("distinct files are written", p.returncode == 0 and read(same) != OLD_BYTES
+                 and os.path.exists(os.path.join(d, "p.npy")), describe(p))
 
 
-def check_long_names(apsp, work):
+def test_long_names(apsp, work, check):
     inp, want = apsp.case("example")
     d = fresh_dir(work, "names")
     for length in (242, 243, 250, 255):
         name = os.path.join(d, "n" * length)
         write(name, b"old")
         p = apsp.run([inp, name])
-        report("a %d-byte name over an existing file" % length,
-               p.returncode == 0 and read(name) == want and listing(d) == ["n" * length],
-               describe(p))
+        check.report("a %d-byte name over an existing file" % length,
+                     p.returncode == 0 and read(name) == want and listing(d) == ["n" * length],
+                     describe(p))
         remove(name)
         p = apsp.run([inp, name])
-        report("a %d-byte new name" % length, p.returncode == 0 and os.path.exists(name)
-               and read(name) == want and listing(d) == ["n" * length], describe(p))
+        check.report("a %d-byte new name" % length, p.returncode == 0 and os.path.exists(name)
+                     and read(name) == want and listing(d) == ["n" * length], describe(p))
         remove(name)
 
 
-def check_file_size_limit(apsp, work):
+def test_file_size_limit(apsp, work, check):
     inp, want = apsp.case("v100-chain")  # 40000 bytes of output
     d = fresh_dir(work, "fsize")
     t = os.path.join(d, "out.bin")
@@ -469,10 +482,11 @@ def check_file_size_limit(apsp, work):
         p = apsp.run([inp, t], preexec_fn=limit)
         ended = p.returncode == -signal.SIGXFSZ or (p.returncode > 0 and one_line(p))
         kept = read(t) == b"old" if existing else listing(d) == []
-        report("ulimit -f 4 KiB%s: exit non-zero with one line (or SIGXFSZ), %s"
-               % (" over an existing output" if existing else "",
-                  "the output kept" if existing else "no file"),
-               ended and kept and listing(d) == (["out.bin"] if existing else []), describe(p))
+        check.report("ulimit -f 4 KiB%s: exit non-zero with one line (or SIGXFSZ), %s"
+                     % (" over an existing output" if existing else "",
+                        "the output kept" if existing else "no file"),
+                     ended and kept and listing(d) == (["out.bin"] if existing else []),
+                     describe(p))
 
 
 def o_tmpfile_works(directory):
@@ -521,39 +535,35 @@ def backends(apsp):
     return ["cpu"] + (["opencl"] if b"(opencl backend)" in p.stdout else [])
 
 
-def check_signals(apsp, work, big):
-    for backend in backends(apsp):
-        d = fresh_dir(work, "signals-" + backend)
-        unnamed = o_tmpfile_works(d)
-        for name in SIGNALS:
-            sig = getattr(signal, name)
-            what = "--backend=%s, %s mid-solve: dies by it, no temporary file, no output" % (
-                backend, name)
-            if sig == signal.SIGKILL and not unnamed:
-                report(what, None, "no O_TMPFILE here: a named file cannot survive SIGKILL")
-                continue
-            out = os.path.join(d, "big.out")
-            # OpenCL on PoCL's CPU device: a GPU would finish V = 8000 in milliseconds, before
-            # the signal (the H100 host: 36 ms).
-            device = ["--device=cpu"] if backend == "opencl" else []
-            cmd = [apsp.exe, "--backend=" + backend] + device + ["--threads=1", big, out]
-            running, code, err = signal_run(cmd, sig, d)
-            if not running:
-                report(what, False, "the run was not computing when the signal was due: exit "
-                       "%s, %r" % (code, err[:200]))
-                continue
-            left = listing(d)
-            report(what, code == -sig and left == [], "exit %s, left %s, %r" % (code, left,
-                                                                              err[:200]))
-            for name_left in left:  # so that each signal is judged alone
-                remove(os.path.join(d, name_left))
+@pytest.mark.parametrize("name", SIGNALS)
+@pytest.mark.parametrize("backend", ["cpu", "opencl"])
+def test_signals(apsp, work, big, backend, name):
+    if backend not in backends(apsp):
+        pytest.skip("no OpenCL device")
+    d = fresh_dir(work, "signals-" + backend)
+    sig = getattr(signal, name)
+    what = "--backend=%s, %s mid-solve: dies by it, no temporary file, no output" % (
+        backend, name)
+    if sig == signal.SIGKILL and not o_tmpfile_works(d):
+        pytest.skip("no O_TMPFILE here: a named file cannot survive SIGKILL")
+    out = os.path.join(d, "big.out")
+    # OpenCL on PoCL's CPU device: a GPU would finish V = 8000 in milliseconds, before the
+    # signal (the H100 host: 36 ms).
+    device = ["--device=cpu"] if backend == "opencl" else []
+    cmd = [apsp.exe, "--backend=" + backend] + device + ["--threads=1", big, out]
+    running, code, err = signal_run(cmd, sig, d)
+    assert running, "%s: the run was not computing when the signal was due: exit %s, %r" % (
+        what, code, err[:200])
+    left = listing(d)
+    assert code == -sig and left == [], "%s: exit %s, left %s, %r" % (what, code, left,
+                                                                       err[:200])
 
 
-def check_named_fallback(apsp, work, big):
+def test_named_fallback(apsp, work, big, check):
     """Where the unnamed file cannot be had, a named `.NAME.apsp-XXXXXX` is used: tried as root in
     a namespace whose /proc is an empty tmpfs (no /proc/self/fd to link an unnamed file from)."""
     if os.geteuid() != 0 or in_namespace("true") is None:
-        return report("the named temporary file (no O_TMPFILE)", None, "needs root and unshare -m")
+        pytest.skip("the named temporary file (no O_TMPFILE): needs root and unshare -m")
     d = fresh_dir(work, "named")
     script = 'mount -t tmpfs none /proc || exit 97; exec "$@"'
     for name in ("SIGINT", "SIGQUIT", "SIGUSR1", "SIGSEGV", "SIGXFSZ", "SIGPIPE", "SIGTERM"):
@@ -567,43 +577,10 @@ def check_named_fallback(apsp, work, big):
         ok = (running and code == -sig and listing(d) == [] and len(temps) == 1
               and len(temps[0]) <= 255 and temps[0].startswith("." + "n" * 200))
         left = listing(d)
-        report("named temporary file, 250-byte name, %s: the file (%s) is removed, exit by the "
-               "signal" % (name, "%d-byte name" % len(temps[0]) if temps else "never seen"), ok,
-               "exit %s, left %s, %r" % (code, left, err[:200]))
+        check.report("named temporary file, 250-byte name, %s: the file (%s) is removed, exit "
+                     "by the signal"
+                     % (name, "%d-byte name" % len(temps[0]) if temps else "never seen"), ok,
+                     "exit %s, left %s, %r" % (code, left, err[:200]))
         for name_left in left:
             remove(os.path.join(d, name_left))
 
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("apsp")
-    parser.add_argument("gen_graph")
-    here = os.path.dirname(os.path.abspath(__file__))
-    parser.add_argument("--testcases", default=os.path.join(here, "..", "..", "testcases"))
-    args = parser.parse_args()
-    apsp = Apsp(os.path.abspath(args.apsp), os.path.abspath(args.testcases))
-    with tempfile.TemporaryDirectory(prefix="apsp-test-output-") as work:
-        os.chmod(work, 0o755)  # runs as another user must reach their directories
-        check_symlinks(apsp, work)
-        check_descriptors(apsp, work)
-        check_dev_stdout(apsp, work)
-        check_attributes(apsp, work)
-        check_unwritable_dir(apsp, work)
-        check_sticky(apsp, work)
-        check_rename_refused(apsp, work)
-        check_no_temporary_anywhere(apsp, work)
-        check_disk_room(apsp, work)
-        check_same_file(apsp, work)
-        check_long_names(apsp, work)
-        check_file_size_limit(apsp, work)
-        big = os.path.join(work, "big.in")
-        subprocess.run([args.gen_graph, "random", str(BIG_V), str(8 * BIG_V), "7", big],
-                       check=True, timeout=TIMEOUT)
-        check_signals(apsp, work, big)
-        check_in_place_kept(apsp, work, big)
-        check_named_fallback(apsp, work, big)
-    return summary()
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,7 +1,7 @@
-#!/usr/bin/env python3
 """Planted links and other users' files in a sticky directory (python3 standard library only).
 
-    test_output_sticky.py APSP [--testcases=DIR] [--apsp-mpi=APSP_MPI --mpirun=MPIRUN]
+    pytest_main.py test_output_sticky.py --apsp=APSP [--testcases=DIR]
+        [--exe apsp-mpi APSP_MPI --exe mpirun MPIRUN]
 
 apsp follows OUTPUT's symbolic links itself (src/output/output_path.c), so the kernel's
 fs.protected_symlinks and fs.protected_regular cannot protect its user; apsp applies their rule
@@ -22,20 +22,18 @@ and for apsp's OUTPUT also:
   - a link of the directory's owner, and one of the victim: followed, as the kernel follows
     them (exit 0, the target holds testcases/example.out).
 
-Needs root and setpriv (exit 77 otherwise). Each check prints what it tried and its result.
-Exit status: 0 all passed, 1 a failure.
+Needs root and setpriv (skips otherwise). Each check prints what it tried and its result.
 """
-import argparse
 import os
 import shutil
 import subprocess
-import sys
-import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
-from files import read, write  # noqa: E402
-from outcomes import report, summary  # noqa: E402
-from sanitizers import leak_env  # noqa: E402
+import pytest
+from files import read, write
+from sanitizers import leak_env
+
+if os.geteuid() != 0 or shutil.which("setpriv") is None:
+    pytest.skip("needs root and setpriv (three other users)", allow_module_level=True)
 
 # A run's limit: APSP_DUMP_PROGRAM's runs compile on the victim's cold PoCL cache, which took more
 # than 120 s under AddressSanitizer on the 2-core CI machine.
@@ -44,8 +42,6 @@ FIFO_TIMEOUT = 20  # a run that opens the attacker's FIFO waits for a reader: a 
 ATTACKER, VICTIM, OWNER = 2001, 2002, 2003
 SHARED_GROUP = 2010  # the group of the group-writable sticky directory
 PRECIOUS = b"the victim's precious file\n"
-
-
 
 
 def as_user(uid, gid=None):
@@ -66,7 +62,7 @@ def plant(uid, script, *args, gid=None):
     """What another user does to the sticky directory before the victim's run."""
     p = run_as(uid, ["sh", "-c", script, "sh"] + list(args), gid=gid)
     if p is None or p.returncode != 0:
-        sys.exit("could not plant as uid %d: %r" % (uid, p and p.stderr))
+        pytest.fail("could not plant as uid %d: %r" % (uid, p and p.stderr), pytrace=False)
 
 
 def errors(p, tool):
@@ -85,16 +81,16 @@ class World:
     """The victim's home (its precious file, the graph), the sticky directory of OWNER, and how
     each tool is run as the victim."""
 
-    def __init__(self, work, args):
-        self.work = work
+    def __init__(self, work, apsp, testcases, check):
+        self.work, self.report = work, check.report
         self.home = self.mkdir("victim", VICTIM, VICTIM, 0o755)
         self.sticky = self.mkdir("sticky", OWNER, OWNER, 0o1777)
         self.group_sticky = self.mkdir("group-sticky", OWNER, SHARED_GROUP, 0o1770)
         self.precious = os.path.join(self.home, "precious.txt")
         self.graph = os.path.join(self.home, "graph.in")
         write(self.precious, PRECIOUS, 0o644)
-        write(self.graph, read(os.path.join(args.testcases, "example.in")), 0o644)
-        self.want = read(os.path.join(args.testcases, "example.out"))
+        write(self.graph, read(os.path.join(testcases, "example.in")), 0o644)
+        self.want = read(os.path.join(testcases, "example.out"))
         for path in (self.precious, self.graph):
             os.chown(path, VICTIM, VICTIM)
         # PoCL's and apsp's kernel caches, and Open MPI's session directory, the victim's own.
@@ -102,7 +98,7 @@ class World:
                                  XDG_CACHE_HOME=os.path.join(self.home, ".cache")))
         self.ompi = self.mkdir("ompi", VICTIM, VICTIM, 0o700)
         self.env["OMPI_MCA_orte_tmpdir_base"] = self.env["PRTE_MCA_prte_tmpdir_base"] = self.ompi
-        self.apsp = args.apsp
+        self.apsp = apsp
         self.planted = 0
 
     def mkdir(self, name, uid, gid, mode):
@@ -131,11 +127,11 @@ def refused_link(w, what, p, tool, link, target, before):
     ok = (p is not None and p.returncode == 4 and len(lines) == 1 and "not followed" in lines[0]
           and lines[0].endswith("name that file directly: " + target) and target_now == before
           and os.path.islink(link) and w.home_listing() == ["graph.in", "precious.txt"])
-    report("%s: exit 4, one line naming %s, it %s" % (
-        what, target, "unchanged" if before is not None else "not created"), ok,
-        "%s; target %s, home %s" % (describe(p, TIMEOUT), "unchanged" if target_now == before else
-                                    "CREATED" if before is None else "OVERWRITTEN",
-                                    w.home_listing()))
+    w.report("%s: exit 4, one line naming %s, it %s" % (
+          what, target, "unchanged" if before is not None else "not created"), ok,
+          "%s; target %s, home %s" % (describe(p, TIMEOUT), "unchanged" if target_now == before else
+                                      "CREATED" if before is None else "OVERWRITTEN",
+                                      w.home_listing()))
 
 
 def check_links(w, label, tool, argv_for, env_for=None):
@@ -150,7 +146,13 @@ def check_links(w, label, tool, argv_for, env_for=None):
         refused_link(w, "%s, the attacker's %s" % (label, kind), p, tool, link, target, before)
 
 
-def check_foreign_files(w):
+@pytest.fixture
+def w(work, apsp_path, testcases, check):
+    """The world of one test, its checks reported by `check`."""
+    return World(work, apsp_path, testcases, check)
+
+
+def test_foreign_files(w, check):
     """The attacker's own file and FIFO in the sticky directory: not written."""
     theirs = os.path.join(w.sticky, "theirs.bin")
     plant(ATTACKER, 'printf old > "$1" && chmod 666 "$1"', theirs)
@@ -159,16 +161,16 @@ def check_foreign_files(w):
     ok = (p.returncode == 4 and len(lines) == 1 and "not opened for writing" in lines[0]
           and "its owner must remove it" in lines[0] and read(theirs) == b"old"
           and os.stat(theirs).st_uid == ATTACKER)
-    report("the attacker's regular file (mode 0666) as OUTPUT: exit 4, one line, unchanged", ok,
-           "%s, the file %r" % (describe(p, TIMEOUT), read(theirs)[:20]))
+    w.report("the attacker's regular file (mode 0666) as OUTPUT: exit 4, one line, unchanged", ok,
+             "%s, the file %r" % (describe(p, TIMEOUT), read(theirs)[:20]))
     fifo = os.path.join(w.sticky, "theirs.fifo")
     plant(ATTACKER, 'mkfifo -m 666 "$1"', fifo)
     p = w.run([w.apsp, "--backend=cpu", w.graph, fifo], timeout=FIFO_TIMEOUT)
     ok = p is not None and p.returncode == 4 and len(errors(p, "apsp")) == 1
-    report("the attacker's FIFO as OUTPUT: exit 4 at once, one line", ok, describe(p))
+    w.report("the attacker's FIFO as OUTPUT: exit 4 at once, one line", ok, describe(p))
 
 
-def check_group_writable(w):
+def test_group_writable(w, check):
     """A directory that is sticky and writable by its group only: the kernel's default rule
     looks at world-writable ones; apsp counts this one as shared too."""
     link = os.path.join(w.group_sticky, "out.bin")
@@ -178,7 +180,7 @@ def check_group_writable(w):
                  "file", p, "apsp", link, w.precious, PRECIOUS)
 
 
-def check_followed(w):
+def test_followed(w, check):
     """Links that the kernel would follow: the directory owner's and the victim's own."""
     for who, uid in (("the directory's owner", OWNER), ("the victim", VICTIM)):
         target = os.path.join(w.home, "by-%d.out" % uid)
@@ -187,8 +189,8 @@ def check_followed(w):
         p = w.run([w.apsp, "--backend=cpu", w.graph, link])
         ok = (p.returncode == 0 and os.path.exists(target) and read(target) == w.want
               and os.path.islink(link))
-        report("a link of %s: followed, the target holds the distances" % who, ok,
-               describe(p, TIMEOUT))
+        w.report("a link of %s: followed, the target holds the distances" % who, ok,
+                 describe(p, TIMEOUT))
         os.unlink(target)
 
 
@@ -197,43 +199,25 @@ def opencl_device(w):
     return b"(opencl backend)" in p.stdout
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("apsp")
-    here = os.path.dirname(os.path.abspath(__file__))
-    parser.add_argument("--testcases", default=os.path.join(here, "..", "..", "testcases"))
-    parser.add_argument("--apsp-mpi")
-    parser.add_argument("--mpirun")
-    args = parser.parse_args()
-    args.apsp = os.path.abspath(args.apsp)
-    args.testcases = os.path.abspath(args.testcases)
-    if os.geteuid() != 0 or shutil.which("setpriv") is None:
-        print("SKIP: needs root and setpriv (three other users)")
-        return 77
-    with tempfile.TemporaryDirectory(prefix="apsp-test-sticky-") as work:
-        os.chmod(work, 0o755)  # the other users must reach their directories
-        w = World(work, args)
-        apsp = [w.apsp, "--backend=cpu"]
-        own = os.path.join(w.home, "d.npy")  # an output of the victim's own, beside
+@pytest.mark.parametrize("run", ["apsp", "apsp-predecessors", "apsp-mpi", "dump-program"])
+def test_links(w, exe, check, run):
+    """The attacker's links given to each tool of the victim's: apsp's OUTPUT and --predecessors,
+    apsp-mpi's OUTPUT, APSP_DUMP_PROGRAM."""
+    apsp = [w.apsp, "--backend=cpu"]
+    own = os.path.join(w.home, "d.npy")  # an output of the victim's own, beside
+    if run == "apsp":
         check_links(w, "apsp IN LINK", "apsp", lambda link: apsp + [w.graph, link])
+    elif run == "apsp-predecessors":
         check_links(w, "apsp --predecessors=LINK IN ~/d.npy", "apsp",
                     lambda link: apsp + ["--predecessors=" + link, w.graph, own])
-        check_foreign_files(w)
-        check_group_writable(w)
-        check_followed(w)
-        if args.apsp_mpi and args.mpirun:
-            mpi = [args.mpirun, "-q", "--oversubscribe", "-np", "2", args.apsp_mpi, w.graph]
-            check_links(w, "mpirun -np 2 apsp-mpi IN LINK", "apsp-mpi", lambda link: mpi + [link])
-        else:
-            report("apsp-mpi's OUTPUT", None, "no apsp-mpi or mpirun")
-        if opencl_device(w):
-            check_links(w, "APSP_DUMP_PROGRAM=LINK apsp --backend=opencl IN ~/d.npy", "apsp",
-                        lambda link: [w.apsp, "--backend=opencl", w.graph, own],
-                        lambda link: {"APSP_DUMP_PROGRAM": link})
-        else:
-            report("APSP_DUMP_PROGRAM", None, "no OpenCL device")
-    return summary()
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    elif run == "apsp-mpi":
+        if "apsp-mpi" not in exe or "mpirun" not in exe:
+            pytest.skip("apsp-mpi's OUTPUT: no apsp-mpi or mpirun")
+        mpi = [exe["mpirun"], "-q", "--oversubscribe", "-np", "2", exe["apsp-mpi"], w.graph]
+        check_links(w, "mpirun -np 2 apsp-mpi IN LINK", "apsp-mpi", lambda link: mpi + [link])
+    else:
+        if not opencl_device(w):
+            pytest.skip("APSP_DUMP_PROGRAM: no OpenCL device")
+        check_links(w, "APSP_DUMP_PROGRAM=LINK apsp --backend=opencl IN ~/d.npy", "apsp",
+                    lambda link: [w.apsp, "--backend=opencl", w.graph, own],
+                    lambda link: {"APSP_DUMP_PROGRAM": link})

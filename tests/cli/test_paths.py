@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """apsp --predecessors and --path against SciPy on random graphs in every input format.
 
-    test_paths.py APSP [--graphs=N] [--seed=S|time]
+    pytest_main.py test_paths.py --apsp=APSP [--opt=graphs=N] [--opt=seed=S|time]
 
 Each graph comes from test_scipy.py's generator and writers (hw3, DIMACS, Matrix Market by hand
 and by scipy.io.mmwrite, symmetric too, edge lists by hand and by NetworkX; repeated edges,
@@ -13,20 +12,17 @@ floyd_warshall(return_predecessors=True) has -9999, and from every other cell th
 predecessors from j goes back to i over edges of the graph whose weights sum to d(i,j). The
 --path line must name such a path (or say "no path" where SciPy has none).
 """
-import argparse
 import io
 import os
 import random
 import re
 import subprocess
-import sys
-import tempfile
-import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import test_scipy as ts  # noqa: E402  (re-executes under a Python with SciPy, or skips)
+import test_scipy as ts  # (skips the file without SciPy)
+from harness import seed_of
 
 np = ts.np
+GRAPHS = 40  # --opt=graphs=N
 NONE = -9999
 
 
@@ -195,9 +191,9 @@ def one_graph(apsp, work, rng, index):
     return "%s: %s" % (what, problem) if problem else None
 
 
-def check_cli_errors(apsp, work):
+def test_cli_errors(apsp_path, work, check):
     """Refusals: exit 2 with one line, nothing written."""
-    failures = []
+    apsp = apsp_path
     g = os.path.join(work, "e.txt")
     with open(g, "w") as f:
         f.write("0 1 4\n1 2 0\n2 1 0\n")
@@ -213,50 +209,27 @@ def check_cli_errors(apsp, work):
     for extra, message in cases:
         p = subprocess.run([apsp, "--backend=cpu"] + extra + [g, out], capture_output=True)
         err = p.stderr.decode()
-        if p.returncode != 2 or message not in err or os.path.exists(out):
-            failures.append("%s: exit %d, %r" % (extra, p.returncode, err))
+        check(p.returncode == 2 and message in err and not os.path.exists(out),
+              "%s: exit %d, %r" % (extra, p.returncode, err))
     p = subprocess.run([apsp, "--backend=cpu", "--predecessors=" + os.path.join(work, "no", "p"),
                         g, out], capture_output=True)
-    if p.returncode != 4 or os.path.exists(out):
-        failures.append("--predecessors into a missing directory: exit %d" % p.returncode)
+    check(p.returncode == 4 and not os.path.exists(out),
+          "--predecessors into a missing directory: exit %d" % p.returncode)
     # --stats-json and -v say how long the derivation took.
     p = subprocess.run([apsp, "--backend=cpu", "--stats-json", "-v", "--path=0,2", g, out],
                        capture_output=True)
     err = p.stderr.decode()
-    if (p.returncode != 0 or p.stdout.decode() != "length 4: 0 -> 1 -> 2\n"
-            or not re.search(r'"predecessors_s":\d', err)
-            or "predecessors derived in" not in err):
-        failures.append("--path with -v --stats-json: exit %d, %r, %r" % (
-            p.returncode, p.stdout.decode(), err))
+    check(not (p.returncode != 0 or p.stdout.decode() != "length 4: 0 -> 1 -> 2\n"
+               or not re.search(r'"predecessors_s":\d', err)
+               or "predecessors derived in" not in err),
+          "--path with -v --stats-json: exit %d, %r, %r" % (p.returncode, p.stdout.decode(), err))
     p = subprocess.run([apsp, "--backend=cpu", "--stats-json", g, out], capture_output=True)
-    if '"predecessors_s":null' not in p.stderr.decode():
-        failures.append("--stats-json without paths: %r" % p.stderr.decode())
-    return failures
+    check('"predecessors_s":null' in p.stderr.decode(),
+          "--stats-json without paths: %r" % p.stderr.decode())
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("apsp")
-    ap.add_argument("--graphs", type=int, default=40)
-    ap.add_argument("--seed", default="1")
-    args = ap.parse_args()
-    seed = int(time.time()) if args.seed == "time" else int(args.seed)
-    print("test-paths: %d graphs from seed %d (SciPy %s)" % (args.graphs, seed,
-                                                            ts.scipy.__version__), flush=True)
-    failures = 0
-    with tempfile.TemporaryDirectory(prefix="apsp-paths-") as work:
-        for problem in check_cli_errors(args.apsp, work):
-            failures += 1
-            print("FAIL:", problem, flush=True)
-        for i in range(args.graphs):
-            rng = random.Random(seed * 1000003 + i)
-            problem = one_graph(args.apsp, work, rng, i)
-            if problem:
-                failures += 1
-                print("FAIL (seed %d, graph %d): %s" % (seed, i, problem), flush=True)
-    print("test-paths: %d failures over %d graphs" % (failures, args.graphs))
-    return 1 if failures else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+def test_graph(apsp_path, work, request, case):
+    """One random graph's predecessors and --path against SciPy."""
+    seed = seed_of(request.config)
+    problem = one_graph(apsp_path, work, random.Random(seed * 1000003 + case), case)
+    assert not problem, "seed %d, graph %d: %s" % (seed, case, problem)

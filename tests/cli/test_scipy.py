@@ -1,8 +1,8 @@
-#!/usr/bin/env python3
 """apsp against SciPy and NetworkX on random graphs written in every input format, with every
 output format read back by NumPy (and the Matrix Market inputs by scipy.io.mmread).
 
-    test_scipy.py APSP [--graphs=N] [--seed=S|time] [--networkx-every=K] [--backends=cpu,opencl]
+    pytest_main.py test_scipy.py --apsp=APSP [--opt=graphs=N] [--opt=seed=S|time]
+        [--opt=networkx-every=K] [--opt=backends=cpu,opencl]
 
 Each graph (V up to 40, repeated edges, self-loops, zero weights; about a third with negative
 weights: reweighted by vertex potentials, which makes no negative cycle but zero-weight ones, or
@@ -16,34 +16,30 @@ where a weight is negative). Where SciPy raises NegativeCycleError, apsp must ex
 cycle" and write nothing.
 
 Needs NumPy, SciPy and NetworkX (tools/setup.sh installs python3-numpy python3-scipy
-python3-networkx). Where this Python lacks them and /usr/bin/python3 (Debian's) has them, the
-script runs itself again under that one; where none has them it skips (exit 77), unless
-APSP_TEST_REQUIRE_DEVICE=1 (CI: every skip is a failure) makes that a failure.
+python3-networkx; tests/support/pytest_main.py looks for them under /usr/bin/python3 too); skips
+without them, unless APSP_TEST_REQUIRE_DEVICE=1 (CI: every skip is a failure) makes that a
+failure. So does a run on --opt=backends=opencl without an OpenCL CPU device.
 """
-import argparse
 import io
 import os
 import random
 import struct
 import subprocess
-import sys
 import tempfile
-import time
+
+import pytest
+from harness import EXIT_NEGATIVE_CYCLE, need, seed_of, skip
 
 INF = 1073741823
-EXIT_NEGATIVE_CYCLE = 7
+GRAPHS = 60  # --opt=graphs=N
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
-import need_scipy  # noqa: E402
-
-try:
-    import networkx as nx
-    import numpy as np
-    import scipy.io
-    import scipy.sparse
-    from scipy.sparse.csgraph import NegativeCycleError, floyd_warshall
-except ImportError as missing:
-    need_scipy.missing(missing, "python3-numpy python3-scipy python3-networkx")
+nx = need("networkx", "python3-networkx")
+np = need("numpy", "python3-numpy")
+scipy = need("scipy", "python3-scipy")
+need("scipy.io", "python3-scipy")
+need("scipy.sparse", "python3-scipy")
+csgraph = need("scipy.sparse.csgraph", "python3-scipy")
+NegativeCycleError, floyd_warshall = csgraph.NegativeCycleError, csgraph.floyd_warshall
 
 
 def random_graph(rng):
@@ -294,40 +290,27 @@ def one_graph(apsp, work, rng, index, use_networkx, backends):
     return None
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("apsp")
-    ap.add_argument("--graphs", type=int, default=60)
-    ap.add_argument("--seed", default="1")
-    ap.add_argument("--networkx-every", type=int, default=3)
-    ap.add_argument("--backends", default="cpu", help="cpu, opencl or cpu,opencl: each graph's")
-    args = ap.parse_args()
-    seed = int(time.time()) if args.seed == "time" else int(args.seed)
-    print("test-scipy: %d graphs from seed %d (NumPy %s, SciPy %s, NetworkX %s)" % (
-        args.graphs, seed, np.__version__, scipy.__version__, nx.__version__), flush=True)
-    failures = 0
-    with tempfile.TemporaryDirectory(prefix="apsp-scipy-") as work:
-        if "opencl" in args.backends.split(","):  # no OpenCL CPU device: skip, as tests/opencl
+@pytest.fixture(scope="module")
+def backends(apsp_path, opt):
+    """--opt=backends (cpu, opencl or cpu,opencl: each graph's); opencl skips (or fails where
+    APSP_TEST_REQUIRE_DEVICE=1) without an OpenCL CPU device, as tests/opencl do."""
+    chosen = opt.get("backends", "cpu").split(",")
+    if "opencl" in chosen:
+        with tempfile.TemporaryDirectory(prefix="apsp-scipy-") as work:
             probe = os.path.join(work, "probe.in")
             write_hw3(probe, 1, [], None)
-            p = subprocess.run([args.apsp, "--backend=opencl", "-d", "cpu", probe, "/dev/null"],
+            p = subprocess.run([apsp_path, "--backend=opencl", "-d", "cpu", probe, "/dev/null"],
                                capture_output=True, timeout=120)
-            if p.returncode != 0:
-                print("%s: no OpenCL CPU device: %s" % (
-                    "FAIL" if os.environ.get("APSP_TEST_REQUIRE_DEVICE") == "1" else "SKIP",
-                    p.stderr.decode(errors="replace").strip()))
-                return 1 if os.environ.get("APSP_TEST_REQUIRE_DEVICE") == "1" else 77
-        for i in range(args.graphs):
-            rng = random.Random(seed * 1000003 + i)
-            problem = one_graph(args.apsp, work, rng, i, i % args.networkx_every == 0,
-                                args.backends.split(","))
-            if problem:
-                failures += 1
-                print("FAIL (seed %d, graph %d): %s" % (seed, i, problem), flush=True)
-    print("test-scipy: %d of %d graphs match SciPy%s" % (
-        args.graphs - failures, args.graphs, " and NetworkX (every %d-th)" % args.networkx_every))
-    return 1 if failures else 0
+        if p.returncode != 0:
+            skip("no OpenCL CPU device: %s" % p.stderr.decode(errors="replace").strip())
+    print("NumPy %s, SciPy %s, NetworkX %s" % (np.__version__, scipy.__version__, nx.__version__))
+    return chosen
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def test_graph(apsp_path, work, backends, opt, request, case):
+    """One random graph against SciPy (and every --opt=networkx-every=K-th, default 3, NetworkX)."""
+    seed = seed_of(request.config)
+    rng = random.Random(seed * 1000003 + case)
+    use_networkx = case % int(opt.get("networkx-every", "3")) == 0
+    problem = one_graph(apsp_path, work, rng, case, use_networkx, backends)
+    assert not problem, "seed %d, graph %d: %s" % (seed, case, problem)

@@ -1,8 +1,8 @@
-#!/usr/bin/env python3
 """Tables in and out (issue 40): CSV and TSV edge lists of named vertices against NetworkX, the
 long output and --limit, OUTPUT.labels, compressed inputs, and malformed tables refused.
 
-    test_tables.py APSP [--graphs=N] [--seed=S|time]
+    pytest_main.py test_tables.py --apsp=APSP [--opt=graphs=N] [--opt=seed=S|time]
+        [--opt=without=.gz,.zst,.bz2]
 
 - Random graphs whose vertices are names (commas, quotes, blanks, UTF-8, ids past 2^31, digits
   that are names too) written by Python's csv module with a header (random column order, extra
@@ -20,7 +20,6 @@ long output and --limit, OUTPUT.labels, compressed inputs, and malformed tables 
 
 Needs NetworkX and NumPy (the system python3's); the zstd parts need the zstd command.
 """
-import argparse
 import bz2
 import csv
 import gzip
@@ -30,21 +29,14 @@ import random
 import shutil
 import struct
 import subprocess
-import sys
-import tempfile
 import threading
-import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
-import need_scipy  # noqa: E402
+import pytest
+from harness import EXIT_INPUT, need
 
-try:
-    import networkx as nx
-    import numpy as np
-except ImportError as missing:
-    need_scipy.missing(missing, "python3-numpy python3-networkx")
-
-EXIT_INPUT = 3
+nx = need("networkx", "python3-networkx")
+np = need("numpy", "python3-numpy")
+GRAPHS = 30  # --opt=graphs=N
 NAMES = ["Gare de Lyon", "Châtelet, Les Halles", 'say "hi"', " blank ", "4417391023", "7", "0",
          "x\ty", "#hash", "a'b", "ÜBER", "2147483648",
          # numbers, which the reader looks up in an array (below 2^22, written plainly) or by
@@ -168,7 +160,7 @@ def check_graph(apsp, tmp, rng, index):
          src + " --sources")
 
 
-WITHOUT = set()  # the codecs' extensions this build lacks (--without): refused by name
+WITHOUT = set()  # the codecs' extensions this build lacks (--opt=without): refused by name
 
 
 def compressors():
@@ -315,24 +307,23 @@ def check_pieces(apsp, tmp):
                 "an error in a piece, %s thread(s)" % threads)
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("apsp")
-    ap.add_argument("--graphs", type=int, default=30)
-    ap.add_argument("--seed", default="40")
-    ap.add_argument("--without", default="", help="extensions of codecs this build lacks")
-    a = ap.parse_args()
-    WITHOUT.update(filter(None, a.without.split(",")))
-    seed = int(time.time()) if a.seed == "time" else int(a.seed)
-    rng = random.Random(seed)
-    with tempfile.TemporaryDirectory() as tmp:
-        for i in range(a.graphs):
-            check_graph(a.apsp, tmp, rng, i)
-        check_compressed(a.apsp, tmp, rng)
-        check_pieces(a.apsp, tmp)
-        check_refusals(a.apsp, tmp)
-    print("tables: %d graphs (seed %d), compressed inputs, refusals: ok" % (a.graphs, seed))
+@pytest.fixture(scope="module", autouse=True)
+def without(opt):
+    """--opt=without=EXT,...: the codecs' extensions this build lacks."""
+    WITHOUT.update(filter(None, opt.get("without", "").split(",")))
 
 
-if __name__ == "__main__":
-    main()
+def test_graph(apsp_path, work, rng, case):
+    check_graph(apsp_path, work, rng, case)
+
+
+def test_compressed(apsp_path, work):
+    check_compressed(apsp_path, work, random.Random(40))
+
+
+def test_pieces(apsp_path, work):
+    check_pieces(apsp_path, work)
+
+
+def test_refusals(apsp_path, work):
+    check_refusals(apsp_path, work)

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Fault injection: every allocation and OpenCL call a run reaches is made to fail in turn.
 
 Needs a build configured with -Dfault_injection=true (see src/fault.h). For each kind and each
@@ -8,18 +7,17 @@ output file (an existing one kept byte for byte) and no temporary file; or, wher
 survivable (a thread that could not be started), succeed with the right answer. Under
 AddressSanitizer a leak fails the run.
 
-usage: test_faults.py APSP TESTCASES_DIR [--backend=cpu|opencl] [--graph=NAME] [APSP OPTIONS]
-(--graph: testcases/NAME.in instead of v333-random.in)
+usage: pytest_main.py test_faults.py --apsp=APSP [--testcases=DIR] [--opt=graph=NAME]
+           [--apsp-arg=--backend=cpu|opencl] [--apsp-arg=APSP_OPTION]...
+(--opt=graph: testcases/NAME.in instead of v333-random.in)
 """
 import os
 import re
 import shutil
 import subprocess
-import sys
-import tempfile
 
-SKIP = 77
-
+import pytest
+from harness import skip
 
 # The kernel cache (--kernel-cache): "off" for the walk over allocations and OpenCL calls, so
 # that the build from source is walked; then the cache's own file operations ("io") and the
@@ -39,11 +37,12 @@ def count_calls(apsp, args):
     r = run(apsp, args, {"APSP_FAULT_COUNT": "1"})
     m = re.search(rb"apsp-fault: alloc=(\d+) cl=(\d+) io=(\d+)", r.stderr)
     if r.returncode != 0 or not m:
-        sys.exit(f"the clean run failed or this build has no fault injection:\n{r.stderr.decode()}")
+        pytest.fail(f"the clean run failed or this build has no fault injection:\n"
+                    f"{r.stderr.decode()}", pytrace=False)
     return {"alloc": int(m.group(1)), "cl": int(m.group(2)), "io": int(m.group(3))}
 
 
-def check_one(apsp, args, out, expected, kind, n, failures):
+def check_one(apsp, args, out, expected, kind, n, check):
     sentinel = b"an existing output file that a failed run must not touch\n"
     with open(out, "wb") as f:
         f.write(sentinel)
@@ -54,81 +53,93 @@ def check_one(apsp, args, out, expected, kind, n, failures):
     leftovers = [p for p in os.listdir(os.path.dirname(out)) if ".apsp-" in p]
     where = f"{kind}:{n}"
     if leftovers:
-        failures.append(f"{where}: temporary files left behind: {leftovers}")
+        check.fail(f"{where}: temporary files left behind: {leftovers}")
     with open(out, "rb") as f:
         content = f.read()
     if r.returncode == 0:
         if content != expected:
-            failures.append(f"{where}: exit 0 but the output is wrong")
+            check.fail(f"{where}: exit 0 but the output is wrong")
         return "survived"
     # A kernel build failure prints the build log before its one error line (docs/usage.md); every
     # other failure is that line alone.
     build_log = len(lines) > 1 and "clBuildProgram" in lines[-1]
     if not lines or not lines[-1].startswith("apsp: ") or (len(lines) != 1 and not build_log):
-        failures.append(f"{where}: exit {r.returncode}, expected one 'apsp: ' line, got:\n"
+        check.fail(f"{where}: exit {r.returncode}, expected one 'apsp: ' line, got:\n"
                         + "\n".join(lines[:20]))
     if content != sentinel:
-        failures.append(f"{where}: the existing output file was changed")
+        check.fail(f"{where}: the existing output file was changed")
     return lines[-1] if lines else ""
 
 
-def walk(apsp, args, out, expected, counts, failures, kinds=("alloc", "cl", "io"), before=None):
+def walk(apsp, args, out, expected, counts, check, kinds=("alloc", "cl", "io"), before=None):
     for kind in kinds:
         for n in range(1, counts[kind] + 1):
             if before:
                 before()
-            outcome = check_one(apsp, args, out, expected, kind, n, failures)
+            outcome = check_one(apsp, args, out, expected, kind, n, check)
             print(f"{kind}:{n}: {outcome}")
             cache = KERNEL_CACHE["APSP_KERNEL_CACHE"]
             if os.path.isdir(cache):
                 partial = [f for f in os.listdir(cache) if not f.endswith(".clbin")]
                 if partial:
-                    failures.append(f"{kind}:{n}: temporary cache files left: {partial}")
+                    check.fail(f"{kind}:{n}: temporary cache files left: {partial}")
 
 
-def main():
-    if len(sys.argv) < 3:
-        sys.exit(__doc__)
-    apsp, cases = sys.argv[1], sys.argv[2]
-    extra = [a for a in sys.argv[3:] if not a.startswith("--graph=")]
-    named = [a[len("--graph="):] for a in sys.argv[3:] if a.startswith("--graph=")]
-    graph = os.path.join(cases, (named[-1] if named else "v333-random") + ".in")
+@pytest.fixture
+def setup(apsp, testcases, opt, work):
+    """(apsp, its arguments, the output's path, the right output), KERNEL_CACHE "off"."""
+    graph = os.path.join(testcases, opt.get("graph", "v333-random") + ".in")
     if not os.path.exists(graph):
-        graph = sorted(os.path.join(cases, f) for f in os.listdir(cases) if f.endswith(".in"))[-1]
+        graph = sorted(os.path.join(testcases, f) for f in os.listdir(testcases)
+                       if f.endswith(".in"))[-1]
     with open(graph[:-3] + ".out", "rb") as f:
         expected = f.read()
-    failures = []
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "result.out")
-        args = extra + ["--threads=2", graph, out]
-        counts = count_calls(apsp, args)
-        if "--backend=opencl" in extra and counts["cl"] == 0:
-            print("no OpenCL call was made: no device?")
-            sys.exit(1 if os.environ.get("APSP_TEST_REQUIRE_DEVICE") == "1" else SKIP)
-        walk(apsp, args, out, expected, counts, failures)
-        if "--backend=opencl" not in extra:
-            # A hard-linked OUTPUT is written in place (through a temporary copy): every fault
-            # must keep its old bytes too, under both names (one inode).
-            os.link(out, out + ".link")
-            linked = count_calls(apsp, args)
-            IN_PLACE_WARNING["line"] = ("apsp: %s: written in place, not replaced: it has 2 hard "
-                                        "links, which all keep the result" % out)
-            walk(apsp, args, out, expected, linked, failures)
-            os.unlink(out + ".link")
-            counts = {k: counts[k] + linked[k] for k in counts}
-        if "--backend=opencl" in extra:
-            cache = os.path.join(tmp, "cache")
-            KERNEL_CACHE["APSP_KERNEL_CACHE"] = cache
-            shutil.rmtree(cache, ignore_errors=True)
-            cold = count_calls(apsp, args)  # leaves the cache warm
-            walk(apsp, args, out, expected, count_calls(apsp, args), failures)
-            walk(apsp, args, out, expected, cold, failures, ("io",), lambda: shutil.rmtree(cache, ignore_errors=True))
-            counts = {k: counts[k] + cold[k] for k in counts}
-    print(f"{sum(counts.values())} faults injected ({counts}), {len(failures)} failures")
-    for f in failures:
-        print("FAIL", f)
-    sys.exit(1 if failures else 0)
+    out = os.path.join(work, "result.out")
+    KERNEL_CACHE["APSP_KERNEL_CACHE"] = "off"
+    IN_PLACE_WARNING["line"] = None
+    return apsp.exe, apsp.extra + ["--threads=2", graph, out], out, expected
 
 
-if __name__ == "__main__":
-    main()
+def on_opencl(apsp):
+    return "--backend=opencl" in apsp.extra
+
+
+def test_every_fault(apsp, setup, check):
+    exe, args, out, expected = setup
+    counts = count_calls(exe, args)
+    if on_opencl(apsp) and counts["cl"] == 0:
+        skip("no OpenCL call was made: no device?")
+    walk(exe, args, out, expected, counts, check)
+    print(f"{sum(counts.values())} faults injected ({counts})")
+
+
+def test_hard_linked(apsp, setup, check):
+    """A hard-linked OUTPUT is written in place (through a temporary copy): every fault must keep
+    its old bytes too, under both names (one inode)."""
+    if on_opencl(apsp):
+        pytest.skip("walked on the host backend (the copy is the host's)")
+    exe, args, out, expected = setup
+    with open(out, "wb"):
+        pass
+    os.link(out, out + ".link")
+    linked = count_calls(exe, args)
+    IN_PLACE_WARNING["line"] = ("apsp: %s: written in place, not replaced: it has 2 hard "
+                                "links, which all keep the result" % out)
+    walk(exe, args, out, expected, linked, check)
+    print(f"{sum(linked.values())} faults injected ({linked})")
+
+
+def test_kernel_cache(apsp, setup, check, work):
+    """The cache's file operations and the calls that load a cached program, warm and cold."""
+    if not on_opencl(apsp):
+        pytest.skip("the kernel cache is OpenCL's")
+    exe, args, out, expected = setup
+    cache = os.path.join(work, "cache")
+    KERNEL_CACHE["APSP_KERNEL_CACHE"] = cache
+    cold = count_calls(exe, args)  # leaves the cache warm
+    if cold["cl"] == 0:
+        skip("no OpenCL call was made: no device?")
+    walk(exe, args, out, expected, count_calls(exe, args), check)
+    walk(exe, args, out, expected, cold, check, ("io",),
+         lambda: shutil.rmtree(cache, ignore_errors=True))
+    print(f"{sum(cold.values())} faults injected from a cold cache ({cold})")

@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """Two runs writing one OUTPUT in place at once (python3 standard library only).
 
-    test_output_concurrent.py APSP [--testcases=DIR] [--pairs=N]
+    pytest_main.py test_output_concurrent.py --apsp=APSP [--testcases=DIR] [--opt=pairs=N]
 
 An OUTPUT with several hard links is written in place: the result goes to a temporary copy, which
 is copied over the target at commit (fallocate, sendfile, ftruncate, fsync). Two runs committing
@@ -21,20 +20,17 @@ run must be refused with exit 4 and one line. Needs a build with -Dfault_injecti
     read-only in a private mount namespace): the target is written directly, under the lock for
     the whole run, and a second run is refused with exit 4 while the first holds it.
 
-Each check prints what it tried and its result. Exit status: 0 all passed, 1 a failure.
+Each test names what it tried and, when it fails, what it found. Skips without fault injection.
 """
-import argparse
 import os
 import signal
 import struct
 import subprocess
-import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
-from files import read, write  # noqa: E402
-from outcomes import report, summary  # noqa: E402
+import pytest
+from files import read, write
 
 TIMEOUT = 120
 NOBODY = 65534
@@ -108,16 +104,34 @@ def whole_or_refused(results, content, wants):
             and what_is(content, wants) in ok_runs)
 
 
-def check_ordered(apsp, work, big, small, wants):
+@pytest.fixture(scope="module")
+def graphs(apsp_path, testcases):
+    """(apsp, the big graph, the small one, the right outputs by name); skipped where apsp has no
+    fault injection."""
+    probe = subprocess.run([apsp_path, "--backend=cpu", os.path.join(testcases, "example.in"),
+                            "/dev/null"], capture_output=True, timeout=TIMEOUT,
+                           env=dict(os.environ, APSP_FAULT_COUNT="1"))
+    if b"apsp-fault:" not in probe.stderr:
+        pytest.skip("this apsp has no fault injection (-Dfault_injection=true): "
+                    "APSP_FAULT_PAUSE does nothing")
+    big, small = (os.path.join(testcases, n + ".in") for n in (BIG, SMALL))
+    want_big = read(os.path.join(testcases, BIG + ".out"))
+    wants = {BIG: want_big, SMALL: read(os.path.join(testcases, SMALL + ".out")),
+             "doubled": doubled_distances(want_big)}
+    return apsp_path, big, small, wants
+
+
+def test_ordered(graphs, work):
     """A stopped inside its copy; B commits meanwhile (or waits for A's lock); A goes on."""
+    apsp, big, small, wants = graphs
     d = tempfile.mkdtemp(prefix="ordered-", dir=work)
     out = hard_linked(d)
     a = start(apsp, big, out, "copy")
     _, status = os.waitpid(a.pid, os.WUNTRACED)
     if not os.WIFSTOPPED(status):
         a.returncode = os.waitstatus_to_exitcode(status)
-        return report("A stopped inside its in-place copy", False,
-                      "A ended first: exit %s, %r" % (a.returncode, a.stderr.read()[:300]))
+        pytest.fail("A stopped inside its in-place copy: A ended first: exit %s, %r"
+                    % (a.returncode, a.stderr.read()[:300]), pytrace=False)
     b = start(apsp, small, out)
     deadline = time.monotonic() + TIMEOUT
     while b.poll() is None and not waiting_for_lock(out) and time.monotonic() < deadline:
@@ -127,34 +141,37 @@ def check_ordered(apsp, work, big, small, wants):
     results = {BIG: finish(a), SMALL: finish(b)}
     content = read(out)
     same = read(os.path.join(d, "other.bin")) == content
-    report("A stopped inside its in-place copy, B commits the same hard-linked OUTPUT: one whole "
-           "output, either run's, or a refusal", whole_or_refused(results, content, wants) and same,
-           "B %s; A %s, B %s; OUTPUT %s%s" % (
-               "waited for A's lock" if b_waited else "did not wait", results[BIG],
-               results[SMALL], what_is(content, wants), "" if same else ", the names DIFFER"))
+    assert whole_or_refused(results, content, wants) and same, (
+        "A stopped inside its in-place copy, B commits the same hard-linked OUTPUT: one whole "
+        "output, either run's, or a refusal: B %s; A %s, B %s; OUTPUT %s%s" % (
+            "waited for A's lock" if b_waited else "did not wait", results[BIG],
+            results[SMALL], what_is(content, wants), "" if same else ", the names DIFFER"))
 
 
-def check_pairs(apsp, work, big, doubled, wants, pairs):
-    """`pairs` pairs started together on one hard-linked OUTPUT."""
+def test_pairs(graphs, work, opt, check):
+    """Pairs of runs (--opt=pairs=N, default 50) started together on one hard-linked OUTPUT:
+    each time one whole output."""
+    apsp, big, _, wants = graphs
+    doubled = os.path.join(work, "doubled.in")
+    write(doubled, doubled_graph(read(big)), 0o644)
     d = tempfile.mkdtemp(prefix="pairs-", dir=work)
     out = hard_linked(d)
-    bad = []
     t0 = time.monotonic()
-    for i in range(pairs):
+    for i in range(int(opt.get("pairs", "50"))):
         procs = {BIG: start(apsp, big, out), "doubled": start(apsp, doubled, out)}
         results = {name: finish(p) for name, p in procs.items()}
         content = read(out)
-        if not whole_or_refused(results, content, wants):
-            bad.append("pair %d: %s, OUTPUT %s" % (i, results, what_is(content, wants)))
-    report("%d pairs of runs writing one hard-linked OUTPUT at once: each time one whole output"
-           % pairs, not bad, "%.1f s; %s" % (time.monotonic() - t0, "; ".join(bad[:3]) or
-                                             "every pair whole"))
+        check(whole_or_refused(results, content, wants),
+              "pair %d: %s, OUTPUT %s" % (i, results, what_is(content, wants)))
+    print("%.1f s" % (time.monotonic() - t0))
 
 
-def check_direct(apsp, work, big, small, want):
+def test_direct(graphs, work):
     """No temporary copy anywhere: the target written directly, a second writer refused."""
+    apsp, big, small, wants = graphs
+    want = wants[BIG]
     if os.geteuid() != 0:
-        return report("written directly: a second writer refused", None, "needs root")
+        pytest.skip("written directly: a second writer refused: needs root")
     d = tempfile.mkdtemp(prefix="direct-", dir=work)
     out = os.path.join(d, "out.bin")
     write(out, OLD, 0o666)
@@ -177,50 +194,18 @@ def check_direct(apsp, work, big, small, want):
         p = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", script, "sh",
                             apsp, big, small, d, out], capture_output=True, timeout=TIMEOUT)
     except (OSError, subprocess.SubprocessError) as e:
-        return report("written directly: a second writer refused", None, str(e))
+        pytest.skip("written directly: a second writer refused: %s" % e)
     finally:
         os.chmod(d, 0o755)
     if p.returncode == 97:
-        return report("written directly: a second writer refused", None, "needs unshare -m")
+        pytest.skip("written directly: a second writer refused: needs unshare -m")
     lines = p.stdout.decode(errors="replace").splitlines()
     b = [l[3:] for l in lines if l.startswith("B: ")]
     content = read(out)
     ok = (lines[-1:] == ["A 0"] and "B 4" in lines and len(b) == 1 and b[0].startswith("apsp: ")
           and "another process" in b[0] and content == want)
-    report("no temporary copy anywhere (a 0555 directory, /tmp read-only): A writes OUTPUT "
-           "directly and holds its lock; B is refused with exit 4 and one line, A's output whole",
-           ok, "%r, OUTPUT %s" % (lines, "A's" if content == want else "NOT A's (%d bytes)"
-                                   % len(content)))
+    assert ok, (
+        "no temporary copy anywhere (a 0555 directory, /tmp read-only): A writes OUTPUT directly "
+        "and holds its lock; B is refused with exit 4 and one line, A's output whole: %r, OUTPUT "
+        "%s" % (lines, "A's" if content == want else "NOT A's (%d bytes)" % len(content)))
 
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("apsp")
-    here = os.path.dirname(os.path.abspath(__file__))
-    parser.add_argument("--testcases", default=os.path.join(here, "..", "..", "testcases"))
-    parser.add_argument("--pairs", type=int, default=50)
-    args = parser.parse_args()
-    apsp = os.path.abspath(args.apsp)
-    probe = subprocess.run([apsp, "--backend=cpu", os.path.join(args.testcases, "example.in"),
-                            "/dev/null"], capture_output=True, timeout=TIMEOUT,
-                           env=dict(os.environ, APSP_FAULT_COUNT="1"))
-    if b"apsp-fault:" not in probe.stderr:
-        print("this apsp has no fault injection (-Dfault_injection=true): APSP_FAULT_PAUSE "
-              "does nothing")
-        return 77
-    big, small = (os.path.join(args.testcases, n + ".in") for n in (BIG, SMALL))
-    want_big = read(os.path.join(args.testcases, BIG + ".out"))
-    wants = {BIG: want_big, SMALL: read(os.path.join(args.testcases, SMALL + ".out")),
-             "doubled": doubled_distances(want_big)}
-    with tempfile.TemporaryDirectory(prefix="apsp-test-concurrent-") as work:
-        os.chmod(work, 0o755)  # uid 65534 must reach its directory
-        doubled = os.path.join(work, "doubled.in")
-        write(doubled, doubled_graph(read(big)), 0o644)
-        check_ordered(apsp, work, big, small, wants)
-        check_pairs(apsp, work, big, doubled, wants, args.pairs)
-        check_direct(apsp, work, big, small, want_big)
-    return summary()
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """The output file against other processes, deterministically (python3 standard library only).
 
-    test_output_hostile.py APSP [--testcases=DIR]
+    pytest_main.py test_output_hostile.py --apsp=APSP [--testcases=DIR]
 
 Needs a build with -Dfault_injection=true: APSP_FAULT_PAUSE=POINT stops apsp (SIGSTOP) at a
 named point of its writing (src/base/fault.h), the test does what another process could do at
@@ -21,27 +20,22 @@ that moment, then sends SIGCONT. No race, no timing:
     renames the directory away and puts a link to the second's home in its place: the output
     must still go to the directory named at the start, nothing to the home.
 
-Each check prints what it tried and its result. Exit status: 0 all passed, 1 a failure.
+Each test names what it tried and, when it fails, what it found.
 """
-import argparse
 import os
-import shutil
 import signal
 import struct
 import subprocess
-import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
-from files import read, temp_fd, write  # noqa: E402
-from outcomes import failures, report, summary  # noqa: E402
+import pytest
+from files import read, temp_fd, write
 
 TIMEOUT = 300
 ATTACKER, VICTIM = 2001, 2002
 CASE = "v500-disconnected"  # 500 vertices: 1 MB of int32, 2 MB of int64, several writes
 INF32, INF64 = 1073741823, 4611686018427387903
 OLD = b"the old output, which a failed run must keep\n"
-
 
 
 def as_user(uid):
@@ -92,65 +86,92 @@ def int64_npy(hw3):
     return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode() + body
 
 
-def tmpfs_dir():
+@pytest.fixture
+def shm():
     """A directory on tmpfs, where the output is written through a mapping (fallocate reserves
     its room on a local file system); None where there is none."""
     try:
-        return tempfile.mkdtemp(prefix="apsp-test-hostile-", dir="/dev/shm")
+        d = tempfile.TemporaryDirectory(prefix="apsp-test-hostile-", dir="/dev/shm")
     except OSError:
-        return None
+        yield None
+        return
+    with d:
+        yield d.name
 
 
-def check_truncated(apsp, work, inp, want_hw3, want_npy):
-    """Issue 24.2: another process truncates the temporary file while apsp writes it."""
-    shm = tmpfs_dir()
-    tries = [
-        # (what, directory, OUTPUT's name, extra arguments, pause point, new length, new file)
-        ("the mapped writer (tmpfs), truncated to 0 before the first rows", shm, "out.bin", [],
-         "first-rows", 0, want_hw3),
-        # (inside the copy by stores, which the command's SIGBUS handler recovers: the next
-        # row's store faults, the copy fails with EFAULT; never reached by a process_vm_writev
-        # copy, so a pass also says that the stores ran)
-        ("the mapped writer's stores (tmpfs), truncated to 0 after the first row went in", shm,
-         "out.bin", [], "stores-begun", 0, want_hw3),
-        # (--path: the whole matrix written after the solve, which int64 rows alone no longer
-        # take: they go through the row writer as int32 rows do)
-        ("the positioned writer (--dtype=int64 --path .npy), truncated to 0 after the first rows",
-         shm or work, "out.npy", ["--dtype=int64", "--path=0,1"], "rows-begun", 0, want_npy),
-        ("truncated to half its length just before the commit", work, "out.bin", [], "commit",
-         len(want_hw3) // 2, want_hw3),
-    ]
-    for what, directory, name, extra, point, length, want in tries:
-        if directory is None:
-            report(what, None, "no /dev/shm")
-            continue
-        d = tempfile.mkdtemp(prefix="t-", dir=directory)
-        out = os.path.join(d, name)
-        write(out, OLD)
+@pytest.fixture(scope="module")
+def inputs(apsp_path, testcases):
+    """(apsp, the input, its hw3 output); a failure where apsp has no fault injection."""
+    inp = os.path.join(testcases, CASE + ".in")
+    probe = subprocess.run([apsp_path, "--backend=cpu", inp, "/dev/null"], capture_output=True,
+                           env=dict(os.environ, APSP_FAULT_COUNT="1"), timeout=TIMEOUT)
+    assert b"apsp-fault:" in probe.stderr, (
+        "this apsp has no fault injection (-Dfault_injection=true): APSP_FAULT_PAUSE does nothing")
+    return apsp_path, inp, read(os.path.join(testcases, CASE + ".out"))
 
-        def truncate(pid):
-            fd = temp_fd(pid, d)
-            if fd:
-                os.truncate(fd, length)
-            return fd
 
-        paused, code, lines, fd = paused_run(
-            [apsp, "--backend=cpu", "--threads=2"] + extra + [inp, out], point, truncate)
-        content = read(out)
-        left = sorted(os.listdir(d))
-        whole_or_old = content == OLD or content == want
-        ok = (paused and fd is not None and code == 4 and len(lines) == 1
-              and lines[0].startswith("apsp: ") and "truncated" in lines[0] and content == OLD
-              and left == [name])
-        report("%s: exit 4, one line, OUTPUT the old file, no temporary file" % what, ok,
-               "paused %s, fd %s, exit %s, %r, OUTPUT %s, left %s" % (
-                   paused, fd, code, lines[:3],
-                   "old" if content == OLD else "new" if content == want else
-                   "NEITHER old nor new (%d bytes)" % len(content), left))
-        if not whole_or_old:
-            failures.append("%s: OUTPUT is neither the old file nor the whole new one" % what)
-    if shm:
-        shutil.rmtree(shm, ignore_errors=True)
+# Issue 24.2: another process truncates the temporary file while apsp writes it:
+# (what, on tmpfs, OUTPUT's name, extra arguments, pause point, new length (None: half), .npy)
+TRUNCATIONS = [
+    ("the mapped writer (tmpfs), truncated to 0 before the first rows", "shm", "out.bin", [],
+     "first-rows", 0, False),
+    # (inside the copy by stores, which the command's SIGBUS handler recovers: the next row's
+    # store faults, the copy fails with EFAULT; never reached by a process_vm_writev copy, so a
+    # pass also says that the stores ran)
+    ("the mapped writer's stores (tmpfs), truncated to 0 after the first row went in", "shm",
+     "out.bin", [], "stores-begun", 0, False),
+    # (--path: the whole matrix written after the solve, which int64 rows alone no longer
+    # take: they go through the row writer as int32 rows do)
+    ("the positioned writer (--dtype=int64 --path .npy), truncated to 0 after the first rows",
+     "shm or work", "out.npy", ["--dtype=int64", "--path=0,1"], "rows-begun", 0, True),
+    ("truncated to half its length just before the commit", "work", "out.bin", [], "commit",
+     None, False),
+]
+
+
+@pytest.mark.parametrize("what, where, name, extra, point, length, npy", TRUNCATIONS,
+                         ids=[t[4] for t in TRUNCATIONS])
+def test_truncated(inputs, work, shm, what, where, name, extra, point, length, npy):
+    apsp, inp, want_hw3 = inputs
+    want = int64_npy(want_hw3) if npy else want_hw3
+    length = len(want_hw3) // 2 if length is None else length
+    directory = {"shm": shm, "shm or work": shm or work, "work": work}[where]
+    if directory is None:
+        pytest.skip("no /dev/shm")
+    d = tempfile.mkdtemp(prefix="t-", dir=directory)
+    out = os.path.join(d, name)
+    write(out, OLD)
+
+    def truncate(pid):
+        fd = temp_fd(pid, d)
+        if fd:
+            os.truncate(fd, length)
+        return fd
+
+    paused, code, lines, fd = paused_run(
+        [apsp, "--backend=cpu", "--threads=2"] + extra + [inp, out], point, truncate)
+    content = read(out)
+    left = sorted(os.listdir(d))
+    whole_or_old = content == OLD or content == want
+    ok = (paused and fd is not None and code == 4 and len(lines) == 1
+          and lines[0].startswith("apsp: ") and "truncated" in lines[0] and content == OLD
+          and left == [name])
+    assert whole_or_old, "%s: OUTPUT is neither the old file nor the whole new one" % what
+    assert ok, "%s: exit 4, one line, OUTPUT the old file, no temporary file: %s" % (
+        what, "paused %s, fd %s, exit %s, %r, OUTPUT %s, left %s" % (
+            paused, fd, code, lines[:3],
+            "old" if content == OLD else "new" if content == want else
+            "NEITHER old nor new (%d bytes)" % len(content), left))
+
+
+@pytest.fixture
+def sticky(inputs, work):
+    """(apsp, the victim's home, precious file and input, the right output); skipped but as
+    root, which the other users need."""
+    if os.geteuid() != 0:
+        pytest.skip("another user swaps a link or a directory in: needs root")
+    apsp, inp, want = inputs
+    return (apsp,) + sticky_setup(work, inp) + (want,)
 
 
 def sticky_setup(work, inp):
@@ -166,8 +187,9 @@ def sticky_setup(work, inp):
     return home, precious, graph
 
 
-def check_link_swapped(apsp, work, precious, graph, want):
+def test_link_swapped(sticky, work):
     """Issue 25.3: a link swapped in for OUTPUT in a sticky directory of the attacker."""
+    apsp, home, precious, graph, want = sticky
     shared = os.path.join(work, "shared")
     os.mkdir(shared)
     os.chown(shared, ATTACKER, ATTACKER)
@@ -185,15 +207,17 @@ def check_link_swapped(apsp, work, precious, graph, want):
     temps = [n for n in os.listdir(shared) if ".apsp-" in n]
     ok = (paused and swapped.returncode == 0 and kept and code == 4 and len(lines) == 1
           and "no longer the file" in lines[0] and os.path.islink(out) and temps == [])
-    report("the attacker swaps a link to the victim's file in for OUTPUT in the attacker's "
-           "sticky directory: the rename is refused and nothing is written through the link",
-           ok, "paused %s, swap %r, precious %s, exit %s, %r, temporary files %s" % (
-               paused, swapped.stderr, "kept" if kept else
-               "OVERWRITTEN" if read(precious) == want else "changed", code, lines[:3], temps))
+    assert ok, (
+        "the attacker swaps a link to the victim's file in for OUTPUT in the attacker's sticky "
+        "directory: the rename is refused and nothing is written through the link: "
+        "paused %s, swap %r, precious %s, exit %s, %r, temporary files %s" % (
+            paused, swapped.stderr, "kept" if kept else
+            "OVERWRITTEN" if read(precious) == want else "changed", code, lines[:3], temps))
 
 
-def check_directory_swapped(apsp, work, home, graph, want):
+def test_directory_swapped(sticky, work):
     """The attacker renames OUTPUT's directory away and links the victim's home in its place."""
+    apsp, home, precious, graph, want = sticky
     theirs = os.path.join(work, "attacker")
     os.mkdir(theirs)
     os.chown(theirs, ATTACKER, ATTACKER)
@@ -212,38 +236,9 @@ def check_directory_swapped(apsp, work, home, graph, want):
     in_home = os.path.exists(os.path.join(home, "out.bin"))
     ok = (paused and swapped.returncode == 0 and code == 0 and not in_home
           and os.path.exists(moved) and read(moved) == want)
-    report("the attacker moves OUTPUT's directory away and links the victim's home in its "
-           "place: the output goes to the directory named at the start, nothing to the home",
-           ok, "paused %s, swap %r, exit %s, %r, in the home: %s" % (
-               paused, swapped.stderr, code, lines[:3], in_home))
+    assert ok, (
+        "the attacker moves OUTPUT's directory away and links the victim's home in its place: "
+        "the output goes to the directory named at the start, nothing to the home: "
+        "paused %s, swap %r, exit %s, %r, in the home: %s" % (
+            paused, swapped.stderr, code, lines[:3], in_home))
 
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("apsp")
-    here = os.path.dirname(os.path.abspath(__file__))
-    parser.add_argument("--testcases", default=os.path.join(here, "..", "..", "testcases"))
-    args = parser.parse_args()
-    apsp = os.path.abspath(args.apsp)
-    inp = os.path.join(args.testcases, CASE + ".in")
-    want_hw3 = read(os.path.join(args.testcases, CASE + ".out"))
-    probe = subprocess.run([apsp, "--backend=cpu", inp, "/dev/null"], capture_output=True,
-                           env=dict(os.environ, APSP_FAULT_COUNT="1"), timeout=TIMEOUT)
-    if b"apsp-fault:" not in probe.stderr:
-        print("this apsp has no fault injection (-Dfault_injection=true): APSP_FAULT_PAUSE "
-              "does nothing")
-        return 1
-    with tempfile.TemporaryDirectory(prefix="apsp-test-hostile-") as work:
-        os.chmod(work, 0o755)  # the other users must reach their directories
-        check_truncated(apsp, work, inp, want_hw3, int64_npy(want_hw3))
-        if os.geteuid() != 0:
-            report("another user swaps a link or a directory in", None, "needs root")
-        else:
-            home, precious, graph = sticky_setup(work, inp)
-            check_link_swapped(apsp, work, precious, graph, want_hw3)
-            check_directory_swapped(apsp, work, home, graph, want_hw3)
-    return summary()
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -15,18 +15,12 @@ rounds=${ROUNDS:-3}
 root=$(pwd)
 out=${OUT:-/tmp/apsp-compare}
 mkdir -p "$out"
+source "$(dirname "$0")/preamble.sh"
 
-build_bench() { # SOURCE BUILD_DIR BENCH
-    local src=$1 dir=$2
-    meson setup "$dir" "$src" -Dopencl=enabled -Dwerror=false >"$dir.log" 2>&1 || { tail "$dir.log"; exit 1; }
-    ninja -C "$dir" >>"$dir.log" 2>&1 || { tail -30 "$dir.log"; exit 1; }
-    local extra=()
-    [ -f "$src/src/cli/env_options.c" ] && extra=(-I"$src/src/cli" "$src/src/cli/env_options.c")
-    gcc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -I"$src/include" "${extra[@]}" -o "$3" \
-        "$src/tests/gpu/bench.c" "$dir/src/libapsp.a" -lOpenCL -lpthread -lm
-}
-
+# (each tree's bench.c against its own library)
+build_apsp "$other" /tmp/build-other
 build_bench "$other" /tmp/build-other /tmp/bench-other
+build_apsp "$root" /tmp/build-this
 build_bench "$root" /tmp/build-this /tmp/bench-this
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
 

@@ -13,11 +13,10 @@ root=$(pwd)
 build=${BUILD:-/tmp/build-gpu}
 out=${OUT:-/tmp/apsp-dtypes}
 mkdir -p "$out"
-[ -d "$build" ] || meson setup "$build" -Dopencl=enabled -Dwerror=false -Dmpi=disabled >"$out/build.log" 2>&1
-ninja -C "$build" >>"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
-gcc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -I"$root/include" -I"$root/src/cli" -o "$build/bench" \
-    "$root/tests/gpu/bench.c" "$root/src/cli/env_options.c" "$build/src/libapsp.a" \
-    -lOpenCL -lpthread -lm -ldl
+source "$(dirname "$0")/preamble.sh"
+BUILD_LOG=$out/build.log
+build_apsp "$root" "$build" -Dmpi=disabled
+build_bench "$root" "$build" "$build/bench"
 export APSP_DEVICE=${APSP_DEVICE:-gpu}
 for dtype in int32 int64 float32 float64; do
     "$build/bench" "$v" $((v * 20)) 1 "$reps" 0 "$dtype" >"$out/$dtype.log" 2>&1 ||

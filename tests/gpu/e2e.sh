@@ -29,13 +29,10 @@ device=${DEVICE:-gpu}
 out=${OUT:-/tmp/apsp-e2e}
 mkdir -p "$work" "$out"
 
-build_apsp() { # SOURCE BUILD_DIR
-    meson setup "$2" "$1" -Dopencl=enabled -Dwerror=false -Dpython=disabled -Dtests=false \
-        >"$2.log" 2>&1 || { tail "$2.log"; exit 1; }
-    ninja -C "$2" src/apsp >>"$2.log" 2>&1 || { tail -30 "$2.log"; exit 1; }
-}
-build_apsp "$other" /tmp/e2e-other
-build_apsp "$root" /tmp/e2e-this
+source "$(dirname "$0")/preamble.sh"
+NINJA_TARGETS=src/apsp
+build_apsp "$other" /tmp/e2e-other -Dpython=disabled -Dtests=false
+build_apsp "$root" /tmp/e2e-this -Dpython=disabled -Dtests=false
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | tee "$out/gpu.txt" || true
 
 python3 - "$V" "$work" <<'PY'

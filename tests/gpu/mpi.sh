@@ -57,14 +57,14 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 head -1 "$out/mpi.txt" | tee -a "$summary"
 
 # ---- build --------------------------------------------------------------------------------
-meson setup "$build" -Dopencl=enabled -Dmpi=enabled -Dwerror=false --wipe >"$out/build.log" 2>&1 ||
-    meson setup "$build" -Dopencl=enabled -Dmpi=enabled -Dwerror=false >"$out/build.log" 2>&1 ||
-    die "meson setup (see build.log: does dependency('mpi') find $mpicc?)"
-ninja -C "$build" src/apsp src/mpi/apsp-mpi >>"$out/build.log" 2>&1 || die "ninja (see build.log)"
+source "$(dirname "$0")/preamble.sh"
+BUILD_LOG=$out/build.log NINJA_TARGETS="src/apsp src/mpi/apsp-mpi"
+(build_apsp "$root" "$build" -Dmpi=enabled) ||
+    die "the build (see build.log: does dependency('mpi') find $mpicc?)"
 apsp=$build/src/apsp
 apsp_mpi=$build/src/mpi/apsp-mpi
 ldd "$apsp_mpi" >"$out/ldd.txt" 2>&1
-gcc -O2 -o /tmp/anchor_graph "$root/tests/gpu/anchor_graph.c" || die "anchor_graph"
+(build_anchor_graph) || die "anchor_graph"
 nvidia-smi --query-gpu=index,name,driver_version --format=csv,noheader | tee "$out/gpus.txt"
 $apsp --list-devices >"$out/devices.txt" 2>&1
 

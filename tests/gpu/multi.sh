@@ -26,13 +26,10 @@ summary=$out/summary.txt
 note() { echo "$*" | tee -a "$summary"; }
 has() { [[ ",$steps," == *",$1,"* ]]; }
 
-meson setup "$build" -Dopencl=enabled -Dwerror=false >"$out/build.log" 2>&1 &&
-    ninja -C "$build" >>"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
-apsp=$build/src/apsp
-gcc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -I"$root/include" -I"$root/src/cli" -o /tmp/bench \
-    "$root/tests/gpu/bench.c" "$root/src/cli/env_options.c" "$build/src/libapsp.a" -lOpenCL \
-    -lpthread -lm || exit 1
-gcc -O2 -o /tmp/anchor_graph "$root/tests/gpu/anchor_graph.c" || exit 1
+source "$(dirname "$0")/preamble.sh"
+BUILD_LOG=$out/build.log
+build_for_anchors "$build"
+build_bench "$root" "$build" /tmp/bench
 nvcc -O3 -arch=sm_90 -Xcompiler -fopenmp -o /tmp/fw_cuda2 "$root/tests/gpu/fw_cuda2.cu" || exit 1
 nvidia-smi --query-gpu=index,name,driver_version --format=csv,noheader | tee "$out/gpus.txt"
 gpus=$(wc -l <"$out/gpus.txt")

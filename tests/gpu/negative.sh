@@ -18,10 +18,9 @@ build=${BUILD:-/tmp/build-negative}
 root=$(pwd)
 mkdir -p "$out" "$work"
 
-{ [ -d "$build" ] || meson setup "$build" -Dopencl=enabled -Dwerror=false; } >"$out/build.log" 2>&1
-ninja -C "$build" >>"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
-apsp=$build/src/apsp
-gcc -O2 -o /tmp/anchor_graph "$root/tests/gpu/anchor_graph.c" || exit 1
+source "$(dirname "$0")/preamble.sh"
+BUILD_LOG=$out/build.log
+build_for_anchors "$build"
 command -v nvidia-smi >/dev/null &&
     nvidia-smi --query-gpu=index,name,driver_version --format=csv,noheader | tee "$out/gpus.txt"
 

@@ -26,6 +26,7 @@ mkdir -p "$out"
 work=/dev/shm/apsp-gpu
 mkdir -p "$work"
 root=$(pwd)
+source "$(dirname "$0")/preamble.sh"
 build=/tmp/build-gpu
 apsp=$build/src/apsp
 bench=$build/bench
@@ -37,13 +38,9 @@ note() { echo "$*" | tee -a "$summary"; }
 
 build() {
     log "build"
-    meson setup "$build" -Dopencl=enabled -Dwerror=false >"$out/build.log" 2>&1 ||
-        { cat "$out/build.log"; exit 1; }
-    ninja -C "$build" >>"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
-    gcc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -I"$root/include" -I"$root/src/cli" -o "$bench" \
-        "$root/tests/gpu/bench.c" "$root/src/cli/env_options.c" "$build/src/libapsp.a" \
-        -lOpenCL -lpthread -lm || exit 1
-    gcc -O2 -o /tmp/anchor_graph "$root/tests/gpu/anchor_graph.c" || exit 1
+    BUILD_LOG=$out/build.log
+    build_for_anchors "$build"
+    build_bench "$root" "$build" "$bench"
     nvcc -O3 -arch=sm_90 -o /tmp/fw_cuda "$root/.gpu/anchors/fw_cuda.cu" || exit 1
     nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw \
         --format=csv | tee "$out/gpu.txt"

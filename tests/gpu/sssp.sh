@@ -53,12 +53,14 @@ summary=$out/summary.txt
 : >"$summary"
 note() { echo "$*" | tee -a "$summary"; }
 
-{ [ -d "$build" ] || meson setup "$build" -Dopencl=enabled -Dwerror=false; } >"$out/build.log" 2>&1
-ninja -C "$build" src/apsp >>"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+source "$(dirname "$0")/preamble.sh"
+BUILD_LOG=$out/build.log NINJA_TARGETS=src/apsp
+build_apsp "$(pwd)" "$build"
 apsp=$build/src/apsp
 base_apsp=
 if [ -n "${BASE_BUILD:-}" ]; then
-    ninja -C "$BASE_BUILD" src/apsp >>"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+    # (set up by hand with its own -Dc_args, above: built as it is, not set up again)
+    ninja -C "$BASE_BUILD" src/apsp >>"$out/build.log" 2>&1 || build_failed "$out/build.log" 30
     base_apsp=$BASE_BUILD/src/apsp
 fi
 command -v nvidia-smi >/dev/null &&

@@ -14,12 +14,9 @@ build=${1:-build-gpu-suite}
 shift || true
 
 echo "suite.sh: $(nproc) cores; $(nvidia-smi -L 2>/dev/null | head -4 | tr '\n' ' ')"
-if [ -d "$build" ]; then
-    meson configure "$build" -Dopencl=enabled >/dev/null
-else
-    meson setup "$build" -Dopencl=enabled >/dev/null
-fi || exit 1
-ninja -C "$build" >"$build.ninja.log" 2>&1 || { tail -40 "$build.ninja.log"; exit 1; }
+source tests/gpu/preamble.sh
+BUILD_LOG=$build.build.log
+build_apsp . "$build"
 "$build/src/apsp" --list-devices
 
 start=$(date +%s)

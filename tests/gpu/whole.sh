@@ -22,13 +22,11 @@ build=${BUILD:-/tmp/build-whole}
 log=$(mktemp "${TMPDIR:-/tmp}/apsp-whole-build.XXXXXX")
 trap 'rm -f "$log"' EXIT
 
-meson=(meson)
-"$python" -c 'import mesonbuild' 2>/dev/null && meson=("$python" -m mesonbuild.mesonmain)
-if [ ! -d "$build" ]; then
-    "${meson[@]}" setup "$build" -Dopencl=enabled -Dpython=enabled -Dmpi=disabled -Dtests=false \
-        >"$log" 2>&1 || { tail -30 "$log"; exit 1; }
-fi
-ninja -C "$build" >>"$log" 2>&1 || { tail -30 "$log"; exit 1; }
+MESON=(meson)
+"$python" -c 'import mesonbuild' 2>/dev/null && MESON=("$python" -m mesonbuild.mesonmain)
+source "$(dirname "$0")/preamble.sh"
+BUILD_LOG=$log
+build_apsp "$root" "$build" -Dpython=enabled -Dmpi=disabled -Dtests=false
 
 # The package as tests/bench/whole_floats.py runs it from a build: src/python/apsp/'s files and
 # the extension from the build, side by side in a folder of its own on PYTHONPATH.

@@ -1,8 +1,9 @@
-#!/usr/bin/env python3
 """apsp-mpi end to end under mpirun (several ranks on few cores: --oversubscribe).
 
-usage: test_mpi.py MPIRUN APSP_MPI APSP GEN_GRAPH TESTCASES_DIR PART
-  PART  grid=P:PRxPC[:plain][:opencl]       every testcases/*.in against its .out and random
+usage: pytest_main.py test_mpi.py::test_PART --exe mpirun MPIRUN --exe apsp-mpi APSP_MPI
+           --apsp=APSP --exe gen-graph GEN_GRAPH --testcases=TESTCASES_DIR [--opt=grid=SPEC]
+  PART  grid (--opt=grid=P:PRxPC[:plain][:opencl])
+                                            every testcases/*.in against its .out and random
                                             graphs around the block edges against
                                             `apsp --backend=cpu`, byte for byte (PRxPC may
                                             be "auto"; plain: --no-look-ahead; opencl:
@@ -13,7 +14,7 @@ usage: test_mpi.py MPIRUN APSP_MPI APSP GEN_GRAPH TESTCASES_DIR PART
                                             every rank gone (no hang)
         faults                              (-Dfault_injection=true) every allocation of rank 1
                                             made to fail in turn ends the whole run cleanly
-        faults-opencl                       (-Dfault_injection=true) every OpenCL call of
+        faults_opencl                       (-Dfault_injection=true) every OpenCL call of
                                             rank 1 on --backend=opencl made to fail in turn,
                                             likewise
         signals                             a run interrupted (SIGKILL to a rank, SIGTERM or
@@ -24,7 +25,7 @@ usage: test_mpi.py MPIRUN APSP_MPI APSP GEN_GRAPH TESTCASES_DIR PART
                                             truncated, or replaced by a link, while rank 0 is
                                             stopped before the rename: exit 4, one line, the
                                             old OUTPUT byte for byte, no temporary file left
-        write-faults                        (-Dfault_injection=true) each rank's open of the
+        write_faults                        (-Dfault_injection=true) each rank's open of the
                                             temporary file and each of its band writes made
                                             to fail in turn, and the temporary file replaced
                                             by a link to another file before the write: exit
@@ -40,9 +41,10 @@ import re
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import time
+
+import pytest
 
 TIMEOUT = 120  # a rank left waiting in a collective shows up as this
 # Sizes around the 128-wide blocks and around the grids' cycles (1, 2, 3 blocks per side...).
@@ -86,7 +88,7 @@ def mpirun(tool, np, args, env_extra=None, cwd=None):
     try:
         return subprocess.run(cmd, capture_output=True, env=env, timeout=TIMEOUT, cwd=cwd)
     except subprocess.TimeoutExpired:
-        sys.exit(f"FAIL (hang?): {' '.join(cmd)} ran past {TIMEOUT} s")
+        pytest.fail(f"(hang?): {' '.join(cmd)} ran past {TIMEOUT} s", pytrace=False)
 
 
 class Tools:
@@ -291,7 +293,8 @@ def check_faults(tool, work, kind="alloc", args=()):
     r = mpirun(tool, 2, args + [graph, out], {"APSP_FAULT_COUNT": "1"})
     counts = [int(m) for m in re.findall(rb"apsp-fault: .*\b" + kind.encode() + rb"=(\d+)", r.stderr)]
     if r.returncode != 0 or not counts:
-        sys.exit(f"the clean run failed or this build has no fault injection: {r.stderr.decode()}")
+        pytest.fail(f"the clean run failed or this build has no fault injection: "
+                    f"{r.stderr.decode()}", pytrace=False)
     os.unlink(out)
     failures = 0
     # Rank 0 reads, writes and sends; rank 1 only receives and computes. (The walk goes to the
@@ -374,7 +377,8 @@ class HeldRun:
         while self.writer is None or len(self.ranks) < 2:
             if time.monotonic() > deadline or self.process.poll() is not None:
                 self.end()
-                sys.exit(f"FAIL: the run never reached its read of the FIFO: {self.output()}")
+                pytest.fail(f"the run never reached its read of the FIFO: {self.output()}",
+                            pytrace=False)
             try:
                 self.writer = self.writer or os.open(self.fifo, os.O_WRONLY | os.O_NONBLOCK)
             except OSError:  # ENXIO: no reader yet
@@ -616,7 +620,8 @@ def check_write_faults(tool, work):
     r = mpirun(tool, 2, args, {"APSP_FAULT_COUNT": "1"})
     counts = [int(m) for m in re.findall(rb"apsp-fault: .*\bio=(\d+)", r.stderr)]
     if r.returncode != 0 or not same_bytes(out, graph[:-3] + ".out") or len(counts) != 2:
-        sys.exit(f"the clean run failed or this build has no fault injection: {r.stderr.decode()}")
+        pytest.fail(f"the clean run failed or this build has no fault injection: "
+                    f"{r.stderr.decode()}", pytrace=False)
     failures = 0
     if min(counts) == 0:  # MPI-IO's writes: no fault point, nothing of this walked
         print(f"FAIL a rank's writes have no fault point (io counts {counts})")
@@ -708,34 +713,43 @@ def check_disk_room(tool, work):
     return 0 if ok else 1
 
 
-def main():
-    if len(sys.argv) != 7:
-        sys.exit(__doc__)
-    tool = Tools(sys.argv[1:6])
-    part = sys.argv[6]
-    with tempfile.TemporaryDirectory(prefix="apsp-mpi-test-") as work:
-        if part.startswith("grid="):
-            failures = check_grid(tool, part[len("grid="):], work)
-            if "opencl" in part:
-                failures += check_profile(tool, part[len("grid="):], work)
-        elif part == "errors":
-            failures = check_errors(tool, work)
-        elif part == "faults":
-            failures = check_faults(tool, work)
-        elif part == "signals":
-            failures = check_signals(tool, work)
-        elif part == "commit":
-            failures = check_commit(tool, work)
-        elif part == "write-faults":
-            failures = (check_write_faults(tool, work) + check_write_link(tool, work) +
-                        check_disk_room(tool, work))
-        elif part == "faults-opencl":
-            failures = check_faults(tool, work, "cl", ["--backend=opencl"])
-        else:
-            sys.exit(f"unknown part {part}")
-    if failures:
-        sys.exit(f"{failures} failure(s)")
+@pytest.fixture(scope="module")
+def tool(exe, apsp_path, testcases):
+    return Tools([exe["mpirun"], exe["apsp-mpi"], apsp_path, exe["gen-graph"], testcases])
 
 
-if __name__ == "__main__":
-    main()
+def passed(failures):
+    assert not failures, "%d failure(s), each printed above (FAIL ...)" % failures
+
+
+def test_grid(tool, work, opt):
+    spec = opt["grid"]
+    failures = check_grid(tool, spec, work)
+    if "opencl" in spec:
+        failures += check_profile(tool, spec, work)
+    passed(failures)
+
+
+def test_errors(tool, work):
+    passed(check_errors(tool, work))
+
+
+def test_faults(tool, work):
+    passed(check_faults(tool, work))
+
+
+def test_faults_opencl(tool, work):
+    passed(check_faults(tool, work, "cl", ["--backend=opencl"]))
+
+
+def test_signals(tool, work):
+    passed(check_signals(tool, work))
+
+
+def test_commit(tool, work):
+    passed(check_commit(tool, work))
+
+
+def test_write_faults(tool, work):
+    passed(check_write_faults(tool, work) + check_write_link(tool, work) +
+           check_disk_room(tool, work))

@@ -1,10 +1,12 @@
-#!/usr/bin/env python3
 """The OpenCL path of the apsp command under Oclgrind, a simulated OpenCL device that checks
 every kernel's memory accesses and, with --data-races, every work-item's against the others.
 
-    oclgrind.py APSP GEN_GRAPH ORACLE GROUP          (GROUP: a key of GROUPS below)
-    oclgrind.py --uninit-demo OCLGRIND_UNINIT        (the --uninitialized reproducer, both ways)
-    oclgrind.py --program TEST [ARGS...]             (a test program that checks its own answers)
+    pytest_main.py oclgrind.py::test_group --apsp=APSP --exe gen-graph GEN_GRAPH
+        --exe oracle ORACLE --opt=group=GROUP             (GROUP: a key of GROUPS below)
+    pytest_main.py oclgrind.py::test_uninit_demo --exe program OCLGRIND_UNINIT
+                                          (the --uninitialized reproducer, both ways)
+    pytest_main.py oclgrind.py::test_program --exe program TEST [--opt="args=ARG ..."]
+                                          (a test program that checks its own answers)
 
 Each run is `oclgrind --data-races --check-api --log LOG apsp --backend=opencl -v ...` on a small
 graph from gen-graph (Oclgrind interprets every instruction, so V stays below 130): the `oclgrind`
@@ -14,7 +16,8 @@ are on by default. A run fails on any message in LOG (where Oclgrind writes its 
 errors and its fatal errors), on a non-zero exit, on a device other than Oclgrind's and on an
 output that differs from apsp-oracle's by a byte.
 
-The groups are meson tests in suite 'oclgrind' (tests/opencl/meson.build); they cover round depths
+The groups are meson tests in suite 'oclgrind' (tests/opencl/meson.build), each run of a group a
+test of its own; they cover round depths
 16, 32, 64 and 128, the CPU kernels (CPU_KERNELS=1, the CPU row's shape) and the work-group
 kernels (the shape the CPU row falls back to below tile 32, the GPU row's and the AMD row's
 shapes), sizes that are and are not a multiple of the padded size (fw_pad), and matrices spread
@@ -22,22 +25,25 @@ over several row bands by a small --max-buffer-bytes.
 
     meson test -C build --suite oclgrind --print-errorlogs
 
---program runs a test program (test-opencl-dtypes: the int64 and floating-point kernels against
+test_program runs a test program (test-opencl-dtypes: the int64 and floating-point kernels against
 their oracles) under the same checks: it fails on a non-zero exit or any message in the log.
 
---uninit-demo runs tests/opencl/oclgrind_uninit.c's four cases with and without
+test_uninit_demo runs tests/opencl/oclgrind_uninit.c's four cases with and without
 --uninitialized and prints what Oclgrind says (docs/reliability.md, "Oclgrind"): it fails only
 when a case is wrong or reported without --uninitialized, or when the control case is reported
 with it; the two Oclgrind defects it shows are printed, not failed on.
 
-Exit status: 0 passed, 1 failed, 77 (skipped) when `oclgrind` is not installed, unless
-APSP_TEST_REQUIRE_DEVICE=1 (CI) makes that a failure (Debian: apt-get install oclgrind).
+Skips when `oclgrind` is not installed, unless APSP_TEST_REQUIRE_DEVICE=1 (CI) makes that a
+failure (Debian: apt-get install oclgrind).
 """
 import os
 import re
+import shlex
 import shutil
 import subprocess
-import sys
+
+import pytest
+from harness import options as settings, skip
 import tempfile
 
 # The CPU row of src/opencl/params.c, as words, so that Oclgrind's GPU runs the CPU kernels.
@@ -117,17 +123,19 @@ GROUPS = {
     ],
 }
 
-failures = []
+def pytest_generate_tests(metafunc):
+    """test_group once per run of --opt=group's list."""
+    if "run" in metafunc.fixturenames:
+        runs = GROUPS.get(settings(metafunc.config).get("group"), [])
+        metafunc.parametrize("run", runs, ids=[r[0] for r in runs])
 
 
-def fail(what):
-    failures.append(what)
-    print("FAIL: " + what, flush=True)
-
-
-def skip_or_fail(message):
-    print(message)
-    sys.exit(1 if os.environ.get("APSP_TEST_REQUIRE_DEVICE") == "1" else 77)
+@pytest.fixture(scope="module")
+def oclgrind():
+    found = shutil.which("oclgrind")
+    if not found:
+        skip("oclgrind not found (Debian: apt-get install oclgrind)")
+    return found
 
 
 def clean_env():
@@ -152,47 +160,44 @@ def under_oclgrind(oclgrind, options, command, log, timeout=600):
     return p, messages
 
 
-def run_group(oclgrind, apsp, gen_graph, oracle, group, work):
-    for what, (shape, v, e, seed), args in GROUPS[group]:
-        graph = os.path.join(work, "g-%s-%d-%d.in" % (shape, v, seed))
-        expected = graph[:-3] + ".ref"
-        output = graph[:-3] + ".out"
-        subprocess.run([gen_graph, shape, str(v), str(e), str(seed), graph], check=True,
-                       capture_output=True)
-        subprocess.run([oracle, graph, expected], check=True, capture_output=True)
-        command = [apsp, "--backend=opencl", "-v"] + args + [graph, output]
-        p, messages = under_oclgrind(oclgrind, ["--data-races", "--check-api"], command,
-                                     os.path.join(work, "oclgrind.log"))
-        line = "%-46s %s" % (what, " ".join(args))
-        m = re.search(r"on (.*); V = \d+ padded to (\d+); round depth (\d+)", p.stderr)
-        if p.returncode != 0:
-            fail("%s: apsp exits %d:\n%s" % (line, p.returncode, p.stderr))
-        elif not m or m.group(1) != "Oclgrind Simulator":
-            fail("%s: not on Oclgrind's device:\n%s" % (line, p.stderr))
-        elif messages.strip():
-            fail("%s: Oclgrind reports:\n%s" % (line, messages[:6000]))
-        elif group == "stream" and "streamed from host memory" not in p.stderr:
-            fail("%s: did not stream:\n%s" % (line, p.stderr))
-        elif open(output, "rb").read() != open(expected, "rb").read():
-            fail("%s: the output differs from apsp-oracle's" % line)
-        else:
-            print("ok   %s (n = %s, tile %s)" % (line, m.group(2), m.group(3)), flush=True)
+def test_group(oclgrind, apsp_path, exe, opt, work, run):
+    group = opt["group"]
+    what, (shape, v, e, seed), args = run
+    graph = os.path.join(work, "g-%s-%d-%d.in" % (shape, v, seed))
+    expected = graph[:-3] + ".ref"
+    output = graph[:-3] + ".out"
+    subprocess.run([exe["gen-graph"], shape, str(v), str(e), str(seed), graph], check=True,
+                   capture_output=True)
+    subprocess.run([exe["oracle"], graph, expected], check=True, capture_output=True)
+    command = [apsp_path, "--backend=opencl", "-v"] + args + [graph, output]
+    p, messages = under_oclgrind(oclgrind, ["--data-races", "--check-api"], command,
+                                 os.path.join(work, "oclgrind.log"))
+    line = "%-46s %s" % (what, " ".join(args))
+    m = re.search(r"on (.*); V = \d+ padded to (\d+); round depth (\d+)", p.stderr)
+    assert p.returncode == 0, "%s: apsp exits %d:\n%s" % (line, p.returncode, p.stderr)
+    assert m and m.group(1) == "Oclgrind Simulator", (
+        "%s: not on Oclgrind's device:\n%s" % (line, p.stderr))
+    assert not messages.strip(), "%s: Oclgrind reports:\n%s" % (line, messages[:6000])
+    assert group != "stream" or "streamed from host memory" in p.stderr, (
+        "%s: did not stream:\n%s" % (line, p.stderr))
+    assert open(output, "rb").read() == open(expected, "rb").read(), (
+        "%s: the output differs from apsp-oracle's" % line)
+    print("ok   %s (n = %s, tile %s)" % (line, m.group(2), m.group(3)), flush=True)
 
 
-def run_program(oclgrind, command, work):
+def test_program(oclgrind, exe, opt, work):
+    command = [exe["program"]] + shlex.split(opt.get("args", ""))
     p, messages = under_oclgrind(oclgrind, ["--data-races", "--check-api"], command,
                                  os.path.join(work, "oclgrind.log"))
     line = " ".join(os.path.basename(c) for c in command)
-    if p.returncode != 0:
-        fail("%s: exits %d:\n%s%s" % (line, p.returncode, p.stdout, p.stderr))
-    elif messages.strip():
-        fail("%s: Oclgrind reports:\n%s" % (line, messages[:6000]))
-    else:
-        print("ok   %s: %s" % (line, p.stdout.strip()), flush=True)
+    assert p.returncode == 0, "%s: exits %d:\n%s%s" % (line, p.returncode, p.stdout, p.stderr)
+    assert not messages.strip(), "%s: Oclgrind reports:\n%s" % (line, messages[:6000])
+    print("ok   %s: %s" % (line, p.stdout.strip()), flush=True)
 
 
-def uninit_demo(oclgrind, program, work):
+def test_uninit_demo(oclgrind, exe, work, check):
     """The reproducer's cases with and without --uninitialized: what Oclgrind says."""
+    program = exe["program"]
     log = os.path.join(work, "oclgrind.log")
     for case in ("whole", "rect", "offset", "freeze"):
         for options in ([], ["--uninitialized"]):
@@ -204,34 +209,13 @@ def uninit_demo(oclgrind, program, work):
                 p.stdout.strip())
             print(label, flush=True)
             if p.returncode not in (0, 1):
-                fail("%s: %s" % (label, p.stderr.strip()))
+                check.fail("%s: %s" % (label, p.stderr.strip()))
             elif not options and (p.returncode != 0 or messages.strip()):
-                fail("without --uninitialized the %s case must be right and silent" % case)
+                check.fail("without --uninitialized the %s case must be right and silent" % case)
             elif options and case == "whole" and (p.returncode != 0 or messages.strip()):
-                fail("the control case (one whole-buffer write) must pass --uninitialized")
+                check.fail("the control case (one whole-buffer write) must pass --uninitialized")
             elif options and case in ("rect", "offset") and not reports:
                 print("       (no report: Oclgrind's partial host-write defect seems fixed)")
             elif options and case == "freeze" and p.returncode == 0:
                 print("       (right: this Oclgrind's --uninitialized knows `freeze`)")
 
-
-def main(argv):
-    oclgrind = shutil.which("oclgrind")
-    if not oclgrind:
-        skip_or_fail("oclgrind not found (Debian: apt-get install oclgrind)")
-    with tempfile.TemporaryDirectory(prefix="apsp-oclgrind-") as work:
-        if len(argv) == 3 and argv[1] == "--uninit-demo":
-            uninit_demo(oclgrind, argv[2], work)
-        elif len(argv) >= 3 and argv[1] == "--program":
-            run_program(oclgrind, argv[2:], work)
-        elif len(argv) == 5 and argv[4] in GROUPS:
-            run_group(oclgrind, argv[1], argv[2], argv[3], argv[4], work)
-        else:
-            print(__doc__)
-            return 2
-    print("%d failure(s)" % len(failures))
-    return 1 if failures else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv))

@@ -1,16 +1,15 @@
-#!/usr/bin/env python3
 """The kernel cache trusts only what this user alone can have written, and a cache file that
 crashes the driver is not loaded twice (src/opencl/program_cache.c, docs/security.md).
 
-    test_cache_trust.py APSP TESTCASES_DIR KERNEL_DIR TEST
+    pytest_main.py test_cache_trust.py::test_TEST --apsp=APSP --testcases=TESTCASES_DIR
 
 A cache file holds code the driver runs. Each test plants a cache file that this very build
 wrote (so it is valid in every other way: key, digest, binary) where someone else could have
 put it, and checks that apsp compiles instead ("programs built 1") and writes nothing there;
 or plants one whose binary crashes PoCL under a valid digest, and checks that the run after
 the crash compiles and the one after that uses the cache again. Tests that need a file owned by
-another user need root (CI runs as root) and are skipped otherwise. Exit status as
-test_opencl.py: 77 without an OpenCL device unless APSP_TEST_REQUIRE_DEVICE=1.
+another user need root (CI runs as root) and are skipped otherwise. Skips as test_opencl.py's
+tests do without an OpenCL device (unless APSP_TEST_REQUIRE_DEVICE=1).
 """
 import hashlib
 import os
@@ -19,14 +18,23 @@ import resource
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_opencl import SKIP, Ctx, check, clean_env, failures, need_device  # noqa: E402
+import pytest
+from test_opencl import clean_env, ctx, need_device  # noqa: F401 (ctx: test_opencl.py's fixture)
 
 OTHER_UID = 2001  # an unprivileged user other than the one running apsp
 WARNING = re.compile(r"^apsp: kernel cache .*$", re.M)
+
+
+@pytest.fixture
+def index(ctx):
+    """The index of the device the test's solves run on: PoCL where it is listed
+    (crashing-binary rewrites a PoCL binary), by type: on a GPU machine it need not be device 0.
+    The test skipped without an OpenCL device."""
+    os.chmod(ctx.work, 0o700)
+    devices = need_device(ctx)
+    return str(next((d for d in devices if d["type"] == "cpu"), devices[0])["index"])
 
 
 def run(ctx, index, cache, by_env=False):
@@ -60,10 +68,10 @@ def good_cache_files(ctx, index, where):
     private = os.path.join(ctx.work, "private-cache")
     if not os.path.isdir(private):
         p, built, correct = run(ctx, index, private)
-        check(p.returncode == 0 and correct and built == 1,
-              "a cold private cache: exit %d, built %s: %s" % (p.returncode, built, p.err))
+        ctx.check(p.returncode == 0 and correct and built == 1,
+                  "a cold private cache: exit %d, built %s: %s" % (p.returncode, built, p.err))
     names = sorted(os.listdir(private))
-    check(len(names) == 1 and names[0].endswith(".clbin"), "the private cache holds %s" % names)
+    ctx.check(len(names) == 1 and names[0].endswith(".clbin"), "the private cache holds %s" % names)
     shutil.rmtree(where, ignore_errors=True)
     shutil.copytree(private, where)
     return names
@@ -83,23 +91,23 @@ def expect_refused(ctx, index, cache, watched, what, quiet_too=False, by_env=Fal
     in one line under -v (and, with quiet_too, nothing without -v)."""
     before = snapshot(watched)
     p, built, correct = run(ctx, index, cache, by_env)
-    check(p.returncode == 0 and correct, "%s: exit %d: %s" % (what, p.returncode, p.err))
-    check(built == 1, "%s: the planted cache file was loaded (programs built %s)" % (what, built))
-    check(len(WARNING.findall(p.err)) == 1,
-          "%s: expected one 'kernel cache' warning under -v, got:\n%s" % (what, p.err))
-    check(snapshot(watched) == before, "%s: apsp wrote into %s" % (what, watched))
+    ctx.check(p.returncode == 0 and correct, "%s: exit %d: %s" % (what, p.returncode, p.err))
+    ctx.check(built == 1,
+              "%s: the planted cache file was loaded (programs built %s)" % (what, built))
+    ctx.check(len(WARNING.findall(p.err)) == 1,
+              "%s: expected one 'kernel cache' warning under -v, got:\n%s" % (what, p.err))
+    ctx.check(snapshot(watched) == before, "%s: apsp wrote into %s" % (what, watched))
     if not quiet_too:
         return
     quiet = ctx.run(["-d", index, "--tile=32", "--kernel-cache=" + cache] +
                     list(ctx.case()[:1]) + [os.path.join(ctx.work, "quiet.out")], clean_env())
-    check(quiet.returncode == 0 and not quiet.err,
-          "%s: without -v: exit %d, stderr %r" % (what, quiet.returncode, quiet.err))
+    ctx.check(quiet.returncode == 0 and not quiet.err,
+              "%s: without -v: exit %d, stderr %r" % (what, quiet.returncode, quiet.err))
 
 
 def need_root():
     if os.geteuid() != 0:
-        print("needs root to make files owned by another user (CI runs as root)")
-        sys.exit(SKIP)
+        pytest.skip("needs root to make files owned by another user (CI runs as root)")
 
 
 def test_foreign_dir(ctx, index):
@@ -113,12 +121,14 @@ def test_foreign_dir(ctx, index):
     names = plant(ctx, index, mine, 0o700, OTHER_UID)
     os.chown(mine, os.geteuid(), os.getegid())
     p, built, correct = run(ctx, index, mine)
-    check(p.returncode == 0 and correct and built == 1,
-          "a file owned by uid %d: exit %d, built %s: %s" % (OTHER_UID, p.returncode, built, p.err))
+    ctx.check(p.returncode == 0 and correct and built == 1,
+              "a file owned by uid %d: exit %d, built %s: %s"
+              % (OTHER_UID, p.returncode, built, p.err))
     owner = os.lstat(os.path.join(mine, names[0])).st_uid
-    check(owner == os.geteuid(), "the foreign file was not replaced (owner %d)" % owner)
+    ctx.check(owner == os.geteuid(), "the foreign file was not replaced (owner %d)" % owner)
     p, built, correct = run(ctx, index, mine)
-    check(p.returncode == 0 and correct and built == 0, "the replacement was not used: %s" % p.err)
+    ctx.check(p.returncode == 0 and correct and built == 0,
+              "the replacement was not used: %s" % p.err)
 
 
 def test_writable_dir(ctx, index):
@@ -143,11 +153,12 @@ def test_writable_dir(ctx, index):
         try:
             for want in (1, 0):
                 p, built, correct = run(ctx, index, cache)
-                check(p.returncode == 0 and correct and built == want and
-                      not WARNING.search(p.err), "%s (inside /tmp): exit %d, built %s, expected "
-                      "%d: %s" % (cache, p.returncode, built, want, p.err))
+                ctx.check(p.returncode == 0 and correct and built == want and
+                          not WARNING.search(p.err), "%s (inside /tmp): exit %d, built %s, "
+                                                     "expected "
+                          "%d: %s" % (cache, p.returncode, built, want, p.err))
             mode = os.stat(cache).st_mode & 0o7777
-            check(mode == 0o700, "%s was made with mode %o, not 700" % (cache, mode))
+            ctx.check(mode == 0o700, "%s was made with mode %o, not 700" % (cache, mode))
         finally:
             shutil.rmtree(cache, ignore_errors=True)
 
@@ -181,10 +192,11 @@ def test_concurrent(ctx, index):
         if right:
             with open(out, "rb") as f, open(want, "rb") as g:
                 right = f.read() == g.read()
-        check(right, "run %s: exit %d: %s" % (out, proc.returncode, err.decode()))
-    check(sorted(os.listdir(cache)) == names, "left in the cache: %s" % os.listdir(cache))
+        ctx.check(right, "run %s: exit %d: %s" % (out, proc.returncode, err.decode()))
+    ctx.check(sorted(os.listdir(cache)) == names, "left in the cache: %s" % os.listdir(cache))
     p, built, correct = run(ctx, index, cache)
-    check(p.returncode == 0 and correct and built == 0, "after them: built %s: %s" % (built, p.err))
+    ctx.check(p.returncode == 0 and correct and built == 0,
+              "after them: built %s: %s" % (built, p.err))
     # Two devices of one process with one key (two GPUs of one model; here PoCL twice): the
     # second finds the first's marker, which is its own process's, and loads the file too.
     env = clean_env(POCL_DEVICES="pthread pthread")
@@ -192,20 +204,20 @@ def test_concurrent(ctx, index):
     if len(twins) >= 2 and twins[0]["name"] == twins[1]["name"]:
         pair = "%d,%d" % (twins[0]["index"], twins[1]["index"])
         p, _, _, correct = ctx.solve(["-d", pair, "--tile=32", "--kernel-cache=" + cache], env)
-        check(p.returncode == 0 and correct and "programs built 0" in p.err,
-              "two devices of one process, one warm key: %s" % p.err)
-        check(sorted(os.listdir(cache)) == names, "left in the cache: %s" % os.listdir(cache))
+        ctx.check(p.returncode == 0 and correct and "programs built 0" in p.err,
+                  "two devices of one process, one warm key: %s" % p.err)
+        ctx.check(sorted(os.listdir(cache)) == names, "left in the cache: %s" % os.listdir(cache))
 
 
-def rewrite_binary(path, change):
+def rewrite_binary(ctx, path, change):
     """The cache file with its binary changed by `change` and the SHA-256 made right again, as
     base/cache_file.h lays it out: key NUL, size (8 bytes LE), SHA-256 (32), binary."""
     with open(path, "rb") as f:
         data = f.read()
     key_end = data.index(b"\0") + 1
     binary = bytearray(data[key_end + 40:])
-    check(int.from_bytes(data[key_end:key_end + 8], "little") == len(binary),
-          "the cache file's layout is not base/cache_file.h's")
+    ctx.check(int.from_bytes(data[key_end:key_end + 8], "little") == len(binary),
+              "the cache file's layout is not base/cache_file.h's")
     change(binary)
     with open(path, "wb") as f:
         f.write(data[:key_end] + len(binary).to_bytes(8, "little") +
@@ -231,19 +243,19 @@ def test_crashing_binary(ctx, index):
             pocl.append(binary.startswith(b"poclbin\0"))
             binary[offset] ^= 0x7F
 
-        rewrite_binary(path, corrupt)
+        rewrite_binary(ctx, path, corrupt)
         p, built, correct = run(ctx, index, cache)
         died = p.returncode != 0  # (a signal; under ASan a SIGSEGV is its report and exit 1)
-        check(died or not pocl[0], "%s: PoCL did not crash on it (exit %d, built %s): change "
-              "the corruption for this PoCL version" % (what, p.returncode, built))
-        check(died or correct, "%s: exit %d, wrong output: %s" % (what, p.returncode, p.err))
+        ctx.check(died or not pocl[0], "%s: PoCL did not crash on it (exit %d, built %s): change "
+                  "the corruption for this PoCL version" % (what, p.returncode, built))
+        ctx.check(died or correct, "%s: exit %d, wrong output: %s" % (what, p.returncode, p.err))
         for attempt, want in ((("after the crash", 1),) if died else ()) + (("then", 0),):
             p, built, correct = run(ctx, index, cache)
-            check(p.returncode == 0 and correct and built == want,
-                  "%s, %s: exit %d, built %s (expected %d): %s"
-                  % (what, attempt, p.returncode, built, want, p.err[-1500:]))
+            ctx.check(p.returncode == 0 and correct and built == want,
+                      "%s, %s: exit %d, built %s (expected %d): %s"
+                      % (what, attempt, p.returncode, built, want, p.err[-1500:]))
         leftovers = [n for n in os.listdir(cache) if not n.endswith(".clbin")]
-        check(not leftovers, "%s: files left in the cache: %s" % (what, leftovers))
+        ctx.check(not leftovers, "%s: files left in the cache: %s" % (what, leftovers))
 
 
 VICTIM_UID = 2002  # the user attacked in test_two_users: not root, so no check is bypassed
@@ -279,8 +291,7 @@ def test_two_users(ctx, index):
     home, still serves it (programs built 0)."""
     need_root()
     if not shutil.which("setpriv"):
-        print("needs setpriv (util-linux) to run as other users")
-        sys.exit(SKIP)
+        pytest.skip("needs setpriv (util-linux) to run as other users")
     top = tempfile.mkdtemp(prefix="apsp-two-users-")
     try:
         os.chmod(top, 0o755)
@@ -304,11 +315,11 @@ def test_two_users(ctx, index):
             return p, int(m[1]) if m else None, right
 
         p, built, right = victim(None)
-        check(right and built == 1, "uid %d's cold cache: exit %d, built %s: %s"
-              % (VICTIM_UID, p.returncode, built, p.stderr))
+        ctx.check(right and built == 1, "uid %d's cold cache: exit %d, built %s: %s"
+                  % (VICTIM_UID, p.returncode, built, p.stderr))
         p, built, right = victim(None)
-        check(right and built == 0, "uid %d's own cache was not used: built %s: %s"
-              % (VICTIM_UID, built, p.stderr))
+        ctx.check(right and built == 0, "uid %d's own cache was not used: built %s: %s"
+                  % (VICTIM_UID, built, p.stderr))
         own = os.path.join(home, ".cache", "apsp")
         names = [n for n in os.listdir(own) if n.endswith(".clbin")]
         os.mkdir(shared)
@@ -319,13 +330,14 @@ def test_two_users(ctx, index):
         os.chmod(shared, 0o1777)
         before = snapshot(shared)
         p, built, right = victim(shared)
-        check(right, "uid %d with uid %d's cache: exit %d: %s"
-              % (VICTIM_UID, OTHER_UID, p.returncode, p.stderr))
-        check(built == 1, "uid %d loaded the cache file that uid %d planted (programs built %s)"
-              % (VICTIM_UID, OTHER_UID, built))
-        check(len(WARNING.findall(p.stderr)) == 1, "no 'kernel cache' line under -v: %s" % p.stderr)
-        check(snapshot(shared) == before, "uid %d wrote into uid %d's directory"
-              % (VICTIM_UID, OTHER_UID))
+        ctx.check(right, "uid %d with uid %d's cache: exit %d: %s"
+                  % (VICTIM_UID, OTHER_UID, p.returncode, p.stderr))
+        ctx.check(built == 1, "uid %d loaded the cache file that uid %d planted (programs built %s)"
+                  % (VICTIM_UID, OTHER_UID, built))
+        ctx.check(len(WARNING.findall(p.stderr)) == 1,
+                  "no 'kernel cache' line under -v: %s" % p.stderr)
+        ctx.check(snapshot(shared) == before, "uid %d wrote into uid %d's directory"
+                  % (VICTIM_UID, OTHER_UID))
     finally:
         shutil.rmtree(top, ignore_errors=True)
 
@@ -346,11 +358,9 @@ def test_dir_swapped(ctx, index):
     (where fs.protected_symlinks is 0; where it is 1 the kernel refused to follow the link)."""
     need_root()
     if not shutil.which("setpriv"):
-        print("needs setpriv (util-linux) to run as other users")
-        sys.exit(SKIP)
+        pytest.skip("needs setpriv (util-linux) to run as other users")
     if not has_fault_injection(ctx):
-        print("needs -Dfault_injection=true (APSP_FAULT_PAUSE)")
-        sys.exit(SKIP)
+        pytest.skip("needs -Dfault_injection=true (APSP_FAULT_PAUSE)")
     top = tempfile.mkdtemp(prefix="apsp-dir-swapped-")
     try:
         os.chmod(top, 0o755)
@@ -375,53 +385,22 @@ def test_dir_swapped(ctx, index):
         stopped = os.WIFSTOPPED(status)
         if stopped:
             ln = as_user(OTHER_UID, theirs, ["ln", "-s", theirs, os.path.join(shared, "cache")])
-            check(ln.returncode == 0, "uid %d could not plant the link: %s" % (OTHER_UID, ln.stderr))
+            ctx.check(ln.returncode == 0,
+                      "uid %d could not plant the link: %s" % (OTHER_UID, ln.stderr))
             os.kill(proc.pid, signal.SIGCONT)
             err = proc.communicate(timeout=300)[1]
             code = proc.returncode
         else:
             err, code = proc.stderr.read(), os.waitstatus_to_exitcode(status)
-        check(stopped, "the run did not stop before making the cache directory: exit %d: %s"
-              % (code, err))
+        ctx.check(stopped, "the run did not stop before making the cache directory: exit %d: %s"
+                  % (code, err))
         with open(ctx.case()[1], "rb") as f, open(out, "rb") as g:
             right = code == 0 and f.read() == g.read()
         m = re.search(r"programs built (\d+)", err)
-        check(right and m and m[1] == "1", "exit %d, built %s: %s" % (code, m and m[1], err))
+        ctx.check(right and m and m[1] == "1", "exit %d, built %s: %s" % (code, m and m[1], err))
         made = os.listdir(theirs)
-        check(not made, "the directory was made through uid %d's link: %s in %s"
-              % (OTHER_UID, made, theirs))
+        ctx.check(not made, "the directory was made through uid %d's link: %s in %s"
+                  % (OTHER_UID, made, theirs))
     finally:
         shutil.rmtree(top, ignore_errors=True)
 
-
-TESTS = {
-    "two-users": test_two_users,
-    "dir-swapped": test_dir_swapped,
-    "foreign-dir": test_foreign_dir,
-    "writable-dir": test_writable_dir,
-    "symlink-foreign": test_symlink_foreign,
-    "crashing-binary": test_crashing_binary,
-    "concurrent": test_concurrent,
-}
-
-
-def main(argv):
-    if len(argv) != 5 or argv[4] not in TESTS:
-        sys.stderr.write("usage: test_cache_trust.py APSP TESTCASES_DIR KERNEL_DIR {%s}\n"
-                         % ",".join(TESTS))
-        return 2
-    with tempfile.TemporaryDirectory(prefix="apsp-cache-trust-") as work:
-        os.chmod(work, 0o700)
-        ctx = Ctx(os.path.abspath(argv[1]), argv[2], argv[3], work)
-        devices = need_device(ctx)
-        if devices:
-            # PoCL where it is listed (crashing-binary rewrites a PoCL binary), by type: on a
-            # GPU machine it need not be device 0.
-            chosen = next((d for d in devices if d["type"] == "cpu"), devices[0])
-            TESTS[argv[4]](ctx, str(chosen["index"]))
-    print("%s: %s" % (argv[4], "%d failures" % len(failures) if failures else "passed"))
-    return 1 if failures else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv))

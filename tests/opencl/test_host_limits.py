@@ -1,9 +1,8 @@
-#!/usr/bin/env python3
 """The OpenCL backend under the process's resource limits (ulimit -v, -n), which PoCL meets by
 crashing (SIGSEGV, SIGABRT in pocl_create_migration_commands) or by vanishing from the device
 list without a word.
 
-    test_host_limits.py APSP TESTCASES_DIR KERNEL_DIR TEST
+    pytest_main.py test_host_limits.py::test_TEST --apsp=APSP --testcases=TESTCASES_DIR
 
 address-space: on the OpenCL CPU device (whose buffers are host memory), the least address-space
   limit under which a tiny graph solves is found; a graph whose matrix alone is 145 MB more is
@@ -16,19 +15,19 @@ few-files: under an open-file limit of 8 --backend=opencl says that OpenCL was n
   too few file descriptors, where it said nothing (and PoCL's compiler aborted with 6-12); under
   5, the input cannot be opened, which it says.
 
-Exit status as test_opencl.py: 77 without an OpenCL CPU device unless
-APSP_TEST_REQUIRE_DEVICE=1; 77 also for the address-space tests in a sanitizer build, which
-cannot run under the limit.
+Skips as test_opencl.py's tests do without an OpenCL CPU device (unless
+APSP_TEST_REQUIRE_DEVICE=1), and the address-space tests skip in a sanitizer build, which cannot
+run under the limit.
 """
 import os
 import resource
 import struct
 import subprocess
-import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_opencl import SKIP, Ctx, check, clean_env, failures  # noqa: E402
+import pytest
+from harness import skip
+from test_opencl import clean_env, ctx  # noqa: F401 (ctx: test_opencl.py's fixture)
 
 MIB = 1 << 20
 
@@ -55,19 +54,14 @@ def need_limited_runs(ctx):
     """A sanitizer build cannot run under an address-space limit at all (its shadow memory): the
     tests that set one are skipped there, as test_options.py's are."""
     if limited(ctx, ["--version"], resource.RLIMIT_AS, 3 << 30).returncode != 0:
-        print("SKIP: this build cannot run under RLIMIT_AS (a sanitizer build)")
-        sys.exit(SKIP)
+        pytest.skip("this build cannot run under RLIMIT_AS (a sanitizer build)")
 
 
 def need_cpu_device(ctx):
     need_limited_runs(ctx)
     if any(d["type"] == "cpu" for d in ctx.opencl_devices()):
         return True
-    print("no OpenCL CPU device")
-    if os.environ.get("APSP_TEST_REQUIRE_DEVICE") == "1":
-        check(False, "APSP_TEST_REQUIRE_DEVICE=1: a missing device is a failure")
-        return False
-    sys.exit(SKIP)
+    skip("no OpenCL CPU device")
 
 
 def one_line(p):
@@ -91,7 +85,7 @@ def test_address_space(ctx):
     while not solves(high):
         low, high = high, 2 * high
         if high > 256 << 30:
-            check(False, "no address-space limit up to 256 GiB lets a tiny graph solve")
+            ctx.check(False, "no address-space limit up to 256 GiB lets a tiny graph solve")
             return
     while high - low > 16 * MIB:
         middle = (low + high) // 2
@@ -99,10 +93,10 @@ def test_address_space(ctx):
     if os.path.exists(out):
         os.unlink(out)
     p = limited(ctx, args + [large, out], resource.RLIMIT_AS, high + 32 * MIB)
-    check(p.returncode == 5 and one_line(p) and "address-space limit (ulimit -v)" in p.err and
-          "host memory" in p.err, "V = 6000 under %d MiB (a tiny graph's %d + 32): exit %d: %s"
-          % ((high >> 20) + 32, high >> 20, p.returncode, p.err.strip()))
-    check(not os.path.exists(out), "V = 6000 under the limit: an output was written")
+    ctx.check(p.returncode == 5 and one_line(p) and "address-space limit (ulimit -v)" in p.err and
+              "host memory" in p.err, "V = 6000 under %d MiB (a tiny graph's %d + 32): exit %d: %s"
+              % ((high >> 20) + 32, high >> 20, p.returncode, p.err.strip()))
+    ctx.check(not os.path.exists(out), "V = 6000 under the limit: an output was written")
     refused_cold(ctx, args + [large, out], high)
 
 
@@ -115,9 +109,9 @@ def refused_cold(ctx, args, least):
         limit = least + extra * MIB
         cache = tempfile.mkdtemp(prefix="cold-cache-", dir=ctx.work)
         p = limited(ctx, args, resource.RLIMIT_AS, limit, APSP_KERNEL_CACHE=cache)
-        check(p.returncode == 5 and one_line(p) and "address-space limit (ulimit -v)" in p.err,
-              "V = 6000 under %d MiB, an empty kernel cache: exit %d: %s"
-              % (limit >> 20, p.returncode, p.err.strip()))
+        ctx.check(p.returncode == 5 and one_line(p) and "address-space limit (ulimit -v)" in p.err,
+                  "V = 6000 under %d MiB, an empty kernel cache: exit %d: %s"
+                  % (limit >> 20, p.returncode, p.err.strip()))
 
 
 def test_no_room_to_list(ctx):
@@ -125,42 +119,20 @@ def test_no_room_to_list(ctx):
         return
     p = limited(ctx, ["--backend=opencl", os.path.join(ctx.cases, "example.in"),
                       os.path.join(ctx.work, "out.bin")], resource.RLIMIT_AS, 300 * MIB)
-    check(p.returncode == 6 and one_line(p) and "address-space limit (ulimit -v)" in p.err,
-          "--backend=opencl under 300 MiB: exit %d: %s" % (p.returncode, p.err.strip()))
+    ctx.check(p.returncode == 6 and one_line(p) and "address-space limit (ulimit -v)" in p.err,
+              "--backend=opencl under 300 MiB: exit %d: %s" % (p.returncode, p.err.strip()))
 
 
 def test_few_files(ctx):
     args = ["--backend=opencl", os.path.join(ctx.cases, "example.in"),
             os.path.join(ctx.work, "out.bin")]
     p = limited(ctx, args, resource.RLIMIT_NOFILE, 8)
-    check(p.returncode == 6 and one_line(p) and "too few file descriptors" in p.err and
-          "ulimit -n" in p.err, "--backend=opencl under 8 files: exit %d: %s"
-          % (p.returncode, p.err.strip()))
+    ctx.check(p.returncode == 6 and one_line(p) and "too few file descriptors" in p.err and
+              "ulimit -n" in p.err, "--backend=opencl under 8 files: exit %d: %s"
+              % (p.returncode, p.err.strip()))
     # Under 5, the output's temporary file and its folder take the last two: the input, read
     # before the devices are opened, cannot be, and says so.
     p = limited(ctx, args, resource.RLIMIT_NOFILE, 5)
-    check(p.returncode == 3 and one_line(p) and "Too many open files" in p.err,
-          "--backend=opencl under 5 files: exit %d: %s" % (p.returncode, p.err.strip()))
+    ctx.check(p.returncode == 3 and one_line(p) and "Too many open files" in p.err,
+              "--backend=opencl under 5 files: exit %d: %s" % (p.returncode, p.err.strip()))
 
-
-TESTS = {
-    "address-space": test_address_space,
-    "no-room-to-list": test_no_room_to_list,
-    "few-files": test_few_files,
-}
-
-
-def main(argv):
-    if len(argv) != 5 or argv[4] not in TESTS:
-        sys.stderr.write("usage: test_host_limits.py APSP TESTCASES_DIR KERNEL_DIR {%s}\n"
-                         % ",".join(TESTS))
-        return 2
-    with tempfile.TemporaryDirectory(prefix="apsp-limits-") as work:
-        ctx = Ctx(os.path.abspath(argv[1]), argv[2], argv[3], work)
-        TESTS[argv[4]](ctx)
-    print("%s: %s" % (argv[4], "%d failures" % len(failures) if failures else "passed"))
-    return 1 if failures else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv))

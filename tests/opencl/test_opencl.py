@@ -1,31 +1,21 @@
-#!/usr/bin/env python3
 """Device listing, selection and failure behaviour of the apsp command's OpenCL backend.
 
-    test_opencl.py APSP TESTCASES_DIR KERNEL_DIR TEST
+    pytest_main.py test_opencl.py::test_NAME --apsp=APSP --testcases=TESTCASES_DIR
+        [--opt=kernels=KERNEL_DIR]
 
-TEST is one of the names in TESTS below. Exit status: 0 passed, 1 failed, 77 (skipped) when the
-test needs an OpenCL device and there is none, unless APSP_TEST_REQUIRE_DEVICE=1 makes that a
-failure. 'no-platform' needs no device: it hides every OpenCL platform from the ICD loader.
+meson.build runs each test alone (opencl-NAME). A test that needs an OpenCL device skips without
+one, unless APSP_TEST_REQUIRE_DEVICE=1 makes that a failure. test_no_platform needs no device:
+it hides every OpenCL platform from the ICD loader.
 """
 import os
 import re
 import struct
 import subprocess
-import sys
-import tempfile
 
-EXIT_USAGE, EXIT_DEVICE = 2, 6
-SKIP = 77
+import pytest
+from harness import EXIT_DEVICE, EXIT_USAGE, skip
+
 CASE = "v333-random"  # several rounds at every tile, and several bands under a 64K buffer cap
-
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL: " + what, flush=True)
-    return cond
 
 
 def clean_env(**extra):
@@ -40,8 +30,8 @@ def clean_env(**extra):
 
 
 class Ctx:
-    def __init__(self, apsp, cases, kernels, work):
-        self.apsp = apsp
+    def __init__(self, apsp, cases, kernels, work, check):
+        self.apsp, self.check = apsp, check
         self.cases = cases
         self.kernels = kernels
         self.work = work
@@ -61,7 +51,7 @@ class Ctx:
     def devices(self, env=None):
         """--list-devices as dicts: index, name, type, backend, platform, driver, numbers."""
         p = self.run(["--list-devices"], env)
-        check(p.returncode == 0, "--list-devices exits %d: %s" % (p.returncode, p.err))
+        self.check(p.returncode == 0, "--list-devices exits %d: %s" % (p.returncode, p.err))
         found = []
         for line in p.out.splitlines():
             m = re.match(r"^(\d+): (.*) \[(\w+)\] \((\w+) backend\)$", line)
@@ -70,7 +60,7 @@ class Ctx:
                     dict(index=int(m[1]), name=m[2], type=m[3], backend=m[4], lines=[])
                 )
                 continue
-            check(found and line.startswith("    "), "--list-devices: stray line %r" % line)
+            self.check(found and line.startswith("    "), "--list-devices: stray line %r" % line)
             if not found:
                 continue
             found[-1]["lines"].append(line.strip())
@@ -107,55 +97,58 @@ class Ctx:
         return p, m[1] if m else None, m[2] if m else None, correct
 
 
+@pytest.fixture
+def ctx(apsp_path, testcases, source_root, opt, work, check):
+    return Ctx(apsp_path, testcases, opt.get("kernels", os.path.join(source_root, "cl")), work,
+               check)
+
+
 def need_device(ctx):
     devices = ctx.opencl_devices()
     if devices:
         return devices
-    print("no OpenCL device")
-    if os.environ.get("APSP_TEST_REQUIRE_DEVICE") == "1":
-        check(False, "APSP_TEST_REQUIRE_DEVICE=1: a missing device is a failure")
-        return None
-    sys.exit(SKIP)
+    skip("no OpenCL device")
 
 
 def expect_solved_on(ctx, args, want, what, env=None):
     p, backend, name, correct = ctx.solve(args, env)
-    check(p.returncode == 0, "%s: exit %d: %s" % (what, p.returncode, p.err.strip()))
+    ctx.check(p.returncode == 0, "%s: exit %d: %s" % (what, p.returncode, p.err.strip()))
     # The pthread backend reports its thread count rather than its list entry's name.
     if want["backend"] == "cpu":
         name = want["name"] if backend == "cpu" else name
-    check(
-        (backend, name) == (want["backend"], want["name"]),
-        "%s: ran on %s '%s', expected %s '%s'"
-        % (what, backend, name, want["backend"], want["name"]),
-    )
-    check(correct, "%s: wrong output" % what)
+    ctx.check(
+            (backend, name) == (want["backend"], want["name"]),
+            "%s: ran on %s '%s', expected %s '%s'"
+            % (what, backend, name, want["backend"], want["name"]),
+        )
+    ctx.check(correct, "%s: wrong output" % what)
 
 
 def test_list(ctx):
     devices = ctx.devices()
     if need_device(ctx) is None:
         return
-    check(
-        [d["index"] for d in devices] == list(range(len(devices))),
-        "indices are not 0, 1, 2, ...: %s" % [d["index"] for d in devices],
-    )
+    ctx.check(
+            [d["index"] for d in devices] == list(range(len(devices))),
+            "indices are not 0, 1, 2, ...: %s" % [d["index"] for d in devices],
+        )
     cpu = [d for d in devices if d["backend"] == "cpu"]
-    check(len(cpu) == 1 and devices[-1] is cpu[0], "the pthread entry is not last and alone")
+    ctx.check(len(cpu) == 1 and devices[-1] is cpu[0], "the pthread entry is not last and alone")
     for d in devices:
         if d["backend"] != "opencl":
             continue
         print("found %d: %s [%s] on %s" % (d["index"], d["name"], d["type"], d.get("platform")))
-        check(d["name"] != "", "device %d has no name" % d["index"])
-        check(d["type"] in ("gpu", "cpu", "accelerator", "other"), "device %d type" % d["index"])
-        check(d.get("platform", "") != "", "device %d: no platform line" % d["index"])
-        check(d.get("driver", "") != "", "device %d: no driver version" % d["index"])
+        ctx.check(d["name"] != "", "device %d has no name" % d["index"])
+        ctx.check(d["type"] in ("gpu", "cpu", "accelerator", "other"),
+                  "device %d type" % d["index"])
+        ctx.check(d.get("platform", "") != "", "device %d: no platform line" % d["index"])
+        ctx.check(d.get("driver", "") != "", "device %d: no driver version" % d["index"])
         n = d.get("numbers")
-        if check(n is not None, "device %d: no limits line" % d["index"]):
+        if ctx.check(n is not None, "device %d: no limits line" % d["index"]):
             units, glob, alloc, local, group = n
-            check(units > 0 and glob > 0 and alloc > 0 and local > 0 and group > 0,
-                  "device %d: a zero limit: %s" % (d["index"], n))
-            check(alloc <= glob, "device %d: max allocation above global memory" % d["index"])
+            ctx.check(units > 0 and glob > 0 and alloc > 0 and local > 0 and group > 0,
+                      "device %d: a zero limit: %s" % (d["index"], n))
+            ctx.check(alloc <= glob, "device %d: max allocation above global memory" % d["index"])
 
 
 def test_select_index(ctx):
@@ -215,8 +208,8 @@ def test_select_type(ctx):
     m = re.search(r"^apsp: backend (\w+) on (.*); V = ", p.err, re.M)
     ran = (m[1], m[2]) if m and p.returncode == 0 else (None, p.err.strip())
     want = ("opencl", gpus[0]["name"]) if gpus else ("cpu", None)
-    check(ran[0] == want[0] and (want[1] is None or ran[1] == want[1]),
-          "auto on V = 2000: ran on %s, expected %s" % (ran, want))
+    ctx.check(ran[0] == want[0] and (want[1] is None or ran[1] == want[1]),
+              "auto on V = 2000: ran on %s, expected %s" % (ran, want))
 
 
 def test_select_env(ctx):
@@ -236,12 +229,15 @@ def test_select_env(ctx):
 
 def expect_failure(ctx, args, code, what, env=None, needles=()):
     p, _, _, _ = ctx.solve(args, env)
-    check(p.returncode == code, "%s: exit %d, expected %d: %s" % (what, p.returncode, code, p.err))
-    check(not os.path.exists(os.path.join(ctx.work, "out.bin")), "%s: output left behind" % what)
+    ctx.check(p.returncode == code,
+              "%s: exit %d, expected %d: %s" % (what, p.returncode, code, p.err))
+    ctx.check(not os.path.exists(os.path.join(ctx.work, "out.bin")),
+              "%s: output left behind" % what)
     last = p.err.strip().splitlines()[-1] if p.err.strip() else ""
-    check(last.startswith("apsp: "), "%s: no 'apsp: ' error line: %r" % (what, p.err))
+    ctx.check(last.startswith("apsp: "), "%s: no 'apsp: ' error line: %r" % (what, p.err))
     for needle in needles:
-        check(needle.lower() in p.err.lower(), "%s: stderr lacks %r: %s" % (what, needle, p.err))
+        ctx.check(needle.lower() in p.err.lower(),
+                  "%s: stderr lacks %r: %s" % (what, needle, p.err))
     return p
 
 
@@ -252,7 +248,8 @@ def test_unknown_device(ctx):
     everything = ctx.devices()
     p = expect_failure(ctx, ["--device=no-such-device-xyz"], EXIT_DEVICE, "unknown device",
                        needles=["no-such-device-xyz"] + [d["name"] for d in everything[:2]])
-    check(len(p.err.strip().splitlines()) == 1, "unknown device: more than one line: %s" % p.err)
+    ctx.check(len(p.err.strip().splitlines()) == 1,
+              "unknown device: more than one line: %s" % p.err)
     expect_failure(ctx, ["--device=%d" % len(everything)], EXIT_DEVICE, "index past the end")
     # The pthread entry is no OpenCL device.
     expect_failure(ctx, ["--backend=opencl", "--device=host"], EXIT_DEVICE, "opencl + host")
@@ -265,12 +262,11 @@ def test_no_platform(ctx):
     env.pop("OCL_ICD_FILENAMES", None)
     devices = ctx.devices(env)
     if any(d["backend"] == "opencl" for d in devices):
-        print("the ICD loader ignores OCL_ICD_VENDORS; cannot hide the platforms")
-        sys.exit(SKIP)
-    check(
-        len(devices) == 1 and devices[0]["backend"] == "cpu" and devices[0]["index"] == 0,
-        "without platforms the list is not just the pthread entry: %s" % devices,
-    )
+        pytest.skip("the ICD loader ignores OCL_ICD_VENDORS; cannot hide the platforms")
+    ctx.check(
+            len(devices) == 1 and devices[0]["backend"] == "cpu" and devices[0]["index"] == 0,
+            "without platforms the list is not just the pthread entry: %s" % devices,
+        )
     if devices:
         expect_solved_on(ctx, [], devices[0], "auto without platforms", env)
         expect_solved_on(ctx, ["--backend=auto"], devices[0], "--backend=auto", env)
@@ -303,8 +299,8 @@ def test_build_failure(ctx):
     lines = p.err.strip().splitlines()
     first = next((i for i, l in enumerate(lines) if "clBuildProgram" in l), None)
     log = next((i for i, l in enumerate(lines) if "deliberately_undefined" in l), None)
-    check(first is not None and "-DTILE=32" in lines[first] and log is not None and log > first,
-          "broken kernel: the line with the options does not come before the log: %s" % p.err)
+    ctx.check(first is not None and "-DTILE=32" in lines[first] and log is not None and log > first,
+              "broken kernel: the line with the options does not come before the log: %s" % p.err)
     expect_failure(ctx, ["--backend=opencl"], EXIT_DEVICE, "missing kernel folder",
                    clean_env(APSP_KERNEL_DIR=os.path.join(ctx.work, "nowhere")),
                    needles=["kernel folder", "fw.cl"])
@@ -369,9 +365,9 @@ def test_concurrent(ctx):
         running.append((proc, out, want, " ".join(cmd[1:])))
     for proc, out, want, what in running:
         _, err = proc.communicate(timeout=300)
-        check(proc.returncode == 0, "%s: exit %d: %s" % (what, proc.returncode, err.decode()))
+        ctx.check(proc.returncode == 0, "%s: exit %d: %s" % (what, proc.returncode, err.decode()))
         with open(out, "rb") as f, open(want, "rb") as g:
-            check(f.read() == g.read(), "%s: wrong output" % what)
+            ctx.check(f.read() == g.read(), "%s: wrong output" % what)
     print("%d concurrent runs" % len(running))
 
 
@@ -381,25 +377,26 @@ def test_device_list(ctx):
     devices = [d for d in ctx.devices(env) if d["backend"] == "opencl"]
     if len(devices) < 2:
         need_device(ctx)
-        check(False, "POCL_DEVICES='pthread pthread' gives %d OpenCL devices" % len(devices))
+        ctx.check(False, "POCL_DEVICES='pthread pthread' gives %d OpenCL devices" % len(devices))
         return
     a, b = devices[0]["index"], devices[1]["index"]
     for spec in ("%d,%d" % (a, b), "%d,%d" % (b, a), "cpus"):
         p, backend, name, correct = ctx.solve(["-d", spec], env)
-        check(p.returncode == 0 and correct, "-d %s: exit %d, correct %s: %s"
-              % (spec, p.returncode, correct, p.err.strip()))
-        check(name and name.startswith("2 devices: ") and "rows 0-" in name,
-              "-d %s: -v does not name both devices and their rows: %r" % (spec, name))
+        ctx.check(p.returncode == 0 and correct, "-d %s: exit %d, correct %s: %s"
+                  % (spec, p.returncode, correct, p.err.strip()))
+        ctx.check(name and name.startswith("2 devices: ") and "rows 0-" in name,
+                  "-d %s: -v does not name both devices and their rows: %r" % (spec, name))
     # n = 512 in row units of 64: 6 and 2 of them.
     p, _, name, correct = ctx.solve(["-d", "cpus", "--device-shares=3,1", "--tile=32"], env,
                                     name="v500-disconnected")
-    check(p.returncode == 0 and correct and "(75%)" in (name or "") and "(25%)" in (name or ""),
-          "--device-shares=3,1: %r, correct %s: %s" % (name, correct, p.err.strip()))
+    ctx.check(p.returncode == 0 and correct and "(75%)" in (name or "") and "(25%)" in (name or ""),
+              "--device-shares=3,1: %r, correct %s: %s" % (name, correct, p.err.strip()))
     p = ctx.run(["-v", "-d", "host", ctx.case()[0], os.path.join(ctx.work, "o.bin")],
                 dict(env, APSP_DEVICE="cpus"))
-    check(p.returncode == 0, "--device wins over APSP_DEVICE: %s" % p.err.strip())
+    ctx.check(p.returncode == 0, "--device wins over APSP_DEVICE: %s" % p.err.strip())
     p, _, name, correct = ctx.solve([], dict(env, APSP_DEVICE="%d,%d" % (a, b)))
-    check(correct and (name or "").startswith("2 devices: "), "APSP_DEVICE=%d,%d: %r" % (a, b, name))
+    ctx.check(correct and (name or "").startswith("2 devices: "),
+              "APSP_DEVICE=%d,%d: %r" % (a, b, name))
     for args, code, needle in (
         (["-d", "%d,%d" % (a, a)], EXIT_USAGE, "named twice"),
         (["-d", "%d,host" % a], EXIT_USAGE, "cannot share"),
@@ -419,11 +416,7 @@ def test_two_platforms(ctx):
     icd = "/usr/lib/oclgrind/liboclgrind-rt-icd.so"
     pocl = "/etc/OpenCL/vendors/pocl.icd"
     if not (os.path.exists(icd) and os.path.exists(pocl)):
-        print("needs Oclgrind (Debian: oclgrind) and PoCL")
-        if os.environ.get("APSP_TEST_REQUIRE_DEVICE") == "1":
-            check(False, "APSP_TEST_REQUIRE_DEVICE=1: Oclgrind or PoCL is missing")
-            return
-        sys.exit(SKIP)
+        skip("needs Oclgrind (Debian: oclgrind) and PoCL")
     vendors = os.path.join(ctx.work, "vendors")
     os.mkdir(vendors)
     with open(os.path.join(vendors, "oclgrind.icd"), "w") as f:
@@ -437,9 +430,9 @@ def test_two_platforms(ctx):
     for spec in ("cpu,oclgrind", "oclgrind,cpu"):
         p, _, name, correct = ctx.solve(
             ["-d", spec, "--device-shares=1,1", "--tile=16"], env, name="v65-disconnected")
-        check(p.returncode == 0 and correct and "(50%)" in (name or ""),
-              "-d %s: exit %d, correct %s, %r: %s" % (spec, p.returncode, correct, name,
-                                                      p.err.strip()))
+        ctx.check(p.returncode == 0 and correct and "(50%)" in (name or ""),
+                  "-d %s: exit %d, correct %s, %r: %s" % (spec, p.returncode, correct, name,
+                                                          p.err.strip()))
 
 
 def pocl_registration(ctx):
@@ -472,8 +465,8 @@ def test_platform_missing(ctx):
     did start."""
     pocl = pocl_registration(ctx)
     if not pocl:
-        print("needs PoCL, registered so that the ICD loader starts it from a vendors directory")
-        sys.exit(SKIP)
+        pytest.skip("needs PoCL, registered so that the ICD loader starts it from a vendors "
+                    "directory")
     vendors = os.path.join(ctx.work, "vendors")
     os.mkdir(vendors)
     with open(os.path.join(vendors, "0-gone.icd"), "w") as f:
@@ -485,25 +478,27 @@ def test_platform_missing(ctx):
     env = clean_env(OCL_ICD_VENDORS=vendors)
     env.pop("OCL_ICD_FILENAMES", None)
     listing = ctx.run(["--list-devices"], env)
-    check(listing.returncode == 0, "--list-devices: exit %d" % listing.returncode)
+    ctx.check(listing.returncode == 0, "--list-devices: exit %d" % listing.returncode)
     for needle in ("libapsp-no-such-platform.so.1", "0-gone.icd", "cannot open shared object",
                    "libz.so.1", "not an OpenCL ICD"):
-        check(needle in listing.out, "--list-devices does not say %r: %s" % (needle, listing.out))
-    check("pocl" in listing.out.lower(), "PoCL, which did start, is not listed: %s" % listing.out)
+        ctx.check(needle in listing.out,
+                  "--list-devices does not say %r: %s" % (needle, listing.out))
+    ctx.check("pocl" in listing.out.lower(),
+              "PoCL, which did start, is not listed: %s" % listing.out)
     expect_failure(ctx, ["-d", "0"], EXIT_DEVICE, "-d 0 with a platform missing", env,
                    needles=["libapsp-no-such-platform.so.1", "name the device"])
     expect_failure(ctx, ["--backend=opencl", "-d", "nvidia-xyz"], EXIT_DEVICE,
                    "no match with a platform missing", env,
                    needles=["nvidia-xyz", "libapsp-no-such-platform.so.1", "did not start"])
     p, backend, _, correct = ctx.solve(["--backend=opencl", "-d", "cpu", "--tile=16"], env)
-    check(p.returncode == 0 and backend == "opencl" and correct,
-          "-d cpu with a platform missing: exit %d, %s, correct %s: %s"
-          % (p.returncode, backend, correct, p.err.strip()))
-    check("did not start" in p.err, "-v does not note the missing platform: %s" % p.err)
+    ctx.check(p.returncode == 0 and backend == "opencl" and correct,
+              "-d cpu with a platform missing: exit %d, %s, correct %s: %s"
+              % (p.returncode, backend, correct, p.err.strip()))
+    ctx.check("did not start" in p.err, "-v does not note the missing platform: %s" % p.err)
     # Where every registration starts, nothing is said and an index selects as before.
     p, backend, _, correct = ctx.solve(["-d", "0", "--tile=16"], clean_env())
-    check(p.returncode == 0 and correct and "did not start" not in p.err,
-          "healthy -d 0: exit %d, correct %s: %s" % (p.returncode, correct, p.err.strip()))
+    ctx.check(p.returncode == 0 and correct and "did not start" not in p.err,
+              "healthy -d 0: exit %d, correct %s: %s" % (p.returncode, correct, p.err.strip()))
 
 
 def test_auto_small(ctx):
@@ -522,7 +517,7 @@ def test_auto_small(ctx):
     def loaded_platforms(args):
         out = os.path.join(ctx.work, "auto-small.out")
         p = ctx.run(["-v"] + args + [out], clean_env(LD_DEBUG="files"))
-        check(p.returncode == 0, "%s: exit %d: %s" % (args, p.returncode, p.err[-2000:]))
+        ctx.check(p.returncode == 0, "%s: exit %d: %s" % (args, p.returncode, p.err[-2000:]))
         starts = [line for line in p.err.splitlines() if "calling init:" in line]
         chosen = re.search(r"^apsp: chosen by (.*)$", p.err, re.M)
         return any("pocl" in line for line in starts), chosen[1] if chosen else None
@@ -543,17 +538,17 @@ def test_auto_small(ctx):
                    + "".join("%d %d %d\n" % (i + 1, i + 2, i + 2) for i in range(5)))]
     for graph in smalls:
         platform, chosen = loaded_platforms(["--threads=1", graph])
-        check(not platform, "%s: V = 6 in auto mode loaded PoCL" % os.path.basename(graph))
-        check(chosen and chosen.startswith("auto: V = 6") and "no OpenCL platform" in chosen,
-              "%s: V = 6: chosen by %r" % (os.path.basename(graph), chosen))
+        ctx.check(not platform, "%s: V = 6 in auto mode loaded PoCL" % os.path.basename(graph))
+        ctx.check(chosen and chosen.startswith("auto: V = 6") and "no OpenCL platform" in chosen,
+                  "%s: V = 6: chosen by %r" % (os.path.basename(graph), chosen))
     platform, chosen = loaded_platforms(["--backend=cpu", large])
-    check(not platform and chosen == "--backend=cpu", "--backend=cpu: PoCL %s, chosen by %r"
-          % (platform, chosen))
+    ctx.check(not platform and chosen == "--backend=cpu", "--backend=cpu: PoCL %s, chosen by %r"
+              % (platform, chosen))
     if not os.path.exists("/etc/OpenCL/vendors/pocl.icd"):
         return
     platform, chosen = loaded_platforms(["--threads=1", large])
-    check(platform, "V = 2000 on one thread in auto mode did not ask OpenCL for a GPU")
-    check(chosen and chosen.startswith("auto: "), "V = 2000: chosen by %r" % chosen)
+    ctx.check(platform, "V = 2000 on one thread in auto mode did not ask OpenCL for a GPU")
+    ctx.check(chosen and chosen.startswith("auto: "), "V = 2000: chosen by %r" % chosen)
 
 
 def test_kernel_cache(ctx):
@@ -569,19 +564,19 @@ def test_kernel_cache(ctx):
     def builds(args, what, env=None):
         p, _, _, correct = ctx.solve(["-d", index, "--tile=32"] + args, env or clean_env())
         m = re.search(r"programs built (\d+)", p.err)
-        check(p.returncode == 0 and correct and m,
-              "%s: exit %d, correct %s: %s" % (what, p.returncode, correct, p.err.strip()))
+        ctx.check(p.returncode == 0 and correct and m,
+                  "%s: exit %d, correct %s: %s" % (what, p.returncode, correct, p.err.strip()))
         return int(m[1]) if m else None
 
     def files():
         return sorted(os.listdir(cache)) if os.path.isdir(cache) else []
 
     use = ["--kernel-cache=" + cache]
-    check(builds(use, "cold cache") == 1, "a cold cache did not build")
-    check(len(files()) == 1 and files()[0].endswith(".clbin"), "no cache file: %s" % files())
-    check(builds(use, "warm cache") == 0, "a warm cache still built the program")
-    check(builds([], "APSP_KERNEL_CACHE", clean_env(APSP_KERNEL_CACHE=cache)) == 0,
-          "APSP_KERNEL_CACHE was not used")
+    ctx.check(builds(use, "cold cache") == 1, "a cold cache did not build")
+    ctx.check(len(files()) == 1 and files()[0].endswith(".clbin"), "no cache file: %s" % files())
+    ctx.check(builds(use, "warm cache") == 0, "a warm cache still built the program")
+    ctx.check(builds([], "APSP_KERNEL_CACHE", clean_env(APSP_KERNEL_CACHE=cache)) == 0,
+              "APSP_KERNEL_CACHE was not used")
     path = os.path.join(cache, files()[0])
     with open(path, "rb") as f:
         good = f.read()
@@ -594,26 +589,27 @@ def test_kernel_cache(ctx):
     for what, content in damaged.items():
         with open(path, "wb") as f:
             f.write(content)
-        check(builds(use, what) == 1, "%s: the cache file was used" % what)
+        ctx.check(builds(use, what) == 1, "%s: the cache file was used" % what)
         # Replaced by a good one: the next run takes it. (Not compared with `good` byte for
         # byte: PoCL's binary also holds the work-group sizes compiled so far, which its own
         # cache, shared with tests running beside this one, can change.)
         with open(path, "rb") as f:
-            check(f.read() != content, "%s: the cache file was not replaced" % what)
-        check(builds(use, what + ", then again") == 0, "%s: the replacement was not used" % what)
-    check(builds(use + ["--kernel-params=K_CHUNK=8"], "other parameters") == 1,
-          "other kernel parameters reused the cached program")
-    check(len(files()) == 2, "other parameters did not get their own file: %s" % files())
+            ctx.check(f.read() != content, "%s: the cache file was not replaced" % what)
+        ctx.check(builds(use, what + ", then again") == 0,
+                  "%s: the replacement was not used" % what)
+    ctx.check(builds(use + ["--kernel-params=K_CHUNK=8"], "other parameters") == 1,
+              "other kernel parameters reused the cached program")
+    ctx.check(len(files()) == 2, "other parameters did not get their own file: %s" % files())
     # The predecessors' program (cl/paths.cl) is kept beside fw.cl's.
     pred = ["--predecessors=" + os.path.join(ctx.work, "pred.npy")]
-    check(builds(use + pred, "predecessors, cold") == 1, "paths.cl was not built once")
-    check(len(files()) == 3, "paths.cl did not get its own file: %s" % files())
-    check(builds(use + pred, "predecessors, warm") == 0, "paths.cl was built again")
+    ctx.check(builds(use + pred, "predecessors, cold") == 1, "paths.cl was not built once")
+    ctx.check(len(files()) == 3, "paths.cl did not get its own file: %s" % files())
+    ctx.check(builds(use + pred, "predecessors, warm") == 0, "paths.cl was built again")
     blocked = os.path.join(ctx.work, "a-file")
     with open(blocked, "w") as f:
         f.write("not a directory\n")
-    check(builds(["--kernel-cache=" + os.path.join(blocked, "apsp")], "unwritable") == 1,
-          "an unwritable cache did not build")
+    ctx.check(builds(["--kernel-cache=" + os.path.join(blocked, "apsp")], "unwritable") == 1,
+              "an unwritable cache did not build")
     home = os.path.join(ctx.work, "home")
     # PoCL keeps its own compiles under the same XDG directories: pointed at the usual place so
     # that a fresh HOME does not make it compile again (inside an ASan build LLVM's compile
@@ -623,45 +619,10 @@ def test_kernel_cache(ctx):
         "kcache")
     env = clean_env(HOME=home, POCL_CACHE_DIR=pocl_cache)
     env.pop("XDG_CACHE_HOME", None)
-    check(builds([], "default ~/.cache/apsp", env) == 1 and
-          os.listdir(os.path.join(home, ".cache", "apsp")), "~/.cache/apsp was not the default")
-    check(builds(["--kernel-cache=off"], "off", env) == 1, "--kernel-cache=off reused a program")
+    ctx.check(builds([], "default ~/.cache/apsp", env) == 1 and
+              os.listdir(os.path.join(home, ".cache", "apsp")), "~/.cache/apsp was not the default")
+    ctx.check(builds(["--kernel-cache=off"], "off", env) == 1,
+              "--kernel-cache=off reused a program")
     leftovers = [f for f in files() if not f.endswith(".clbin")]
-    check(not leftovers, "temporary cache files left: %s" % leftovers)
+    ctx.check(not leftovers, "temporary cache files left: %s" % leftovers)
 
-
-TESTS = {
-    "list": test_list,
-    "select-index": test_select_index,
-    "select-name": test_select_name,
-    "select-type": test_select_type,
-    "select-env": test_select_env,
-    "unknown-device": test_unknown_device,
-    "no-platform": test_no_platform,
-    "tile-misfit": test_tile_misfit,
-    "build-failure": test_build_failure,
-    "buffer-cap": test_buffer_cap,
-    "concurrent": test_concurrent,
-    "kernel-params": test_kernel_params,
-    "device-list": test_device_list,
-    "two-platforms": test_two_platforms,
-    "platform-missing": test_platform_missing,
-    "auto-small": test_auto_small,
-    "kernel-cache": test_kernel_cache,
-}
-
-
-def main(argv):
-    if len(argv) != 5 or argv[4] not in TESTS:
-        sys.stderr.write("usage: test_opencl.py APSP TESTCASES_DIR KERNEL_DIR {%s}\n"
-                         % ",".join(TESTS))
-        return 2
-    with tempfile.TemporaryDirectory(prefix="apsp-opencl-") as work:
-        ctx = Ctx(os.path.abspath(argv[1]), argv[2], argv[3], work)
-        TESTS[argv[4]](ctx)
-    print("%s: %s" % (argv[4], "%d failures" % len(failures) if failures else "passed"))
-    return 1 if failures else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv))

@@ -1,8 +1,7 @@
-#!/usr/bin/env python3
 """The output prepared beside the rounds (issue 37.1, src/output/output_map.c) on an OpenCL
 device: PoCL's CPU device with APSP_OVERLAP=on, which takes the path a GPU takes by default.
 
-    test_overlap.py APSP TESTCASES_DIR
+    pytest_main.py test_overlap.py --apsp=APSP --testcases=TESTCASES_DIR
 
 - hw3, .npy and text outputs, on /dev/shm (tmpfs) and in the build's temporary directory, are
   byte for byte the oracle's hw3 (testcases/*.out) and the pthread backend's .npy and text;
@@ -18,25 +17,54 @@ device: PoCL's CPU device with APSP_OVERLAP=on, which takes the path a GPU takes
   the mapping is populated (APSP_FAULT_PAUSE=prepared) keep the old OUTPUT byte for byte, leave
   no temporary file, and end in one line (exit 4 for the truncation).
 
-Exit status: 0 passed, 1 failed, 77 skipped (no OpenCL CPU device) unless
-APSP_TEST_REQUIRE_DEVICE=1.
+Skips without an OpenCL CPU device, unless APSP_TEST_REQUIRE_DEVICE=1.
 """
 import io
 import json
 import os
 import signal
 import subprocess
-import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
-from files import read, temp_fd  # noqa: E402
-from outcomes import report, summary  # noqa: E402
+import pytest
+from files import read, temp_fd
+from harness import skip
 
-SKIP = 77
 DEVICE = ["--backend=opencl", "-d", "cpu", "--kernel-cache=off"]
 CASES = ["v333-random", "v500-disconnected", "v130-chain", "v1-empty"]
 OLD = b"the old output, which a failed run must keep\n"
+
+
+@pytest.fixture(scope="module")
+def apsp(apsp_path, testcases):
+    """apsp's path; the file skipped without an OpenCL CPU device."""
+    probe = run(apsp_path, DEVICE + [os.path.join(testcases, "example.in"), "/dev/null"])
+    if probe.returncode != 0:
+        skip("no OpenCL CPU device: " + probe.stderr.decode(errors="replace").strip())
+    return apsp_path
+
+
+@pytest.fixture
+def shm():
+    """A directory on /dev/shm (tmpfs), None where there is none."""
+    if not os.path.isdir("/dev/shm"):
+        yield None
+        return
+    with tempfile.TemporaryDirectory(prefix="apsp-test-overlap-", dir="/dev/shm") as d:
+        yield d
+
+
+@pytest.fixture
+def shm_or_work(shm, work):
+    return shm or work
+
+
+@pytest.fixture(params=["work", "shm"])
+def directory(request, work, shm):
+    """The outputs' folder: the build's temporary directory, and /dev/shm (tmpfs)."""
+    if request.param == "shm" and shm is None:
+        pytest.skip("no /dev/shm")
+    return work if request.param == "work" else shm
 
 
 def env_of(overlap, **extra):
@@ -73,7 +101,7 @@ def reference(apsp, testcases, case, ext, directory, cache={}):
     return cache[(case, ext)]
 
 
-def check_outputs(apsp, testcases, directory):
+def test_outputs(apsp, testcases, directory, check):
     """Every case in every format, overlap on, against the oracle and the pthread backend."""
     for case in CASES:
         inp = os.path.join(testcases, case + ".in")
@@ -85,25 +113,26 @@ def check_outputs(apsp, testcases, directory):
             # text: the whole matrix is written after the solve; nothing is prepared for it.
             overlapped = stats_of(r).get("overlapped_s", -1)
             ok = ok and (overlapped > 0 if ext != "txt" and case != "v1-empty" else overlapped >= 0)
-            report("%s .%s in %s: the %s output, overlapped_s %s" % (
-                case, ext, directory, "oracle's" if ext == "out" else "pthread backend's",
-                overlapped), ok, r.stderr.decode(errors="replace")[-300:] if not ok else "")
+            check.report("%s .%s in %s: the %s output, overlapped_s %s" % (
+                      case, ext, directory, "oracle's" if ext == "out" else "pthread backend's",
+                      overlapped), ok, r.stderr.decode(errors="replace")[-300:] if not ok else "")
 
 
-def check_reports(apsp, testcases, work):
+def test_reports(apsp, testcases, work, check):
     inp = os.path.join(testcases, "v333-random.in")
     out = os.path.join(work, "report.out")
     off = stats_of(run(apsp, DEVICE + ["--stats-json", inp, out], overlap="off"))
-    report("APSP_OVERLAP=off: overlapped_s is 0", off.get("overlapped_s") == 0, str(off)[:200])
+    check.report("APSP_OVERLAP=off: overlapped_s is 0",
+                 off.get("overlapped_s") == 0, str(off)[:200])
     v = run(apsp, DEVICE + ["-v", inp, out])
-    report("-v says how much output preparation overlapped the compute",
-           v.returncode == 0 and b"s of output preparation)" in v.stderr, v.stderr[-300:])
+    check.report("-v says how much output preparation overlapped the compute",
+                 v.returncode == 0 and b"s of output preparation)" in v.stderr, v.stderr[-300:])
     bad = run(apsp, DEVICE + [inp, out], overlap="sometimes")
-    report("APSP_OVERLAP=sometimes is refused in one line", bad.returncode == 2 and
-           bad.stderr.decode().count("\n") == 1 and b"APSP_OVERLAP" in bad.stderr, bad.stderr)
+    check.report("APSP_OVERLAP=sometimes is refused in one line", bad.returncode == 2 and
+                 bad.stderr.decode().count("\n") == 1 and b"APSP_OVERLAP" in bad.stderr, bad.stderr)
 
 
-def check_typed(apsp, work):
+def test_typed(apsp, work, check):
     """Types made into a host matrix before the devices solve it (int64, fractional float32):
     the output prepared beside that solve too (overlapped_s above 0), the bytes the pthread
     backend's (int64) or within float32's rounding of them (the association of float sums
@@ -119,9 +148,9 @@ def check_typed(apsp, work):
         c = run(apsp, ["--backend=cpu", "--dtype=" + dtype, inp, ref], overlap="off")
         overlapped = stats_of(r).get("overlapped_s", -1)
         same = r.returncode == 0 and c.returncode == 0 and near(read(mine), read(ref), dtype)
-        report("--dtype=%s made on the host: overlapped_s %s, the pthread backend's %s" % (
-            dtype, overlapped, "bytes" if dtype == "int64" else "values within 1e-5"),
-            same and overlapped > 0, r.stderr.decode(errors="replace")[-300:])
+        check.report("--dtype=%s made on the host: overlapped_s %s, the pthread backend's %s" % (
+                  dtype, overlapped, "bytes" if dtype == "int64" else "values within 1e-5"),
+                  same and overlapped > 0, r.stderr.decode(errors="replace")[-300:])
 
 
 def near(a, b, dtype):
@@ -140,14 +169,14 @@ def write_edges(path, edges):
         f.writelines("%d %d %d\n" % e for e in edges)
 
 
-def check_devices(apsp, testcases, directory):
+def test_devices(apsp, testcases, shm_or_work, check):
+    directory = shm_or_work
     """Two PoCL devices, the rows of both handed on at once (drivers/rows.c: store_together)."""
     two = ["--backend=opencl", "-d", "cpus", "--tile=32", "--kernel-cache=off"]
     pocl = {"POCL_DEVICES": "pthread pthread"}
     probe = run(apsp, two + ["-v", os.path.join(testcases, "example.in"), "/dev/null"], **pocl)
     if b"2 devices" not in probe.stderr:
-        report("two devices at once", None, "PoCL gives no second device here")
-        return
+        pytest.skip("two devices at once: PoCL gives no second device here")
     dag = os.path.join(directory, "dag.txt")
     # Arcs i -> j, i < j, some negative: no cycle, distances below zero.
     write_edges(dag, [(i, (i * 7 + k * 13) % 300, (i * 31 + k) % 40 - 8)
@@ -159,8 +188,8 @@ def check_devices(apsp, testcases, directory):
             r = run(apsp, two + [inp, mine], **pocl)
             c = run(apsp, ["--backend=cpu", inp, ref], overlap="off")
             ok = r.returncode == 0 and c.returncode == 0 and read(mine) == read(ref)
-            report("two devices at once, %s .%s: the pthread backend's bytes" % (
-                os.path.basename(inp), ext), ok, r.stderr[-300:] if not ok else "")
+            check.report("two devices at once, %s .%s: the pthread backend's bytes" % (
+                      os.path.basename(inp), ext), ok, r.stderr[-300:] if not ok else "")
     cycle = os.path.join(directory, "cycle.txt")
     # A chain over 400 vertices and a negative cycle among the last ones (the second device's).
     write_edges(cycle, [(i, i + 1, 3) for i in range(399)] + [(399, 390, -100)])
@@ -169,8 +198,9 @@ def check_devices(apsp, testcases, directory):
         f.write(OLD)
     r = run(apsp, two + [cycle, out], **pocl)
     ok, detail = kept(out, directory, r, out)
-    report("two devices at once, a negative cycle in the second's rows: exit 7, the old OUTPUT "
-           "kept", ok and r.returncode == 7, detail)
+    check.report("two devices at once, a negative cycle in the second's rows: exit 7, the old "
+                 "OUTPUT "
+                 "kept", ok and r.returncode == 7, detail)
 
 
 def fault_counts(apsp, inp):
@@ -210,27 +240,27 @@ def paused(apsp, args, act):
     return True, subprocess.CompletedProcess(args, proc.returncode, b"", err)
 
 
-def check_faults(apsp, testcases, directory):
+def test_faults(apsp, testcases, shm_or_work, check):
+    directory = shm_or_work
     inp = os.path.join(testcases, "v500-disconnected.in")
     want = read(os.path.join(testcases, "v500-disconnected.out"))
     counts = fault_counts(apsp, inp)
     if counts is None:
-        report("failures beside and after the rounds", None, "no -Dfault_injection=true")
-        return
+        pytest.skip("failures beside and after the rounds: no -Dfault_injection=true")
     out = os.path.join(directory, "old.out")
     with open(out, "wb") as f:
         f.write(OLD)
     r = run(apsp, DEVICE + [inp, out], APSP_FAULT="io:1")
-    report("the preparation fails (io:1): the run writes the right output", r.returncode == 0
-           and read(out) == want, r.stderr[-300:])
+    check.report("the preparation fails (io:1): the run writes the right output", r.returncode == 0
+                 and read(out) == want, r.stderr[-300:])
     # The device's last calls read the rows back, after the rounds: each fails the run.
     for n in range(counts["cl"] - 2, counts["cl"] + 1):
         with open(out, "wb") as f:
             f.write(OLD)
         r = run(apsp, DEVICE + [inp, out], APSP_FAULT="cl:%d" % n)
         ok, detail = kept(out, directory, r, out)
-        report("a device call after the rounds fails (cl:%d): the old OUTPUT kept" % n,
-               r.returncode != 0 and ok, detail)
+        check.report("a device call after the rounds fails (cl:%d): the old OUTPUT kept" % n,
+                     r.returncode != 0 and ok, detail)
     for what, act, code in (
             ("SIGTERM", lambda pid: os.kill(pid, signal.SIGTERM), None),
             ("its temporary file truncated", lambda pid: os.truncate(temp_fd(pid, directory), 0),
@@ -244,32 +274,6 @@ def check_faults(apsp, testcases, directory):
             ok = read(out) == OLD and not [p for p in os.listdir(directory) if ".apsp-" in p]
         else:
             lines_ok = r.returncode == code and b"truncated" in r.stderr
-        report("%s once the mapping is populated: the old OUTPUT kept" % what,
-               stopped and ok and lines_ok, detail)
+        check.report("%s once the mapping is populated: the old OUTPUT kept" % what,
+                     stopped and ok and lines_ok, detail)
 
-
-def main():
-    apsp, testcases = os.path.abspath(sys.argv[1]), sys.argv[2]
-    probe = run(apsp, DEVICE + [os.path.join(testcases, "example.in"), "/dev/null"])
-    if probe.returncode != 0:
-        print("no OpenCL CPU device: " + probe.stderr.decode(errors="replace").strip())
-        return 1 if os.environ.get("APSP_TEST_REQUIRE_DEVICE") == "1" else SKIP
-    with tempfile.TemporaryDirectory(prefix="apsp-test-overlap-") as work:
-        dirs = [work]
-        if os.path.isdir("/dev/shm"):
-            dirs.append(tempfile.mkdtemp(prefix="apsp-test-overlap-", dir="/dev/shm"))
-        try:
-            for d in dirs:
-                check_outputs(apsp, testcases, d)
-            check_reports(apsp, testcases, work)
-            check_typed(apsp, work)
-            check_devices(apsp, testcases, dirs[-1])
-            check_faults(apsp, testcases, dirs[-1])
-        finally:
-            for d in dirs[1:]:
-                subprocess.run(["rm", "-rf", d])
-    return summary()
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,9 +1,8 @@
-#!/usr/bin/env python3
 """Chosen sources on an OpenCL device with the outputs prepared beside the rounds (issue 37.4,
 src/sssp/on_device.c, src/opencl/sssp.c): PoCL's CPU device with APSP_OVERLAP=on, the path a
 GPU takes by default.
 
-    test_overlap_sources.py APSP TESTCASES_DIR
+    pytest_main.py test_overlap_sources.py --apsp=APSP --testcases=TESTCASES_DIR
 
 - `--method=bellman-ford --sources=...` on the device: hw3 and .npy int32 rows, int64, float32
   and float64 .npy rows, and --predecessors (its file prepared too), in one batch and in several
@@ -18,23 +17,18 @@ GPU takes by default.
   line; and a temporary file truncated once its mapping is populated (APSP_FAULT_PAUSE=prepared)
   ends in exit 4 with the old OUTPUT kept.
 
-Exit status: 0 passed, 1 failed, 77 skipped (no OpenCL CPU device) unless
-APSP_TEST_REQUIRE_DEVICE=1.
+Skips without an OpenCL CPU device, unless APSP_TEST_REQUIRE_DEVICE=1.
 """
 import array
 import ast
 import os
 import struct
-import sys
-import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
-from files import read, temp_fd  # noqa: E402
-from outcomes import report, summary  # noqa: E402
-from test_overlap import OLD, kept, paused, run, stats_of  # noqa: E402
+import pytest
+from files import read, temp_fd
+from harness import skip
+from test_overlap import OLD, kept, paused, run, stats_of
 
-SKIP = 77
 GRAPH = "v333-random"  # all weights above 0: the device picks the predecessors
 SOURCES = ["--method=bellman-ford", "--sources=0-40,100,300-332"]
 DEVICE = ["--backend=opencl", "-d", "cpu", "--kernel-cache=off"] + SOURCES
@@ -93,6 +87,15 @@ def pred_rule_holds(inp, dist_path, pred_path):
     return True
 
 
+@pytest.fixture(scope="module")
+def apsp(apsp_path, testcases):
+    """apsp's path; the file skipped without an OpenCL CPU device."""
+    probe = run(apsp_path, DEVICE + [os.path.join(testcases, GRAPH + ".in"), "/dev/null"])
+    if probe.returncode != 0:
+        skip("no OpenCL CPU device: " + probe.stderr.decode(errors="replace").strip())
+    return apsp_path
+
+
 def compare(apsp, inp, directory, what, extra, ext):
     mine, ref = (os.path.join(directory, "%s.%s" % (who, ext)) for who in ("cl", "cpu"))
     pred = os.path.join(directory, "cl.pred.npy")
@@ -105,33 +108,38 @@ def compare(apsp, inp, directory, what, extra, ext):
     same = same and (not with_pred or pred_rule_holds(inp, ref, pred))
     on_device = stats.get("backend") == "opencl" and "bellman-ford on" in stats.get("method", "")
     overlapped = stats.get("overlapped_s", -1)
-    report("%s: the pthread backend's bytes, on the device, overlapped_s %s" % (what, overlapped),
-           same and on_device and overlapped > 0,
-           "" if same and on_device else "%s %s" % (r.stderr[-300:], c.stderr[-200:]))
+    assert same and on_device and overlapped > 0, (
+        "%s: the pthread backend's bytes, on the device, overlapped_s %s: %s" % (
+            what, overlapped,
+            "" if same and on_device else "%s %s" % (r.stderr[-300:], c.stderr[-200:])))
 
 
-def check_outputs(apsp, testcases, directory):
+@pytest.mark.parametrize("several", [False, True], ids=["one-batch", "several-batches"])
+@pytest.mark.parametrize("what, extra, ext", KINDS + [
+    ("%s with --predecessors" % dtype, ["--dtype=" + dtype], "npy")
+    for dtype in ("int32", "int64", "float64")], ids=lambda x: x if isinstance(x, str) else "")
+def test_outputs(apsp, testcases, work, several, what, extra, ext):
     inp = os.path.join(testcases, GRAPH + ".in")
-    for batches in ([], [SEVERAL_BATCHES]):
-        name = " (several batches)" if batches else ""
-        for what, extra, ext in KINDS:
-            compare(apsp, inp, directory, what + name, extra + batches, ext)
-        for dtype in ("int32", "int64", "float64"):
-            compare(apsp, inp, directory, "%s with --predecessors%s" % (dtype, name),
-                    ["--dtype=" + dtype] + batches, "npy")
-    off = stats_of(run(apsp, DEVICE + ["--stats-json", inp, os.path.join(directory, "off.out")],
+    batches = [SEVERAL_BATCHES] if several else []
+    name = " (several batches)" if batches else ""
+    compare(apsp, inp, work, what + name, extra + batches, ext)
+
+
+def test_overlap_off(apsp, testcases, work):
+    inp = os.path.join(testcases, GRAPH + ".in")
+    off = stats_of(run(apsp, DEVICE + ["--stats-json", inp, os.path.join(work, "off.out")],
                        overlap="off"))
-    report("APSP_OVERLAP=off: overlapped_s is 0", off.get("overlapped_s") == 0, str(off)[:200])
+    assert off.get("overlapped_s") == 0, "APSP_OVERLAP=off: overlapped_s is 0: %s" % str(off)[:200]
 
 
-def check_faults(apsp, testcases, directory):
+def test_faults(apsp, testcases, work, check):
+    directory = work
     inp = os.path.join(testcases, GRAPH + ".in")
     out, pred = os.path.join(directory, "old.out"), os.path.join(directory, "old.pred.npy")
     args = DEVICE + ["--predecessors=" + pred, inp, out]
     counted = run(apsp, args, APSP_FAULT_COUNT="1").stderr.decode(errors="replace")
     if "apsp-fault:" not in counted:
-        report("failures in the rows' download", None, "no -Dfault_injection=true")
-        return
+        pytest.skip("failures in the rows' download: no -Dfault_injection=true")
     cl = int(counted.split("apsp-fault:")[1].split()[1].split("=")[1])
     # The last four: the predecessors' and the distances' reads and the waits for them.
     for n in range(cl - 3, cl + 1):
@@ -140,28 +148,15 @@ def check_faults(apsp, testcases, directory):
                 f.write(OLD)
         r = run(apsp, args, APSP_FAULT="cl:%d" % n)
         ok, detail = kept(out, directory, r, out)
-        report("the download's device call cl:%d fails: the old OUTPUT and --predecessors kept"
-               % n, r.returncode != 0 and ok and read(pred) == OLD, detail)
+        check.report("the download's device call cl:%d fails: the old OUTPUT and --predecessors "
+                     "kept"
+                     % n, r.returncode != 0 and ok and read(pred) == OLD, detail)
     with open(out, "wb") as f:
         f.write(OLD)
     stopped, r = paused(apsp, DEVICE + [inp, out],
                         lambda pid: os.truncate(temp_fd(pid, directory), 0))
     ok, detail = kept(out, directory, r, out)
-    report("its temporary file truncated once the mapping is populated: exit 4, the old OUTPUT "
-           "kept", stopped and ok and r.returncode == 4 and b"truncated" in r.stderr, detail)
+    check.report("its temporary file truncated once the mapping is populated: exit 4, the old "
+                 "OUTPUT "
+                 "kept", stopped and ok and r.returncode == 4 and b"truncated" in r.stderr, detail)
 
-
-def main():
-    apsp, testcases = os.path.abspath(sys.argv[1]), sys.argv[2]
-    probe = run(apsp, DEVICE + [os.path.join(testcases, GRAPH + ".in"), "/dev/null"])
-    if probe.returncode != 0:
-        print("no OpenCL CPU device: " + probe.stderr.decode(errors="replace").strip())
-        return 1 if os.environ.get("APSP_TEST_REQUIRE_DEVICE") == "1" else SKIP
-    with tempfile.TemporaryDirectory(prefix="apsp-test-overlap-sources-") as work:
-        check_outputs(apsp, testcases, work)
-        check_faults(apsp, testcases, work)
-    return summary()
-
-
-if __name__ == "__main__":
-    sys.exit(main())

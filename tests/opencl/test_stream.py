@@ -1,7 +1,7 @@
-#!/usr/bin/env python3
 """Streaming from host memory (src/drivers/stream.c, src/opencl/stream.c) on the OpenCL device.
 
-    test_stream.py APSP GEN_GRAPH TESTCASES_DIR TEST
+    pytest_main.py test_stream.py::test_TEST --apsp=APSP --exe gen-graph GEN_GRAPH
+        --testcases=TESTCASES_DIR
 
 A --device-memory below the matrix makes the solve stream it through the device in super-rounds
 of K pivots; every output must equal the pthread backend's byte for byte. The caps are computed
@@ -20,22 +20,18 @@ TEST:
                  several devices do not stream; a matrix too large for the host
   report         -v, --stats-json and APSP_PROFILE=1 say what streaming did
 
-Exit status: 0 passed, 1 failed, 77 skipped (no OpenCL device) unless
-APSP_TEST_REQUIRE_DEVICE=1.
+Each skips without an OpenCL device, unless APSP_TEST_REQUIRE_DEVICE=1.
 """
 import json
 import os
 import re
 import struct
 import subprocess
-import sys
-import tempfile
 
-SKIP = 77
-EXIT_USAGE, EXIT_MEMORY, EXIT_NEGATIVE_CYCLE = 2, 5, 7
+import pytest
+from harness import EXIT_MEMORY, EXIT_NEGATIVE_CYCLE, EXIT_USAGE, skip
+
 GPU_SHAPE = "CPU_KERNELS=0,GROUP_ROWS=8,GROUP_COLS=16,THREAD_ROWS=8,THREAD_COLS=8,VECTOR=4,PIVOT_SPLIT=2"
-
-failures = []
 
 
 def stream_cost(n, tile, unit):
@@ -43,13 +39,6 @@ def stream_cost(n, tile, unit):
     grow with K (the in-core T-row panels and 4 blocks of U rows), and what each pivot adds (its
     row in each of the two K-row panels and its column of each block)."""
     return 4 * n * (4 * tile + 4 * unit), 8 * n + 16 * unit
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL: " + what, flush=True)
-    return cond
 
 
 def clean_env(**extra):
@@ -60,8 +49,8 @@ def clean_env(**extra):
 
 
 class Ctx:
-    def __init__(self, apsp, gen, cases, work):
-        self.apsp, self.gen, self.cases, self.work = apsp, gen, cases, work
+    def __init__(self, apsp, gen, cases, work, check):
+        self.apsp, self.gen, self.cases, self.work, self.check = apsp, gen, cases, work, check
         self.references = {}
 
     def run(self, args, env=None):
@@ -82,7 +71,7 @@ class Ctx:
         if graph not in self.references:
             out = os.path.join(self.work, os.path.basename(graph) + ".cpu")
             p = self.run(["--backend=cpu", graph, out])
-            check(p.returncode == 0, "%s on the pthread backend: %s" % (graph, p.err.strip()))
+            self.check(p.returncode == 0, "%s on the pthread backend: %s" % (graph, p.err.strip()))
             with open(out, "rb") as f:
                 self.references[graph] = f.read()
         return self.references[graph]
@@ -91,8 +80,8 @@ class Ctx:
         """(n, U) from the refusal of a 1K cap."""
         p = self.run(["--backend=opencl", "--device-memory=1K"] + args + [graph, "/dev/null"])
         m = re.search(r"streaming the (\d+) x \d+ distance matrix .* \(panels of (\d+) rows", p.err)
-        if not check(p.returncode == EXIT_MEMORY and m, "a 1K cap: exit %d: %s"
-                     % (p.returncode, p.err.strip())):
+        if not self.check(p.returncode == EXIT_MEMORY and m, "a 1K cap: exit %d: %s"
+                          % (p.returncode, p.err.strip())):
             return None
         return int(m[1]), int(m[2])
 
@@ -134,28 +123,28 @@ class Ctx:
         p = self.run(args + [graph, out])
         m = re.search(r"streamed from host memory: (\d+) pivots per super-round \((\d+) "
                       r"super-rounds\), (\d+) blocks of (\d+) rows", p.err)
-        ok = check(p.returncode == 0 and m, "%s: exit %d, %s" % (what, p.returncode, p.err.strip()))
+        ok = self.check(p.returncode == 0 and m,
+                        "%s: exit %d, %s" % (what, p.returncode, p.err.strip()))
         if not ok:
             return None
         got = (int(m[1]), int(m[3]))
-        check(got[0] == k, "%s: K = %d, expected %d" % (what, got[0], k))
+        self.check(got[0] == k, "%s: K = %d, expected %d" % (what, got[0], k))
         with open(out, "rb") as f:
-            check(f.read() == self.reference(graph), "%s: output differs from the pthread "
-                  "backend's" % what)
+            self.check(f.read() == self.reference(graph), "%s: output differs from the pthread "
+                       "backend's" % what)
         print("ok   %s: n = %d, U = %d, K = %d, %d blocks per super-round"
               % (what, n, unit, got[0], got[1]), flush=True)
         return got
 
 
-def need_device(ctx):
-    p = ctx.run(["--list-devices"])
-    if "(opencl backend)" in p.stdout.decode(errors="replace"):
-        return True
-    print("no OpenCL device")
-    if os.environ.get("APSP_TEST_REQUIRE_DEVICE") == "1":
-        check(False, "APSP_TEST_REQUIRE_DEVICE=1: a missing device is a failure")
-        return False
-    sys.exit(SKIP)
+@pytest.fixture
+def ctx(apsp_path, exe, testcases, work, check):
+    """The runs' context; the test skipped without an OpenCL device."""
+    c = Ctx(apsp_path, exe["gen-graph"], testcases, work, check)
+    p = c.run(["--list-devices"])
+    if "(opencl backend)" not in p.stdout.decode(errors="replace"):
+        skip("no OpenCL device")
+    return c
 
 
 # In a run's arguments: a --max-buffer-bytes of T rows, which lowers the row unit to T.
@@ -199,13 +188,13 @@ def test_quick(ctx):
         fixed, per_pivot = stream_cost(n, 32, unit)
         p = ctx.run(["--backend=opencl", "--tile=32", "--device-memory=%d"
                      % (fixed + unit * per_pivot), graph, out])
-        check(p.returncode == EXIT_NEGATIVE_CYCLE and "negative cycle: vertex" in p.err
-              and not os.path.exists(out), "streamed negative cycle: exit %d, %s"
-              % (p.returncode, p.err.strip()))
+        ctx.check(p.returncode == EXIT_NEGATIVE_CYCLE and "negative cycle: vertex" in p.err
+                  and not os.path.exists(out), "streamed negative cycle: exit %d, %s"
+                  % (p.returncode, p.err.strip()))
         print("ok   negcycle V=700 tile 32 streamed: exit %d" % p.returncode, flush=True)
-    check(any(k == tile for tile, (k, _) in seen), "no run had K = T")
-    check(any(k > tile for tile, (k, _) in seen), "no run had K > T")
-    check(any(2 <= blocks <= 16 for _, (_, blocks) in seen), "no run had 2-16 blocks")
+    ctx.check(any(k == tile for tile, (k, _) in seen), "no run had K = T")
+    ctx.check(any(k > tile for tile, (k, _) in seen), "no run had K > T")
+    ctx.check(any(2 <= blocks <= 16 for _, (_, blocks) in seen), "no run had 2-16 blocks")
 
 
 def test_slow(ctx):
@@ -228,8 +217,8 @@ def expect(ctx, args, code, needles, what, env=None):
     p = ctx.run(args, env)
     lines = p.err.strip().splitlines()
     ok = p.returncode == code and len(lines) == 1 and all(n in p.err for n in needles)
-    check(ok, "%s: exit %d, expected %d with %s: %s" % (what, p.returncode, code, needles,
-                                                       p.err.strip()))
+    ctx.check(ok, "%s: exit %d, expected %d with %s: %s" % (what, p.returncode, code, needles,
+                                                           p.err.strip()))
     if ok:
         print("ok   %s: %s" % (what, lines[0]))
 
@@ -255,11 +244,11 @@ def test_refusals(ctx):
         p = ctx.run(["--backend=opencl", "--tile=32", "--device-memory=64K", "--dtype=" + dtype,
                      graph, out])
         m = re.search(r"needs at least ([0-9.]+) MiB", p.err)
-        if check(p.returncode == EXIT_MEMORY and m, "--dtype=%s, 64K: exit %d: %s"
-                 % (dtype, p.returncode, p.err.strip())):
+        if ctx.check(p.returncode == EXIT_MEMORY and m, "--dtype=%s, 64K: exit %d: %s"
+                     % (dtype, p.returncode, p.err.strip())):
             need[dtype] = float(m[1])
-    check(len(need) < 2 or abs(need["int64"] - 2 * need["int32"]) < 0.02,
-          "int64's least (%s) is not twice int32's" % need)
+    ctx.check(len(need) < 2 or abs(need["int64"] - 2 * need["int32"]) < 0.02,
+              "int64's least (%s) is not twice int32's" % need)
     expect(ctx, ["--backend=opencl", "--device=cpus", "--device-memory=1M", graph, out],
            EXIT_MEMORY, ["streaming from host memory runs on one device only"],
            "two devices, neither holds its share", clean_env(POCL_DEVICES="pthread pthread"))
@@ -269,7 +258,7 @@ def test_refusals(ctx):
     hw3_header(huge, 2000000)
     expect(ctx, ["--backend=opencl", "--device-memory=1G", huge, out], EXIT_MEMORY,
            ["V = 2000000", "this machine has"], "a matrix larger than the host")
-    check(not os.path.exists(out), "a refused run left an output file")
+    ctx.check(not os.path.exists(out), "a refused run left an output file")
 
 
 def test_report(ctx):
@@ -278,34 +267,17 @@ def test_report(ctx):
     cap = ["--backend=opencl", "--tile=32", "--device-memory=3M"]
     p = ctx.run(cap + ["--stats-json", graph, out])
     stats = json.loads(p.err.strip().splitlines()[-1]) if p.returncode == 0 else {}
-    check(stats.get("streamed") is True and stats.get("stream_pivots", 0) > 0
-          and stats.get("stream_bytes_up", 0) >= 4 * 1024 * 1024,
-          "--stats-json while streaming: %s" % p.err.strip())
+    ctx.check(stats.get("streamed") is True and stats.get("stream_pivots", 0) > 0
+              and stats.get("stream_bytes_up", 0) >= 4 * 1024 * 1024,
+              "--stats-json while streaming: %s" % p.err.strip())
     p = ctx.run(cap + ["-v", graph, out], clean_env(APSP_PROFILE="1"))
     for needle in ("stream profile", "stream timeline, rows ", "two or more at once",
                    "streamed from host memory"):
-        check(p.returncode == 0 and needle in p.err, "APSP_PROFILE=1 -v: no '%s': %s"
-              % (needle, p.err))
+        ctx.check(p.returncode == 0 and needle in p.err, "APSP_PROFILE=1 -v: no '%s': %s"
+                  % (needle, p.err))
     p = ctx.run(["--backend=opencl", "--stats-json", graph, out])
-    check(p.returncode == 0 and '"streamed":false' in p.err, "in core: %s" % p.err.strip())
+    ctx.check(p.returncode == 0 and '"streamed":false' in p.err, "in core: %s" % p.err.strip())
     with open(out, "rb") as f:
-        check(f.read() == ctx.reference(graph), "in core: output differs")
+        ctx.check(f.read() == ctx.reference(graph), "in core: output differs")
     print("ok   report")
 
-
-TESTS = {"quick": test_quick, "slow": test_slow, "refusals": test_refusals, "report": test_report}
-
-
-def main():
-    if len(sys.argv) != 5 or sys.argv[4] not in TESTS:
-        sys.exit(__doc__)
-    with tempfile.TemporaryDirectory() as work:
-        ctx = Ctx(sys.argv[1], sys.argv[2], sys.argv[3], work)
-        if need_device(ctx):
-            TESTS[sys.argv[4]](ctx)
-    print("%d failures" % len(failures))
-    sys.exit(1 if failures else 0)
-
-
-if __name__ == "__main__":
-    main()

@@ -4,19 +4,19 @@ families, on the first OpenCL device (PoCL in CI). Each run must exit 0 with the
 or be refused with one error line and exit 2 (usage) or 6 (does not fit the device); a crash,
 a hang or a wrong answer fails.
 
-    test_sweep.py APSP TESTCASES_DIR [--full]
+    pytest_main.py test_sweep.py --apsp=APSP --testcases=TESTCASES_DIR [--opt=full=1]
 
 Each run compiles a program of its own (about 10 s with PoCL on a cold cache), so the runs go on
 as many processes as there are cores, at most 8. Without --full each end of each parameter runs
-with one kernel family, the families taking turns (31 runs); --full (suite 'slow') runs both.
+with one kernel family, the families taking turns (31 runs); --opt=full=1 (suite 'slow') runs
+both. Skips without an OpenCL device, unless APSP_TEST_REQUIRE_DEVICE=1.
 """
 import concurrent.futures
 import os
 import subprocess
-import sys
-import tempfile
 
-SKIP = 77
+from harness import skip
+
 CASE = "v129-dense"  # padded at every round depth, several rounds at the small ones
 # One run's limit. On a cold PoCL cache the work-group kernels of GROUP_ROWS=1 or GROUP_COLS=1 at
 # tile 64 alone take 110-160 s to compile on the 2-core CI machine (2026-11-28), and more than 300
@@ -72,27 +72,20 @@ def sweep_one(apsp, src, want, work, number, args):
                                           (": " + lines[-1][:100]) if lines and not right else "")
 
 
-def main():
-    apsp, cases = sys.argv[1], sys.argv[2]
+def test_sweep(apsp_path, testcases, opt, work, check):
+    apsp, cases = apsp_path, testcases
     listing = subprocess.run([apsp, "--list-devices"], capture_output=True, text=True).stdout
     if "(opencl backend)" not in listing:
-        print("no OpenCL device")
-        return 1 if os.environ.get("APSP_TEST_REQUIRE_DEVICE") == "1" else SKIP
-    runs = configurations(apsp, "--full" in sys.argv[3:])
+        skip("no OpenCL device")
+    runs = configurations(apsp, opt.get("full") == "1")
     src = os.path.join(cases, CASE + ".in")
     with open(os.path.join(cases, CASE + ".out"), "rb") as f:
         want = f.read()
     workers = max(1, min(8, os.cpu_count() or 1))
-    with tempfile.TemporaryDirectory() as work, \
-            concurrent.futures.ThreadPoolExecutor(workers) as pool:
+    with concurrent.futures.ThreadPoolExecutor(workers) as pool:
         results = list(pool.map(lambda n: sweep_one(apsp, src, want, work, n, runs[n]),
                                 range(len(runs))))
-    for _, line in results:
+    for ok, line in results:
         print(line)
-    failures = sum(not ok for ok, _ in results)
-    print("%d runs on %d processes, %d failures" % (len(runs), workers, failures))
-    return 1 if failures else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+        check(ok, line)
+    print("%d runs on %d processes" % (len(runs), workers))

@@ -1,8 +1,7 @@
-#!/usr/bin/env python3
 """int64, float32 and float64 graphs whose matrix an OpenCL device makes from the edges (issue 37.2,
 cl/graph_fill.cl, src/opencl/graph_io.c) on PoCL's CPU device, APSP_OVERLAP=on:
 
-    test_typed_graph.py APSP
+    pytest_main.py test_typed_graph.py --apsp=APSP
 
 - edge lists with parallel edges (the least counts), negative weights (no negative cycle: each
   weight is a non-negative one plus p(u) - p(v)), self-loops (negative ones too: the diagonal
@@ -16,43 +15,43 @@ cl/graph_fill.cl, src/opencl/graph_io.c) on PoCL's CPU device, APSP_OVERLAP=on:
   same bytes;
 - a negative cycle ends each type with exit 7 and the old OUTPUT kept.
 
-Exit status: 0 passed, 1 failed, 77 skipped (no OpenCL CPU device, or no NumPy and SciPy) unless
-APSP_TEST_REQUIRE_DEVICE=1.
+Skips without an OpenCL CPU device or without NumPy and SciPy (a failure where
+APSP_TEST_REQUIRE_DEVICE=1).
 """
 import os
 import random
 import subprocess
-import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
-import need_scipy  # noqa: E402
-from files import read  # noqa: E402
-from outcomes import report, summary  # noqa: E402
+import pytest
+from files import read
+from harness import need
 
-try:
-    import numpy as np
-    from scipy.sparse.csgraph import floyd_warshall
-except ImportError as error:
-    need_scipy.missing(error, "python3-numpy python3-scipy")
+np = need("numpy", "python3-numpy")
+floyd_warshall = need("scipy.sparse.csgraph", "python3-scipy").floyd_warshall
 
-SKIP = 77
 # Floats at the pthread backend's round depth, 128 (their sums round in the blocked order);
 # int64's bytes are the same at any depth, and PoCL builds depth 32's kernels in a fraction of
 # the time.
 DEVICE = ["--backend=opencl", "-d", "cpu"]
 HOST = ["--backend=cpu"]
 TILE = {"int64": "--tile=32", "float32": "--tile=128", "float64": "--tile=128"}
-CACHE = [""]
 OLD = b"the old output, which a failed run must keep\n"
 TYPES = ["int64", "float32", "float64"]
 INF64 = 2**62 - 1  # int64's unreachable marker
 
 
-def run(apsp, args, **extra):
-    """apsp with the kernel cache in the test's own directory (CACHE): each program built once."""
+@pytest.fixture(scope="module")
+def cache():
+    """The kernel cache of this file's runs: each program built once."""
+    with tempfile.TemporaryDirectory(prefix="apsp-test-typed-graph-") as directory:
+        yield directory
+
+
+def run(apsp, cache, args, **extra):
+    """apsp with the kernel cache in the file's own directory."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("APSP_")}
-    env["XDG_CACHE_HOME"] = CACHE[0]
+    env["XDG_CACHE_HOME"] = cache
     env.update({"APSP_OVERLAP": "on", "APSP_SHOW_BUILD": "1"}, **extra)
     return subprocess.run([apsp] + args, capture_output=True, env=env, timeout=300)
 
@@ -107,7 +106,7 @@ def made_line(r, v, dtype, count):
             in text)
 
 
-def check_graph(apsp, work, rng, v, dtype):
+def check_graph(apsp, cache, check, work, rng, v, dtype):
     text, edges = make_graph(rng, v, dtype, cycle=False)
     inp = os.path.join(work, "g-%s-%d.txt" % (dtype, v))
     with open(inp, "w") as f:
@@ -115,8 +114,8 @@ def check_graph(apsp, work, rng, v, dtype):
     ref, out = inp + ".cpu.npy", inp + ".cl.npy"
     what = "%s V=%d (%d edges)" % (dtype, v, len(edges))
     args = ["--vertices=%d" % v, "--dtype=" + dtype, TILE[dtype], inp]
-    host = run(apsp, HOST + [a for a in args if a != "--tile=32"] + [ref])
-    if not report(what + ": the pthread backend solves it", host.returncode == 0,
+    host = run(apsp, cache, HOST + [a for a in args if a != "--tile=32"] + [ref])
+    if not check.report(what + ": the pthread backend solves it", host.returncode == 0,
                   host.stderr.decode(errors="replace").strip()[-300:]):
         return
     extra = [{}]
@@ -124,30 +123,30 @@ def check_graph(apsp, work, rng, v, dtype):
         extra.append({"APSP_BUILD_OPTIONS": "-DFILL_FORCE_CAS"})
     for env in extra:
         how = what + (" with the compare-and-swap loop" if env else "")
-        r = run(apsp, DEVICE + args + [out], **env)
-        report(how + ": the device's .npy is the pthread backend's, byte for byte",
+        r = run(apsp, cache, DEVICE + args + [out], **env)
+        check.report(how + ": the device's .npy is the pthread backend's, byte for byte",
                r.returncode == 0 and read(out) == read(ref),
                r.stderr.decode(errors="replace").strip()[-300:])
-        report(how + ": the matrix was made on the device from the edges",
+        check.report(how + ": the matrix was made on the device from the edges",
                made_line(r, v, dtype, len(edges)))
     if dtype == "int64":
         cells = np.load(out)
         got = np.where(cells == INF64, np.inf, cells.astype(np.float64))
         want = scipy_distances(v, edges)
-        report(what + ": SciPy's distances", np.array_equal(got, want))
+        check.report(what + ": SciPy's distances", np.array_equal(got, want))
     return args, ref
 
 
-def check_two_devices(apsp, args, ref, dtype):
+def check_two_devices(apsp, cache, check, args, ref, dtype):
     out = ref + ".two.npy"
-    r = run(apsp, ["--backend=opencl", "-d", "cpus"] + args +
+    r = run(apsp, cache, ["--backend=opencl", "-d", "cpus"] + args +
             [out], POCL_DEVICES="pthread pthread")
-    report("%s on two devices: the pthread backend's bytes" % dtype,
+    check.report("%s on two devices: the pthread backend's bytes" % dtype,
            r.returncode == 0 and read(out) == read(ref),
            r.stderr.decode(errors="replace").strip()[-300:])
 
 
-def check_cycle(apsp, work, rng, dtype):
+def check_cycle(apsp, cache, check, work, rng, dtype):
     text, _ = make_graph(rng, 130, dtype, cycle=True)
     inp = os.path.join(work, "cycle-%s.txt" % dtype)
     with open(inp, "w") as f:
@@ -155,32 +154,17 @@ def check_cycle(apsp, work, rng, dtype):
     out = inp + ".npy"
     with open(out, "wb") as f:
         f.write(OLD)
-    r = run(apsp, DEVICE + ["--dtype=" + dtype, TILE[dtype], inp, out])
-    report("%s with a negative cycle: exit 7, the old OUTPUT kept" % dtype,
+    r = run(apsp, cache, DEVICE + ["--dtype=" + dtype, TILE[dtype], inp, out])
+    check.report("%s with a negative cycle: exit 7, the old OUTPUT kept" % dtype,
            r.returncode == 7 and read(out) == OLD and b"negative cycle" in r.stderr,
            "exit %d: %s" % (r.returncode, r.stderr.decode(errors="replace").strip()[-300:]))
 
 
-def main():
-    apsp = os.path.abspath(sys.argv[1])
-    rng = random.Random(37)
-    with tempfile.TemporaryDirectory(prefix="apsp-test-typed-graph-") as work:
-        CACHE[0] = work
-        probe = os.path.join(work, "probe.txt")
-        with open(probe, "w") as f:
-            f.write("0 1 1.5\n")
-        r = run(apsp, DEVICE + ["--tile=128", probe, os.path.join(work, "probe.npy")])
-        if r.returncode != 0:
-            print("no OpenCL CPU device: " + r.stderr.decode(errors="replace").strip())
-            return 1 if os.environ.get("APSP_TEST_REQUIRE_DEVICE") == "1" else SKIP
-        for dtype in TYPES:
-            for v in (1, 7, 200):
-                made = check_graph(apsp, work, rng, v, dtype)
-            if made and dtype == "float64":
-                check_two_devices(apsp, made[0], made[1], dtype)
-            check_cycle(apsp, work, rng, dtype)
-    return summary()
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+@pytest.mark.parametrize("dtype", TYPES)
+def test_typed_graph(apsp_path, device, work, cache, check, dtype):
+    rng = random.Random("37:" + dtype)
+    for v in (1, 7, 200):
+        made = check_graph(apsp_path, cache, check, work, rng, v, dtype)
+    if made and dtype == "float64":
+        check_two_devices(apsp_path, cache, check, made[0], made[1], dtype)
+    check_cycle(apsp_path, cache, check, work, rng, dtype)

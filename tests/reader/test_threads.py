@@ -1,45 +1,41 @@
-#!/usr/bin/env python3
 """The text readers cut a long body into up to --threads pieces, each parsed on a thread of its
 own (src/formats/read.c, text.c), whatever cores the machine has. Edge lists, DIMACS and Matrix
 Market files of 5 to 17 MiB, read with --threads=3, 7 and 16 (3 to 16 pieces), must give SciPy's
 distances (scipy.sparse.csgraph.floyd_warshall).
 
-    test_threads.py APSP [--thread-count=LIB] [--acceptance]
+    pytest_main.py test_threads.py --apsp=APSP [--exe thread-count LIB] [-k "not acceptance"]
 
 The graphs have few vertices (V <= 600, so the solves are cheap) and many repeated edges. Every
 weight lies in [1000, 2000), so a path of two edges is longer than any edge: each pair's distance
 is the least weight of its own lines where it has some, and a line lost or altered at a cut
 shows in the result.
 
---thread-count=LIB (thread_count.c beside this script, preloaded): one thread count for every
-parallel part.
+--exe thread-count LIB (thread_count.c beside this script, preloaded): one thread count for every
+parallel part (test_thread_counts, skipped without it).
 On a 17 MiB edge list with V = 1500 (its edges checked and placed, its 9 MB output written, all
 on several threads by default), --threads=1 must start no more threads than a run on a tiny
 input (the command's own helpers: signals, the output's room), and --threads=16 at least 30
 more (the pthread backend's 15 helpers and 15 for the reader's pieces; the checks, copies and
 writes add more), whatever cores the machine has.
 
---acceptance: issue 24's case at a smaller V: an edge list of about 6 MB, V = 3000, E = 400000,
-with --threads=16, against scipy.sparse.csgraph.dijkstra from 200 seeded sources, and
-byte-identical to the output of --threads=1.
+test_acceptance (suite slow; `-k "not acceptance"` leaves it out): issue 24's case at a smaller
+V: an edge list of about 6 MB, V = 3000, E = 400000, with --threads=16, against
+scipy.sparse.csgraph.dijkstra from 200 seeded sources, and byte-identical to the output of
+--threads=1.
 
-Needs NumPy and SciPy; skips (exit 77) where they are missing (tests/support/need_scipy.py).
+Needs NumPy and SciPy; skips where they are missing.
 """
-import argparse
 import os
 import subprocess
-import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
-import need_scipy  # noqa: E402
+import pytest
+from harness import need
 
-try:
-    import numpy as np
-    import scipy.sparse
-    from scipy.sparse.csgraph import dijkstra, floyd_warshall
-except ImportError as missing:
-    need_scipy.missing(missing, "python3-numpy python3-scipy")
+np = need("numpy", "python3-numpy")
+sparse = need("scipy.sparse", "python3-scipy")
+csgraph = need("scipy.sparse.csgraph", "python3-scipy")
+dijkstra, floyd_warshall = csgraph.dijkstra, csgraph.floyd_warshall
 
 INF = 1073741823
 
@@ -114,25 +110,28 @@ def apsp_distances(out):
     return d
 
 
-def check_formats(apsp, work, rng):
-    failures = 0
-    for write, ext, v, e in FORMATS:
-        path, out = os.path.join(work, "g." + ext), os.path.join(work, "d.npy")
-        u, t, w = random_edges(rng, v, e)
+@pytest.fixture(scope="module", params=range(len(FORMATS)), ids=[f[1] for f in FORMATS])
+def graph_file(request):
+    """(the file, its extension, V, E, the option apsp needs, SciPy's distances)."""
+    write, ext, v, e = FORMATS[request.param]
+    with tempfile.TemporaryDirectory(prefix="apsp-threads-") as work:
+        path = os.path.join(work, "g." + ext)
+        u, t, w = random_edges(np.random.default_rng([24, request.param]), v, e)
         edges, extra = write(path, v, u, t, w)
         # SciPy's dense input: inf is no edge (no weight is 0, which would be none too).
-        expected = floyd_warshall(least_weights(v, edges))
-        size = os.path.getsize(path) / 2**20
-        for threads in THREADS:
-            problem = run_apsp(apsp, threads, path, out, extra)
-            if not problem and not np.array_equal(apsp_distances(out), expected):
-                bad = np.argwhere(apsp_distances(out) != expected)
-                problem = "%d cells differ from SciPy's, first %s" % (len(bad), bad[0].tolist())
-            print("%s: %s, %.1f MiB, V = %d, E = %d, --threads=%d%s" % (
-                "FAIL" if problem else "ok", ext, size, v, e, threads,
-                ": " + problem if problem else ""), flush=True)
-            failures += problem is not None
-    return failures
+        yield path, ext, v, e, extra, floyd_warshall(least_weights(v, edges))
+
+
+@pytest.mark.parametrize("threads", THREADS)
+def test_formats(apsp_path, work, graph_file, threads):
+    path, ext, v, e, extra, expected = graph_file
+    out = os.path.join(work, "d.npy")
+    problem = run_apsp(apsp_path, threads, path, out, extra)
+    if not problem and not np.array_equal(apsp_distances(out), expected):
+        bad = np.argwhere(apsp_distances(out) != expected)
+        problem = "%d cells differ from SciPy's, first %s" % (len(bad), bad[0].tolist())
+    assert not problem, "%s, %.1f MiB, V = %d, E = %d, --threads=%d: %s" % (
+        ext, os.path.getsize(path) / 2**20, v, e, threads, problem)
 
 
 def threads_started(apsp, work, shim, threads, path, v):
@@ -145,30 +144,31 @@ def threads_started(apsp, work, shim, threads, path, v):
     args = [apsp, "--backend=cpu", "--threads=%d" % threads, "--vertices=%d" % v, path, out]
     p = subprocess.run(args, capture_output=True, timeout=300, env=env)
     if p.returncode != 0:
-        raise SystemExit("FAIL: %s: exit %d: %s" % (" ".join(args), p.returncode,
-                                                    p.stderr.decode(errors="replace").strip()))
+        pytest.fail("%s: exit %d: %s" % (" ".join(args), p.returncode,
+                                          p.stderr.decode(errors="replace").strip()),
+                    pytrace=False)
     with open(count) as f:
         return int(f.read())
 
 
-def check_thread_counts(apsp, work, rng, shim):
+def test_thread_counts(apsp_path, work, exe, check):
+    if "thread-count" not in exe:
+        pytest.skip("no --exe thread-count LIB")
+    apsp, shim, rng = apsp_path, exe["thread-count"], np.random.default_rng(24)
     tiny, large, v = os.path.join(work, "tiny.txt"), os.path.join(work, "large.txt"), 1500
     with open(tiny, "w") as f:
         f.write("0 1 5\n")
     write_edgelist(large, v, *random_edges(rng, v, 1_400_000))
     helpers = threads_started(apsp, work, shim, 1, tiny, v)
-    failures = 0
     for threads, least, most in [(1, 0, helpers), (16, helpers + 2 * 15, None)]:
         started = threads_started(apsp, work, shim, threads, large, v)
         bad = started < least or (most is not None and started > most)
-        print("%s: --threads=%d on %.1f MiB, V = %d: %d threads started (a tiny input: %d)" % (
-            "FAIL" if bad else "ok", threads, os.path.getsize(large) / 2**20, v, started,
-            helpers), flush=True)
-        failures += bad
-    return failures
+        check(not bad, "--threads=%d on %.1f MiB, V = %d: %d threads started (a tiny input: %d)"
+              % (threads, os.path.getsize(large) / 2**20, v, started, helpers))
 
 
-def check_acceptance(apsp, work, rng):
+def test_acceptance(apsp_path, work):
+    apsp, rng = apsp_path, np.random.default_rng(24)
     v, e, sources = 3000, 400_000, 200
     path = os.path.join(work, "g.txt")
     u, t, w = random_edges(rng, v, e)
@@ -181,7 +181,7 @@ def check_acceptance(apsp, work, rng):
     if not problem:
         least = least_weights(v, [(u, t, w)])
         finite = np.isfinite(least)
-        graph = scipy.sparse.csr_matrix((least[finite], np.nonzero(finite)), shape=(v, v))
+        graph = sparse.csr_matrix((least[finite], np.nonzero(finite)), shape=(v, v))
         rows = rng.choice(v, sources, replace=False)
         expected = dijkstra(graph, indices=rows)
         got = apsp_distances(outs[16])[rows]
@@ -192,27 +192,6 @@ def check_acceptance(apsp, work, rng):
         with open(outs[16], "rb") as a, open(outs[1], "rb") as b:
             if a.read() != b.read():
                 problem = "--threads=16 and --threads=1 wrote different bytes"
-    print("%s: acceptance, edge list of %.1f MB, V = %d, E = %d, --threads=16%s" % (
-        "FAIL" if problem else "ok", os.path.getsize(path) / 1e6, v, e,
-        ": " + problem if problem else ""), flush=True)
-    return problem is not None
+    assert not problem, "acceptance, edge list of %.1f MB, V = %d, E = %d, --threads=16: %s" % (
+        os.path.getsize(path) / 1e6, v, e, problem)
 
-
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("apsp")
-    ap.add_argument("--thread-count", metavar="LIB")
-    ap.add_argument("--acceptance", action="store_true")
-    args = ap.parse_args()
-    rng = np.random.default_rng(24)
-    with tempfile.TemporaryDirectory(prefix="apsp-threads-") as work:
-        if args.acceptance:
-            return 1 if check_acceptance(args.apsp, work, rng) else 0
-        failures = check_formats(args.apsp, work, rng)
-        if args.thread_count:
-            failures += check_thread_counts(args.apsp, work, rng, args.thread_count)
-    return 1 if failures else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """The OpenCL batched Bellman-Ford (src/opencl/sssp.c, cl/sssp.cl) on PoCL's CPU device, or with
 --device=gpu on a GPU: apsp --sources --method=bellman-ford -d DEVICE against the pthread Bellman-Ford and Dijkstra of the same
 sources, byte for byte, and against SciPy's shortest_path(indices=...), on random graphs
@@ -16,50 +15,30 @@ graphs also ask for one sweep: its rounds lose nothing (its atomics are the CPU'
 and a second sweep means an append went missing. A GPU's rounds may leave a pair for the sweep
 (docs/performance.md, "Chosen sources"), so there only the rows are compared.
 
-    test_sssp_device.py APSP [--graphs=N] [--seed=S] [--device=cpu|gpu]
+    pytest_main.py test_sssp_device.py --apsp=APSP [--opt=graphs=N] [--opt=seed=S]
+        [--opt=device=cpu|gpu]
 
-Skips (exit 77) without an OpenCL device of that type or without NumPy and SciPy.
+Skips without an OpenCL device of that type or without NumPy and SciPy.
 """
-import argparse
 import json
 import os
 import random
 import re
 import subprocess
-import sys
-import tempfile
 import warnings
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_sssp_scipy import (INF, grid_pairs, power_law_pairs, random_pairs,  # noqa: E402
-                             scipy_graph, weigh)
+import pytest
+from harness import seed_of
 
-import numpy as np  # noqa: E402  (test_sssp_scipy made sure of it)
-from scipy.sparse.csgraph import NegativeCycleError, shortest_path  # noqa: E402
+from test_sssp_scipy import (INF, NegativeCycleError, grid_pairs, np, power_law_pairs,
+                             random_pairs, scipy_graph, shortest_path, weigh)
 
-SKIP = 77
-DEVICE = ["-d", "cpu", "--method=bellman-ford"]  # --device= replaces "cpu"
+GRAPHS = 40  # --opt=graphs=N
 
 
-def has_device(apsp, kind):
-    listing = subprocess.run([apsp, "--list-devices"], capture_output=True, text=True).stdout
-    return re.search(r"\[%s\] \(opencl backend\)" % kind, listing) is not None
-
-
-def device_args(graphs):
-    """The device tests' arguments: APSP, --graphs (default `graphs`), --seed (an int, drawn for
-    "time"), --device; None, said on stdout, without an OpenCL device of that type."""
-    parser = argparse.ArgumentParser()
-    parser.add_argument("apsp")
-    parser.add_argument("--graphs", type=int, default=graphs)
-    parser.add_argument("--seed", default="1")
-    parser.add_argument("--device", choices=["cpu", "gpu"], default="cpu")
-    args = parser.parse_args()
-    if not has_device(args.apsp, args.device):
-        print("no OpenCL %s device: skipped" % args.device)
-        return None
-    args.seed = random.randrange(1 << 30) if args.seed == "time" else int(args.seed)
-    return args
+def device_args(device):
+    """The arguments that run bellman-ford on an OpenCL device of the type."""
+    return ["-d", device, "--method=bellman-ford"]
 
 
 def run(apsp, args, graph, out):
@@ -86,15 +65,15 @@ def hub_pairs(rng, v):
     return pairs + [(u, u + 1) for u in range(2, v - 1)]
 
 
-def check(apsp, work, case, v, edges, sources, batch, what, failures, method="BF",
-          one_sweep=False):
+def check_graph(apsp, device, work, case, v, edges, sources, batch, what, check, method="BF",
+                one_sweep=False):
     graph = os.path.join(work, "g%d.txt" % case)
     with open(graph, "w") as f:
         f.writelines("%d %d %d\n" % e for e in edges)
     spec = ["--vertices=%d" % v, "--sources=" + ",".join(map(str, sources))]
     memory = ["--device-memory=%d" % memory_for(v, len(edges), batch)] if batch else []
     outs = {name: os.path.join(work, "%s%d.bin" % (name, case)) for name in ("dev", "bf", "dij")}
-    dev, stats = run(apsp, spec + DEVICE + memory, graph, outs["dev"])
+    dev, stats = run(apsp, spec + device_args(device) + memory, graph, outs["dev"])
     host, _ = run(apsp, spec + ["--backend=cpu", "--method=bellman-ford"], graph, outs["bf"])
     try:
         with warnings.catch_warnings():
@@ -102,76 +81,59 @@ def check(apsp, work, case, v, edges, sources, batch, what, failures, method="BF
             expected = shortest_path(scipy_graph(v, edges), method=method, indices=sources)
     except NegativeCycleError:
         if dev.returncode != 7 or host.returncode != 7 or "negative cycle" not in dev.stderr:
-            failures.append("%s: a negative cycle: device rc %d (%s), host rc %d" % (
+            check.fail("%s: a negative cycle: device rc %d (%s), host rc %d" % (
                 what, dev.returncode, dev.stderr.strip(), host.returncode))
         if os.path.exists(outs["dev"]):
-            failures.append("%s: a negative cycle, yet the output was written" % what)
+            check.fail("%s: a negative cycle, yet the output was written" % what)
         return "cycle"
     if dev.returncode != 0 or host.returncode != 0:
-        failures.append("%s: device rc %d %s, host rc %d %s" % (
+        check.fail("%s: device rc %d %s, host rc %d %s" % (
             what, dev.returncode, dev.stderr.strip(), host.returncode, host.stderr.strip()))
         return None
     if not stats["method"].startswith("bellman-ford on "):
-        failures.append("%s: the device did not run: %s" % (what, stats["method"]))
+        check.fail("%s: the device did not run: %s" % (what, stats["method"]))
     got = open(outs["dev"], "rb").read()
     if got != open(outs["bf"], "rb").read():
-        failures.append("%s: the device's rows differ from the pthread Bellman-Ford's" % what)
+        check.fail("%s: the device's rows differ from the pthread Bellman-Ford's" % what)
     if not any(w < 0 for _, _, w in edges):
         run(apsp, spec + ["--backend=cpu", "--method=dijkstra"], graph, outs["dij"])
         if got != open(outs["dij"], "rb").read():
-            failures.append("%s: the device's rows differ from the pthread Dijkstra's" % what)
+            check.fail("%s: the device's rows differ from the pthread Dijkstra's" % what)
     expected = np.where(np.isinf(expected), INF, expected).astype(np.int64)
     rows = np.frombuffer(got, dtype="<i4").astype(np.int64).reshape(len(sources), v)
     if not np.array_equal(rows, expected.reshape(len(sources), v)):
-        failures.append("%s: %d cells differ from SciPy's" % (what, int(np.sum(rows != expected))))
+        check.fail("%s: %d cells differ from SciPy's" % (what, int(np.sum(rows != expected))))
     sweeps = re.search(r"(\d+) sweeps", stats["choice"])
     if one_sweep and (not sweeps or int(sweeps.group(1)) != 1):
-        failures.append("%s: the rounds lost a pair, a sweep found it: %s" % (
+        check.fail("%s: the rounds lost a pair, a sweep found it: %s" % (
             what, stats["choice"]))
     batches = re.search(r"(\d+) batches", stats["choice"])
     if batch and batch < len(sources) and (not batches or int(batches.group(1)) < 2):
-        failures.append("%s: one batch, where --device-memory holds %d sources: %s" % (
+        check.fail("%s: one batch, where --device-memory holds %d sources: %s" % (
             what, batch, stats["choice"]))
     return "equal"
 
 
-def main():
-    args = device_args(40)
-    if args is None:
-        return SKIP
-    DEVICE[1] = args.device
-    seed = args.seed
-    rng = random.Random(seed)
-    failures, outcomes = [], {}
+def test_graph(apsp_path, device, work, check, case, rng):
     makers = {"random": random_pairs, "grid": grid_pairs, "power-law": power_law_pairs}
-    with tempfile.TemporaryDirectory() as work:
-        for case in range(args.graphs):
-            v = rng.choice([1, 2, rng.randint(3, 20), rng.randint(21, 150), 400])
-            shape = rng.choice(list(makers))
-            mode = rng.choice(["positive", "positive", "potentials", "signed"])
-            edges = weigh(rng, v, makers[shape](rng, v), mode, "int32")
-            sources = rng.choice([[rng.randrange(v)], list(range(v)),
-                                  [rng.randrange(v) for _ in range(rng.randint(1, 2 * v))]])
-            batch = rng.choice([0, 1, max(1, len(sources) // 3)])
-            what = "case %d (seed %d): %s V=%d E=%d %s S=%d batch %s" % (
-                case, seed, shape, v, len(edges), mode, len(sources), batch or "by memory")
-            outcome = check(args.apsp, work, case, v, edges, sources, batch, what, failures)
-            outcomes[outcome] = outcomes.get(outcome, 0) + 1
-        for case, mode in enumerate(["positive", "potentials"], args.graphs):
-            v = 3000  # out-degree 2999 against a stage of at most 4 x 256 pairs
-            edges = weigh(rng, v, hub_pairs(rng, v), mode, "int32")
-            sources = [0, 1] + [rng.randrange(v) for _ in range(62)]
-            what = "case %d (seed %d): hubs V=%d E=%d %s S=%d" % (case, seed, v, len(edges),
-                                                                  mode, len(sources))
-            outcome = check(args.apsp, work, case, v, edges, sources, 0, what, failures, "J",
-                            one_sweep=args.device == "cpu")
-            outcomes[outcome] = outcomes.get(outcome, 0) + 1
-    for f in failures:
-        print("FAIL", f)
-    print("%d graphs and 2 hub graphs (seed %d): %s; %d failures" % (
-        args.graphs, seed, outcomes, len(failures)))
-    return 1 if failures else 0
+    v = rng.choice([1, 2, rng.randint(3, 20), rng.randint(21, 150), 400])
+    shape = rng.choice(list(makers))
+    mode = rng.choice(["positive", "positive", "potentials", "signed"])
+    edges = weigh(rng, v, makers[shape](rng, v), mode, "int32")
+    sources = rng.choice([[rng.randrange(v)], list(range(v)),
+                          [rng.randrange(v) for _ in range(rng.randint(1, 2 * v))]])
+    batch = rng.choice([0, 1, max(1, len(sources) // 3)])
+    what = "%s V=%d E=%d %s S=%d batch %s" % (shape, v, len(edges), mode, len(sources),
+                                               batch or "by memory")
+    print(check_graph(apsp_path, device, work, case, v, edges, sources, batch, what, check))
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+@pytest.mark.parametrize("mode", ["positive", "potentials"])
+def test_hubs(apsp_path, device, work, check, mode, request):
+    rng = random.Random("%d:hubs-%s" % (seed_of(request.config), mode))
+    v = 3000  # out-degree 2999 against a stage of at most 4 x 256 pairs
+    edges = weigh(rng, v, hub_pairs(rng, v), mode, "int32")
+    sources = [0, 1] + [rng.randrange(v) for _ in range(62)]
+    what = "hubs V=%d E=%d %s S=%d" % (v, len(edges), mode, len(sources))
+    check_graph(apsp_path, device, work, 0, v, edges, sources, 0, what, check, "J",
+                one_sweep=device == "cpu")

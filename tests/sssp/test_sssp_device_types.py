@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """The OpenCL batched Bellman-Ford (cl/sssp.cl, src/opencl/sssp.c) for every row type and with
 --predecessors, on PoCL's CPU device (-d cpu --method=bellman-ford --sources=...): --stats-json
 must say it ran there (backend opencl, the type in `method`), and the rows must equal SciPy's
@@ -19,29 +18,24 @@ dijkstra / shortest_path and the host's:
   Dijkstra's bytes; on a float32 graph whose sum absorbs an edge (no predecessor the device can
   pick) the host runs the batch and the rows still equal the host's.
 
-    test_sssp_device_types.py APSP [--graphs=N] [--seed=S] [--device=cpu|gpu]
+    pytest_main.py test_sssp_device_types.py --apsp=APSP [--opt=graphs=N] [--opt=seed=S]
+        [--opt=device=cpu|gpu]
 
-With --device=gpu the same on a GPU (int64 there takes atom_min where its driver has the
-extension). Skips (exit 77) without an OpenCL device of that type or without NumPy and SciPy.
+With --opt=device=gpu the same on a GPU (int64 there takes atom_min where its driver has the
+extension). Skips without an OpenCL device of that type or without NumPy and SciPy.
 """
 import json
 import os
-import random
 import shutil
 import subprocess
-import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_sssp_device import device_args  # noqa: E402
-from test_sssp_scipy import (bad_trees, grid_pairs, power_law_pairs, random_pairs,  # noqa: E402
-                             read_output, scipy_graph, weigh)
+import pytest
+from test_sssp_device import device_args
+from test_sssp_scipy import (NegativeCycleError, bad_trees, grid_pairs, np, power_law_pairs,
+                             random_pairs, read_output, scipy_graph, shortest_path, weigh)
 
-import numpy as np  # noqa: E402  (test_sssp_scipy made sure of it)
-from scipy.sparse.csgraph import NegativeCycleError, shortest_path  # noqa: E402
-
-SKIP = 77
-DEVICE = ["--backend=opencl", "-d", "cpu", "--method=bellman-ford"]
+GRAPHS = 6  # --opt=graphs=N
 MAKERS = {"random": random_pairs, "grid": grid_pairs, "power-law": power_law_pairs}
 
 
@@ -53,19 +47,17 @@ def run(apsp, args, graph, out, env=None):
 
 
 class Checker:
-    def __init__(self, apsp, work, cas_dir):
-        self.apsp, self.work, self.failures = apsp, work, []
+    def __init__(self, apsp, device, work, cas_dir, check):
+        self.apsp, self.device, self.work, self.fail = apsp, device, work, check.fail
         self.cas_env = dict(os.environ, APSP_KERNEL_DIR=cas_dir)
         self.largest_f32 = 0.0
         self.case = 0
 
-    def fail(self, what):
-        self.failures.append(what)
-
     def device_run(self, what, spec, graph, dtype, pred=None, env=None, on_device=True):
         out = os.path.join(self.work, "dev%d.npy" % self.case)
         more = ["--predecessors=" + pred] if pred else []
-        r, stats = run(self.apsp, spec + DEVICE + more, graph, out, env)
+        r, stats = run(self.apsp, spec + ["--backend=opencl"] + device_args(self.device) + more,
+                       graph, out, env)
         if r.returncode != 0:
             return r, None
         where = "%s distances%s" % (dtype, ", predecessors picked on the device" if pred else "")
@@ -129,57 +121,58 @@ class Checker:
                 self.fail("%s: the predecessors differ from the pthread Dijkstra's" % what)
 
 
-def main():
-    args = device_args(6)
-    if args is None:
-        return SKIP
-    DEVICE[2] = args.device
-    seed = args.seed
-    rng = random.Random(seed)
-    kernels = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "cl")
-    with tempfile.TemporaryDirectory() as work:
-        cas_dir = os.path.join(work, "cl")
-        shutil.copytree(kernels, cas_dir)
+@pytest.fixture(scope="module")
+def cas_dir(source_root):
+    """cl/ with SSSP_FORCE_CAS defined in sssp.cl, for APSP_KERNEL_DIR."""
+    kernels = os.path.join(source_root, "cl")
+    with tempfile.TemporaryDirectory(prefix="apsp-test-kernels-") as scratch:
+        cas = os.path.join(scratch, "cl")
+        shutil.copytree(kernels, cas)
         with open(os.path.join(kernels, "sssp.cl")) as f:
             source = f.read()
-        with open(os.path.join(cas_dir, "sssp.cl"), "w") as f:
+        with open(os.path.join(cas, "sssp.cl"), "w") as f:
             f.write("#define SSSP_FORCE_CAS 1\n" + source)
-        c = Checker(args.apsp, work, cas_dir)
-        for case in range(args.graphs):
-            v = rng.choice([rng.randint(2, 20), rng.randint(21, 150), 400])
-            shape = rng.choice(list(MAKERS))
-            pairs = MAKERS[shape](rng, v)
-            sources = sorted(set(rng.randrange(v) for _ in range(rng.randint(1, 12))))
-            what = "case %d (seed %d): %s V=%d S=%d" % (case, seed, shape, v, len(sources))
-            mode = ["positive", "potentials", "signed"][case % 3]
-            wide = weigh(rng, v, pairs, mode, "int64")
-            c.check(v, wide, sources, "int64", what + " int64 " + mode, cas=case % 2 == 1)
-            real = weigh(rng, v, pairs, "positive", "float64")
-            c.check(v, real, sources, "float64", what + " float64", pred=case % 2 == 0)
-            c.check(v, real, sources, "float32", what + " float32")
-            narrow = weigh(rng, v, pairs, "positive", "int32")
-            c.check(v, narrow, sources, "int32", what + " int32 predecessors", pred=True)
-            c.check(v, weigh(rng, v, pairs, "positive", "int64"), sources, "int64",
-                    what + " int64 predecessors", pred=True, cas=case % 2 == 0)
-        # 1 + 2^-30 rounds to 1 in float32: vertex 2 has no in-edge the device can pick
-        absorbed = [(0, 1, 1.0), (1, 2, 2.0 ** -30), (0, 3, 0.5), (3, 2, 0.75)]
-        c.case += 1
-        graph = os.path.join(work, "absorbed.txt")
-        with open(graph, "w") as f:
-            f.writelines("%d %d %r\n" % e for e in absorbed)
-        spec = ["--vertices=4", "--sources=0", "--dtype=float32"]
-        pd, ph = os.path.join(work, "pd.npy"), os.path.join(work, "ph.npy")
-        r, dev = c.device_run("absorbed", spec, graph, "float32", pd, on_device=False)
-        host = c.host_run(spec, graph, "bellman-ford", ph)
-        if dev is None or host is None or open(dev, "rb").read() != open(host, "rb").read() or \
-                open(pd, "rb").read() != open(ph, "rb").read():
-            c.fail("absorbed: the host's run of the batch differs: %s" % r.stderr.strip())
-    for f in c.failures:
-        print("FAIL", f)
-    print("%d graphs (seed %d): largest float32 relative difference from SciPy %.3g; %d "
-          "failures" % (args.graphs, seed, c.largest_f32, len(c.failures)))
-    return 1 if c.failures else 0
+        yield cas
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+@pytest.fixture
+def checker(apsp_path, device, work, cas_dir, check):
+    c = Checker(apsp_path, device, work, cas_dir, check)
+    yield c
+    print("largest float32 relative difference from SciPy %.3g" % c.largest_f32)
+
+
+def test_graph(checker, case, rng):
+    c = checker
+    v = rng.choice([rng.randint(2, 20), rng.randint(21, 150), 400])
+    shape = rng.choice(list(MAKERS))
+    pairs = MAKERS[shape](rng, v)
+    sources = sorted(set(rng.randrange(v) for _ in range(rng.randint(1, 12))))
+    what = "%s V=%d S=%d" % (shape, v, len(sources))
+    mode = ["positive", "potentials", "signed"][case % 3]
+    wide = weigh(rng, v, pairs, mode, "int64")
+    c.check(v, wide, sources, "int64", what + " int64 " + mode, cas=case % 2 == 1)
+    real = weigh(rng, v, pairs, "positive", "float64")
+    c.check(v, real, sources, "float64", what + " float64", pred=case % 2 == 0)
+    c.check(v, real, sources, "float32", what + " float32")
+    narrow = weigh(rng, v, pairs, "positive", "int32")
+    c.check(v, narrow, sources, "int32", what + " int32 predecessors", pred=True)
+    c.check(v, weigh(rng, v, pairs, "positive", "int64"), sources, "int64",
+            what + " int64 predecessors", pred=True, cas=case % 2 == 0)
+
+
+def test_absorbed(checker, work):
+    """1 + 2^-30 rounds to 1 in float32: vertex 2 has no in-edge the device can pick."""
+    c = checker
+    absorbed = [(0, 1, 1.0), (1, 2, 2.0 ** -30), (0, 3, 0.5), (3, 2, 0.75)]
+    c.case += 1
+    graph = os.path.join(work, "absorbed.txt")
+    with open(graph, "w") as f:
+        f.writelines("%d %d %r\n" % e for e in absorbed)
+    spec = ["--vertices=4", "--sources=0", "--dtype=float32"]
+    pd, ph = os.path.join(work, "pd.npy"), os.path.join(work, "ph.npy")
+    r, dev = c.device_run("absorbed", spec, graph, "float32", pd, on_device=False)
+    host = c.host_run(spec, graph, "bellman-ford", ph)
+    if dev is None or host is None or open(dev, "rb").read() != open(host, "rb").read() or \
+            open(pd, "rb").read() != open(ph, "rb").read():
+        c.fail("absorbed: the host's run of the batch differs: %s" % r.stderr.strip())

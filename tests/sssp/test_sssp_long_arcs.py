@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """The path bound (base/graph.h: weights_path_bound): a grid of short edges with a few long arcs,
 as roads have motorways, where (V - 1) max w passes 2^31 but no simple path can (the sum of the
 V - 1 largest weights stays below 2^30 - 1): dijkstra, johnson and bellman-ford must search it on
@@ -9,23 +8,18 @@ type), and write int32 rows
 2^31 - 1 they must keep 64-bit distances and int64 rows. Either way the rows equal SciPy's
 shortest_path(indices=...).
 
-    test_sssp_long_arcs.py APSP
+    pytest_main.py test_sssp_long_arcs.py --apsp=APSP
 
-Needs NumPy and SciPy: re-runs itself under /usr/bin/python3 where this Python lacks them, and
-skips (exit 77) where none has them.
+Needs NumPy and SciPy (skips without them).
 """
 import json
 import os
 import random
 import subprocess
-import sys
-import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_sssp_scipy import grid_pairs, read_output, scipy_graph  # noqa: E402
-
-import numpy as np  # noqa: E402  (test_sssp_scipy made sure of it)
-from scipy.sparse.csgraph import shortest_path  # noqa: E402
+import pytest
+from harness import has_device
+from test_sssp_scipy import grid_pairs, np, read_output, scipy_graph, shortest_path
 
 SIDE = 60
 SOURCES = 40
@@ -42,12 +36,7 @@ def long_arc_graph(rng, arc_weight, arcs):
     return v, edges
 
 
-def has_cpu_device(apsp):
-    listing = subprocess.run([apsp, "--list-devices"], capture_output=True, text=True).stdout
-    return "[cpu] (opencl backend)" in listing
-
-
-def check(apsp, work, name, v, edges, width, failures):
+def check_graph(apsp, work, name, v, edges, width, check):
     graph = os.path.join(work, name + ".el")
     with open(graph, "w") as f:
         f.writelines("%d %d %d\n" % e for e in edges)
@@ -56,7 +45,7 @@ def check(apsp, work, name, v, edges, width, failures):
     spec = ",".join(map(str, sources))
     rows = np.int32 if width == "32-bit" else np.int64
     runs = [("--backend=cpu", "--method=" + m) for m in ("dijkstra", "johnson", "bellman-ford")]
-    if width == "32-bit" and has_cpu_device(apsp):
+    if width == "32-bit" and has_device(apsp, "cpu"):
         runs.append(("--backend=opencl", "-d", "cpu", "--method=bellman-ford"))
     for run in runs:
         what = "%s %s" % (name, " ".join(run))
@@ -64,41 +53,29 @@ def check(apsp, work, name, v, edges, width, failures):
         r = subprocess.run([apsp, "-q", "--stats-json", *run, "--sources=" + spec, graph, out],
                            capture_output=True, text=True)
         if r.returncode != 0:
-            failures.append("%s: exit %d: %s" % (what, r.returncode, r.stderr))
+            check.fail("%s: exit %d: %s" % (what, r.returncode, r.stderr))
             continue
         stats = json.loads(r.stderr.strip().splitlines()[-1])
         said = "%s distances (sum of the V - 1 largest w" % width
         if "-d" in run:
             if stats["backend"] != "opencl":
-                failures.append("%s: ran on %r, not the device" % (what, stats["backend"]))
+                check.fail("%s: ran on %r, not the device" % (what, stats["backend"]))
         elif said not in stats["choice"]:
-            failures.append("%s: the choice says %r, not %r" % (what, stats["choice"], said))
+            check.fail("%s: the choice says %r, not %r" % (what, stats["choice"], said))
         if stats["kernels"] != rows.__name__:
-            failures.append("%s: --stats-json's kernels say %r, not %r" % (
+            check.fail("%s: --stats-json's kernels say %r, not %r" % (
                 what, stats["kernels"], rows.__name__))
         if np.load(out).dtype != rows:
-            failures.append("%s: %s rows, not %s" % (what, np.load(out).dtype, rows.__name__))
+            check.fail("%s: %s rows, not %s" % (what, np.load(out).dtype, rows.__name__))
         if not np.array_equal(read_output(out, "npy", len(sources), v), want):
-            failures.append("%s: the rows differ from SciPy's" % what)
+            check.fail("%s: the rows differ from SciPy's" % what)
 
 
-def main():
-    apsp = sys.argv[1]
-    rng = random.Random(38)
-    failures = []
-    with tempfile.TemporaryDirectory() as work:
-        # (V - 1) max w = 3599 x 2 000 000 passes 2^31; 6 arcs and 3593 edges of at most 1000
-        # keep the sum near 1.6e7, below 2^30 - 1: int32 rows too.
-        v, edges = long_arc_graph(rng, 2000000, 3)
-        check(apsp, work, "few-arcs", v, edges, "32-bit", failures)
-        # Three arcs of 8e8 both ways: the sum passes 2^31 - 1.
-        v, edges = long_arc_graph(rng, 800000000, 3)
-        check(apsp, work, "long-arcs", v, edges, "64-bit", failures)
-    for f in failures:
-        print(f)
-    print("test_sssp_long_arcs: %d failures" % len(failures))
-    return 1 if failures else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+# (V - 1) max w = 3599 x 2 000 000 passes 2^31; 6 arcs and 3593 edges of at most 1000 keep the
+# sum near 1.6e7, below 2^30 - 1: int32 rows too. Three arcs of 8e8 both ways: the sum passes
+# 2^31 - 1.
+@pytest.mark.parametrize("name, arc_weight, width, seed", [
+    ("few-arcs", 2000000, "32-bit", 38), ("long-arcs", 800000000, "64-bit", 39)])
+def test_long_arcs(apsp_path, work, check, name, arc_weight, width, seed):
+    v, edges = long_arc_graph(random.Random(seed), arc_weight, 3)
+    check_graph(apsp_path, work, name, v, edges, width, check)

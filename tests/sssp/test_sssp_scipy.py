@@ -1,39 +1,33 @@
-#!/usr/bin/env python3
 """apsp --sources --method against scipy.sparse.csgraph.shortest_path(method=..., indices=...)
 on random graphs (repeated edges), 2-D grids and power-law graphs, with positive weights,
 negative ones without negative cycles (vertex potentials) and signed ones (negative cycles
 often), every output format read back, with --predecessors and --path.
 
-    test_sssp_scipy.py APSP [--graphs=N] [--seed=S]
+    pytest_main.py test_sssp_scipy.py --apsp=APSP [--opt=graphs=N] [--opt=seed=S]
 
 Integer weights within int32's rule and past it (int64 output) must give equal distances, real
 ones distances within tolerance() of SciPy's; where SciPy raises NegativeCycleError apsp must
 exit 7 and write nothing; dijkstra on a negative weight must be refused (exit 2), where SciPy
 only warns.
-Needs NumPy and SciPy: re-runs itself under /usr/bin/python3 where this Python lacks them, and
-skips (exit 77) where none has them.
+Needs NumPy and SciPy (skips without them; tests/support/pytest_main.py looks for them under
+/usr/bin/python3 too). test_sssp_device*.py and test_sssp_long_arcs.py use its graphs.
 """
-import argparse
 import os
-import random
 import subprocess
-import sys
-import tempfile
 import warnings
+
+import pytest
+from harness import need
 
 INF = 1073741823
 INF64 = 2 ** 62 - 1
 METHODS = {"auto": "auto", "fw": "FW", "dijkstra": "D", "johnson": "J", "bellman-ford": "BF"}
+GRAPHS = 150  # --opt=graphs=N
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
-import need_scipy  # noqa: E402
-
-try:
-    import numpy as np
-    import scipy.sparse
-    from scipy.sparse.csgraph import NegativeCycleError, shortest_path
-except ImportError as missing:
-    need_scipy.missing(missing, "python3-numpy python3-scipy")
+np = need("numpy", "python3-numpy")
+sparse = need("scipy.sparse", "python3-scipy")
+csgraph = need("scipy.sparse.csgraph", "python3-scipy")
+NegativeCycleError, shortest_path = csgraph.NegativeCycleError, csgraph.shortest_path
 
 
 def random_pairs(rng, v):
@@ -99,7 +93,7 @@ def scipy_graph(v, edges):
         least[(u, t)] = min(w, least.get((u, t), w))
     rows = [u for u, _ in least] or []
     cols = [t for _, t in least] or []
-    return scipy.sparse.csr_matrix((list(least.values()), (rows, cols)), shape=(v, v),
+    return sparse.csr_matrix((list(least.values()), (rows, cols)), shape=(v, v),
                                    dtype=np.float64)
 
 
@@ -168,6 +162,11 @@ def check_path_outside(apsp, work, graph_path, v):
     return None if ok else "--path outside the sources: rc %d %s" % (run.returncode, run.stderr)
 
 
+def test_graph(apsp_path, rng, work, case):
+    """One random graph against SciPy (the outcome printed: equal, cycle, refused)."""
+    print(check_one(apsp_path, rng, work, case))
+
+
 def check_one(apsp, rng, work, case):
     v = rng.choice([1, 2, rng.randint(3, 20), rng.randint(21, 150)])
     shape = rng.choice(["random", "grid", "power-law"])
@@ -203,8 +202,9 @@ def check_one(apsp, rng, work, case):
                                                        method, len(sources), fmt)
     negative = any(w < 0 for _, _, w in edges)
     if method == "dijkstra" and negative:
-        return "refused" if run.returncode == 2 else print("FAIL %s: rc %d, expected 2: %s" % (
-            what, run.returncode, run.stderr))
+        assert run.returncode == 2, "%s: rc %d, expected 2: %s" % (what, run.returncode,
+                                                                  run.stderr)
+        return "refused"
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -216,10 +216,11 @@ def check_one(apsp, rng, work, case):
     except NegativeCycleError:
         ok = run.returncode == 7 and "negative cycle" in run.stderr and not os.path.exists(out)
         ok = ok and not (pred_path and os.path.exists(pred_path))
-        return "cycle" if ok else print("FAIL %s: SciPy found a negative cycle, apsp: rc %d %s" % (
-            what, run.returncode, run.stderr))
+        assert ok, "%s: SciPy found a negative cycle, apsp: rc %d %s" % (
+            what, run.returncode, run.stderr)
+        return "cycle"
     if run.returncode != 0:
-        return print("FAIL %s: rc %d: %s" % (what, run.returncode, run.stderr))
+        pytest.fail("%s: rc %d: %s" % (what, run.returncode, run.stderr))
     expected = expected.reshape(len(sources), v)
     got = read_output(out, fmt, len(sources), v)
     tol = tolerance(kind, v, edges)
@@ -227,39 +228,19 @@ def check_one(apsp, rng, work, case):
     gap = np.abs(np.where(finite & np.isfinite(got), got, 0) - np.where(finite, expected, 0))
     differ = (np.isfinite(got) != finite) | (gap > tol)
     if np.any(differ):
-        return print("FAIL %s: %d cells differ (tolerance %g)" % (what, int(np.sum(differ)), tol))
+        pytest.fail("%s: %d cells differ (tolerance %g)" % (what, int(np.sum(differ)), tol))
     if path:
         row = expected[sources.index(path[0])]
         wrong = bad_path(run.stdout.strip(), path[0], path[1], row[path[1]],
                          scipy_graph(v, edges), tol) or check_path_outside(apsp, work,
                                                                           graph_path, v)
         if wrong:
-            return print("FAIL %s: --path=%d,%d: %s: %r" % (what, path[0], path[1], wrong,
+            pytest.fail("%s: --path=%d,%d: %s: %r" % (what, path[0], path[1], wrong,
                                                            run.stdout))
     if pred_path:
         bad = bad_trees(np.load(pred_path), got, sources, scipy_graph(v, edges), tol)
         if bad:
-            return print("FAIL %s: %d predecessor rows are no shortest-path tree" % (what, bad))
+            pytest.fail("%s: %d predecessor rows are no shortest-path tree" % (what, bad))
         return "equal, with predecessors"
     return "equal"
 
-
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("apsp")
-    parser.add_argument("--graphs", type=int, default=150)
-    parser.add_argument("--seed", default="1")
-    args = parser.parse_args()
-    seed = random.randrange(1 << 30) if args.seed == "time" else int(args.seed)
-    rng = random.Random(seed)
-    outcomes = {"equal": 0, "equal, with predecessors": 0, "cycle": 0, "refused": 0, None: 0}
-    with tempfile.TemporaryDirectory() as work:
-        for case in range(args.graphs):
-            outcomes[check_one(args.apsp, rng, work, case)] += 1
-    failed = outcomes.pop(None)
-    print("%d of %d graphs failed (seed %d); passed: %s" % (failed, args.graphs, seed, outcomes))
-    return 1 if failed else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
