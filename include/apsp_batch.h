@@ -54,7 +54,7 @@ typedef struct apsp_batch_edges {
 /* Solves every graph of the batch: the distances of each are the bytes apsp_solver_solve gives
  * that graph alone. On the pthread backend the graphs of at most 128 vertices are spread over
  * the solver's threads, a graph per thread at a time, each solved on its own cells (small enough
- * to stay in the core's L1 or L2 cache); a graph of at most 64 vertices made from edges without
+ * to stay in the core's L1 or L2 cache); a graph of at most 128 vertices made from edges without
  * weights (every edge 1) and no predecessors asked for by a breadth-first search from each
  * vertex, its hop counts written straight into the cells (the same bytes). On an OpenCL solver
  * without predecessors, the graphs that fit a work-group's local memory (at most 128 vertices;

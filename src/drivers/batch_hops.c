@@ -10,19 +10,23 @@
 #include <math.h>
 #include <string.h>
 
-/* Graph g's edges as out-neighbour sets, adj[u] the vertices an edge from u reaches (both ways
- * when undirected; a self-loop adds u to its own set, which a search has reached already).
- * Returns the first edge outside the graph's vertices, or SIZE_MAX. */
+/* Vertex sets of `words` 64-bit words (1 up to 64 vertices, 2 up to 128), vertex v bit v % 64
+ * of word v / 64. */
+enum { SET_WORDS = BATCH_HOPS_MOST / 64 };
+
+/* Graph g's edges as out-neighbour sets, adj[u * words ...] the vertices an edge from u reaches
+ * (both ways when undirected; a self-loop adds u to its own set, which a search has reached
+ * already). Returns the first edge outside the graph's vertices, or SIZE_MAX. */
 static size_t neighbour_sets(const apsp_batch_edges *e, size_t from, size_t to, int64_t base,
-                             size_t n, uint64_t *adj) {
-    memset(adj, 0, n * sizeof *adj);
+                             size_t n, size_t words, uint64_t *adj) {
+    memset(adj, 0, n * words * sizeof *adj);
     for (size_t k = from; k < to; k++) {
         const uint64_t s = (uint64_t)(e->source[k] - base), t = (uint64_t)(e->target[k] - base);
         if (s >= n || t >= n)
             return k;
-        adj[s] |= UINT64_C(1) << t;
+        adj[s * words + t / 64] |= UINT64_C(1) << (t % 64);
         if (e->undirected)
-            adj[t] |= UINT64_C(1) << s;
+            adj[t * words + s / 64] |= UINT64_C(1) << (s % 64);
     }
     return SIZE_MAX;
 }
@@ -30,21 +34,38 @@ static size_t neighbour_sets(const apsp_batch_edges *e, size_t from, size_t to, 
 /* The edges from vertex i to each vertex of a shortest path to it, into hops (NO_PATH where
  * none): one level of the search a round, each vertex of a level given its number as its
  * neighbours join the next one, in the one loop (a loop's exit is a mispredicted branch: the
- * cost of a level, more than its few steps). */
+ * cost of a level, more than its few steps). Inlined with words a constant (search_1,
+ * search_2), so that a graph of 64 vertices pays for no second word. */
 enum { NO_PATH = 0xff };
-static void search(const uint64_t *adj, size_t n, size_t i, uint8_t *hops) {
+static inline void search(const uint64_t *adj, size_t n, size_t words, size_t i, uint8_t *hops) {
     memset(hops, NO_PATH, n);
-    uint64_t reached = UINT64_C(1) << i, level_set = reached;
-    for (uint8_t level = 0; level_set; level++) {
-        uint64_t next = 0;
-        for (uint64_t f = level_set; f; f &= f - 1) {
-            const int u = __builtin_ctzll(f);
-            hops[u] = level;
-            next |= adj[u];
+    uint64_t reached[SET_WORDS] = {0}, level_set[SET_WORDS] = {0};
+    reached[i / 64] = level_set[i / 64] = UINT64_C(1) << (i % 64);
+    for (uint8_t level = 0;; level++) {
+        uint64_t next[SET_WORDS] = {0}, any = 0;
+        for (size_t w = 0; w < words; w++)
+            for (uint64_t f = level_set[w]; f; f &= f - 1) {
+                const size_t u = w * 64 + (size_t)__builtin_ctzll(f);
+                hops[u] = level;
+                for (size_t x = 0; x < words; x++)
+                    next[x] |= adj[u * words + x];
+            }
+        for (size_t x = 0; x < words; x++) {
+            level_set[x] = next[x] & ~reached[x];
+            reached[x] |= level_set[x];
+            any |= level_set[x];
         }
-        level_set = next & ~reached;
-        reached |= level_set;
+        if (!any)
+            return;
     }
+}
+
+static void search_1(const uint64_t *adj, size_t n, size_t i, uint8_t *hops) {
+    search(adj, n, 1, i, hops);
+}
+
+static void search_2(const uint64_t *adj, size_t n, size_t i, uint8_t *hops) {
+    search(adj, n, 2, i, hops);
 }
 
 /* Row i of the cells from hops (the type's marker for no path), then the marker to the end of
@@ -57,7 +78,7 @@ static void search(const uint64_t *adj, size_t n, size_t i, uint8_t *hops) {
             CELL *row = (CELL *)cells + i * stride;                                                \
             size_t j = 0;                                                                          \
             if (i < n) {                                                                           \
-                search(adj, n, i, hops);                                                           \
+                (n > 64 ? search_2 : search_1)(adj, n, i, hops);                                   \
                 for (; j < n; j++)                                                                 \
                     row[j] = hops[j] == NO_PATH ? (MARKER) : (CELL)hops[j];                        \
             }                                                                                      \
@@ -91,8 +112,9 @@ apsp_status batch_hops(const batch_plan *plan, size_t g, apsp_error *error) {
     const size_t from = e->first[g], to = e->first[g + 1];
     if (to < from)
         return batch_edges_unordered(from, to, error);
-    uint64_t adj[BATCH_HOPS_MOST];
-    const size_t bad = neighbour_sets(e, from, to, (int64_t)plan->nodes[g], m.n, adj);
+    uint64_t adj[BATCH_HOPS_MOST * SET_WORDS];
+    const size_t words = m.n > 64 ? 2 : 1;
+    const size_t bad = neighbour_sets(e, from, to, (int64_t)plan->nodes[g], m.n, words, adj);
     if (bad != SIZE_MAX)
         return batch_edge_outside(plan, g, bad, error);
     write[b->dtype](adj, m.n, b->pitch ? b->pitch : m.n, m.stride, m.cells);

@@ -77,8 +77,8 @@ apsp_status batch_fill(const batch_plan *plan, size_t g, cell_facts *facts, apsp
  * `bad` leaving its vertices. Return APSP_ERR_USAGE. */
 apsp_status batch_edges_unordered(size_t from, size_t to, apsp_error *error);
 apsp_status batch_edge_outside(const batch_plan *plan, size_t g, size_t bad, apsp_error *error);
-/* The most vertices of a graph batch_hops solves: its vertex sets are one 64-bit word. */
-enum { BATCH_HOPS_MOST = 64 };
+/* The most vertices of a graph batch_hops solves: its vertex sets are two 64-bit words. */
+enum { BATCH_HOPS_MOST = 128 };
 /* Whether graph g is one for batch_hops: made from edges that all weigh 1 (the batch's edges
  * without weights), of at most BATCH_HOPS_MOST vertices, no predecessors asked for. */
 int batch_hops_fits(const batch_plan *plan, size_t g);

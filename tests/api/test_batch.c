@@ -36,13 +36,14 @@ static int tree_ok(const int32_t *d, const int32_t *pred, const int32_t *w, size
     return 1;
 }
 
-/* GRAPHS random graphs of size_of's sizes, E = 1.1 V, weights 1-20 (src, dst and weight of
- * GRAPHS * 300 entries); returns the packed batch's cells. */
+/* GRAPHS random graphs of size_of's sizes (wide: every seventh of 65-128 vertices instead),
+ * E = 1.1 V, weights 1-20 (src, dst and weight of GRAPHS * 300 entries); returns the packed
+ * batch's cells. */
 static size_t random_edges(size_t *sizes, size_t *first, int64_t *src, int64_t *dst,
-                           int32_t *weight) {
+                           int32_t *weight, int wide) {
     size_t cells = 0, nodes = 0, edges = 0;
     for (unsigned g = 0; g < GRAPHS; g++) {
-        sizes[g] = size_of(g);
+        sizes[g] = wide && g % 7 == 5 ? 65 + (size_t)(rand() % 64) : size_of(g);
         first[g] = edges;
         for (size_t e = 0; sizes[g] > 0 && e < sizes[g] * 11 / 10; e++, edges++) {
             src[edges] = (int64_t)(nodes + (size_t)rand() % sizes[g]);
@@ -75,7 +76,7 @@ static void test_int32_edges(apsp_solver *solver, int undirected) {
     size_t sizes[GRAPHS], first[GRAPHS + 1];
     int64_t *src = malloc(GRAPHS * 300 * sizeof *src), *dst = malloc(GRAPHS * 300 * sizeof *dst);
     int32_t *weight = malloc(GRAPHS * 300 * sizeof *weight);
-    const size_t cells = random_edges(sizes, first, src, dst, weight);
+    const size_t cells = random_edges(sizes, first, src, dst, weight, 0);
     int32_t *d = malloc(cells * sizeof *d), *pred = malloc(cells * sizeof *pred);
     const apsp_batch_edges list = {src, dst, weight, first, undirected};
     const apsp_batch batch = {GRAPHS, sizes, APSP_INT32, d, 0, pred, &list};
@@ -120,15 +121,16 @@ static int block_ok(apsp_dtype dtype, const void *cells, size_t g, const int32_t
     return 1;
 }
 
-/* Edges without weights (every edge 1), no predecessors, padded: the graphs of at most 64
- * vertices by breadth-first search (drivers/batch_hops.c), the others by the solve; each block
+/* Edges without weights (every edge 1), no predecessors, padded: the graphs of at most 128
+ * vertices by breadth-first search (drivers/batch_hops.c: 1-64 of one word, 65-128 of two),
+ * the others by the solve; each block
  * the oracle's distances and the marker around them, int32 and float64; an edge leaving its
  * graph refused as with weights. */
 static void test_unweighted(apsp_solver *solver, apsp_dtype dtype, int undirected) {
     size_t sizes[GRAPHS], first[GRAPHS + 1];
     int64_t *src = malloc(GRAPHS * 300 * sizeof *src), *dst = malloc(GRAPHS * 300 * sizeof *dst);
     int32_t *weight = malloc(GRAPHS * 300 * sizeof *weight);
-    random_edges(sizes, first, src, dst, weight);
+    random_edges(sizes, first, src, dst, weight, 1);
     void *cells = malloc(GRAPHS * MOST * MOST * sizeof(double));
     const apsp_batch_edges list = {src, dst, NULL, first, undirected};
     const apsp_batch batch = {GRAPHS, sizes, dtype, cells, MOST, NULL, &list};

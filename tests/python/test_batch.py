@@ -134,7 +134,7 @@ def test_lists_of_matrices():
 
 @pytest.mark.parametrize("directed", [True, False])
 def test_unweighted_batches_equal_scipy(directed):
-    """Edges of weight 1 without predecessors (the library's breadth-first search up to 64
+    """Edges of weight 1 without predecessors (the library's breadth-first search up to 128
     vertices, the solve past them): every type, padded and packed, against SciPy's unweighted
     floyd_warshall byte for byte; weights that are all 1 solved as no weights."""
     rng = np.random.default_rng(13 + directed)
