@@ -54,18 +54,20 @@ typedef struct apsp_batch_edges {
 /* Solves every graph of the batch: the distances of each are the bytes apsp_solver_solve gives
  * that graph alone. On the pthread backend the graphs of at most 128 vertices are spread over
  * the solver's threads, a graph per thread at a time, each solved on its own cells (small enough
- * to stay in the core's L1 or L2 cache). On an OpenCL solver without predecessors, the graphs
- * that fit a work-group's local memory (at most 128 vertices; float ones at most the device's
- * tile) are solved a work-group per graph, many per launch, with the same bytes. Larger graphs,
- * and every graph otherwise, are solved one after another by apsp_solver_solve. Predecessors follow
- * SciPy's rule (its Floyd-Warshall's loop: k, i, j ascending, the predecessor of (k, j) taken by a
- * strictly shorter path), so integer graphs get SciPy's very predecessors; floating-point ones a
- * valid shortest-path tree of their distances. Refuses (APSP_ERR_USAGE, naming the graph and its
- * cell) a batch whose graph breaks apsp_solve's rules, a pitch below a graph's size and a type that
- * is none of apsp_dtype's; APSP_ERR_NEGATIVE_CYCLE names the graph and a vertex of a negative
- * cycle. Each graph is checked as its thread takes it: after a refusal the batch's cells hold no
- * distances (some graphs solved, some not). The report gives the backend, the threads and the
- * seconds. */
+ * to stay in the core's L1 or L2 cache); a graph of at most 128 vertices made from edges without
+ * weights (every edge 1) and no predecessors asked for by a breadth-first search from each
+ * vertex, its hop counts written straight into the cells (the same bytes). On an OpenCL solver
+ * without predecessors, the graphs that fit a work-group's local memory (at most 128 vertices;
+ * float ones at most the device's tile) are solved a work-group per graph, many per launch, with
+ * the same bytes. Larger graphs, and every graph otherwise, are solved one after another by
+ * apsp_solver_solve. Predecessors follow SciPy's rule (its Floyd-Warshall's loop: k, i, j
+ * ascending, the predecessor of (k, j) taken by a strictly shorter path), so integer graphs get
+ * SciPy's very predecessors; floating-point ones a valid shortest-path tree of their distances.
+ * Refuses (APSP_ERR_USAGE, naming the graph and its cell) a batch whose graph breaks apsp_solve's
+ * rules, a pitch below a graph's size and a type that is none of apsp_dtype's;
+ * APSP_ERR_NEGATIVE_CYCLE names the graph and a vertex of a negative cycle. Each graph is checked
+ * as its thread takes it: after a refusal the batch's cells hold no distances (some graphs solved,
+ * some not). The report gives the backend, the threads and the seconds. */
 APSP_EXPORT apsp_status apsp_solver_solve_batch(apsp_solver *solver, const apsp_batch *batch,
                                                 apsp_report *report, apsp_error *error);
 

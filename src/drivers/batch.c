@@ -70,6 +70,8 @@ apsp_status batch_ready(const batch_plan *plan, size_t g, cell_facts *facts, aps
 
 /* One graph made ready, solved and its diagonal read, as drive_small does it alone. */
 static apsp_status solve_graph(const batch_run *r, size_t g, void *scratch, apsp_error *error) {
+    if (batch_hops_fits(r->plan, g))
+        return batch_hops(r->plan, g, error);
     apsp_matrix m = batch_view(r->plan, g);
     cell_facts facts;
     apsp_status status = batch_ready(r->plan, g, &facts, error);

@@ -69,18 +69,28 @@ apsp_status batch_fill(const batch_plan *plan, size_t g, cell_facts *facts, apsp
     for (size_t i = 0; pred && i < rows * m.stride; i++)
         pred[i] = APSP_NO_PREDECESSOR;
     if (to < from)
-        return fail(error, APSP_ERR_USAGE, "edges from %zu to %zu: first must not decrease", from,
-                    to);
+        return batch_edges_unordered(from, to, error);
     const int64_t base = (int64_t)plan->nodes[g];
     *facts = (cell_facts){0, 0};
     const size_t bad = fill[b->dtype](e, from, to, base, &m, rows, facts);
     if (bad == SIZE_MAX)
         return APSP_OK;
-    if (e->source[bad] - base < 0 || (uint64_t)(e->source[bad] - base) >= m.n ||
-        e->target[bad] - base < 0 || (uint64_t)(e->target[bad] - base) >= m.n)
-        return fail(error, APSP_ERR_USAGE,
-                    "edge %zu (%" PRId64 " -> %" PRId64 ") leaves the graph's vertices [%" PRId64
-                    ", %" PRId64 ")",
-                    bad, e->source[bad], e->target[bad], base, base + (int64_t)m.n);
+    const uint64_t s = (uint64_t)(e->source[bad] - base), t = (uint64_t)(e->target[bad] - base);
+    if (s >= m.n || t >= m.n)
+        return batch_edge_outside(plan, g, bad, error);
     return fail(error, APSP_ERR_USAGE, "edge %zu: its weight is not a finite number", bad);
+}
+
+apsp_status batch_edges_unordered(size_t from, size_t to, apsp_error *error) {
+    return fail(error, APSP_ERR_USAGE, "edges from %zu to %zu: first must not decrease", from, to);
+}
+
+apsp_status batch_edge_outside(const batch_plan *plan, size_t g, size_t bad, apsp_error *error) {
+    const apsp_batch_edges *e = plan->batch->edges;
+    const int64_t base = (int64_t)plan->nodes[g];
+    return fail(error, APSP_ERR_USAGE,
+                "edge %zu (%" PRId64 " -> %" PRId64 ") leaves the graph's vertices [%" PRId64
+                ", %" PRId64 ")",
+                bad, e->source[bad], e->target[bad], base,
+                base + (int64_t)plan->batch->vertices[g]);
 }

@@ -73,6 +73,19 @@ apsp_status batch_fail(apsp_error *error, const apsp_error *cause, size_t g);
  * from the batch's edges (batch_fill.c); *facts says whether an edge weighs less than 0 and, for
  * the integer types, the largest |weight| of its edges (at least the cells' own). */
 apsp_status batch_fill(const batch_plan *plan, size_t g, cell_facts *facts, apsp_error *error);
+/* The refusals of a graph's edges (batch_fill.c): its `first` entries decreasing, and its edge
+ * `bad` leaving its vertices. Return APSP_ERR_USAGE. */
+apsp_status batch_edges_unordered(size_t from, size_t to, apsp_error *error);
+apsp_status batch_edge_outside(const batch_plan *plan, size_t g, size_t bad, apsp_error *error);
+/* The most vertices of a graph batch_hops solves: its vertex sets are two 64-bit words. */
+enum { BATCH_HOPS_MOST = 128 };
+/* Whether graph g is one for batch_hops: made from edges that all weigh 1 (the batch's edges
+ * without weights), of at most BATCH_HOPS_MOST vertices, no predecessors asked for. */
+int batch_hops_fits(const batch_plan *plan, size_t g);
+/* Graph g's distances written into its cells (and with a pitch, the rest of its block) by a
+ * breadth-first search from each vertex over its edges (batch_hops.c): the Floyd-Warshall's
+ * bytes for a graph batch_hops_fits, with batch_fill's refusals. */
+apsp_status batch_hops(const batch_plan *plan, size_t g, apsp_error *error);
 /* Graph g made from the batch's edges (when it has them), checked as apsp_solver_solve checks a
  * matrix (*facts: its negative weights, its largest |weight|) and its -0 weights made +0: ready
  * for a solve whose bytes are apsp_solver_solve's. */

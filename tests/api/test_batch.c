@@ -36,12 +36,14 @@ static int tree_ok(const int32_t *d, const int32_t *pred, const int32_t *w, size
     return 1;
 }
 
-static void test_int32_edges(apsp_solver *solver, int undirected) {
-    size_t sizes[GRAPHS], first[GRAPHS + 1], cells = 0, nodes = 0, edges = 0;
-    int64_t *src = malloc(GRAPHS * 300 * sizeof *src), *dst = malloc(GRAPHS * 300 * sizeof *dst);
-    int32_t *weight = malloc(GRAPHS * 300 * sizeof *weight);
+/* GRAPHS random graphs of size_of's sizes (wide: every seventh of 65-128 vertices instead),
+ * E = 1.1 V, weights 1-20 (src, dst and weight of GRAPHS * 300 entries); returns the packed
+ * batch's cells. */
+static size_t random_edges(size_t *sizes, size_t *first, int64_t *src, int64_t *dst,
+                           int32_t *weight, int wide) {
+    size_t cells = 0, nodes = 0, edges = 0;
     for (unsigned g = 0; g < GRAPHS; g++) {
-        sizes[g] = size_of(g);
+        sizes[g] = wide && g % 7 == 5 ? 65 + (size_t)(rand() % 64) : size_of(g);
         first[g] = edges;
         for (size_t e = 0; sizes[g] > 0 && e < sizes[g] * 11 / 10; e++, edges++) {
             src[edges] = (int64_t)(nodes + (size_t)rand() % sizes[g]);
@@ -52,6 +54,29 @@ static void test_int32_edges(apsp_solver *solver, int undirected) {
         cells += sizes[g] * sizes[g];
     }
     first[GRAPHS] = edges;
+    return cells;
+}
+
+/* Graph g's distances by the oracle (weight NULL: every edge 1), its n x n cells malloc'd. */
+static int32_t *oracle_graph(const size_t *first, const int64_t *src, const int64_t *dst,
+                             const int32_t *weight, size_t g, size_t n, size_t node,
+                             int undirected) {
+    int32_t *want = oracle_matrix_new(n ? (int32_t)n : 1);
+    for (size_t e = first[g]; e < first[g + 1]; e++)
+        for (int way = 0; way <= undirected; way++) {
+            const int32_t s = (int32_t)((way ? dst[e] : src[e]) - (int64_t)node);
+            const int32_t t = (int32_t)((way ? src[e] : dst[e]) - (int64_t)node);
+            oracle_add_edge(want, (int32_t)n, s, t, weight ? weight[e] : 1);
+        }
+    oracle_floyd_warshall(want, (int32_t)n);
+    return want;
+}
+
+static void test_int32_edges(apsp_solver *solver, int undirected) {
+    size_t sizes[GRAPHS], first[GRAPHS + 1];
+    int64_t *src = malloc(GRAPHS * 300 * sizeof *src), *dst = malloc(GRAPHS * 300 * sizeof *dst);
+    int32_t *weight = malloc(GRAPHS * 300 * sizeof *weight);
+    const size_t cells = random_edges(sizes, first, src, dst, weight, 0);
     int32_t *d = malloc(cells * sizeof *d), *pred = malloc(cells * sizeof *pred);
     const apsp_batch_edges list = {src, dst, weight, first, undirected};
     const apsp_batch batch = {GRAPHS, sizes, APSP_INT32, d, 0, pred, &list};
@@ -60,16 +85,12 @@ static void test_int32_edges(apsp_solver *solver, int undirected) {
     size_t at = 0, node = 0;
     for (unsigned g = 0; g < GRAPHS; g++) {
         const size_t n = sizes[g];
-        int32_t *w = oracle_matrix_new((int32_t)(n ? n : 1)),
-                *want = oracle_matrix_new(n ? (int32_t)n : 1);
+        int32_t *w = oracle_matrix_new((int32_t)(n ? n : 1));
         for (size_t e = first[g]; e < first[g + 1]; e++)
-            for (int way = 0; way <= undirected; way++) {
-                const int32_t s = (int32_t)((way ? dst[e] : src[e]) - (int64_t)node);
-                const int32_t t = (int32_t)((way ? src[e] : dst[e]) - (int64_t)node);
-                oracle_add_edge(w, (int32_t)n, s, t, weight[e]);
-                oracle_add_edge(want, (int32_t)n, s, t, weight[e]);
-            }
-        oracle_floyd_warshall(want, (int32_t)n);
+            for (int way = 0; way <= undirected; way++)
+                oracle_add_edge(w, (int32_t)n, (int32_t)((way ? dst[e] : src[e]) - (int64_t)node),
+                                (int32_t)((way ? src[e] : dst[e]) - (int64_t)node), weight[e]);
+        int32_t *want = oracle_graph(first, src, dst, weight, g, n, node, undirected);
         CHECK(n == 0 || memcmp(want, d + at, n * n * sizeof *d) == 0, "graph %u (V = %zu, %s)", g,
               n, undirected ? "undirected" : "directed");
         CHECK(tree_ok(d + at, pred + at, w, n), "graph %u: predecessors", g);
@@ -80,6 +101,54 @@ static void test_int32_edges(apsp_solver *solver, int undirected) {
     }
     free(d);
     free(pred);
+    free(src);
+    free(dst);
+    free(weight);
+}
+
+/* Whether graph g's block of the padded unweighted batch (int32 or float64 cells of pitch MOST)
+ * holds the oracle's distances want of its n x n, the type's marker for no path and outside. */
+static int block_ok(apsp_dtype dtype, const void *cells, size_t g, const int32_t *want, size_t n) {
+    for (size_t i = 0; i < MOST; i++)
+        for (size_t j = 0; j < MOST; j++) {
+            const int32_t d = i < n && j < n ? want[i * n + j] : ORACLE_INF;
+            const size_t at = (g * MOST + i) * MOST + j;
+            if (dtype == APSP_INT32
+                    ? ((const int32_t *)cells)[at] != (d == ORACLE_INF ? APSP_INF : d)
+                    : ((const double *)cells)[at] != (d == ORACLE_INF ? INFINITY : (double)d))
+                return 0;
+        }
+    return 1;
+}
+
+/* Edges without weights (every edge 1), no predecessors, padded: the graphs of at most 128
+ * vertices by breadth-first search (drivers/batch_hops.c: 1-64 of one word, 65-128 of two),
+ * the others by the solve; each block
+ * the oracle's distances and the marker around them, int32 and float64; an edge leaving its
+ * graph refused as with weights. */
+static void test_unweighted(apsp_solver *solver, apsp_dtype dtype, int undirected) {
+    size_t sizes[GRAPHS], first[GRAPHS + 1];
+    int64_t *src = malloc(GRAPHS * 300 * sizeof *src), *dst = malloc(GRAPHS * 300 * sizeof *dst);
+    int32_t *weight = malloc(GRAPHS * 300 * sizeof *weight);
+    random_edges(sizes, first, src, dst, weight, 1);
+    void *cells = malloc(GRAPHS * MOST * MOST * sizeof(double));
+    const apsp_batch_edges list = {src, dst, NULL, first, undirected};
+    const apsp_batch batch = {GRAPHS, sizes, dtype, cells, MOST, NULL, &list};
+    apsp_error err;
+    CHECK(apsp_solver_solve_batch(solver, &batch, NULL, &err) == APSP_OK, "unweighted: %s",
+          err.message);
+    for (size_t g = 0, node = 0; g < GRAPHS; node += sizes[g], g++) {
+        int32_t *want = oracle_graph(first, src, dst, NULL, g, sizes[g], node, undirected);
+        CHECK(block_ok(dtype, cells, g, want, sizes[g]), "unweighted %s graph %zu (V = %zu, %s)",
+              dtype == APSP_INT32 ? "int32" : "float64", g, sizes[g],
+              undirected ? "undirected" : "directed");
+        free(want);
+    }
+    dst[first[3] + 1] = (int64_t)sizes[0] + (int64_t)sizes[1] + (int64_t)sizes[2] - 1;
+    CHECK(apsp_solver_solve_batch(solver, &batch, NULL, &err) == APSP_ERR_USAGE &&
+              strncmp(err.message, "graph 3: edge ", 14) == 0 && strstr(err.message, "leaves"),
+          "unweighted, an edge leaving its graph: %s", err.message);
+    free(cells);
     free(src);
     free(dst);
     free(weight);
@@ -160,6 +229,10 @@ int main(void) {
     }
     test_int32_edges(solver, 0);
     test_int32_edges(solver, 1);
+    for (int undirected = 0; undirected <= 1; undirected++) {
+        test_unweighted(solver, APSP_INT32, undirected);
+        test_unweighted(solver, APSP_FLOAT64, undirected);
+    }
     test_float64_alone(solver);
     test_refusals(solver);
     apsp_solver_destroy(solver);

@@ -2,10 +2,12 @@
 """Many molecule-sized graphs (issue 42): apsp.floyd_warshall_batch against a loop of SciPy's
 floyd_warshall. Graphs of 5-60 vertices, E = 1.1 V random edges, undirected, unweighted, given
 as a PyG-style edge_index with per-graph node counts, and as a list of CSR matrices; the SciPy
-loop solves the CSR list (its fastest input). One run each after a warm-up; not a test: no
-thresholds.
+loop solves the CSR list (its fastest input). --runs rounds after a warm-up, each round the SciPy
+loop and then every apsp input one after another (interleaved, as the machine is shared); the
+medians printed, with the ratios of the medians; not a test: no thresholds.
 
-  python3 tests/bench/batch_graphs.py [--graphs 100000] [--scipy-graphs 10000]
+  python3 tests/bench/batch_graphs.py [--graphs 100000] [--scipy-graphs 10000] [--runs 3]
+      [--least 5] [--most 60]
 
 The SciPy loop runs over the first --scipy-graphs graphs and is scaled to --graphs.
 
@@ -28,8 +30,8 @@ from scipy.sparse.csgraph import floyd_warshall as scipy_fw
 import apsp
 
 
-def molecules(rng, count):
-    counts = rng.integers(5, 61, count)
+def molecules(rng, count, least=5, most=60):
+    counts = rng.integers(least, most + 1, count)
     starts = np.concatenate(([0], np.cumsum(counts)))
     edges = counts * 11 // 10
     graph = np.repeat(np.arange(count), edges)
@@ -84,42 +86,51 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--graphs", type=int, default=100000)
     parser.add_argument("--scipy-graphs", type=int, default=10000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--least", type=int, default=5, help="the fewest vertices of a graph")
+    parser.add_argument("--most", type=int, default=60, help="the most vertices of a graph")
     parser.add_argument("--backend", choices=("cpu", "opencl"), default="cpu")
     parser.add_argument("--device", default=None, help="--backend=opencl: apsp.Solver's device")
     parser.add_argument("--threads", type=int, default=0,
                         help="--backend=opencl: the pthread batch's threads (0: every core)")
     args = parser.parse_args()
     rng = np.random.default_rng(1)
-    counts, edge_index, starts, edges = molecules(rng, args.graphs)
+    counts, edge_index, starts, edges = molecules(rng, args.graphs, args.least, args.most)
     if args.backend == "opencl":
         device_against_threads(args, counts, edge_index)
         return
     graphs = csr_list(counts, edge_index, starts, edges)
     few = graphs[: args.scipy_graphs]
-    scipy_seconds, scipy_cpu = timed(
-        lambda: [scipy_fw(g, directed=False, unweighted=True) for g in few])
-    scipy_seconds *= args.graphs / len(few)
-    scipy_cpu *= args.graphs / len(few)
-    print(f"{args.graphs} graphs of 5-60 vertices, E = 1.1 V, undirected, unweighted")
-    print(f"scipy loop over CSR matrices: {scipy_seconds:.3f} s, cpu {scipy_cpu:.3f} s "
-          f"({scipy_seconds / args.graphs * 1e6:.1f} us a graph)")
+    scale = args.graphs / len(few)
     runs = {
         "edge_index, int32, packed": dict(edge_index=edge_index, num_nodes=counts, packed=True,
                                           dtype=np.int32),
-        "edge_index, int32, padded (B, 60, 60)": dict(edge_index=edge_index, num_nodes=counts,
-                                                     dtype=np.int32),
+        f"edge_index, int32, padded (B, {args.most}, {args.most})": dict(
+            edge_index=edge_index, num_nodes=counts, dtype=np.int32),
         "edge_index, float64 (SciPy's type), packed": dict(edge_index=edge_index,
                                                            num_nodes=counts, packed=True),
         "CSR list, int32, packed": dict(graphs=graphs, packed=True, dtype=np.int32),
         "CSR list, float64, packed": dict(graphs=graphs, packed=True),
     }
     apsp.floyd_warshall_batch(edge_index=edge_index[:, :100], num_nodes=counts[:3])  # warm-up
-    for name, kwargs in runs.items():
-        seconds, cpu = timed(lambda: apsp.floyd_warshall_batch(directed=False, unweighted=True,
-                                                               **kwargs))
+    times = {"scipy": []}
+    for _ in range(args.runs):
+        wall, cpu = timed(lambda: [scipy_fw(g, directed=False, unweighted=True) for g in few])
+        times["scipy"].append((wall * scale, cpu * scale))
+        for name, kwargs in runs.items():
+            times.setdefault(name, []).append(timed(lambda: apsp.floyd_warshall_batch(
+                directed=False, unweighted=True, **kwargs)))
+    median = {k: np.median(np.array(v), axis=0) for k, v in times.items()}
+    scipy_seconds, scipy_cpu = median["scipy"]
+    print(f"{args.graphs} graphs of {args.least}-{args.most} vertices, E = 1.1 V, undirected, "
+          f"unweighted; "
+          f"medians of {args.runs} interleaved runs")
+    print(f"scipy loop over CSR matrices: {scipy_seconds:.3f} s, cpu {scipy_cpu:.3f} s "
+          f"({scipy_seconds / args.graphs * 1e6:.1f} us a graph)")
+    for name in runs:
+        seconds, cpu = median[name]
         print(f"apsp {name}: {seconds:.3f} s, {scipy_seconds / seconds:.1f}x the scipy loop; "
               f"cpu {cpu:.3f} s, {scipy_cpu / cpu:.1f}x its cpu")
-
 
 if __name__ == "__main__":
     main()

@@ -132,6 +132,79 @@ def test_lists_of_matrices():
     assert d[-1].shape == (0, 0)
 
 
+@pytest.mark.parametrize("directed", [True, False])
+def test_unweighted_batches_equal_scipy(directed):
+    """Edges of weight 1 without predecessors (the library's breadth-first search up to 128
+    vertices, the solve past them): every type, padded and packed, against SciPy's unweighted
+    floyd_warshall byte for byte; weights that are all 1 solved as no weights."""
+    rng = np.random.default_rng(13 + directed)
+    counts, edge_index, w = random_batch(rng, 400, True)
+    starts = np.concatenate(([0], np.cumsum(counts)))
+    want = [scipy_fw(scipy_graph(counts, edge_index, w, g, directed), directed=True,
+                     unweighted=True) for g in range(counts.size)]
+    for kind in (None, np.int32, np.int64, np.float32):
+        d, sizes = apsp.floyd_warshall_batch(edge_index=edge_index, num_nodes=counts,
+                                             directed=directed, unweighted=True, dtype=kind)
+        assert d.dtype == (kind or np.float64) and np.array_equal(sizes, counts)
+        marker = {np.int32: apsp.INF32, np.int64: apsp.INF64}.get(kind, np.inf)
+        for g, n in enumerate(counts):
+            expect = np.full((n, n), marker, dtype=d.dtype)
+            expect[np.isfinite(want[g])] = want[g][np.isfinite(want[g])]
+            assert np.array_equal(d[g, :n, :n], expect), (kind, g)
+            assert np.all(d[g, n:, :] == marker) and np.all(d[g, :, n:] == marker), (kind, g)
+    packed, _ = apsp.floyd_warshall_batch(edge_index=edge_index, num_nodes=counts,
+                                          directed=directed, edge_weight=np.ones(w.size),
+                                          packed=True)
+    assert all(packed[g].tobytes() == want[g].tobytes() for g in range(counts.size))
+    bad = edge_index.copy()
+    g = int(np.argmax(counts > 1))
+    bad[1, np.searchsorted(edge_index[0], starts[g])] = starts[g + 1]
+    with pytest.raises(ValueError, match=f"graph {g}: edge"):
+        apsp.floyd_warshall_batch(edge_index=bad, num_nodes=counts, unweighted=True)
+
+
+def test_lists_of_sparse_formats():
+    """Lists of sparse matrices read as SciPy reads each: CSC and COO among CSR, integer,
+    boolean and float32 data, stored zeros (edges), NaN and inf entries (none), entries past
+    indptr[-1] (no part of the matrix), unsorted indices; a matrix not square, or whose indptr
+    does not fit, refused."""
+    rng = np.random.default_rng(17)
+    graphs = []
+    for k, n in enumerate(rng.integers(1, 70, 120)):
+        m = sp.random(n, n, density=0.08, format="csr", random_state=k)
+        m.data = np.rint(m.data * 9)  # whole, some 0: stored zeros are edges
+        kind = k % 6
+        if kind == 1:
+            m = m.tocsc()
+        elif kind == 2:
+            m = m.tocoo()
+        elif kind == 3:
+            m = m.astype(np.int64)
+        elif kind == 4 and m.nnz:
+            m.data[0] = np.nan if k % 2 else np.inf
+            m.indices[: m.indptr[1]] = m.indices[: m.indptr[1]][::-1].copy()
+        elif kind == 5:
+            m.indices, m.data = np.append(m.indices, 0), np.append(m.data, 7.0)  # past indptr[-1]
+        graphs.append(m)
+    for directed in (True, False):
+        d, sizes = apsp.floyd_warshall_batch(graphs, directed=directed, packed=True)
+        for g, graph in enumerate(graphs):
+            want = scipy_fw(graph.tocsr(), directed=directed)  # (SciPy refuses a COO)
+            assert d[g].tobytes() == want.tobytes(), (directed, g)
+    singles = [sp.csr_matrix(m, dtype=np.float32) for m in graphs[:20]]
+    d, _ = apsp.floyd_warshall_batch(singles, packed=True)
+    assert all(np.array_equal(d[g], scipy_fw(m)) for g, m in enumerate(singles))
+    ones = [sp.csr_matrix(m, dtype=bool) for m in graphs[:20]]
+    d, _ = apsp.floyd_warshall_batch(ones, packed=True)
+    assert all(np.array_equal(d[g], scipy_fw(m)) for g, m in enumerate(ones))
+    with pytest.raises(ValueError, match=r"shape \(2, 3\) is not square"):
+        apsp.floyd_warshall_batch([graphs[0], sp.csr_matrix((2, 3))])
+    broken = sp.csr_matrix(np.eye(3))
+    broken.indptr = np.array([0, 1, 2, 7], dtype=broken.indptr.dtype)
+    with pytest.raises(ValueError, match="indptr does not fit"):
+        apsp.floyd_warshall_batch([graphs[0], broken])
+
+
 def test_max_distance_and_edge_paths():
     # a path 0-1-2-3 and a lone vertex 4 in one graph; a triangle in another
     edge_index = np.array([[0, 1, 2, 5, 6, 7], [1, 2, 3, 6, 7, 5]])

@@ -95,21 +95,37 @@ def _solve(solver, cells, counts, pitch, pred, edges, undirected):
 
 def _from_sparse(graphs):
     """A list of SciPy sparse matrices (or arrays) as one batch's edges, as SciPy reads each:
-    every stored entry an edge, zeros included; NaN and infinite entries none."""
-    mats = [g.tocsr() if g.format != "csr" else g for g in graphs]
-    counts = np.array([m.shape[0] for m in mats], dtype=np.int64)
-    for m in mats:
-        if m.shape[0] != m.shape[1]:
-            raise ValueError(f"graphs: a matrix of shape {m.shape} is not square")
+    every stored entry an edge, zeros included; NaN and infinite entries none. A pass of
+    attribute reads over the list, the rest over the batch's joined arrays (a NumPy call a
+    matrix costs more than its graph's solve). Refuses a matrix that is not square, or whose
+    indptr does not fit its rows and entries (as SciPy's csr_matrix checks its format)."""
+    mats = [g if g.format == "csr" else g.tocsr() for g in graphs]
+    shapes = np.array([m.shape for m in mats], dtype=np.int64).reshape(-1, 2)
+    wrong = np.flatnonzero(shapes[:, 0] != shapes[:, 1])
+    if wrong.size:
+        raise ValueError(f"graphs: a matrix of shape {tuple(shapes[wrong[0]])} is not square")
+    counts = shapes[:, 0].copy()
+    if not mats:
+        return counts, np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0)
+    indices, data = [m.indices for m in mats], [m.data for m in mats]
+    indptr = np.concatenate([m.indptr for m in mats]).astype(np.int64, copy=False)
+    ends = np.cumsum(counts + 1)  # each matrix's indptr ends before ends[g]
+    stored = np.fromiter(map(len, indices), np.int64, len(mats))
+    if indptr.size != ends[-1] or np.any(indptr[ends - counts - 1] != 0) or np.any(
+            indptr[ends - 1] > stored) or np.any(np.fromiter(map(len, data), np.int64,
+                                                             len(mats)) != stored):
+        raise ValueError("graphs: a matrix's indptr does not fit its rows and entries")
+    entries = np.delete(np.diff(indptr), ends[:-1] - 1)  # rows' entries, the seams left out
+    if np.any(entries < 0):
+        raise ValueError("graphs: a matrix's indptr decreases")
+    nnz = indptr[ends - 1]
+    if np.any(nnz != stored):  # entries past indptr[-1] are no part of the matrix
+        indices = [ix[:k] for ix, k in zip(indices, nnz.tolist())]
+        data = [d[:k] for d, k in zip(data, nnz.tolist())]
     starts = np.concatenate(([0], np.cumsum(counts)))
-    indptr = np.concatenate([m.indptr.astype(np.int64, copy=False) for m in mats])
-    entries = np.diff(indptr)
-    entries = np.delete(entries, np.cumsum(counts + 1)[:-1] - 1)  # graphs' seams
-    nnz = np.array([m.indptr[-1] for m in mats], dtype=np.int64)
     source = np.repeat(np.arange(starts[-1], dtype=np.int64), entries)
-    target = np.concatenate([m.indices[: m.indptr[-1]] for m in mats]).astype(np.int64)
-    target += np.repeat(starts[:-1], nnz)
-    weight = np.concatenate([m.data[: m.indptr[-1]] for m in mats]) if mats else np.empty(0)
+    target = np.concatenate(indices).astype(np.int64) + np.repeat(starts[:-1], nnz)
+    weight = np.concatenate(data)
     if weight.dtype.kind == "f":
         keep = np.isfinite(weight)
         if not keep.all():
@@ -134,10 +150,13 @@ def _from_dense(graphs):
     return counts, pick(0, np.int64), pick(1, np.int64), pick(2, kind)
 
 
-def _solve_type(weight, counts, dtype, unweighted):
+def _solve_type(weight, counts, dtype, unweighted, predecessors):
     """(the solve's type, the result's type): dtype when given; else SciPy's result type
     (float32 for float32 weights, float64 otherwise), solved in int32 (int64) where every
-    weight is whole and every path within its rule, as the integers are exact and faster."""
+    weight is whole and every path within its rule, as the integers are exact and faster (and
+    give SciPy's very predecessors). Edges of weight 1 without predecessors are solved in the
+    result's type: the library counts their hops into it directly (drivers/batch_hops.c), where
+    an int32 solve would be converted after."""
     if dtype is not None:
         kind = np.dtype(dtype)
         if kind not in _TYPES:
@@ -146,7 +165,7 @@ def _solve_type(weight, counts, dtype, unweighted):
     single = weight is not None and weight.dtype == np.float32
     result = np.dtype(np.float32 if single else np.float64)
     if unweighted or weight is None or weight.size == 0:
-        return np.dtype(np.int32), result
+        return np.dtype(np.int32) if predecessors else result, result
     if weight.dtype.kind in "iub" or np.all(np.mod(weight, 1) == 0):
         most = float(np.abs(weight).max()) * max(int(counts.max()) - 1, 1)
         exact = 2 * most <= (2**24 if single else 2**53)  # every sum of two distances exact
@@ -260,7 +279,9 @@ def floyd_warshall_batch(
     if packed and out is not None:
         raise ValueError("out= and packed=True: out fills a padded result, packed returns "
                          "views of its own")
-    kernel, result = _solve_type(weight, counts, dtype, unweighted)
+    kernel, result = _solve_type(weight, counts, dtype, unweighted, return_predecessors)
+    if weight is not None and weight.size and np.all(weight == 1):
+        weight = None  # the edges of an unweighted graph (the library's search of hops)
     if weight is not None:
         if weight.dtype.kind == "f" and not np.all(np.isfinite(weight)):
             raise ValueError("edge_weight: every weight must be a finite number")
@@ -296,10 +317,13 @@ def _finish(cells, kernel, result, max_distance):
 
 def _shaped(dist, pred, counts, pitch, packed, like, out):
     if packed:
-        ends = np.cumsum(counts * counts)
-        split = lambda a: [a[e - n * n: e].reshape(n, n) for n, e in zip(counts, ends)]
-        dists = [_as_like(d, like) for d in split(dist)]
-        preds = None if pred is None else [_as_like(p, like) for p in split(pred)]
+        sizes = counts.tolist()  # Python's ints: a NumPy scalar's arithmetic costs more
+        ends = np.cumsum(counts * counts).tolist()
+        split = lambda a: [a[e - n * n: e].reshape(n, n) for n, e in zip(sizes, ends)]
+        convert = (lambda views: views) if like is None or isinstance(like, np.ndarray) else (
+            lambda views: [_as_like(v, like) for v in views])
+        dists = convert(split(dist))
+        preds = None if pred is None else convert(split(pred))
         return (dists, counts) if pred is None else (dists, preds, counts)
     dist = dist.reshape(counts.size, pitch, pitch)
     if out is not None:
