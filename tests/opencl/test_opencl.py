@@ -9,6 +9,7 @@ it hides every OpenCL platform from the ICD loader.
 """
 import os
 import re
+import shutil
 import struct
 import subprocess
 
@@ -291,6 +292,8 @@ def test_build_failure(ctx):
     os.mkdir(broken)
     with open(os.path.join(broken, "fw.cl"), "w") as f:
         f.write("__kernel void fw_phase1(__global int *d) {\n    d[0] = deliberately_undefined;\n}\n")
+    # (the Floyd-Warshall program is fw.cl and graph_fill.cl: the folder holds both)
+    shutil.copy(os.path.join(ctx.kernels, "graph_fill.cl"), broken)
     p = expect_failure(
         ctx, ["--backend=opencl", "--tile=32"], EXIT_DEVICE, "broken kernel",
         clean_env(APSP_KERNEL_DIR=broken),
