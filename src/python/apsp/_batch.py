@@ -103,7 +103,7 @@ def _from_sparse(graphs):
     shapes = np.array([m.shape for m in mats], dtype=np.int64).reshape(-1, 2)
     wrong = np.flatnonzero(shapes[:, 0] != shapes[:, 1])
     if wrong.size:
-        raise ValueError(f"graphs: a matrix of shape {tuple(shapes[wrong[0]])} is not square")
+        raise ValueError(f"graphs: a matrix of shape {tuple(shapes[wrong[0]].tolist())} is not square")
     counts = shapes[:, 0].copy()
     if not mats:
         return counts, np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0)
