@@ -103,7 +103,8 @@ def _from_sparse(graphs):
     shapes = np.array([m.shape for m in mats], dtype=np.int64).reshape(-1, 2)
     wrong = np.flatnonzero(shapes[:, 0] != shapes[:, 1])
     if wrong.size:
-        raise ValueError(f"graphs: a matrix of shape {tuple(shapes[wrong[0]].tolist())} is not square")
+        shape = tuple(shapes[wrong[0]].tolist())  # (Python ints: NumPy 2 prints np.int64(2))
+        raise ValueError(f"graphs: a matrix of shape {shape} is not square")
     counts = shapes[:, 0].copy()
     if not mats:
         return counts, np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0)
