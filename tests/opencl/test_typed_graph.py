@@ -26,6 +26,7 @@ import tempfile
 import pytest
 from files import read
 from harness import need
+from sanitizers import leak_env
 
 np = need("numpy", "python3-numpy")
 floyd_warshall = need("scipy.sparse.csgraph", "python3-scipy").floyd_warshall
@@ -50,7 +51,7 @@ def cache():
 
 def run(apsp, cache, args, **extra):
     """apsp with the kernel cache in the file's own directory."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("APSP_")}
+    env = leak_env({k: v for k, v in os.environ.items() if not k.startswith("APSP_")})
     env["XDG_CACHE_HOME"] = cache
     env.update({"APSP_OVERLAP": "on", "APSP_SHOW_BUILD": "1"}, **extra)
     return subprocess.run([apsp] + args, capture_output=True, env=env, timeout=300)
