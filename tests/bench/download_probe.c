@@ -7,11 +7,13 @@
  *   rowby  one clEnqueueReadBuffer per row (what a rect read may become inside a driver)
  * and prints GB/s of the V-cell rows for each, the median of REPS:
  *   build/tests/bench/download-probe [gpu|cpu] [V] [BATCH_MB] [REPS]   (gpu 40000 64 3)
- * int32 cells, n = V rounded up to 128 (the padded pitch). */
+ * int32 cells, n = V rounded up to 128 (the padded pitch). Then how fast the host reads a pinned
+ * batch against ordinary memory (host_copies). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +75,56 @@ static double one_pass(cl_command_queue q, cl_mem device, void *host[2], int way
     return now_s() - start;
 }
 
+/* The host's side of a batch: memcpy from a source buffer (pinned, or ordinary memory) into
+ * ordinary populated memory on `threads` threads, the way apsp copies a batch into its output's
+ * mapping. Whether the pinned buffer reads as fast as ordinary memory (a driver may map it
+ * write-combined or uncached) decides where apsp's write time goes. */
+typedef struct copy_part {
+    const char *from;
+    char *to;
+    size_t bytes;
+} copy_part;
+
+static void *copy_one(void *arg) {
+    copy_part *c = arg;
+    memcpy(c->to, c->from, c->bytes);
+    return NULL;
+}
+
+static double copy_rate(const char *from, char *to, size_t bytes, unsigned threads, int reps) {
+    enum { MAX_THREADS = 64 };
+    pthread_t ids[MAX_THREADS];
+    copy_part parts[MAX_THREADS];
+    threads = threads > MAX_THREADS ? MAX_THREADS : threads;
+    double best = 0;
+    for (int r = 0; r < reps; r++) {
+        double start = now_s();
+        for (unsigned t = 0; t < threads; t++) {
+            size_t a = bytes * t / threads, b = bytes * (t + 1) / threads;
+            parts[t] = (copy_part){from + a, to + a, b - a};
+            pthread_create(&ids[t], NULL, copy_one, &parts[t]);
+        }
+        for (unsigned t = 0; t < threads; t++)
+            pthread_join(ids[t], NULL);
+        double rate = bytes / (now_s() - start) / 1e9;
+        best = rate > best ? rate : best;
+    }
+    return best;
+}
+
+static void host_copies(const void *pinned, size_t bytes) {
+    char *plain = malloc(bytes), *to = malloc(bytes);
+    if (!plain || !to)
+        return;
+    memset(plain, 1, bytes), memset(to, 2, bytes);
+    static const unsigned thread_counts[] = {1, 4, 16};
+    for (size_t i = 0; i < sizeof thread_counts / sizeof *thread_counts; i++)
+        printf("host copy, %2u threads: from the pinned batch %6.2f GB/s, from malloc %6.2f GB/s\n",
+               thread_counts[i], copy_rate(pinned, to, bytes, thread_counts[i], 5),
+               copy_rate(plain, to, bytes, thread_counts[i], 5));
+    free(plain), free(to);
+}
+
 int main(int argc, char **argv) {
     cl_device_type type =
         argc > 1 && strcmp(argv[1], "cpu") == 0 ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_GPU;
@@ -127,6 +179,7 @@ int main(int argc, char **argv) {
         printf("%-6s %8.3f s  %6.2f GB/s of rows\n", way_names[way], median,
                median > 0 ? (double)v * v * cell / median / 1e9 : 0.0);
     }
+    host_copies(host[0], batch_rows * v * cell);
     for (int k = 0; k < 2; k++) {
         clEnqueueUnmapMemObject(q, pinned[k], host[k], 0, NULL, NULL);
         clReleaseMemObject(pinned[k]);
