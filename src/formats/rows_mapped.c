@@ -20,7 +20,7 @@ typedef struct mapped_rows {
     unsigned char *dst; /* the batch's first byte in the mapping */
     const apsp_matrix *batch;
     size_t row_bytes;
-    size_t page;      /* the page size, where written pages are let go (release_written) */
+    size_t page; /* the page size, where written pages are let go (release_written) */
 } mapped_rows;
 
 /* Rows [begin, end) into the mapping by process_vm_writev on this very process: the kernel

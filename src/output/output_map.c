@@ -17,8 +17,11 @@
 #endif
 
 enum {
-    /* Between looks at the stop flag: 64 MiB, a few milliseconds of page faults. */
-    POPULATE_CHUNK = 64 << 20,
+    /* One madvise's pages, between looks at the stop flag. Each call holds the process's memory
+     * map lock through its faults, and a thread that must change the map waits behind it: with
+     * 64 MiB calls, two GPUs' rounds took 2.55-2.67 s where they take 2.33 s without the
+     * preparation; with 4 MiB (or 1 MiB) 2.33-2.37 s (2 x H200, V = 40000, 2026-11-28). */
+    POPULATE_CHUNK = 4 << 20,
     TOUCH_PAGES = 1024, /* IOV_MAX: the pages of one process_vm_writev */
 };
 
@@ -77,9 +80,9 @@ void output_prepare(apsp_output *o) {
         return; /* (a file opened write-only: written in place) */
     o->map = map;
     o->map_bytes = (size_t)o->length;
-    /* On the output's threads, a chunk of 64 MiB each at a time: the host's cores idle while the
-     * devices compute, and page faults on one mapping scale with them (the issue's probe: 6.4 GB
-     * on tmpfs in 1.3-2.2 s on 16 threads). A failure leaves the rest to the copies: a page
+    /* On the output's threads, a chunk (POPULATE_CHUNK) each at a time: the host's cores idle while
+     * the devices compute, and page faults on one mapping scale with them (the issue's probe: 6.4
+     * GB on tmpfs in 1.3-2.2 s on 16 threads). A failure leaves the rest to the copies: a page
      * truncated away fails them (EFAULT), one that could not be faulted in now (no memory) is
      * faulted in then. */
     size_t chunks = (o->map_bytes + POPULATE_CHUNK - 1) / POPULATE_CHUNK;
