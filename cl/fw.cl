@@ -645,24 +645,6 @@ __kernel void fw_pad(__global DIST *band, int n, int row0, int real_n) {
         band[(size_t)get_global_id(1) * n + j] = i == j ? 0 : INF;
 }
 
-#if INT32_DIST /* edge lists load as int32 only (apsp_solver_solve_graph) */
-
-/* The matrix born on the device (layout_load_graph): after fw_pad with real_n = 0 has set a band
- * to INF with 0 on the diagonal, each edge that leaves one of the band's rows lowers its cell to
- * its weight; atomic_min keeps the least of repeated edges whatever the order. Self-loops leave
- * the diagonal at 0. Global size: the edge count rounded up; the host checked every edge. */
-__kernel void fw_scatter(__global int *band, int n, int row0, int rows, __global const int *source,
-                         __global const int *target, __global const int *weight, int edges) {
-    const int e = get_global_id(0);
-    if (e >= edges)
-        return;
-    const int i = source[e] - row0, j = target[e];
-    if (i >= 0 && i < rows && source[e] != j)
-        atomic_min(&band[(size_t)i * n + j], weight[e]);
-}
-
-#endif /* INT32_DIST */
-
 /* The bounded negative form's last step (NEGATIVE = 2, above): every distance above the bound,
  * which only a path over a missing edge reaches, is unreachable. One work-item per cell. */
 __kernel void fw_unreachable(__global DIST *band, const DIST bound) {

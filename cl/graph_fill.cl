@@ -1,6 +1,6 @@
-/* The matrix born on the device from an edge list for the element types other than int32
- * (src/opencl/graph_io.c: layout_load_graph; int32's fw_scatter is cl/fw.cl's). Built after fw.cl
- * in one program, so DIST, INF, FLOAT_DIST and INT32_DIST are fw.cl's.
+/* The matrix born on the device from an edge list, for every element type
+ * (src/opencl/graph_io.c: layout_load_graph). Built after fw.cl in one program, so DIST, INF,
+ * FLOAT_DIST and INT32_DIST are fw.cl's.
  *
  * After fw_pad with real_n = 0 has set a band to INF with 0 on the diagonal, each edge that
  * leaves one of the band's rows lowers its cell to its weight, as the host's fill
@@ -9,15 +9,17 @@
  * converted as the host's fill converts them, and float -0 as +0 (the float path reads -0 cells
  * as +0: the solver clears them before a float solve), so that no order of two zeros matters.
  *
- * The least of several: long takes atom_min where cl_khr_int64_extended_atomics is; float and
+ * The least of several: int takes atomic_min (OpenCL 1.1's own), long atom_min where
+ * cl_khr_int64_extended_atomics is; float and
  * double (and long without it) a compare-and-swap loop on the cell's bits, which stores a weight
  * only while it is below what the cell holds. The 64-bit types need cl_khr_int64_base_atomics:
  * without it no kernel is defined here, and the host (graph_io.c: layout_takes_graph) keeps the
  * matrix of such a graph on the host. Global size: the edge count rounded up; the host checked
  * every edge. */
-#if !INT32_DIST
-
-#if FLOAT_DIST && !defined(FP64) /* float: 32-bit atomics, every OpenCL 1.1 device's */
+#if INT32_DIST
+#define FILL_KERNEL 1
+#define CELL_BITS int
+#elif FLOAT_DIST && !defined(FP64) /* float: 32-bit atomics, every OpenCL 1.1 device's */
 #define FILL_KERNEL 1
 #define CELL_BITS int
 #define AS_DIST(bits) as_float(bits)
@@ -41,7 +43,11 @@
 
 #if FILL_KERNEL
 
-#if !FLOAT_DIST && defined(cl_khr_int64_extended_atomics) && !defined(FILL_FORCE_CAS)
+#if INT32_DIST
+static void lower_cell(volatile __global int *cell, const int w) {
+    atomic_min(cell, w);
+}
+#elif !FLOAT_DIST && defined(cl_khr_int64_extended_atomics) && !defined(FILL_FORCE_CAS)
 #pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
 static void lower_cell(volatile __global CELL_BITS *cell, const DIST w) {
     atom_min(cell, w);
@@ -73,5 +79,3 @@ __kernel void fw_scatter(__global DIST *band, int n, int row0, int rows, __globa
 }
 
 #endif /* FILL_KERNEL */
-
-#endif /* !INT32_DIST */

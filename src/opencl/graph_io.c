@@ -3,8 +3,7 @@
  *   in:  the edges go up (12 bytes each for int32 and float32, 16 for int64 and float64: 9.6 MB
  *        for V = 40000, E = 20 V, against 6.4 GB of int32 matrix) and each band is made on the
  *        device: fw_pad sets it to INF with a 0 diagonal, fw_scatter lowers the cells of the edges
- *        leaving its rows to the least of their weights (cl/fw.cl for int32, cl/graph_fill.cl for
- *        the others);
+ *        leaving its rows to the least of their weights (cl/graph_fill.cl, for every type);
  *   out: the real rows come down in batches into two pinned (page-locked) buffers in turn; while
  *        one batch is handed to the caller (who writes it to the output file), the next one is
  *        on its way, so the download and the write overlap and transfers run at pinned speed. */

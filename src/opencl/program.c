@@ -112,8 +112,8 @@ static apsp_status append_source(const cl_device *d, const char *name, char **so
     return status;
 }
 
-/* fw.cl and graph_fill.cl (the other types' fw_scatter), followed by d->extra_source when there
- * is one (backend.c: opencl_open_extended). */
+/* fw.cl and graph_fill.cl (fw_scatter: the matrix made from edges), followed by d->extra_source
+ * when there is one (backend.c: opencl_open_extended). */
 static apsp_status load_sources(const cl_device *d, char **source, char *origin, size_t origin_size,
                                 apsp_error *error) {
     apsp_status status =

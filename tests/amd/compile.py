@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The AMD compile check: cl/fw.cl compiled by clang-14 for AMD GPUs, no AMD GPU needed.
 
-The OpenCL backend builds cl/fw.cl at run time with a -D define for every kernel parameter. This
+The OpenCL backend builds cl/fw.cl, followed by cl/graph_fill.cl in the same program
+(src/opencl/program.c), at run time with a -D define for every kernel parameter. This
 script asks amd-kernel-defines (tests/amd/kernel_defines.c, which runs the library's own
 src/opencl/params.c) for the options of each parameter set below, compiles the kernels with
 clang-14 for each AMD target, with OpenCL's builtins (min, vload16, get_local_id, barrier)
@@ -18,7 +19,9 @@ counts them from registers). LLVM 14 compares the waves that local memory allows
 unit against waves per SIMD, so the last column recounts that limit per SIMD (below: LDS).
 
 Run:
-    python3 tests/amd/compile.py BUILD/tests/amd/amd-kernel-defines cl/fw.cl [--markdown]
+    python3 tests/amd/compile.py BUILD/tests/amd/amd-kernel-defines cl/fw.cl cl/graph_fill.cl \
+        [--markdown]
+(the sources are compiled as one, in the order given, as the library joins them)
     meson test -C BUILD --suite amd --verbose      (the same, as a test)
 Exit status 77 (skipped) when clang-14 or libclc's amdgcn bitcode is missing, unless
 APSP_TEST_REQUIRE_DEVICE=1 (CI), which makes that a failure. Debian: apt-get install clang-14
@@ -169,10 +172,10 @@ def fmt_occ(x):
 def main(argv):
     args = [a for a in argv[1:] if not a.startswith("--")]
     markdown = "--markdown" in argv[1:]
-    if len(args) != 2:
+    if len(args) < 2:
         print(__doc__)
         return 2
-    tool, source = args
+    tool, sources = args[0], args[1:]
     if not shutil.which(CLANG):
         skip_or_fail("%s not found (Debian: apt-get install clang-14)" % CLANG)
     if not os.path.exists(LIBCLC):
@@ -200,6 +203,11 @@ def main(argv):
     results = {}
     with tempfile.TemporaryDirectory(prefix="apsp-amd-") as tmp, \
             concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
+        source = os.path.join(tmp, "program.cl")
+        with open(source, "w") as joined:
+            for path in sources:
+                with open(path) as part:
+                    joined.write(part.read() + "\n")
         futures = {}
         for name, target in jobs:
             workdir = os.path.join(tmp, name)
