@@ -61,4 +61,23 @@ static inline int element_digits(apsp_dtype dtype) {
     return element_facts(dtype).digits;
 }
 
+/* Weight i of an edge list that holds either whole weights (`whole`) or real ones (`real`, the
+ * other NULL) as a cell of `dtype` at *cell: the floating-point types round the weight's value
+ * as a double once; the integer types take the integer (a real weight only where the type's rule
+ * admitted it as whole). The one conversion of the host's fill (base/graph.h: graph_weight_as)
+ * and of the edges a device is sent (opencl/sssp_setup.c), so that both make the same cells. */
+static inline void element_weight_as(const int64_t *whole, const double *real, size_t i,
+                                     apsp_dtype dtype, void *cell) {
+    switch (dtype) {
+#define WEIGHT_AS(TYPE, NAME, C, NONE, REAL, DIGITS)                                               \
+    case TYPE:                                                                                     \
+        *(C *)cell = REAL   ? (C)(real ? real[i] : (double)whole[i])                               \
+                     : real ? (C)real[i]                                                           \
+                            : (C)whole[i];                                                         \
+        break;
+        ELEMENT_TYPES(WEIGHT_AS)
+#undef WEIGHT_AS
+    }
+}
+
 #endif

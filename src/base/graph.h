@@ -101,16 +101,7 @@ static inline double graph_weight_real(const apsp_graph *g, size_t e) {
 /* Edge e's weight as a cell of `dtype` into *cell, converted as the matrix made from the graph
  * converts it (apsp_graph_to_matrix_typed; graph_check_typed passed it for the type). */
 static inline void graph_weight_as(const apsp_graph *g, size_t e, apsp_dtype dtype, void *cell) {
-    switch (dtype) {
-#define WEIGHT_AS(TYPE, NAME, C, NONE, REAL, DIGITS)                                               \
-    case TYPE:                                                                                     \
-        *(C *)cell = REAL             ? (C)graph_weight_real(g, e)                                 \
-                     : g->real_weight ? (C)g->real_weight[e]                                       \
-                                      : (C)g->weight[e];                                           \
-        break;
-        ELEMENT_TYPES(WEIGHT_AS)
-#undef WEIGHT_AS
-    }
+    element_weight_as(g->weight, g->real_weight, e, dtype, cell);
 }
 
 /* apsp_graph_append with its common case inline: the readers' per-edge step. */

@@ -187,20 +187,6 @@ apsp_status sssp_write(cl_device *d, cl_mem mem, const void *host, size_t bytes,
                : cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueWriteBuffer(%s)", name);
 }
 
-/* Edge i's weight in the run's type, at `to` (int32 and int64 hold g's integers, which their
- * rule admitted; floats round g's real or integer weights once). */
-static void put_weight(const adjacency *g, size_t i, apsp_dtype dtype, void *to) {
-    double value = g->real ? g->real[i] : (double)g->weight[i];
-    switch (dtype) {
-#define PUT_WEIGHT(TYPE, NAME, C, NONE, REAL, DIGITS)                                              \
-    case TYPE:                                                                                     \
-        *(C *)to = REAL ? (C)value : (C)g->weight[i];                                              \
-        break;
-        ELEMENT_TYPES(PUT_WEIGHT)
-#undef PUT_WEIGHT
-    }
-}
-
 /* delta-stepping's bucket width from the mean weight (none negative; else APSP_INF, plain
  * rounds): int32's in distances, the others' SSSP_KEYS_PER_BUCKET keys of key_scale a unit. */
 static void plan_buckets(cl_sssp *s, const adjacency *g) {
@@ -237,7 +223,8 @@ static apsp_status upload_csr(cl_device *d, const adjacency *g, const size_t *st
     for (size_t u = 0; status == APSP_OK && u <= v; u++)
         offsets[u] = (cl_uint)start[u];
     for (size_t i = 0; status == APSP_OK && i < e; i++)
-        put_weight(g, order ? order[i] : i, s->run.dtype, weights + i * s->cell);
+        element_weight_as(g->weight, g->real, order ? order[i] : i, s->run.dtype,
+                          weights + i * s->cell);
     const char *names[] = {"CSR offsets", "CSR ends", "CSR weights"};
     const void *hosts[] = {offsets, other, weights};
     uint64_t bytes[] = {4 * (uint64_t)(v + 1), 4 * (uint64_t)e, s->cell * (uint64_t)e};
