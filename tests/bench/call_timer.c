@@ -1,0 +1,140 @@
+/* An LD_PRELOAD timer of the calls around apsp's output and transfers (issue 37: where the write's
+ * time goes): the wall time spent inside munmap (of more than 64 MiB), fsync, lseek, renameat,
+ * fallocate, madvise, clWaitForEvents, clFinish and pthread_create (apart: those after the first
+ * clEnqueueReadBufferRect, when the rows come down), summed over all threads and printed on
+ * stderr at exit:
+ *   LD_PRELOAD=build/tests/bench/libcall-timer.so build/src/apsp -d gpu -v GRAPH OUT
+ * Times overlap where threads call at once; the counts say how often. */
+#define _GNU_SOURCE /* RTLD_NEXT */
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <time.h>
+
+enum { MUNMAP, FSYNC, LSEEK, RENAME, FALLOC, MADVISE, WAIT, FINISH, CREATE, CREATE_ROWS, CALLS };
+static const char *const call_names[CALLS] = {"munmap (> 64 MiB)",
+                                              "fsync",
+                                              "lseek",
+                                              "renameat",
+                                              "fallocate",
+                                              "madvise",
+                                              "clWaitForEvents",
+                                              "clFinish",
+                                              "pthread_create",
+                                              "pthread_create (rows coming down)"};
+static atomic_long counts[CALLS];
+static atomic_llong nanoseconds[CALLS];
+static atomic_int rows_coming;
+
+static long long now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static void add(int call, long long start) {
+    atomic_fetch_add(&counts[call], 1);
+    atomic_fetch_add(&nanoseconds[call], now_ns() - start);
+}
+
+/* The next definition of `name` (the real one), looked up once per wrapper. */
+#define REAL(name)                                                                                 \
+    static __typeof__(name) *real;                                                                 \
+    if (!real)                                                                                     \
+    real = (__typeof__(name) *)dlsym(RTLD_NEXT, #name)
+
+int munmap(void *at, size_t bytes) {
+    REAL(munmap);
+    long long start = now_ns();
+    int r = real(at, bytes);
+    if (bytes > (64u << 20))
+        add(MUNMAP, start);
+    return r;
+}
+
+int fsync(int fd) {
+    REAL(fsync);
+    long long start = now_ns();
+    int r = real(fd);
+    add(FSYNC, start);
+    return r;
+}
+
+off_t lseek(int fd, off_t offset, int whence) {
+    REAL(lseek);
+    long long start = now_ns();
+    off_t r = real(fd, offset, whence);
+    add(LSEEK, start);
+    return r;
+}
+
+int renameat(int from_dir, const char *from, int to_dir, const char *to) {
+    REAL(renameat);
+    long long start = now_ns();
+    int r = real(from_dir, from, to_dir, to);
+    add(RENAME, start);
+    return r;
+}
+
+int fallocate(int fd, int mode, off_t offset, off_t length) {
+    REAL(fallocate);
+    long long start = now_ns();
+    int r = real(fd, mode, offset, length);
+    add(FALLOC, start);
+    return r;
+}
+
+int madvise(void *at, size_t bytes, int advice) {
+    REAL(madvise);
+    long long start = now_ns();
+    int r = real(at, bytes, advice);
+    add(MADVISE, start);
+    return r;
+}
+
+cl_int clWaitForEvents(cl_uint count, const cl_event *events) {
+    REAL(clWaitForEvents);
+    long long start = now_ns();
+    cl_int r = real(count, events);
+    add(WAIT, start);
+    return r;
+}
+
+cl_int clFinish(cl_command_queue queue) {
+    REAL(clFinish);
+    long long start = now_ns();
+    cl_int r = real(queue);
+    add(FINISH, start);
+    return r;
+}
+
+cl_int clEnqueueReadBufferRect(cl_command_queue q, cl_mem buffer, cl_bool blocking,
+                               const size_t *origin, const size_t *host_origin,
+                               const size_t *region, size_t row_pitch, size_t slice_pitch,
+                               size_t host_row_pitch, size_t host_slice_pitch, void *host,
+                               cl_uint waits, const cl_event *wait, cl_event *event) {
+    REAL(clEnqueueReadBufferRect);
+    atomic_store(&rows_coming, 1);
+    return real(q, buffer, blocking, origin, host_origin, region, row_pitch, slice_pitch,
+                host_row_pitch, host_slice_pitch, host, waits, wait, event);
+}
+
+int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*run)(void *), void *arg) {
+    REAL(pthread_create);
+    long long start = now_ns();
+    int r = real(thread, attr, run, arg);
+    add(atomic_load(&rows_coming) ? CREATE_ROWS : CREATE, start);
+    return r;
+}
+
+__attribute__((destructor)) static void print_times(void) {
+    for (int i = 0; i < CALLS; i++)
+        if (counts[i])
+            fprintf(stderr, "call-timer: %-34s %8ld calls %9.4f s\n", call_names[i],
+                    (long)counts[i], nanoseconds[i] / 1e9);
+}
