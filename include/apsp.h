@@ -190,6 +190,11 @@ typedef struct apsp_options {
      * device takes to start (APSP_SMALL_GRAPH_SECONDS by its estimate) runs there without any
      * OpenCL platform being loaded. */
     size_t vertices_hint;
+    /* For chosen sources (apsp_solver_solve_sources), with vertices_hint: how many sources and
+     * the graph's edge count (0: a whole solve, or unknown). The same rule then weighs the host's
+     * estimate for the sources, S (E + V) log2 V steps of Dijkstra, instead of Floyd-Warshall's
+     * V^3: a few sources of a small graph never load OpenCL. */
+    size_t sources_hint, edges_hint;
     apsp_progress_fn progress;
     void *progress_context;
     apsp_cancel_fn cancelled; /* NULL: a solve runs to its end */

@@ -46,13 +46,16 @@ apsp_status cli_pick_dtype(cli *c, const apsp_graph *g, apsp_error *err);
  * also a .npy file's that its name takes for hw3). */
 int cli_input_is_hw3_file(const cli *c);
 
-/* The solver for a graph of `vertices` (main.c): with the size known, auto mode leaves OpenCL
- * unloaded for a graph too small to wait for it (apsp_options.vertices_hint). */
-apsp_status cli_open_solver(cli *c, size_t vertices, apsp_solver **solver, apsp_error *err);
+/* The solver for a graph of `vertices` and `edges` (main.c; edges 0: not yet known): with the
+ * size known, auto mode leaves OpenCL unloaded for a graph too small to wait for it
+ * (apsp_options.vertices_hint; for chosen sources, their count and the edges too). */
+apsp_status cli_open_solver(cli *c, size_t vertices, size_t edges, apsp_solver **solver,
+                            apsp_error *err);
 
 /* The graph, the solver opened for its size (cli_open_solver: a hw3 file's from its header,
- * before the edges are read; any other input's once read), the size checked on the solver's
- * devices, and the distances' type picked for it (cli_pick_dtype). */
+ * before the edges are read; any other input's, and chosen sources' whose work depends on the
+ * edges, once read), the size checked on the solver's devices, and the distances' type picked
+ * for it (cli_pick_dtype). */
 apsp_status cli_read_input(cli *c, apsp_solver **solver, apsp_graph **g, apsp_error *err);
 
 /* The row writer, timed: the seconds spent writing are the write step of -v, apart from the

@@ -324,9 +324,14 @@ static apsp_status refuse_closed_streams(const cli *c, apsp_error *err) {
     return status;
 }
 
-apsp_status cli_open_solver(cli *c, size_t vertices, apsp_solver **solver, apsp_error *err) {
+apsp_status cli_open_solver(cli *c, size_t vertices, size_t edges, apsp_solver **solver,
+                            apsp_error *err) {
     double start = cli_clock();
     c->options.vertices_hint = vertices;
+    if (c->sources.asked) {
+        c->options.sources_hint = sources_count(&c->sources, vertices);
+        c->options.edges_hint = edges;
+    }
     apsp_status status = apsp_solver_create(&c->options, solver, err);
     c->open_seconds = cli_clock() - start;
     return explain_missing_platforms(c, status, err);

@@ -67,18 +67,20 @@ static apsp_status hint_input_format(apsp_status status, apsp_error *err) {
  * before its edges are read. */
 apsp_status cli_read_input(cli *c, apsp_solver **solver, apsp_graph **g, apsp_error *err) {
     size_t vertices = 0;
-    apsp_status status =
-        cli_input_is_hw3_file(c) ? apsp_hw3_vertices(c->input, &vertices, err) : APSP_OK;
+    /* (chosen sources: their work depends on the edges, so the solver waits for them) */
+    apsp_status status = cli_input_is_hw3_file(c) && !c->sources.asked
+                             ? apsp_hw3_vertices(c->input, &vertices, err)
+                             : APSP_OK;
     /* Before the weights are known, the least type they may need: --dtype's, else int32. */
     const apsp_dtype least = c->read.dtype_auto ? APSP_INT32 : c->read.dtype;
     if (status == APSP_OK && vertices > 0)
-        status = cli_open_solver(c, vertices, solver, err);
+        status = cli_open_solver(c, vertices, 0, solver, err);
     if (status == APSP_OK && vertices > 0)
         status = check_size(c, *solver, vertices, least, err);
     if (status == APSP_OK)
         status = apsp_read_graph(c->input, &c->read, g, err);
     if (status == APSP_OK && vertices == 0)
-        status = cli_open_solver(c, (*g)->vertices, solver, err);
+        status = cli_open_solver(c, (*g)->vertices, (*g)->edges, solver, err);
     if (status == APSP_OK && vertices == 0)
         status = check_size(c, *solver, (*g)->vertices, least, err);
     if (status == APSP_OK)

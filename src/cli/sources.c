@@ -122,13 +122,19 @@ void sources_release(cli_sources *s) {
     s->count = s->capacity = 0;
 }
 
+size_t sources_count(const cli_sources *s, size_t vertices) {
+    size_t total = 0;
+    for (size_t i = 0; i < s->count; i++)
+        total += (size_t)(s->ranges[i].last - s->ranges[i].first) + 1;
+    return s->ranges ? total : vertices;
+}
+
 /* The ids in list order, each range checked against V first (so a range far past V allocates
  * nothing). *ids NULL with *count 0 means every vertex. */
 static apsp_status expand(const cli_sources *s, size_t vertices, int32_t **ids, size_t *count,
                           apsp_error *err) {
     *ids = NULL;
     *count = 0;
-    size_t total = 0;
     for (size_t i = 0; i < s->count; i++) {
         if ((size_t)s->ranges[i].last >= vertices) {
             snprintf(err->message, sizeof err->message,
@@ -136,10 +142,10 @@ static apsp_status expand(const cli_sources *s, size_t vertices, int32_t **ids, 
                      s->ranges[i].last, vertices - 1);
             return err->status = APSP_ERR_USAGE;
         }
-        total += (size_t)(s->ranges[i].last - s->ranges[i].first) + 1;
     }
     if (!s->ranges)
         return APSP_OK;
+    size_t total = sources_count(s, vertices);
     *ids = malloc((total ? total : 1) * sizeof **ids);
     if (!*ids) {
         snprintf(err->message, sizeof err->message, "--sources: out of memory for %zu ids", total);

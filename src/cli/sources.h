@@ -57,4 +57,8 @@ void sources_say_declined(const char *input, const apsp_report *report, apsp_sta
 /* -v: the method, why, and the sources' run. */
 void sources_report(size_t vertices, const apsp_report *report, const run_times *times);
 
+/* How many sources the list names for a graph of `vertices` (every vertex: none listed), ranges
+ * counted whole: a size for auto's estimate (apsp_options.sources_hint), before any check. */
+size_t sources_count(const cli_sources *s, size_t vertices);
+
 #endif

@@ -12,6 +12,7 @@
 #include "whole/whole_floats.h"
 #include "whole/whole_graph.h"
 #include "solver/solver.h"
+#include "sssp/method.h"
 #include "base/element_types.h"
 
 #include <stdio.h>
@@ -37,13 +38,21 @@ static apsp_backend_kind backends_to_list(apsp_solver *s) {
         snprintf(s->choice, sizeof s->choice, "--backend=cpu");
         return APSP_BACKEND_CPU;
     }
-    double estimate = backends_find(APSP_BACKEND_CPU)->estimated_seconds(o, o->vertices_hint);
+    /* (chosen sources: their Dijkstra's estimate, not Floyd-Warshall's) */
+    double estimate = o->sources_hint
+                          ? method_dijkstra_seconds(o->vertices_hint, o->edges_hint,
+                                                    o->sources_hint, threads_of(o->threads))
+                          : backends_find(APSP_BACKEND_CPU)->estimated_seconds(o, o->vertices_hint);
     if (o->backend == APSP_BACKEND_AUTO && !named && o->vertices_hint > 0 &&
         estimate < APSP_SMALL_GRAPH_SECONDS) {
+        char sources[64] = "";
+        if (o->sources_hint)
+            snprintf(sources, sizeof sources, " from %zu sources, E = %zu,", o->sources_hint,
+                     o->edges_hint);
         snprintf(s->choice, sizeof s->choice,
-                 "auto: V = %zu takes about %.2g ms on the CPU threads, less than an OpenCL "
+                 "auto: V = %zu%s takes about %.2g ms on the CPU threads, less than an OpenCL "
                  "device takes to start; no OpenCL platform loaded",
-                 o->vertices_hint, estimate * 1e3);
+                 o->vertices_hint, sources, estimate * 1e3);
         return APSP_BACKEND_CPU;
     }
     return APSP_BACKEND_AUTO;

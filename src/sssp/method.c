@@ -44,12 +44,23 @@ static double log2_ceiling(size_t v) {
     return bits;
 }
 
+/* Dijkstra's S (E + V) log2 V steps, in Floyd-Warshall relaxations. */
+static double dijkstra_relaxations(size_t vertices, size_t edges, size_t sources) {
+    return FW_RELAXATIONS_PER_DIJKSTRA_STEP * (double)sources * ((double)edges + (double)vertices) *
+           log2_ceiling(vertices);
+}
+
+double method_dijkstra_seconds(size_t vertices, size_t edges, size_t sources, unsigned threads) {
+    return dijkstra_relaxations(vertices, edges, sources) /
+           (FW_RELAXATIONS_PER_THREAD_SECOND * (threads ? threads : 1));
+}
+
 static method_costs estimate(const method_inputs *in) {
     double v = (double)in->vertices, e = (double)in->edges, s = (double)in->sources;
     double log_v = log2_ceiling(in->vertices);
     double host_rate = FW_RELAXATIONS_PER_THREAD_SECOND * (in->threads ? in->threads : 1);
     method_costs c = {.fw = v * v * v,
-                      .dijkstra = FW_RELAXATIONS_PER_DIJKSTRA_STEP * s * (e + v) * log_v,
+                      .dijkstra = dijkstra_relaxations(in->vertices, in->edges, in->sources),
                       .potentials = FW_RELAXATIONS_PER_DIJKSTRA_STEP * e * log_v,
                       .write = s * in->row_bytes / WRITE_BYTES_PER_SECOND * host_rate};
     const sources_device_costs *d = in->device ? in->device : in->johnson_device;

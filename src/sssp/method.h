@@ -35,4 +35,9 @@ typedef struct method_inputs {
 apsp_status method_choose(apsp_method asked, const method_inputs *in, apsp_method *chosen,
                           int *on_device, char *why, size_t size, apsp_error *error);
 
+/* The host's estimated seconds for Dijkstra from `sources` sources over a graph of `vertices` and
+ * `edges` on `threads` threads (the model below, in seconds): what auto's small-work rule
+ * (apsp_options.sources_hint) weighs before any device is loaded. */
+double method_dijkstra_seconds(size_t vertices, size_t edges, size_t sources, unsigned threads);
+
 #endif

@@ -508,7 +508,8 @@ def test_auto_small(ctx):
     """Auto mode solves a graph too small to wait for OpenCL on the pthread backend without
     loading any platform (the dynamic loader's log names every library it starts), whatever its
     format (hw3, edge list, DIMACS, Matrix Market), and a larger
-    one after asking OpenCL for a GPU; --backend=cpu never loads OpenCL."""
+    one after asking OpenCL for a GPU; --backend=cpu never loads OpenCL. Chosen sources are
+    weighed by their own work: a few of a small graph load nothing, many of a larger one ask."""
     import struct
 
     def hw3(name, vertices):
@@ -544,6 +545,11 @@ def test_auto_small(ctx):
         ctx.check(not platform, "%s: V = 6 in auto mode loaded PoCL" % os.path.basename(graph))
         ctx.check(chosen and chosen.startswith("auto: V = 6") and "no OpenCL platform" in chosen,
                   "%s: V = 6: chosen by %r" % (os.path.basename(graph), chosen))
+    # Chosen sources: auto weighs their Dijkstra, S (E + V) log2 V, not V^3 (which for V = 6000
+    # is seconds: the rule for a whole solve would load OpenCL).
+    wide = hw3("v6000.in", 6000)
+    platform, _ = loaded_platforms(["--threads=1", "--sources=0-2", wide])
+    ctx.check(not platform, "3 sources of V = 6000 in auto mode loaded PoCL")
     platform, chosen = loaded_platforms(["--backend=cpu", large])
     ctx.check(not platform and chosen == "--backend=cpu", "--backend=cpu: PoCL %s, chosen by %r"
               % (platform, chosen))
@@ -552,6 +558,8 @@ def test_auto_small(ctx):
     platform, chosen = loaded_platforms(["--threads=1", large])
     ctx.check(platform, "V = 2000 on one thread in auto mode did not ask OpenCL for a GPU")
     ctx.check(chosen and chosen.startswith("auto: "), "V = 2000: chosen by %r" % chosen)
+    platform, _ = loaded_platforms(["--threads=1", "--sources=0-999", wide])
+    ctx.check(platform, "1000 sources of V = 6000 on one thread in auto mode did not ask OpenCL")
 
 
 def test_kernel_cache(ctx):
