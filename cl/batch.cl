@@ -1,9 +1,10 @@
 /* Many small graphs at once (src/opencl/batch.c, apsp_solver_solve_batch): one work-group per
  * graph, the graph's whole n x n matrix in local memory for the n steps of Floyd-Warshall, many
  * graphs per launch. The graphs lie packed in one buffer: graph g's n x n cells, row-major with
- * row pitch n, from cell offsets[g] on, n = sizes[g] (0: the group has nothing to do), relaxed in
- * the negative form where negative[g] (the host read the weights). The host gives the local
- * buffer room for the launch's largest graph plus its pivot row and column.
+ * row pitch n, from cell index[2g] on, n = index[2g + 1] without its top bit (0: the group has
+ * nothing to do), relaxed in the negative form where the top bit is set (the host read the
+ * weights). The host gives the local buffer room for the launch's largest graph plus its pivot
+ * row and column.
  *
  * Step k copies row k and column k aside before any cell of them changes, then relaxes every cell
  * from the copies: c = min(c, d(i, k) + d(k, j)), each cell once per k in ascending k, the plain
@@ -44,16 +45,16 @@ inline DIST relax(DIST c, DIST a, DIST b, int negative) {
 #endif
 }
 
-__kernel void batch_fw(__global DIST *cells, __global const ulong *offsets,
-                       __global const uint *sizes, __global const uchar *negative,
+__kernel void batch_fw(__global DIST *cells, __global const uint *index,
                        __local DIST *local_cells) {
     const size_t g = get_group_id(0);
-    const uint n = sizes[g], nn = n * n, lid = get_local_id(0), step = get_local_size(0);
+    const uint word = index[2 * g + 1], n = word & 0x7fffffffu, nn = n * n;
+    const uint lid = get_local_id(0), step = get_local_size(0);
     if (n == 0)
         return; /* the whole group returns: no barrier is left waiting */
-    __global DIST *graph = cells + offsets[g];
+    __global DIST *graph = cells + index[2 * g];
     __local DIST *d = local_cells, *row = local_cells + nn, *col = row + n;
-    const int neg = negative[g];
+    const int neg = (word >> 31) != 0;
     for (uint c = lid; c < nn; c += step)
         d[c] = graph[c];
     /* Each item walks its cells i * n + j in strides of `step`: the stride's rows and columns
