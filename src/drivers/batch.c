@@ -59,12 +59,17 @@ apsp_status batch_ready(const batch_plan *plan, size_t g, cell_facts *facts, aps
     *facts = (cell_facts){0, 0};
     const int edges = plan->batch->edges != NULL;
     apsp_status status = edges ? batch_fill(plan, g, facts, error) : APSP_OK;
-    if (status != APSP_OK || m.n == 0)
+    return status == APSP_OK ? batch_ready_cells(&m, edges, facts, error) : status;
+}
+
+apsp_status batch_ready_cells(apsp_matrix *m, int edges, cell_facts *facts, apsp_error *error) {
+    apsp_status status = APSP_OK;
+    if (m->n == 0)
         return status;
-    if (!edges || !facts_suffice(&m, facts))
-        status = matrix_check_graph_cells(&m, &facts->negative, &facts->most, error);
+    if (!edges || !facts_suffice(m, facts))
+        status = matrix_check_graph_cells(m, &facts->negative, &facts->most, error);
     if (status == APSP_OK)
-        matrix_clear_negative_zeros(&m, 1); /* as apsp_solver_solve's float path does */
+        matrix_clear_negative_zeros(m, 1); /* as apsp_solver_solve's float path does */
     return status;
 }
 

@@ -61,6 +61,26 @@ static void pass_fail(pass *p, size_t g, const apsp_error *cause) {
     pthread_mutex_unlock(&p->lock);
 }
 
+/* Graph g made ready in the chunk's cells at `packed`: made from its edges straight there where
+ * the batch is packed (nothing of the caller's is read, and its cells are written once, at the
+ * unpacking), else made ready in the caller's cells and copied (a padded batch's block outside
+ * the graph is written by the fill). */
+static apsp_status pack_graph(const batch_plan *plan, size_t g, char *packed, cell_facts *facts,
+                              apsp_error *error) {
+    const apsp_batch *b = plan->batch;
+    const apsp_matrix view = batch_view(plan, g);
+    if (b->edges && !b->pitch) {
+        apsp_matrix staged = view;
+        staged.cells = packed;
+        apsp_status status = batch_fill_to(plan, g, &staged, view.n, facts, error);
+        return status == APSP_OK ? batch_ready_cells(&staged, 1, facts, error) : status;
+    }
+    apsp_status status = batch_ready(plan, g, facts, error);
+    if (status == APSP_OK)
+        move_rows(&view, packed, 1);
+    return status;
+}
+
 /* Graphs [begin, end) of the chunk made ready and packed. */
 static int pack_slice(void *context, size_t begin, size_t end) {
     pass *p = context;
@@ -69,14 +89,13 @@ static int pack_slice(void *context, size_t begin, size_t end) {
     for (size_t k = begin; k < end; k++) {
         cell_facts facts;
         apsp_error cause;
-        if (batch_ready(p->plan, p->graph[k], &facts, &cause) != APSP_OK) {
+        char *packed = (char *)p->slot->cells + index[2 * k] * cell;
+        if (pack_graph(p->plan, p->graph[k], packed, &facts, &cause) != APSP_OK) {
             pass_fail(p, p->graph[k], &cause);
             return 0;
         }
-        const apsp_matrix view = batch_view(p->plan, p->graph[k]);
         if (facts.negative)
             index[2 * k + 1] |= GRAPHS_NEGATIVE;
-        move_rows(&view, (char *)p->slot->cells + index[2 * k] * cell, 1);
     }
     return 0;
 }

@@ -54,7 +54,8 @@ FILL_GRAPH(fill_f64, double, INFINITY, isfinite(w), NO_MAGNITUDE)
 typedef size_t (*fill_fn)(const apsp_batch_edges *e, size_t from, size_t to, int64_t base,
                           const apsp_matrix *m, size_t rows, cell_facts *facts);
 
-apsp_status batch_fill(const batch_plan *plan, size_t g, cell_facts *facts, apsp_error *error) {
+apsp_status batch_fill_to(const batch_plan *plan, size_t g, const apsp_matrix *m, size_t rows,
+                          cell_facts *facts, apsp_error *error) {
     static const fill_fn fill[] = {
         [APSP_INT32] = fill_i32,
         [APSP_INT64] = fill_i64,
@@ -63,22 +64,28 @@ apsp_status batch_fill(const batch_plan *plan, size_t g, cell_facts *facts, apsp
     };
     const apsp_batch *b = plan->batch;
     const apsp_batch_edges *e = b->edges;
-    const apsp_matrix m = batch_view(plan, g);
-    const size_t rows = b->pitch ? b->pitch : m.n, from = e->first[g], to = e->first[g + 1];
-    int32_t *pred = batch_pred(plan, g);
-    for (size_t i = 0; pred && i < rows * m.stride; i++)
-        pred[i] = APSP_NO_PREDECESSOR;
+    const size_t from = e->first[g], to = e->first[g + 1];
     if (to < from)
         return batch_edges_unordered(from, to, error);
     const int64_t base = (int64_t)plan->nodes[g];
     *facts = (cell_facts){0, 0};
-    const size_t bad = fill[b->dtype](e, from, to, base, &m, rows, facts);
+    const size_t bad = fill[b->dtype](e, from, to, base, m, rows, facts);
     if (bad == SIZE_MAX)
         return APSP_OK;
     const uint64_t s = (uint64_t)(e->source[bad] - base), t = (uint64_t)(e->target[bad] - base);
-    if (s >= m.n || t >= m.n)
+    if (s >= m->n || t >= m->n)
         return batch_edge_outside(plan, g, bad, error);
     return fail(error, APSP_ERR_USAGE, "edge %zu: its weight is not a finite number", bad);
+}
+
+apsp_status batch_fill(const batch_plan *plan, size_t g, cell_facts *facts, apsp_error *error) {
+    const apsp_batch *b = plan->batch;
+    const apsp_matrix m = batch_view(plan, g);
+    const size_t rows = b->pitch ? b->pitch : m.n;
+    int32_t *pred = batch_pred(plan, g);
+    for (size_t i = 0; pred && i < rows * m.stride; i++)
+        pred[i] = APSP_NO_PREDECESSOR;
+    return batch_fill_to(plan, g, &m, rows, facts, error);
 }
 
 apsp_status batch_edges_unordered(size_t from, size_t to, apsp_error *error) {

@@ -73,6 +73,10 @@ apsp_status batch_fail(apsp_error *error, const apsp_error *cause, size_t g);
  * from the batch's edges (batch_fill.c); *facts says whether an edge weighs less than 0 and, for
  * the integer types, the largest |weight| of its edges (at least the cells' own). */
 apsp_status batch_fill(const batch_plan *plan, size_t g, cell_facts *facts, apsp_error *error);
+/* batch_fill's cells into `m` instead (n x n at its stride, the first `rows` rows and columns
+ * written), and no predecessors: where a graph is made straight into a device's staging. */
+apsp_status batch_fill_to(const batch_plan *plan, size_t g, const apsp_matrix *m, size_t rows,
+                          cell_facts *facts, apsp_error *error);
 /* The refusals of a graph's edges (batch_fill.c): its `first` entries decreasing, and its edge
  * `bad` leaving its vertices. Return APSP_ERR_USAGE. */
 apsp_status batch_edges_unordered(size_t from, size_t to, apsp_error *error);
@@ -90,6 +94,9 @@ apsp_status batch_hops(const batch_plan *plan, size_t g, apsp_error *error);
  * matrix (*facts: its negative weights, its largest |weight|) and its -0 weights made +0: ready
  * for a solve whose bytes are apsp_solver_solve's. */
 apsp_status batch_ready(const batch_plan *plan, size_t g, cell_facts *facts, apsp_error *error);
+/* batch_ready's part after the fill, on cells `m` (made from edges where `edges`, *facts then
+ * the fill's). */
+apsp_status batch_ready_cells(apsp_matrix *m, int edges, cell_facts *facts, apsp_error *error);
 /* Solves every graph of 1 to the table's small_vertices vertices on the device's host threads
  * (backend.h: run_items), a graph per thread at a time: each checked, solved by the backend's
  * small solve (or fw_tracked for predecessors) and its diagonal read for negative cycles. The

@@ -9,7 +9,8 @@
  * negative weights (no negative cycle), byte for byte against the pthread backend's batch
  * (tests/api/test_batch.c checks that against the oracle). Then a negative cycle in a late chunk
  * and a refused cell in a later one: the cycle's graph is named (the least graph that failed),
- * and the solver still solves the next batch.
+ * and the solver still solves the next batch. A packed batch made from edges (made straight into
+ * the staging) over several chunks, and an edge outside its graph in a late chunk.
  *
  *   test-batch-chunks [--device=SPEC]
  *
@@ -127,6 +128,52 @@ static void test_failures(apsp_solver *cpu, apsp_solver *cl) {
     same_bytes(cpu, cl, APSP_INT32, sizes, 200, "after a failure");
 }
 
+/* A packed batch made from edges (the device path makes each graph straight into the staging):
+ * 1500 graphs of 0-128 vertices over several chunks, E = 2 V directed edges of weights 1 to 9,
+ * on every third graph shifted by potentials (negative weights, no negative cycle), against the
+ * pthread batch; then an edge outside its graph in a late chunk. */
+static void test_edges(apsp_solver *cpu, apsp_solver *cl) {
+    enum { COUNT = 1500 };
+    size_t sizes[COUNT], first[COUNT + 1], cells = 0, edges = 0, node = 0;
+    for (size_t g = 0; g < COUNT; g++)
+        sizes[g] = (size_t)(rand() % 129), cells += sizes[g] * sizes[g], edges += 2 * sizes[g];
+    int64_t *src = malloc(edges * sizeof *src), *dst = malloc(edges * sizeof *dst);
+    int32_t *w = malloc(edges * sizeof *w),
+            *out[2] = {malloc(cells * 4 + 1), malloc(cells * 4 + 1)};
+    edges = 0;
+    for (size_t g = 0; g < COUNT; node += sizes[g], g++) {
+        int p[128];
+        for (size_t v = 0; v < sizes[g]; v++)
+            p[v] = g % 3 == 1 ? rand() % 6 : 0;
+        first[g] = edges;
+        for (size_t k = 0; k < 2 * sizes[g]; k++, edges++) {
+            const size_t a = (size_t)rand() % sizes[g], b = (size_t)rand() % sizes[g];
+            src[edges] = (int64_t)(node + a), dst[edges] = (int64_t)(node + b);
+            w[edges] = 1 + rand() % 9 + p[a] - p[b];
+        }
+    }
+    first[COUNT] = edges;
+    const apsp_batch_edges list = {src, dst, w, first, 0};
+    apsp_error err;
+    for (int s = 0; s < 2; s++) {
+        const apsp_batch batch = {COUNT, sizes, APSP_INT32, out[s], 0, NULL, &list};
+        CHECK(apsp_solver_solve_batch(s ? cl : cpu, &batch, NULL, &err) == APSP_OK,
+              "from edges (%s): %s", s ? "opencl" : "cpu", err.message);
+    }
+    CHECK(memcmp(out[0], out[1], cells * 4) == 0, "from edges: the pthread batch's bytes");
+    size_t late = COUNT - 10;
+    while (first[late] == first[late + 1])
+        late++;
+    dst[first[late]] = -1;
+    const apsp_batch batch = {COUNT, sizes, APSP_INT32, out[1], 0, NULL, &list};
+    char want[32];
+    snprintf(want, sizeof want, "graph %zu: edge ", late);
+    CHECK(apsp_solver_solve_batch(cl, &batch, NULL, &err) == APSP_ERR_USAGE &&
+              strncmp(err.message, want, strlen(want)) == 0,
+          "an edge outside its graph: %s", err.message);
+    free(src), free(dst), free(w), free(out[0]), free(out[1]);
+}
+
 int main(int argc, char **argv) {
     srand(11);
     apsp_options o, c;
@@ -159,6 +206,7 @@ int main(int argc, char **argv) {
     test_type(cpu, cl, APSP_INT32);
     test_type(cpu, cl, APSP_FLOAT32);
     test_failures(cpu, cl);
+    test_edges(cpu, cl);
     apsp_solver_destroy(cl);
     apsp_solver_destroy(cpu);
     printf("%d checks, %d failures\n", checks, failures);
