@@ -64,6 +64,18 @@ def timed(call):
     return time.perf_counter() - start, time.process_time() - cpu
 
 
+def median_run(call, runs):
+    """(the median wall seconds of `runs` calls, the last call's result): each result dropped
+    before the next call, so that one batch's arrays (gigabytes at 10^6 graphs) are alive at a
+    time."""
+    last, seconds = [None], []
+    for _ in range(runs):
+        last[0] = None
+        seconds.append(timed(lambda: last.__setitem__(0, call()))[0])
+    result = last[0][0] if isinstance(last[0], tuple) else last[0]
+    return float(np.median(seconds)), result
+
+
 def device_against_threads(args, counts, edge_index):
     """The edge_index runs on the OpenCL device against the pthread batch (and with --torch the
     PyTorch k-loop), with their results; a table last."""
@@ -83,12 +95,10 @@ def device_against_threads(args, counts, edge_index):
                                       dtype=dtype, solver=solver)
         results, seconds = [], []
         for solver in (device, threads):
-            out = []
-            seconds.append(np.median([timed(lambda: out.append(
-                apsp.floyd_warshall_batch(solver=solver, **kwargs)))[0]
-                for _ in range(args.runs)]))
-            results.append(out[-1][0] if isinstance(out[-1], tuple) else out[-1])
-            del out[:-1]
+            took, result = median_run(
+                lambda: apsp.floyd_warshall_batch(solver=solver, **kwargs), args.runs)
+            seconds.append(took)
+            results.append(result)
         same = all(np.array_equal(a, b) for a, b in zip(results[0], results[1]))
         del results
         print(f"{np.dtype(dtype).name} packed: device {seconds[0]:.3f} s, {args.threads or 'all'}"
@@ -162,15 +172,11 @@ def torch_against_device(args, counts, edge_index, dtype, device):
                  torch.empty((few.size, vmax, vmax)), args)  # warm-up: the device, the kernels
     if args.torch_device.startswith("cuda"):
         torch.cuda.synchronize()
-    loop = np.median([timed(lambda: torch_k_loop(torch, counts, edge_index, vmax, out, args))[0]
-                      for _ in range(args.runs)])
-    padded = []
+    loop = median_run(lambda: torch_k_loop(torch, counts, edge_index, vmax, out, args),
+                      args.runs)[0]
     kwargs = dict(edge_index=edge_index, num_nodes=counts, dtype=dtype, directed=False,
                   unweighted=True, solver=device)
-    apsp_padded = np.median([timed(lambda: padded.append(
-        apsp.floyd_warshall_batch(**kwargs)))[0] for _ in range(args.runs)])
-    dist = padded[-1][0] if isinstance(padded[-1], tuple) else padded[-1]
-    del padded[:-1]
+    apsp_padded, dist = median_run(lambda: apsp.floyd_warshall_batch(**kwargs), args.runs)
     same, theirs = True, out.numpy()
     for g0 in range(0, counts.size, 65536):  # (in parts: the arrays may be tens of GB)
         part = theirs[g0:g0 + 65536]
