@@ -17,13 +17,14 @@
  * Exit status: 0 passed, 1 a failure, 77 (skipped) without an OpenCL device unless
  * APSP_TEST_REQUIRE_DEVICE=1. */
 #include "apsp.h"
+#include "batch_solvers.h"
 #include "check.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { SLOT_BYTES = 512 << 10, SIDE = 64, PER_CHUNK = 32, EXIT_SKIP = 77, MOST = 1200 };
+enum { SLOT_BYTES = 512 << 10, SIDE = 64, PER_CHUNK = 32, MOST = 1200 };
 
 /* A graph's packed cells: 0 diagonal, an edge with probability 1/4 of weight 1 to 10 shifted by
  * potentials p(i) - p(j) of 0 to 5 on `negative` graphs (every cycle still weighs at least 1),
@@ -176,10 +177,7 @@ static void test_edges(apsp_solver *cpu, apsp_solver *cl) {
 
 int main(int argc, char **argv) {
     srand(11);
-    apsp_options o, c;
-    apsp_options_init(&o);
-    o.backend = APSP_BACKEND_CPU;
-    o.threads = 2;
+    apsp_options c;
     apsp_options_init(&c);
     c.backend = APSP_BACKEND_OPENCL;
     c.device_memory = 6 * SLOT_BYTES;
@@ -192,17 +190,9 @@ int main(int argc, char **argv) {
         }
     }
     apsp_solver *cpu = NULL, *cl = NULL;
-    apsp_error err;
-    if (apsp_solver_create(&o, &cpu, &err) != APSP_OK) {
-        fprintf(stderr, "solver: %s\n", err.message);
-        return 1;
-    }
-    if (apsp_solver_create(&c, &cl, &err) != APSP_OK) {
-        const char *require = getenv("APSP_TEST_REQUIRE_DEVICE");
-        printf("no device: %s\n", err.message);
-        apsp_solver_destroy(cpu);
-        return require && strcmp(require, "1") == 0 ? 1 : EXIT_SKIP;
-    }
+    const int status = batch_solvers(&c, &cpu, &cl);
+    if (status)
+        return status;
     test_type(cpu, cl, APSP_INT32);
     test_type(cpu, cl, APSP_FLOAT32);
     test_failures(cpu, cl);
