@@ -244,23 +244,31 @@ typedef struct backend_sources {
  * one work-group in local memory, a chunk of graphs at a time through GRAPHS_SLOTS staging slots
  * in host memory that the device moves at the bus's speed (pinned): while the device solves one
  * chunk and moves others, the host packs the next into a free slot and unpacks a finished one.
- * A slot's chunk: `count` graphs, graph k's n x n cells row-major from cell index[2k] of `cells`
- * (cells_count cells of the dtype in all), index[2k + 1] = n, | GRAPHS_NEGATIVE where it is
+ * A slot's chunk: `count` graphs, graph k's n x n cells row-major from cell index[4k] of `cells`
+ * (cells_count cells of the dtype in all), index[4k + 1] = n, | GRAPHS_NEGATIVE where it is
  * relaxed in the negative form; each checked and ready as apsp_solver_solve would solve it, and
- * solved in place with the bytes the rounds give it. `most`: the chunk's largest n. */
+ * solved in place with the bytes the rounds give it. `most`: the chunk's largest n. A chunk
+ * `from_edges` carries no cells up: graph k's are made on the device from its edges
+ * [index[4k + 2], + index[4k + 3]) of `edges` (source | target << 8, graph-local; self-loops
+ * ignored, the least weight kept, both ways where `undirected`) and `weights` (of the dtype, -0
+ * as +0; NULL where every edge weighs 1): the marker, a 0 diagonal, the edges. */
 enum { GRAPHS_SLOTS = 3 };
 #define GRAPHS_NEGATIVE 0x80000000u
 
 typedef struct graphs_slot {
     void *cells;
     uint32_t *index;
-    size_t count, cells_count, most;
+    uint16_t *edges;
+    void *weights;
+    size_t count, cells_count, most, edges_count;
+    int from_edges, undirected, unweighted;
 } graphs_slot;
 
-/* The slots, each with room for `bytes` of cells and `graphs` graphs. */
+/* The slots, each with room for `bytes` of cells, `graphs` graphs and `edges` edges (weights of
+ * up to 8 bytes). */
 typedef struct graphs_stage {
     graphs_slot slot[GRAPHS_SLOTS];
-    size_t bytes, graphs;
+    size_t bytes, graphs, edges;
 } graphs_stage;
 
 /* Seconds of the calls, added up: the program (built or from the cache), the host's waits for

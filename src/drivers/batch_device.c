@@ -53,12 +53,19 @@ typedef struct pass {
     const size_t *graph; /* the batch's number of each graph of the chunk */
     pthread_mutex_t lock;
     failure failed;
+    int cells_needed; /* (from_edges) a graph's facts did not show the weight rule */
 } pass;
 
 static void pass_fail(pass *p, size_t g, const apsp_error *cause) {
     pthread_mutex_lock(&p->lock);
     keep_least(&p->failed, g, cause);
     pthread_mutex_unlock(&p->lock);
+}
+
+/* Graph k's size and form into the chunk's index. */
+static void set_form(pass *p, size_t k, const cell_facts *facts) {
+    p->slot->index[4 * k + 1] =
+        (uint32_t)p->plan->batch->vertices[p->graph[k]] | (facts->negative ? GRAPHS_NEGATIVE : 0);
 }
 
 /* Graph g made ready in the chunk's cells at `packed`: made from its edges straight there where
@@ -85,39 +92,68 @@ static apsp_status pack_graph(const batch_plan *plan, size_t g, char *packed, ce
 static int pack_slice(void *context, size_t begin, size_t end) {
     pass *p = context;
     const size_t cell = apsp_dtype_size(p->plan->batch->dtype);
-    uint32_t *index = p->slot->index;
     for (size_t k = begin; k < end; k++) {
         cell_facts facts;
         apsp_error cause;
-        char *packed = (char *)p->slot->cells + index[2 * k] * cell;
+        char *packed = (char *)p->slot->cells + p->slot->index[4 * k] * cell;
         if (pack_graph(p->plan, p->graph[k], packed, &facts, &cause) != APSP_OK) {
             pass_fail(p, p->graph[k], &cause);
             return 0;
         }
-        if (facts.negative)
-            index[2 * k + 1] |= GRAPHS_NEGATIVE;
+        set_form(p, k, &facts);
     }
     return 0;
 }
 
-/* Graphs [begin, end) of the chunk unpacked, the negative ones' diagonals read. */
+/* Graphs [begin, end) of a from_edges chunk: their edges packed for the device. */
+static int pack_edges_slice(void *context, size_t begin, size_t end) {
+    pass *p = context;
+    graphs_slot *slot = p->slot;
+    const size_t cell = apsp_dtype_size(p->plan->batch->dtype);
+    for (size_t k = begin; k < end; k++) {
+        cell_facts facts;
+        apsp_error cause;
+        int suffice = 1;
+        const size_t first = slot->index[4 * k + 2];
+        if (batch_edges_pack(p->plan, p->graph[k], slot->edges + first,
+                             slot->unweighted ? NULL : (char *)slot->weights + first * cell, &facts,
+                             &suffice, &cause) != APSP_OK) {
+            pass_fail(p, p->graph[k], &cause);
+            return 0;
+        }
+        set_form(p, k, &facts);
+        if (!suffice) {
+            pthread_mutex_lock(&p->lock);
+            p->cells_needed = 1;
+            pthread_mutex_unlock(&p->lock);
+        }
+    }
+    return 0;
+}
+
+/* Graphs [begin, end) of the chunk unpacked (a padded batch's block around a graph made on the
+ * device written as the fill writes it), the negative ones' diagonals read. */
 static int unpack_slice(void *context, size_t begin, size_t end) {
     pass *p = context;
     const size_t cell = apsp_dtype_size(p->plan->batch->dtype);
     const uint32_t *index = p->slot->index;
+    const int padding = p->slot->from_edges && p->plan->batch->pitch;
     for (size_t k = begin; k < end; k++) {
         const apsp_matrix view = batch_view(p->plan, p->graph[k]);
-        move_rows(&view, (char *)p->slot->cells + index[2 * k] * cell, 0);
+        if (padding)
+            batch_fill_padding(p->plan, p->graph[k]);
+        move_rows(&view, (char *)p->slot->cells + index[4 * k] * cell, 0);
         apsp_error cause;
-        if ((index[2 * k + 1] & GRAPHS_NEGATIVE) && matrix_check_cycles(&view, &cause) != APSP_OK)
+        if ((index[4 * k + 1] & GRAPHS_NEGATIVE) && matrix_check_cycles(&view, &cause) != APSP_OK)
             pass_fail(p, p->graph[k], &cause);
     }
     return 0;
 }
 
-/* One pass over a chunk, on every core for a chunk of a megabyte or more; its failure into *f. */
-static void run_pass(const batch_plan *plan, graphs_slot *slot, const size_t *graph, slice_fn work,
-                     failure *f) {
+/* One pass over a chunk, on every core for a chunk of a megabyte or more; its failure into *f.
+ * Returns whether the chunk's cells must be made on the host (pack_edges_slice). */
+static int run_pass(const batch_plan *plan, graphs_slot *slot, const size_t *graph, slice_fn work,
+                    failure *f) {
     pass p = {.plan = plan, .slot = slot, .graph = graph, .failed = {SIZE_MAX, {0}}};
     pthread_mutex_init(&p.lock, NULL);
     const size_t bytes = slot->cells_count * apsp_dtype_size(plan->batch->dtype);
@@ -125,6 +161,7 @@ static void run_pass(const batch_plan *plan, graphs_slot *slot, const size_t *gr
     pthread_mutex_destroy(&p.lock);
     if (p.failed.graph != SIZE_MAX)
         keep_least(f, p.failed.graph, &p.failed.cause);
+    return p.cells_needed;
 }
 
 /* The pipeline: the stage, each slot's graphs, which slots are on the device, the first
@@ -145,24 +182,61 @@ static void device_failed(pipeline *p, const apsp_error *cause) {
         p->failed = (failure){SIZE_MAX - 1, *cause};
 }
 
-/* The graphs from p->next on that fit slot s, in order: their places, none packed yet. */
+/* Graph g's edges (0 for `first` decreasing: the packing refuses it). */
+static size_t edges_of(const apsp_batch *b, size_t g) {
+    const size_t from = b->edges->first[g], to = b->edges->first[g + 1];
+    return to > from ? to - from : 0;
+}
+
+/* Graph g's place in slot s, its edges' where the chunk is made from edges: 0 when the chunk is
+ * full (a chunk whose first graph has more edges than the slot holds has its cells made on the
+ * host). */
+static int place(pipeline *p, graphs_slot *slot, size_t g) {
+    const apsp_batch *b = p->plan->batch;
+    const size_t n = b->vertices[g], e = slot->from_edges ? edges_of(b, g) : 0;
+    if (slot->count == p->stage->graphs ||
+        slot->cells_count + n * n > p->stage->bytes / apsp_dtype_size(b->dtype))
+        return 0;
+    if (slot->from_edges && slot->edges_count + e > p->stage->edges) {
+        if (slot->count)
+            return 0;
+        slot->from_edges = 0;
+    }
+    uint32_t *index = slot->index + 4 * slot->count;
+    index[0] = (uint32_t)slot->cells_count;
+    index[1] = (uint32_t)n;
+    index[2] = (uint32_t)slot->edges_count;
+    index[3] = (uint32_t)(slot->from_edges ? e : 0);
+    p->graph[slot - p->stage->slot][slot->count++] = g;
+    slot->cells_count += n * n;
+    slot->edges_count += slot->from_edges ? e : 0;
+    slot->most = n > slot->most ? n : slot->most;
+    return 1;
+}
+
+/* The graphs from p->next on that fit slot s, in order: their places, none packed yet. A batch
+ * with edges goes up as edges (the device makes the cells). */
 static void gather(pipeline *p, size_t s) {
     const apsp_batch *b = p->plan->batch;
     graphs_slot *slot = &p->stage->slot[s];
-    const size_t room = p->stage->bytes / apsp_dtype_size(b->dtype);
-    slot->count = slot->cells_count = slot->most = 0;
-    for (; p->next < b->count && slot->count < p->stage->graphs; p->next++) {
-        const size_t n = b->vertices[p->next];
-        if (n > p->most)
-            continue;
-        if (slot->cells_count + n * n > room)
+    slot->count = slot->cells_count = slot->most = slot->edges_count = 0;
+    slot->from_edges = b->edges != NULL;
+    slot->undirected = b->edges && b->edges->undirected;
+    slot->unweighted = b->edges && !b->edges->weight;
+    for (; p->next < b->count; p->next++)
+        if (b->vertices[p->next] <= p->most && !place(p, slot, p->next))
             break;
-        slot->index[2 * slot->count] = (uint32_t)slot->cells_count;
-        slot->index[2 * slot->count + 1] = (uint32_t)n;
-        p->graph[s][slot->count++] = p->next;
-        slot->cells_count += n * n;
-        slot->most = n > slot->most ? n : slot->most;
-    }
+}
+
+/* Slot s's chunk packed: its edges, or (without edges, or where a graph's facts did not show the
+ * weight rule) its cells. */
+static void pack(pipeline *p, size_t s) {
+    graphs_slot *slot = &p->stage->slot[s];
+    if (slot->from_edges && !run_pass(p->plan, slot, p->graph[s], pack_edges_slice, &p->failed))
+        return;
+    slot->from_edges = 0;
+    if (p->failed.graph == SIZE_MAX)
+        run_pass(p->plan, slot, p->graph[s], pack_slice, &p->failed);
 }
 
 /* Slot s's chunk, once back, unpacked (after a failure only waited for). */
@@ -184,10 +258,9 @@ static int feed(pipeline *p, size_t s) {
     if (p->failed.graph != SIZE_MAX)
         return 0;
     gather(p, s);
-    graphs_slot *slot = &p->stage->slot[s];
-    if (slot->count == 0)
+    if (p->stage->slot[s].count == 0)
         return 0;
-    run_pass(p->plan, slot, p->graph[s], pack_slice, &p->failed);
+    pack(p, s);
     if (p->failed.graph != SIZE_MAX)
         return 0;
     apsp_error cause;

@@ -77,6 +77,23 @@ apsp_status batch_fill(const batch_plan *plan, size_t g, cell_facts *facts, apsp
  * written), and no predecessors: where a graph is made straight into a device's staging. */
 apsp_status batch_fill_to(const batch_plan *plan, size_t g, const apsp_matrix *m, size_t rows,
                           cell_facts *facts, apsp_error *error);
+/* The refusal of graph g's edge `bad` (batch_fill.c): outside the graph, or a weight that is
+ * not finite. */
+apsp_status batch_edge_refused(const batch_plan *plan, size_t g, size_t bad, apsp_error *error);
+/* The unreachable marker into graph g's block of a padded batch outside its n x n cells
+ * (batch_fill.c): what the fill writes there, for a graph whose cells came from elsewhere. */
+void batch_fill_padding(const batch_plan *plan, size_t g);
+/* Graph g's edges for a device that makes its cells (batch_edges.c, backend.h: graphs_slot's
+ * from_edges): graph-local endpoints into edges[], weights of the type (-0 as +0) into weights
+ * (unless the batch's edges have none), with batch_fill's refusals and *facts; *suffice = 0
+ * where the facts do not show the cells within apsp_solve's weight rule (the host must then make
+ * and check them). */
+apsp_status batch_edges_pack(const batch_plan *plan, size_t g, uint16_t *edges, void *weights,
+                             cell_facts *facts, int *suffice, apsp_error *error);
+/* Whether facts of a graph of n vertices made from edges stand for the cells' check (batch.c):
+ * the integer types' weight rule holds for the largest |weight|; for the floating-point types
+ * `most_real` (the largest |weight| off the diagonal) within theirs. */
+int batch_facts_suffice(size_t n, apsp_dtype dtype, const cell_facts *facts, double most_real);
 /* The refusals of a graph's edges (batch_fill.c): its `first` entries decreasing, and its edge
  * `bad` leaving its vertices. Return APSP_ERR_USAGE. */
 apsp_status batch_edges_unordered(size_t from, size_t to, apsp_error *error);

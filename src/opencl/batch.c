@@ -20,6 +20,11 @@
  * one work-group's n^3 steps on a large graph leave the rest of the device idle. */
 enum { GROUP_ITEMS = 128, MOST_VERTICES = 128 };
 
+/* A slot's room for edges: one per EDGE_SHARE bytes of cells (10 bytes an edge with its weight:
+ * a third more pinned memory). A molecule's 1.1 V edges beside its V^2 cells take far less; a
+ * graph with more edges than a slot holds has its cells made on the host. */
+enum { EDGE_SHARE = 32 };
+
 /* Local memory a graph of n vertices takes: its cells and the copies of row and column k. */
 static uint64_t local_bytes(size_t n, size_t cell) {
     return ((uint64_t)n * n + 2 * (uint64_t)n) * cell;
@@ -93,8 +98,8 @@ static void stage_release(cl_device *d) {
         slot_wait(b, &ignored);
         if (b->host)
             clEnqueueUnmapMemObject(d->queue, b->pinned, b->host, 0, NULL, NULL);
-        cl_mem all[] = {b->pinned, b->index, b->cells};
-        for (size_t m = 0; m < 3; m++)
+        cl_mem all[] = {b->pinned, b->index, b->cells, b->edges, b->weights};
+        for (size_t m = 0; m < 5; m++)
             if (all[m])
                 clReleaseMemObject(all[m]);
     }
@@ -127,27 +132,42 @@ static apsp_status buffer(cl_device *d, cl_mem *out, size_t bytes, int pinned, a
                          pinned ? "staging" : "chunk", bytes, d->name);
 }
 
-/* A slot: its pinned buffer mapped (the index, then the cells from a 64-byte boundary) and its
- * device buffers. */
+/* Bytes rounded up to 64 (each region of a slot's pinned buffer starts at such a boundary). */
+static size_t aligned(size_t bytes) {
+    return (bytes + 63) / 64 * 64;
+}
+
+/* A slot: its pinned buffer mapped (the index, the cells, the edges, the weights) and its device
+ * buffers. */
 static apsp_status slot_make(cl_device *d, size_t s, apsp_error *error) {
     cl_batch_stage *st = &d->batch_stage;
     cl_batch_slot *b = &st->slot[s];
-    const size_t index = (2 * st->view.graphs * sizeof(uint32_t) + 63) / 64 * 64;
-    apsp_status status = buffer(d, &b->pinned, index + st->view.bytes, 1, error);
+    const size_t index = aligned(4 * st->view.graphs * sizeof(uint32_t));
+    const size_t cells = aligned(st->view.bytes), edges = aligned(2 * st->view.edges);
+    const size_t weights = 8 * st->view.edges, all = index + cells + edges + weights;
+    apsp_status status = buffer(d, &b->pinned, all, 1, error);
     if (status == APSP_OK)
         status = buffer(d, &b->index, index, 0, error);
     if (status == APSP_OK)
-        status = buffer(d, &b->cells, st->view.bytes, 0, error);
+        status = buffer(d, &b->cells, cells, 0, error);
+    if (status == APSP_OK)
+        status = buffer(d, &b->edges, edges, 0, error);
+    if (status == APSP_OK)
+        status = buffer(d, &b->weights, weights, 0, error);
     if (status != APSP_OK)
         return status;
     cl_int err;
-    b->host = FAULT_CL_OBJECT(
-        &err, clEnqueueMapBuffer(d->queue, b->pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
-                                 index + st->view.bytes, 0, NULL, NULL, &err));
+    b->host = FAULT_CL_OBJECT(&err, clEnqueueMapBuffer(d->queue, b->pinned, CL_TRUE,
+                                                       CL_MAP_READ | CL_MAP_WRITE, 0, all, 0, NULL,
+                                                       NULL, &err));
     if (err != CL_SUCCESS)
         return cl_fail(error, APSP_ERR_DEVICE, err, "clEnqueueMapBuffer(batch staging) on %s",
                        d->name);
-    st->view.slot[s] = (graphs_slot){.cells = (char *)b->host + index, .index = b->host};
+    char *host = b->host;
+    st->view.slot[s] = (graphs_slot){.index = b->host,
+                                     .cells = host + index,
+                                     .edges = (uint16_t *)(host + index + cells),
+                                     .weights = host + index + cells + edges};
     return APSP_OK;
 }
 
@@ -181,6 +201,7 @@ apsp_status batch_stage(backend_device *device, apsp_dtype dtype, size_t bytes, 
     stage_release(d);
     st->view.bytes = bytes;
     st->view.graphs = graphs;
+    st->view.edges = bytes / EDGE_SHARE;
     for (size_t s = 0; s < GRAPHS_SLOTS && status == APSP_OK; s++)
         status = slot_make(d, s, error);
     if (status != APSP_OK)
@@ -192,16 +213,47 @@ apsp_status batch_stage(backend_device *device, apsp_dtype dtype, size_t bytes, 
 static cl_int launch(cl_device *d, cl_kernel kernel, cl_batch_slot *b, const graphs_slot *v,
                      apsp_dtype dtype) {
     const size_t local = local_bytes(v->most, apsp_dtype_size(dtype));
+    const cl_uint form =
+        (v->from_edges ? 1u : 0u) | (v->undirected ? 2u : 0u) | (v->unweighted ? 4u : 0u);
     cl_int err = clSetKernelArg(kernel, 0, sizeof(cl_mem), &b->cells);
     if (err == CL_SUCCESS)
         err = clSetKernelArg(kernel, 1, sizeof(cl_mem), &b->index);
     if (err == CL_SUCCESS)
         err = clSetKernelArg(kernel, 2, local ? local : 1, NULL);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(kernel, 3, sizeof(cl_mem), &b->edges);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(kernel, 4, sizeof(cl_mem), &b->weights);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(kernel, 5, sizeof form, &form);
     const size_t group = GROUP_ITEMS, global = v->count * GROUP_ITEMS;
     return err == CL_SUCCESS
                ? FAULT_CL_STATUS(clEnqueueNDRangeKernel(d->queue, kernel, 1, NULL, &global, &group,
                                                         0, NULL, &b->events[1]))
                : err;
+}
+
+/* A write of `bytes` from the slot's pinned memory, queued (its event: the chunk's upload). */
+static cl_int write_up(cl_device *d, cl_mem buffer, size_t bytes, const void *host,
+                       cl_event *event) {
+    if (!bytes)
+        return CL_SUCCESS;
+    if (*event)
+        clReleaseEvent(*event), *event = NULL;
+    return FAULT_CL_STATUS(
+        clEnqueueWriteBuffer(d->queue, buffer, CL_FALSE, 0, bytes, host, 0, NULL, event));
+}
+
+/* The chunk's index, and its cells or its edges and weights, queued up. */
+static cl_int upload(cl_device *d, cl_batch_slot *b, const graphs_slot *v, size_t cell) {
+    cl_int err = write_up(d, b->index, 4 * v->count * sizeof(uint32_t), v->index, &b->events[0]);
+    if (err == CL_SUCCESS && !v->from_edges)
+        err = write_up(d, b->cells, v->cells_count * cell, v->cells, &b->events[0]);
+    if (err == CL_SUCCESS && v->from_edges)
+        err = write_up(d, b->edges, v->edges_count * sizeof(uint16_t), v->edges, &b->events[0]);
+    if (err == CL_SUCCESS && v->from_edges && !v->unweighted)
+        err = write_up(d, b->weights, v->edges_count * cell, v->weights, &b->events[0]);
+    return err;
 }
 
 apsp_status batch_start(backend_device *device, size_t s, apsp_dtype dtype, apsp_error *error) {
@@ -211,11 +263,7 @@ apsp_status batch_start(backend_device *device, size_t s, apsp_dtype dtype, apsp
     const size_t bytes = v->cells_count * apsp_dtype_size(dtype);
     if (bytes == 0)
         return APSP_OK; /* (only empty graphs: nothing for the device) */
-    cl_int err = FAULT_CL_STATUS(clEnqueueWriteBuffer(
-        d->queue, b->index, CL_FALSE, 0, 2 * v->count * sizeof(uint32_t), v->index, 0, NULL, NULL));
-    if (err == CL_SUCCESS)
-        err = FAULT_CL_STATUS(clEnqueueWriteBuffer(d->queue, b->cells, CL_FALSE, 0, bytes, v->cells,
-                                                   0, NULL, &b->events[0]));
+    cl_int err = upload(d, b, v, apsp_dtype_size(dtype));
     if (err == CL_SUCCESS)
         err = launch(d, d->batch_kernel[dtype], b, v, dtype);
     if (err == CL_SUCCESS)

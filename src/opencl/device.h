@@ -135,10 +135,10 @@ typedef struct cl_stream {
 } cl_stream;
 
 /* batch.c: a staging slot of a batch's chunks: one pinned buffer mapped for the host (the
- * chunk's index, then its cells), the device's buffers of them, and the events of the chunk's
- * upload, kernel and download (NULL when none is on the device). */
+ * chunk's index, its cells, its edges and their weights), the device's buffers of them, and the
+ * events of the chunk's upload, kernel and download (NULL when none is on the device). */
 typedef struct cl_batch_slot {
-    cl_mem pinned, index, cells;
+    cl_mem pinned, index, cells, edges, weights;
     void *host;
     cl_event events[3];
 } cl_batch_slot;

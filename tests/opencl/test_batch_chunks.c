@@ -9,8 +9,8 @@
  * negative weights (no negative cycle), byte for byte against the pthread backend's batch
  * (tests/api/test_batch.c checks that against the oracle). Then a negative cycle in a late chunk
  * and a refused cell in a later one: the cycle's graph is named (the least graph that failed),
- * and the solver still solves the next batch. A packed batch made from edges (made straight into
- * the staging) over several chunks, and an edge outside its graph in a late chunk.
+ * and the solver still solves the next batch. Batches made from edges (the device makes their
+ * cells), packed and padded, and the chunks whose cells the host makes after all (test_edges).
  *
  *   test-batch-chunks [--device=SPEC]
  *
@@ -129,50 +129,132 @@ static void test_failures(apsp_solver *cpu, apsp_solver *cl) {
     same_bytes(cpu, cl, APSP_INT32, sizes, 200, "after a failure");
 }
 
-/* A packed batch made from edges (the device path makes each graph straight into the staging):
- * 1500 graphs of 0-128 vertices over several chunks, E = 2 V directed edges of weights 1 to 9,
- * on every third graph shifted by potentials (negative weights, no negative cycle), against the
- * pthread batch; then an edge outside its graph in a late chunk. */
-static void test_edges(apsp_solver *cpu, apsp_solver *cl) {
-    enum { COUNT = 1500 };
-    size_t sizes[COUNT], first[COUNT + 1], cells = 0, edges = 0, node = 0;
-    for (size_t g = 0; g < COUNT; g++)
-        sizes[g] = (size_t)(rand() % 129), cells += sizes[g] * sizes[g], edges += 2 * sizes[g];
-    int64_t *src = malloc(edges * sizeof *src), *dst = malloc(edges * sizeof *dst);
-    int32_t *w = malloc(edges * sizeof *w),
-            *out[2] = {malloc(cells * 4 + 1), malloc(cells * 4 + 1)};
-    edges = 0;
-    for (size_t g = 0; g < COUNT; node += sizes[g], g++) {
-        int p[128];
-        for (size_t v = 0; v < sizes[g]; v++)
+/* A batch's edges: graphs of least-most vertices, E = per_vertex V directed edges of weights 1
+ * to 9, on every third graph shifted by potentials (negative weights, no negative cycle). */
+enum { EDGE_GRAPHS = 1500 };
+typedef struct edge_batch {
+    size_t count, sizes[EDGE_GRAPHS], first[EDGE_GRAPHS + 1], edges, cells;
+    int64_t *src, *dst;
+    double *w;
+    void *weight; /* w in the batch's type */
+} edge_batch;
+
+static void make_edge_batch(edge_batch *e, size_t count, size_t least, size_t most,
+                            size_t per_vertex) {
+    size_t node = 0;
+    e->count = count, e->cells = e->edges = 0;
+    for (size_t g = 0; g < count; g++) {
+        e->sizes[g] = least + (size_t)rand() % (most - least + 1);
+        e->cells += e->sizes[g] * e->sizes[g], e->edges += per_vertex * e->sizes[g];
+    }
+    e->src = malloc(e->edges * sizeof *e->src + 1), e->dst = malloc(e->edges * sizeof *e->dst + 1);
+    e->w = malloc(e->edges * sizeof *e->w + 1), e->weight = malloc(e->edges * 8 + 1);
+    size_t k = 0;
+    for (size_t g = 0; g < count; node += e->sizes[g], g++) {
+        int p[256];
+        for (size_t v = 0; v < e->sizes[g]; v++)
             p[v] = g % 3 == 1 ? rand() % 6 : 0;
-        first[g] = edges;
-        for (size_t k = 0; k < 2 * sizes[g]; k++, edges++) {
-            const size_t a = (size_t)rand() % sizes[g], b = (size_t)rand() % sizes[g];
-            src[edges] = (int64_t)(node + a), dst[edges] = (int64_t)(node + b);
-            w[edges] = 1 + rand() % 9 + p[a] - p[b];
+        e->first[g] = k;
+        for (size_t j = 0; j < per_vertex * e->sizes[g]; j++, k++) {
+            const size_t a = (size_t)rand() % e->sizes[g], b = (size_t)rand() % e->sizes[g];
+            e->src[k] = (int64_t)(node + a), e->dst[k] = (int64_t)(node + b);
+            e->w[k] = 1 + rand() % 9 + p[a] - p[b];
         }
     }
-    first[COUNT] = edges;
-    const apsp_batch_edges list = {src, dst, w, first, 0};
-    apsp_error err;
-    for (int s = 0; s < 2; s++) {
-        const apsp_batch batch = {COUNT, sizes, APSP_INT32, out[s], 0, NULL, &list};
-        CHECK(apsp_solver_solve_batch(s ? cl : cpu, &batch, NULL, &err) == APSP_OK,
-              "from edges (%s): %s", s ? "opencl" : "cpu", err.message);
+    e->first[count] = k;
+}
+
+static void free_edge_batch(edge_batch *e) {
+    free(e->src), free(e->dst), free(e->w), free(e->weight);
+}
+
+/* The batch in type t solved from its edges on both solvers, packed or padded at `pitch` (the
+ * arrays' cells garbage before: the padding is written too), compared whole; or, where `refused`,
+ * refused by both with the same message. */
+static void edges_same(apsp_solver *cpu, apsp_solver *cl, edge_batch *e, apsp_dtype t, size_t pitch,
+                       int undirected, int unweighted, int refused, const char *what) {
+    const size_t cell = apsp_dtype_size(t);
+    const size_t bytes = (pitch ? e->count * pitch * pitch : e->cells) * cell;
+    for (size_t k = 0; k < e->edges; k++) { /* (undirected: |w|, a negative edge is a cycle) */
+        const double w = undirected ? fabs(e->w[k]) : e->w[k];
+        if (t == APSP_INT32)
+            ((int32_t *)e->weight)[k] = (int32_t)w;
+        else
+            ((float *)e->weight)[k] = (float)w;
     }
-    CHECK(memcmp(out[0], out[1], cells * 4) == 0, "from edges: the pthread batch's bytes");
-    size_t late = COUNT - 10;
-    while (first[late] == first[late + 1])
-        late++;
-    dst[first[late]] = -1;
-    const apsp_batch batch = {COUNT, sizes, APSP_INT32, out[1], 0, NULL, &list};
-    char want[32];
-    snprintf(want, sizeof want, "graph %zu: edge ", late);
-    CHECK(apsp_solver_solve_batch(cl, &batch, NULL, &err) == APSP_ERR_USAGE &&
-              strncmp(err.message, want, strlen(want)) == 0,
-          "an edge outside its graph: %s", err.message);
-    free(src), free(dst), free(w), free(out[0]), free(out[1]);
+    const apsp_batch_edges list = {e->src, e->dst, unweighted ? NULL : e->weight, e->first,
+                                   undirected};
+    char *out[2] = {malloc(bytes + 1), malloc(bytes + 1)};
+    apsp_error err[2];
+    for (int s = 0; s < 2; s++) {
+        memset(out[s], 0x5a, bytes);
+        const apsp_batch batch = {e->count, e->sizes, t, out[s], pitch, NULL, &list};
+        const apsp_status status = apsp_solver_solve_batch(s ? cl : cpu, &batch, NULL, &err[s]);
+        CHECK(refused ? status == APSP_ERR_USAGE : status == APSP_OK, "%s %s (%s): %s",
+              apsp_dtype_name(t), what, s ? "opencl" : "cpu", err[s].message);
+    }
+    if (refused)
+        CHECK(strcmp(err[0].message, err[1].message) == 0, "%s: the same refusal: %s / %s", what,
+              err[0].message, err[1].message);
+    else
+        CHECK(memcmp(out[0], out[1], bytes) == 0, "%s %s: the pthread batch's bytes",
+              apsp_dtype_name(t), what);
+    free(out[0]), free(out[1]);
+}
+
+/* Batches made from edges, which go up as edges (the device makes the cells): over many chunks,
+ * packed and padded (graphs above 128 vertices alone between them), directed and undirected,
+ * weighted and not; chunks whose cells the host makes after all (a self-loop's weight past the
+ * rule, which the cells do not hold; a graph with more edges than a slot takes); a float weight
+ * past the rule and an edge outside its graph in a late chunk, refused as the threads refuse
+ * them. */
+static void test_edges(apsp_solver *cpu, apsp_solver *cl) {
+    edge_batch e;
+    make_edge_batch(&e, EDGE_GRAPHS, 0, 128, 2);
+    edges_same(cpu, cl, &e, APSP_INT32, 0, 0, 0, 0, "packed, directed");
+    edges_same(cpu, cl, &e, APSP_FLOAT32, 0, 1, 1, 0, "packed, undirected, unweighted");
+    const size_t late = EDGE_GRAPHS - 10 + (size_t)rand() % 5;
+    e.w[e.first[late] + 1] = 3e37; /* (float32: past the rule for V >= 2) */
+    edges_same(cpu, cl, &e, APSP_FLOAT32, 0, 0, 0, 1, "a float weight past the rule");
+    e.dst[e.first[late] + 1] = -1;
+    edges_same(cpu, cl, &e, APSP_INT32, 0, 0, 0, 1, "an edge outside its graph");
+    free_edge_batch(&e);
+
+    make_edge_batch(&e, 300, 0, 200, 3);
+    edges_same(cpu, cl, &e, APSP_FLOAT32, 200, 1, 0, 0, "padded, undirected");
+    edges_same(cpu, cl, &e, APSP_INT32, 200, 0, 1, 0, "padded, directed, unweighted");
+    free_edge_batch(&e);
+
+    make_edge_batch(&e, 400, 4, 64, 2);
+    e.src[e.first[100]] = e.dst[e.first[100]]; /* a self-loop of 2^29 in graph 100 */
+    e.w[e.first[100]] = 1 << 29;
+    edges_same(cpu, cl, &e, APSP_INT32, 0, 0, 0, 0, "a self-loop past the rule");
+    size_t node = 0; /* 2^29 from vertex 0 to 1 of graph 300 */
+    for (size_t g = 0; g < 300; g++)
+        node += e.sizes[g];
+    e.src[e.first[300]] = (int64_t)node, e.dst[e.first[300]] = (int64_t)node + 1;
+    e.w[e.first[300]] = 1 << 29;
+    edges_same(cpu, cl, &e, APSP_INT32, 0, 0, 0, 1, "an int32 weight past the rule");
+    free_edge_batch(&e);
+
+    make_edge_batch(&e, 200, 64, 64, 1);
+    const size_t dense = 20000; /* graph 150's edges: more than the 16384 of a 512 KiB slot */
+    e.src = realloc(e.src, (e.edges + dense) * sizeof *e.src);
+    e.dst = realloc(e.dst, (e.edges + dense) * sizeof *e.dst);
+    e.w = realloc(e.w, (e.edges + dense) * sizeof *e.w);
+    e.weight = realloc(e.weight, (e.edges + dense) * 8);
+    const size_t at = e.first[151];
+    memmove(e.src + at + dense, e.src + at, (e.edges - at) * sizeof *e.src);
+    memmove(e.dst + at + dense, e.dst + at, (e.edges - at) * sizeof *e.dst);
+    memmove(e.w + at + dense, e.w + at, (e.edges - at) * sizeof *e.w);
+    for (size_t k = 0; k < dense; k++)
+        e.src[at + k] = 150 * 64 + rand() % 64, e.dst[at + k] = 150 * 64 + rand() % 64,
+                   e.w[at + k] = 1 + rand() % 100;
+    for (size_t g = 151; g <= e.count; g++)
+        e.first[g] += dense;
+    e.edges += dense;
+    edges_same(cpu, cl, &e, APSP_INT32, 0, 0, 0, 0, "a graph with more edges than a slot");
+    free_edge_batch(&e);
 }
 
 int main(int argc, char **argv) {
