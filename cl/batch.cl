@@ -62,8 +62,8 @@ inline void lower(__local DIST *d, uint c, uint lid, uint step, DIST w) {
 
 /* Graph g's cells made in local memory from its edges (FROM_EDGES, above). */
 inline void make_from_edges(__local DIST *d, uint n, __global const uint *index, size_t g,
-                            __global const ushort *edges, __global const DIST *weights,
-                            uint form, uint lid, uint step) {
+                            __global const ushort *edges, __global const DIST *weights, uint form,
+                            uint lid, uint step) {
     const uint nn = n * n, first = index[4 * g + 2], count = index[4 * g + 3];
     for (uint c = lid; c < nn; c += step)
         d[c] = c % (n + 1) == 0 ? 0 : INF; /* (the diagonal: every (n + 1)th cell) */
@@ -79,9 +79,8 @@ inline void make_from_edges(__local DIST *d, uint n, __global const uint *index,
     }
 }
 
-__kernel void batch_fw(__global DIST *cells, __global const uint *index,
-                       __local DIST *local_cells, __global const ushort *edges,
-                       __global const DIST *weights, uint form) {
+__kernel void batch_fw(__global DIST *cells, __global const uint *index, __local DIST *local_cells,
+                       __global const ushort *edges, __global const DIST *weights, uint form) {
     const size_t g = get_group_id(0);
     const uint word = index[4 * g + 1], n = word & 0x7fffffffu, nn = n * n;
     const uint lid = get_local_id(0), step = get_local_size(0);
