@@ -34,15 +34,18 @@ static void keep_least(failure *f, size_t g, const apsp_error *cause) {
     }
 }
 
-/* A graph's rows into (out) or out of its packed cells in a chunk. */
+/* A graph's rows into (out) or out of its packed cells in a chunk: one copy where the batch is
+ * packed too. */
 static void move_rows(const apsp_matrix *view, char *packed, int out) {
     const size_t row = view->n * apsp_dtype_size(view->dtype);
-    for (size_t i = 0; i < view->n; i++) {
+    const size_t rows = view->stride == view->n ? 1 : view->n;
+    const size_t bytes = rows == 1 ? row * view->n : row;
+    for (size_t i = 0; i < rows; i++) {
         char *cells = apsp_matrix_row_cells(view, i);
         if (out)
-            memcpy(packed + i * row, cells, row);
+            memcpy(packed + i * row, cells, bytes);
         else
-            memcpy(cells, packed + i * row, row);
+            memcpy(cells, packed + i * row, bytes);
     }
 }
 
