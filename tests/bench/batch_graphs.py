@@ -93,17 +93,18 @@ def device_against_threads(args, counts, edge_index):
         for solver in (device, threads):  # warm-up: the program built or read from the cache
             apsp.floyd_warshall_batch(edge_index=edge_index[:, :100], num_nodes=counts[:3],
                                       dtype=dtype, solver=solver)
-        results, seconds = [], []
+        results, seconds, library = [], [], []
         for solver in (device, threads):
             took, result = median_run(
                 lambda: apsp.floyd_warshall_batch(solver=solver, **kwargs), args.runs)
             seconds.append(took)
             results.append(result)
+            library.append((solver.last_report or {}).get("compute_seconds", float("nan")))
         same = all(np.array_equal(a, b) for a, b in zip(results[0], results[1]))
         del results
         print(f"{np.dtype(dtype).name} packed: device {seconds[0]:.3f} s, {args.threads or 'all'}"
               f" threads {seconds[1]:.3f} s: {seconds[1] / seconds[0]:.1f}x; identical: {same}")
-        row = [np.dtype(dtype).name, seconds[0], seconds[1], same]
+        row = [np.dtype(dtype).name, seconds[0], library[0], seconds[1], library[1], same]
         if args.torch and dtype in (np.int32, np.float32):
             row += torch_against_device(args, counts, edge_index, dtype, device)
         rows.append(row)
@@ -112,16 +113,19 @@ def device_against_threads(args, counts, edge_index):
 
 def table(args, rows):
     threads = f"{args.threads or 'all'}-thread batch"
-    head = ["type", "apsp device, whole call", f"apsp {threads}", "device vs threads",
-            "device = threads"]
+    head = ["type", "apsp device, whole call (library)", f"apsp {threads} (library)",
+            "device vs threads", "device = threads"]
     if args.torch:
         head += ["apsp device, padded", f"torch k-loop ({args.torch_device})",
                  "device (packed) vs torch", "torch = apsp"]
-    print(f"\n{args.graphs} graphs, packed unless said; seconds (medians of {args.runs})")
+    print(f"\n{args.graphs} graphs, packed unless said; seconds (medians of {args.runs}; in "
+          "brackets the library's own, of the last run, without the Python call's conversions "
+          "and the packed views)")
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
-    for name, dev, thr, same, *torch_part in rows:
-        cells = [name, f"{dev:.3f}", f"{thr:.3f}", f"{thr / dev:.1f}x", str(same)]
+    for name, dev, dev_library, thr, thr_library, same, *torch_part in rows:
+        cells = [name, f"{dev:.3f} ({dev_library:.3f})", f"{thr:.3f} ({thr_library:.3f})",
+                 f"{thr / dev:.1f}x", str(same)]
         if args.torch:
             cells += ([f"{torch_part[0]:.3f}", f"{torch_part[1]:.3f}",
                        f"{torch_part[1] / dev:.1f}x", str(torch_part[2])]
