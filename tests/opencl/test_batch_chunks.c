@@ -131,7 +131,7 @@ static void test_failures(apsp_solver *cpu, apsp_solver *cl) {
 
 /* A batch's edges: graphs of least-most vertices, E = per_vertex V directed edges of weights 1
  * to 9, on every third graph shifted by potentials (negative weights, no negative cycle). */
-enum { EDGE_GRAPHS = 1500 };
+enum { EDGE_GRAPHS = 800 };
 typedef struct edge_batch {
     size_t count, sizes[EDGE_GRAPHS], first[EDGE_GRAPHS + 1], edges, cells;
     int64_t *src, *dst;
