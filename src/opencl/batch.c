@@ -1,9 +1,10 @@
 /* A batch's small graphs on an OpenCL device (backend.h: backend_graphs): cl/batch.cl, one
  * work-group per graph solving it in local memory, every graph of a chunk in one launch. A
- * chunk's packed cells go up in one write from a pinned staging slot and come down in one read
- * into it, its index (each graph's first cell, size and form) in one write; all queued without
- * waiting, so that the host works on other slots meanwhile. One program per element type, built
- * at its first use (or taken from the kernel cache), and the slots, kept with the device. */
+ * chunk's index (each graph's first cell, size, form and edges) goes up in one write from a
+ * pinned staging slot, then its edges and weights (the kernel makes the cells) or its packed
+ * cells, and the cells come down in one read into the slot; all queued without waiting, so that
+ * the host works on other slots meanwhile. One program per element type, built at its first use
+ * (or taken from the kernel cache), and the slots, kept with the device. */
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/util.h"
@@ -125,7 +126,7 @@ void batch_release(cl_device *d) {
 static apsp_status buffer(cl_device *d, cl_mem *out, size_t bytes, int pinned, apsp_error *error) {
     cl_int err;
     const cl_mem_flags flags = CL_MEM_READ_WRITE | (pinned ? CL_MEM_ALLOC_HOST_PTR : 0);
-    *out = FAULT_CL_OBJECT(&err, clCreateBuffer(d->context, flags, bytes, NULL, &err));
+    *out = FAULT_CL_OBJECT(&err, clCreateBuffer(d->context, flags, bytes ? bytes : 1, NULL, &err));
     return err == CL_SUCCESS
                ? APSP_OK
                : cl_fail(error, APSP_ERR_DEVICE, err, "clCreateBuffer(batch %s, %zu bytes) on %s",
