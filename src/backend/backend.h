@@ -273,7 +273,7 @@ typedef struct graphs_stage {
 
 /* Seconds of the calls, added up: the program (built or from the cache), the host's waits for
  * a chunk to come back, and (with a profile: apsp_options.profile) the device's time on the
- * chunks' uploads, kernels and downloads. */
+ * chunks' uploads (each one's last write), kernels and downloads. */
 typedef struct graphs_times {
     double setup, wait, upload, kernels, download;
 } graphs_times;
