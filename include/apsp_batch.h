@@ -29,8 +29,9 @@ typedef struct apsp_batch {
     void *cells;
     size_t pitch;
     int32_t *predecessors;
-    /* NULL, or the graphs' edges, from which each graph's cells are made on the thread that
-     * solves it (as a graph-learning batch holds them: PyG's edge_index): then the cells' content
+    /* NULL, or the graphs' edges, from which each graph's cells are made on the thread (or the
+     * device's work-group) that solves it (as a graph-learning batch holds them: PyG's
+     * edge_index): then the cells' content
      * before the call does not matter, and with a pitch the whole pitch x pitch block of each
      * graph is written (the unreachable marker outside the graph, APSP_NO_PREDECESSOR in the
      * predecessors). */

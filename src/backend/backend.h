@@ -241,31 +241,56 @@ typedef struct backend_sources {
 } backend_sources;
 
 /* A batch's small graphs solved on the device, many at once (drivers/batch_device.c), each by
- * one work-group in local memory. A call's graphs lie packed in `cells` (cells_count cells of
- * dtype): graph g's sizes[g] x sizes[g] cells row-major from cell offsets[g], checked and ready
- * as apsp_solver_solve would solve them, in the negative form where negative[g]; solved in place,
- * each with the bytes the rounds give it. */
-typedef struct graphs_call {
-    apsp_dtype dtype;
-    void *cells;
-    size_t cells_count;
-    const uint64_t *offsets;
-    const uint32_t *sizes;
-    const uint8_t *negative;
-    size_t count;
-} graphs_call;
+ * one work-group in local memory, a chunk of graphs at a time through GRAPHS_SLOTS staging slots
+ * in host memory that the device moves at the bus's speed (pinned): while the device solves one
+ * chunk and moves others, the host packs the next into a free slot and unpacks a finished one.
+ * A slot's chunk: `count` graphs, graph k's n x n cells row-major from cell index[4k] of `cells`
+ * (cells_count cells of the dtype in all), index[4k + 1] = n, | GRAPHS_NEGATIVE where it is
+ * relaxed in the negative form; each checked and ready as apsp_solver_solve would solve it, and
+ * solved in place with the bytes the rounds give it. `most`: the chunk's largest n. A chunk
+ * `from_edges` carries no cells up: graph k's are made on the device from its edges
+ * [index[4k + 2], + index[4k + 3]) of `edges` (source | target << 8, graph-local; self-loops
+ * ignored, the least weight kept, both ways where `undirected`) and `weights` (of the dtype, -0
+ * as +0; NULL where every edge weighs 1): the marker, a 0 diagonal, the edges. */
+enum { GRAPHS_SLOTS = 3 };
+#define GRAPHS_NEGATIVE 0x80000000u
 
-/* Seconds of the calls, added up: the program (built or from the cache), the batch up, the
- * kernels (launch to finish) and the distances down. */
+typedef struct graphs_slot {
+    void *cells;
+    uint32_t *index;
+    uint16_t *edges;
+    void *weights;
+    size_t count, cells_count, most, edges_count;
+    int from_edges, undirected, unweighted;
+} graphs_slot;
+
+/* The slots, each with room for `bytes` of cells, `graphs` graphs and `edges` edges (weights of
+ * up to 8 bytes). */
+typedef struct graphs_stage {
+    graphs_slot slot[GRAPHS_SLOTS];
+    size_t bytes, graphs, edges;
+} graphs_stage;
+
+/* Seconds of the calls, added up: the program (built or from the cache), the host's waits for
+ * a chunk to come back, and (with a profile: apsp_options.profile) the device's time on the
+ * chunks' uploads (each one's last write), kernels and downloads. */
 typedef struct graphs_times {
-    double setup, upload, kernels, download;
+    double setup, wait, upload, kernels, download;
 } graphs_times;
 
 typedef struct backend_graphs {
     /* The most vertices of a graph of `dtype` this way; 0: none (the blocked solver's path). */
     size_t (*most_vertices)(backend_device *device, apsp_dtype dtype);
-    apsp_status (*solve)(backend_device *device, const graphs_call *call, graphs_times *times,
-                         apsp_error *error);
+    /* The slots for chunks of `dtype` of at most `bytes` of cells and `graphs` graphs each (the
+     * backend may give fewer bytes, under apsp_options.device_memory, never fewer than a graph
+     * of most_vertices takes), kept with the device for its next batch; the program ready. */
+    apsp_status (*stage)(backend_device *device, apsp_dtype dtype, size_t bytes, size_t graphs,
+                         graphs_stage **out, graphs_times *times, apsp_error *error);
+    /* Slot s's chunk up, solved and down, queued without waiting; the slot's memory is the
+     * device's until finish. */
+    apsp_status (*start)(backend_device *device, size_t s, apsp_dtype dtype, apsp_error *error);
+    /* Until slot s's chunk is back (a slot never started: at once). */
+    apsp_status (*finish)(backend_device *device, size_t s, graphs_times *times, apsp_error *error);
 } backend_graphs;
 
 typedef struct apsp_backend_impl {

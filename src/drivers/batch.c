@@ -5,6 +5,7 @@
 #include "drivers/drivers.h"
 #include "base/error.h"
 #include "base/fault.h"
+#include "base/graph.h"
 #include "drivers/fw_tracked.h"
 
 #include <pthread.h>
@@ -46,12 +47,14 @@ typedef struct batch_run {
     apsp_error error;
 } batch_run;
 
-/* Whether the facts of a graph made from its edges stand for the cells' check: the integer
- * types' weight rule holds for the largest weight (the fill wrote only the diagonal's 0, the
- * marker and weights; a weight past the rule goes to the check, which names it). */
-static int facts_suffice(const apsp_matrix *m, const cell_facts *facts) {
-    const uint64_t inf = matrix_integer_inf(m->dtype);
-    return inf && (m->n < 2 || facts->most <= (inf - 1) / (m->n - 1));
+/* (drivers.h) The fill wrote only the diagonal's 0, the marker and weights; a weight past the
+ * rule goes to the check, which names it. The host's fill gives no most_real (-1): its float
+ * cells are always checked. */
+int batch_facts_suffice(size_t n, apsp_dtype dtype, const cell_facts *facts, double most_real) {
+    const uint64_t inf = matrix_integer_inf(dtype);
+    if (!inf)
+        return most_real >= 0 && most_real <= real_weight_most(n, dtype);
+    return n < 2 || facts->most <= (inf - 1) / (n - 1);
 }
 
 apsp_status batch_ready(const batch_plan *plan, size_t g, cell_facts *facts, apsp_error *error) {
@@ -59,12 +62,17 @@ apsp_status batch_ready(const batch_plan *plan, size_t g, cell_facts *facts, aps
     *facts = (cell_facts){0, 0};
     const int edges = plan->batch->edges != NULL;
     apsp_status status = edges ? batch_fill(plan, g, facts, error) : APSP_OK;
-    if (status != APSP_OK || m.n == 0)
+    return status == APSP_OK ? batch_ready_cells(&m, edges, facts, error) : status;
+}
+
+apsp_status batch_ready_cells(apsp_matrix *m, int edges, cell_facts *facts, apsp_error *error) {
+    apsp_status status = APSP_OK;
+    if (m->n == 0)
         return status;
-    if (!edges || !facts_suffice(&m, facts))
-        status = matrix_check_graph_cells(&m, &facts->negative, &facts->most, error);
+    if (!edges || !batch_facts_suffice(m->n, m->dtype, facts, -1))
+        status = matrix_check_graph_cells(m, &facts->negative, &facts->most, error);
     if (status == APSP_OK)
-        matrix_clear_negative_zeros(&m, 1); /* as apsp_solver_solve's float path does */
+        matrix_clear_negative_zeros(m, 1); /* as apsp_solver_solve's float path does */
     return status;
 }
 

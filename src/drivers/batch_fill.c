@@ -54,7 +54,8 @@ FILL_GRAPH(fill_f64, double, INFINITY, isfinite(w), NO_MAGNITUDE)
 typedef size_t (*fill_fn)(const apsp_batch_edges *e, size_t from, size_t to, int64_t base,
                           const apsp_matrix *m, size_t rows, cell_facts *facts);
 
-apsp_status batch_fill(const batch_plan *plan, size_t g, cell_facts *facts, apsp_error *error) {
+apsp_status batch_fill_to(const batch_plan *plan, size_t g, const apsp_matrix *m, size_t rows,
+                          cell_facts *facts, apsp_error *error) {
     static const fill_fn fill[] = {
         [APSP_INT32] = fill_i32,
         [APSP_INT64] = fill_i64,
@@ -63,22 +64,60 @@ apsp_status batch_fill(const batch_plan *plan, size_t g, cell_facts *facts, apsp
     };
     const apsp_batch *b = plan->batch;
     const apsp_batch_edges *e = b->edges;
-    const apsp_matrix m = batch_view(plan, g);
-    const size_t rows = b->pitch ? b->pitch : m.n, from = e->first[g], to = e->first[g + 1];
-    int32_t *pred = batch_pred(plan, g);
-    for (size_t i = 0; pred && i < rows * m.stride; i++)
-        pred[i] = APSP_NO_PREDECESSOR;
+    const size_t from = e->first[g], to = e->first[g + 1];
     if (to < from)
         return batch_edges_unordered(from, to, error);
     const int64_t base = (int64_t)plan->nodes[g];
     *facts = (cell_facts){0, 0};
-    const size_t bad = fill[b->dtype](e, from, to, base, &m, rows, facts);
-    if (bad == SIZE_MAX)
-        return APSP_OK;
+    const size_t bad = fill[b->dtype](e, from, to, base, m, rows, facts);
+    return bad == SIZE_MAX ? APSP_OK : batch_edge_refused(plan, g, bad, error);
+}
+
+apsp_status batch_edge_refused(const batch_plan *plan, size_t g, size_t bad, apsp_error *error) {
+    const apsp_batch_edges *e = plan->batch->edges;
+    const int64_t base = (int64_t)plan->nodes[g];
     const uint64_t s = (uint64_t)(e->source[bad] - base), t = (uint64_t)(e->target[bad] - base);
-    if (s >= m.n || t >= m.n)
+    if (s >= plan->batch->vertices[g] || t >= plan->batch->vertices[g])
         return batch_edge_outside(plan, g, bad, error);
     return fail(error, APSP_ERR_USAGE, "edge %zu: its weight is not a finite number", bad);
+}
+
+/* The unreachable marker into `count` cells of the type from `at`. */
+static void put_markers(apsp_dtype t, char *at, size_t count) {
+    for (size_t k = 0; k < count; k++)
+        switch (t) {
+        case APSP_INT32:
+            ((int32_t *)at)[k] = APSP_INF;
+            break;
+        case APSP_INT64:
+            ((int64_t *)at)[k] = APSP_INF64;
+            break;
+        case APSP_FLOAT32:
+            ((float *)at)[k] = INFINITY;
+            break;
+        default:
+            ((double *)at)[k] = INFINITY;
+            break;
+        }
+}
+
+void batch_fill_padding(const batch_plan *plan, size_t g) {
+    const apsp_matrix m = batch_view(plan, g);
+    const size_t pitch = plan->batch->pitch, cell = apsp_dtype_size(m.dtype);
+    for (size_t i = 0; i < pitch; i++) {
+        const size_t from = i < m.n ? m.n : 0;
+        put_markers(m.dtype, (char *)m.cells + (i * pitch + from) * cell, pitch - from);
+    }
+}
+
+apsp_status batch_fill(const batch_plan *plan, size_t g, cell_facts *facts, apsp_error *error) {
+    const apsp_batch *b = plan->batch;
+    const apsp_matrix m = batch_view(plan, g);
+    const size_t rows = b->pitch ? b->pitch : m.n;
+    int32_t *pred = batch_pred(plan, g);
+    for (size_t i = 0; pred && i < rows * m.stride; i++)
+        pred[i] = APSP_NO_PREDECESSOR;
+    return batch_fill_to(plan, g, &m, rows, facts, error);
 }
 
 apsp_status batch_edges_unordered(size_t from, size_t to, apsp_error *error) {

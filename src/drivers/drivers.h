@@ -73,6 +73,27 @@ apsp_status batch_fail(apsp_error *error, const apsp_error *cause, size_t g);
  * from the batch's edges (batch_fill.c); *facts says whether an edge weighs less than 0 and, for
  * the integer types, the largest |weight| of its edges (at least the cells' own). */
 apsp_status batch_fill(const batch_plan *plan, size_t g, cell_facts *facts, apsp_error *error);
+/* batch_fill's cells into `m` instead (n x n at its stride, the first `rows` rows and columns
+ * written), and no predecessors: where a graph is made straight into a device's staging. */
+apsp_status batch_fill_to(const batch_plan *plan, size_t g, const apsp_matrix *m, size_t rows,
+                          cell_facts *facts, apsp_error *error);
+/* The refusal of graph g's edge `bad` (batch_fill.c): outside the graph, or a weight that is
+ * not finite. */
+apsp_status batch_edge_refused(const batch_plan *plan, size_t g, size_t bad, apsp_error *error);
+/* The unreachable marker into graph g's block of a padded batch outside its n x n cells
+ * (batch_fill.c): what the fill writes there, for a graph whose cells came from elsewhere. */
+void batch_fill_padding(const batch_plan *plan, size_t g);
+/* Graph g's edges for a device that makes its cells (batch_edges.c, backend.h: graphs_slot's
+ * from_edges): graph-local endpoints into edges[], weights of the type (-0 as +0) into weights
+ * (unless the batch's edges have none), with batch_fill's refusals and *facts; *suffice = 0
+ * where the facts do not show the cells within apsp_solve's weight rule (the host must then make
+ * and check them). */
+apsp_status batch_edges_pack(const batch_plan *plan, size_t g, uint16_t *edges, void *weights,
+                             cell_facts *facts, int *suffice, apsp_error *error);
+/* Whether facts of a graph of n vertices made from edges stand for the cells' check (batch.c):
+ * the integer types' weight rule holds for the largest |weight|; for the floating-point types
+ * `most_real` (the largest |weight| off the diagonal) within theirs. */
+int batch_facts_suffice(size_t n, apsp_dtype dtype, const cell_facts *facts, double most_real);
 /* The refusals of a graph's edges (batch_fill.c): its `first` entries decreasing, and its edge
  * `bad` leaving its vertices. Return APSP_ERR_USAGE. */
 apsp_status batch_edges_unordered(size_t from, size_t to, apsp_error *error);
@@ -90,6 +111,9 @@ apsp_status batch_hops(const batch_plan *plan, size_t g, apsp_error *error);
  * matrix (*facts: its negative weights, its largest |weight|) and its -0 weights made +0: ready
  * for a solve whose bytes are apsp_solver_solve's. */
 apsp_status batch_ready(const batch_plan *plan, size_t g, cell_facts *facts, apsp_error *error);
+/* batch_ready's part after the fill, on cells `m` (made from edges where `edges`, *facts then
+ * the fill's). */
+apsp_status batch_ready_cells(apsp_matrix *m, int edges, cell_facts *facts, apsp_error *error);
 /* Solves every graph of 1 to the table's small_vertices vertices on the device's host threads
  * (backend.h: run_items), a graph per thread at a time: each checked, solved by the backend's
  * small solve (or fw_tracked for predecessors) and its diagonal read for negative cycles. The

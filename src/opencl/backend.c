@@ -235,7 +235,9 @@ static const backend_device_memory opencl_device_memory = {
 
 static const backend_graphs opencl_graphs = {
     .most_vertices = batch_most_vertices,
-    .solve = batch_solve,
+    .stage = batch_stage,
+    .start = batch_start,
+    .finish = batch_finish,
 };
 
 static const backend_paths opencl_paths = {

@@ -134,6 +134,20 @@ typedef struct cl_stream {
     size_t record_count, record_capacity;
 } cl_stream;
 
+/* batch.c: a staging slot of a batch's chunks: one pinned buffer mapped for the host (the
+ * chunk's index, its cells, its edges and their weights), the device's buffers of them, and the
+ * events of the chunk's upload, kernel and download (NULL when none is on the device). */
+typedef struct cl_batch_slot {
+    cl_mem pinned, index, cells, edges, weights;
+    void *host;
+    cl_event events[3];
+} cl_batch_slot;
+
+typedef struct cl_batch_stage {
+    graphs_stage view;
+    cl_batch_slot slot[GRAPHS_SLOTS];
+} cl_batch_stage;
+
 /* graph_io.c: two pinned batches of rows, mapped for the host, that rows come down through. */
 typedef struct row_batches {
     cl_mem buffer[2];
@@ -202,9 +216,11 @@ struct cl_device {
     /* predecessors.c: the derivation's program (cl/paths.cl), built at its first use. */
     cl_program paths_program;
     cl_kernel paths_tight;
-    /* batch.c: cl/batch.cl's program and kernel per element type, built at its first use. */
+    /* batch.c: cl/batch.cl's program and kernel per element type, built at its first use; the
+     * batch's staging slots, made at its first use and kept (grown when a batch needs more). */
     cl_program batch_program[BATCH_DTYPES];
     cl_kernel batch_kernel[BATCH_DTYPES];
+    cl_batch_stage batch_stage;
     cl_sssp sssp;
     /* program_cache.c: the markers of the cache files loaded ("": none), removed at close; and
      * whether the cache directory's refusal was logged. */
@@ -321,10 +337,12 @@ apsp_status predecessors_derive(backend_device *device, const paths_csr *csr, in
 apsp_status predecessors_prepare(backend_device *device, apsp_error *error);
 void predecessors_release(cl_device *d);
 
-/* batch.c: backend.h's backend_graphs; the programs' release (at close). */
+/* batch.c: backend.h's backend_graphs; the programs' and the slots' release (at close). */
 size_t batch_most_vertices(backend_device *device, apsp_dtype dtype);
-apsp_status batch_solve(backend_device *device, const graphs_call *call, graphs_times *times,
-                        apsp_error *error);
+apsp_status batch_stage(backend_device *device, apsp_dtype dtype, size_t bytes, size_t graphs,
+                        graphs_stage **out, graphs_times *times, apsp_error *error);
+apsp_status batch_start(backend_device *device, size_t s, apsp_dtype dtype, apsp_error *error);
+apsp_status batch_finish(backend_device *device, size_t s, graphs_times *times, apsp_error *error);
 void batch_release(cl_device *d);
 
 /* sssp.c: backend.h's backend_sources; the program's release (at close). */

@@ -130,16 +130,18 @@ apsp_status apsp_solver_solve_batch(apsp_solver *s, const apsp_batch *b, apsp_re
     apsp_status status = plan_batch(b, offsets, offsets + b->count + 1, error);
     backend_device *device = solver_device(s);
     const size_t small = status == APSP_OK ? alone_above(device, b) : 0;
-    graphs_times times = {0, 0, 0, 0};
+    graphs_times times = {0, 0, 0, 0, 0};
     if (small && device->impl->run_items)
         status = drive_batch(device, &plan, error);
     else if (small) {
         status = drive_batch_device(device, &plan, small, &times, error);
-        /* Where a device batch's time went (the report has no field for the kernels). */
+        /* Where a device batch's time went (the report has no field for the kernels): the
+         * host's waits for chunks to come back, and (with a profile) the device's own parts. */
         log_message(solver_options(s), APSP_LOG_INFO,
-                    "batch on the device, V <= %zu: program %.3f s, up %.3f s, kernels %.3f s, "
-                    "down %.3f s, in all with the host's fill, check and packing %.3f s",
-                    small, times.setup, times.upload, times.kernels, times.download,
+                    "batch on the device, V <= %zu: program %.3f s, host waited on the device "
+                    "%.3f s (profile: up %.3f s, kernels %.3f s, down %.3f s), in all with the "
+                    "host's fill, check, packing and unpacking %.3f s",
+                    small, times.setup, times.wait, times.upload, times.kernels, times.download,
                     seconds_now() - start);
     }
     apsp_error cause;

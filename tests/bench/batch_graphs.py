@@ -12,12 +12,18 @@ medians printed, with the ratios of the medians; not a test: no thresholds.
 The SciPy loop runs over the first --scipy-graphs graphs and is scaled to --graphs.
 
   python3 tests/bench/batch_graphs.py --backend=opencl [--device=gpu] [--threads=16]
-      [--graphs 1000000]
+      [--graphs 1000000] [--dtypes int32,float32,float64] [--torch [--torch-device cuda]
+      [--torch-chunk 100000]]
 
 solves the edge_index inputs on the OpenCL device (src/opencl/batch.c: a work-group per graph)
-and on the pthread backend's --threads threads, says whether their arrays are identical, and
-prints the library's line of where the device's time went (program, up, kernels, down, and the
-whole call with the host's fill, check and packing)."""
+and on the pthread backend's --threads threads (packed, medians of --runs after a warm-up), says
+whether their arrays are identical, and prints the library's line of where the device's time
+went (the program, the host's waits on the device, and the whole call with the host's fill,
+check, packing and unpacking). --torch also times what graphormer-pyg does (int32 and float32
+runs): PyTorch's k-loop over the padded (B, Vmax, Vmax) float32 batch on --torch-device, from
+edge_index in host memory to a padded array in host memory (the transfers inside the time, as
+they are for apsp), and compares its distances with apsp's padded output on the device (inf as
+apsp's marker). A table last."""
 
 import argparse
 import logging
@@ -58,28 +64,132 @@ def timed(call):
     return time.perf_counter() - start, time.process_time() - cpu
 
 
+def median_run(call, runs):
+    """(the median wall seconds of `runs` calls, the last call's result): each result dropped
+    before the next call, so that one batch's arrays (gigabytes at 10^6 graphs) are alive at a
+    time."""
+    last, seconds = [None], []
+    for _ in range(runs):
+        last[0] = None
+        seconds.append(timed(lambda: last.__setitem__(0, call()))[0])
+    result = last[0][0] if isinstance(last[0], tuple) else last[0]
+    return float(np.median(seconds)), result
+
+
 def device_against_threads(args, counts, edge_index):
-    """The edge_index runs on the OpenCL device against the pthread batch, with their results."""
+    """The edge_index runs on the OpenCL device against the pthread batch (and with --torch the
+    PyTorch k-loop), with their results; a table last."""
     logging.basicConfig(format="  %(message)s")
     logging.getLogger("apsp").setLevel(logging.INFO)
     device = apsp.Solver(backend="opencl", device=args.device)
     threads = apsp.Solver(backend="cpu", threads=args.threads)
-    print(f"{args.graphs} graphs of 5-60 vertices, E = 1.1 V, undirected, unweighted")
-    for dtype in (np.int32, np.float32, np.float64):
+    print(f"{args.graphs} graphs of {args.least}-{args.most} vertices, E = 1.1 V, undirected, "
+          f"unweighted; medians of {args.runs} runs after a warm-up")
+    rows = []
+    for name in args.dtypes.split(","):
+        dtype = np.dtype(name).type
         kwargs = dict(edge_index=edge_index, num_nodes=counts, packed=True, dtype=dtype,
                       directed=False, unweighted=True)
         for solver in (device, threads):  # warm-up: the program built or read from the cache
             apsp.floyd_warshall_batch(edge_index=edge_index[:, :100], num_nodes=counts[:3],
                                       dtype=dtype, solver=solver)
-        results, seconds = [], []
+        results, seconds, library = [], [], []
         for solver in (device, threads):
-            out = []
-            seconds.append(timed(lambda: out.append(
-                apsp.floyd_warshall_batch(solver=solver, **kwargs)))[0])
-            results.append(out[0][0] if isinstance(out[0], tuple) else out[0])
+            took, result = median_run(
+                lambda: apsp.floyd_warshall_batch(solver=solver, **kwargs), args.runs)
+            seconds.append(took)
+            results.append(result)
+            library.append((solver.last_report or {}).get("compute_seconds", float("nan")))
         same = all(np.array_equal(a, b) for a, b in zip(results[0], results[1]))
+        del results
         print(f"{np.dtype(dtype).name} packed: device {seconds[0]:.3f} s, {args.threads or 'all'}"
               f" threads {seconds[1]:.3f} s: {seconds[1] / seconds[0]:.1f}x; identical: {same}")
+        row = [np.dtype(dtype).name, seconds[0], library[0], seconds[1], library[1], same]
+        if args.torch and dtype in (np.int32, np.float32):
+            row += torch_against_device(args, counts, edge_index, dtype, device)
+        rows.append(row)
+    table(args, rows)
+
+
+def table(args, rows):
+    threads = f"{args.threads or 'all'}-thread batch"
+    head = ["type", "apsp device, whole call (library)", f"apsp {threads} (library)",
+            "device vs threads", "device = threads"]
+    if args.torch:
+        head += ["apsp device, padded", f"torch k-loop ({args.torch_device})",
+                 "device (packed) vs torch", "torch = apsp"]
+    print(f"\n{args.graphs} graphs, packed unless said; seconds (medians of {args.runs}; in "
+          "brackets the library's own, of the last run, without the Python call's conversions "
+          "and the packed views)")
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    for name, dev, dev_library, thr, thr_library, same, *torch_part in rows:
+        cells = [name, f"{dev:.3f} ({dev_library:.3f})", f"{thr:.3f} ({thr_library:.3f})",
+                 f"{thr / dev:.1f}x", str(same)]
+        if args.torch:
+            cells += ([f"{torch_part[0]:.3f}", f"{torch_part[1]:.3f}",
+                       f"{torch_part[1] / dev:.1f}x", str(torch_part[2])]
+                      if torch_part else ["-"] * 4)
+        print("| " + " | ".join(cells) + " |")
+
+
+def torch_k_loop(torch, counts, edge_index, vmax, out, args):
+    """What graphormer-pyg does on the device: the batch as a padded (B, Vmax, Vmax) float32
+    tensor (inf where no edge, 0 on each graph's diagonal) and Vmax steps of
+    d = min(d, d[:, :, k] + d[:, k, :]) over every graph at once, in chunks of --torch-chunk
+    graphs; from edge_index in host memory to `out`, a (B, Vmax, Vmax) float32 host tensor."""
+    dev = torch.device(args.torch_device)
+    first = np.concatenate(([0], np.cumsum(counts * 11 // 10)))  # molecules()' edges a graph
+    starts = np.concatenate(([0], np.cumsum(counts)))
+    edges = torch.from_numpy(edge_index).to(dev)
+    sizes = torch.from_numpy(counts).to(dev)
+    graph = torch.repeat_interleave(torch.arange(counts.size, device=dev),
+                                    torch.from_numpy(first[1:] - first[:-1]).to(dev))
+    local = edges - torch.from_numpy(starts[:-1]).to(dev)[graph]
+    steps = torch.arange(vmax, device=dev)
+    for g0 in range(0, counts.size, args.torch_chunk):
+        g1 = min(g0 + args.torch_chunk, counts.size)
+        e0, e1 = int(first[g0]), int(first[g1])
+        d = torch.full((g1 - g0, vmax, vmax), float("inf"), device=dev)
+        gid, s, t = graph[e0:e1] - g0, local[0, e0:e1], local[1, e0:e1]
+        d[gid, s, t] = 1.0
+        d[gid, t, s] = 1.0
+        real = steps[None, :] < sizes[g0:g1, None]  # each graph's own vertices: 0 diagonal
+        diagonal = d.diagonal(dim1=1, dim2=2)
+        diagonal.copy_(torch.where(real, torch.zeros_like(diagonal), diagonal))
+        for k in range(vmax):
+            d = torch.minimum(d, d[:, :, k:k + 1] + d[:, k:k + 1, :])
+        out[g0:g1].copy_(d)
+    if dev.type == "cuda":
+        torch.cuda.synchronize()
+
+
+def torch_against_device(args, counts, edge_index, dtype, device):
+    """[apsp device padded seconds, torch k-loop seconds, whether their distances are the same]:
+    torch's float32 inf as apsp's marker (int32: apsp.INF32), the padding unreachable in both."""
+    import torch
+
+    vmax = int(counts.max())
+    out = torch.empty((counts.size, vmax, vmax), dtype=torch.float32)
+    few = counts[:50]
+    torch_k_loop(torch, few, edge_index[:, :int(np.sum(few * 11 // 10))], vmax,
+                 torch.empty((few.size, vmax, vmax)), args)  # warm-up: the device, the kernels
+    if args.torch_device.startswith("cuda"):
+        torch.cuda.synchronize()
+    loop = median_run(lambda: torch_k_loop(torch, counts, edge_index, vmax, out, args),
+                      args.runs)[0]
+    kwargs = dict(edge_index=edge_index, num_nodes=counts, dtype=dtype, directed=False,
+                  unweighted=True, solver=device)
+    apsp_padded, dist = median_run(lambda: apsp.floyd_warshall_batch(**kwargs), args.runs)
+    same, theirs = True, out.numpy()
+    for g0 in range(0, counts.size, 65536):  # (in parts: the arrays may be tens of GB)
+        part = theirs[g0:g0 + 65536]
+        if dtype == np.int32:
+            part = np.where(np.isinf(part), apsp.INF32, part).astype(np.int32)
+        same = same and np.array_equal(part, dist[g0:g0 + 65536])
+    print(f"{np.dtype(dtype).name}: apsp device padded {apsp_padded:.3f} s, torch k-loop on "
+          f"{args.torch_device} {loop:.3f} s; the same distances: {same}")
+    return [apsp_padded, loop, same]
 
 
 def main():
@@ -93,6 +203,13 @@ def main():
     parser.add_argument("--device", default=None, help="--backend=opencl: apsp.Solver's device")
     parser.add_argument("--threads", type=int, default=0,
                         help="--backend=opencl: the pthread batch's threads (0: every core)")
+    parser.add_argument("--dtypes", default="int32,float32,float64",
+                        help="--backend=opencl: the element types, comma-separated")
+    parser.add_argument("--torch", action="store_true",
+                        help="--backend=opencl: also PyTorch's batched k-loop (graphormer-pyg's)")
+    parser.add_argument("--torch-device", default="cuda", help="--torch: torch's device")
+    parser.add_argument("--torch-chunk", type=int, default=100000,
+                        help="--torch: graphs a padded tensor at a time")
     args = parser.parse_args()
     rng = np.random.default_rng(1)
     counts, edge_index, starts, edges = molecules(rng, args.graphs, args.least, args.most)

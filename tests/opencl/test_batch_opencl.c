@@ -14,13 +14,14 @@
  * Exit status: 0 passed, 1 a failure, 77 (skipped) without an OpenCL device unless
  * APSP_TEST_REQUIRE_DEVICE=1. */
 #include "apsp.h"
+#include "batch_solvers.h"
 #include "check.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { GRAPHS = 300, PITCH = 200, EXIT_SKIP = 77, ALONE_EVERY = 23 };
+enum { GRAPHS = 300, PITCH = 200, ALONE_EVERY = 23 };
 
 /* --small: the graphs of a batch and their most vertices (Oclgrind interprets every step). */
 static unsigned graph_count = GRAPHS;
@@ -194,10 +195,7 @@ static void test_cycle(apsp_solver *cl) {
 
 int main(int argc, char **argv) {
     srand(7);
-    apsp_options o, c;
-    apsp_options_init(&o);
-    o.backend = APSP_BACKEND_CPU;
-    o.threads = 2;
+    apsp_options c;
     apsp_options_init(&c);
     c.backend = APSP_BACKEND_OPENCL;
     for (int a = 1; a < argc; a++) {
@@ -211,18 +209,9 @@ int main(int argc, char **argv) {
         }
     }
     apsp_solver *cpu = NULL, *cl = NULL;
-    apsp_error err;
-    if (apsp_solver_create(&o, &cpu, &err) != APSP_OK) {
-        fprintf(stderr, "solver: %s\n", err.message);
-        return 1;
-    }
-    apsp_status status = apsp_solver_create(&c, &cl, &err);
-    if (status != APSP_OK) {
-        const char *require = getenv("APSP_TEST_REQUIRE_DEVICE");
-        printf("no device: %s\n", err.message);
-        apsp_solver_destroy(cpu);
-        return require && strcmp(require, "1") == 0 ? 1 : EXIT_SKIP;
-    }
+    const int status = batch_solvers(&c, &cpu, &cl);
+    if (status)
+        return status;
     const apsp_dtype types[] = {APSP_INT32, APSP_INT64, APSP_FLOAT32, APSP_FLOAT64};
     for (size_t k = 0; k < 4; k++)
         for (int undirected = 0; undirected < 2; undirected++)
