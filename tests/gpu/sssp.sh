@@ -28,6 +28,9 @@
 # command's seconds, the ratio of the medians, and the GPU run's parts (upload, rounds, kernels,
 # download) from a run with APSP_PROFILE=1 (kernel times are summed per launch, which waits
 # for each: that run is not in the table).
+# AUTO (default 1): each case also runs REPS times as a user would, with neither -d nor --method
+# (--threads only), and its row says which engine auto picked and how its whole run compares
+# with the faster of the two engines' (issue 38.4: auto within 10 % of the faster); AUTO=0 skips.
 # SINK=file: the timed and profiled runs write their rows to a file in /dev/shm (removed after
 # each run) instead of /dev/null, so that the whole run counts the write and the output's
 # preparation beside the rounds (issue 37.4, APSP_OVERLAP; "hidden" in the parts).
@@ -98,6 +101,8 @@ one_case() {
     : >"$out/$case-cpu.times"
     : >"$out/$case-gpu.times"
     : >"$out/$case-base.times"
+    : >"$out/$case-auto.times"
+    auto() { [ "${AUTO:-1}" != 1 ] || run "$@" --threads="$threads"; }
     base() { [ -z "$base_apsp" ] || RUN_APSP=$base_apsp run "$@"; }
     run $case-gpu-warm /dev/null "${gpu_args[@]}" # the program built once, into the kernel cache
     base $case-base-warm /dev/null "${gpu_args[@]}"
@@ -107,6 +112,8 @@ one_case() {
         run $case-gpu "$(target)" "${gpu_args[@]}"
         rm -f "$work/timed.out"
         base $case-base "$(target)" "${gpu_args[@]}"
+        rm -f "$work/timed.out"
+        auto $case-auto "$(target)"
         rm -f "$work/timed.out"
     done
     grep '^apsp: method' "$out/$case-gpu.log" | tee -a "$summary"
@@ -151,6 +158,17 @@ one_case() {
         fi
         awk -v a="$cpu_c" -v b="$gpu_c" -v c="$cpu_w" -v d="$gpu_w" \
             'BEGIN {printf "ratio (pthread / GPU)               %9.2fx %9.2fx\n", a / b, c / d}'
+        if [ -s "$out/$case-auto.times" ]; then
+            auto_w=$(cut -d' ' -f2 "$out/$case-auto.times" | median)
+            printf '%-34s %10.3f %10.3f   %s\n' \
+                "auto: $(field backend "$out/$case-auto.log") $(field method "$out/$case-auto.log")" \
+                "$(cut -d' ' -f1 "$out/$case-auto.times" | median)" "$auto_w" \
+                "$(cut -d' ' -f1 "$out/$case-auto.times" | tr '\n' ' ')"
+            awk -v a="$auto_w" -v c="$cpu_w" -v g="$gpu_w" 'BEGIN {
+                best = c < g ? c : g
+                printf "auto whole / the faster engine'"'"'s whole: %.2fx (%s)\n", a / best,
+                    a <= 1.1 * best ? "within 10 %" : "NOT within 10 %" }'
+        fi
         echo "GPU parts (APSP_PROFILE=1 run): $(sed -n 's/.*"choice":"\([^"]*\)".*/\1/p' \
             "$out/$case-gpu-profile.log" | tail -1)"
         [ -z "$base_apsp" ] || echo "BASE_BUILD parts: $(sed -n 's/.*"choice":"\([^"]*\)".*/\1/p' \
