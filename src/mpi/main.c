@@ -241,11 +241,14 @@ static apsp_status run(const cli *c, const grid *g, apsp_error *error) {
     return status;
 }
 
-/* A test's fault (APSP_FAULT, -Dfault_injection=true) hits only rank APSP_FAULT_RANK, if set. */
+/* A test's fault or pause (APSP_FAULT, APSP_FAULT_PAUSE, -Dfault_injection=true) hits only rank
+ * APSP_FAULT_RANK, if set. */
 static void aim_fault(int rank) {
     const char *aim = getenv("APSP_FAULT_RANK");
-    if (aim && atoi(aim) != rank)
+    if (aim && atoi(aim) != rank) {
         unsetenv("APSP_FAULT");
+        unsetenv("APSP_FAULT_PAUSE");
+    }
 }
 
 int main(int argc, char **argv) {
