@@ -53,6 +53,8 @@ static apsp_status open_opencl(const apsp_options *options, unsigned threads, in
             choose_device(options, node_rank, &list, &info, r->choice, sizeof r->choice, error);
     if (status == APSP_OK && info) {
         r->ops = backend_for(info)->blocks;
+        r->opencl = 1;
+        r->off_host = strcmp(info->type, "gpu") == 0 || strcmp(info->type, "accelerator") == 0;
         status = r->ops->open(info, options, threads, &r->blocks, error);
     }
     device_list_free(&list);

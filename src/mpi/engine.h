@@ -11,6 +11,8 @@ typedef struct rank_engine {
     const backend_blocks *ops;
     block_engine *blocks;
     char choice[96]; /* which of the node's devices this rank took, for -v ("" for none) */
+    int opencl;      /* the OpenCL engine */
+    int off_host; /* on a device other than the host's cores (a GPU): its rounds leave them idle */
 } rank_engine;
 
 /* --backend=opencl or cpu, or for auto, opencl where the node has an OpenCL GPU (ranks of

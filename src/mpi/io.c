@@ -31,7 +31,7 @@ enum { B = BLOCK_SIDE };
  * every rank opens it by that name. Every rank then knows the name, to write it and to remove it
  * on a signal. */
 apsp_status io_output_open(const grid *g, const char *path, mpi_output *out, apsp_error *error) {
-    *out = (mpi_output){.path = path};
+    *out = (mpi_output){.path = path, .fd = -1};
     apsp_status status = APSP_OK;
     if (g->rank == 0 && (status = output_open_shared(path, &out->file, error)) == APSP_OK) {
         const char *temp = apsp_output_temp_path(out->file);
@@ -108,34 +108,60 @@ static void exchange_start(band_writer *w, size_t k, int slot) {
     w->request_count[slot] = count;
 }
 
-/* The pieces in buffer `slot` (one per rank of the row) as file rows of global block row gb;
- * returns the rows below V. */
-static size_t assemble(band_writer *w, int slot, size_t gb) {
-    const size_t v = w->l->vertices, first = gb * B;
-    const size_t rows = v - first < (size_t)B ? v - first : (size_t)B;
-    const int32_t *piece = w->incoming[slot];
+/* The band in buffer `slot`: the pieces of one block row, one per rank of the row. */
+typedef struct band_pieces {
+    const band_writer *w;
+    int slot;
+} band_pieces;
+
+/* Rows [begin, end) of the band in `rows` (a band_fill_fn): each piece's B-wide strips at
+ * their columns, V cells a row. */
+static void assemble(void *context, unsigned char *rows, size_t begin, size_t end) {
+    const band_pieces *p = context;
+    const band_writer *w = p->w;
+    const size_t v = w->l->vertices;
+    const int32_t *piece = w->incoming[p->slot];
     for (int q = 0; q < w->g->cols; q++) {
         const size_t cols = row_local_cols(w, q);
         for (size_t bj = 0; bj * B < cols; bj++) {
             const size_t j0 = (bj * (size_t)w->g->cols + (size_t)q) * B;
             const size_t width = j0 >= v ? 0 : v - j0 < (size_t)B ? v - j0 : (size_t)B;
-            for (size_t i = 0; i < rows && width; i++)
-                memcpy(w->band + i * v + j0, piece + i * cols + bj * B, width * sizeof *piece);
+            for (size_t i = begin; i < end && width; i++)
+                memcpy(rows + (i * v + j0) * sizeof *piece, piece + i * cols + bj * B,
+                       width * sizeof *piece);
         }
         piece += (size_t)B * cols;
     }
-    return rows;
 }
 
-/* One band: rows x V cells, contiguous in the file at its first row's offset. */
-static apsp_status write_band(band_writer *w, int fd, size_t gb, size_t rows, const char *path,
+static apsp_status band_failed(apsp_error *error, int err, const char *path) {
+    if (err == EFAULT) /* a store into a page that a truncation took away (io_map.h) */
+        return fail(error, APSP_ERR_OUTPUT,
+                    "%s: writing the output failed: another process truncated the file while it "
+                    "was written; the old output is kept",
+                    path);
+    return write_failed(error, err, path);
+}
+
+/* One band, global block row gb: its rows below V, contiguous in the file at the first one's
+ * offset, assembled straight into the mapping where there is one (io_map.h), else in w->band
+ * and written with one pwrite. */
+static apsp_status write_band(band_writer *w, mpi_output *out, band_map *map, int slot, size_t gb,
                               apsp_error *error) {
-    const size_t v = w->l->vertices;
-    int err = fault_hit(FAULT_IO)
-                  ? EIO
-                  : write_at(fd, (const unsigned char *)w->band, rows * v * sizeof(int32_t),
-                             gb * B * v * sizeof(int32_t));
-    return err ? write_failed(error, err, path) : APSP_OK;
+    const size_t v = w->l->vertices, first = gb * B, row_bytes = v * sizeof(int32_t);
+    const size_t rows = v - first < (size_t)B ? v - first : (size_t)B;
+    band_pieces pieces = {w, slot};
+    unsigned char *band = (unsigned char *)w->band;
+    int err = 0;
+    if (fault_hit(FAULT_IO))
+        err = EIO;
+    else if (map)
+        err = band_map_write(map, first * row_bytes, rows, row_bytes, assemble, &pieces, band);
+    else {
+        assemble(&pieces, band, 0, rows);
+        err = write_at(out->fd, band, rows * row_bytes, first * row_bytes);
+    }
+    return err ? band_failed(error, err, out->path) : APSP_OK;
 }
 
 static apsp_status writer_init(band_writer *w, const grid *g, const layout *l, const int32_t *local,
@@ -161,8 +187,9 @@ static void writer_free(band_writer *w) {
 }
 
 /* Collective over the process row: every batch's exchange runs on every rank even after a
- * failed write, so that nobody waits for a rank that stopped. */
-static apsp_status write_bands(band_writer *w, int fd, const char *path, apsp_error *error) {
+ * failed write, so that nobody waits for a rank that stopped. `map`: the file's mapping, or NULL
+ * for pwrite. */
+static apsp_status write_bands(band_writer *w, mpi_output *out, band_map *map, apsp_error *error) {
     const grid *g = w->g;
     const size_t batches = (w->l->block_rows + (size_t)g->cols - 1) / (size_t)g->cols;
     apsp_status status = APSP_OK;
@@ -178,17 +205,24 @@ static apsp_status write_bands(band_writer *w, int fd, const char *path, apsp_er
             continue;
         size_t gb = mine * (size_t)g->rows + (size_t)g->pr;
         if (gb * B < w->l->vertices)
-            status = write_band(w, fd, gb, assemble(w, slot, gb), path, error);
+            status = write_band(w, out, map, slot, gb, error);
     }
     return status;
+}
+
+/* Read and write, which a shared mapping needs (io_map.h); write only where reading is not
+ * allowed, for pwrite. */
+static int open_for_writing(const char *path) {
+    const int flags = O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
+    int fd = open(path, O_RDWR | flags);
+    return fd < 0 && errno == EACCES ? open(path, O_WRONLY | flags) : fd;
 }
 
 /* The temporary file on a rank other than 0, by the name rank 0 made it under: never through a
  * symbolic link (O_NOFOLLOW), never a FIFO waited on (O_NONBLOCK until it is found a regular
  * file). */
 static apsp_status open_by_name(const mpi_output *out, int *fd, apsp_error *error) {
-    *fd = fault_hit(FAULT_IO) ? (errno = EIO, -1)
-                              : open(out->temp, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    *fd = fault_hit(FAULT_IO) ? (errno = EIO, -1) : open_for_writing(out->temp);
     struct stat st;
     int err = *fd < 0 || fstat(*fd, &st) != 0 ? errno : 0;
     int replaced = err == ELOOP || (!err && !S_ISREG(st.st_mode));
@@ -207,35 +241,58 @@ static apsp_status open_by_name(const mpi_output *out, int *fd, apsp_error *erro
     return write_failed(error, err, out->path);
 }
 
-/* Collective: each rank writes its bands with pwrite at their offsets: rank 0 through the
- * descriptor it created the file with (synced at the commit), the others through their own,
- * opened by name, synced and closed here so that a failure on another node's file system is
- * seen before rank 0 commits. MPI-IO (MPI_File_write_at, then MPI_File_sync) took 1.3-1.4x as
- * long, and followed a link put in the file's place (docs/distributed.md). */
-static apsp_status write_all(const grid *g, const mpi_output *out, const layout *l,
-                             const int32_t *local, apsp_error *error) {
+apsp_status io_output_prepare(const grid *g, mpi_output *out, const layout *l, unsigned threads,
+                              int populate, apsp_error *error) {
+    apsp_status status = APSP_OK;
+    if (g->rank == 0)
+        out->fd = output_file_fd(out->file);
+    else
+        status = open_by_name(out, &out->fd, error);
+    if ((status = agree(g->world, status, error)) == APSP_OK)
+        band_map_start(&out->map, g, l, out->file, out->fd, threads, populate);
+    return status;
+}
+
+double io_output_stop_preparing(mpi_output *out, double rounds_end) {
+    return band_map_stop(&out->map, rounds_end);
+}
+
+/* A rank other than 0: its descriptor synced and closed, so that a failure on another node's
+ * file system is seen before rank 0 commits. */
+static apsp_status close_by_name(mpi_output *out, apsp_status status, apsp_error *error) {
+    if (status == APSP_OK && fsync(out->fd) != 0)
+        status = write_failed(error, errno, out->path);
+    if (close(out->fd) != 0 && status == APSP_OK)
+        status = write_failed(error, errno, out->path);
+    out->fd = -1;
+    return status;
+}
+
+/* Collective: each rank writes its bands at their offsets, into the file's shared mapping where
+ * every rank has one (io_map.h), else with pwrite: rank 0 through the descriptor it created the
+ * file with (synced at the commit), the others through their own, opened by name before the
+ * rounds (io_output_prepare). MPI-IO (MPI_File_write_at, then MPI_File_sync) took 1.3-1.4x as
+ * long as pwrite, and followed a link put in the file's place (docs/distributed.md). */
+static apsp_status write_all(const grid *g, mpi_output *out, const layout *l, const int32_t *local,
+                             int *mapped, apsp_error *error) {
     band_writer w;
     apsp_status status = writer_init(&w, g, l, local, error);
-    int fd = g->rank == 0 ? output_file_fd(out->file) : -1;
-    if (g->rank != 0 && status == APSP_OK)
-        status = open_by_name(out, &fd, error);
     if (g->rank == 0 && status == APSP_OK)
         status = output_room(out->file, error); /* a full disk fails here, on every rank */
-    if ((status = agree(g->world, status, error)) == APSP_OK)
-        status = write_bands(&w, fd, out->path, error);
-    if (g->rank != 0 && fd >= 0) {
-        if (status == APSP_OK && fsync(fd) != 0)
-            status = write_failed(error, errno, out->path);
-        if (close(fd) != 0 && status == APSP_OK)
-            status = write_failed(error, errno, out->path);
+    if ((status = agree(g->world, status, error)) == APSP_OK) {
+        *mapped = band_map_agree(&out->map);
+        status = write_bands(&w, out, *mapped ? &out->map : NULL, error);
     }
+    band_map_release(&out->map); /* the rows are in its pages: fsync takes them from there */
+    if (g->rank != 0 && out->fd >= 0)
+        status = close_by_name(out, status, error);
     writer_free(&w);
     return agree(g->world, status, error);
 }
 
 apsp_status io_output_commit(const grid *g, mpi_output *out, const layout *l, const int32_t *local,
-                             apsp_error *error) {
-    apsp_status status = write_all(g, out, l, local, error);
+                             int *mapped, apsp_error *error) {
+    apsp_status status = write_all(g, out, l, local, mapped, error);
     if (status != APSP_OK)
         return status;
     if (g->rank == 0) {
@@ -251,6 +308,10 @@ apsp_status io_output_commit(const grid *g, mpi_output *out, const layout *l, co
 }
 
 void io_output_abort(const grid *g, mpi_output *out) {
+    band_map_release(&out->map); /* its thread first: it may be waiting for the file's room */
+    if (g->rank != 0 && out->fd >= 0)
+        close(out->fd);
+    out->fd = -1;
     if (g->rank == 0)
         apsp_output_abort(out->file);
     out->file = NULL;

@@ -165,6 +165,14 @@ static void log_to_stderr(void *context, apsp_log_level level, const char *messa
         message_print_lines("apsp-mpi: rank %d: %s", log->g->rank, message);
 }
 
+/* Whether the output's pages are faulted in beside the rounds (io_output_prepare), as apsp
+ * prepares its own (apsp_options.overlap, APSP_OVERLAP): where the engine's device is off the
+ * host, whose cores its rounds leave idle, or beside any OpenCL device when asked for; never
+ * beside the pthread engine, whose rounds take every core. */
+static int beside_rounds(const apsp_options *options, const rank_engine *engine) {
+    return options->overlap >= 0 && (engine->off_host || (options->overlap > 0 && engine->opencl));
+}
+
 /* The solve proper, after the output file exists: read, rounds, write. */
 static apsp_status solve(const cli *c, const grid *g, mpi_output *out, run_report *r, layout *l,
                          apsp_error *error) {
@@ -191,12 +199,15 @@ static apsp_status solve(const cli *c, const grid *g, mpi_output *out, run_repor
             status = round_buffers_prepare(l, engine.ops, engine.blocks, &buffers, error);
         status = agree(g->world, status, error);
     }
+    if (status == APSP_OK)
+        status = io_output_prepare(g, out, l, threads, beside_rounds(&options, &engine), error);
     if (status == APSP_OK) {
         const backend_blocks *ops = engine.ops;
         rank_engine_describe(&engine, r->engine, sizeof r->engine);
         double t0 = MPI_Wtime();
         rounds_run(g, l, ops, engine.blocks, &buffers, !c->no_look_ahead, &r->rounds);
         double t1 = MPI_Wtime(); /* the engines wait for their device at the last round's end */
+        r->overlapped_seconds = io_output_stop_preparing(out, seconds_now());
         status = agree(g->world, ops->store(engine.blocks, local, error), error);
         r->rounds_seconds = t1 - t0;
         r->store_seconds = MPI_Wtime() - t1;
@@ -208,7 +219,7 @@ static apsp_status solve(const cli *c, const grid *g, mpi_output *out, run_repor
     rank_engine_close(&engine);
     if (status == APSP_OK) {
         double t0 = MPI_Wtime();
-        status = io_output_commit(g, out, l, local, error);
+        status = io_output_commit(g, out, l, local, &r->mapped, error);
         r->write_seconds = MPI_Wtime() - t0;
     }
     free(local);
@@ -230,11 +241,14 @@ static apsp_status run(const cli *c, const grid *g, apsp_error *error) {
     return status;
 }
 
-/* A test's fault (APSP_FAULT, -Dfault_injection=true) hits only rank APSP_FAULT_RANK, if set. */
+/* A test's fault or pause (APSP_FAULT, APSP_FAULT_PAUSE, -Dfault_injection=true) hits only rank
+ * APSP_FAULT_RANK, if set. */
 static void aim_fault(int rank) {
     const char *aim = getenv("APSP_FAULT_RANK");
-    if (aim && atoi(aim) != rank)
+    if (aim && atoi(aim) != rank) {
         unsetenv("APSP_FAULT");
+        unsetenv("APSP_FAULT_PAUSE");
+    }
 }
 
 int main(int argc, char **argv) {

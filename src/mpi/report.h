@@ -17,6 +17,9 @@ typedef struct run_report {
     /* rounds: from the first round to the device's end of the last; store: the local matrix
      * back from the engine (a device's download) */
     double rounds_seconds, store_seconds, write_seconds, total_seconds;
+    /* the output's pages faulted in beside the rounds, within them (io_output_prepare) */
+    double overlapped_seconds;
+    int mapped; /* the bands went through a shared mapping of the file (io_map.h), not pwrite */
 } run_report;
 
 /* Broadcast payload one rank receives in a solve by the model, the mean over the ranks: the row

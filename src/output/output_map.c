@@ -70,16 +70,32 @@ static int populate_slice(void *context, size_t begin, size_t end) {
     return err == POPULATE_STOPPED ? 0 : err;
 }
 
-void output_prepare(apsp_output *o) {
+/* Once the room is settled: whether the file may be mapped and is not yet. */
+static int map_wanted(apsp_output *o) {
     room_settle(&o->room);
-    if (o->map || o->length == 0 || o->length > SIZE_MAX || !room_mappable(&o->room) ||
-        fault_hit(FAULT_IO))
-        return;
+    return !o->map && o->length > 0 && o->length <= SIZE_MAX && room_mappable(&o->room);
+}
+
+/* The whole file, shared; 0 where it cannot be mapped (a file opened write-only: written in
+ * place). */
+static int map_whole(apsp_output *o) {
     void *map = mmap(NULL, (size_t)o->length, PROT_WRITE, MAP_SHARED, o->fd, 0);
     if (map == MAP_FAILED)
-        return; /* (a file opened write-only: written in place) */
+        return 0;
     o->map = map;
     o->map_bytes = (size_t)o->length;
+    return 1;
+}
+
+unsigned char *output_map(apsp_output *o) {
+    if (map_wanted(o))
+        (void)map_whole(o);
+    return o->map;
+}
+
+void output_prepare(apsp_output *o) {
+    if (!map_wanted(o) || fault_hit(FAULT_IO) || !map_whole(o))
+        return;
     /* On the output's threads, a chunk (POPULATE_CHUNK) each at a time: the host's cores idle while
      * the devices compute, and page faults on one mapping scale with them (the issue's probe: 6.4
      * GB on tmpfs in 1.3-2.2 s on 16 threads). A failure leaves the rest to the copies: a page

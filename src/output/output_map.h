@@ -30,6 +30,10 @@ int populate_pages(unsigned char *map, size_t bytes, populate_method method,
  * without it. */
 void output_prepare(apsp_output *output);
 void output_stop_preparing(apsp_output *output);
+/* output_prepare's first half alone, for a writer that populates only its own part (apsp-mpi's
+ * ranks, src/mpi/io_map.c): waits for the room, then maps the whole file where output_mappable
+ * allows. Returns the mapping (output_mapping's), or NULL. */
+unsigned char *output_map(apsp_output *output);
 /* output_prepare's mapping of the whole file (output_begin's bytes), or NULL. */
 unsigned char *output_mapping(const apsp_output *output);
 /* Gives the mapping up: before the file is synced, and when the output is dropped. */

@@ -16,7 +16,7 @@ int room_visible(int fd, uint64_t bytes) {
     return (uint64_t)fs.f_bavail >= bytes / fs.f_frsize;
 }
 
-static int local_file_system(int fd) {
+int file_system_local(int fd) {
     struct statfs fs;
     if (fstatfs(fd, &fs) != 0)
         return 0;
@@ -36,7 +36,7 @@ static int reserve(file_room *room) {
     if (room->bytes == 0)
         return 0;
     if (fallocate(room->fd, 0, 0, (off_t)room->bytes) == 0) {
-        room->mappable = local_file_system(room->fd);
+        room->mappable = file_system_local(room->fd);
         return 0;
     }
     return errno == EOPNOTSUPP || errno == ENOSYS || errno == EINTR ? 0 : errno;

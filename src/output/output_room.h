@@ -28,5 +28,7 @@ int room_wait(file_room *room);
  * store into a shared mapping of the file can neither lack space nor wait on a server that could
  * fail it (either would be a SIGBUS). */
 int room_mappable(const file_room *room);
+/* Whether fd's file is on one of those local file systems. */
+int file_system_local(int fd);
 
 #endif

@@ -1,9 +1,9 @@
 #!/bin/bash
 # apsp-mpi's write against apsp's, side by side on one graph (issue 37.3): for each directory,
 # REPS rounds of, interleaved,
-#   OLD/src/mpi/apsp-mpi -v --backend=cpu (mpirun -np NP): an older build (MPI-IO)
-#   OLD/src/mpi/apsp-mpi as above under ROMIO with ROMIO_HINTS (collective buffering and data
-#                        sieving off: MPI-IO's tuned form of the same contiguous band writes)
+#   OLD/src/mpi/apsp-mpi -v --backend=cpu (mpirun -np NP): an older build (before 2026-11-28's
+#                        evening, pwrite; before that MPI-IO, whose ROMIO-tuned run this script
+#                        had then: docs/distributed.md)
 #   NEW/src/mpi/apsp-mpi the same with this build
 #   NEW/src/apsp -v --backend=cpu --threads=NP
 # each output compared with apsp's (cmp), and prints the median and range of apsp-mpi's "write"
@@ -18,9 +18,6 @@ np=${NP:-2}
 graph=$(mktemp /dev/shm/mpi-write-XXXXXX.in)
 trap 'rm -f "$graph"' EXIT
 "$new/tests/gen-graph" random "$v" $((20 * v)) 1 "$graph"
-hints=$(mktemp /dev/shm/mpi-write-hints-XXXXXX)
-trap 'rm -f "$graph" "$hints"' EXIT
-printf 'romio_cb_write disable\nromio_ds_write disable\n' >"$hints"
 mpi() { mpirun --allow-run-as-root --oversubscribe -np "$np" "$@"; }
 
 # The seconds of apsp-mpi's write, or apsp's write + close, from a -v log on stdin.
@@ -31,7 +28,6 @@ median() { sort -n | awk '{a[NR] = $1} END {printf "%.3f (%.3f-%.3f)", a[int((NR
 for dir in "$@"; do
     mkdir -p "$dir"
     : >"$dir/old.t"
-    : >"$dir/romio.t"
     : >"$dir/new.t"
     : >"$dir/apsp.t"
     for ((r = 0; r < reps; r++)); do
@@ -39,18 +35,15 @@ for dir in "$@"; do
             apsp_write >>"$dir/apsp.t"
         mpi "$old/src/mpi/apsp-mpi" -v --backend=cpu "$graph" "$dir/old.out" 2>&1 |
             mpi_write >>"$dir/old.t"
-        ROMIO_HINTS=$hints mpi --mca io romio321 "$old/src/mpi/apsp-mpi" -v --backend=cpu \
-            "$graph" "$dir/romio.out" 2>&1 | mpi_write >>"$dir/romio.t"
         mpi "$new/src/mpi/apsp-mpi" -v --backend=cpu "$graph" "$dir/new.out" 2>&1 |
             mpi_write >>"$dir/new.t"
-        for o in old romio new; do
+        for o in old new; do
             cmp "$dir/apsp.out" "$dir/$o.out" || { echo "$o: not apsp's bytes" >&2; exit 1; }
         done
     done
     echo "$dir, V = $v, $np ranks, $reps runs each; median (range), s:"
-    echo "  apsp-mpi before (MPI-IO, OMPIO)  write $(median <"$dir/old.t")"
-    echo "  apsp-mpi before, ROMIO tuned     write $(median <"$dir/romio.t")"
-    echo "  apsp-mpi now (pwrite)            write $(median <"$dir/new.t")"
-    echo "  apsp                             write + close $(median <"$dir/apsp.t")"
-    rm -f "$dir"/{old,romio,new,apsp}.{t,out}
+    echo "  apsp-mpi OLD  write $(median <"$dir/old.t")"
+    echo "  apsp-mpi NEW  write $(median <"$dir/new.t")"
+    echo "  apsp          write + close $(median <"$dir/apsp.t")"
+    rm -f "$dir"/{old,new,apsp}.{t,out}
 done

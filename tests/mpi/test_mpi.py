@@ -23,8 +23,14 @@ usage: pytest_main.py test_mpi.py::test_PART --exe mpirun MPIRUN --exe apsp-mpi 
                                             leaves the others waiting at next to no CPU
         commit                              (-Dfault_injection=true) the temporary file
                                             truncated, or replaced by a link, while rank 0 is
-                                            stopped before the rename: exit 4, one line, the
-                                            old OUTPUT byte for byte, no temporary file left
+                                            stopped before the rename, or truncated while a
+                                            rank is stopped inside its stores into the file's
+                                            mapping: exit 4, one line, the old OUTPUT byte for
+                                            byte, no temporary file left
+        mapped                              the bands stored into a shared mapping of the
+                                            file on a local file system (-v), apsp's bytes on
+                                            1, 2 and 4 ranks; with the pages faulted in
+                                            beside OpenCL rounds (APSP_OVERLAP=on) too
         write_faults                        (-Dfault_injection=true) each rank's open of the
                                             temporary file and each of its band writes made
                                             to fail in turn, and the temporary file replaced
@@ -521,32 +527,34 @@ def state(pid):
         return None
 
 
-def paused_commit(tool, work, act):
+def paused_commit(tool, work, act, point="commit", rank=0):
     """apsp-mpi on 2 ranks with APSP_FAULT_PAUSE=commit (-Dfault_injection=true): rank 0 stops
     itself (SIGSTOP) once every rank has written, just before it checks the temporary file and
     renames it; the test calls act(temporary file), then sends SIGCONT. Returns (exit code,
-    rank 0's error lines), or None when rank 0 never stopped there."""
+    rank 0's error lines), or None when rank 0 never stopped there. Another point and rank:
+    that rank stops there (APSP_FAULT_RANK: the others never do)."""
     out = os.path.join(work, "out.bin")
     with open(out, "wb") as f:
         f.write(OLD_OUTPUT)
     graph = os.path.join(tool.testcases, "v333-random.in")
     args = ["--backend=cpu", "--threads=1", graph, out]
-    cmd, env = mpirun_command(tool, 2, args, {"APSP_FAULT_PAUSE": "commit"})
+    cmd, env = mpirun_command(tool, 2, args, {"APSP_FAULT_PAUSE": point,
+                                              "APSP_FAULT_RANK": str(rank)})
     with open(os.path.join(work, "commit.log"), "w+b") as log:
         process = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=log)
         deadline, ranks = time.monotonic() + TIMEOUT, {}
         while process.poll() is None and time.monotonic() < deadline and state(
-                ranks.get(0)) != "T":
+                ranks.get(rank)) != "T":
             time.sleep(0.01)
-            ranks = ranks if 0 in ranks else rank_pids(process.pid, tool.apsp_mpi)
-        stopped = state(ranks.get(0)) == "T"
+            ranks = ranks if rank in ranks else rank_pids(process.pid, tool.apsp_mpi)
+        stopped = state(ranks.get(rank)) == "T"
         if stopped:
             temps = leftovers(work)  # exactly one, or the run goes on untouched and fails
             try:
                 if len(temps) == 1:
                     act(os.path.join(work, temps[0]))
             finally:
-                os.kill(ranks[0], signal.SIGCONT)
+                os.kill(ranks[rank], signal.SIGCONT)
         try:
             code = process.wait(timeout=TIMEOUT)
         except subprocess.TimeoutExpired:
@@ -608,6 +616,72 @@ def check_commit(tool, work):
             print("   ", lines[0])
         failures += 1 if problems else 0
     return failures
+
+
+def check_stores_truncated(tool, work):
+    """Issue 37.3: the temporary file truncated to 0 while one rank is stopped inside its copy of
+    a band into the file's shared mapping, after the first row's stores (APSP_FAULT_PAUSE=
+    stores-begun, a point that only the stores reach): the next store raises SIGBUS, which the
+    fault guard turns into an error of the copy. Exit 4, one line saying so, the old OUTPUT byte
+    for byte, no temporary file left: never a rank killed by the signal."""
+    failures = 0
+    for rank in (0, 1):
+        why = f"the temporary file truncated to 0 inside rank {rank}'s stores into the mapping"
+        result = paused_commit(tool, work, lambda temp: os.truncate(temp, 0), "stores-begun", rank)
+        if result is None:
+            print(f"FAIL {why}: rank {rank} never stopped in its stores (not the mapped write?)")
+            failures += 1
+            continue
+        code, lines = result
+        problems = [f"exit {code}, expected 4"] if code != 4 else []
+        says = "another process truncated the file while it was written"
+        if len(lines) != 1 or not lines[0].startswith("apsp-mpi: ") or says not in lines[0]:
+            problems.append(f"expected one 'apsp-mpi:' line saying {says!r}, got {lines!r}")
+        with open(os.path.join(work, "out.bin"), "rb") as f:
+            problems += [] if f.read() == OLD_OUTPUT else ["the old OUTPUT was changed"]
+        problems += [f"temporary files left: {leftovers(work)}"] if leftovers(work) else []
+        print(("FAIL " if problems else "ok ") + why + (": " + "; ".join(problems) if problems
+                                                        else ""))
+        failures += 1 if problems else 0
+    return failures
+
+
+def check_mapped(tool, work):
+    """Issue 37.3: on a local file system (the work directory's, and tmpfs where there is one)
+    the ranks store their bands into a shared mapping of the file (-v says so) and the output is
+    apsp's byte for byte, on 1, 2 and 4 ranks, V = 333 (not a multiple of 128); and with the
+    pages faulted in beside the rounds (APSP_OVERLAP=on, OpenCL ranks on PoCL's CPU device):
+    --stats-json says the write was mapped and the faulting-in ran."""
+    graph = os.path.join(tool.testcases, "v333-random.in")
+    expected = os.path.join(work, "apsp.bin")
+    subprocess.run([tool.apsp, "--backend=cpu", "-q", graph, expected], check=True)
+    failures = 0
+    dirs = [work] + ([tempfile.mkdtemp(prefix="apsp-mpi-mapped-", dir="/dev/shm")]
+                     if os.path.isdir("/dev/shm") else [])
+    try:
+        for d, np in [(d, np) for d in dirs for np in (1, 2, 4)]:
+            out = os.path.join(d, "out.bin")
+            r = mpirun(tool, np, ["--backend=cpu", "-v", graph, out])
+            mapped = b"output stored into a shared mapping of the file" in r.stderr
+            ok = r.returncode == 0 and mapped and same_bytes(out, expected)
+            print(("ok" if ok else "FAIL") + f" {np} rank(s) in {d}: exit {r.returncode}, "
+                  f"mapped {mapped}, " + ("apsp's bytes" if r.returncode == 0 and
+                                          same_bytes(out, expected) else "NOT apsp's bytes"))
+            failures += 0 if ok else 1
+    finally:
+        for d in dirs[1:]:
+            shutil.rmtree(d, ignore_errors=True)
+    out = os.path.join(work, "beside.bin")
+    r = mpirun(tool, 2, ["--backend=opencl", "--stats-json", graph, out], {"APSP_OVERLAP": "on"})
+    if b"without OpenCL" in r.stderr or b"no OpenCL" in r.stderr:
+        print("skip the pages faulted in beside OpenCL rounds: no OpenCL here")
+        return failures
+    stats = re.search(rb'"overlapped_s":([0-9.]+),"write_mapped":(true|false)', r.stderr)
+    ok = (r.returncode == 0 and stats is not None and float(stats.group(1)) > 0
+          and stats.group(2) == b"true" and same_bytes(out, expected))
+    print(("ok" if ok else "FAIL") + " 2 OpenCL ranks, APSP_OVERLAP=on: " +
+          (stats.group(0).decode() if stats else f"exit {r.returncode}: {r.stderr.decode()}"))
+    return failures + (0 if ok else 1)
 
 
 def check_write_faults(tool, work):
@@ -747,7 +821,11 @@ def test_signals(tool, work):
 
 
 def test_commit(tool, work):
-    passed(check_commit(tool, work))
+    passed(check_commit(tool, work) + check_stores_truncated(tool, work))
+
+
+def test_mapped(tool, work):
+    passed(check_mapped(tool, work))
 
 
 def test_write_faults(tool, work):
