@@ -48,6 +48,15 @@ static void add(int call, long long start) {
     if (!real)                                                                                     \
     real = (__typeof__(name) *)dlsym(RTLD_NEXT, #name)
 
+/* The real call `expr` of type `type`, its time added to `call`, returned. */
+#define TIMED(call, type, expr)                                                                    \
+    do {                                                                                           \
+        long long start = now_ns();                                                                \
+        type r = expr;                                                                             \
+        add(call, start);                                                                          \
+        return r;                                                                                  \
+    } while (0)
+
 int munmap(void *at, size_t bytes) {
     REAL(munmap);
     long long start = now_ns();
@@ -59,58 +68,37 @@ int munmap(void *at, size_t bytes) {
 
 int fsync(int fd) {
     REAL(fsync);
-    long long start = now_ns();
-    int r = real(fd);
-    add(FSYNC, start);
-    return r;
+    TIMED(FSYNC, int, real(fd));
 }
 
 off_t lseek(int fd, off_t offset, int whence) {
     REAL(lseek);
-    long long start = now_ns();
-    off_t r = real(fd, offset, whence);
-    add(LSEEK, start);
-    return r;
+    TIMED(LSEEK, off_t, real(fd, offset, whence));
 }
 
 int renameat(int from_dir, const char *from, int to_dir, const char *to) {
     REAL(renameat);
-    long long start = now_ns();
-    int r = real(from_dir, from, to_dir, to);
-    add(RENAME, start);
-    return r;
+    TIMED(RENAME, int, real(from_dir, from, to_dir, to));
 }
 
 int fallocate(int fd, int mode, off_t offset, off_t length) {
     REAL(fallocate);
-    long long start = now_ns();
-    int r = real(fd, mode, offset, length);
-    add(FALLOC, start);
-    return r;
+    TIMED(FALLOC, int, real(fd, mode, offset, length));
 }
 
 int madvise(void *at, size_t bytes, int advice) {
     REAL(madvise);
-    long long start = now_ns();
-    int r = real(at, bytes, advice);
-    add(MADVISE, start);
-    return r;
+    TIMED(MADVISE, int, real(at, bytes, advice));
 }
 
 cl_int clWaitForEvents(cl_uint count, const cl_event *events) {
     REAL(clWaitForEvents);
-    long long start = now_ns();
-    cl_int r = real(count, events);
-    add(WAIT, start);
-    return r;
+    TIMED(WAIT, cl_int, real(count, events));
 }
 
 cl_int clFinish(cl_command_queue queue) {
     REAL(clFinish);
-    long long start = now_ns();
-    cl_int r = real(queue);
-    add(FINISH, start);
-    return r;
+    TIMED(FINISH, cl_int, real(queue));
 }
 
 cl_int clEnqueueReadBufferRect(cl_command_queue q, cl_mem buffer, cl_bool blocking,
