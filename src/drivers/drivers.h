@@ -8,23 +8,11 @@
 #ifndef APSP_DRIVERS_H
 #define APSP_DRIVERS_H
 
+#include "base/beside.h"
 #include "base/matrix.h"
 #include "backend/backend.h"
 
 #include <pthread.h>
-
-/* The caller's host work (apsp_idle_work) on a thread of its own while the rounds run:
- * beside_start before the first round (work NULL or without run: nothing), beside_finish after
- * the last, which asks it to stop, joins it and returns its seconds up to rounds_end: those the
- * rounds hid (apsp_report.overlapped_seconds). */
-typedef struct beside {
-    const apsp_idle_work *work;
-    pthread_t thread;
-    int started;
-    double begun, ended;
-} beside;
-void beside_start(beside *b, const apsp_idle_work *work);
-double beside_finish(beside *b, double rounds_end);
 
 /* Solves the matrix in place on opened devices of one backend (one or more), each holding a
  * share of the rows; fills the report's timings and devices. `known` (or NULL: the matrix is

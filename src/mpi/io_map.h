@@ -12,7 +12,7 @@
 #define APSP_MPI_IO_MAP_H
 
 #include "apsp.h"
-#include "drivers/drivers.h"
+#include "base/beside.h"
 #include "mpi/grid.h"
 
 #include <stdatomic.h>

@@ -1,7 +1,7 @@
-/* The caller's host work beside the rounds (drivers.h: beside_start). */
+/* See beside.h. */
+#include "base/beside.h"
 #include "base/fault.h"
 #include "base/util.h"
-#include "drivers/drivers.h"
 
 static void *run_beside(void *context) {
     beside *b = context;
