@@ -59,11 +59,12 @@ static apsp_status check_build_options(const char *extra, const char *defines, a
     return APSP_OK;
 }
 
-/* The build log at `level`, after `headline`. */
+/* The build log at `level`, after `headline`; nothing where the driver gave none (the error
+ * itself says what failed: one line, as every other failure). */
 static void log_build(const cl_device *d, apsp_log_level level, const char *headline) {
     char *build_log = cl_build_log(d->kernels.program, d->device);
-    log_message(d->options, level, "%s; build log:\n%s", headline,
-                build_log ? build_log : "(the driver gave no build log)");
+    if (build_log)
+        log_message(d->options, level, "%s; build log:\n%s", headline, build_log);
     free(build_log);
 }
 
@@ -290,10 +291,11 @@ static apsp_status build_side(cl_device *d, const char *source, const char *orig
     d->builds++;
     err = FAULT_CL_STATUS(clBuildProgram(*program, 1, &d->device, options, NULL, NULL));
     char *build_log = cl_build_log(*program, d->device);
-    log_message(d->options, err == CL_SUCCESS ? APSP_LOG_DEBUG : APSP_LOG_ERROR,
-                "%s %s for %s with '%s'; build log:\n%s",
-                err == CL_SUCCESS ? "built" : "failed to build", origin, d->name, options,
-                build_log ? build_log : "(the driver gave no build log)");
+    if (build_log) /* (none: the error alone, in one line) */
+        log_message(d->options, err == CL_SUCCESS ? APSP_LOG_DEBUG : APSP_LOG_ERROR,
+                    "%s %s for %s with '%s'; build log:\n%s",
+                    err == CL_SUCCESS ? "built" : "failed to build", origin, d->name, options,
+                    build_log);
     free(build_log);
     if (err != CL_SUCCESS)
         return cl_fail(error, APSP_ERR_KERNEL_BUILD, err, "clBuildProgram(%s) for %s", origin,
