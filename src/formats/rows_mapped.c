@@ -20,7 +20,7 @@ typedef struct mapped_rows {
     unsigned char *dst; /* the batch's first byte in the mapping */
     const apsp_matrix *batch;
     size_t row_bytes;
-    size_t page; /* the page size, where written pages are let go (release_written) */
+    int release; /* let the written pages go (output_release_written) */
 } mapped_rows;
 
 /* Rows [begin, end) into the mapping by process_vm_writev on this very process: the kernel
@@ -66,24 +66,6 @@ static void store_rows(void *context) {
     }
 }
 
-/* The whole pages of rows [begin, end), once written, out of the process's page tables
- * (MADV_DONTNEED; the file keeps them, dirty). Unmapping the prepared mapping of a whole output
- * at the commit tears down one page-table entry per 4 KiB page, one thread at a time: 0.33-0.43 s
- * for 6.4 GB on the 2 x H200 host (2026-11-28), after the last row. Let go slice by slice, on the
- * output's threads and while the next batch comes down, that work is shared and hidden, and the
- * unmap finds nothing left to tear down. The pages at the slice's ends, which a neighbouring
- * slice also writes, stay until then. A failure costs nothing but that time. */
-static void release_written(const mapped_rows *m, size_t begin, size_t end) {
-    if (!m->page)
-        return;
-    uintptr_t first = (uintptr_t)(m->dst + begin * m->row_bytes);
-    uintptr_t last = (uintptr_t)(m->dst + end * m->row_bytes);
-    first = (first + m->page - 1) / m->page * m->page;
-    last = last / m->page * m->page;
-    if (last > first)
-        (void)madvise((void *)first, last - first, MADV_DONTNEED);
-}
-
 /* Rows [begin, end) into the mapping (a parallel_slices slice): by stores where the
  * application's SIGBUS handler recovers them (fault_guard.h), else by process_vm_writev. */
 static int copy_mapped(void *context, size_t begin, size_t end) {
@@ -92,8 +74,8 @@ static int copy_mapped(void *context, size_t begin, size_t end) {
     int stored = fault_guard_run(m->dst + begin * m->row_bytes, (end - begin) * m->row_bytes,
                                  store_rows, &s);
     int err = stored >= 0 ? stored : vm_write_rows(m, begin, end);
-    if (!err)
-        release_written(m, begin, end);
+    if (!err && m->release)
+        output_release_written(m->dst + begin * m->row_bytes, (end - begin) * m->row_bytes);
     return err;
 }
 
@@ -119,7 +101,7 @@ int rows_write_mapped(apsp_output *output, uint64_t base, const apsp_matrix *bat
         return -1;
     /* (pages let go only from the prepared mapping: a mapping of the batch's own is unmapped
      * whole right after) */
-    mapped_rows m = {(unsigned char *)map + (base - at), batch, row_bytes, whole ? page : 0};
+    mapped_rows m = {(unsigned char *)map + (base - at), batch, row_bytes, whole != NULL};
     /* The output's threads: by default one per core (at most 16: the floor's best on a 16-core
      * host). */
     unsigned threads =

@@ -164,6 +164,8 @@ static int write_slice(void *context, size_t begin, size_t end) {
     band_slice s = {j, begin, end};
     const size_t at = begin * j->row_bytes, bytes = (end - begin) * j->row_bytes;
     int stored = fault_guard_run(j->m->map + j->offset + at, bytes, store_slice, &s);
+    if (stored == 0) /* (as apsp's rows: the unmap then finds nothing to tear down) */
+        output_release_written(j->m->map + j->offset + at, bytes);
     if (stored >= 0)
         return stored;
     /* No guard for this thread now (a library's SIGBUS handler over ours, or all slots taken):

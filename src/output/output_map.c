@@ -87,6 +87,15 @@ static int map_whole(apsp_output *o) {
     return 1;
 }
 
+void output_release_written(unsigned char *begin, size_t bytes) {
+    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t first = (uintptr_t)begin, last = first + bytes;
+    first = (first + page - 1) / page * page;
+    last = last / page * page;
+    if (page > 0 && last > first)
+        (void)madvise((void *)first, last - first, MADV_DONTNEED);
+}
+
 unsigned char *output_map(apsp_output *o) {
     if (map_wanted(o))
         (void)map_whole(o);
