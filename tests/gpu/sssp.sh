@@ -2,13 +2,16 @@
 # Chosen sources on the GPU (issues 27 and 38): the device's batched Bellman-Ford
 # (src/opencl/sssp.c, cl/sssp.cl) against the pthread Dijkstra in the same invocation, on the
 # grid road proxy (tests/bench/grid_graph.py: SIDE x SIDE, 4 neighbours, seed 1; SOURCES spread
-# evenly), one table per case of CASES (default all four, in this order):
+# evenly), one table per case of CASES (default all five, in this order):
 #   int32  weights 1-1000: int32 rows (issue 27: the GPU >= 10x the pthread run's compute);
 #   int64  weights 1-100000: int64 rows by the path bound (issue 38: compute >= 10x, whole
 #          run >= 5x);
 #   real   fractional weights in (0, 1000] (a text edge list): float64 rows (compute >= 10x);
 #   pred   int32's graph with --predecessors (written to a file in /dev/shm for both): the GPU's
 #          whole run against int32's GPU whole run (issue 38: <= 1.3x) is printed at the end.
+#   arcs   int32's grid with 20 long arcs of 2,000,000 both ways, as motorways are: (V - 1) max w
+#          passes 2^31 but the sum of the V - 1 largest weights does not, so the rows stay int32
+#          and the search stays on the device (issue 38.1); the run's log says the rows' type.
 # and, named in CASES only (CASES=johnson):
 #   johnson weights 1-500 moved by potentials in [0, 500) (negative weights, no negative cycle;
 #          int32 rows): --method=johnson on both, the GPU's potentials by its Bellman-Ford and
@@ -117,6 +120,7 @@ one_case() {
         rm -f "$work/timed.out"
     done
     grep '^apsp: method' "$out/$case-gpu.log" | tee -a "$summary"
+    note "rows: $(field kernels "$out/$case-gpu.log"), GPU run's backend: $(field backend "$out/$case-gpu.log")"
     run $case-cpu-file "$work/$case-cpu.out" "${cpu_args[@]}"
     [ ! -f "$work/pred-run.pred" ] || mv "$work/pred-run.pred" "$work/pred-cpu.pred"
     run $case-gpu-file "$work/$case-gpu.out" "${gpu_args[@]}"
@@ -184,7 +188,7 @@ one_case() {
 
 grid=$work/grid$side.hw3
 rm -f "$out"/*.gpu_whole
-for case in ${CASES:-int32 int64 real pred}; do
+for case in ${CASES:-int32 int64 real pred arcs}; do
     case $case in
     int32) python3 tests/bench/grid_graph.py "$side" "$count" "$grid" "$sources" || exit 1
         one_case int32 "$grid" ;;
@@ -196,6 +200,9 @@ for case in ${CASES:-int32 int64 real pred}; do
         one_case real "$work/grid$side-real.txt" ;;
     pred) python3 tests/bench/grid_graph.py "$side" "$count" "$grid" "$sources" || exit 1
         one_case pred "$grid" --predecessors="$work/pred-run.pred" ;;
+    arcs) python3 tests/bench/grid_graph.py "$side" "$count" "$work/grid$side-arcs.hw3" \
+        "$sources" --long-arcs=20,2000000 || exit 1
+        one_case arcs "$work/grid$side-arcs.hw3" ;;
     johnson) python3 tests/bench/grid_graph.py "$side" "$count" "$work/grid$side-neg.hw3" \
         "$sources" --max-weight=500 --potentials=500 || exit 1
         cpu_args[2]=--method=johnson gpu_args[2]=--method=johnson
