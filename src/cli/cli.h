@@ -7,6 +7,7 @@
 #include "paths.h"
 #include "report.h"
 #include "sources.h"
+#include "warm_up.h"
 
 #include <pthread.h>
 
@@ -29,6 +30,7 @@ typedef struct cli {
     apsp_dtype dtype;    /* the distances' type: --dtype's, or the one the weights need */
     char distances[192]; /* the type and why, for -v */
     double open_seconds; /* cli_open_solver's time, which is not the read's */
+    warm_up warm;        /* the platforms' load beside the read, when a device was named */
     int limited;         /* --limit=D: pairs farther than D left out (csv, tsv) or inf */
     double limit;
 } cli;

@@ -60,6 +60,13 @@ static double other_seconds(const apsp_report *r, const run_times *t) {
     return t->total - steps;
 }
 
+void report_warm_up(const run_times *t) {
+    if (t->warm_up > 0)
+        message_print("apsp: OpenCL's platforms loaded beside the read in %.3f s (in setup: the "
+                      "wait for them)",
+                      t->warm_up);
+}
+
 void report_print(size_t vertices, const apsp_report *r, const run_times *t) {
     message_print(
         "apsp: backend %s on %s; V = %zu padded to %zu; round depth %d; programs built %d",
@@ -76,6 +83,7 @@ void report_print(size_t vertices, const apsp_report *r, const run_times *t) {
         t->read, r->setup_seconds, r->upload_seconds, r->compute_seconds, relax_per_second(r) / 1e9,
         r->overlapped_seconds, r->download_seconds, r->release_seconds, t->write, t->close,
         other_seconds(r, t), t->total);
+    report_warm_up(t);
     if (r->streamed)
         message_print(
             "apsp: streamed from host memory: %zu pivots per super-round (%zu super-rounds), "
@@ -105,18 +113,19 @@ void report_json(size_t vertices, const apsp_report *r, const run_times *t) {
     json_write_string(stderr, r->kernels_why);
     fprintf(stderr,
             ",\"devices\":%d,\"vertices\":%zu,\"padded\":%zu,\"round_depth\":%d,\"threads\":%d,"
-            "\"programs_built\":%d,\"read_s\":%.6f,\"setup_s\":%.6f,\"upload_s\":%.6f,"
+            "\"programs_built\":%d,\"read_s\":%.6f,\"setup_s\":%.6f,\"warm_up_s\":%.6f,"
+            "\"upload_s\":%.6f,"
             "\"compute_s\":%.6f,\"overlapped_s\":%.6f,\"download_s\":%.6f,\"release_s\":%.6f,"
             "\"write_s\":%.6f,"
             "\"close_s\":%.6f,\"other_s\":%.6f,\"total_s\":%.6f,"
             "\"relax_per_s\":%.6g,\"streamed\":%s,\"stream_pivots\":%zu,\"stream_blocks\":%zu,"
             "\"stream_rows\":%zu,\"stream_bytes_up\":%llu,\"stream_bytes_down\":%llu",
             r->devices, vertices, r->padded, r->tile, r->threads, r->program_builds, t->read,
-            r->setup_seconds, r->upload_seconds, r->compute_seconds, r->overlapped_seconds,
-            r->download_seconds, r->release_seconds, t->write, t->close, other_seconds(r, t),
-            t->total, relax_per_second(r), r->streamed ? "true" : "false", r->stream_pivots,
-            r->stream_blocks, r->stream_rows, (unsigned long long)r->stream_bytes_up,
-            (unsigned long long)r->stream_bytes_down);
+            r->setup_seconds, t->warm_up, r->upload_seconds, r->compute_seconds,
+            r->overlapped_seconds, r->download_seconds, r->release_seconds, t->write, t->close,
+            other_seconds(r, t), t->total, relax_per_second(r), r->streamed ? "true" : "false",
+            r->stream_pivots, r->stream_blocks, r->stream_rows,
+            (unsigned long long)r->stream_bytes_up, (unsigned long long)r->stream_bytes_down);
     if (t->predecessors >= 0)
         fprintf(stderr, ",\"predecessors_s\":%.6f,\"predecessors_on_device\":%s}\n",
                 t->predecessors, r->paths_on_device ? "true" : "false");

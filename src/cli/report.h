@@ -33,8 +33,12 @@ typedef struct run_times {
     double read, write, total;
     double close;          /* closing the solver: its device buffers, context and threads */
     double predecessors;   /* --predecessors, --path: the derivation; < 0: not derived */
+    double warm_up;        /* the platforms' load on its thread beside the read (warm_up.h) */
     const char *distances; /* the distances' type and why; NULL: not known */
 } run_times;
+
+/* -v's line on the platforms' load beside the read, when there was one. */
+void report_warm_up(const run_times *times);
 
 /* -v: backend, devices, sizes, and the time of each step. */
 void report_print(size_t vertices, const apsp_report *report, const run_times *times);

@@ -367,4 +367,5 @@ void sources_report(size_t vertices, const apsp_report *report, const run_times 
                       report->threads, times->read, report->compute_seconds, times->write,
                       times->total);
     }
+    report_warm_up(times);
 }

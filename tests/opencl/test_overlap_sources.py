@@ -15,7 +15,11 @@ GPU takes by default.
   the pinned batches and the waits for them, after the outputs were prepared) fails the run
   with the old OUTPUT and the old --predecessors file kept byte for byte, no temporary file, one
   line; and a temporary file truncated once its mapping is populated (APSP_FAULT_PAUSE=prepared)
-  ends in exit 4 with the old OUTPUT kept.
+  ends in exit 4 with the old OUTPUT kept;
+- OpenCL's platforms load on a thread beside the read where a device is named and the solver
+  opens only after the read (src/cli/warm_up.c): warm_up_s above 0 for chosen sources and for
+  a text edge list, 0 for a hw3 matrix solve (its header gives V before the edges) and for
+  --backend=cpu; the rows the same either way.
 
 Skips without an OpenCL CPU device, unless APSP_TEST_REQUIRE_DEVICE=1.
 """
@@ -130,6 +134,30 @@ def test_overlap_off(apsp, testcases, work):
     off = stats_of(run(apsp, DEVICE + ["--stats-json", inp, os.path.join(work, "off.out")],
                        overlap="off"))
     assert off.get("overlapped_s") == 0, "APSP_OVERLAP=off: overlapped_s is 0: %s" % str(off)[:200]
+
+
+def test_platforms_beside_read(apsp, testcases, work, check):
+    hw3 = os.path.join(testcases, GRAPH + ".in")
+    text = os.path.join(work, "edges.txt")
+    with open(text, "w") as f:
+        f.writelines("%d %d %d\n" % e for e in read_edges(hw3))
+    out = os.path.join(work, "warm.out")
+    cases = [("chosen sources on the device", DEVICE + [hw3], True),
+             ("a text edge list's matrix on the device",
+              ["--backend=opencl", "-d", "cpu", "--kernel-cache=off", text], True),
+             ("a hw3 matrix on the device (V from the header, the solver before the edges)",
+              ["--backend=opencl", "-d", "cpu", "--kernel-cache=off", hw3], False),
+             ("chosen sources on --backend=cpu", HOST + [hw3], False)]
+    rows = {}
+    for what, args, beside in cases:
+        r = run(apsp, ["--stats-json"] + args + [out])
+        warm = stats_of(r).get("warm_up_s", -1)
+        rows[what] = read(out) if r.returncode == 0 else None
+        check.report("%s: warm_up_s %s 0" % (what, ">" if beside else "=="),
+                     r.returncode == 0 and (warm > 0 if beside else warm == 0),
+                     "warm_up_s %s: %s" % (warm, r.stderr[-300:]))
+    check.report("the rows of chosen sources are the same with and without the load beside",
+                 rows["chosen sources on the device"] == rows["chosen sources on --backend=cpu"])
 
 
 def test_faults(apsp, testcases, work, check):
