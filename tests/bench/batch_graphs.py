@@ -184,8 +184,12 @@ def torch_against_device(args, counts, edge_index, dtype, device):
     same, theirs = True, out.numpy()
     for g0 in range(0, counts.size, 65536):  # (in parts: the arrays may be tens of GB)
         part = theirs[g0:g0 + 65536]
-        if dtype == np.int32:
-            part = np.where(np.isinf(part), apsp.INF32, part).astype(np.int32)
+        if dtype == np.int32:  # (not np.where(.., INF32, part): under NumPy 2's rules the
+            # marker joins float32 as 2^31, which becomes INT32_MIN in int32)
+            whole = np.full(part.shape, apsp.INF32, dtype=np.int32)
+            reached = ~np.isinf(part)
+            whole[reached] = part[reached].astype(np.int32)
+            part = whole
         same = same and np.array_equal(part, dist[g0:g0 + 65536])
     print(f"{np.dtype(dtype).name}: apsp device padded {apsp_padded:.3f} s, torch k-loop on "
           f"{args.torch_device} {loop:.3f} s; the same distances: {same}")
