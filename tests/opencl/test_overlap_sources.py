@@ -26,6 +26,7 @@ Skips without an OpenCL CPU device, unless APSP_TEST_REQUIRE_DEVICE=1.
 import array
 import ast
 import os
+import random
 import struct
 
 import pytest
@@ -76,11 +77,11 @@ def sources_of(spec):
     return ids
 
 
-def pred_rule_holds(inp, dist_path, pred_path):
+def pred_rule_holds(inp, dist_path, pred_path, spec=SOURCES[1]):
     """Every row's predecessors the device's rule over these distances (all weights > 0)."""
     edges, dist, pred = read_edges(inp), read_npy(dist_path), read_npy(pred_path)
     unreachable = max(max(row) for row in dist)
-    for b, source in enumerate(sources_of(SOURCES[1])):
+    for b, source in enumerate(sources_of(spec)):
         d, want = dist[b], [NO_PREDECESSOR] * len(dist[b])
         for u, v, w in sorted(edges):
             if (d[u] != unreachable and d[u] < d[v] and d[u] + w == d[v] and v != source and
@@ -127,6 +128,33 @@ def test_outputs(apsp, testcases, work, several, what, extra, ext):
     batches = [SEVERAL_BATCHES] if several else []
     name = " (several batches)" if batches else ""
     compare(apsp, inp, work, what + name, extra + batches, ext)
+
+
+def test_predecessors_of_hubs(apsp, work):
+    """Two targets with many tight in-edges, from tails spread over the whole graph, given in a
+    shuffled order: the least tight tail wins. The graph is large enough (E > 2^17) that the
+    host's threads place the in-edges, in whatever order they come, and sort each target's
+    (src/opencl/sssp_setup.c: qsort past 16, insertion up to 16)."""
+    v = 70000
+    chain = [(u, u + 1, 1) for u in range(v - 3)] + [(u, u + 2, 1) for u in range(v - 4)]
+    far = 40000  # hub h's in-edge from u weighs far - dist(0, u): every one of them tight
+    # (tails late in each thread's share of the vertices, the least of them in the first share:
+    # a thread after the first one places its tails first, unsorted)
+    hubs = [(u, v - 2, far - (u + 1) // 2) for u in range(v // 2 - 700, v - 2, 7)]
+    hubs += [(u, v - 1, far - (u + 1) // 2) for u in range(v - 3, v // 2 - 3000, -(v // 24))]
+    edges = chain + hubs
+    random.Random(7).shuffle(edges)
+    inp = os.path.join(work, "hubs.in")
+    with open(inp, "wb") as f:
+        f.write(struct.pack("<ii", v, len(edges)))
+        f.write(b"".join(struct.pack("<iii", *e) for e in edges))
+    dist, pred = os.path.join(work, "hubs.npy"), os.path.join(work, "hubs.pred.npy")
+    want = [min(u for u, t, _ in hubs if t == h) for h in (v - 2, v - 1)]
+    for extra in ([], ["--threads=1"]):
+        r = run(apsp, DEVICE[:-1] + ["--sources=0", "--predecessors=" + pred] + extra +
+                [inp, dist])
+        got = list(read_npy(pred)[0][v - 2:]) if r.returncode == 0 else r.stderr[-300:]
+        assert got == want, "%s: the hubs' least tight tails %s, got %s" % (extra, want, got)
 
 
 def test_overlap_off(apsp, testcases, work):
