@@ -358,9 +358,10 @@ void sources_report(size_t vertices, const apsp_report *report, const run_times 
     }
     if (report->threads == 0) { /* the device's method: its parts */
         message_print("apsp: %s", report->choice);
-        message_print("apsp: on %s; read %.3f s, compute %.3f s, write %.3f s, total %.3f s",
-                      report->device, times->read, report->compute_seconds, times->write,
-                      times->total);
+        message_print("apsp: on %s; read %.3f s, setup %.3f s, compute %.3f s, write %.3f s, total "
+                      "%.3f s",
+                      report->device, times->read, report->setup_seconds, report->compute_seconds,
+                      times->write, times->total);
     } else {
         message_print("apsp: on %d host threads; read %.3f s, compute %.3f s, write %.3f s, total "
                       "%.3f s",

@@ -138,6 +138,12 @@ void add_open_to_report(apsp_solver *s, apsp_report *report) {
     if (!report)
         return;
     snprintf(report->choice, sizeof report->choice, "%s", s->choice);
+    add_open_time_to_report(s, report);
+}
+
+void add_open_time_to_report(apsp_solver *s, apsp_report *report) {
+    if (!report)
+        return;
     report->opencl_listed = s->opencl_listed;
     report->setup_seconds += s->open_seconds;
     report->program_builds += s->open_builds;

@@ -36,6 +36,10 @@ int solver_overlaps(const apsp_solver *solver);
 /* The first solve's report carries the opening's time and builds. */
 void add_open_to_report(apsp_solver *s, apsp_report *report);
 
+/* add_open_to_report's time and builds only, the report's choice left as the solve said it (a
+ * sparse method's); nothing where a solve has taken them already. */
+void add_open_time_to_report(apsp_solver *s, apsp_report *report);
+
 /* The report's kernels for a solve in the distances' own type. */
 void note_own_kernels(apsp_report *report, apsp_dtype dtype);
 

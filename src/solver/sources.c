@@ -367,6 +367,7 @@ apsp_status apsp_solver_solve_sources_idle(apsp_solver *solver, const apsp_graph
         status = check_sources(sources, count, graph->vertices, error);
     if (status == APSP_OK)
         status = solve_sources(solver, graph, sources, count, method, &out, report, error);
+    add_open_time_to_report(solver, report); /* (Floyd-Warshall's solve took it already) */
     free(all);
     return status;
 }
