@@ -2,7 +2,7 @@
 # Chosen sources on the GPU (issues 27 and 38): the device's batched Bellman-Ford
 # (src/opencl/sssp.c, cl/sssp.cl) against the pthread Dijkstra in the same invocation, on the
 # grid road proxy (tests/bench/grid_graph.py: SIDE x SIDE, 4 neighbours, seed 1; SOURCES spread
-# evenly), one table per case of CASES (default all five, in this order):
+# evenly), one table per case of CASES (default all seven, in this order):
 #   int32  weights 1-1000: int32 rows (issue 27: the GPU >= 10x the pthread run's compute);
 #   int64  weights 1-100000: int64 rows by the path bound (issue 38: compute >= 10x, whole
 #          run >= 5x);
@@ -13,6 +13,10 @@
 #   arcs   int32's grid with 20 long arcs of 2,000,000 both ways, as motorways are: (V - 1) max w
 #          passes 2^31 but the sum of the V - 1 largest weights does not, so the rows stay int32
 #          and the search stays on the device (issue 38.1); the run's log says the rows' type.
+#   geo    a random geometric road-like graph of SIDE^2 vertices (tests/bench/geometric_graph.py:
+#          3 nearest neighbours, weights in metres; needs SciPy: PYTHON names a python3 that has
+#          it, default python3), the same sources;
+#   geo-arcs  the same with 200 motorways of 20-100 km both ways: int32 rows by the path bound.
 # and, named in CASES only (CASES=johnson):
 #   johnson weights 1-500 moved by potentials in [0, 500) (negative weights, no negative cycle;
 #          int32 rows): --method=johnson on both, the GPU's potentials by its Bellman-Ford and
@@ -189,7 +193,7 @@ one_case() {
 
 grid=$work/grid$side.hw3
 rm -f "$out"/*.gpu_whole
-for case in ${CASES:-int32 int64 real pred arcs}; do
+for case in ${CASES:-int32 int64 real pred arcs geo geo-arcs}; do
     case $case in
     int32) python3 tests/bench/grid_graph.py "$side" "$count" "$grid" "$sources" || exit 1
         one_case int32 "$grid" ;;
@@ -204,6 +208,12 @@ for case in ${CASES:-int32 int64 real pred arcs}; do
     arcs) python3 tests/bench/grid_graph.py "$side" "$count" "$work/grid$side-arcs.hw3" \
         "$sources" --long-arcs=20,2000000 || exit 1
         one_case arcs "$work/grid$side-arcs.hw3" ;;
+    geo) "${PYTHON:-python3}" tests/bench/geometric_graph.py $((side * side)) "$count" \
+        "$work/geo$side.hw3" "$sources" || exit 1
+        one_case geo "$work/geo$side.hw3" ;;
+    geo-arcs) "${PYTHON:-python3}" tests/bench/geometric_graph.py $((side * side)) "$count" \
+        "$work/geo$side-arcs.hw3" "$sources" --long-arcs=200 || exit 1
+        one_case geo-arcs "$work/geo$side-arcs.hw3" ;;
     johnson) python3 tests/bench/grid_graph.py "$side" "$count" "$work/grid$side-neg.hw3" \
         "$sources" --max-weight=500 --potentials=500 || exit 1
         cpu_args[2]=--method=johnson gpu_args[2]=--method=johnson
