@@ -5,6 +5,7 @@ trees for floats; edge_index batches (num_nodes or PyG's batch vector, grouped o
 dense and sparse matrices, max_distance, edge_paths, DLPack input and like=."""
 
 import sys
+import tracemalloc
 import types
 
 import numpy as np
@@ -250,6 +251,55 @@ def test_dlpack_input_and_like():
         assert d is out and out[0, 0, 2] == 2
     finally:
         del sys.modules["faketensor"]
+
+
+def _random_edge_index(counts, rng):
+    """About 1.1 V random edges inside each graph of `counts`, over the batch's numbering."""
+    starts = np.concatenate(([0], np.cumsum(counts)))
+    graph = np.repeat(np.arange(counts.size), counts * 11 // 10)
+    pick = lambda: starts[graph] + (rng.random(graph.size) * counts[graph]).astype(np.int64)
+    return np.stack([pick(), pick()])
+
+
+def test_out_filled_in_place():
+    """out= that the solve can write into (C-contiguous, the result's type and shape) is filled
+    directly and can be reused batch after batch; any other writable one gets a copy; the
+    results equal those without out=."""
+    rng = np.random.default_rng(11)
+    out = np.empty((40, 9, 9), dtype=np.int32)
+    for seed in range(3):
+        counts = rng.integers(1, 10, size=40)
+        edge_index = _random_edge_index(counts, rng)
+        kwargs = dict(edge_index=edge_index, num_nodes=counts, dtype=np.int32, directed=False)
+        want, _ = apsp.floyd_warshall_batch(**kwargs)
+        if int(counts.max()) != 9:
+            continue
+        before = out.__array_interface__["data"][0]
+        d, _ = apsp.floyd_warshall_batch(out=out, **kwargs)
+        assert d is out and out.__array_interface__["data"][0] == before
+        assert np.array_equal(out, want), "seed %d: out= differs from the fresh result" % seed
+    big = np.full(2000, 60)  # filled in place: no array of the result's size made on the way
+    kwargs = dict(edge_index=_random_edge_index(big, rng), num_nodes=big, dtype=np.int32)
+    reused = np.empty((2000, 60, 60), dtype=np.int32)
+    tracemalloc.start()
+    apsp.floyd_warshall_batch(out=reused, **kwargs)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < reused.nbytes // 2, "out= filled in place: %d bytes allocated at the peak" % peak
+    strided = np.zeros((40, 9, 18), dtype=np.int32)[:, :, ::2]  # not C-contiguous: copied into
+    counts = np.full(40, 9)
+    edge_index = _random_edge_index(counts, rng)
+    want, _ = apsp.floyd_warshall_batch(edge_index=edge_index, num_nodes=counts, dtype=np.int32)
+    d, _ = apsp.floyd_warshall_batch(edge_index=edge_index, num_nodes=counts, dtype=np.int32,
+                                     out=strided)
+    assert d is strided and np.array_equal(strided, want)
+    clipped = np.empty((40, 9, 9), dtype=np.int32)
+    apsp.floyd_warshall_batch(edge_index=edge_index, num_nodes=counts, dtype=np.int32,
+                              max_distance=2, out=clipped)
+    assert np.array_equal(clipped, np.minimum(want, 2))
+    with pytest.raises(ValueError, match="^out: expected int32"):
+        apsp.floyd_warshall_batch(edge_index=edge_index, num_nodes=counts, dtype=np.int32,
+                                  out=np.empty((40, 9, 9), dtype=np.int64))
 
 
 def test_refusals():

@@ -235,7 +235,9 @@ def floyd_warshall_batch(
         Return dist and pred as this array's type (its package's ``from_dlpack``:
         ``torch.from_dlpack`` for a tensor).
     out : ndarray, optional
-        A writable padded array of dist's shape and type to fill (not with ``packed=True``).
+        A writable padded array of dist's shape and type to fill (not with ``packed=True``);
+        a C-contiguous one is solved into directly, so that a buffer reused from batch to batch
+        costs neither fresh memory nor a copy (after an error its contents are undefined).
     solver : apsp.Solver, optional
         The Solver (its backend and threads) to solve on; None: the default one.
 
@@ -291,7 +293,9 @@ def floyd_warshall_batch(
         weight = np.ascontiguousarray(weight, dtype=kernel)
     pitch = 0 if packed else int(counts.max()) if counts.size else 0
     shape = int(counts @ counts) if packed else counts.size * pitch * pitch
-    cells = np.empty(shape, dtype=kernel)
+    filled = None if out is None or kernel != result else _fillable(out, kernel,
+                                                                     (counts.size, pitch, pitch))
+    cells = np.empty(shape, dtype=kernel) if filled is None else filled.reshape(-1)
     pred = np.empty(shape, dtype=np.int32) if return_predecessors else None
     edges = _edges(np.ascontiguousarray(source), np.ascontiguousarray(target), weight, counts)
     report = _solve(solver, cells, counts, pitch, pred, edges, not directed)
@@ -299,7 +303,18 @@ def floyd_warshall_batch(
              int(counts.max()) if counts.size else 0, report.get("backend"), report.get("device"),
              report.get("compute_seconds", 0.0))
     dist = _finish(cells, kernel, result, max_distance)
-    return _shaped(dist, pred, counts, pitch, packed, like, out)
+    return _shaped(dist, pred, counts, pitch, packed, like, out, filled is not None)
+
+
+def _fillable(out, dtype, shape):
+    """out= as an array the solve can write into (C-contiguous, writable, of the result's type
+    and shape): a buffer reused from call to call then costs no fresh pages and no copy; else
+    None, and the result is copied into out after the solve."""
+    target = np.asarray(out)
+    flags = target.flags
+    if target.shape == shape and target.dtype == dtype and flags.c_contiguous and flags.writeable:
+        return target
+    return None
 
 
 def _finish(cells, kernel, result, max_distance):
@@ -316,7 +331,7 @@ def _finish(cells, kernel, result, max_distance):
     return dist
 
 
-def _shaped(dist, pred, counts, pitch, packed, like, out):
+def _shaped(dist, pred, counts, pitch, packed, like, out, filled=False):
     if packed:
         sizes = counts.tolist()  # Python's ints: a NumPy scalar's arithmetic costs more
         ends = np.cumsum(counts * counts).tolist()
@@ -331,7 +346,8 @@ def _shaped(dist, pred, counts, pitch, packed, like, out):
         target = np.asarray(out)
         if target.shape != dist.shape or target.dtype != dist.dtype:
             raise ValueError(f"out: expected {dist.dtype} of shape {dist.shape}")
-        target[...] = dist
+        if not filled:  # (else the solve wrote there)
+            target[...] = dist
         dist = out
     else:
         dist = _as_like(dist, like)
