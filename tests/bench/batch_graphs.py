@@ -19,7 +19,8 @@ solves the edge_index inputs on the OpenCL device (src/opencl/batch.c: a work-gr
 and on the pthread backend's --threads threads (packed, medians of --runs after a warm-up), says
 whether their arrays are identical, and prints the library's line of where the device's time
 went (the program, the host's waits on the device, and the whole call with the host's fill,
-check, packing and unpacking). --torch also times what graphormer-pyg does (int32 and float32
+check, packing and unpacking); then both padded into one out= array reused from run to run
+(allocated and touched once: what a data loader reusing its buffer does). --torch also times what graphormer-pyg does (int32 and float32
 runs): PyTorch's k-loop over the padded (B, Vmax, Vmax) float32 batch on --torch-device, from
 edge_index in host memory to a padded array in host memory (the transfers inside the time, as
 they are for apsp), and compares its distances with apsp's padded output on the device (inf as
@@ -82,7 +83,7 @@ def device_against_threads(args, counts, edge_index):
     logging.basicConfig(format="  %(message)s")
     logging.getLogger("apsp").setLevel(logging.INFO)
     device = apsp.Solver(backend="opencl", device=args.device)
-    threads = apsp.Solver(backend="cpu", threads=args.threads)
+    threads = apsp.Solver(backend="cpu", threads=args.threads or None)
     print(f"{args.graphs} graphs of {args.least}-{args.most} vertices, E = 1.1 V, undirected, "
           f"unweighted; medians of {args.runs} runs after a warm-up")
     rows = []
@@ -104,32 +105,48 @@ def device_against_threads(args, counts, edge_index):
         del results
         print(f"{np.dtype(dtype).name} packed: device {seconds[0]:.3f} s, {args.threads or 'all'}"
               f" threads {seconds[1]:.3f} s: {seconds[1] / seconds[0]:.1f}x; identical: {same}")
-        row = [np.dtype(dtype).name, seconds[0], library[0], seconds[1], library[1], same]
+        into = [into_reused(args, counts, edge_index, dtype, solver) for solver in (device, threads)]
+        print(f"{np.dtype(dtype).name} padded into a reused out=: device {into[0]:.3f} s, "
+              f"threads {into[1]:.3f} s: {into[1] / into[0]:.1f}x")
+        row = [np.dtype(dtype).name, seconds[0], library[0], seconds[1], library[1], same, *into]
         if args.torch and dtype in (np.int32, np.float32):
             row += torch_against_device(args, counts, edge_index, dtype, device)
         rows.append(row)
     table(args, rows)
 
 
+def into_reused(args, counts, edge_index, dtype, solver):
+    """The median seconds of the padded batch solved into one out= array, allocated and touched
+    once before (what a data loader that reuses its buffer does, and what the torch k-loop's
+    timing has: its host tensor made before)."""
+    vmax = int(counts.max())
+    out = np.ones((counts.size, vmax, vmax), dtype=dtype)
+    kwargs = dict(edge_index=edge_index, num_nodes=counts, dtype=dtype, directed=False,
+                  unweighted=True, solver=solver, out=out)
+    return median_run(lambda: apsp.floyd_warshall_batch(**kwargs), args.runs)[0]
+
+
 def table(args, rows):
     threads = f"{args.threads or 'all'}-thread batch"
     head = ["type", "apsp device, whole call (library)", f"apsp {threads} (library)",
-            "device vs threads", "device = threads"]
+            "device vs threads", "device = threads", "padded into a reused out=: device",
+            "threads", "device vs threads"]
     if args.torch:
         head += ["apsp device, padded", f"torch k-loop ({args.torch_device})",
-                 "device (packed) vs torch", "torch = apsp"]
+                 "device (packed) vs torch", "device (into out=) vs torch", "torch = apsp"]
     print(f"\n{args.graphs} graphs, packed unless said; seconds (medians of {args.runs}; in "
           "brackets the library's own, of the last run, without the Python call's conversions "
           "and the packed views)")
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
-    for name, dev, dev_library, thr, thr_library, same, *torch_part in rows:
+    for name, dev, dev_library, thr, thr_library, same, dev_into, thr_into, *torch_part in rows:
         cells = [name, f"{dev:.3f} ({dev_library:.3f})", f"{thr:.3f} ({thr_library:.3f})",
-                 f"{thr / dev:.1f}x", str(same)]
+                 f"{thr / dev:.1f}x", str(same), f"{dev_into:.3f}", f"{thr_into:.3f}",
+                 f"{thr_into / dev_into:.1f}x"]
         if args.torch:
             cells += ([f"{torch_part[0]:.3f}", f"{torch_part[1]:.3f}",
-                       f"{torch_part[1] / dev:.1f}x", str(torch_part[2])]
-                      if torch_part else ["-"] * 4)
+                       f"{torch_part[1] / dev:.1f}x", f"{torch_part[1] / dev_into:.1f}x",
+                       str(torch_part[2])] if torch_part else ["-"] * 5)
         print("| " + " | ".join(cells) + " |")
 
 
