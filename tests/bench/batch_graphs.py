@@ -20,8 +20,8 @@ and on the pthread backend's --threads threads (packed, medians of --runs after 
 whether their arrays are identical, and prints the library's line of where the device's time
 went (the program, the host's waits on the device, and the whole call with the host's fill,
 check, packing and unpacking); then both padded into one out= array reused from run to run
-(allocated and touched once: what a data loader reusing its buffer does). --torch also times what graphormer-pyg does (int32 and float32
-runs): PyTorch's k-loop over the padded (B, Vmax, Vmax) float32 batch on --torch-device, from
+(allocated and touched once: what a data loader reusing its buffer does). --torch also times
+what graphormer-pyg does (int32 and float32 runs): PyTorch's k-loop over the padded (B, Vmax, Vmax) float32 batch on --torch-device, from
 edge_index in host memory to a padded array in host memory (the transfers inside the time, as
 they are for apsp), and compares its distances with apsp's padded output on the device (inf as
 apsp's marker). A table last."""
@@ -105,7 +105,7 @@ def device_against_threads(args, counts, edge_index):
         del results
         print(f"{np.dtype(dtype).name} packed: device {seconds[0]:.3f} s, {args.threads or 'all'}"
               f" threads {seconds[1]:.3f} s: {seconds[1] / seconds[0]:.1f}x; identical: {same}")
-        into = [into_reused(args, counts, edge_index, dtype, solver) for solver in (device, threads)]
+        into = [into_reused(args, counts, edge_index, dtype, s) for s in (device, threads)]
         print(f"{np.dtype(dtype).name} padded into a reused out=: device {into[0]:.3f} s, "
               f"threads {into[1]:.3f} s: {into[1] / into[0]:.1f}x")
         row = [np.dtype(dtype).name, seconds[0], library[0], seconds[1], library[1], same, *into]
