@@ -21,10 +21,10 @@ whether their arrays are identical, and prints the library's line of where the d
 went (the program, the host's waits on the device, and the whole call with the host's fill,
 check, packing and unpacking); then both padded into one out= array reused from run to run
 (allocated and touched once: what a data loader reusing its buffer does). --torch also times
-what graphormer-pyg does (int32 and float32 runs): PyTorch's k-loop over the padded (B, Vmax, Vmax) float32 batch on --torch-device, from
-edge_index in host memory to a padded array in host memory (the transfers inside the time, as
-they are for apsp), and compares its distances with apsp's padded output on the device (inf as
-apsp's marker). A table last."""
+what graphormer-pyg does (int32 and float32 runs): PyTorch's k-loop over the padded (B, Vmax,
+Vmax) float32 batch on --torch-device, from edge_index in host memory to a padded array in host
+memory made before (the transfers inside the time, as they are for apsp), and compares its
+distances with apsp's padded output on the device (inf as apsp's marker). A table last."""
 
 import argparse
 import logging
