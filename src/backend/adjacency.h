@@ -18,8 +18,9 @@ typedef struct adjacency {
 } adjacency;
 
 /* The adjacency by target (by_target) or by source, the least weight of each pair kept and
- * self-loops left out: they never lie on a shortest path. */
-apsp_status adjacency_build(const apsp_graph *graph, int by_target, adjacency *a,
+ * self-loops left out: they never lie on a shortest path. Built on up to `threads` threads
+ * (parallel_slices': 0, every core); the same arrays whatever the count. */
+apsp_status adjacency_build(const apsp_graph *graph, int by_target, unsigned threads, adjacency *a,
                             apsp_error *error);
 void adjacency_free(adjacency *a); /* accepts a zeroed one */
 

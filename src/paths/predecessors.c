@@ -417,7 +417,7 @@ static apsp_status run_blocks(const apsp_graph *graph, const apsp_matrix *distan
                               size_t count, unsigned threads, int32_t *pred, mismatch *bad,
                               apsp_error *error) {
     adjacency in;
-    apsp_status status = adjacency_build(graph, 1, &in, error);
+    apsp_status status = adjacency_build(graph, 1, threads, &in, error);
     if (status != APSP_OK)
         return status;
     int32_t *in_weight = NULL, *zero_target = NULL, *zero_from = NULL;
@@ -449,7 +449,7 @@ static apsp_status run_search(const apsp_graph *graph, const apsp_matrix *distan
                               size_t count, unsigned threads, double tolerance, int32_t *pred,
                               mismatch *bad, apsp_error *error) {
     adjacency out;
-    apsp_status status = adjacency_build(graph, 0, &out, error);
+    apsp_status status = adjacency_build(graph, 0, threads, &out, error);
     if (status != APSP_OK)
         return status;
     search_job jb = {distances, first, pred, bad, &out, tolerance};

@@ -55,14 +55,14 @@ static int weights_fit(const apsp_graph *g) { /* self-loops aside: they are igno
     return 1;
 }
 
-apsp_status tight_csr_make(const apsp_graph *graph, paths_csr *csr, int *eligible,
+apsp_status tight_csr_make(const apsp_graph *graph, unsigned threads, paths_csr *csr, int *eligible,
                            apsp_error *error) {
     memset(csr, 0, sizeof *csr);
     *eligible = 0;
     if (!weights_fit(graph) || graph->edges > INT32_MAX)
         return APSP_OK;
     adjacency in;
-    apsp_status status = adjacency_build(graph, 1, &in, error);
+    apsp_status status = adjacency_build(graph, 1, threads, &in, error);
     if (status != APSP_OK)
         return status;
     size_t v = graph->vertices, m = in.start[v];

@@ -15,7 +15,7 @@ int adjacency_zero_acyclic(const adjacency *in);
  * the first tight in-edge: every weight 0 <= w < APSP_INF and no cycle of zero-weight edges.
  * *eligible = 0 (and nothing made) otherwise. The edges of each target are in increasing order of
  * source, as adjacency_build leaves them. */
-apsp_status tight_csr_make(const apsp_graph *graph, paths_csr *csr, int *eligible,
+apsp_status tight_csr_make(const apsp_graph *graph, unsigned threads, paths_csr *csr, int *eligible,
                            apsp_error *error);
 void tight_csr_free(paths_csr *csr); /* accepts a zeroed one */
 

@@ -48,7 +48,7 @@ apsp_status apsp_solver_solve_paths(apsp_solver *s, apsp_matrix *matrix, const a
     int eligible = 0;
     if (status == APSP_OK && s->devices[0]->impl->paths && matrix->dtype == APSP_INT32 &&
         !drive_streams(s->devices, s->count, matrix->n, matrix->dtype))
-        status = tight_csr_make(graph, &csr, &eligible, error);
+        status = tight_csr_make(graph, threads_of(s->options.threads), &csr, &eligible, error);
     if (status == APSP_OK && eligible) {
         paths_job job = {.csr = &csr, .pred = pred};
         status = drive_rows_paths(s->devices, s->count, matrix, &job, &s->options, report, error);

@@ -217,7 +217,7 @@ static apsp_status solve_sources(apsp_solver *solver, const apsp_graph *graph,
                                  const sources_out *out, apsp_report *report, apsp_error *error) {
     const apsp_options *o = solver_options(solver);
     adjacency adj;
-    apsp_status status = adjacency_build(graph, 0, &adj, error);
+    apsp_status status = adjacency_build(graph, 0, threads_of(o->threads), &adj, error);
     if (status != APSP_OK)
         return status; /* (freed) */
     if (adj.real && (out->dtype == APSP_INT32 || out->dtype == APSP_INT64))
