@@ -327,7 +327,7 @@ static apsp_status refuse_closed_streams(const cli *c, apsp_error *err) {
 apsp_status cli_open_solver(cli *c, size_t vertices, size_t edges, apsp_solver **solver,
                             apsp_error *err) {
     double start = cli_clock();
-    (void)warm_up_join(&c->warm); /* (its wait is setup's, as the load would have been) */
+    warm_up_join(&c->warm); /* (its wait is setup's, as the load would have been) */
     c->options.vertices_hint = vertices;
     if (c->sources.asked) {
         c->options.sources_hint = sources_count(&c->sources, vertices);
@@ -418,7 +418,7 @@ static int run(cli *c) {
         warm_up_start(&c->warm);
     if (status == APSP_OK)
         status = cli_read_input(c, &solver, &g, &err);
-    (void)warm_up_join(&c->warm); /* (a failed read: the load ends before the exit) */
+    warm_up_join(&c->warm); /* (a failed read: the load ends before the exit) */
     times.read = cli_clock() - t1 - c->open_seconds;
     if (status == APSP_OK) {
         status = cli_solve_and_write(c, solver, g, out, &report, &times, &err);

@@ -24,11 +24,9 @@ void warm_up_start(warm_up *w) {
     w->started = pthread_create(&w->thread, NULL, load_platforms, w) == 0;
 }
 
-double warm_up_join(warm_up *w) {
+void warm_up_join(warm_up *w) {
     if (!w->started)
-        return 0.0;
-    double start = cli_clock();
+        return;
     pthread_join(w->thread, NULL);
     w->started = 0;
-    return cli_clock() - start;
 }

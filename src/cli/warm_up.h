@@ -17,7 +17,7 @@ typedef struct warm_up {
  * find and report. Leaves w->started 0 where no thread could be made. */
 void warm_up_start(warm_up *w);
 
-/* Waits for the load (nothing if none was started); returns the seconds the main thread waited. */
-double warm_up_join(warm_up *w);
+/* Waits for the load (nothing if none was started, or it was joined already). */
+void warm_up_join(warm_up *w);
 
 #endif

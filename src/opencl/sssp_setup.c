@@ -4,13 +4,13 @@
 #include "base/element_types.h"
 #include "base/error.h"
 #include "base/fault.h"
+#include "base/group.h"
 #include "base/log.h"
 #include "base/parallel.h"
 #include "base/util.h"
 #include "opencl/device.h"
 #include "opencl/sssp_setup.h"
 
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -258,38 +258,15 @@ static apsp_status upload_csr(cl_device *d, const adjacency *g, const size_t *st
     return status;
 }
 
-/* The in-edges being built (upload_in_edges): each target's slots counted, then filled from
- * its cursor, on the host's threads. */
+/* The in-edges being built (upload_in_edges). */
 typedef struct in_edges {
     const adjacency *g;
-    atomic_size_t *cursor; /* per target: its in-edges counted, then its next free slot */
-    size_t *start;         /* per target: its first slot */
-    int32_t *source;       /* per slot: the tail u */
-    size_t *order;         /* per slot: the edge's index in g (its weight) */
+    const size_t *order; /* per slot: the out-edge's index in g (its weight) */
+    int32_t *source;     /* per slot: its tail u */
 } in_edges;
 
-/* Over edges [begin, end): each one's target counted. */
-static int count_in_edges(void *context, size_t begin, size_t end) {
-    const in_edges *x = context;
-    for (size_t i = begin; i < end; i++)
-        atomic_fetch_add_explicit(&x->cursor[x->g->other[i]], 1, memory_order_relaxed);
-    return 0;
-}
-
-/* Over tails [begin, end): each out-edge's index into a slot of its target (in no set order
- * yet: the threads take the slots as they come). */
-static int place_in_edges(void *context, size_t begin, size_t end) {
-    const in_edges *x = context;
-    for (size_t u = begin; u < end; u++)
-        for (size_t i = x->g->start[u]; i < x->g->start[u + 1]; i++)
-            x->order[atomic_fetch_add_explicit(&x->cursor[x->g->other[i]], 1,
-                                               memory_order_relaxed)] = i;
-    return 0;
-}
-
-static int by_edge_index(const void *a, const void *b) {
-    size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    return (x > y) - (x < y);
+static int64_t target_of(const void *context, size_t edge) {
+    return ((const in_edges *)context)->g->other[edge];
 }
 
 /* The tail u of out-edge i: the last u whose edges start at or before i. */
@@ -305,61 +282,36 @@ static int32_t tail_of(const adjacency *g, size_t i) {
     return (int32_t)low;
 }
 
-/* Over targets [begin, end): each one's in-edges by edge index, which is by tail u (the
- * out-edges come by u), the order the kernel's "least tight u" rule takes them in; then their
- * tails. */
-static int sort_in_edges(void *context, size_t begin, size_t end) {
+static int fill_tails(void *context, size_t begin, size_t end) {
     const in_edges *x = context;
-    for (size_t t = begin; t < end; t++) {
-        size_t *first = x->order + x->start[t], count = x->start[t + 1] - x->start[t];
-        if (count > 16) /* (a hub's many: insertion would be quadratic) */
-            qsort(first, count, sizeof *first, by_edge_index);
-        else
-            for (size_t k = 1; k < count; k++)
-                for (size_t j = k; j > 0 && first[j - 1] > first[j]; j--) {
-                    size_t swap = first[j];
-                    first[j] = first[j - 1], first[j - 1] = swap;
-                }
-        for (size_t k = 0; k < count; k++)
-            x->source[x->start[t] + k] = tail_of(x->g, first[k]);
-    }
+    for (size_t slot = begin; slot < end; slot++)
+        x->source[slot] = tail_of(x->g, x->order[slot]);
     return 0;
 }
 
-/* The in-edges for the predecessors: by target, each vertex's by increasing tail u, with each
- * one's index in g for its weight; counted, placed and sorted on the host's threads (one thread
- * took 0.2 s for a million vertices' 4 million edges). */
+/* The in-edges for the predecessors: by target, each vertex's by increasing index among the
+ * out-edges, which is by increasing tail u (the out-edges come by u): the order the kernel's
+ * "least tight u" rule takes them in; each with that index for its weight. Grouped on the
+ * host's threads (one thread took 0.2 s for a million vertices' 4 million edges). */
 static apsp_status upload_in_edges(cl_device *d, const adjacency *g, apsp_error *error) {
     size_t v = g->vertices, e = g->start[v];
     unsigned threads = threads_of(d->options->threads);
-    in_edges x = {g, apsp_calloc(v + 1, sizeof *x.cursor), apsp_malloc((v + 1) * sizeof *x.start),
-                  apsp_malloc((e ? e : 1) * sizeof *x.source),
-                  apsp_malloc((e ? e : 1) * sizeof *x.order)};
+    size_t *start = apsp_malloc((v + 1) * sizeof *start);
+    size_t *order = apsp_malloc((e ? e : 1) * sizeof *order);
+    in_edges x = {g, order, apsp_malloc((e ? e : 1) * sizeof *x.source)};
     apsp_status status = APSP_OK;
-    if (!x.cursor || !x.start || !x.source || !x.order)
+    if (!start || !order || !x.source || group_by_key(e, v, target_of, &x, threads, start, order))
         status = fail(error, APSP_ERR_NO_MEMORY, "chosen sources: out of memory for %zu edges", e);
-    if (status == APSP_OK) {
-        (void)parallel_slices(e, threads_for_bytes(e * sizeof(int32_t), threads), count_in_edges,
-                              &x);
-        x.start[0] = 0;
-        for (size_t t = 0; t < v; t++) { /* each target's count becomes its cursor */
-            size_t count = atomic_load_explicit(&x.cursor[t], memory_order_relaxed);
-            atomic_store_explicit(&x.cursor[t], x.start[t], memory_order_relaxed);
-            x.start[t + 1] = x.start[t] + count;
-        }
-        (void)parallel_slices(v, threads_for_bytes(e * sizeof(size_t), threads), place_in_edges,
-                              &x);
-        (void)parallel_slices(v, threads_for_bytes(e * sizeof(size_t), threads), sort_in_edges, &x);
-    }
+    if (status == APSP_OK)
+        (void)parallel_slices(e, threads_for_bytes(e * sizeof *order, threads), fill_tails, &x);
     cl_sssp *s = &d->sssp;
     cl_mem mems[3] = {NULL, NULL, NULL};
     if (status == APSP_OK)
-        status = upload_csr(d, g, x.start, x.source, x.order, mems, error);
+        status = upload_csr(d, g, start, x.source, order, mems, error);
     s->in_start = mems[0], s->in_source = mems[1], s->in_weight = mems[2];
-    free(x.cursor);
-    free(x.start);
+    free(start);
+    free(order);
     free(x.source);
-    free(x.order);
     return status;
 }
 
