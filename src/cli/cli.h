@@ -7,7 +7,6 @@
 #include "paths.h"
 #include "report.h"
 #include "sources.h"
-#include "warm_up.h"
 
 #include <pthread.h>
 
@@ -29,9 +28,10 @@ typedef struct cli {
     cli_sources sources; /* --sources, --method */
     apsp_dtype dtype;    /* the distances' type: --dtype's, or the one the weights need */
     char distances[192]; /* the type and why, for -v */
-    double open_seconds; /* cli_open_solver's time, which is not the read's */
-    warm_up warm;        /* the platforms' load beside the read, when a device was named */
-    int limited;         /* --limit=D: pairs farther than D left out (csv, tsv) or inf */
+    double
+        open_seconds; /* cli_open_solver's time and the platforms' past the read: not the read's */
+    double platform_seconds; /* OpenCL's platforms loaded beside the read (warm_up.h) */
+    int limited;             /* --limit=D: pairs farther than D left out (csv, tsv) or inf */
     double limit;
 } cli;
 

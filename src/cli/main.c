@@ -327,14 +327,13 @@ static apsp_status refuse_closed_streams(const cli *c, apsp_error *err) {
 apsp_status cli_open_solver(cli *c, size_t vertices, size_t edges, apsp_solver **solver,
                             apsp_error *err) {
     double start = cli_clock();
-    warm_up_join(&c->warm); /* (its wait is setup's, as the load would have been) */
     c->options.vertices_hint = vertices;
     if (c->sources.asked) {
         c->options.sources_hint = sources_count(&c->sources, vertices);
         c->options.edges_hint = edges;
     }
     apsp_status status = apsp_solver_create(&c->options, solver, err);
-    c->open_seconds = cli_clock() - start;
+    c->open_seconds += cli_clock() - start;
     return explain_missing_platforms(c, status, err);
 }
 
@@ -386,14 +385,6 @@ static apsp_status prepare(cli *c, apsp_output **out, apsp_error *err) {
     return status;
 }
 
-/* OpenCL's platforms will be loaded whatever the graph (a device or --backend=opencl named), and
- * the solver is opened only after the input is read (not a hw3 file, whose header gives V
- * first; or chosen sources, whose cost needs the edges): the load can go beside the read. */
-static int loads_opencl_surely(const cli *c) {
-    return c->device_named && c->options.backend != APSP_BACKEND_CPU &&
-           (c->sources.asked || !cli_input_is_hw3_file(c));
-}
-
 static int run(cli *c) {
     double t0 = cli_clock();
     apsp_error err = {0};
@@ -414,11 +405,8 @@ static int run(cli *c) {
     c->options.log_context = c;
     apsp_status status = prepare(c, &out, &err);
     double t1 = cli_clock();
-    if (status == APSP_OK && loads_opencl_surely(c))
-        warm_up_start(&c->warm);
     if (status == APSP_OK)
         status = cli_read_input(c, &solver, &g, &err);
-    warm_up_join(&c->warm); /* (a failed read: the load ends before the exit) */
     times.read = cli_clock() - t1 - c->open_seconds;
     if (status == APSP_OK) {
         status = cli_solve_and_write(c, solver, g, out, &report, &times, &err);
@@ -435,7 +423,7 @@ static int run(cli *c) {
     size_t vertices = g ? g->vertices : 0;
     apsp_graph_destroy(g);
     times.predecessors = c->paths.seconds;
-    times.warm_up = c->warm.seconds;
+    times.warm_up = c->platform_seconds;
     times.distances = c->distances;
     if (c->device_named)
         sources_say_declined(c->input, &report, status, &err);

@@ -62,8 +62,8 @@ static double other_seconds(const apsp_report *r, const run_times *t) {
 
 void report_warm_up(const run_times *t) {
     if (t->warm_up > 0)
-        message_print("apsp: OpenCL's platforms loaded beside the read in %.3f s (in setup: the "
-                      "wait for them)",
+        message_print("apsp: OpenCL's platforms loaded in %.3f s while the input was read on "
+                      "another thread",
                       t->warm_up);
 }
 

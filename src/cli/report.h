@@ -33,7 +33,7 @@ typedef struct run_times {
     double read, write, total;
     double close;          /* closing the solver: its device buffers, context and threads */
     double predecessors;   /* --predecessors, --path: the derivation; < 0: not derived */
-    double warm_up;        /* the platforms' load on its thread beside the read (warm_up.h) */
+    double warm_up;        /* the platforms loaded while the read ran on a thread (warm_up.h) */
     const char *distances; /* the distances' type and why; NULL: not known */
 } run_times;
 
