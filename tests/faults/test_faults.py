@@ -1,8 +1,9 @@
-"""Fault injection: every allocation and OpenCL call a run reaches is made to fail in turn.
+"""Fault injection: every place that allocates or calls OpenCL in a run is made to fail in turn.
 
-Needs a build configured with -Dfault_injection=true (see src/fault.h). For each kind and each
-N from 1 to the number of such calls a clean run makes, `APSP_FAULT=KIND:N apsp ...` must either
-end in one error line on stderr (after the build log, for a kernel build), a non-zero exit, no
+Needs a build configured with -Dfault_injection=true (see src/base/fault.h). For each site a
+clean run reaches, at its first three calls and its last (tests/support/fault_walk.py; every call
+with APSP_TEST_FAULT_WALK=every), `APSP_FAULT=KIND@SITE#K apsp ...` must either end in one error
+line on stderr (after the build log, for a kernel build), a non-zero exit, no
 output file (an existing one kept byte for byte) and no temporary file; or, where the fault is
 survivable (a thread that could not be started), succeed with the right answer. Under
 AddressSanitizer a leak fails the run.
@@ -12,11 +13,11 @@ usage: pytest_main.py test_faults.py --apsp=APSP [--testcases=DIR] [--opt=graph=
 (--opt=graph: testcases/NAME.in instead of v333-random.in)
 """
 import os
-import re
 import shutil
 import subprocess
 
 import pytest
+from fault_walk import totals, walk_specs
 from harness import skip
 
 # The kernel cache (--kernel-cache): "off" for the walk over allocations and OpenCL calls, so
@@ -34,24 +35,23 @@ def run(apsp, args, env_extra):
 
 
 def count_calls(apsp, args):
+    """The clean run's listing of its fault sites (fault_walk.py)."""
     r = run(apsp, args, {"APSP_FAULT_COUNT": "1"})
-    m = re.search(rb"apsp-fault: alloc=(\d+) cl=(\d+) io=(\d+)", r.stderr)
-    if r.returncode != 0 or not m:
+    if r.returncode != 0 or totals(r.stderr) is None:
         pytest.fail(f"the clean run failed or this build has no fault injection:\n"
                     f"{r.stderr.decode()}", pytrace=False)
-    return {"alloc": int(m.group(1)), "cl": int(m.group(2)), "io": int(m.group(3))}
+    return r.stderr
 
 
-def check_one(apsp, args, out, expected, kind, n, check):
+def check_one(apsp, args, out, expected, where, check):
     sentinel = b"an existing output file that a failed run must not touch\n"
     with open(out, "wb") as f:
         f.write(sentinel)
-    r = run(apsp, args, {"APSP_FAULT": f"{kind}:{n}"})
+    r = run(apsp, args, {"APSP_FAULT": where})
     lines = r.stderr.decode(errors="replace").splitlines()
     if lines and lines[0] == IN_PLACE_WARNING["line"]:
         lines = lines[1:]
     leftovers = [p for p in os.listdir(os.path.dirname(out)) if ".apsp-" in p]
-    where = f"{kind}:{n}"
     if leftovers:
         check.fail(f"{where}: temporary files left behind: {leftovers}")
     with open(out, "rb") as f:
@@ -71,18 +71,19 @@ def check_one(apsp, args, out, expected, kind, n, check):
     return lines[-1] if lines else ""
 
 
-def walk(apsp, args, out, expected, counts, check, kinds=("alloc", "cl", "io"), before=None):
-    for kind in kinds:
-        for n in range(1, counts[kind] + 1):
-            if before:
-                before()
-            outcome = check_one(apsp, args, out, expected, kind, n, check)
-            print(f"{kind}:{n}: {outcome}")
-            cache = KERNEL_CACHE["APSP_KERNEL_CACHE"]
-            if os.path.isdir(cache):
-                partial = [f for f in os.listdir(cache) if not f.endswith(".clbin")]
-                if partial:
-                    check.fail(f"{kind}:{n}: temporary cache files left: {partial}")
+def walk(apsp, args, out, expected, listing, check, kinds=("alloc", "cl", "io"), before=None):
+    specs = walk_specs(listing, kinds)
+    for where in specs:
+        if before:
+            before()
+        outcome = check_one(apsp, args, out, expected, where, check)
+        print(f"{where}: {outcome}")
+        cache = KERNEL_CACHE["APSP_KERNEL_CACHE"]
+        if os.path.isdir(cache):
+            partial = [f for f in os.listdir(cache) if not f.endswith(".clbin")]
+            if partial:
+                check.fail(f"{where}: temporary cache files left: {partial}")
+    return len(specs)
 
 
 @pytest.fixture
@@ -106,11 +107,11 @@ def on_opencl(apsp):
 
 def test_every_fault(apsp, setup, check):
     exe, args, out, expected = setup
-    counts = count_calls(exe, args)
-    if on_opencl(apsp) and counts["cl"] == 0:
+    listing = count_calls(exe, args)
+    if on_opencl(apsp) and totals(listing)["cl"] == 0:
         skip("no OpenCL call was made: no device?")
-    walk(exe, args, out, expected, counts, check)
-    print(f"{sum(counts.values())} faults injected ({counts})")
+    walked = walk(exe, args, out, expected, listing, check)
+    print(f"{walked} faults injected, of {totals(listing)} calls")
 
 
 def test_hard_linked(apsp, setup, check):
@@ -125,8 +126,8 @@ def test_hard_linked(apsp, setup, check):
     linked = count_calls(exe, args)
     IN_PLACE_WARNING["line"] = ("apsp: %s: written in place, not replaced: it has 2 hard "
                                 "links, which all keep the result" % out)
-    walk(exe, args, out, expected, linked, check)
-    print(f"{sum(linked.values())} faults injected ({linked})")
+    walked = walk(exe, args, out, expected, linked, check)
+    print(f"{walked} faults injected, of {totals(linked)} calls")
 
 
 def test_kernel_cache(apsp, setup, check, work):
@@ -137,9 +138,9 @@ def test_kernel_cache(apsp, setup, check, work):
     cache = os.path.join(work, "cache")
     KERNEL_CACHE["APSP_KERNEL_CACHE"] = cache
     cold = count_calls(exe, args)  # leaves the cache warm
-    if cold["cl"] == 0:
+    if totals(cold)["cl"] == 0:
         skip("no OpenCL call was made: no device?")
-    walk(exe, args, out, expected, count_calls(exe, args), check)
-    walk(exe, args, out, expected, cold, check, ("io",),
-         lambda: shutil.rmtree(cache, ignore_errors=True))
-    print(f"{sum(cold.values())} faults injected from a cold cache ({cold})")
+    warm = walk(exe, args, out, expected, count_calls(exe, args), check)
+    walked = walk(exe, args, out, expected, cold, check, ("io",),
+                  lambda: shutil.rmtree(cache, ignore_errors=True))
+    print(f"{warm} faults injected from a warm cache, {walked} from a cold one")

@@ -1,6 +1,6 @@
 """Fault injection over a test program of the library's API (test_faults.py walks the apsp
-command): every allocation and OpenCL call that `PROGRAM --faults ARGS` reaches is made to fail
-in turn. The program takes a failed call as the library's answer (and says "fault: ..." on
+command): every place that allocates or calls OpenCL in `PROGRAM --faults ARGS` is made to fail
+in turn, at its first three calls and its last (tests/support/fault_walk.py). The program takes a failed call as the library's answer (and says "fault: ..." on
 stderr) but checks every call that succeeds, so it must exit 0 each time: no crash, no wrong
 result after a failure (tests/api/test_solver_matrix.c: a failed solve on kept device buffers, then
 good ones), and under AddressSanitizer no leak.
@@ -8,11 +8,11 @@ good ones), and under AddressSanitizer no leak.
 usage: pytest_main.py test_faults_api.py --exe program PROGRAM [--opt="args=ARG ..."]
 """
 import os
-import re
 import shlex
 import subprocess
 
 import pytest
+from fault_walk import totals, walk_specs
 from harness import EXIT_SKIPPED
 
 
@@ -26,16 +26,13 @@ def test_every_fault(exe, opt, check):
     clean = run(args, {"APSP_FAULT_COUNT": "1"})
     if clean.returncode == EXIT_SKIPPED:
         pytest.skip(clean.stdout.decode())
-    m = re.search(rb"apsp-fault: alloc=(\d+) cl=(\d+) io=(\d+)", clean.stderr)
-    assert clean.returncode == 0 and m, (
+    assert clean.returncode == 0 and totals(clean.stderr), (
         f"the clean run failed or this build has no fault injection:\n{clean.stderr.decode()}")
-    counts = {"alloc": int(m.group(1)), "cl": int(m.group(2))}
-    for kind, count in counts.items():
-        for n in range(1, count + 1):
-            r = run(args, {"APSP_FAULT": f"{kind}:{n}"})
-            faults = [line for line in r.stderr.decode(errors="replace").splitlines()
-                      if line.startswith("fault: ")]
-            print(f"{kind}:{n}: exit {r.returncode}: {faults[0] if faults else 'survived'}")
-            check(r.returncode == 0,
-                  f"{kind}:{n}: exit {r.returncode}:\n{r.stderr.decode()[-2000:]}")
-    print(f"{sum(counts.values())} sites walked ({counts})")
+    specs = walk_specs(clean.stderr, ("alloc", "cl"))
+    for where in specs:
+        r = run(args, {"APSP_FAULT": where})
+        faults = [line for line in r.stderr.decode(errors="replace").splitlines()
+                  if line.startswith("fault: ")]
+        print(f"{where}: exit {r.returncode}: {faults[0] if faults else 'survived'}")
+        check(r.returncode == 0, f"{where}: exit {r.returncode}:\n{r.stderr.decode()[-2000:]}")
+    print(f"{len(specs)} faults injected, of {totals(clean.stderr)} calls")
