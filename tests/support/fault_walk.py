@@ -27,9 +27,13 @@ def totals(stderr):
     return dict(zip(KINDS, map(int, m.groups()))) if m else None
 
 
-def walk_specs(stderr, kinds=KINDS):
+def walk_specs(stderr, kinds=KINDS, besides=None):
     """The APSP_FAULT values to run, in the order the clean run first met their sites. Several
-    processes' listings (MPI's ranks) merge: a site's calls are the most any of them made."""
+    processes' listings (MPI's ranks) merge: a site's calls are the most any of them made.
+    `besides`: another run's listing, whose own faults are left out (walked already)."""
+    if besides is not None:
+        walked = set(walk_specs(besides, kinds))
+        return [spec for spec in walk_specs(stderr, kinds) if spec not in walked]
     text = decode(stderr)
     if os.environ.get("APSP_TEST_FAULT_WALK") == "every":
         counts = {}
