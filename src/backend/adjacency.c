@@ -72,14 +72,7 @@ static int sort_rows(void *context, size_t begin, size_t end) {
             first[i] = g->real_weight ? (arc){b->other[e], 0, g->real_weight[e], e}
                                       : (arc){b->other[e], g->weight[e], 0, e};
         }
-        if (count > 16) /* (a hub's many: insertion would be quadratic) */
-            qsort(first, count, sizeof *first, order);
-        else
-            for (size_t i = 1; i < count; i++)
-                for (size_t j = i; j > 0 && order(&first[j - 1], &first[j]) > 0; j--) {
-                    arc swap = first[j];
-                    first[j] = first[j - 1], first[j - 1] = swap;
-                }
+        sort_group(first, count, sizeof *first, order);
         for (size_t i = 0; i < count; i++)
             if (i == 0 || first[i].target != first[i - 1].target)
                 first[kept++] = first[i];

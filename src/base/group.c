@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct grouping {
     group_key_fn key_of;
@@ -42,19 +43,24 @@ static int by_index(const void *a, const void *b) {
 
 static int sort_groups(void *context, size_t begin, size_t end) {
     const grouping *x = context;
-    for (size_t g = begin; g < end; g++) {
-        size_t *first = x->items + x->starts[g], count = x->starts[g + 1] - x->starts[g];
-        if (count > 16) { /* (a hub's many: insertion would be quadratic) */
-            qsort(first, count, sizeof *first, by_index);
-            continue;
-        }
-        for (size_t k = 1; k < count; k++)
-            for (size_t j = k; j > 0 && first[j - 1] > first[j]; j--) {
-                size_t swap = first[j];
-                first[j] = first[j - 1], first[j - 1] = swap;
-            }
-    }
+    for (size_t g = begin; g < end; g++)
+        sort_group(x->items + x->starts[g], x->starts[g + 1] - x->starts[g], sizeof *x->items,
+                   by_index);
     return 0;
+}
+
+void sort_group(void *first, size_t count, size_t size, int (*order)(const void *, const void *)) {
+    unsigned char swap[64], *at = first;
+    if (count > 16 || size > sizeof swap) { /* (a hub's many: insertion would be quadratic) */
+        qsort(first, count, size, order);
+        return;
+    }
+    for (size_t k = 1; k < count; k++)
+        for (size_t j = k; j > 0 && order(at + (j - 1) * size, at + j * size) > 0; j--) {
+            memcpy(swap, at + j * size, size);
+            memcpy(at + j * size, at + (j - 1) * size, size);
+            memcpy(at + (j - 1) * size, swap, size);
+        }
 }
 
 int group_by_key(size_t count, size_t groups, group_key_fn key_of, const void *context,

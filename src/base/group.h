@@ -15,4 +15,8 @@ typedef int64_t (*group_key_fn)(const void *context, size_t item);
 int group_by_key(size_t count, size_t groups, group_key_fn key_of, const void *context,
                  unsigned threads, size_t *starts, size_t *items);
 
+/* `count` items of `size` bytes sorted by `order`: by insertion where there are few (most groups
+ * of a sparse graph's rows), else by qsort. */
+void sort_group(void *first, size_t count, size_t size, int (*order)(const void *, const void *));
+
 #endif
