@@ -31,6 +31,7 @@ typedef struct cli {
     double
         open_seconds; /* cli_open_solver's time and the platforms' past the read: not the read's */
     double platform_seconds; /* OpenCL's platforms loaded beside the read (warm_up.h) */
+    double platform_waited;  /* the part of that load past the read's end */
     int limited;             /* --limit=D: pairs farther than D left out (csv, tsv) or inf */
     double limit;
 } cli;

@@ -54,17 +54,21 @@ static double relax_per_second(const apsp_report *r) {
 /* The run's time that no step above accounts for (the process's own start and end are outside
  * `total` as well): what to look into when the total exceeds the steps. */
 static double other_seconds(const apsp_report *r, const run_times *t) {
-    double steps = t->read + r->setup_seconds + r->upload_seconds + r->compute_seconds +
-                   r->download_seconds + r->release_seconds + r->whole_seconds + t->write +
-                   t->close + (t->predecessors > 0 ? t->predecessors : 0.0);
+    /* Chosen sources on a device (no padded matrix, no host threads): compute_s is the solve's
+     * wall, its upload and download inside it. */
+    int transfers_in_compute = r->padded == 0 && r->threads == 0;
+    double transfers = transfers_in_compute ? 0.0 : r->upload_seconds + r->download_seconds;
+    double steps = t->read + t->warm_up_waited + r->setup_seconds + transfers + r->compute_seconds +
+                   r->release_seconds + r->whole_seconds + t->write + t->close +
+                   (t->predecessors > 0 ? t->predecessors : 0.0);
     return t->total - steps;
 }
 
 void report_warm_up(const run_times *t) {
     if (t->warm_up > 0)
         message_print("apsp: OpenCL's platforms loaded in %.3f s while the input was read on "
-                      "another thread",
-                      t->warm_up);
+                      "another thread, %.3f s past the read",
+                      t->warm_up, t->warm_up_waited);
 }
 
 void report_print(size_t vertices, const apsp_report *r, const run_times *t) {
@@ -114,6 +118,7 @@ void report_json(size_t vertices, const apsp_report *r, const run_times *t) {
     fprintf(stderr,
             ",\"devices\":%d,\"vertices\":%zu,\"padded\":%zu,\"round_depth\":%d,\"threads\":%d,"
             "\"programs_built\":%d,\"read_s\":%.6f,\"setup_s\":%.6f,\"warm_up_s\":%.6f,"
+            "\"warm_up_waited_s\":%.6f,"
             "\"upload_s\":%.6f,"
             "\"compute_s\":%.6f,\"overlapped_s\":%.6f,\"download_s\":%.6f,\"release_s\":%.6f,"
             "\"write_s\":%.6f,"
@@ -121,7 +126,7 @@ void report_json(size_t vertices, const apsp_report *r, const run_times *t) {
             "\"relax_per_s\":%.6g,\"streamed\":%s,\"stream_pivots\":%zu,\"stream_blocks\":%zu,"
             "\"stream_rows\":%zu,\"stream_bytes_up\":%llu,\"stream_bytes_down\":%llu",
             r->devices, vertices, r->padded, r->tile, r->threads, r->program_builds, t->read,
-            r->setup_seconds, t->warm_up, r->upload_seconds, r->compute_seconds,
+            r->setup_seconds, t->warm_up, t->warm_up_waited, r->upload_seconds, r->compute_seconds,
             r->overlapped_seconds, r->download_seconds, r->release_seconds, t->write, t->close,
             other_seconds(r, t), t->total, relax_per_second(r), r->streamed ? "true" : "false",
             r->stream_pivots, r->stream_blocks, r->stream_rows,

@@ -34,6 +34,7 @@ typedef struct run_times {
     double close;          /* closing the solver: its device buffers, context and threads */
     double predecessors;   /* --predecessors, --path: the derivation; < 0: not derived */
     double warm_up;        /* the platforms loaded while the read ran on a thread (warm_up.h) */
+    double warm_up_waited; /* how long that load outlasted the read: a step of the run's own */
     const char *distances; /* the distances' type and why; NULL: not known */
 } run_times;
 

@@ -81,11 +81,10 @@ apsp_status cli_read_input(cli *c, apsp_solver **solver, apsp_graph **g, apsp_er
     /* OpenCL's platforms will be loaded whatever the graph (a device or --backend=opencl
      * named), and the solver opens only after the read: the load goes beside it. */
     int load_platforms = vertices == 0 && c->device_named && c->options.backend != APSP_BACKEND_CPU;
-    double waited = 0.0;
     if (status == APSP_OK)
-        status =
-            warm_up_read(c->input, &c->read, load_platforms, g, &c->platform_seconds, &waited, err);
-    c->open_seconds += waited; /* (the load past the read is not the read's) */
+        status = warm_up_read(c->input, &c->read, load_platforms, g, &c->platform_seconds,
+                              &c->platform_waited, err);
+    c->open_seconds += c->platform_waited; /* (the load past the read is not the read's) */
     if (status == APSP_OK && vertices == 0)
         status = cli_open_solver(c, (*g)->vertices, (*g)->edges, solver, err);
     if (status == APSP_OK && vertices == 0)

@@ -164,6 +164,9 @@ def test_overlap_off(apsp, testcases, work):
     assert off.get("overlapped_s") == 0, "APSP_OVERLAP=off: overlapped_s is 0: %s" % str(off)[:200]
 
 
+OTHER_ROUNDING = 1e-4  # seconds: 6 decimals in each of some 12 fields, and the clock's reads
+
+
 def test_platforms_beside_read(apsp, testcases, work, check):
     hw3 = os.path.join(testcases, GRAPH + ".in")
     text = os.path.join(work, "edges.txt")
@@ -179,11 +182,17 @@ def test_platforms_beside_read(apsp, testcases, work, check):
     rows = {}
     for what, args, beside in cases:
         r = run(apsp, ["--stats-json"] + args + [out])
-        warm = stats_of(r).get("warm_up_s", -1)
+        stats = stats_of(r)
+        warm = stats.get("warm_up_s", -1)
         rows[what] = read(out) if r.returncode == 0 else None
         check.report("%s: warm_up_s %s 0" % (what, ">" if beside else "=="),
                      r.returncode == 0 and (warm > 0 if beside else warm == 0),
                      "warm_up_s %s: %s" % (warm, r.stderr[-300:]))
+        # The steps are parts of the total, none counted twice: other_s, the rest, is not
+        # negative (to the microseconds that the JSON's rounding and the clock reads leave).
+        other = stats.get("other_s", -1)
+        check.report("%s: other_s %s >= 0, the steps within total_s" % (what, other),
+                     other >= -OTHER_ROUNDING, str(stats)[:400])
     check.report("the rows of chosen sources are the same with and without the load beside",
                  rows["chosen sources on the device"] == rows["chosen sources on --backend=cpu"])
 
