@@ -363,10 +363,10 @@ void sources_report(size_t vertices, const apsp_report *report, const run_times 
                       report->device, times->read, report->setup_seconds, report->compute_seconds,
                       times->write, times->total);
     } else {
-        message_print("apsp: on %d host threads; read %.3f s, compute %.3f s, write %.3f s, total "
-                      "%.3f s",
-                      report->threads, times->read, report->compute_seconds, times->write,
-                      times->total);
+        message_print("apsp: on %d host threads; read %.3f s, setup %.3f s, compute %.3f s, write "
+                      "%.3f s, total %.3f s",
+                      report->threads, times->read, report->setup_seconds, report->compute_seconds,
+                      times->write, times->total);
     }
     report_warm_up(times);
 }
