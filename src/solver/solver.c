@@ -287,15 +287,16 @@ static apsp_status solve_float_path(apsp_solver *s, apsp_matrix *matrix, apsp_re
 
 /* A graph made into a host matrix of `dtype`, solved (by apsp_solver_solve, or by the float
  * path alone), and its rows handed on. While devices off the host solve it, the caller's idle
- * work (apsp_solver_solve_graph_idle) runs beside them, as on the graph's own path; not beside a
- * streamed solve, which keeps the host busy. */
+ * work (apsp_solver_solve_graph_idle) runs beside them, as on the graph's own path: a streamed
+ * solve too, whose host threads only copy blocks to and from the pinned staging, in short
+ * bursts, while the device computes for most of its rounds (docs/performance.md, "Streaming:
+ * the output prepared beside the super-rounds"). */
 static apsp_status solve_graph_on_host(apsp_solver *s, const apsp_graph *graph, apsp_dtype dtype,
                                        int float_path, apsp_cells_fn cells, void *context,
                                        apsp_report *report, apsp_error *error) {
     apsp_matrix *m;
     apsp_status status = apsp_graph_to_matrix_threads(graph, dtype, s->options.threads, &m, error);
-    int idle = status == APSP_OK && solver_overlaps(s) &&
-               !drive_streams(s->devices, s->count, m->n, dtype);
+    int idle = status == APSP_OK && solver_overlaps(s);
     beside helper;
     beside_start(&helper, idle ? s->idle : NULL);
     if (status == APSP_OK)

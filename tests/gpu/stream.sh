@@ -51,6 +51,9 @@ run() {
     for i in $(seq "$reps"); do
         local log="$out/$name-$v-$i.log"
         local start end
+        # A fresh OUTPUT each run: replacing the last run's file would add its pages' release
+        # (seconds for tens of GB on tmpfs) to the commit of this one.
+        rm -f "$work/$name.out"
         start=$(date +%s.%N)
         $apsp -d "$device" --stats-json "$@" "$g" "$work/$name.out" 2>"$log" || { cat "$log" >&2; return 1; }
         end=$(date +%s.%N)

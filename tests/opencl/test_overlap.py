@@ -6,7 +6,8 @@ device: PoCL's CPU device with APSP_OVERLAP=on, which takes the path a GPU takes
 - hw3, .npy and text outputs, on /dev/shm (tmpfs) and in the build's temporary directory, are
   byte for byte the oracle's hw3 (testcases/*.out) and the pthread backend's .npy and text;
 - --stats-json has overlapped_s: above 0 with APSP_OVERLAP=on, 0 with off (and -v says it);
-  also for int64 and fractional float32, whose matrix is made on the host before the solve;
+  also for int64 and fractional float32, whose matrix is made on the host before the solve, and
+  for a streamed solve (--device-memory below the matrix);
 - two devices (POCL_DEVICES="pthread pthread", -d cpus) hand their rows on at once: every
   format byte for byte, a DAG with negative weights the pthread backend's, and a negative cycle
   in the second device's rows exit 7 with the old OUTPUT kept;
@@ -151,6 +152,25 @@ def test_typed(apsp, work, check):
         check.report("--dtype=%s made on the host: overlapped_s %s, the pthread backend's %s" % (
                   dtype, overlapped, "bytes" if dtype == "int64" else "values within 1e-5"),
                   same and overlapped > 0, r.stderr.decode(errors="replace")[-300:])
+
+
+def test_streamed(apsp, work, check):
+    """A streamed solve (--device-memory below the matrix's 9.4 MB): the output prepared beside
+    its super-rounds too (overlapped_s above 0), hw3 and .npy the pthread backend's bytes."""
+    inp = os.path.join(work, "streamed.txt")
+    with open(inp, "w") as f:
+        f.writelines("%d %d %d\n" % (i, (i * 37 + k * 101) % 1500, (i * 13 + k) % 90 + 1)
+                     for i in range(1500) for k in range(8))
+    for ext in ("out", "npy"):
+        mine, ref = (os.path.join(work, "streamed.%s.%s" % (b, ext)) for b in ("cl", "cpu"))
+        r = run(apsp, DEVICE + ["--device-memory=9000000", "--stats-json", inp, mine])
+        c = run(apsp, ["--backend=cpu", inp, ref], overlap="off")
+        stats = stats_of(r)
+        ok = r.returncode == 0 and c.returncode == 0 and read(mine) == read(ref)
+        check.report(".%s streamed (%s): the pthread backend's bytes, overlapped_s %s" % (
+                  ext, stats.get("streamed"), stats.get("overlapped_s")),
+                  ok and stats.get("streamed") is True and stats.get("overlapped_s", -1) > 0,
+                  r.stderr.decode(errors="replace")[-300:])
 
 
 def near(a, b, dtype):
