@@ -170,7 +170,8 @@ int solver_overlaps(const apsp_solver *s) {
 /* A checked matrix through the devices in its own type: streamed, or by rows (its cells'
  * check skipped when `known` says what it would find: drivers.h). While devices off the host
  * run their rounds, the host's cores are idle: the rows' io->prepare runs then (apsp_rows.h). A
- * streamed solve keeps the host busy moving blocks, so it has none. */
+ * streamed solve runs no io->prepare, as apsp_row_io promises (the host moves blocks then); the
+ * graph path's idle work does run beside one (solve_graph_on_host). */
 static apsp_status solve_in_type(apsp_solver *s, apsp_matrix *matrix, const cell_facts *known,
                                  const apsp_row_io *rows, apsp_report *report, apsp_error *error) {
     const apsp_row_io *idle = solver_overlaps(s) ? rows : NULL;
