@@ -62,18 +62,14 @@ static apsp_status check_build_options(const char *extra, const char *defines, a
 /* The build log at `level`, after `headline`. Without a log (PoCL leaves none for a clean
  * build): a success's headline still (APSP_SHOW_BUILD promises the options), a
  * failure's nothing (the error itself says what failed: one line, as every other failure). */
-static void log_build_of(const cl_device *d, cl_program program, apsp_log_level level,
-                         const char *headline) {
+static void log_build(const cl_device *d, cl_program program, apsp_log_level level,
+                      const char *headline) {
     char *build_log = cl_build_log(program, d->device);
     if (build_log)
         log_message(d->options, level, "%s; build log:\n%s", headline, build_log);
     else if (level == APSP_LOG_DEBUG)
         log_message(d->options, level, "%s; no build log", headline);
     free(build_log);
-}
-
-static void log_build(const cl_device *d, apsp_log_level level, const char *headline) {
-    log_build_of(d, d->kernels.program, level, headline);
 }
 
 static apsp_status build_from_source(cl_device *d, const char *source, const char *origin,
@@ -90,12 +86,13 @@ static apsp_status build_from_source(cl_device *d, const char *source, const cha
         /* The log is many lines and the error message one: the log goes to the log function. */
         cl_fail(error, APSP_ERR_KERNEL_BUILD, err, "clBuildProgram(%s) for %s with options '%s'",
                 origin, d->name, d->kernels.options);
-        log_build(d, APSP_LOG_ERROR, error ? error->message : "clBuildProgram failed");
+        log_build(d, d->kernels.program, APSP_LOG_ERROR,
+                  error ? error->message : "clBuildProgram failed");
         return APSP_ERR_KERNEL_BUILD;
     }
     char headline[1400];
     snprintf(headline, sizeof headline, "built for %s with '%s'", d->name, d->kernels.options);
-    log_build(d, APSP_LOG_DEBUG, headline);
+    log_build(d, d->kernels.program, APSP_LOG_DEBUG, headline);
     return APSP_OK;
 }
 
@@ -301,7 +298,7 @@ static apsp_status build_side(cl_device *d, const char *source, const char *orig
     char headline[1400];
     snprintf(headline, sizeof headline, "%s %s for %s with '%s'",
              err == CL_SUCCESS ? "built" : "failed to build", origin, d->name, options);
-    log_build_of(d, *program, err == CL_SUCCESS ? APSP_LOG_DEBUG : APSP_LOG_ERROR, headline);
+    log_build(d, *program, err == CL_SUCCESS ? APSP_LOG_DEBUG : APSP_LOG_ERROR, headline);
     if (err != CL_SUCCESS)
         return cl_fail(error, APSP_ERR_KERNEL_BUILD, err, "clBuildProgram(%s) for %s", origin,
                        d->name);
