@@ -31,17 +31,17 @@ weight_rule weight_rule_for(size_t vertices, apsp_dtype dtype);
 /* A bound no simple path over these weights can pass: the sum of the V - 1 largest |w| (a simple
  * path has at most V - 1 edges, each a different one), saturating at UINT64_MAX; 0 for V < 2.
  * Self-loops (source[e] == target[e]) are left out where source and target are given (NULL:
- * every weight counts). Exact, in one pass for the largest and one per byte below it, no copy
- * (graph_matrix.c). */
+ * every weight counts). Exact, in one pass for the largest and one per byte below it, no copy,
+ * each pass on up to `threads` threads (parallel.h; graph_matrix.c). */
 uint64_t weights_path_bound(const int64_t *weights, const int32_t *source, const int32_t *target,
-                            size_t edges, size_t vertices);
+                            size_t edges, size_t vertices, unsigned threads);
 
 /* Whether the chosen sources' int32 rows hold this graph's distances under the path bound
  * where the per-weight rule above does not: integer weights, none negative (no self-loop
  * counted), and weights_path_bound <= APSP_INF - 1, so that every distance, the length of a
  * simple path, stays below the marker (apsp_graph_sources_dtype). The weights must be within
  * int64's rule already (both callers have checked it: apsp_graph_dtype, graph_check_typed). */
-int graph_int32_by_path_bound(const apsp_graph *g);
+int graph_int32_by_path_bound(const apsp_graph *g, unsigned threads);
 
 /* The floating-point types' rule: a nonzero |w| from the type's smallest normal number up to
  * real_weight_most, (V - 1) |w| below the type's largest number with room for the rounding of a

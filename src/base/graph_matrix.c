@@ -9,8 +9,10 @@
 #include <float.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <string.h>
 
 enum { PARALLEL_EDGES = 1 << 18 /* fewer edges are checked and placed on one thread */ };
 
@@ -179,31 +181,77 @@ typedef struct byte_buckets {
     uint64_t sum[256];
 } byte_buckets;
 
-static void fill_buckets(const weight_list *list, unsigned shift, uint64_t prefix,
-                         byte_buckets *b) {
-    for (unsigned i = 0; i < 256; i++)
-        b->count[i] = 0, b->sum[i] = 0;
-    for (size_t e = 0; e < list->edges; e++) {
-        if (list->source && list->source[e] == list->target[e])
+/* One pass over the weights, its slices on threads: the buckets of one byte (`shift` >= 0) or,
+ * for shift < 0, the OR of every magnitude (the top byte's search). Each slice adds its own into
+ * the pass's under the lock, so that the result is the same for any number of slices. */
+typedef struct bucket_pass {
+    const weight_list *list;
+    int shift;
+    uint64_t prefix;
+    byte_buckets buckets;
+    uint64_t all_bits;
+    pthread_mutex_t lock;
+} bucket_pass;
+
+static int counts_edge(const weight_list *list, size_t e) {
+    return !list->source || list->source[e] != list->target[e];
+}
+
+static void add_buckets(bucket_pass *pass, const byte_buckets *b) {
+    pthread_mutex_lock(&pass->lock);
+    for (unsigned i = 0; i < 256; i++) {
+        pass->buckets.count[i] += b->count[i];
+        pass->buckets.sum[i] = add_saturating(pass->buckets.sum[i], b->sum[i]);
+    }
+    pthread_mutex_unlock(&pass->lock);
+}
+
+static int fill_slice(void *context, size_t begin, size_t end) {
+    bucket_pass *pass = context;
+    const weight_list *list = pass->list;
+    if (pass->shift < 0) {
+        uint64_t bits = 0;
+        for (size_t e = begin; e < end; e++)
+            if (counts_edge(list, e))
+                bits |= magnitude(list->weights[e]);
+        pthread_mutex_lock(&pass->lock);
+        pass->all_bits |= bits;
+        pthread_mutex_unlock(&pass->lock);
+        return 0;
+    }
+    unsigned shift = (unsigned)pass->shift;
+    byte_buckets b;
+    memset(&b, 0, sizeof b);
+    for (size_t e = begin; e < end; e++) {
+        if (!counts_edge(list, e))
             continue;
         uint64_t x = magnitude(list->weights[e]);
-        if (shift < 56 && (x >> (shift + 8)) != prefix) /* (every value matches the top byte) */
+        if (shift < 56 &&
+            (x >> (shift + 8)) != pass->prefix) /* (every value matches the top byte) */
             continue;
         unsigned byte = (unsigned)(x >> shift) & 255u;
-        b->count[byte]++;
-        b->sum[byte] = add_saturating(b->sum[byte], x);
+        b.count[byte]++;
+        b.sum[byte] = add_saturating(b.sum[byte], x);
     }
+    add_buckets(pass, &b);
+    return 0;
+}
+
+/* The pass over every weight, on up to `threads` threads (one below PARALLEL_MIN_BYTES). */
+static void run_pass(bucket_pass *pass, unsigned threads) {
+    memset(&pass->buckets, 0, sizeof pass->buckets);
+    pass->all_bits = 0;
+    size_t bytes = pass->list->edges * sizeof *pass->list->weights;
+    (void)parallel_slices(pass->list->edges, threads_for_bytes(bytes, threads), fill_slice, pass);
 }
 
 /* The shift of the highest nonzero byte of the largest magnitude (0 for none): the passes start
  * there, since every higher byte is 0 (weights below 2^16: two passes, not eight). */
-static int top_byte_shift(const weight_list *list) {
-    uint64_t most = 0;
-    for (size_t e = 0; e < list->edges; e++)
-        if (!list->source || list->source[e] != list->target[e])
-            most |= magnitude(list->weights[e]);
+static int top_byte_shift(bucket_pass *pass, unsigned threads) {
+    pass->shift = -1;
+    run_pass(pass, threads);
     int shift = 0;
-    while (shift < 56 && most >> (shift + 8))
+    while (shift < 56 && pass->all_bits >> (shift + 8))
         shift += 8;
     return shift;
 }
@@ -213,41 +261,50 @@ static int top_byte_shift(const weight_list *list) {
  * left in it are all equal. Nine passes over the weights at most, no copy of them, exact (and
  * saturating at UINT64_MAX). */
 uint64_t weights_path_bound(const int64_t *weights, const int32_t *source, const int32_t *target,
-                            size_t edges, size_t vertices) {
+                            size_t edges, size_t vertices, unsigned threads) {
     const weight_list list = {weights, source, target, edges};
+    bucket_pass pass = {.list = &list};
+    pthread_mutex_init(&pass.lock, NULL);
     size_t left = vertices > 1 ? vertices - 1 : 0;
     uint64_t total = 0, prefix = 0;
-    byte_buckets b;
-    for (int shift = top_byte_shift(&list); shift >= 0 && left > 0; shift -= 8) {
-        fill_buckets(&list, (unsigned)shift, prefix, &b);
-        int boundary = -1;
+    int boundary = 0;
+    for (int shift = top_byte_shift(&pass, threads); shift >= 0 && left > 0 && boundary >= 0;
+         shift -= 8) {
+        pass.shift = shift;
+        pass.prefix = prefix;
+        run_pass(&pass, threads);
+        const byte_buckets *b = &pass.buckets;
+        boundary = -1;
         for (int byte = 255; byte >= 0 && left > 0 && boundary < 0; byte--) {
-            if (b.count[byte] <= left) {
-                total = add_saturating(total, b.sum[byte]);
-                left -= b.count[byte];
+            if (b->count[byte] <= left) {
+                total = add_saturating(total, b->sum[byte]);
+                left -= b->count[byte];
             } else
                 boundary = byte;
         }
-        if (boundary < 0) /* fewer than V - 1 edges, or the boundary met exactly */
-            return total;
-        prefix = (prefix << 8) | (uint64_t)boundary;
+        if (boundary >= 0)
+            prefix = (prefix << 8) | (uint64_t)boundary;
     }
+    pthread_mutex_destroy(&pass.lock);
+    if (boundary < 0) /* fewer than V - 1 edges, or the boundary met exactly */
+        return total;
     uint64_t value = prefix; /* the last byte's boundary bucket: `left` copies of one value */
     return left == 0                                 ? total
            : value != 0 && left > UINT64_MAX / value ? UINT64_MAX
                                                      : add_saturating(total, value * left);
 }
 
-int graph_int32_by_path_bound(const apsp_graph *g) {
+int graph_int32_by_path_bound(const apsp_graph *g, unsigned threads) {
     if (g->real_weight || graph_has_negative(g))
         return 0;
-    uint64_t bound = weights_path_bound(g->weight, g->source, g->target, g->edges, g->vertices);
+    uint64_t bound =
+        weights_path_bound(g->weight, g->source, g->target, g->edges, g->vertices, threads);
     return bound <= (uint64_t)APSP_INF - 1;
 }
 
 apsp_dtype apsp_graph_sources_dtype(const apsp_graph *g) {
     apsp_dtype dtype = apsp_graph_dtype(g);
-    return dtype == APSP_INT64 && graph_int32_by_path_bound(g) ? APSP_INT32 : dtype;
+    return dtype == APSP_INT64 && graph_int32_by_path_bound(g, 0) ? APSP_INT32 : dtype;
 }
 
 /* ---- checking -------------------------------------------------------------------------------- */

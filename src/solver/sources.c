@@ -332,7 +332,7 @@ static apsp_status check_graph(const apsp_solver *solver, const apsp_graph *grap
     apsp_error wide;
     if (status == APSP_ERR_USAGE && graph && !graph->real_weight &&
         graph_check_typed(graph, APSP_INT64, threads, &wide) == APSP_OK &&
-        graph_int32_by_path_bound(graph))
+        graph_int32_by_path_bound(graph, threads))
         return APSP_OK;
     return status;
 }

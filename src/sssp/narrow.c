@@ -19,11 +19,12 @@ static int64_t largest_weight(const int64_t *weights, size_t edges) {
     return largest;
 }
 
-apsp_status sssp_narrow_arcs(const adjacency *g, const int64_t *weights, sssp_arc **arcs,
-                             int64_t *largest, uint64_t *bound, apsp_error *error) {
+apsp_status sssp_narrow_arcs(const adjacency *g, const int64_t *weights, unsigned threads,
+                             sssp_arc **arcs, int64_t *largest, uint64_t *bound,
+                             apsp_error *error) {
     size_t v = g->vertices, edges = g->start[v];
     *largest = largest_weight(weights, edges);
-    *bound = weights_path_bound(weights, NULL, NULL, edges, v);
+    *bound = weights_path_bound(weights, NULL, NULL, edges, v, threads);
     *arcs = NULL;
     if (!sssp_narrow_fits(*bound) || edges > UINT32_MAX) /* (sssp_vertex's offsets) */
         return APSP_OK;

@@ -22,7 +22,7 @@ static int weights_fit_int32(const adjacency *g) {
         within &= g->weight[i] >= rule.least && g->weight[i] <= rule.most;
         negative |= g->weight[i] < 0;
     }
-    return within || (!negative && weights_path_bound(g->weight, NULL, NULL, e, g->vertices) <=
+    return within || (!negative && weights_path_bound(g->weight, NULL, NULL, e, g->vertices, 0) <=
                                        (uint64_t)APSP_INF - 1);
 }
 

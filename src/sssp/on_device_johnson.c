@@ -136,7 +136,7 @@ static int search_cells(const adjacency *reweighted, apsp_dtype *cells) {
         return 1;
     }
     size_t v = reweighted->vertices;
-    uint64_t bound = weights_path_bound(reweighted->weight, NULL, NULL, reweighted->start[v], v);
+    uint64_t bound = weights_path_bound(reweighted->weight, NULL, NULL, reweighted->start[v], v, 0);
     *cells = bound <= (uint64_t)APSP_INF - 1 ? APSP_INT32 : APSP_INT64;
     return bound <= (uint64_t)APSP_INF64 - 1;
 }

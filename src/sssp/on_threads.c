@@ -275,7 +275,7 @@ static apsp_status choose_distances(sources_job *job, unsigned workers, sssp_arc
     }
     int64_t largest;
     uint64_t bound;
-    apsp_status status = sssp_narrow_arcs(g, job->weights, arcs, &largest, &bound, error);
+    apsp_status status = sssp_narrow_arcs(g, job->weights, workers, arcs, &largest, &bound, error);
     job->arcs = *arcs;
     /* (a largest weight of SSSP_BUCKET_SPAN: no bucket queue, which Bellman-Ford's rounds never
      * use) */

@@ -114,10 +114,10 @@ int sssp_narrow_fits(uint64_t bound);
 /* The narrow path's arcs for g with `weights` (g->weight or Johnson's reweighted ones, none
  * negative): g->other and the weights packed, when sssp_narrow_fits holds for their
  * weights_path_bound and g has fewer than 2^32 edges; else *arcs = NULL. *largest is the largest
- * weight (the queue's choice), *bound the path bound (for the report). Fails only for want of
- * memory. */
-apsp_status sssp_narrow_arcs(const adjacency *g, const int64_t *weights, sssp_arc **arcs,
-                             int64_t *largest, uint64_t *bound, apsp_error *error);
+ * weight (the queue's choice), *bound the path bound (for the report, taken on up to `threads`
+ * threads). Fails only for want of memory. */
+apsp_status sssp_narrow_arcs(const adjacency *g, const int64_t *weights, unsigned threads,
+                             sssp_arc **arcs, int64_t *largest, uint64_t *bound, apsp_error *error);
 
 /* Bellman-Ford over g (integer weights of any sign) into s->dist: from `source`, or with
  * source = -1 from a virtual vertex with a 0-weight edge to every vertex (Johnson's potentials).
