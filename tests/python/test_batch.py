@@ -167,8 +167,8 @@ def test_unweighted_batches_equal_scipy(directed):
 def test_lists_of_sparse_formats():
     """Lists of sparse matrices read as SciPy reads each: CSC and COO among CSR, integer,
     boolean and float32 data, stored zeros (edges), NaN and inf entries (none), entries past
-    indptr[-1] (no part of the matrix), unsorted indices; a matrix not square, or whose indptr
-    does not fit, refused."""
+    indptr[-1] (no part of the matrix), unsorted indices, one matrix's arrays of another dtype or
+    strided; a matrix not square, or whose indptr does not fit, refused."""
     rng = np.random.default_rng(17)
     graphs = []
     for k, n in enumerate(rng.integers(1, 70, 120)):
@@ -198,6 +198,14 @@ def test_lists_of_sparse_formats():
     ones = [sp.csr_matrix(m, dtype=bool) for m in graphs[:20]]
     d, _ = apsp.floyd_warshall_batch(ones, packed=True)
     assert all(np.array_equal(d[g], scipy_fw(m)) for g, m in enumerate(ones))
+    # all the arrays of a kind alike but one: int64 indices in one matrix, a strided view of its
+    # data in another (joined by concatenate, not as bytes)
+    mixed = [sp.csr_matrix(m) for m in graphs[:20]]
+    mixed[3].indices, mixed[3].indptr = (mixed[3].indices.astype(np.int64),
+                                         mixed[3].indptr.astype(np.int64))
+    mixed[5].data = np.repeat(mixed[5].data, 2)[::2]
+    d, _ = apsp.floyd_warshall_batch(mixed, packed=True)
+    assert all(np.array_equal(d[g], scipy_fw(m)) for g, m in enumerate(mixed))
     with pytest.raises(ValueError, match=r"shape \(2, 3\) is not square"):
         apsp.floyd_warshall_batch([graphs[0], sp.csr_matrix((2, 3))])
     broken = sp.csr_matrix(np.eye(3))
