@@ -30,10 +30,8 @@ typedef struct cli {
     char distances[192]; /* the type and why, for -v */
     double
         open_seconds; /* cli_open_solver's time and the platforms' past the read: not the read's */
-    double platform_seconds; /* OpenCL's platforms loaded, or the solver opened, beside the read
-                                (warm_up.h) */
-    double platform_waited;  /* the part of that past the read's end */
-    int solver_beside_read;  /* the solver opened beside the read (a hw3 file's size first) */
+    double platform_seconds; /* OpenCL's platforms loaded beside the read (warm_up.h) */
+    double platform_waited;  /* the part of that load past the read's end */
     int limited;             /* --limit=D: pairs farther than D left out (csv, tsv) or inf */
     double limit;
 } cli;
@@ -58,7 +56,7 @@ apsp_status cli_open_solver(cli *c, size_t vertices, size_t edges, apsp_solver *
                             apsp_error *err);
 
 /* The graph, the solver opened for its size (cli_open_solver: a hw3 file's from its header,
- * while the edges are read; any other input's, and chosen sources' whose work depends on the
+ * before the edges are read; any other input's, and chosen sources' whose work depends on the
  * edges, once read), the size checked on the solver's devices, and the distances' type picked
  * for it (cli_pick_dtype). */
 apsp_status cli_read_input(cli *c, apsp_solver **solver, apsp_graph **g, apsp_error *err);

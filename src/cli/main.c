@@ -424,8 +424,7 @@ static int run(cli *c) {
     apsp_graph_destroy(g);
     times.predecessors = c->paths.seconds;
     times.warm_up = c->platform_seconds;
-    times.solver_beside = c->solver_beside_read;
-    times.warm_up_waited = c->solver_beside_read ? 0.0 : c->platform_waited;
+    times.warm_up_waited = c->platform_waited;
     times.distances = c->distances;
     if (c->device_named)
         sources_say_declined(c->input, &report, status, &err);

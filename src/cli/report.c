@@ -65,11 +65,7 @@ static double other_seconds(const apsp_report *r, const run_times *t) {
 }
 
 void report_warm_up(const run_times *t) {
-    if (t->solver_beside && t->warm_up >= 0.0005) /* (not the pthread backend's instant) */
-        message_print("apsp: the devices opened in %.3f s while the input was read on another "
-                      "thread",
-                      t->warm_up);
-    else if (t->warm_up > 0 && !t->solver_beside)
+    if (t->warm_up > 0)
         message_print("apsp: OpenCL's platforms loaded in %.3f s while the input was read on "
                       "another thread, %.3f s past the read",
                       t->warm_up, t->warm_up_waited);

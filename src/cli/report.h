@@ -33,15 +33,12 @@ typedef struct run_times {
     double read, write, total;
     double close;          /* closing the solver: its device buffers, context and threads */
     double predecessors;   /* --predecessors, --path: the derivation; < 0: not derived */
-    double warm_up;        /* the platforms loaded, or the solver opened, while the read ran on a
-                              thread (warm_up.h) */
-    double warm_up_waited; /* how long that load outlasted the read: a step of the run's own (0
-                              for the solver's opening, which setup counts) */
-    int solver_beside;     /* warm_up is the solver's opening */
+    double warm_up;        /* the platforms loaded while the read ran on a thread (warm_up.h) */
+    double warm_up_waited; /* how long that load outlasted the read: a step of the run's own */
     const char *distances; /* the distances' type and why; NULL: not known */
 } run_times;
 
-/* -v's line on the platforms' load or the solver's opening beside the read, when there was one. */
+/* -v's line on the platforms' load beside the read, when there was one. */
 void report_warm_up(const run_times *times);
 
 /* -v: backend, devices, sizes, and the time of each step. */

@@ -63,54 +63,28 @@ static apsp_status hint_input_format(apsp_status status, apsp_error *err) {
     return status;
 }
 
-/* The solver opened for a size known before the edges, and the size checked on it: run beside
- * the read (warm_up_read). */
-typedef struct opening {
-    cli *c;
-    size_t vertices;
-    apsp_dtype least;
-    apsp_solver **solver;
-    apsp_status status;
-    apsp_error err;
-} opening;
-
-static void open_for_size(void *context) {
-    opening *o = context;
-    o->status = cli_open_solver(o->c, o->vertices, 0, o->solver, &o->err);
-    if (o->status == APSP_OK)
-        o->status = check_size(o->c, *o->solver, o->vertices, o->least, &o->err);
-}
-
 /* The graph, with the solver opened for its size: a hw3 file's size (or that of a .npy file
- * named as one) comes from its header, so the solver opens while the edges are read, and its
- * refusal (a graph too large for the devices) is the one given when both fail. Chosen sources
- * without a device named wait for the edges: auto weighs their work by them. */
+ * named as one) comes from its header, so that a graph too large for the devices is refused
+ * before its edges are read. */
 apsp_status cli_read_input(cli *c, apsp_solver **solver, apsp_graph **g, apsp_error *err) {
     size_t vertices = 0;
-    *g = NULL;
-    int size_first = cli_input_is_hw3_file(c) && (!c->sources.asked || c->device_named);
-    apsp_status status = size_first ? apsp_hw3_vertices(c->input, &vertices, err) : APSP_OK;
+    /* (chosen sources: their work depends on the edges, so the solver waits for them) */
+    apsp_status status = cli_input_is_hw3_file(c) && !c->sources.asked
+                             ? apsp_hw3_vertices(c->input, &vertices, err)
+                             : APSP_OK;
     /* Before the weights are known, the least type they may need: --dtype's, else int32. */
     const apsp_dtype least = c->read.dtype_auto ? APSP_INT32 : c->read.dtype;
-    opening open = {.c = c, .vertices = vertices, .least = least, .solver = solver};
-    /* Else OpenCL's platforms will be loaded whatever the graph (a device or --backend=opencl
+    if (status == APSP_OK && vertices > 0)
+        status = cli_open_solver(c, vertices, 0, solver, err);
+    if (status == APSP_OK && vertices > 0)
+        status = check_size(c, *solver, vertices, least, err);
+    /* OpenCL's platforms will be loaded whatever the graph (a device or --backend=opencl
      * named), and the solver opens only after the read: the load goes beside it. */
     int load_platforms = vertices == 0 && c->device_named && c->options.backend != APSP_BACKEND_CPU;
-    void (*beside)(void *) = vertices > 0     ? open_for_size
-                             : load_platforms ? warm_up_list_platforms
-                                              : NULL;
     if (status == APSP_OK)
-        status = warm_up_read(c->input, &c->read, beside, &open, g, &c->platform_seconds,
+        status = warm_up_read(c->input, &c->read, load_platforms, g, &c->platform_seconds,
                               &c->platform_waited, err);
-    c->solver_beside_read = vertices > 0;
-    if (vertices > 0 && open.status != APSP_OK) {
-        apsp_graph_destroy(*g);
-        *g = NULL;
-        *err = open.err;
-        status = open.status;
-    }
-    if (vertices == 0) /* (the load past the read is not the read's; the opening's is setup's) */
-        c->open_seconds += c->platform_waited;
+    c->open_seconds += c->platform_waited; /* (the load past the read is not the read's) */
     if (status == APSP_OK && vertices == 0)
         status = cli_open_solver(c, (*g)->vertices, (*g)->edges, solver, err);
     if (status == APSP_OK && vertices == 0)

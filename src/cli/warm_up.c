@@ -1,4 +1,4 @@
-/* The read beside the devices' start (warm_up.h). The ICD loader enumerates its vendors once a
+/* The read beside the platforms' load (warm_up.h). The ICD loader enumerates its vendors once a
  * process and the vendors start their platforms once; the listing after that is cheap. */
 #include "warm_up.h"
 
@@ -23,33 +23,24 @@ static void *read_graph(void *context) {
     return NULL;
 }
 
-void warm_up_list_platforms(void *unused) {
-    (void)unused;
+apsp_status warm_up_read(const char *input, const apsp_read_options *options, int load_platforms,
+                         apsp_graph **graph, double *platform_seconds, double *waited,
+                         apsp_error *error) {
+    *platform_seconds = *waited = 0.0;
+    reading r = {.input = input, .options = options};
+    pthread_t thread;
+    if (!load_platforms || pthread_create(&thread, NULL, read_graph, &r) != 0)
+        return apsp_read_graph(input, options, graph, error);
+    double start = cli_clock();
     apsp_device_info *devices = NULL;
     size_t count = 0;
     apsp_error ignored;
     (void)apsp_list_devices(&devices, &count, &ignored);
     free(devices);
-}
-
-apsp_status warm_up_read(const char *input, const apsp_read_options *options,
-                         void (*beside)(void *context), void *context, apsp_graph **graph,
-                         double *beside_seconds, double *waited, apsp_error *error) {
-    *beside_seconds = *waited = 0.0;
-    reading r = {.input = input, .options = options};
-    pthread_t thread;
-    int threaded = beside && pthread_create(&thread, NULL, read_graph, &r) == 0;
-    if (!threaded) {
-        if (beside)
-            beside(context);
-        return apsp_read_graph(input, options, graph, error);
-    }
-    double start = cli_clock();
-    beside(context);
-    double finished = cli_clock();
-    *beside_seconds = finished - start;
+    double loaded = cli_clock();
+    *platform_seconds = loaded - start;
     pthread_join(thread, NULL);
-    *waited = finished > r.done ? finished - r.done : 0.0;
+    *waited = loaded > r.done ? loaded - r.done : 0.0;
     *graph = r.graph;
     if (r.status != APSP_OK)
         *error = r.error;
