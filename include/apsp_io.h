@@ -231,6 +231,9 @@ APSP_EXPORT void apsp_row_writer_abort(apsp_row_writer *writer); /* accepts NULL
  * thread. */
 APSP_EXPORT void apsp_row_writer_prepare(void *writer);
 APSP_EXPORT void apsp_row_writer_stop_preparing(void *writer);
+/* apsp_row_writer_prepare on at most `threads` threads (0: the output's own,
+ * apsp_output_set_threads): an apsp_idle_work's run_threads. */
+APSP_EXPORT void apsp_row_writer_prepare_threads(void *writer, unsigned threads);
 /* Lets the writer's batches of rows come in any order and on several threads at once, where its
  * output allows it (a regular file written at offsets: not a pipe, not the text output); returns
  * 1 then (apsp_idle_work.rows_in_any_order), else 0, the rows to come in order. finish still

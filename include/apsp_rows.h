@@ -56,13 +56,25 @@ APSP_EXPORT apsp_status apsp_solver_solve_graph_typed(apsp_solver *solver, const
  * `run` must leave the work to the rows function, which cannot fail because of it.
  * `rows_in_any_order`: nonzero when the cells function takes batches in any order and on
  * several threads at once (apsp_row_writer_any_order), so that several devices hand their rows
- * on together, each as they come down; 0: in increasing order, on the solving thread. */
+ * on together, each as they come down; 0: in increasing order, on the solving thread.
+ * `run_threads` (optional): called instead of `run`, with the most threads the work should
+ * take: 0 where the devices leave the host's cores idle (the work's own choice), a few
+ * (APSP_IDLE_THREADS_STREAMED) beside a solve streamed from host memory, whose host threads move
+ * blocks between the rounds and were slowed by page faults on every core
+ * (apsp_row_writer_prepare_threads). */
 typedef struct apsp_idle_work {
     void (*run)(void *context);
     void (*stop)(void *context);
     void *context;
     int rows_in_any_order;
+    void (*run_threads)(void *context, unsigned threads);
 } apsp_idle_work;
+
+/* apsp_idle_work.run_threads' count beside a streamed solve. Measured on one NVIDIA H200 with
+ * 16 host threads, V = 60000 and a fifth of the matrix on the device, the output prepared on 16,
+ * 4 and 2 threads: the super-rounds took 15.7-16.0, 15.4-15.5 and 15.3 s (15.2 s with nothing
+ * beside them), the write 1.0 s each (1.3 s unprepared). */
+#define APSP_IDLE_THREADS_STREAMED 2u
 
 /* apsp_solver_solve_graph_typed with `idle` (NULL: none) beside the rounds; its seconds within
  * them are apsp_report.overlapped_seconds. */

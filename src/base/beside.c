@@ -5,14 +5,21 @@
 
 static void *run_beside(void *context) {
     beside *b = context;
-    b->work->run(b->work->context);
+    if (b->work->run_threads)
+        b->work->run_threads(b->work->context, b->threads);
+    else
+        b->work->run(b->work->context);
     b->ended = seconds_now();
     return NULL;
 }
 
 void beside_start(beside *b, const apsp_idle_work *work) {
-    *b = (beside){.work = work};
-    if (!work || !work->run)
+    beside_start_threads(b, work, 0);
+}
+
+void beside_start_threads(beside *b, const apsp_idle_work *work, unsigned threads) {
+    *b = (beside){.work = work, .threads = threads};
+    if (!work || (!work->run && !work->run_threads))
         return;
     b->begun = seconds_now();
     /* A thread that cannot start leaves the work undone: it only saves the rows' first touch. */

@@ -12,11 +12,15 @@
 
 typedef struct beside {
     const apsp_idle_work *work;
+    unsigned threads; /* run_threads' count */
     pthread_t thread;
     int started;
     double begun, ended;
 } beside;
 void beside_start(beside *b, const apsp_idle_work *work);
+/* beside_start with `threads` for the work's run_threads (apsp_idle_work): 0, or a few where the
+ * solve's host threads work beside it. */
+void beside_start_threads(beside *b, const apsp_idle_work *work, unsigned threads);
 double beside_finish(beside *b, double rounds_end);
 
 #endif

@@ -187,10 +187,14 @@ static apsp_status solve_to_rows(cli *c, apsp_solver *solver, const apsp_graph *
     if (status == APSP_OK) /* before any_order, which a limit's cut in one buffer turns off */
         status = set_table(c, g, t.writer, err);
     /* While the devices compute, the output's pages are made ready for the rows, which several
-     * devices then write at once, each as they come down. */
-    const apsp_idle_work prepare = {apsp_row_writer_prepare, apsp_row_writer_stop_preparing,
-                                    t.writer,
-                                    status == APSP_OK && apsp_row_writer_any_order(t.writer)};
+     * devices then write at once, each as they come down (on a few threads beside a streamed
+     * solve: run_threads). */
+    const apsp_idle_work prepare = {.run = apsp_row_writer_prepare,
+                                    .stop = apsp_row_writer_stop_preparing,
+                                    .context = t.writer,
+                                    .rows_in_any_order =
+                                        status == APSP_OK && apsp_row_writer_any_order(t.writer),
+                                    .run_threads = apsp_row_writer_prepare_threads};
     if (status == APSP_OK)
         status = apsp_solver_solve_graph_idle(solver, g, c->dtype, cli_put_cells_timed, &t,
                                               &prepare, report, err);

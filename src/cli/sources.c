@@ -279,7 +279,7 @@ static apsp_status solve_rows(cli_sources *s, apsp_solver *solver, const apsp_gr
     if (s->shown)
         s->shown->sources = count;
     timed_writer *both[2] = {t, pred};
-    const apsp_idle_work prepare = {prepare_both, stop_both, both, 0};
+    const apsp_idle_work prepare = {.run = prepare_both, .stop = stop_both, .context = both};
     if (status == APSP_OK)
         status = apsp_solver_solve_sources_idle(
             solver, g, ids, count, s->method, dtype, keep_and_put, &dist_row,

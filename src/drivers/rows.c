@@ -464,7 +464,8 @@ apsp_status drive_rows(backend_device *const *devices, size_t count, apsp_matrix
                        const cell_facts *known, const apsp_row_io *idle,
                        const apsp_options *options, apsp_report *report, apsp_error *error) {
     team t = {.devices = devices, .count = count, .options = options};
-    const apsp_idle_work work = {idle ? idle->prepare : NULL, NULL, idle ? idle->context : NULL, 0};
+    const apsp_idle_work work = {.run = idle ? idle->prepare : NULL,
+                                 .context = idle ? idle->context : NULL};
     const solve_io io = {.matrix = m, .known = known, .idle = &work};
     return drive(&t, &io, report, error);
 }

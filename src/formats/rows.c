@@ -444,9 +444,13 @@ apsp_status apsp_row_writer_finish(apsp_row_writer *w, apsp_error *error) {
 }
 
 void apsp_row_writer_prepare(void *writer) {
+    apsp_row_writer_prepare_threads(writer, 0);
+}
+
+void apsp_row_writer_prepare_threads(void *writer, unsigned threads) {
     apsp_row_writer *w = writer;
     if (!w->text)
-        output_prepare(w->output);
+        output_prepare(w->output, threads);
 }
 
 void apsp_row_writer_stop_preparing(void *writer) {

@@ -102,7 +102,7 @@ unsigned char *output_map(apsp_output *o) {
     return o->map;
 }
 
-void output_prepare(apsp_output *o) {
+void output_prepare(apsp_output *o, unsigned threads) {
     if (!map_wanted(o) || fault_hit(FAULT_IO) || !map_whole(o))
         return;
     /* On the output's threads, a chunk (POPULATE_CHUNK) each at a time: the host's cores idle while
@@ -111,7 +111,9 @@ void output_prepare(apsp_output *o) {
      * truncated away fails them (EFAULT), one that could not be faulted in now (no memory) is
      * faulted in then. */
     size_t chunks = (o->map_bytes + POPULATE_CHUNK - 1) / POPULATE_CHUNK;
-    (void)parallel_slices(chunks, o->threads, populate_slice, o);
+    unsigned own = o->threads;
+    (void)parallel_slices(chunks, threads && (!own || threads < own) ? threads : own,
+                          populate_slice, o);
     fault_pause("prepared");
 }
 

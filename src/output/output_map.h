@@ -26,9 +26,9 @@ int populate_pages(unsigned char *map, size_t bytes, populate_method method,
 
 /* On an apsp_idle_work's thread: waits for the output's room (output_begin's fallocate; its
  * failure stays for output_room), then, where output_mappable allows, maps the whole file and
- * populates it until output_stop_preparing. Any failure leaves the rows to be written as
- * without it. */
-void output_prepare(apsp_output *output);
+ * populates it on up to `threads` threads (0: the output's own) until output_stop_preparing.
+ * Any failure leaves the rows to be written as without it. */
+void output_prepare(apsp_output *output, unsigned threads);
 void output_stop_preparing(apsp_output *output);
 /* output_prepare's first half alone, for a writer that populates only its own part (apsp-mpi's
  * ranks, src/mpi/io_map.c): waits for the room, then maps the whole file where output_mappable

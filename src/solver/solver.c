@@ -298,8 +298,9 @@ static apsp_status solve_graph_on_host(apsp_solver *s, const apsp_graph *graph, 
     apsp_matrix *m;
     apsp_status status = apsp_graph_to_matrix_threads(graph, dtype, s->options.threads, &m, error);
     int idle = status == APSP_OK && solver_overlaps(s);
+    int streams = drive_streams(s->devices, s->count, graph->vertices, dtype);
     beside helper;
-    beside_start(&helper, idle ? s->idle : NULL);
+    beside_start_threads(&helper, idle ? s->idle : NULL, streams ? APSP_IDLE_THREADS_STREAMED : 0);
     if (status == APSP_OK)
         status = float_path ? solve_float_path(s, m, report, error)
                             : apsp_solver_solve(s, m, report, error);
