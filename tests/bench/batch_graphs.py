@@ -108,7 +108,12 @@ def device_against_threads(args, counts, edge_index):
         into = [into_reused(args, counts, edge_index, dtype, s) for s in (device, threads)]
         print(f"{np.dtype(dtype).name} padded into a reused out=: device {into[0]:.3f} s, "
               f"threads {into[1]:.3f} s: {into[1] / into[0]:.1f}x")
-        row = [np.dtype(dtype).name, seconds[0], library[0], seconds[1], library[1], same, *into]
+        flat = [median_run(lambda: apsp.floyd_warshall_batch(
+            solver=s, **dict(kwargs, packed="flat")), args.runs)[0] for s in (device, threads)]
+        print(f"{np.dtype(dtype).name} flat (packed=\"flat\"): device {flat[0]:.3f} s, "
+              f"threads {flat[1]:.3f} s: {flat[1] / flat[0]:.1f}x")
+        row = [np.dtype(dtype).name, seconds[0], library[0], seconds[1], library[1], same, *into,
+               *flat]
         if args.torch and dtype in (np.int32, np.float32):
             row += torch_against_device(args, counts, edge_index, dtype, device)
         rows.append(row)
@@ -130,23 +135,27 @@ def table(args, rows):
     threads = f"{args.threads or 'all'}-thread batch"
     head = ["type", "apsp device, whole call (library)", f"apsp {threads} (library)",
             "device vs threads", "device = threads", "padded into a reused out=: device",
-            "threads", "device vs threads"]
+            "threads", "device vs threads", "flat: device", "threads", "device vs threads"]
     if args.torch:
         head += ["apsp device, padded", f"torch k-loop ({args.torch_device})",
-                 "device (packed) vs torch", "device (into out=) vs torch", "torch = apsp"]
+                 "device (packed) vs torch", "device (into out=) vs torch",
+                 "device (flat) vs torch", "torch = apsp"]
     print(f"\n{args.graphs} graphs, packed unless said; seconds (medians of {args.runs}; in "
           "brackets the library's own, of the last run, without the Python call's conversions "
           "and the packed views)")
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
-    for name, dev, dev_library, thr, thr_library, same, dev_into, thr_into, *torch_part in rows:
+    for (name, dev, dev_library, thr, thr_library, same, dev_into, thr_into, dev_flat, thr_flat,
+         *torch_part) in rows:
         cells = [name, f"{dev:.3f} ({dev_library:.3f})", f"{thr:.3f} ({thr_library:.3f})",
                  f"{thr / dev:.1f}x", str(same), f"{dev_into:.3f}", f"{thr_into:.3f}",
-                 f"{thr_into / dev_into:.1f}x"]
+                 f"{thr_into / dev_into:.1f}x", f"{dev_flat:.3f}", f"{thr_flat:.3f}",
+                 f"{thr_flat / dev_flat:.1f}x"]
         if args.torch:
             cells += ([f"{torch_part[0]:.3f}", f"{torch_part[1]:.3f}",
                        f"{torch_part[1] / dev:.1f}x", f"{torch_part[1] / dev_into:.1f}x",
-                       str(torch_part[2])] if torch_part else ["-"] * 5)
+                       f"{torch_part[1] / dev_flat:.1f}x", str(torch_part[2])]
+                      if torch_part else ["-"] * 6)
         print("| " + " | ".join(cells) + " |")
 
 
@@ -243,11 +252,14 @@ def main():
     runs = {
         "edge_index, int32, packed": dict(edge_index=edge_index, num_nodes=counts, packed=True,
                                           dtype=np.int32),
+        "edge_index, int32, flat": dict(edge_index=edge_index, num_nodes=counts, packed="flat",
+                                        dtype=np.int32),
         f"edge_index, int32, padded (B, {args.most}, {args.most})": dict(
             edge_index=edge_index, num_nodes=counts, dtype=np.int32),
         "edge_index, float64 (SciPy's type), packed": dict(edge_index=edge_index,
                                                            num_nodes=counts, packed=True),
         "CSR list, int32, packed": dict(graphs=graphs, packed=True, dtype=np.int32),
+        "CSR list, int32, flat": dict(graphs=graphs, packed="flat", dtype=np.int32),
         "CSR list, float64, packed": dict(graphs=graphs, packed=True),
     }
     apsp.floyd_warshall_batch(edge_index=edge_index[:, :100], num_nodes=counts[:3])  # warm-up

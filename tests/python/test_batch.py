@@ -310,6 +310,36 @@ def test_out_filled_in_place():
                                   out=np.empty((40, 9, 9), dtype=np.int64))
 
 
+def test_flat_layout():
+    """packed="flat": one 1-D array of every graph's block at its offset, each equal to SciPy's
+    floyd_warshall of that graph alone (distances and predecessors), int32 and float64 with
+    max_distance too; out= and an unknown layout refused."""
+    rng = np.random.default_rng(29)
+    counts, edge_index, w = random_batch(rng, 300, True)
+    offsets = np.concatenate(([0], np.cumsum(counts * counts)))
+    for kind, clip in ((None, None), (np.int32, None), (None, 25.0)):
+        d, pred, sizes = apsp.floyd_warshall_batch(
+            edge_index=edge_index, edge_weight=w, num_nodes=counts, return_predecessors=True,
+            packed="flat", dtype=kind, max_distance=clip)
+        assert d.ndim == 1 and d.size == offsets[-1] and pred.shape == d.shape
+        assert np.array_equal(sizes, counts)
+        for g, n in enumerate(counts):
+            want, want_pred = scipy_fw(scipy_graph(counts, edge_index, w, g, True), directed=True,
+                                       return_predecessors=True)
+            if clip is not None:
+                want = np.minimum(want, clip)
+            if kind == np.int32:
+                want = np.where(np.isinf(want), apsp.INF32, want).astype(np.int32)
+            block = d[offsets[g]:offsets[g + 1]].reshape(n, n)
+            assert block.tobytes() == want.tobytes(), (kind, clip, g)
+            assert np.array_equal(pred[offsets[g]:offsets[g + 1]].reshape(n, n), want_pred), g
+    with pytest.raises(ValueError, match="out= and packed='flat'"):
+        apsp.floyd_warshall_batch(edge_index=edge_index, num_nodes=counts, packed="flat",
+                                  out=np.empty((counts.size, counts.max(), counts.max())))
+    with pytest.raises(ValueError, match="packed='ragged': expected False, True or 'flat'"):
+        apsp.floyd_warshall_batch(edge_index=edge_index, num_nodes=counts, packed="ragged")
+
+
 def test_refusals():
     with pytest.raises(ValueError, match="graph 1: edge"):
         apsp.floyd_warshall_batch(edge_index=np.array([[0, 2], [1, 9]]), num_nodes=[2, 2])

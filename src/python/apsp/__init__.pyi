@@ -76,7 +76,8 @@ def floyd_warshall(
     progress: Progress | None = ...,
 ) -> tuple[npt.NDArray[Any], Pred]: ...
 
-# floyd_warshall_batch: padded arrays, or lists of per-graph arrays with packed=True; like=t
+# floyd_warshall_batch: padded arrays, or lists of per-graph arrays with packed=True (one flat
+# array of their blocks with packed="flat"); like=t
 # returns t's array type (a torch.Tensor, ...), which the stubs leave as Any. The keywords that
 # do not change the result's type are _BatchOptions, written once.
 Sizes = npt.NDArray[np.int64]
@@ -97,7 +98,7 @@ def floyd_warshall_batch(
     return_predecessors: Literal[False] = ...,
     max_distance: float | None = ...,
     *,
-    packed: Literal[False] = ...,
+    packed: Literal[False, "flat"] = ...,
     like: None = ...,
     out: npt.NDArray[Any] | None = ...,
     **options: Unpack[_BatchOptions],
@@ -122,7 +123,7 @@ def floyd_warshall_batch(
     *,
     return_predecessors: Literal[True],
     max_distance: float | None = ...,
-    packed: Literal[False] = ...,
+    packed: Literal[False, "flat"] = ...,
     like: None = ...,
     out: npt.NDArray[Any] | None = ...,
     **options: Unpack[_BatchOptions],
@@ -147,7 +148,7 @@ def floyd_warshall_batch(  # like=t, or a return_predecessors known only when it
     return_predecessors: bool = ...,
     max_distance: float | None = ...,
     *,
-    packed: bool = ...,
+    packed: bool | Literal["flat"] = ...,
     like: Any = ...,
     out: npt.NDArray[Any] | None = ...,
     **options: Unpack[_BatchOptions],

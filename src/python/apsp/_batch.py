@@ -242,8 +242,13 @@ def floyd_warshall_batch(
         ``edge_index`` names).
     batch : array_like, optional
         PyG's batch vector: vertex -> graph, the graphs' vertices contiguous.
-    packed : bool, optional
-        Return lists of per-graph arrays, views of one buffer, instead of padded arrays.
+    packed : bool or "flat", optional
+        True: lists of per-graph arrays, views of one buffer, instead of padded arrays.
+        ``"flat"``: that buffer itself, one 1-D array of every graph's (sizes[g], sizes[g])
+        block, row-major, one after another: graph g's at ``dist[offsets[g]:offsets[g + 1]]``
+        with ``offsets = np.concatenate(([0], np.cumsum(sizes * sizes)))``, as PyG batches
+        tensors of different sizes; no per-graph arrays made (for 100,000 small graphs their
+        views take longer than the solve).
     dtype : {None, int32, int64, float32, float64}, optional
         Solve and return this type (integer results hold apsp.INF32 or apsp.INF64 where there
         is no path).
@@ -261,7 +266,8 @@ def floyd_warshall_batch(
     -------
     dist : ndarray or list of ndarray
         Shape (B, Vmax, Vmax): graph g in ``dist[g, :sizes[g], :sizes[g]]``, the rest of its
-        block unreachable; with ``packed=True`` a list of B arrays of (sizes[g], sizes[g]).
+        block unreachable; with ``packed=True`` a list of B arrays of (sizes[g], sizes[g]);
+        with ``packed="flat"`` one 1-D array of those blocks.
         SciPy's type (float64, float32 for float32 weights; inf where there is no path) unless
         ``dtype`` says.
     pred : ndarray or list of ndarray
@@ -295,9 +301,11 @@ def floyd_warshall_batch(
         raise TypeError("floyd_warshall_batch() needs graphs or edge_index")
     if unweighted:
         weight = None
+    if packed not in (False, True, "flat"):
+        raise ValueError(f"packed={packed!r}: expected False, True or 'flat'")
     if packed and out is not None:
-        raise ValueError("out= and packed=True: out fills a padded result, packed returns "
-                         "views of its own")
+        raise ValueError(f"out= and packed={packed!r}: out fills a padded result, packed "
+                         "returns arrays of its own")
     kernel, result = _solve_type(weight, counts, dtype, unweighted, return_predecessors)
     if weight is not None and weight.size and np.all(weight == 1):
         weight = None  # the edges of an unweighted graph (the library's search of hops)
@@ -348,6 +356,9 @@ def _finish(cells, kernel, result, max_distance):
 
 
 def _shaped(dist, pred, counts, pitch, packed, like, out, filled=False):
+    if packed == "flat":
+        dist = _as_like(dist, like)
+        return (dist, counts) if pred is None else (dist, _as_like(pred, like), counts)
     if packed:
         # Python's ints, the bounds worked out before the loop: a view a graph is the time
         # (0.3 us each: 100,000 graphs' views take longer than their solve on 16 threads)
