@@ -112,22 +112,26 @@ def device_against_threads(args, counts, edge_index):
             solver=s, **dict(kwargs, packed="flat")), args.runs)[0] for s in (device, threads)]
         print(f"{np.dtype(dtype).name} flat (packed=\"flat\"): device {flat[0]:.3f} s, "
               f"threads {flat[1]:.3f} s: {flat[1] / flat[0]:.1f}x")
+        flat_into = [into_reused(args, counts, edge_index, dtype, s, flat=True)
+                     for s in (device, threads)]
+        print(f"{np.dtype(dtype).name} flat into a reused out=: device {flat_into[0]:.3f} s, "
+              f"threads {flat_into[1]:.3f} s: {flat_into[1] / flat_into[0]:.1f}x")
         row = [np.dtype(dtype).name, seconds[0], library[0], seconds[1], library[1], same, *into,
-               *flat]
+               *flat, *flat_into]
         if args.torch and dtype in (np.int32, np.float32):
             row += torch_against_device(args, counts, edge_index, dtype, device)
         rows.append(row)
     table(args, rows)
 
 
-def into_reused(args, counts, edge_index, dtype, solver):
-    """The median seconds of the padded batch solved into one out= array, allocated and touched
-    once before (what a data loader that reuses its buffer does, and what the torch k-loop's
-    timing has: its host tensor made before)."""
+def into_reused(args, counts, edge_index, dtype, solver, flat=False):
+    """The median seconds of the padded batch (flat: packed="flat") solved into one out= array,
+    allocated and touched once before (what a data loader that reuses its buffer does, and what
+    the torch k-loop's timing has: its host tensor made before)."""
     vmax = int(counts.max())
-    out = np.ones((counts.size, vmax, vmax), dtype=dtype)
+    out = np.ones(int(counts @ counts) if flat else (counts.size, vmax, vmax), dtype=dtype)
     kwargs = dict(edge_index=edge_index, num_nodes=counts, dtype=dtype, directed=False,
-                  unweighted=True, solver=solver, out=out)
+                  unweighted=True, solver=solver, out=out, packed="flat" if flat else False)
     return median_run(lambda: apsp.floyd_warshall_batch(**kwargs), args.runs)[0]
 
 
@@ -135,27 +139,28 @@ def table(args, rows):
     threads = f"{args.threads or 'all'}-thread batch"
     head = ["type", "apsp device, whole call (library)", f"apsp {threads} (library)",
             "device vs threads", "device = threads", "padded into a reused out=: device",
-            "threads", "device vs threads", "flat: device", "threads", "device vs threads"]
+            "threads", "device vs threads", "flat: device", "threads", "device vs threads",
+            "flat into a reused out=: device", "threads", "device vs threads"]
     if args.torch:
         head += ["apsp device, padded", f"torch k-loop ({args.torch_device})",
                  "device (packed) vs torch", "device (into out=) vs torch",
-                 "device (flat) vs torch", "torch = apsp"]
+                 "device (flat) vs torch", "device (flat into out=) vs torch", "torch = apsp"]
     print(f"\n{args.graphs} graphs, packed unless said; seconds (medians of {args.runs}; in "
           "brackets the library's own, of the last run, without the Python call's conversions "
           "and the packed views)")
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for (name, dev, dev_library, thr, thr_library, same, dev_into, thr_into, dev_flat, thr_flat,
-         *torch_part) in rows:
+         dev_flat_into, thr_flat_into, *torch_part) in rows:
         cells = [name, f"{dev:.3f} ({dev_library:.3f})", f"{thr:.3f} ({thr_library:.3f})",
-                 f"{thr / dev:.1f}x", str(same), f"{dev_into:.3f}", f"{thr_into:.3f}",
-                 f"{thr_into / dev_into:.1f}x", f"{dev_flat:.3f}", f"{thr_flat:.3f}",
-                 f"{thr_flat / dev_flat:.1f}x"]
+                 f"{thr / dev:.1f}x", str(same)]
+        for d, t in ((dev_into, thr_into), (dev_flat, thr_flat), (dev_flat_into, thr_flat_into)):
+            cells += [f"{d:.3f}", f"{t:.3f}", f"{t / d:.1f}x"]
         if args.torch:
-            cells += ([f"{torch_part[0]:.3f}", f"{torch_part[1]:.3f}",
-                       f"{torch_part[1] / dev:.1f}x", f"{torch_part[1] / dev_into:.1f}x",
-                       f"{torch_part[1] / dev_flat:.1f}x", str(torch_part[2])]
-                      if torch_part else ["-"] * 6)
+            cells += ([f"{torch_part[0]:.3f}", f"{torch_part[1]:.3f}"] +
+                      [f"{torch_part[1] / d:.1f}x" for d in (dev, dev_into, dev_flat,
+                                                             dev_flat_into)] +
+                      [str(torch_part[2])] if torch_part else ["-"] * 7)
         print("| " + " | ".join(cells) + " |")
 
 

@@ -313,7 +313,8 @@ def test_out_filled_in_place():
 def test_flat_layout():
     """packed="flat": one 1-D array of every graph's block at its offset, each equal to SciPy's
     floyd_warshall of that graph alone (distances and predecessors), int32 and float64 with
-    max_distance too; out= and an unknown layout refused."""
+    max_distance too; into out= (in place where it can be); out= of the wrong shape, out= with
+    packed=True and an unknown layout refused."""
     rng = np.random.default_rng(29)
     counts, edge_index, w = random_batch(rng, 300, True)
     offsets = np.concatenate(([0], np.cumsum(counts * counts)))
@@ -333,8 +334,23 @@ def test_flat_layout():
             block = d[offsets[g]:offsets[g + 1]].reshape(n, n)
             assert block.tobytes() == want.tobytes(), (kind, clip, g)
             assert np.array_equal(pred[offsets[g]:offsets[g + 1]].reshape(n, n), want_pred), g
-    with pytest.raises(ValueError, match="out= and packed='flat'"):
+    # into out=: the front of a larger reused buffer (solved in place), or another type (copied)
+    fresh, _ = apsp.floyd_warshall_batch(edge_index=edge_index, edge_weight=w, num_nodes=counts,
+                                         packed="flat", dtype=np.int32)
+    buffer = np.full(offsets[-1] + 99, 7, dtype=np.int32)
+    into, _ = apsp.floyd_warshall_batch(edge_index=edge_index, edge_weight=w, num_nodes=counts,
+                                        packed="flat", dtype=np.int32, out=buffer[:offsets[-1]])
+    assert np.shares_memory(into, buffer) and np.array_equal(buffer[:offsets[-1]], fresh)
+    assert np.all(buffer[offsets[-1]:] == 7)
+    copied = np.zeros(offsets[-1])
+    apsp.floyd_warshall_batch(edge_index=edge_index, edge_weight=w, num_nodes=counts,
+                              packed="flat", out=copied)
+    assert np.array_equal(copied, np.where(fresh == apsp.INF32, np.inf, fresh))
+    with pytest.raises(ValueError, match="out: expected"):
         apsp.floyd_warshall_batch(edge_index=edge_index, num_nodes=counts, packed="flat",
+                                  out=np.empty((counts.size, counts.max(), counts.max())))
+    with pytest.raises(ValueError, match="out= and packed=True"):
+        apsp.floyd_warshall_batch(edge_index=edge_index, num_nodes=counts, packed=True,
                                   out=np.empty((counts.size, counts.max(), counts.max())))
     with pytest.raises(ValueError, match="packed='ragged': expected False, True or 'flat'"):
         apsp.floyd_warshall_batch(edge_index=edge_index, num_nodes=counts, packed="ragged")

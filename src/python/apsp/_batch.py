@@ -256,9 +256,10 @@ def floyd_warshall_batch(
         Return dist and pred as this array's type (its package's ``from_dlpack``:
         ``torch.from_dlpack`` for a tensor).
     out : ndarray, optional
-        A writable padded array of dist's shape and type to fill (not with ``packed=True``);
-        a C-contiguous one is solved into directly, so that a buffer reused from batch to batch
-        costs neither fresh memory nor a copy (after an error its contents are undefined).
+        A writable array of dist's shape and type to fill, padded or (``packed="flat"``) flat,
+        not with ``packed=True``; a C-contiguous one is solved into directly, so that a buffer
+        reused from batch to batch costs neither fresh memory nor a copy (``buffer[:size]`` of
+        a flat one large enough for any batch; after an error its contents are undefined).
     solver : apsp.Solver, optional
         The Solver (its backend and threads) to solve on; None: the default one.
 
@@ -303,9 +304,9 @@ def floyd_warshall_batch(
         weight = None
     if packed not in (False, True, "flat"):
         raise ValueError(f"packed={packed!r}: expected False, True or 'flat'")
-    if packed and out is not None:
-        raise ValueError(f"out= and packed={packed!r}: out fills a padded result, packed "
-                         "returns arrays of its own")
+    if packed is True and out is not None:
+        raise ValueError("out= and packed=True: out fills a padded or flat result, packed "
+                         "returns views of its own")
     kernel, result = _solve_type(weight, counts, dtype, unweighted, return_predecessors)
     if weight is not None and weight.size and np.all(weight == 1):
         weight = None  # the edges of an unweighted graph (the library's search of hops)
@@ -317,8 +318,8 @@ def floyd_warshall_batch(
         weight = np.ascontiguousarray(weight, dtype=kernel)
     pitch = 0 if packed else int(counts.max()) if counts.size else 0
     shape = int(counts @ counts) if packed else counts.size * pitch * pitch
-    filled = None if out is None or kernel != result else _fillable(out, kernel,
-                                                                     (counts.size, pitch, pitch))
+    layout = (shape,) if packed else (counts.size, pitch, pitch)  # (packed: "flat" here)
+    filled = None if out is None or kernel != result else _fillable(out, kernel, layout)
     cells = np.empty(shape, dtype=kernel) if filled is None else filled.reshape(-1)
     pred = np.empty(shape, dtype=np.int32) if return_predecessors else None
     edges = _edges(np.ascontiguousarray(source), np.ascontiguousarray(target), weight, counts)
@@ -355,9 +356,19 @@ def _finish(cells, kernel, result, max_distance):
     return dist
 
 
+def _into(out, dist, filled):
+    """dist in out= (checked: its shape and type), copied there unless the solve wrote there."""
+    target = np.asarray(out)
+    if target.shape != dist.shape or target.dtype != dist.dtype:
+        raise ValueError(f"out: expected {dist.dtype} of shape {dist.shape}")
+    if not filled:
+        target[...] = dist
+    return out
+
+
 def _shaped(dist, pred, counts, pitch, packed, like, out, filled=False):
     if packed == "flat":
-        dist = _as_like(dist, like)
+        dist = _into(out, dist, filled) if out is not None else _as_like(dist, like)
         return (dist, counts) if pred is None else (dist, _as_like(pred, like), counts)
     if packed:
         # Python's ints, the bounds worked out before the loop: a view a graph is the time
@@ -372,15 +383,7 @@ def _shaped(dist, pred, counts, pitch, packed, like, out, filled=False):
         preds = None if pred is None else convert(split(pred))
         return (dists, counts) if pred is None else (dists, preds, counts)
     dist = dist.reshape(counts.size, pitch, pitch)
-    if out is not None:
-        target = np.asarray(out)
-        if target.shape != dist.shape or target.dtype != dist.dtype:
-            raise ValueError(f"out: expected {dist.dtype} of shape {dist.shape}")
-        if not filled:  # (else the solve wrote there)
-            target[...] = dist
-        dist = out
-    else:
-        dist = _as_like(dist, like)
+    dist = _into(out, dist, filled) if out is not None else _as_like(dist, like)
     if pred is None:
         return dist, counts
     return dist, _as_like(pred.reshape(dist.shape), like), counts
