@@ -206,6 +206,12 @@ def test_lists_of_sparse_formats():
     mixed[5].data = np.repeat(mixed[5].data, 2)[::2]
     d, _ = apsp.floyd_warshall_batch(mixed, packed=True)
     assert all(np.array_equal(d[g], scipy_fw(m)) for g, m in enumerate(mixed))
+    # no stored entry in any matrix: empty arrays joined (an empty buffer)
+    edgeless = [sp.csr_matrix((3, 3)), sp.csr_matrix((0, 0)), sp.csr_matrix((1, 1))]
+    d, sizes = apsp.floyd_warshall_batch(edgeless, packed=True)
+    assert sizes.tolist() == [3, 0, 1]
+    assert all(np.array_equal(d[g], scipy_fw(m) if m.shape[0] else np.empty((0, 0)))
+               for g, m in enumerate(edgeless))
     with pytest.raises(ValueError, match=r"shape \(2, 3\) is not square"):
         apsp.floyd_warshall_batch([graphs[0], sp.csr_matrix((2, 3))])
     broken = sp.csr_matrix(np.eye(3))
