@@ -181,12 +181,12 @@ typedef struct byte_buckets {
     uint64_t sum[256];
 } byte_buckets;
 
-/* One pass over the weights, its slices on threads: the buckets of one byte (`shift` >= 0) or,
- * for shift < 0, the OR of every magnitude (the top byte's search). Each slice adds its own into
- * the pass's under the lock, so that the result is the same for any number of slices. */
+/* One pass over the weights, its slices on threads: the OR of every magnitude (the top byte's
+ * search), or the buckets of the byte at `shift`. Each slice adds its own into the pass's under
+ * the lock, so that the result is the same for any number of slices. */
 typedef struct bucket_pass {
     const weight_list *list;
-    int shift;
+    unsigned shift;
     uint64_t prefix;
     byte_buckets buckets;
     uint64_t all_bits;
@@ -206,20 +206,22 @@ static void add_buckets(bucket_pass *pass, const byte_buckets *b) {
     pthread_mutex_unlock(&pass->lock);
 }
 
-static int fill_slice(void *context, size_t begin, size_t end) {
+static int or_slice(void *context, size_t begin, size_t end) {
+    bucket_pass *pass = context;
+    uint64_t bits = 0;
+    for (size_t e = begin; e < end; e++)
+        if (counts_edge(pass->list, e))
+            bits |= magnitude(pass->list->weights[e]);
+    pthread_mutex_lock(&pass->lock);
+    pass->all_bits |= bits;
+    pthread_mutex_unlock(&pass->lock);
+    return 0;
+}
+
+static int bucket_slice(void *context, size_t begin, size_t end) {
     bucket_pass *pass = context;
     const weight_list *list = pass->list;
-    if (pass->shift < 0) {
-        uint64_t bits = 0;
-        for (size_t e = begin; e < end; e++)
-            if (counts_edge(list, e))
-                bits |= magnitude(list->weights[e]);
-        pthread_mutex_lock(&pass->lock);
-        pass->all_bits |= bits;
-        pthread_mutex_unlock(&pass->lock);
-        return 0;
-    }
-    unsigned shift = (unsigned)pass->shift;
+    const unsigned shift = pass->shift;
     byte_buckets b;
     memset(&b, 0, sizeof b);
     for (size_t e = begin; e < end; e++) {
@@ -237,19 +239,18 @@ static int fill_slice(void *context, size_t begin, size_t end) {
     return 0;
 }
 
-/* The pass over every weight, on up to `threads` threads (one below PARALLEL_MIN_BYTES). */
-static void run_pass(bucket_pass *pass, unsigned threads) {
+/* `slice` over every weight, on up to `threads` threads (one below PARALLEL_MIN_BYTES). */
+static void run_pass(bucket_pass *pass, slice_fn slice, unsigned threads) {
     memset(&pass->buckets, 0, sizeof pass->buckets);
     pass->all_bits = 0;
     size_t bytes = pass->list->edges * sizeof *pass->list->weights;
-    (void)parallel_slices(pass->list->edges, threads_for_bytes(bytes, threads), fill_slice, pass);
+    (void)parallel_slices(pass->list->edges, threads_for_bytes(bytes, threads), slice, pass);
 }
 
 /* The shift of the highest nonzero byte of the largest magnitude (0 for none): the passes start
  * there, since every higher byte is 0 (weights below 2^16: two passes, not eight). */
 static int top_byte_shift(bucket_pass *pass, unsigned threads) {
-    pass->shift = -1;
-    run_pass(pass, threads);
+    run_pass(pass, or_slice, threads);
     int shift = 0;
     while (shift < 56 && pass->all_bits >> (shift + 8))
         shift += 8;
@@ -270,9 +271,9 @@ uint64_t weights_path_bound(const int64_t *weights, const int32_t *source, const
     int boundary = 0;
     for (int shift = top_byte_shift(&pass, threads); shift >= 0 && left > 0 && boundary >= 0;
          shift -= 8) {
-        pass.shift = shift;
+        pass.shift = (unsigned)shift;
         pass.prefix = prefix;
-        run_pass(&pass, threads);
+        run_pass(&pass, bucket_slice, threads);
         const byte_buckets *b = &pass.buckets;
         boundary = -1;
         for (int byte = 255; byte >= 0 && left > 0 && boundary < 0; byte--) {

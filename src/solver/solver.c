@@ -298,9 +298,10 @@ static apsp_status solve_graph_on_host(apsp_solver *s, const apsp_graph *graph, 
     apsp_matrix *m;
     apsp_status status = apsp_graph_to_matrix_threads(graph, dtype, s->options.threads, &m, error);
     int idle = status == APSP_OK && solver_overlaps(s);
-    int streams = drive_streams(s->devices, s->count, graph->vertices, dtype);
+    unsigned idle_threads =
+        idle && drive_streams(s->devices, s->count, m->n, dtype) ? APSP_IDLE_THREADS_STREAMED : 0;
     beside helper;
-    beside_start_threads(&helper, idle ? s->idle : NULL, streams ? APSP_IDLE_THREADS_STREAMED : 0);
+    beside_start_threads(&helper, idle ? s->idle : NULL, idle_threads);
     if (status == APSP_OK)
         status = float_path ? solve_float_path(s, m, report, error)
                             : apsp_solver_solve(s, m, report, error);
