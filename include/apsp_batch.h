@@ -40,16 +40,20 @@ typedef struct apsp_batch {
 
 /* Edges of a batch, numbered over the whole batch: graph g's vertices are the `vertices[g]`
  * numbers after those of graphs 0 .. g - 1, and its edges source[e] -> target[e] for e in
- * [first[g], first[g + 1]) (first: count + 1 entries, non-decreasing). weight: NULL (every edge
- * weighs 1) or one weight per edge of the batch's dtype. As apsp_graph_to_matrix makes a
- * matrix: repeated edges keep the least weight, self-loops are ignored; undirected: each edge
- * also the other way. An endpoint outside its graph's vertices is refused (APSP_ERR_USAGE, naming
- * the graph and the edge), as is a floating-point weight that is NaN or infinite. */
+ * [first[g], first[g + 1]) (first: count + 1 entries, non-decreasing), or with first NULL
+ * `edge_count` edges grouped by graph in order (as PyG batches them: each edge's source in the
+ * graph of the edge before it or a later one), whose first edges the library finds on its
+ * threads; edges out of that order are refused (APSP_ERR_USAGE, naming the edge). weight: NULL
+ * (every edge weighs 1) or one weight per edge of the batch's dtype. As apsp_graph_to_matrix
+ * makes a matrix: repeated edges keep the least weight, self-loops are ignored; undirected: each
+ * edge also the other way. An endpoint outside its graph's vertices is refused (APSP_ERR_USAGE,
+ * naming the graph and the edge), as is a floating-point weight that is NaN or infinite. */
 typedef struct apsp_batch_edges {
     const int64_t *source, *target;
     const void *weight;
     const size_t *first;
     int undirected;
+    size_t edge_count; /* the edges, where first is NULL (else first[count]) */
 } apsp_batch_edges;
 
 /* Solves every graph of the batch: the distances of each are the bytes apsp_solver_solve gives

@@ -85,6 +85,13 @@ int batch_facts_suffice(size_t n, apsp_dtype dtype, const cell_facts *facts, dou
 /* The refusals of a graph's edges (batch_fill.c): its `first` entries decreasing, and its edge
  * `bad` leaving its vertices. Return APSP_ERR_USAGE. */
 apsp_status batch_edges_unordered(size_t from, size_t to, apsp_error *error);
+/* Each graph's first edge into first[0 .. count] for a batch whose edges come without them
+ * (apsp_batch_edges.first NULL: edge_count edges grouped by graph, in order), from the graphs'
+ * first vertices `nodes` (count + 1 entries, the batch's total last), on `threads` (0: one per
+ * core); APSP_ERR_USAGE naming the first edge whose source lies outside the batch or in a graph
+ * before the edge before it's (batch_first.c). */
+apsp_status batch_first_edges(const apsp_batch *b, const uint64_t *nodes, size_t edge_count,
+                              unsigned threads, size_t *first, apsp_error *error);
 apsp_status batch_edge_outside(const batch_plan *plan, size_t g, size_t bad, apsp_error *error);
 /* The most vertices of a graph batch_hops solves: its vertex sets are two 64-bit words. */
 enum { BATCH_HOPS_MOST = 128 };

@@ -51,7 +51,7 @@ static Py_ssize_t cells_of(const size_t *vertices, Py_ssize_t count, size_t pitc
 /* The buffers of one call, released together. */
 typedef struct batch_buffers {
     array_view cells, pred, vertices, source, target, weight, first;
-    int have_pred, have_edges, have_weight;
+    int have_pred, have_edges, have_weight, have_first;
 } batch_buffers;
 
 static void release_buffers(batch_buffers *b) {
@@ -62,40 +62,43 @@ static void release_buffers(batch_buffers *b) {
     if (b->have_edges) {
         array_view_release(&b->source);
         array_view_release(&b->target);
-        array_view_release(&b->first);
+        if (b->have_first)
+            array_view_release(&b->first);
     }
     if (b->have_weight)
         array_view_release(&b->weight);
 }
 
-/* The edges' buffers: source and target of E, first of count + 1, weight None or E items of
- * dtype. 0, or -1 with an exception set (the buffers taken so far recorded in b). */
+/* The edges' buffers: source and target of E, first None (the library finds each graph's
+ * first edge) or of count + 1, weight None or E items of dtype; E into *edges. 0, or -1 with an
+ * exception set (the buffers taken so far recorded in b). */
 static int get_edges(PyObject *source, PyObject *target, PyObject *weight, PyObject *first,
-                     int dtype, Py_ssize_t count, batch_buffers *b) {
-    Py_ssize_t edges, targets, firsts;
-    if (get_int64s(source, &b->source, &edges, "source") != 0)
+                     int dtype, Py_ssize_t count, batch_buffers *b, Py_ssize_t *edges) {
+    Py_ssize_t targets, firsts = count + 1;
+    if (get_int64s(source, &b->source, edges, "source") != 0)
         return -1;
     if (get_int64s(target, &b->target, &targets, "target") != 0) {
         array_view_release(&b->source);
         return -1;
     }
-    if (get_int64s(first, &b->first, &firsts, "first") != 0) {
+    b->have_first = first != Py_None;
+    if (b->have_first && get_int64s(first, &b->first, &firsts, "first") != 0) {
         array_view_release(&b->source);
         array_view_release(&b->target);
         return -1;
     }
     b->have_edges = 1;
-    const int64_t *f = b->first.buf;
-    if (targets != edges || firsts != count + 1 || f[0] < 0 || f[count] > edges) {
+    const int64_t *f = b->have_first ? b->first.buf : NULL;
+    if (targets != *edges || firsts != count + 1 || (f && (f[0] < 0 || f[count] > *edges))) {
         PyErr_Format(PyExc_ValueError,
                      "source and target: expected as many (%zd, %zd), and first: %zd entries "
                      "within them",
-                     edges, targets, count + 1);
+                     *edges, targets, count + 1);
         return -1;
     }
     if (weight == Py_None)
         return 0;
-    if (get_vector(weight, &b->weight, dtype, edges, 0, "weight") != 0)
+    if (get_vector(weight, &b->weight, dtype, *edges, 0, "weight") != 0)
         return -1;
     b->have_weight = 1;
     return 0;
@@ -105,8 +108,9 @@ static int get_edges(PyObject *source, PyObject *target, PyObject *weight, PyObj
  * first=None, undirected=False): apsp_solver_solve_batch over `cells` (C-contiguous, of the
  * batch's element type, exactly the cells of the layout: packed with pitch 0, else count x
  * pitch x pitch), `vertices` (int64 per graph), predecessors into `pred` (int32, as cells);
- * with source, target (int64) and first (int64, count + 1), the graphs made from those edges
- * (apsp_batch_edges; weight None: 1). Returns the report. */
+ * with source, target (int64) and first (None: the edges grouped by graph, found by the library;
+ * or int64, count + 1), the graphs made from those edges (apsp_batch_edges; weight None: 1).
+ * Returns the report. */
 PyObject *solver_solve_batch(SolverObject *self, PyObject *args, PyObject *kwargs) {
     static char *keywords[] = {"cells",  "vertices", "pitch", "pred",       "source",
                                "target", "weight",   "first", "undirected", NULL};
@@ -148,10 +152,12 @@ PyObject *solver_solve_batch(SolverObject *self, PyObject *args, PyObject *kwarg
             goto done;
         b.have_pred = 1;
     }
-    if (source != Py_None && get_edges(source, target, weight, first, dtype, count, &b) != 0)
+    Py_ssize_t edge_count = 0;
+    if (source != Py_None &&
+        get_edges(source, target, weight, first, dtype, count, &b, &edge_count) != 0)
         goto done;
-    size_t *firsts = b.have_edges ? sizes_of(&b.first, count + 1, "first") : NULL;
-    if (b.have_edges && !firsts)
+    size_t *firsts = b.have_first ? sizes_of(&b.first, count + 1, "first") : NULL;
+    if (b.have_first && !firsts)
         goto done;
     const apsp_batch_edges edges = {
         .source = b.have_edges ? b.source.buf : NULL,
@@ -159,6 +165,7 @@ PyObject *solver_solve_batch(SolverObject *self, PyObject *args, PyObject *kwarg
         .weight = b.have_weight ? b.weight.buf : NULL,
         .first = firsts,
         .undirected = undirected,
+        .edge_count = (size_t)edge_count,
     };
     const apsp_batch batch = {
         .count = (size_t)count,

@@ -4,6 +4,7 @@
 #include "base/error.h"
 #include "base/fault.h"
 #include "base/log.h"
+#include "base/parallel.h"
 #include "base/util.h"
 #include "drivers/drivers.h"
 #include "drivers/fw_tracked.h"
@@ -29,9 +30,10 @@ static apsp_status plan_batch(const apsp_batch *b, uint64_t *offsets, uint64_t *
         node += n;
         at += (uint64_t)n * n;
     }
+    nodes[b->count] = node;
     if ((at || b->edges) && !b->cells)
         return fail(error, APSP_ERR_USAGE, "apsp_solver_solve_batch: the batch has no cells");
-    if (b->edges && (!b->edges->first || !b->edges->source || !b->edges->target))
+    if (b->edges && (!b->edges->source || !b->edges->target))
         return fail(error, APSP_ERR_USAGE, "apsp_solver_solve_batch: edges without their arrays");
     return APSP_OK;
 }
@@ -115,6 +117,23 @@ static void report_batch(apsp_report *report, backend_device *device, size_t sma
     report->compute_seconds = seconds;
 }
 
+/* The batch with each graph's first edge found (batch_first_edges) where its edges came
+ * without them: *found and *edges filled, their `first` malloc'd into *first. */
+static apsp_status with_first_edges(const apsp_solver *s, const apsp_batch *b,
+                                    const uint64_t *nodes, apsp_batch *found,
+                                    apsp_batch_edges *edges, size_t **first, apsp_error *error) {
+    *first = apsp_malloc((b->count + 1) * sizeof **first);
+    if (!*first)
+        return fail(error, APSP_ERR_NO_MEMORY, "out of memory for %zu graphs' first edges",
+                    b->count);
+    *edges = *b->edges;
+    edges->first = *first;
+    *found = *b;
+    found->edges = edges;
+    return batch_first_edges(b, nodes, b->edges->edge_count, threads_of(solver_options(s)->threads),
+                             *first, error);
+}
+
 apsp_status apsp_solver_solve_batch(apsp_solver *s, const apsp_batch *b, apsp_report *report,
                                     apsp_error *error) {
     if (report)
@@ -126,8 +145,15 @@ apsp_status apsp_solver_solve_batch(apsp_solver *s, const apsp_batch *b, apsp_re
     uint64_t *offsets = apsp_malloc(2 * (b->count + 1) * sizeof *offsets);
     if (!offsets)
         return fail(error, APSP_ERR_NO_MEMORY, "out of memory for %zu graphs' offsets", b->count);
-    const batch_plan plan = {b, offsets, offsets + b->count + 1};
+    batch_plan plan = {b, offsets, offsets + b->count + 1};
     apsp_status status = plan_batch(b, offsets, offsets + b->count + 1, error);
+    apsp_batch found;
+    apsp_batch_edges edges;
+    size_t *first = NULL;
+    if (status == APSP_OK && b->edges && !b->edges->first) {
+        status = with_first_edges(s, b, plan.nodes, &found, &edges, &first, error);
+        plan.batch = &found;
+    }
     backend_device *device = solver_device(s);
     const size_t small = status == APSP_OK ? alone_above(device, b) : 0;
     graphs_times times = {0, 0, 0, 0, 0};
@@ -150,6 +176,7 @@ apsp_status apsp_solver_solve_batch(apsp_solver *s, const apsp_batch *b, apsp_re
             (status = solve_alone(s, &plan, g, &cause)) != APSP_OK)
             batch_fail(error, &cause, g);
     free(offsets);
+    free(first);
     if (status == APSP_OK)
         report_batch(report, device, small, &times, seconds_now() - start);
     return status;

@@ -78,7 +78,7 @@ static void test_int32_edges(apsp_solver *solver, int undirected) {
     int32_t *weight = malloc(GRAPHS * 300 * sizeof *weight);
     const size_t cells = random_edges(sizes, first, src, dst, weight, 0);
     int32_t *d = malloc(cells * sizeof *d), *pred = malloc(cells * sizeof *pred);
-    const apsp_batch_edges list = {src, dst, weight, first, undirected};
+    const apsp_batch_edges list = {src, dst, weight, first, undirected, 0};
     const apsp_batch batch = {GRAPHS, sizes, APSP_INT32, d, 0, pred, &list};
     apsp_error err;
     CHECK(apsp_solver_solve_batch(solver, &batch, NULL, &err) == APSP_OK, "batch: %s", err.message);
@@ -104,6 +104,69 @@ static void test_int32_edges(apsp_solver *solver, int undirected) {
     free(src);
     free(dst);
     free(weight);
+}
+
+/* Without `first` (apsp_batch_edges.first NULL: the library finds each graph's first edge):
+ * many graphs of 0-12 vertices, a third of them empty, some without edges, so that the slices
+ * of the library's search (4096 edges and more) begin and end inside graphs, between them and on
+ * empty ones; the cells those of the same batch with `first`, on 1, 2 and 7 threads. Edges out
+ * of their graphs' order, and a source outside the batch, refused naming the edge. */
+static void test_without_first(void) {
+    enum { MANY = 6000 };
+    size_t *sizes = malloc(MANY * sizeof *sizes), *first = malloc((MANY + 1) * sizeof *first);
+    int64_t *src = malloc(MANY * 20 * sizeof *src), *dst = malloc(MANY * 20 * sizeof *dst);
+    size_t cells = 0, nodes = 0, edges = 0;
+    for (size_t g = 0; g < MANY; g++) {
+        sizes[g] = g % 3 == 0 ? 0 : (size_t)(rand() % 13);
+        first[g] = edges;
+        for (size_t e = 0; sizes[g] > 0 && e < (size_t)(rand() % 20); e++, edges++) {
+            src[edges] = (int64_t)(nodes + (size_t)rand() % sizes[g]);
+            dst[edges] = (int64_t)(nodes + (size_t)rand() % sizes[g]);
+        }
+        nodes += sizes[g];
+        cells += sizes[g] * sizes[g];
+    }
+    first[MANY] = edges;
+    int32_t *want = malloc(cells * sizeof *want), *got = malloc(cells * sizeof *got);
+    apsp_batch_edges given = {src, dst, NULL, first, 0, 0},
+                     found = {src, dst, NULL, NULL, 0, edges};
+    apsp_batch batch = {MANY, sizes, APSP_INT32, want, 0, NULL, &given};
+    apsp_error err;
+    const int threads[] = {1, 2, 7};
+    for (unsigned k = 0; k < sizeof threads / sizeof *threads; k++) {
+        apsp_options o;
+        apsp_options_init(&o);
+        o.backend = APSP_BACKEND_CPU;
+        o.threads = threads[k];
+        apsp_solver *solver = NULL;
+        CHECK(apsp_solver_create(&o, &solver, &err) == APSP_OK, "solver: %s", err.message);
+        batch.cells = want, batch.edges = &given;
+        CHECK(apsp_solver_solve_batch(solver, &batch, NULL, &err) == APSP_OK, "with first: %s",
+              err.message);
+        memset(got, 0x55, cells * sizeof *got);
+        batch.cells = got, batch.edges = &found;
+        CHECK(apsp_solver_solve_batch(solver, &batch, NULL, &err) == APSP_OK, "without first: %s",
+              err.message);
+        CHECK(memcmp(want, got, cells * sizeof *got) == 0,
+              "without first, %d threads: cells differ", threads[k]);
+        const int64_t kept = src[edges / 2];
+        src[edges / 2] = src[edges / 4] - 1; /* into a graph before the edge before's */
+        CHECK(apsp_solver_solve_batch(solver, &batch, NULL, &err) == APSP_ERR_USAGE &&
+                  strstr(err.message, "not grouped by graph") != NULL,
+              "edges out of order: %s", err.message);
+        src[edges / 2] = (int64_t)nodes;
+        CHECK(apsp_solver_solve_batch(solver, &batch, NULL, &err) == APSP_ERR_USAGE &&
+                  strstr(err.message, "leaves the batch's vertices") != NULL,
+              "a source outside the batch: %s", err.message);
+        src[edges / 2] = kept;
+        apsp_solver_destroy(solver);
+    }
+    free(sizes);
+    free(first);
+    free(src);
+    free(dst);
+    free(want);
+    free(got);
 }
 
 /* Whether graph g's block of the padded unweighted batch (int32 or float64 cells of pitch MOST)
@@ -132,7 +195,7 @@ static void test_unweighted(apsp_solver *solver, apsp_dtype dtype, int undirecte
     int32_t *weight = malloc(GRAPHS * 300 * sizeof *weight);
     random_edges(sizes, first, src, dst, weight, 1);
     void *cells = malloc(GRAPHS * MOST * MOST * sizeof(double));
-    const apsp_batch_edges list = {src, dst, NULL, first, undirected};
+    const apsp_batch_edges list = {src, dst, NULL, first, undirected, 0};
     const apsp_batch batch = {GRAPHS, sizes, dtype, cells, MOST, NULL, &list};
     apsp_error err;
     CHECK(apsp_solver_solve_batch(solver, &batch, NULL, &err) == APSP_OK, "unweighted: %s",
@@ -196,7 +259,7 @@ static void test_refusals(apsp_solver *solver) {
     size_t sizes[] = {2, 3}, first[] = {0, 1, 3};
     int64_t src[] = {0, 2, 3}, dst[] = {1, 1, 4};
     int32_t weight[] = {1, 1, 1}, d[13];
-    apsp_batch_edges list = {src, dst, weight, first, 0};
+    apsp_batch_edges list = {src, dst, weight, first, 0, 0};
     const apsp_batch batch = {2, sizes, APSP_INT32, d, 0, NULL, &list};
     apsp_error err;
     CHECK(apsp_solver_solve_batch(solver, &batch, NULL, &err) == APSP_ERR_USAGE &&
@@ -236,6 +299,7 @@ int main(void) {
     test_float64_alone(solver);
     test_refusals(solver);
     apsp_solver_destroy(solver);
+    test_without_first();
     printf("%d checks, %d failures\n", checks, failures);
     return failures != 0;
 }

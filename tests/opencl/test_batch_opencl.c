@@ -139,7 +139,7 @@ static void test_type(apsp_solver *cpu, apsp_solver *cl, apsp_dtype t, int undir
     edge_set e;
     make_edges(&e, t, undirected);
     const size_t cell = apsp_dtype_size(t), padded = (size_t)GRAPHS * PITCH * PITCH * cell;
-    const apsp_batch_edges list = {e.src, e.dst, e.weight, e.first, undirected};
+    const apsp_batch_edges list = {e.src, e.dst, e.weight, e.first, undirected, 0};
     char *packed[2] = {malloc(e.cells * cell), malloc(e.cells * cell)};
     char *input = padded_cells(&e, t, undirected), *pad[2] = {malloc(padded), malloc(padded)};
     apsp_solver *solver[2] = {cpu, cl};
