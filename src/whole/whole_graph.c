@@ -8,6 +8,7 @@
 #include "whole/whole_scan.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,8 +46,11 @@ static apsp_status integer_copy(const apsp_graph *g, apsp_graph **out, apsp_erro
     return APSP_OK;
 }
 
-/* The int32 rows of the solve, converted band by band into float cells for the caller. */
+/* The int32 rows of the solve, converted band by band into float cells for the caller. Several
+ * devices hand their bands on at once where the caller takes them in any order
+ * (apsp_idle_work.rows_in_any_order): one band at a time converts in the one buffer. */
 typedef struct float_rows {
+    pthread_mutex_t lock; /* the buffer's, through the caller's taking of the band */
     apsp_cells_fn cells;
     void *context;
     apsp_dtype dtype;
@@ -79,19 +83,25 @@ static apsp_status float_rows_of(void *context, size_t first_row, size_t count, 
                                  size_t pitch, apsp_error *error) {
     float_rows *f = context;
     const size_t row_bytes = f->n * apsp_dtype_size(f->dtype);
+    pthread_mutex_lock(&f->lock);
     if (count > f->room) {
         free(f->buffer);
         f->buffer = apsp_malloc(count * row_bytes);
         f->room = f->buffer ? count : 0;
-        if (!f->buffer)
-            return fail(error, APSP_ERR_NO_MEMORY, "out of memory for %zu rows of %zu cells", count,
-                        f->n);
     }
-    f->rows = rows;
-    f->pitch = pitch;
-    parallel_slices(count, (uint64_t)count * row_bytes < PARALLEL_BYTES ? 1 : f->threads,
-                    convert_band, f);
-    return f->cells(f->context, first_row, count, f->buffer, f->n, error);
+    apsp_status status =
+        f->buffer ? APSP_OK
+                  : fail(error, APSP_ERR_NO_MEMORY, "out of memory for %zu rows of %zu cells",
+                         count, f->n);
+    if (status == APSP_OK) {
+        f->rows = rows;
+        f->pitch = pitch;
+        parallel_slices(count, (uint64_t)count * row_bytes < PARALLEL_BYTES ? 1 : f->threads,
+                        convert_band, f);
+        status = f->cells(f->context, first_row, count, f->buffer, f->n, error);
+    }
+    pthread_mutex_unlock(&f->lock);
+    return status;
 }
 
 /* The int32 route: the graph (an integer copy of its whole real weights) solved by the job's
@@ -108,7 +118,9 @@ static apsp_status solve_from_edges(apsp_solver *solver, const apsp_graph *graph
                     .dtype = dtype,
                     .n = graph->vertices,
                     .threads = job->threads};
+    pthread_mutex_init(&f.lock, NULL);
     status = job->on_edges(solver, copy ? copy : graph, float_rows_of, &f, report, error);
+    pthread_mutex_destroy(&f.lock);
     free(f.buffer);
     apsp_graph_destroy(copy);
     return status;

@@ -210,6 +210,19 @@ def test_devices(apsp, testcases, shm_or_work, check):
             ok = r.returncode == 0 and c.returncode == 0 and read(mine) == read(ref)
             check.report("two devices at once, %s .%s: the pthread backend's bytes" % (
                       os.path.basename(inp), ext), ok, r.stderr[-300:] if not ok else "")
+    # Whole float weights (the int32 kernels, each band of rows converted on its way): both
+    # devices' bands at once, each converted apart (they once shared one buffer, and rows of
+    # the first device came out as the second's).
+    whole = os.path.join(directory, "whole.txt")
+    write_edges(whole, [(i, (i * 37 + k * 11) % 1500, (i * 13 + k * 7) % 1000)
+                        for i in range(1500) for k in range(10)])
+    for dtype in ("float64", "float32"):
+        mine, ref = (os.path.join(directory, "whole.%s.npy" % who) for who in ("cl", "cpu"))
+        r = run(apsp, two + ["--dtype=" + dtype, whole, mine], **pocl)
+        c = run(apsp, ["--backend=cpu", "--dtype=" + dtype, whole, ref], overlap="off")
+        ok = r.returncode == 0 and c.returncode == 0 and read(mine) == read(ref)
+        check.report("two devices at once, whole %s weights (the int32 kernels): the pthread "
+                     "backend's bytes" % dtype, ok, r.stderr[-300:] if not ok else "")
     cycle = os.path.join(directory, "cycle.txt")
     # A chain over 400 vertices and a negative cycle among the last ones (the second device's).
     write_edges(cycle, [(i, i + 1, 3) for i in range(399)] + [(399, 390, -100)])
