@@ -89,10 +89,9 @@ static apsp_status float_rows_of(void *context, size_t first_row, size_t count, 
         f->buffer = apsp_malloc(count * row_bytes);
         f->room = f->buffer ? count : 0;
     }
-    apsp_status status =
-        f->buffer ? APSP_OK
-                  : fail(error, APSP_ERR_NO_MEMORY, "out of memory for %zu rows of %zu cells",
-                         count, f->n);
+    apsp_status status = f->buffer ? APSP_OK
+                                   : fail(error, APSP_ERR_NO_MEMORY,
+                                          "out of memory for %zu rows of %zu cells", count, f->n);
     if (status == APSP_OK) {
         f->rows = rows;
         f->pitch = pitch;
