@@ -209,6 +209,16 @@ APSP_EXPORT apsp_status apsp_row_writer_begin_typed(apsp_output *output, apsp_fo
 APSP_EXPORT apsp_status apsp_row_writer_put_cells(void *writer, size_t first_row, size_t count,
                                                   const void *rows, size_t pitch,
                                                   apsp_error *error);
+/* For a writer of float32 or float64 cells into a binary output (npy) without a limit, where
+ * apsp_row_writer_takes_int32 says so: the int32 rows of a solve that the int32 kernels ran for
+ * that type (whole weights: apsp_solver_solve_graph_typed), each cell stored as the writer's type
+ * on its way into the file (APSP_INF as +inf; the values exact, as the whole-number rule has
+ * them), so that no converted copy of the rows is made first: an apsp_idle_work's int32_cells.
+ * Elsewhere APSP_ERR_USAGE. */
+APSP_EXPORT int apsp_row_writer_takes_int32(const apsp_row_writer *writer);
+APSP_EXPORT apsp_status apsp_row_writer_put_int32(void *writer, size_t first_row, size_t count,
+                                                  const int32_t *rows, size_t pitch,
+                                                  apsp_error *error);
 /* The long outputs (csv, tsv: the header "source,target,distance", then a line for each pair
  * with a path, row by row, the diagonal's zeros included, as NetworkX's
  * all_pairs_dijkstra_path_length gives them) and a limit, set before the first rows: vertices

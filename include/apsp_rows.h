@@ -61,13 +61,20 @@ APSP_EXPORT apsp_status apsp_solver_solve_graph_typed(apsp_solver *solver, const
  * take: 0 where the devices leave the host's cores idle (the work's own choice), a few
  * (APSP_IDLE_THREADS_STREAMED) beside a solve streamed from host memory, whose host threads move
  * blocks between the rounds and were slowed by page faults on every core
- * (apsp_row_writer_prepare_threads). */
+ * (apsp_row_writer_prepare_threads).
+ * `int32_cells` (optional), with the cells function's context: the cells function's own
+ * conversion, for a float32 or float64 solve that the int32 kernels run (whole weights): it takes
+ * their int32 rows and stores each cell as the solve's type (APSP_INF as +inf) where the cells
+ * function would have stored the converted rows, called as the cells function would be (in any
+ * order where rows_in_any_order says so), so that the rows are converted once on their way
+ * instead of into a copy first (apsp_row_writer_put_int32). */
 typedef struct apsp_idle_work {
     void (*run)(void *context);
     void (*stop)(void *context);
     void *context;
     int rows_in_any_order;
     void (*run_threads)(void *context, unsigned threads);
+    apsp_rows_fn int32_cells;
 } apsp_idle_work;
 
 /* apsp_idle_work.run_threads' count beside a streamed solve. Measured on one NVIDIA H200 with

@@ -99,18 +99,38 @@ apsp_status cli_read_input(cli *c, apsp_solver **solver, apsp_graph **g, apsp_er
     return hint_input_format(status, err);
 }
 
-apsp_status cli_put_cells_timed(void *context, size_t first_row, size_t count, const void *rows,
-                                size_t pitch, apsp_error *error) {
-    timed_writer *t = context;
+/* The writer's clock started by the first of the batches being written at once, stopped by the
+ * last. */
+static void writing_begins(timed_writer *t) {
     pthread_mutex_lock(&t->lock);
     if (t->writing++ == 0)
         t->since = cli_clock();
     pthread_mutex_unlock(&t->lock);
-    apsp_status status = apsp_row_writer_put_cells(t->writer, first_row, count, rows, pitch, error);
+}
+
+static void writing_ends(timed_writer *t) {
     pthread_mutex_lock(&t->lock);
     if (--t->writing == 0)
         t->seconds += cli_clock() - t->since;
     pthread_mutex_unlock(&t->lock);
+}
+
+apsp_status cli_put_cells_timed(void *context, size_t first_row, size_t count, const void *rows,
+                                size_t pitch, apsp_error *error) {
+    timed_writer *t = context;
+    writing_begins(t);
+    apsp_status status = apsp_row_writer_put_cells(t->writer, first_row, count, rows, pitch, error);
+    writing_ends(t);
+    return status;
+}
+
+/* cli_put_cells_timed's int32 rows for a float file (apsp_idle_work.int32_cells). */
+static apsp_status put_int32_timed(void *context, size_t first_row, size_t count,
+                                   const int32_t *rows, size_t pitch, apsp_error *error) {
+    timed_writer *t = context;
+    writing_begins(t);
+    apsp_status status = apsp_row_writer_put_int32(t->writer, first_row, count, rows, pitch, error);
+    writing_ends(t);
     return status;
 }
 
@@ -188,13 +208,16 @@ static apsp_status solve_to_rows(cli *c, apsp_solver *solver, const apsp_graph *
         status = set_table(c, g, t.writer, err);
     /* While the devices compute, the output's pages are made ready for the rows, which several
      * devices then write at once, each as they come down (on a few threads beside a streamed
-     * solve: run_threads). */
+     * solve: run_threads); the int32 rows of whole float weights are widened on their way into
+     * the file (int32_cells). */
+    const int takes_int32 = status == APSP_OK && apsp_row_writer_takes_int32(t.writer);
     const apsp_idle_work prepare = {.run = apsp_row_writer_prepare,
                                     .stop = apsp_row_writer_stop_preparing,
                                     .context = t.writer,
                                     .rows_in_any_order =
                                         status == APSP_OK && apsp_row_writer_any_order(t.writer),
-                                    .run_threads = apsp_row_writer_prepare_threads};
+                                    .run_threads = apsp_row_writer_prepare_threads,
+                                    .int32_cells = takes_int32 ? put_int32_timed : NULL};
     if (status == APSP_OK)
         status = apsp_solver_solve_graph_idle(solver, g, c->dtype, cli_put_cells_timed, &t,
                                               &prepare, report, err);

@@ -11,6 +11,7 @@
 #include "base/element_types.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -30,7 +31,7 @@ static int host_is_little_endian(void) {
 typedef struct row_writer {
     uint64_t base; /* the byte offset of row 0 */
     const apsp_matrix *matrix;
-    apsp_dtype file_type; /* the cells' type in the file: the matrix's, or int32 narrowed */
+    apsp_dtype file_type; /* the cells' type in the file: the matrix's, narrowed or widened */
     int fd;               /* a regular file, written at offsets; -1: use stream */
     FILE *stream;         /* written in order */
 } row_writer;
@@ -49,28 +50,79 @@ static unsigned pwrite_threads(const apsp_output *output, int fd, uint64_t bytes
     return threads > 0 && threads < WRITE_THREADS ? threads : WRITE_THREADS;
 }
 
-/* Row `row` of n cells of type `from` into dst as little-endian cells of type `to`: the same
- * type, or int64 narrowed to int32 (the unreachable marker becoming APSP_INF; the caller checked
- * that every finite distance fits). */
-static void store_row_le(unsigned char *dst, const void *row, size_t n, apsp_dtype from,
-                         apsp_dtype to) {
-    size_t size = apsp_dtype_size(to);
-    if (from == to && host_is_little_endian()) {
+/* Cell j of a row of `from` as the bits of a cell of `to`, one of rows_store_cells' pairs. */
+static uint64_t cell_bits(const void *row, size_t j, apsp_dtype from, apsp_dtype to) {
+    uint64_t bits = 0;
+    if (from == APSP_INT64 && to == APSP_INT32) {
+        int64_t d = ((const int64_t *)row)[j];
+        return (uint32_t)(d >= APSP_INF64 ? APSP_INF : (int32_t)d);
+    }
+    if (from == APSP_INT32 && to == APSP_FLOAT32) {
+        const int32_t d = ((const int32_t *)row)[j];
+        const float x = d == APSP_INF ? INFINITY : (float)(double)d;
+        uint32_t narrow;
+        memcpy(&narrow, &x, 4);
+        return narrow;
+    }
+    if (from == APSP_INT32 && to == APSP_FLOAT64) {
+        const int32_t d = ((const int32_t *)row)[j];
+        const double x = d == APSP_INF ? INFINITY : (double)d;
+        memcpy(&bits, &x, 8);
+        return bits;
+    }
+    if (apsp_dtype_size(to) == 4) {
+        uint32_t narrow;
+        memcpy(&narrow, (const unsigned char *)row + j * 4, 4);
+        return narrow;
+    }
+    memcpy(&bits, (const unsigned char *)row + j * 8, 8);
+    return bits;
+}
+
+void rows_store_cells(unsigned char *dst, const void *row, size_t n, apsp_dtype from,
+                      apsp_dtype to) {
+    const size_t size = apsp_dtype_size(to);
+    if (from == to) {
         memcpy(dst, row, n * size);
         return;
     }
-    for (size_t j = 0; j < n; j++, dst += size) {
-        uint64_t v = 0;
-        if (from == APSP_INT64 && to == APSP_INT32) {
-            int64_t d = ((const int64_t *)row)[j];
-            v = (uint32_t)(d >= APSP_INF64 ? APSP_INF : (int32_t)d);
-        } else if (size == 4) {
-            uint32_t bits;
-            memcpy(&bits, (const unsigned char *)row + j * 4, 4);
-            v = bits;
-        } else {
-            memcpy(&v, (const unsigned char *)row + j * 8, 8);
+    const int32_t *narrow = row;
+    if (from == APSP_INT32 && to == APSP_FLOAT64) { /* (the loop the compiler vectorises) */
+        for (size_t j = 0; j < n; j++) {
+            const double x = narrow[j] == APSP_INF ? INFINITY : (double)narrow[j];
+            memcpy(dst + j * 8, &x, 8);
         }
+        return;
+    }
+    if (from == APSP_INT32 && to == APSP_FLOAT32) {
+        for (size_t j = 0; j < n; j++) {
+            const float x = narrow[j] == APSP_INF ? INFINITY : (float)(double)narrow[j];
+            memcpy(dst + j * 4, &x, 4);
+        }
+        return;
+    }
+    for (size_t j = 0; j < n; j++) {
+        const uint64_t bits = cell_bits(row, j, from, to);
+        if (size == 4) {
+            const uint32_t narrow_bits = (uint32_t)bits;
+            memcpy(dst + j * 4, &narrow_bits, 4);
+        } else {
+            memcpy(dst + j * 8, &bits, 8);
+        }
+    }
+}
+
+/* Row `row` of n cells of type `from` into dst as little-endian cells of type `to`
+ * (rows_store_cells' pairs). */
+static void store_row_le(unsigned char *dst, const void *row, size_t n, apsp_dtype from,
+                         apsp_dtype to) {
+    if (host_is_little_endian()) {
+        rows_store_cells(dst, row, n, from, to);
+        return;
+    }
+    const size_t size = apsp_dtype_size(to);
+    for (size_t j = 0; j < n; j++, dst += size) {
+        const uint64_t v = cell_bits(row, j, from, to);
         for (size_t b = 0; b < size; b++)
             dst[b] = (unsigned char)(v >> (8 * b));
     }
@@ -365,9 +417,9 @@ static apsp_status check_narrowing(const apsp_row_writer *w, size_t first_row, s
     return APSP_OK;
 }
 
-apsp_status apsp_row_writer_put_cells(void *writer, size_t first_row, size_t count,
-                                      const void *rows, size_t pitch, apsp_error *error) {
-    apsp_row_writer *w = writer;
+/* Rows of `dtype` (the writer's, or int32 for a float file: put_int32) into the output. */
+static apsp_status put_rows(apsp_row_writer *w, size_t first_row, size_t count, const void *rows,
+                            size_t pitch, apsp_dtype dtype, apsp_error *error) {
     if ((!w->any_order && first_row != w->next_row) || first_row > w->rows ||
         count > w->rows - first_row || pitch < w->vertices)
         return fail(error, APSP_ERR_INTERNAL, "rows %zu-%zu came out of order (next: %zu)",
@@ -385,7 +437,8 @@ apsp_status apsp_row_writer_put_cells(void *writer, size_t first_row, size_t cou
         atomic_fetch_add(&w->rows_done, count);
         return APSP_OK;
     }
-    apsp_status narrow = check_narrowing(w, first_row, count, rows, pitch, error);
+    apsp_status narrow =
+        dtype == w->dtype ? check_narrowing(w, first_row, count, rows, pitch, error) : APSP_OK;
     if (narrow != APSP_OK)
         return narrow;
     if (text_rows_limited(w->table) &&
@@ -394,7 +447,7 @@ apsp_status apsp_row_writer_put_cells(void *writer, size_t first_row, size_t cou
     /* The batch as a matrix of its own, at its place in the file. */
     const size_t file_cell = apsp_dtype_size(w->file_type);
     const apsp_matrix batch = {
-        .n = w->vertices, .stride = pitch, .dtype = w->dtype, .cells = (void *)rows};
+        .n = w->vertices, .stride = pitch, .dtype = dtype, .cells = (void *)rows};
     row_writer rw = {.base = w->base + (uint64_t)first_row * w->vertices * file_cell,
                      .matrix = &batch,
                      .file_type = w->file_type,
@@ -402,9 +455,11 @@ apsp_status apsp_row_writer_put_cells(void *writer, size_t first_row, size_t cou
                      .stream = output_stream(w->output)};
     uint64_t bytes = (uint64_t)count * w->vertices * file_cell;
     int err = rw.stream ? write_pending_header(w, &rw) : 0;
-    int mapped = !err && rw.fd >= 0 && host_is_little_endian() && w->file_type == w->dtype &&
+    /* (the mapped copy widens int32 rows too; hw3's narrowing goes through pwrite's buffer) */
+    int mapped = !err && rw.fd >= 0 && host_is_little_endian() &&
+                         (w->file_type == dtype || dtype == APSP_INT32) &&
                          output_mappable(w->output)
-                     ? rows_write_mapped(w->output, rw.base, &batch, count)
+                     ? rows_write_mapped(w->output, rw.base, &batch, w->file_type, count)
                      : -1;
     if (mapped >= 0)
         err = mapped;
@@ -414,6 +469,26 @@ apsp_status apsp_row_writer_put_cells(void *writer, size_t first_row, size_t cou
         return write_failed(w->output, err, error);
     atomic_fetch_add(&w->rows_done, count);
     return APSP_OK;
+}
+
+apsp_status apsp_row_writer_put_cells(void *writer, size_t first_row, size_t count,
+                                      const void *rows, size_t pitch, apsp_error *error) {
+    apsp_row_writer *w = writer;
+    return put_rows(w, first_row, count, rows, pitch, w->dtype, error);
+}
+
+int apsp_row_writer_takes_int32(const apsp_row_writer *w) {
+    return !w->text && !text_rows_limited(w->table) && element_is_real(w->file_type);
+}
+
+apsp_status apsp_row_writer_put_int32(void *writer, size_t first_row, size_t count,
+                                      const int32_t *rows, size_t pitch, apsp_error *error) {
+    apsp_row_writer *w = writer;
+    if (!apsp_row_writer_takes_int32(w))
+        return fail(error, APSP_ERR_USAGE,
+                    "apsp_row_writer_put_int32: the writer's cells are not float ones of a "
+                    "binary output without a limit");
+    return put_rows(w, first_row, count, rows, pitch, APSP_INT32, error);
 }
 
 int apsp_row_writer_any_order(apsp_row_writer *w) {

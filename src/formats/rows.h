@@ -30,11 +30,19 @@ apsp_status commit_bytes(apsp_output *output, const void *bytes, size_t size, ap
 /* All of buf at the offset, through short writes and EINTR. Returns 0 or an errno value. */
 int write_at(int fd, const unsigned char *buf, size_t size, uint64_t offset);
 
-/* `count` little-endian rows of `batch` (the file's type) at byte `base` of a file that
- * output_mappable allows, through a shared mapping, copied on the output's threads: into
- * output_prepare's mapping of the whole file where there is one, else a mapping of their span.
- * Returns 0, an errno value (EFAULT: the file was truncated under it), or -1 where the file
- * cannot be mapped or copied into, for pwrite to take over (rows_mapped.c). */
-int rows_write_mapped(apsp_output *output, uint64_t base, const apsp_matrix *batch, size_t count);
+/* Row `row` of n cells of type `from` into dst as cells of type `to`, in the host's order: the
+ * same type copied, int64 narrowed to int32 (the unreachable marker becoming APSP_INF; the
+ * caller checked that every finite distance fits), int32 widened to float32 or float64
+ * (APSP_INF becoming +inf; each value exact, as the whole-number rule has it). */
+void rows_store_cells(unsigned char *dst, const void *row, size_t n, apsp_dtype from,
+                      apsp_dtype to);
+
+/* `count` rows of `batch` (of file_type, or int32 widened to it) at byte `base` of a file that
+ * output_mappable allows, little-endian, through a shared mapping, copied on the output's
+ * threads: into output_prepare's mapping of the whole file where there is one, else a mapping
+ * of their span. Returns 0, an errno value (EFAULT: the file was truncated under it), or -1
+ * where the file cannot be mapped or copied into, for pwrite to take over (rows_mapped.c). */
+int rows_write_mapped(apsp_output *output, uint64_t base, const apsp_matrix *batch,
+                      apsp_dtype file_type, size_t count);
 
 #endif

@@ -392,7 +392,8 @@ apsp_status apsp_solver_solve_graph_typed(apsp_solver *s, const apsp_graph *grap
     if (dtype == APSP_INT64)
         return solve_graph_on_host(s, graph, dtype, 0, cells, context, report, error);
     const whole_graph_job job = {s->options.float_kernels, threads_of(s->options.threads),
-                                 solve_graph_matrix, apsp_solver_solve_graph};
+                                 solve_graph_matrix, apsp_solver_solve_graph,
+                                 s->idle ? s->idle->int32_cells : NULL};
     return whole_graph_solve(s, graph, dtype, cells, context, &job, report, error);
 }
 

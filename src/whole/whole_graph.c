@@ -104,7 +104,8 @@ static apsp_status float_rows_of(void *context, size_t first_row, size_t count, 
 }
 
 /* The int32 route: the graph (an integer copy of its whole real weights) solved by the job's
- * on_edges (apsp_solver_solve_graph), its rows converted band by band. */
+ * on_edges (apsp_solver_solve_graph), its rows converted band by band, by the caller's own
+ * conversion where it has one. */
 static apsp_status solve_from_edges(apsp_solver *solver, const apsp_graph *graph, apsp_dtype dtype,
                                     apsp_cells_fn cells, void *context, const whole_graph_job *job,
                                     apsp_report *report, apsp_error *error) {
@@ -118,7 +119,10 @@ static apsp_status solve_from_edges(apsp_solver *solver, const apsp_graph *graph
                     .n = graph->vertices,
                     .threads = job->threads};
     pthread_mutex_init(&f.lock, NULL);
-    status = job->on_edges(solver, copy ? copy : graph, float_rows_of, &f, report, error);
+    status =
+        job->int32_cells
+            ? job->on_edges(solver, copy ? copy : graph, job->int32_cells, context, report, error)
+            : job->on_edges(solver, copy ? copy : graph, float_rows_of, &f, report, error);
     pthread_mutex_destroy(&f.lock);
     free(f.buffer);
     apsp_graph_destroy(copy);

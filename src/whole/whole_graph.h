@@ -30,6 +30,9 @@ typedef struct whole_graph_job {
     unsigned threads;  /* for the conversion of large bands of rows; 0: one per core */
     whole_graph_matrix_fn on_matrix;
     whole_graph_int32_fn on_edges;
+    /* NULL, or the caller's own conversion of the int32 rows, with the cells' context
+     * (apsp_idle_work.int32_cells): then no band is converted here */
+    apsp_rows_fn int32_cells;
 } whole_graph_job;
 
 /* The kernels for rows of `dtype` (float32 or float64) by whole_floats.h's rule, decided from
