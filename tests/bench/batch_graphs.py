@@ -24,7 +24,13 @@ check, packing and unpacking); then both padded into one out= array reused from 
 what graphormer-pyg does (int32 and float32 runs): PyTorch's k-loop over the padded (B, Vmax,
 Vmax) float32 batch on --torch-device, from edge_index in host memory to a padded array in host
 memory made before (the transfers inside the time, as they are for apsp), and compares its
-distances with apsp's padded output on the device (inf as apsp's marker). A table last."""
+distances with apsp's padded output on the device (inf as apsp's marker). A table last.
+
+  python3 tests/bench/batch_graphs.py --backend=opencl --weights 3 [--device=gpu] [--threads=16]
+
+times weighted graphs instead (int32 weights 1-3, as bond orders; the threads then run their
+Floyd-Warshall, where unweighted graphs take breadth-first searches), packed="flat" into a
+reused out=, the device against the threads, and whether their distances are identical."""
 
 import argparse
 import logging
@@ -133,6 +139,25 @@ def into_reused(args, counts, edge_index, dtype, solver, flat=False):
     kwargs = dict(edge_index=edge_index, num_nodes=counts, dtype=dtype, directed=False,
                   unweighted=True, solver=solver, out=out, packed="flat" if flat else False)
     return median_run(lambda: apsp.floyd_warshall_batch(**kwargs), args.runs)[0]
+
+
+def weighted_flat(args, counts, edge_index, weight):
+    """Weighted graphs (the threads' Floyd-Warshall, where unweighted ones take their
+    breadth-first searches), int32, packed="flat" into one reused out=: the device's and the
+    threads' median seconds, and whether their distances are the same."""
+    device = apsp.Solver(backend="opencl", device=args.device)
+    threads = apsp.Solver(backend="cpu", threads=args.threads or None)
+    outs = [np.ones(int(counts @ counts), dtype=np.int32) for _ in range(2)]
+    seconds = []
+    for solver, out in zip((device, threads), outs):
+        kwargs = dict(edge_index=edge_index, edge_weight=weight.astype(np.int32), num_nodes=counts,
+                      dtype=np.int32, directed=False, packed="flat", solver=solver, out=out)
+        apsp.floyd_warshall_batch(**kwargs)  # warm-up
+        seconds.append(median_run(lambda: apsp.floyd_warshall_batch(**kwargs), args.runs)[0])
+    print(f"{args.graphs} graphs of {args.least}-{args.most} vertices, E = 1.1 V, undirected, "
+          f"int32 weights 1-{args.weights}, flat into a reused out=, medians of {args.runs}: "
+          f"device {seconds[0]:.3f} s, {args.threads or 'all'} threads {seconds[1]:.3f} s: "
+          f"{seconds[1] / seconds[0]:.1f}x; identical: {np.array_equal(outs[0], outs[1])}")
 
 
 def table(args, rows):
@@ -245,9 +270,15 @@ def main():
     parser.add_argument("--torch-device", default="cuda", help="--torch: torch's device")
     parser.add_argument("--torch-chunk", type=int, default=100000,
                         help="--torch: graphs a padded tensor at a time")
+    parser.add_argument("--weights", type=int, default=0,
+                        help="--backend=opencl: instead, int32 weights 1..WEIGHTS (bond orders: 3), "
+                             "flat into a reused out=, the device against the threads")
     args = parser.parse_args()
     rng = np.random.default_rng(1)
     counts, edge_index, starts, edges = molecules(rng, args.graphs, args.least, args.most)
+    if args.backend == "opencl" and args.weights:
+        weighted_flat(args, counts, edge_index, rng.integers(1, args.weights + 1, edges.sum()))
+        return
     if args.backend == "opencl":
         device_against_threads(args, counts, edge_index)
         return
