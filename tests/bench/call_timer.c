@@ -1,10 +1,9 @@
 /* An LD_PRELOAD timer of the calls around apsp's output and transfers (issue 37: where the write's
  * time goes): the wall time spent inside munmap (of more than 64 MiB), fsync, lseek, renameat,
- * fallocate, madvise, clWaitForEvents, clFinish and pthread_create (apart: those after the first
- * clEnqueueReadBufferRect, when the rows come down), summed over all threads and printed on
- * stderr at exit:
- *   LD_PRELOAD=build/tests/bench/libcall-timer.so build/src/apsp -d gpu -v GRAPH OUT
- * Times overlap where threads call at once; the counts say how often. */
+ * fallocate, madvise (MADV_DONTNEED apart), clWaitForEvents, clFinish and pthread_create (apart:
+ * those after the first clEnqueueReadBufferRect, when the rows come down), summed over all threads
+ * and printed on stderr at exit: LD_PRELOAD=build/tests/bench/libcall-timer.so build/src/apsp -d
+ * gpu -v GRAPH OUT Times overlap where threads call at once; the counts say how often. */
 #define _GNU_SOURCE /* RTLD_NEXT */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
@@ -13,16 +12,31 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <sys/types.h>
 #include <time.h>
 
-enum { MUNMAP, FSYNC, LSEEK, RENAME, FALLOC, MADVISE, WAIT, FINISH, CREATE, CREATE_ROWS, CALLS };
+enum {
+    MUNMAP,
+    FSYNC,
+    LSEEK,
+    RENAME,
+    FALLOC,
+    MADVISE,
+    MADVISE_RELEASE,
+    WAIT,
+    FINISH,
+    CREATE,
+    CREATE_ROWS,
+    CALLS
+};
 static const char *const call_names[CALLS] = {"munmap (> 64 MiB)",
                                               "fsync",
                                               "lseek",
                                               "renameat",
                                               "fallocate",
-                                              "madvise",
+                                              "madvise (but MADV_DONTNEED)",
+                                              "madvise (MADV_DONTNEED: written pages let go)",
                                               "clWaitForEvents",
                                               "clFinish",
                                               "pthread_create",
@@ -88,7 +102,7 @@ int fallocate(int fd, int mode, off_t offset, off_t length) {
 
 int madvise(void *at, size_t bytes, int advice) {
     REAL(madvise);
-    TIMED(MADVISE, int, real(at, bytes, advice));
+    TIMED(advice == MADV_DONTNEED ? MADVISE_RELEASE : MADVISE, int, real(at, bytes, advice));
 }
 
 cl_int clWaitForEvents(cl_uint count, const cl_event *events) {
