@@ -182,8 +182,8 @@ static void edges_same(apsp_solver *cpu, apsp_solver *cl, edge_batch *e, apsp_dt
         else
             ((float *)e->weight)[k] = (float)w;
     }
-    const apsp_batch_edges list = {e->src, e->dst, unweighted ? NULL : e->weight, e->first,
-                                   undirected, 0};
+    const apsp_batch_edges list = {e->src,   e->dst,     unweighted ? NULL : e->weight,
+                                   e->first, undirected, 0};
     char *out[2] = {malloc(bytes + 1), malloc(bytes + 1)};
     apsp_error err[2];
     for (int s = 0; s < 2; s++) {
