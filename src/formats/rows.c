@@ -11,7 +11,6 @@
 #include "base/element_types.h"
 
 #include <errno.h>
-#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -19,11 +18,6 @@
 #include <string.h>
 #include <sys/uio.h>
 #include <unistd.h>
-
-static int host_is_little_endian(void) {
-    const uint16_t probe = 1;
-    return *(const unsigned char *)&probe == 1;
-}
 
 /* The output's rows [begin, end), packed little-endian into a buffer of whole rows and written
  * to their place in the file: by pwrite at their offset, so that several threads can write one
@@ -48,84 +42,6 @@ static unsigned pwrite_threads(const apsp_output *output, int fd, uint64_t bytes
         return 1;
     unsigned threads = output_threads(output);
     return threads > 0 && threads < WRITE_THREADS ? threads : WRITE_THREADS;
-}
-
-/* Cell j of a row of `from` as the bits of a cell of `to`, one of rows_store_cells' pairs. */
-static uint64_t cell_bits(const void *row, size_t j, apsp_dtype from, apsp_dtype to) {
-    uint64_t bits = 0;
-    if (from == APSP_INT64 && to == APSP_INT32) {
-        int64_t d = ((const int64_t *)row)[j];
-        return (uint32_t)(d >= APSP_INF64 ? APSP_INF : (int32_t)d);
-    }
-    if (from == APSP_INT32 && to == APSP_FLOAT32) {
-        const int32_t d = ((const int32_t *)row)[j];
-        const float x = d == APSP_INF ? INFINITY : (float)(double)d;
-        uint32_t narrow;
-        memcpy(&narrow, &x, 4);
-        return narrow;
-    }
-    if (from == APSP_INT32 && to == APSP_FLOAT64) {
-        const int32_t d = ((const int32_t *)row)[j];
-        const double x = d == APSP_INF ? INFINITY : (double)d;
-        memcpy(&bits, &x, 8);
-        return bits;
-    }
-    if (apsp_dtype_size(to) == 4) {
-        uint32_t narrow;
-        memcpy(&narrow, (const unsigned char *)row + j * 4, 4);
-        return narrow;
-    }
-    memcpy(&bits, (const unsigned char *)row + j * 8, 8);
-    return bits;
-}
-
-void rows_store_cells(unsigned char *dst, const void *row, size_t n, apsp_dtype from,
-                      apsp_dtype to) {
-    const size_t size = apsp_dtype_size(to);
-    if (from == to) {
-        memcpy(dst, row, n * size);
-        return;
-    }
-    const int32_t *narrow = row;
-    if (from == APSP_INT32 && to == APSP_FLOAT64) { /* (the loop the compiler vectorises) */
-        for (size_t j = 0; j < n; j++) {
-            const double x = narrow[j] == APSP_INF ? INFINITY : (double)narrow[j];
-            memcpy(dst + j * 8, &x, 8);
-        }
-        return;
-    }
-    if (from == APSP_INT32 && to == APSP_FLOAT32) {
-        for (size_t j = 0; j < n; j++) {
-            const float x = narrow[j] == APSP_INF ? INFINITY : (float)(double)narrow[j];
-            memcpy(dst + j * 4, &x, 4);
-        }
-        return;
-    }
-    for (size_t j = 0; j < n; j++) {
-        const uint64_t bits = cell_bits(row, j, from, to);
-        if (size == 4) {
-            const uint32_t narrow_bits = (uint32_t)bits;
-            memcpy(dst + j * 4, &narrow_bits, 4);
-        } else {
-            memcpy(dst + j * 8, &bits, 8);
-        }
-    }
-}
-
-/* Row `row` of n cells of type `from` into dst as little-endian cells of type `to`
- * (rows_store_cells' pairs). */
-static void store_row_le(unsigned char *dst, const void *row, size_t n, apsp_dtype from,
-                         apsp_dtype to) {
-    if (host_is_little_endian()) {
-        rows_store_cells(dst, row, n, from, to);
-        return;
-    }
-    const size_t size = apsp_dtype_size(to);
-    for (size_t j = 0; j < n; j++, dst += size) {
-        const uint64_t v = cell_bits(row, j, from, to);
-        for (size_t b = 0; b < size; b++)
-            dst[b] = (unsigned char)(v >> (8 * b));
-    }
 }
 
 int write_at(int fd, const unsigned char *buf, size_t size, uint64_t offset) {
@@ -172,7 +88,7 @@ static int write_rows_direct(const row_writer *w, size_t begin, size_t end) {
 
 static int write_rows(void *context, size_t begin, size_t end) {
     const row_writer *w = context;
-    if (w->fd >= 0 && host_is_little_endian() && w->file_type == w->matrix->dtype)
+    if (w->fd >= 0 && rows_host_little_endian() && w->file_type == w->matrix->dtype)
         return write_rows_direct(w, begin, end);
     size_t n = w->matrix->n, row_bytes = n * apsp_dtype_size(w->file_type);
     size_t chunk_rows = row_bytes < WRITE_CHUNK_BYTES ? WRITE_CHUNK_BYTES / row_bytes : 1;
@@ -183,8 +99,8 @@ static int write_rows(void *context, size_t begin, size_t end) {
     for (size_t i = begin; i < end && !err; i += chunk_rows) {
         size_t rows = end - i < chunk_rows ? end - i : chunk_rows;
         for (size_t r = 0; r < rows; r++)
-            store_row_le(buf + r * row_bytes, apsp_matrix_row_cells(w->matrix, i + r), n,
-                         w->matrix->dtype, w->file_type);
+            rows_store_cells_le(buf + r * row_bytes, apsp_matrix_row_cells(w->matrix, i + r), n,
+                                w->matrix->dtype, w->file_type);
         if (w->fd >= 0)
             err = write_at(w->fd, buf, rows * row_bytes, w->base + (uint64_t)i * row_bytes);
         else if (fwrite(buf, row_bytes, rows, w->stream) != rows)
@@ -456,7 +372,7 @@ static apsp_status put_rows(apsp_row_writer *w, size_t first_row, size_t count, 
     uint64_t bytes = (uint64_t)count * w->vertices * file_cell;
     int err = rw.stream ? write_pending_header(w, &rw) : 0;
     /* (the mapped copy widens int32 rows too; hw3's narrowing goes through pwrite's buffer) */
-    int mapped = !err && rw.fd >= 0 && host_is_little_endian() &&
+    int mapped = !err && rw.fd >= 0 && rows_host_little_endian() &&
                          (w->file_type == dtype || dtype == APSP_INT32) &&
                          output_mappable(w->output)
                      ? rows_write_mapped(w->output, rw.base, &batch, w->file_type, count)

@@ -33,9 +33,15 @@ int write_at(int fd, const unsigned char *buf, size_t size, uint64_t offset);
 /* Row `row` of n cells of type `from` into dst as cells of type `to`, in the host's order: the
  * same type copied, int64 narrowed to int32 (the unreachable marker becoming APSP_INF; the
  * caller checked that every finite distance fits), int32 widened to float32 or float64
- * (APSP_INF becoming +inf; each value exact, as the whole-number rule has it). */
+ * (APSP_INF becoming +inf; each value exact, as the whole-number rule has it). rows_cells.c. */
 void rows_store_cells(unsigned char *dst, const void *row, size_t n, apsp_dtype from,
                       apsp_dtype to);
+/* The same as little-endian cells, whatever the host's order (the files' order). */
+void rows_store_cells_le(unsigned char *dst, const void *row, size_t n, apsp_dtype from,
+                         apsp_dtype to);
+/* Whether the host stores numbers little-endian, as the files do: their rows then go as they are.
+ */
+int rows_host_little_endian(void);
 
 /* `count` rows of `batch` (of file_type, or int32 widened to it) at byte `base` of a file that
  * output_mappable allows, little-endian, through a shared mapping, copied on the output's

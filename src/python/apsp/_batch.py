@@ -54,41 +54,36 @@ def _counts(num_nodes, batch, edge_index):
     return counts.astype(np.int64, copy=False)
 
 
-def _edges(source, target, weight):
-    """(source, target, weight, first) for solve_batch, first None: the library finds each
-    graph's first edge on its threads, the edges grouped by graph as PyG batches them (a graph's
-    vertices, and so its edges' sources, all above the graph before's; NumPy's searchsorted took
-    a third of a 10^6-graph call on a GPU host). Edges that are not grouped make the solve refuse
-    one; _grouped then sorts them."""
-    return source, target, weight, None
-
-
-def _grouped(source, target, weight, first, counts):
-    """(_edges' arrays with the edges stably sorted by graph, the sort's order), or None when
-    they already were."""
+def _grouped(source, target, weight, counts):
+    """((source, target, weight) with the edges stably sorted by graph, the sort's order), or
+    None when they already were."""
     starts = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
     graph = np.searchsorted(starts, source, side="right") - 1
     if not graph.size or np.all(graph[1:] >= graph[:-1]):
         return None
     order = np.argsort(graph, kind="stable")
     weight = None if weight is None else weight[order]
-    return _edges(source[order], target[order], weight), order
+    return (source[order], target[order], weight), order
 
 
 def _solve(solver, cells, counts, pitch, pred, edges, undirected):
     """The extension's solve_batch through solver._call (its lock, the library's log, errors as
-    the package's exceptions); edges not grouped by graph, which it refuses, sorted and solved
-    again, a refused edge then named by the caller's column."""
+    the package's exceptions) on edges = (source, target, weight), with no `first`: the library
+    finds each graph's first edge on its threads, the edges grouped by graph as PyG batches them
+    (NumPy's searchsorted of the graphs' first vertices took a third of a 10^6-graph call on a GPU
+    host). Edges not grouped, which it refuses, are sorted and solved again, a refused edge then
+    named by the caller's column."""
     solve = solver._open().solve_batch
     try:
-        return solver._call(None, solve, cells, counts, pitch, pred, *edges, undirected)
+        return solver._call(None, solve, cells, counts, pitch, pred, *edges, None, undirected)
     except ValueError:
         regrouped = _grouped(*edges, counts)
         if regrouped is None:
             raise
     sorted_edges, order = regrouped
     try:
-        return solver._call(None, solve, cells, counts, pitch, pred, *sorted_edges, undirected)
+        return solver._call(None, solve, cells, counts, pitch, pred, *sorted_edges, None,
+                            undirected)
     except ValueError as error:
         column = lambda m: f"edge {order[int(m.group(1))]} "
         raise ValueError(re.sub(r"\bedge (\d+) ", column, str(error), count=1)) from None
@@ -321,7 +316,7 @@ def floyd_warshall_batch(
     filled = None if out is None or kernel != result else _fillable(out, kernel, layout)
     cells = np.empty(shape, dtype=kernel) if filled is None else filled.reshape(-1)
     pred = np.empty(shape, dtype=np.int32) if return_predecessors else None
-    edges = _edges(np.ascontiguousarray(source), np.ascontiguousarray(target), weight)
+    edges = (np.ascontiguousarray(source), np.ascontiguousarray(target), weight)
     report = _solve(solver, cells, counts, pitch, pred, edges, not directed)
     log.info("batch of %d graphs (V <= %d) on %s, %s: compute %.3f s", counts.size,
              int(counts.max()) if counts.size else 0, report.get("backend"), report.get("device"),
